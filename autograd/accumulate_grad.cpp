@@ -1,0 +1,37 @@
+#include "ember/autograd/accumulate_grad.h"
+
+#include "ember/autograd/autograd_meta.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/ops/binary.h"
+
+namespace ember::autograd {
+
+AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
+  add_output(variable_);
+}
+
+TensorList AccumulateGrad::apply(TensorList&& grads) {
+  Tensor g = std::move(grads[0]);
+  AutogradMeta& meta = ensure_meta(variable_);
+  for (auto& [id, hook] : meta.leaf_hooks) {
+    if (!g.defined()) break;
+    Tensor replaced = hook(g);
+    if (replaced.defined()) g = std::move(replaced);
+  }
+  if (!g.defined()) return {};
+  Tensor& grad = meta.grad;
+  if (!grad.defined()) {
+    // Keep g itself only when nothing else can see or change it; a broadcast gradient (stride 0)
+    // must be materialised before later in-place accumulation.
+    bool exclusive = g.impl_ptr().use_count() == 1 && g.storage().use_count() == 1 &&
+                     g.is_contiguous() && g.storage_offset() == 0;
+    grad = GradMode::is_enabled() ? g : (exclusive ? g : g.detach().clone());
+  } else if (GradMode::is_enabled()) {
+    grad = grad + g;  // create_graph: keep the sum differentiable
+  } else {
+    grad.add_(g);
+  }
+  return {};
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,213 @@
+#include "ember/autograd/engine.h"
+
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ember/autograd/accumulate_grad.h"
+#include "ember/autograd/record.h"
+#include "ember/core/factory.h"
+#include "ember/ops/binary.h"
+
+namespace ember::autograd {
+namespace {
+
+struct Pending {
+  std::shared_ptr<Node> node;
+  TensorList grads;
+  int dependencies = 0;
+};
+
+struct BySequence {
+  bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
+};
+
+// Where grad() wants the gradient arriving at (node, slot) to be captured.
+struct Capture {
+  Node* node;
+  uint32_t slot;
+  size_t index;
+};
+
+void check_grad(const Tensor& g, const TensorMeta& meta, const Node& producer, size_t input) {
+  EMBER_CHECK(g.sizes() == IntArrayRef(meta.sizes), "backward: ", producer.name(),
+              " returned a gradient of shape ", g.sizes(), " for input ", input, ", expected ",
+              meta.sizes);
+  EMBER_CHECK(g.device() == meta.device, "backward: ", producer.name(), " returned a gradient on ",
+              g.device(), " for input ", input, ", expected ", meta.device);
+}
+
+// Runs the graph below `roots`. With `captures`, only nodes leading to a captured slot run, no
+// AccumulateGrad runs, and the captured gradients are returned.
+TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_graph,
+               bool create_graph, const std::vector<Capture>& captures) {
+  const bool capturing = !captures.empty();
+  std::unordered_map<Node*, Pending> pending;
+  std::unordered_set<Node*> needed;  // capturing: nodes from which a captured slot is reachable
+
+  // Discover the graph (iteratively) in post-order, so "needed" can be decided bottom-up.
+  {
+    std::unordered_set<Node*> targets;
+    for (const Capture& c : captures) targets.insert(c.node);
+    std::unordered_set<Node*> visited;
+    std::vector<std::pair<Node*, size_t>> stack;
+    for (const Edge& r : roots) {
+      if (!r.valid() || !visited.insert(r.fn.get()).second) continue;
+      stack.push_back({r.fn.get(), 0});
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        if (next < node->next_edges().size()) {
+          const Edge& e = node->next_edges()[next++];
+          if (e.valid() && visited.insert(e.fn.get()).second) stack.push_back({e.fn.get(), 0});
+          continue;
+        }
+        if (capturing) {
+          bool need = targets.count(node) > 0;
+          for (const Edge& e : node->next_edges())
+            if (e.valid() && needed.count(e.fn.get())) need = true;
+          if (need) needed.insert(node);
+        }
+        stack.pop_back();
+      }
+    }
+    for (Node* node : visited) {
+      if (capturing && !needed.count(node)) continue;
+      for (const Edge& e : node->next_edges())
+        if (e.valid() && (!capturing || needed.count(e.fn.get())))
+          ++pending[e.fn.get()].dependencies;
+    }
+  }
+
+  TensorList captured(captures.size());
+  std::priority_queue<Node*, std::vector<Node*>, BySequence> ready;
+  auto deliver = [&](const Edge& e, Tensor g) {
+    Pending& p = pending[e.fn.get()];
+    if (!p.node) {
+      p.node = e.fn;
+      p.grads.resize(e.fn->num_outputs());
+    }
+    if (g.defined()) {
+      Tensor& slot = p.grads[e.input_nr];
+      slot = slot.defined() ? slot + g : std::move(g);
+    }
+  };
+
+  for (size_t i = 0; i < roots.size(); ++i) {
+    if (!roots[i].valid() || (capturing && !needed.count(roots[i].fn.get()))) continue;
+    deliver(roots[i], std::move(root_grads[i]));
+  }
+  for (const Edge& r : roots) {
+    if (!r.valid()) continue;
+    auto it = pending.find(r.fn.get());
+    if (it != pending.end() && it->second.dependencies == 0 && it->second.node) {
+      ready.push(r.fn.get());
+      it->second.dependencies = -1;  // queued
+    }
+  }
+
+  AutoGradMode mode(create_graph);
+  while (!ready.empty()) {
+    Node* node = ready.top();
+    ready.pop();
+    auto it = pending.find(node);
+    std::shared_ptr<Node> keep = std::move(it->second.node);
+    TensorList grads = std::move(it->second.grads);
+    pending.erase(it);
+
+    node->run_pre_hooks(grads);
+    if (capturing) {
+      for (const Capture& c : captures)
+        if (c.node == node) captured[c.index] = grads[c.slot];
+      if (dynamic_cast<AccumulateGrad*>(node)) continue;
+      bool downstream = false;
+      for (const Edge& e : node->next_edges())
+        if (e.valid() && needed.count(e.fn.get())) downstream = true;
+      if (!downstream) continue;
+    }
+
+    bool any = false;
+    for (const Tensor& g : grads) any = any || g.defined();
+    TensorList outs;
+    if (any) {
+      for (size_t k = 0; k < grads.size(); ++k)
+        if (!grads[k].defined()) {
+          const TensorMeta& m = node->output_meta(k);
+          grads[k] = zeros(m.sizes, TensorOptions(m.dtype).device(m.device));
+        }
+      outs = node->apply(std::move(grads));
+    }
+    if (!keep_graph) node->release_saved();
+    if (!any) outs.resize(node->num_inputs());
+    EMBER_INTERNAL_ASSERT(outs.size() == node->num_inputs() || dynamic_cast<AccumulateGrad*>(node),
+                          node->name(), " returned ", outs.size(), " gradients for ",
+                          node->num_inputs(), " inputs");
+
+    for (size_t i = 0; i < node->num_inputs(); ++i) {
+      const Edge& e = node->next_edges()[i];
+      if (!e.valid() || (capturing && !needed.count(e.fn.get()))) continue;
+      Tensor g = i < outs.size() ? std::move(outs[i]) : Tensor();
+      if (g.defined()) {
+        const TensorMeta& m = e.fn->output_meta(e.input_nr);
+        check_grad(g, m, *node, i);
+        if (g.dtype() != m.dtype) g = g.to(m.dtype);
+      }
+      deliver(e, std::move(g));
+      Pending& p = pending[e.fn.get()];
+      if (--p.dependencies == 0) ready.push(e.fn.get());
+    }
+  }
+  return captured;
+}
+
+std::vector<Edge> root_edges(const TensorList& outputs, TensorList& grads, const char* api) {
+  EMBER_CHECK_VALUE(grads.empty() || grads.size() == outputs.size(), api, ": got ", grads.size(),
+                    " gradients for ", outputs.size(), " outputs");
+  grads.resize(outputs.size());
+  std::vector<Edge> roots;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor& out = outputs[i];
+    EMBER_CHECK(out.requires_grad(), api, ": output ", i,
+                " does not require grad and has no grad_fn");
+    if (!grads[i].defined()) {
+      EMBER_CHECK(out.numel() == 1, api, ": grad can be implicitly created only for outputs with "
+                  "one element; output ", i, " has shape ", out.sizes());
+      grads[i] = ones_like(out);
+    } else {
+      EMBER_CHECK_VALUE(grads[i].sizes() == out.sizes(), api, ": gradient of shape ",
+                        grads[i].sizes(), " for output ", i, " of shape ", out.sizes());
+    }
+    roots.push_back(gradient_edge(out));
+  }
+  return roots;
+}
+
+}  // namespace
+
+void backward(const TensorList& outputs, const TensorList& grad_outputs, bool retain_graph,
+              bool create_graph) {
+  TensorList grads = grad_outputs;
+  std::vector<Edge> roots = root_edges(outputs, grads, "backward");
+  run(roots, std::move(grads), retain_graph || create_graph, create_graph, {});
+}
+
+TensorList grad(const TensorList& outputs, const TensorList& inputs, const TensorList& grad_outputs,
+                std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {
+  TensorList grads = grad_outputs;
+  std::vector<Edge> roots = root_edges(outputs, grads, "grad");
+  std::vector<Capture> captures;
+  std::vector<std::shared_ptr<Node>> hold;  // keeps accumulators made here alive for the run
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    EMBER_CHECK(inputs[i].requires_grad(), "grad: input ", i, " does not require grad");
+    Edge e = gradient_edge(inputs[i]);
+    captures.push_back({e.fn.get(), e.input_nr, i});
+    hold.push_back(e.fn);
+  }
+  TensorList result = run(roots, std::move(grads), retain_graph.value_or(create_graph),
+                          create_graph, captures);
+  for (size_t i = 0; i < result.size(); ++i)
+    EMBER_CHECK(result[i].defined() || allow_unused, "grad: input ", i,
+                " is not used by the outputs (pass allow_unused=true to get an undefined tensor)");
+  return result;
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,89 @@
+// CPU kernels for elementwise binary arithmetic (ops/binary.h).
+#include <cmath>
+
+#include "ember/core/cpu/loops.h"
+#include "ember/ops/binary.h"
+
+namespace ember::cpu {
+namespace {
+
+template <typename T>
+T pow_scalar(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(x, y);
+  } else {
+    // Integer power by squaring; negative exponents give 0 except for bases 1 and -1 (PyTorch).
+    if (y < 0) return x == 1 ? T(1) : (x == static_cast<T>(-1) ? (y % 2 ? x : T(1)) : T(0));
+    T result = 1;
+    while (y) {
+      if (y & 1) result = static_cast<T>(result * x);
+      x = static_cast<T>(x * x);
+      y = static_cast<T>(y >> 1);
+    }
+    return result;
+  }
+}
+
+void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
+  visit_compute_dtype(out.dtype(), "binary", [&]<typename T>(type_tag<T>) {
+    if constexpr (std::is_same_v<T, bool>) {
+      // bool arithmetic: + is or, * is and (PyTorch semantics); the rest are not defined.
+      switch (op) {
+        case BinaryOp::Add:
+        case BinaryOp::Maximum:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x || y; });
+        case BinaryOp::Mul:
+        case BinaryOp::Minimum:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x && y; });
+        default:
+          EMBER_CHECK_TYPE(false, "binary op ", static_cast<int>(op), " is not defined for bool");
+      }
+    } else {
+      switch (op) {
+        case BinaryOp::Add:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x + y; });
+        case BinaryOp::Sub:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x - y; });
+        case BinaryOp::Mul:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x * y; });
+        case BinaryOp::Div:
+          if constexpr (std::is_integral_v<T>) {
+            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+              return x.binaryExpr(y, [](T p, T q) {
+                EMBER_CHECK_VALUE(q != 0, "div: integer division by zero");
+                return static_cast<T>(p / q);
+              });
+            });
+          } else {
+            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x / y; });
+          }
+        case BinaryOp::Pow:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+            return x.binaryExpr(y, [](T p, T q) { return pow_scalar<T>(p, q); });
+          });
+        case BinaryOp::Maximum:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+            return x.binaryExpr(y, [](T p, T q) {
+              if constexpr (std::is_floating_point_v<T>)
+                if (std::isnan(p) || std::isnan(q)) return p + q;  // NaN propagates
+              return p > q ? p : q;
+            });
+          });
+        case BinaryOp::Minimum:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+            return x.binaryExpr(y, [](T p, T q) {
+              if constexpr (std::is_floating_point_v<T>)
+                if (std::isnan(p) || std::isnan(q)) return p + q;
+              return p < q ? p : q;
+            });
+          });
+      }
+    }
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, &cpu_binary);
+
+}  // namespace ember::cpu

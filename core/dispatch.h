@@ -1,0 +1,49 @@
+#pragma once
+// One dispatch point per op and device. An op declares a stub with its kernel's signature; each
+// backend registers its kernel for its device at load time (core/cpu/ for CPU, cuda/ for CUDA), so
+// a backend plugs in without touching op definitions.
+//
+//   // ops/foo.cpp               EMBER_DEFINE_STUB(foo_stub, FooFn);
+//   // core/cpu/foo_kernel.cpp   EMBER_REGISTER_KERNEL(foo_stub, DeviceType::CPU, &cpu_foo);
+//   // ops/foo.cpp               foo_stub(x.device().type, out, x);
+#include "ember/core/device.h"
+#include "ember/core/error.h"
+
+namespace ember {
+
+template <typename Fn>
+class DispatchStub {
+ public:
+  constexpr explicit DispatchStub(const char* name) : name_(name) {}
+
+  Fn get(DeviceType d) const {
+    Fn fn = table_[static_cast<int>(d)];
+    EMBER_CHECK_AS(NotImplementedError, fn != nullptr, name_, ": no kernel registered for device ",
+                   d, d == DeviceType::CUDA ? " (build with -DEMBER_CUDA=ON)" : "");
+    return fn;
+  }
+  bool has(DeviceType d) const { return table_[static_cast<int>(d)] != nullptr; }
+  void set(DeviceType d, Fn fn) { table_[static_cast<int>(d)] = fn; }
+
+  template <typename... Args>
+  decltype(auto) operator()(DeviceType d, Args&&... args) const {
+    return get(d)(std::forward<Args>(args)...);
+  }
+
+ private:
+  const char* name_;
+  Fn table_[kNumDeviceTypes] = {};  // constant-initialised, so registration order is safe
+};
+
+}  // namespace ember
+
+#define EMBER_CONCAT_INNER(a, b) a##b
+#define EMBER_CONCAT(a, b) EMBER_CONCAT_INNER(a, b)
+/// Declares a stub in a header: EMBER_DECLARE_STUB(add_stub, AddFn).
+#define EMBER_DECLARE_STUB(stub, FnType) extern ::ember::DispatchStub<FnType> stub
+/// Defines it in one source file.
+#define EMBER_DEFINE_STUB(stub, FnType) constinit ::ember::DispatchStub<FnType> stub(#stub)
+/// Registers a backend's kernel when the library loads.
+#define EMBER_REGISTER_KERNEL(stub, device, fn)                                     \
+  [[maybe_unused]] static const bool EMBER_CONCAT(ember_registered_, __COUNTER__) = \
+      (stub.set(device, fn), true)

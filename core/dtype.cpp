@@ -1,0 +1,75 @@
+#include "ember/core/dtype.h"
+
+#include <Eigen/Core>
+#include <string>
+
+#include "ember/core/error.h"
+
+namespace ember {
+
+Half::Half(float value) : bits(Eigen::numext::bit_cast<uint16_t>(Eigen::half(value))) {}
+Half::operator float() const {
+  return static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(bits));
+}
+BFloat16::BFloat16(float value)
+    : bits(Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(value))) {}
+BFloat16::operator float() const {
+  return static_cast<float>(Eigen::numext::bit_cast<Eigen::bfloat16>(bits));
+}
+
+std::string_view dtype_name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "uint8";
+    case DType::Int32: return "int32";
+    case DType::Int64: return "int64";
+    case DType::Float16: return "float16";
+    case DType::BFloat16: return "bfloat16";
+    case DType::Float32: return "float32";
+    case DType::Float64: return "float64";
+  }
+  return "unknown";
+}
+
+std::optional<DType> dtype_from_name(std::string_view name) {
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (dtype_name(static_cast<DType>(i)) == name) return static_cast<DType>(i);
+  if (name == "BOOL") return DType::Bool;
+  if (name == "U8") return DType::UInt8;
+  if (name == "I32") return DType::Int32;
+  if (name == "I64") return DType::Int64;
+  if (name == "F16") return DType::Float16;
+  if (name == "BF16") return DType::BFloat16;
+  if (name == "F32") return DType::Float32;
+  if (name == "F64") return DType::Float64;
+  return std::nullopt;
+}
+
+std::ostream& operator<<(std::ostream& os, DType t) { return os << dtype_name(t); }
+
+DType promote_types(DType a, DType b) {
+  if (a == b) return a;
+  bool fa = is_floating(a), fb = is_floating(b);
+  if (fa != fb) return fa ? a : b;  // a float operand decides
+  if (fa) {
+    // float16 with bfloat16 has no common 16-bit type: PyTorch uses float32.
+    if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16))
+      return DType::Float32;
+    return itemsize(a) >= itemsize(b) ? a : b;
+  }
+  if (a == DType::Bool) return b;
+  if (b == DType::Bool) return a;
+  return itemsize(a) >= itemsize(b) ? a : b;
+}
+
+void check_compute_dtype(DType t, const char* op) {
+  EMBER_CHECK_TYPE(t != DType::Float16 && t != DType::BFloat16, op, ": dtype ", t,
+                   " is a storage type here; convert with to(float32) first");
+}
+
+void check_floating_compute(DType t, const char* op) {
+  check_compute_dtype(t, op);
+  EMBER_CHECK_TYPE(false, op, ": expected a floating point tensor (float32 or float64), got ", t);
+}
+
+}  // namespace ember

@@ -1,0 +1,147 @@
+#pragma once
+// Element types. float16 and bfloat16 are storage types: tensors hold them and convert with
+// to(dtype); arithmetic on them raises a TypeError naming the dtype.
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string_view>
+#include <type_traits>
+
+namespace ember {
+
+enum class DType : uint8_t { Bool, UInt8, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+inline constexpr int kNumDTypes = 8;
+
+/// IEEE half precision, stored as its bits.
+struct Half {
+  uint16_t bits = 0;
+  Half() = default;
+  explicit Half(float value);
+  explicit operator float() const;
+};
+/// Brain floating point (the top 16 bits of a float32), stored as its bits.
+struct BFloat16 {
+  uint16_t bits = 0;
+  BFloat16() = default;
+  explicit BFloat16(float value);
+  explicit operator float() const;
+};
+
+/// Bytes per element.
+constexpr size_t itemsize(DType t) {
+  switch (t) {
+    case DType::Bool:
+    case DType::UInt8: return 1;
+    case DType::Float16:
+    case DType::BFloat16: return 2;
+    case DType::Int32:
+    case DType::Float32: return 4;
+    case DType::Int64:
+    case DType::Float64: return 8;
+  }
+  return 0;
+}
+constexpr bool is_floating(DType t) {
+  return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
+}
+/// Integral, bool included.
+constexpr bool is_integral(DType t) { return !is_floating(t); }
+
+/// "float32", "int64", ...: the names PyTorch and safetensors users know.
+std::string_view dtype_name(DType t);
+/// Inverse of dtype_name; also accepts safetensors' names ("F32", "BF16", ...).
+std::optional<DType> dtype_from_name(std::string_view name);
+std::ostream& operator<<(std::ostream& os, DType t);
+
+/// The dtype both operands of a binary op compute in (PyTorch's promotion lattice).
+DType promote_types(DType a, DType b);
+
+template <typename T> struct dtype_of_t;
+template <> struct dtype_of_t<bool> { static constexpr DType value = DType::Bool; };
+template <> struct dtype_of_t<uint8_t> { static constexpr DType value = DType::UInt8; };
+template <> struct dtype_of_t<int32_t> { static constexpr DType value = DType::Int32; };
+template <> struct dtype_of_t<int64_t> { static constexpr DType value = DType::Int64; };
+template <> struct dtype_of_t<Half> { static constexpr DType value = DType::Float16; };
+template <> struct dtype_of_t<BFloat16> { static constexpr DType value = DType::BFloat16; };
+template <> struct dtype_of_t<float> { static constexpr DType value = DType::Float32; };
+template <> struct dtype_of_t<double> { static constexpr DType value = DType::Float64; };
+/// The DType of a C++ element type: dtype_of<float> == DType::Float32.
+template <typename T> inline constexpr DType dtype_of = dtype_of_t<T>::value;
+
+template <typename T> struct type_tag { using type = T; };
+
+/// static_cast that also converts to and from Half and BFloat16 (through float).
+template <typename To, typename From>
+inline To convert(From v) {
+  constexpr bool to16 = std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>;
+  constexpr bool from16 = std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>;
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (to16) {
+    return To(static_cast<float>(v));
+  } else if constexpr (from16) {
+    return static_cast<To>(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+/// Calls f(type_tag<T>{}) with T the C++ type of `t`; `op` names the caller in errors.
+template <typename F>
+decltype(auto) visit_dtype(DType t, F&& f) {
+  switch (t) {
+    case DType::Bool: return f(type_tag<bool>{});
+    case DType::UInt8: return f(type_tag<uint8_t>{});
+    case DType::Int32: return f(type_tag<int32_t>{});
+    case DType::Int64: return f(type_tag<int64_t>{});
+    case DType::Float16: return f(type_tag<Half>{});
+    case DType::BFloat16: return f(type_tag<BFloat16>{});
+    case DType::Float32: return f(type_tag<float>{});
+    case DType::Float64: return f(type_tag<double>{});
+  }
+  __builtin_unreachable();
+}
+
+/// Throws a TypeError unless `t` is one of the dtypes arithmetic kernels compute in.
+void check_compute_dtype(DType t, const char* op);
+/// Throws a TypeError unless `t` is float32 or float64.
+void check_floating_compute(DType t, const char* op);
+
+/// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16).
+template <typename F>
+decltype(auto) visit_compute_dtype(DType t, const char* op, F&& f) {
+  switch (t) {
+    case DType::Bool: return f(type_tag<bool>{});
+    case DType::UInt8: return f(type_tag<uint8_t>{});
+    case DType::Int32: return f(type_tag<int32_t>{});
+    case DType::Int64: return f(type_tag<int64_t>{});
+    case DType::Float32: return f(type_tag<float>{});
+    case DType::Float64: return f(type_tag<double>{});
+    default: check_compute_dtype(t, op);
+  }
+  __builtin_unreachable();
+}
+
+/// Like visit_dtype for float32 and float64 only.
+template <typename F>
+decltype(auto) visit_floating_dtype(DType t, const char* op, F&& f) {
+  switch (t) {
+    case DType::Float32: return f(type_tag<float>{});
+    case DType::Float64: return f(type_tag<double>{});
+    default: check_floating_compute(t, op);
+  }
+  __builtin_unreachable();
+}
+
+}  // namespace ember
+
+namespace ember {
+inline constexpr DType kBool = DType::Bool;
+inline constexpr DType kUInt8 = DType::UInt8;
+inline constexpr DType kInt32 = DType::Int32;
+inline constexpr DType kInt64 = DType::Int64;
+inline constexpr DType kFloat16 = DType::Float16;
+inline constexpr DType kBFloat16 = DType::BFloat16;
+inline constexpr DType kFloat32 = DType::Float32;
+inline constexpr DType kFloat64 = DType::Float64;
+}  // namespace ember

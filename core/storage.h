@@ -1,0 +1,47 @@
+#pragma once
+// A refcounted block of device memory shared by a tensor and all its views. Memory comes from the
+// device's registered Allocator, or is borrowed from an owner (a NumPy array, a mapped file) kept
+// alive by `owner`. The version counter lives here so that views share it.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "ember/core/device.h"
+
+namespace ember {
+
+/// How a backend hands out memory: registered once per device type.
+struct Allocator {
+  void* (*allocate)(size_t nbytes);
+  void (*deallocate)(void* ptr);
+};
+/// Registers the allocator for a device type (core/cpu/ does it for CPU).
+void register_allocator(DeviceType type, const Allocator* allocator);
+
+class Storage {
+ public:
+  /// Allocates `nbytes` on `device` through its allocator.
+  Storage(size_t nbytes, Device device);
+  /// Borrows `data`; `owner` keeps it alive and is released with the storage.
+  Storage(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  void* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+  Device device() const { return device_; }
+  /// Bumped by every in-place write, so autograd can detect saved tensors that changed.
+  uint64_t version() const { return version_; }
+  void bump_version() { ++version_; }
+
+ private:
+  void* data_ = nullptr;
+  size_t nbytes_ = 0;
+  Device device_;
+  const Allocator* allocator_ = nullptr;  // null when borrowed
+  std::shared_ptr<void> owner_;
+  uint64_t version_ = 0;
+};
+
+}  // namespace ember

@@ -1,0 +1,118 @@
+#include "ember/core/tensor.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+
+namespace ember {
+
+int64_t Tensor::size(int64_t dim) const {
+  return sizes()[static_cast<size_t>(wrap_dim(dim, this->dim(), "size"))];
+}
+
+int64_t Tensor::stride(int64_t dim) const {
+  return strides()[static_cast<size_t>(wrap_dim(dim, this->dim(), "stride"))];
+}
+
+template <typename T>
+T Tensor::item() const {
+  EMBER_CHECK_VALUE(numel() == 1, "item: a tensor with ", numel(),
+                    " elements cannot be converted to a scalar");
+  Tensor cpu = device().is_cpu() ? *this : copy_as(*this, dtype(), Device());
+  return visit_dtype(dtype(), [&]<typename S>(type_tag<S>) {
+    return convert<T>(*static_cast<const S*>(cpu.data_ptr()));
+  });
+}
+
+template <typename T>
+std::vector<T> Tensor::to_vector() const {
+  Tensor c = copy_as(*this, dtype_of<T>, Device());
+  const T* p = static_cast<const T*>(c.data_ptr());
+  return std::vector<T>(p, p + numel());
+}
+
+#define EMBER_INSTANTIATE(T)                  \
+  template T Tensor::item<T>() const;         \
+  template std::vector<T> Tensor::to_vector<T>() const;
+EMBER_INSTANTIATE(uint8_t)
+EMBER_INSTANTIATE(int32_t)
+EMBER_INSTANTIATE(int64_t)
+EMBER_INSTANTIATE(float)
+EMBER_INSTANTIATE(double)
+EMBER_INSTANTIATE(Half)
+EMBER_INSTANTIATE(BFloat16)
+#undef EMBER_INSTANTIATE
+template bool Tensor::item<bool>() const;
+
+template <>
+std::vector<bool> Tensor::to_vector<bool>() const {
+  std::vector<uint8_t> bytes = copy_as(*this, kBool, Device()).to_vector<uint8_t>();
+  return std::vector<bool>(bytes.begin(), bytes.end());
+}
+
+namespace {
+
+void print_values(std::ostream& os, const Tensor& t) {
+  Tensor d = copy_as(t, is_floating(t.dtype()) ? kFloat64 : kInt64, Device());
+  bool floating = is_floating(t.dtype()), boolean = t.dtype() == kBool;
+  auto print_one = [&](int64_t i) {
+    if (boolean) {
+      os << (d.data_ptr<int64_t>()[i] ? "True" : "False");
+    } else if (floating) {
+      double v = d.data_ptr<double>()[i];
+      if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
+        os << static_cast<int64_t>(v) << '.';
+      } else {
+        std::ostringstream one;
+        one << std::setprecision(4) << v;
+        os << one.str();
+      }
+    } else {
+      os << d.data_ptr<int64_t>()[i];
+    }
+  };
+  if (t.dim() == 0) {
+    print_one(0);
+    return;
+  }
+  // Recursive nesting by dimension; rows of the last dimension on one line.
+  DimVector strides = contiguous_strides(t.sizes());
+  auto rec = [&](auto&& self, int64_t dim, int64_t base) -> void {
+    os << '[';
+    for (int64_t i = 0; i < t.sizes()[dim]; ++i) {
+      if (i) os << (dim + 1 == t.dim() ? ", " : ",\n" + std::string(static_cast<size_t>(dim) + 8, ' '));
+      if (dim + 1 == t.dim())
+        print_one(base + i);
+      else
+        self(self, dim + 1, base + i * strides[dim]);
+    }
+    os << ']';
+  };
+  rec(rec, 0, 0);
+}
+
+}  // namespace
+
+std::string Tensor::str() const {
+  if (!defined()) return "tensor(undefined)";
+  std::ostringstream os;
+  os << "tensor(";
+  print_values(os, *this);
+  if (dtype() != kFloat32 && dtype() != kInt64 && dtype() != kBool) os << ", dtype=ember." << dtype();
+  if (!device().is_cpu()) os << ", device='" << device() << "'";
+  if (requires_grad()) os << ", requires_grad=True";
+  os << ')';
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.str(); }
+
+std::string describe(const Tensor& t) {
+  if (!t.defined()) return "undefined tensor";
+  return detail::str(t.dtype(), ' ', t.sizes());
+}
+
+}  // namespace ember

@@ -1,0 +1,238 @@
+#pragma once
+// Tensor: a cheap, copyable handle to a shared TensorImpl. Copies alias; views (reshape, transpose,
+// slice, ...) share storage; clone() and contiguous() copy. The op methods are declared here and
+// defined next to their op in ops/, the autograd methods in autograd/.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ember/core/dtype.h"
+#include "ember/core/error.h"
+#include "ember/core/scalar.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor_impl.h"
+
+namespace ember {
+
+namespace autograd {
+class Node;
+}
+
+/// dtype, device and requires_grad of a new tensor: zeros({2, 3}, kFloat64),
+/// zeros({2}, TensorOptions().dtype(kFloat64).requires_grad(true)).
+class TensorOptions {
+ public:
+  TensorOptions() = default;
+  TensorOptions(DType dtype) : dtype_(dtype) {}      // NOLINT: implicit
+  TensorOptions(Device device) : device_(device) {}  // NOLINT: implicit
+  TensorOptions(DeviceType type) : device_(type) {}  // NOLINT: implicit
+
+  DType dtype() const { return dtype_; }
+  Device device() const { return device_; }
+  bool requires_grad() const { return requires_grad_; }
+  TensorOptions dtype(DType d) const { auto o = *this; o.dtype_ = d; return o; }
+  TensorOptions device(Device d) const { auto o = *this; o.device_ = d; return o; }
+  TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
+
+ private:
+  DType dtype_ = DType::Float32;
+  Device device_;
+  bool requires_grad_ = false;
+};
+
+class Tensor {
+ public:
+  /// An undefined tensor (like a null pointer): defined() is false.
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // ---- metadata
+  bool defined() const { return impl_ != nullptr; }
+  IntArrayRef sizes() const { return impl().sizes(); }
+  IntArrayRef shape() const { return impl().sizes(); }
+  /// Size of `dim` (negative counts from the end).
+  int64_t size(int64_t dim) const;
+  IntArrayRef strides() const { return impl().strides(); }
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const { return static_cast<int64_t>(impl().sizes().size()); }
+  int64_t ndim() const { return dim(); }
+  int64_t numel() const { return impl().numel(); }
+  DType dtype() const { return impl().dtype(); }
+  Device device() const { return impl().device(); }
+  int64_t storage_offset() const { return impl().offset(); }
+  bool is_contiguous() const { return impl().is_contiguous(); }
+  bool is_floating_point() const { return is_floating(dtype()); }
+  size_t itemsize() const { return ember::itemsize(dtype()); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * itemsize(); }
+  TensorOptions options() const { return TensorOptions(dtype()).device(device()); }
+
+  // ---- data
+  /// Address of the first element (storage data plus offset).
+  void* data_ptr() const { return impl().data(); }
+  /// Typed address of the first element; checks that T matches the dtype.
+  template <typename T>
+  T* data_ptr() const {
+    EMBER_CHECK_TYPE(dtype_of<T> == dtype(), "data_ptr: tensor has dtype ", dtype(),
+                     ", requested ", dtype_of<T>);
+    return static_cast<T*>(data_ptr());
+  }
+  /// The value of a one-element tensor, converted to T.
+  template <typename T = double>
+  T item() const;
+  /// All values in row-major order, converted to T.
+  template <typename T>
+  std::vector<T> to_vector() const;
+
+  const std::shared_ptr<Storage>& storage() const { return impl().storage(); }
+  TensorImpl& impl() const {
+    EMBER_CHECK(impl_ != nullptr, "tensor is undefined");
+    return *impl_;
+  }
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+  /// True when both handles refer to the same tensor (not merely equal values).
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  /// The in-place version counter shared with every view of the storage.
+  uint64_t version() const { return storage()->version(); }
+  /// Marks an in-place write: ops that write in place call it.
+  void bump_version() const { storage()->bump_version(); }
+  /// PyTorch-style printout: tensor([[1., 2.], [3., 4.]], requires_grad=True).
+  std::string str() const;
+
+  // ---- autograd (autograd/tensor_autograd.cpp)
+  bool requires_grad() const;
+  /// Sets requires_grad on a leaf; returns *this.
+  Tensor& set_requires_grad(bool requires_grad = true);
+  Tensor& requires_grad_(bool requires_grad = true) { return set_requires_grad(requires_grad); }
+  /// The accumulated gradient of a leaf (undefined until backward reaches it).
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  void set_grad(const Tensor& grad) const;
+  /// The node that produced this tensor; null for leaves.
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  bool is_leaf() const;
+  /// Backpropagates from this tensor; `gradient` is required unless it has one element.
+  void backward(const Tensor& gradient = Tensor(), bool retain_graph = false,
+                bool create_graph = false) const;
+  /// Same data, cut from the graph.
+  Tensor detach() const;
+  /// Keeps .grad for a non-leaf after backward.
+  void retain_grad() const;
+  bool retains_grad() const;
+  /// Registers fn(grad) -> new grad (or an undefined tensor to keep it); returns a handle.
+  int register_hook(std::function<Tensor(const Tensor&)> fn) const;
+  void remove_hook(int handle) const;
+
+  // ---- ops (defined in ops/, each next to its free function)
+  Tensor add(const Tensor& other, Scalar alpha = 1) const;
+  Tensor add(Scalar other) const;
+  Tensor sub(const Tensor& other, Scalar alpha = 1) const;
+  Tensor sub(Scalar other) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor mul(Scalar other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor div(Scalar other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(Scalar exponent) const;
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
+  Tensor neg() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor rsqrt() const;
+  Tensor abs() const;
+  Tensor sign() const;
+  Tensor tanh() const;
+  Tensor sigmoid() const;
+  Tensor relu() const;
+  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(Scalar other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(Scalar other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(Scalar other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(Scalar other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(Scalar other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(Scalar other) const;
+
+  /// Reductions: an empty `dims` reduces over every dimension.
+  Tensor sum(IntArrayRef dims = {}, bool keepdim = false) const;
+  Tensor mean(IntArrayRef dims = {}, bool keepdim = false) const;
+  Tensor max() const;
+  Tensor min() const;
+  /// (values, indices) along `dim`.
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor var(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
+  Tensor std(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dims, bool keepdim = false) const;
+  Tensor norm(double p = 2, IntArrayRef dims = {}, bool keepdim = false) const;
+
+  Tensor matmul(const Tensor& other) const;
+
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor view(IntArrayRef shape) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  /// Transpose of a tensor with at most 2 dimensions.
+  Tensor t() const;
+  Tensor contiguous() const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor expand(IntArrayRef shape) const;
+  Tensor expand_as(const Tensor& other) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+               int64_t step = 1) const;
+  Tensor select(int64_t dim, int64_t index) const;
+
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor masked_fill(const Tensor& mask, Scalar value) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+
+  Tensor softmax(int64_t dim) const;
+  Tensor log_softmax(int64_t dim) const;
+
+  Tensor to(DType dtype) const;
+  Tensor to(Device device) const;
+  Tensor clone() const;
+
+  // ---- in-place ops: bump the version counter and return *this
+  Tensor& add_(const Tensor& other, Scalar alpha = 1);
+  Tensor& add_(Scalar other);
+  Tensor& sub_(const Tensor& other, Scalar alpha = 1);
+  Tensor& sub_(Scalar other);
+  Tensor& mul_(const Tensor& other);
+  Tensor& mul_(Scalar other);
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(Scalar other);
+  Tensor& zero_();
+  Tensor& fill_(Scalar value);
+  Tensor& copy_(const Tensor& src);
+  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+/// "float32 [2, 3]": how error messages name a tensor.
+std::string describe(const Tensor& t);
+
+}  // namespace ember

@@ -1,0 +1,5 @@
+#pragma once
+// Ember's umbrella header: #include <ember/ember.h>.
+#include "ember/autograd/autograd.h"
+#include "ember/core/core.h"
+#include "ember/ops/ops.h"

@@ -1,0 +1,183 @@
+#include "ember/ops/binary.h"
+
+#include "ember/autograd/record.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/unary.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+
+EMBER_DEFINE_STUB(binary_stub, BinaryFn);
+
+using autograd::SavedTensor;
+using autograd::TensorList;
+
+DType result_type(const Tensor& t, const Scalar& s) {
+  if (is_integral(t.dtype()) && s.is_floating()) return kFloat32;
+  if (t.dtype() == kBool && !s.is_bool()) return kInt64;
+  return t.dtype();
+}
+
+Tensor wrap_scalar(const Scalar& s, const Tensor& t) {
+  return scalar_tensor(s, TensorOptions(result_type(t, s)).device(t.device()));
+}
+
+namespace detail {
+Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name) {
+  EMBER_CHECK_VALUE(a.device() == b.device(), name, ": tensors on different devices, ", a.device(),
+                    " and ", b.device());
+  DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
+  auto prepare = [&](const Tensor& t) {
+    Tensor c = t.dtype() == dtype ? t : copy_as(t, dtype, t.device());
+    return c.sizes() == IntArrayRef(shape) ? c : expand_data(c, shape);
+  };
+  Tensor out = empty(shape, TensorOptions(dtype).device(a.device()));
+  binary_stub(a.device().type, op, out, prepare(a), prepare(b));
+  return out;
+}
+}  // namespace detail
+
+namespace {
+
+// d(a + alpha*b)/da = grad ; d/db = alpha * grad (each summed back to its input's shape)
+struct AddBackward : autograd::Node {
+  DimVector a_shape, b_shape;
+  Scalar alpha = 1;
+  const char* name() const override { return "AddBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb;
+    if (needs_input_grad(0)) ga = sum_to(g[0], a_shape);
+    if (needs_input_grad(1)) {
+      gb = alpha.to<double>() == 1.0 ? g[0] : g[0] * alpha;
+      gb = sum_to(gb, b_shape);
+    }
+    return {ga, gb};
+  }
+};
+
+// d(a*b)/da = grad * b ; d(a*b)/db = grad * a
+struct MulBackward : autograd::Node {
+  SavedTensor a, b;
+  DimVector a_shape, b_shape;
+  const char* name() const override { return "MulBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb;
+    if (needs_input_grad(0)) ga = sum_to(g[0] * b.unpack(this), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(g[0] * a.unpack(this), b_shape);
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+  }
+};
+
+// d(a/b)/da = grad / b ; d(a/b)/db = -grad * a / b^2
+struct DivBackward : autograd::Node {
+  SavedTensor a, b;
+  DimVector a_shape, b_shape;
+  const char* name() const override { return "DivBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb;
+    Tensor bv = b.unpack(this);
+    if (needs_input_grad(0)) ga = sum_to(g[0] / bv, a_shape);
+    if (needs_input_grad(1)) gb = sum_to(-g[0] * a.unpack(this) / (bv * bv), b_shape);
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+  }
+};
+
+Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, const char* name) {
+  double alpha_value = subtract ? -alpha.to<double>() : alpha.to<double>();
+  Scalar eff = subtract ? (alpha.is_floating() ? Scalar(-alpha.to<double>()) : Scalar(-alpha.to<int64_t>()))
+                        : alpha;
+  DType dtype = promote_types(a.dtype(), b.dtype());
+  Tensor out;
+  if (alpha_value == 1.0) {
+    out = detail::binary_forward(BinaryOp::Add, a, b, dtype, name);
+  } else if (alpha_value == -1.0) {
+    out = detail::binary_forward(BinaryOp::Sub, a, b, dtype, name);
+  } else {
+    autograd::NoGradGuard no_grad;
+    out = detail::binary_forward(BinaryOp::Add, a, mul(b, eff), dtype, name);
+  }
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<AddBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->alpha = eff;
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) { return add_impl(a, b, alpha, false, "add"); }
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
+  EMBER_CHECK_TYPE(a.dtype() != kBool || b.dtype() != kBool,
+                   "sub: subtracting two bool tensors is not supported; use logical ops");
+  return add_impl(a, b, alpha, true, "sub");
+}
+Tensor add(const Tensor& a, Scalar b) { return add(a, wrap_scalar(b, a)); }
+Tensor sub(const Tensor& a, Scalar b) { return sub(a, wrap_scalar(b, a)); }
+
+Tensor mul(const Tensor& a, const Tensor& b) {
+  Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, promote_types(a.dtype(), b.dtype()), "mul");
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<MulBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    if (node->needs_input_grad(0)) node->b = SavedTensor(b);
+    if (node->needs_input_grad(1)) node->a = SavedTensor(a);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+Tensor mul(const Tensor& a, Scalar b) { return mul(a, wrap_scalar(b, a)); }
+
+Tensor div(const Tensor& a, const Tensor& b) {
+  DType dtype = promote_types(a.dtype(), b.dtype());
+  if (is_integral(dtype)) dtype = kFloat32;
+  Tensor out = detail::binary_forward(BinaryOp::Div, a, b, dtype, "div");
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<DivBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->b = SavedTensor(b);
+    if (node->needs_input_grad(1)) node->a = SavedTensor(a);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+Tensor div(const Tensor& a, Scalar b) { return div(a, wrap_scalar(b, a)); }
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
+Tensor operator+(Scalar a, const Tensor& b) { return add(b, a); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
+Tensor operator-(const Tensor& a, Scalar b) { return sub(a, b); }
+Tensor operator-(Scalar a, const Tensor& b) { return sub(wrap_scalar(a, b), b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
+Tensor operator*(const Tensor& a, Scalar b) { return mul(a, b); }
+Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
+Tensor operator/(const Tensor& a, Scalar b) { return div(a, b); }
+Tensor operator/(Scalar a, const Tensor& b) { return div(wrap_scalar(a, b), b); }
+Tensor operator-(const Tensor& a) { return neg(a); }
+
+Tensor Tensor::add(const Tensor& other, Scalar alpha) const { return ember::add(*this, other, alpha); }
+Tensor Tensor::add(Scalar other) const { return ember::add(*this, other); }
+Tensor Tensor::sub(const Tensor& other, Scalar alpha) const { return ember::sub(*this, other, alpha); }
+Tensor Tensor::sub(Scalar other) const { return ember::sub(*this, other); }
+Tensor Tensor::mul(const Tensor& other) const { return ember::mul(*this, other); }
+Tensor Tensor::mul(Scalar other) const { return ember::mul(*this, other); }
+Tensor Tensor::div(const Tensor& other) const { return ember::div(*this, other); }
+Tensor Tensor::div(Scalar other) const { return ember::div(*this, other); }
+
+}  // namespace ember

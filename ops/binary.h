@@ -1,0 +1,50 @@
+#pragma once
+// Elementwise arithmetic with broadcasting (NumPy rules) and PyTorch's type promotion. A Scalar
+// operand keeps the tensor's dtype unless it is a float meeting an integer tensor (then float32).
+#include "ember/core/dispatch.h"
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
+/// Kernel: out = op(a, b); a, b already broadcast to out's shape and converted to out's dtype.
+using BinaryFn = void (*)(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b);
+EMBER_DECLARE_STUB(binary_stub, BinaryFn);
+
+/// a + alpha * b
+Tensor add(const Tensor& a, const Tensor& b, Scalar alpha = 1);
+Tensor add(const Tensor& a, Scalar b);
+/// a - alpha * b
+Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha = 1);
+Tensor sub(const Tensor& a, Scalar b);
+Tensor mul(const Tensor& a, const Tensor& b);
+Tensor mul(const Tensor& a, Scalar b);
+/// True division: integer inputs give float32.
+Tensor div(const Tensor& a, const Tensor& b);
+Tensor div(const Tensor& a, Scalar b);
+
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, Scalar b);
+Tensor operator+(Scalar a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, Scalar b);
+Tensor operator-(Scalar a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, Scalar b);
+Tensor operator*(Scalar a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, Scalar b);
+Tensor operator/(Scalar a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+
+/// The dtype `t op s` computes in.
+DType result_type(const Tensor& t, const Scalar& s);
+/// A 0-d tensor holding s in the dtype `t op s` computes in.
+Tensor wrap_scalar(const Scalar& s, const Tensor& t);
+
+namespace detail {
+/// Runs binary_stub for op on the broadcast of a and b in `dtype` (no autograd).
+Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name);
+}  // namespace detail
+
+}  // namespace ember

@@ -1,0 +1,56 @@
+#include "ember/ops/convert.h"
+
+#include "ember/autograd/record.h"
+#include "ember/core/copy.h"
+
+namespace ember {
+
+using autograd::TensorList;
+
+namespace {
+
+// d(clone)/dx = grad
+struct CloneBackward : autograd::Node {
+  const char* name() const override { return "CloneBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0]}; }
+};
+
+// d(to)/dx = grad converted back to the input's dtype and device
+struct ToBackward : autograd::Node {
+  DType dtype = kFloat32;
+  Device device;
+  const char* name() const override { return "ToBackward"; }
+  TensorList apply(TensorList&& g) override { return {to(to(g[0], device), dtype)}; }
+};
+
+Tensor convert(const Tensor& t, DType dtype, Device device) {
+  Tensor out = copy_as(t, dtype, device);
+  if (autograd::any_requires_grad(t)) {
+    if (is_floating(dtype)) {
+      auto node = autograd::make_node<ToBackward>(t);
+      node->dtype = t.dtype();
+      node->device = t.device();
+      autograd::set_history(out, node);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor clone(const Tensor& t) {
+  Tensor out = copy_as(t, t.dtype(), t.device());
+  if (autograd::any_requires_grad(t)) autograd::set_history(out, autograd::make_node<CloneBackward>(t));
+  return out;
+}
+
+Tensor to(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : convert(t, dtype, t.device()); }
+Tensor to(const Tensor& t, Device device) {
+  return t.device() == device ? t : convert(t, t.dtype(), device);
+}
+
+Tensor Tensor::clone() const { return ember::clone(*this); }
+Tensor Tensor::to(DType dtype) const { return ember::to(*this, dtype); }
+Tensor Tensor::to(Device device) const { return ember::to(*this, device); }
+
+}  // namespace ember

@@ -1,0 +1,109 @@
+// In-place ops (add_, mul_, ..., copy_, fill_, zero_, clamp_). Each bumps the version counter.
+// Outside grad recording they write straight into self; when recording, the out-of-place op runs
+// on a clone of self and self takes over the result's history, so saved tensors stay valid.
+#include "ember/autograd/record.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/binary.h"
+#include "ember/ops/convert.h"
+#include "ember/ops/unary.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+namespace {
+
+template <typename OutOfPlace, typename Direct>
+Tensor& inplace(Tensor& self, const Tensor* other, const char* op, const OutOfPlace& out_of_place,
+                const Direct& direct) {
+  autograd::check_inplace(self, op);
+  bool record = autograd::any_requires_grad(self) || (other && autograd::any_requires_grad(*other));
+  if (!record) {
+    direct();
+    self.bump_version();
+    return self;
+  }
+  Tensor result = out_of_place(clone(self));
+  EMBER_CHECK_VALUE(result.sizes() == self.sizes(), op, ": result of shape ", result.sizes(),
+                    " does not fit the tensor of shape ", self.sizes(), " written in place");
+  EMBER_CHECK_TYPE(!(is_integral(self.dtype()) && is_floating(result.dtype())), op, ": result type ",
+                   result.dtype(), " can't be cast to the tensor's dtype ", self.dtype());
+  {
+    autograd::NoGradGuard no_grad;
+    copy_data(self, result);
+  }
+  auto* result_meta = autograd::meta_of(result);
+  autograd::rebase_history(self, result_meta ? result_meta->grad_fn : nullptr);
+  if (result_meta && result_meta->grad_fn) autograd::meta_of(self)->output_nr = result_meta->output_nr;
+  return self;
+}
+
+// self = self op other, other broadcast to self's shape and converted to self's dtype.
+void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const char* name) {
+  DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
+  EMBER_CHECK_VALUE(IntArrayRef(shape) == self.sizes(), name, ": output of shape ", self.sizes(),
+                    " does not match the broadcast shape ", IntArrayRef(shape));
+  EMBER_CHECK_TYPE(!(is_integral(self.dtype()) && is_floating(other.dtype())), name,
+                   ": result type ", other.dtype(), " can't be cast to the tensor's dtype ",
+                   self.dtype());
+  Tensor b = other.dtype() == self.dtype() ? other : copy_as(other, self.dtype(), other.device());
+  binary_stub(self.device().type, op, self, self, expand_data(b, self.sizes()));
+}
+
+Tensor scaled(const Tensor& other, const Scalar& alpha) {
+  if (alpha.to<double>() == 1.0) return other;
+  autograd::NoGradGuard no_grad;
+  return mul(other, alpha);
+}
+
+}  // namespace
+
+Tensor& Tensor::add_(const Tensor& other, Scalar alpha) {
+  return inplace(*this, &other, "add_", [&](const Tensor& s) { return ember::add(s, other, alpha); },
+                 [&] { binary_into(BinaryOp::Add, *this, scaled(other, alpha), "add_"); });
+}
+Tensor& Tensor::add_(Scalar other) { return add_(wrap_scalar(other, *this)); }
+Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) {
+  return inplace(*this, &other, "sub_", [&](const Tensor& s) { return ember::sub(s, other, alpha); },
+                 [&] { binary_into(BinaryOp::Sub, *this, scaled(other, alpha), "sub_"); });
+}
+Tensor& Tensor::sub_(Scalar other) { return sub_(wrap_scalar(other, *this)); }
+Tensor& Tensor::mul_(const Tensor& other) {
+  return inplace(*this, &other, "mul_", [&](const Tensor& s) { return ember::mul(s, other); },
+                 [&] { binary_into(BinaryOp::Mul, *this, other, "mul_"); });
+}
+Tensor& Tensor::mul_(Scalar other) { return mul_(wrap_scalar(other, *this)); }
+Tensor& Tensor::div_(const Tensor& other) {
+  EMBER_CHECK_TYPE(is_floating_point(), "div_: true division of a ", dtype(),
+                   " tensor in place would need a float result");
+  return inplace(*this, &other, "div_", [&](const Tensor& s) { return ember::div(s, other); },
+                 [&] { binary_into(BinaryOp::Div, *this, other, "div_"); });
+}
+Tensor& Tensor::div_(Scalar other) { return div_(wrap_scalar(other, *this)); }
+
+Tensor& Tensor::fill_(Scalar value) {
+  return inplace(*this, nullptr, "fill_", [&](const Tensor& s) { return full_like(s.detach(), value); },
+                 [&] { fill_data(*this, value); });
+}
+Tensor& Tensor::zero_() { return fill_(0); }
+
+Tensor& Tensor::copy_(const Tensor& src) {
+  return inplace(*this, &src, "copy_",
+                 [&](const Tensor&) { return ember::expand(ember::to(ember::to(src, dtype()), device()), sizes()); },
+                 [&] {
+                   Tensor s = src.sizes() == sizes() ? src : expand_data(src, sizes());
+                   copy_data(*this, s);
+                 });
+}
+
+Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+  return inplace(*this, nullptr, "clamp_", [&](const Tensor& s) { return s.clamp(min, max); },
+                 [&] {
+                   Tensor r = detail::unary_forward(UnaryOp::Clamp, *this, dtype(),
+                                                    UnaryParams{min ? min->to<double>() : 0,
+                                                                max ? max->to<double>() : 0,
+                                                                min.has_value(), max.has_value()});
+                   copy_data(*this, r);
+                 });
+}
+
+}  // namespace ember

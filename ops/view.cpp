@@ -1,0 +1,370 @@
+#include "ember/ops/view.h"
+
+#include <algorithm>
+
+#include "ember/autograd/record.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/reduce.h"
+
+namespace ember {
+
+using autograd::TensorList;
+
+Tensor as_strided_data(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  return make_tensor(t.storage(), t.dtype(), sizes, strides, offset);
+}
+
+DimVector infer_shape(IntArrayRef shape, int64_t numel, const char* op) {
+  DimVector out = shape.vec();
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      EMBER_CHECK_VALUE(infer < 0, op, ": only one dimension can be inferred in shape ", shape);
+      infer = static_cast<int64_t>(i);
+    } else {
+      EMBER_CHECK_VALUE(out[i] >= 0, op, ": invalid size ", out[i], " in shape ", shape);
+      known *= out[i];
+    }
+  }
+  if (infer >= 0) {
+    EMBER_CHECK_VALUE(known != 0 && numel % known == 0, op, ": shape ", shape,
+                      " is invalid for input of size ", numel);
+    out[static_cast<size_t>(infer)] = numel / known;
+  } else {
+    EMBER_CHECK_VALUE(known == numel, op, ": shape ", shape, " is invalid for input of size ", numel);
+  }
+  return out;
+}
+
+namespace {
+
+// Strides for viewing (sizes, strides) as `shape` without a copy, if possible (PyTorch's
+// computeStride): each run of merged input dims must be contiguous within itself.
+std::optional<DimVector> view_strides(IntArrayRef sizes, IntArrayRef strides, IntArrayRef shape) {
+  DimVector out(shape.size());
+  if (sizes.empty()) {
+    for (auto& s : out) s = 1;
+    return out;
+  }
+  int64_t numel = numel_of(sizes);
+  if (numel == 0) return contiguous_strides(shape);
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base_stride = strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= sizes[static_cast<size_t>(d)];
+    if (d == 0 || (sizes[static_cast<size_t>(d - 1)] != 1 &&
+                   strides[static_cast<size_t>(d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[static_cast<size_t>(view_d)] == 1)) {
+        out[static_cast<size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= shape[static_cast<size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = strides[static_cast<size_t>(d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+
+// d(view)/d(input): the gradient reshaped back to the input's shape.
+struct ReshapeBackward : autograd::Node {
+  DimVector in_shape;
+  const char* name() const override { return "ReshapeBackward"; }
+  TensorList apply(TensorList&& g) override { return {reshape(g[0], in_shape)}; }
+};
+
+// d(permute)/d(input): the inverse permutation of the gradient.
+struct PermuteBackward : autograd::Node {
+  DimVector inverse;
+  const char* name() const override { return "PermuteBackward"; }
+  TensorList apply(TensorList&& g) override { return {permute(g[0], inverse)}; }
+};
+
+// d(expand)/d(input): the gradient summed over the broadcast dims.
+struct ExpandBackward : autograd::Node {
+  DimVector in_shape;
+  const char* name() const override { return "ExpandBackward"; }
+  TensorList apply(TensorList&& g) override { return {sum_to(g[0], in_shape)}; }
+};
+
+// d(slice)/d(input): the gradient placed at the sliced positions of zeros.
+struct SliceBackward : autograd::Node {
+  DimVector in_shape;
+  int64_t dim = 0, start = 0, end = 0, step = 1;
+  const char* name() const override { return "SliceBackward"; }
+  TensorList apply(TensorList&& g) override {
+    return {slice_backward(g[0], in_shape, dim, start, end, step)};
+  }
+};
+
+// d(slice_backward)/d(grad) = slice of the incoming gradient (double backward).
+struct SliceBackwardBackward : autograd::Node {
+  int64_t dim = 0, start = 0, end = 0, step = 1;
+  const char* name() const override { return "SliceBackwardBackward"; }
+  TensorList apply(TensorList&& g) override { return {slice(g[0], dim, start, end, step)}; }
+};
+
+// d(select)/d(input): the gradient placed at `index` of `dim` in zeros.
+struct SelectBackward : autograd::Node {
+  DimVector in_shape;
+  int64_t dim = 0, index = 0;
+  const char* name() const override { return "SelectBackward"; }
+  TensorList apply(TensorList&& g) override {
+    return {slice_backward(unsqueeze(g[0], dim), in_shape, dim, index, index + 1, 1)};
+  }
+};
+
+Tensor record_view(const Tensor& in, Tensor out, std::shared_ptr<autograd::Node> node) {
+  autograd::set_view_history(out, node);
+  return out;
+}
+
+}  // namespace
+
+Tensor view(const Tensor& t, IntArrayRef shape) {
+  DimVector target = infer_shape(shape, t.numel(), "view");
+  auto strides = view_strides(t.sizes(), t.strides(), target);
+  EMBER_CHECK_VALUE(strides.has_value(), "view: size ", IntArrayRef(target),
+                    " is not compatible with the input's size ", t.sizes(), " and stride ",
+                    t.strides(), "; use reshape() instead");
+  Tensor out = as_strided_data(t, target, *strides, t.storage_offset());
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<ReshapeBackward>(t);
+    node->in_shape = t.sizes().vec();
+    return record_view(t, out, node);
+  }
+  return out;
+}
+
+Tensor reshape(const Tensor& t, IntArrayRef shape) {
+  DimVector target = infer_shape(shape, t.numel(), "reshape");
+  if (view_strides(t.sizes(), t.strides(), target)) return view(t, target);
+  return view(contiguous(t), target);
+}
+
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+  if (t.dim() == 0) return reshape(t, {1});
+  int64_t s = wrap_dim(start_dim, t.dim(), "flatten"), e = wrap_dim(end_dim, t.dim(), "flatten");
+  EMBER_CHECK_VALUE(s <= e, "flatten: start_dim ", start_dim, " comes after end_dim ", end_dim);
+  DimVector shape;
+  for (int64_t d = 0; d < s; ++d) shape.push_back(t.size(d));
+  int64_t merged = 1;
+  for (int64_t d = s; d <= e; ++d) merged *= t.size(d);
+  shape.push_back(merged);
+  for (int64_t d = e + 1; d < t.dim(); ++d) shape.push_back(t.size(d));
+  return reshape(t, shape);
+}
+
+Tensor permute(const Tensor& t, IntArrayRef dims) {
+  int64_t n = t.dim();
+  EMBER_CHECK_VALUE(static_cast<int64_t>(dims.size()) == n, "permute: ", dims.size(),
+                    " dims given for a tensor with ", n, " dims");
+  DimVector sizes(dims.size()), strides(dims.size()), inverse(dims.size());
+  std::vector<bool> seen(static_cast<size_t>(n), false);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t d = wrap_dim(dims[i], n, "permute");
+    EMBER_CHECK_VALUE(!seen[static_cast<size_t>(d)], "permute: dim ", d, " repeats in ", dims);
+    seen[static_cast<size_t>(d)] = true;
+    sizes[i] = t.sizes()[static_cast<size_t>(d)];
+    strides[i] = t.strides()[static_cast<size_t>(d)];
+    inverse[static_cast<size_t>(d)] = static_cast<int64_t>(i);
+  }
+  Tensor out = as_strided_data(t, sizes, strides, t.storage_offset());
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<PermuteBackward>(t);
+    node->inverse = inverse;
+    return record_view(t, out, node);
+  }
+  return out;
+}
+
+Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
+  int64_t n = t.dim();
+  if (n == 0) return view(t, {});
+  int64_t a = wrap_dim(dim0, n, "transpose"), b = wrap_dim(dim1, n, "transpose");
+  DimVector dims(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) dims[static_cast<size_t>(i)] = i;
+  std::swap(dims[static_cast<size_t>(a)], dims[static_cast<size_t>(b)]);
+  return permute(t, dims);
+}
+
+Tensor contiguous(const Tensor& t) {
+  if (t.is_contiguous()) return t;
+  Tensor out = copy_as(t, t.dtype(), t.device());
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<ReshapeBackward>(t);  // identity on values
+    node->in_shape = t.sizes().vec();
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+Tensor squeeze(const Tensor& t) {
+  DimVector shape;
+  for (int64_t s : t.sizes())
+    if (s != 1) shape.push_back(s);
+  return view(t, shape);
+}
+
+Tensor squeeze(const Tensor& t, int64_t dim) {
+  if (t.dim() == 0) return view(t, {});
+  int64_t d = wrap_dim(dim, t.dim(), "squeeze");
+  if (t.size(d) != 1) return view(t, t.sizes());
+  DimVector shape = t.sizes().vec();
+  shape.erase(shape.begin() + d);
+  return view(t, shape);
+}
+
+Tensor unsqueeze(const Tensor& t, int64_t dim) {
+  int64_t d = wrap_dim(dim, t.dim() + 1, "unsqueeze");
+  DimVector shape = t.sizes().vec();
+  shape.insert(shape.begin() + d, 1);
+  return view(t, shape);
+}
+
+Tensor expand_data(const Tensor& t, IntArrayRef shape) {
+  EMBER_CHECK_VALUE(shape.size() >= static_cast<size_t>(t.dim()), "expand: the number of sizes (",
+                    shape.size(), ") must be at least the tensor's dims (", t.dim(), ")");
+  size_t lead = shape.size() - static_cast<size_t>(t.dim());
+  DimVector sizes(shape.size()), strides(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i < lead) {
+      EMBER_CHECK_VALUE(shape[i] >= 0, "expand: invalid size ", shape[i], " for a new leading dim");
+      sizes[i] = shape[i];
+      strides[i] = 0;
+      continue;
+    }
+    int64_t have = t.sizes()[i - lead];
+    int64_t want = shape[i] == -1 ? have : shape[i];
+    EMBER_CHECK_VALUE(have == want || have == 1, "expand: cannot expand shape ", t.sizes(), " to ",
+                      shape, " (dim ", i, ": ", have, " vs ", want, ")");
+    sizes[i] = want;
+    strides[i] = have == want ? t.strides()[i - lead] : 0;
+  }
+  return as_strided_data(t, sizes, strides, t.storage_offset());
+}
+
+Tensor expand(const Tensor& t, IntArrayRef shape) {
+  Tensor out = expand_data(t, shape);
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<ExpandBackward>(t);
+    node->in_shape = t.sizes().vec();
+    return record_view(t, out, node);
+  }
+  return out;
+}
+
+Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step) {
+  EMBER_CHECK_VALUE(step > 0, "slice: step must be positive, got ", step);
+  EMBER_CHECK_INDEX(t.dim() > 0, "slice: cannot slice a 0-d tensor");
+  int64_t d = wrap_dim(dim, t.dim(), "slice");
+  int64_t size = t.size(d);
+  auto clampi = [&](int64_t v) {
+    if (v < 0) v += size;
+    return std::clamp<int64_t>(v, 0, size);
+  };
+  int64_t s = start ? clampi(*start) : 0;
+  int64_t e = end ? clampi(*end) : size;
+  if (e < s) e = s;
+  DimVector sizes = t.sizes().vec(), strides = t.strides().vec();
+  sizes[static_cast<size_t>(d)] = (e - s + step - 1) / step;
+  strides[static_cast<size_t>(d)] *= step;
+  Tensor out = as_strided_data(t, sizes, strides, t.storage_offset() + s * t.stride(d));
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<SliceBackward>(t);
+    node->in_shape = t.sizes().vec();
+    node->dim = d;
+    node->start = s;
+    node->end = e;
+    node->step = step;
+    return record_view(t, out, node);
+  }
+  return out;
+}
+
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  int64_t d = wrap_dim(dim, t.dim(), "narrow");
+  int64_t size = t.size(d);
+  if (start < 0) start += size;
+  EMBER_CHECK_INDEX(start >= 0 && length >= 0 && start + length <= size, "narrow: start ", start,
+                    " + length ", length, " exceeds dimension ", d, " of size ", size);
+  return slice(t, d, start, start + length, 1);
+}
+
+Tensor select(const Tensor& t, int64_t dim, int64_t index) {
+  EMBER_CHECK_INDEX(t.dim() > 0, "select: cannot select from a 0-d tensor");
+  int64_t d = wrap_dim(dim, t.dim(), "select");
+  int64_t size = t.size(d);
+  EMBER_CHECK_INDEX(index >= -size && index < size, "select: index ", index,
+                    " out of range for dimension ", d, " of size ", size);
+  if (index < 0) index += size;
+  DimVector sizes = t.sizes().vec(), strides = t.strides().vec();
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  Tensor out = as_strided_data(t, sizes, strides, t.storage_offset() + index * t.stride(d));
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<SelectBackward>(t);
+    node->in_shape = t.sizes().vec();
+    node->dim = d;
+    node->index = index;
+    return record_view(t, out, node);
+  }
+  return out;
+}
+
+Tensor slice_backward(const Tensor& grad, IntArrayRef in_shape, int64_t dim, int64_t start,
+                      int64_t end, int64_t step) {
+  Tensor out = zeros(in_shape, grad.options());
+  {
+    autograd::NoGradGuard no_grad;
+    copy_data(slice(out, dim, start, end, step), grad);
+  }
+  if (autograd::any_requires_grad(grad)) {
+    auto node = autograd::make_node<SliceBackwardBackward>(grad);
+    node->dim = dim;
+    node->start = start;
+    node->end = end;
+    node->step = step;
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+Tensor Tensor::reshape(IntArrayRef shape) const { return ember::reshape(*this, shape); }
+Tensor Tensor::view(IntArrayRef shape) const { return ember::view(*this, shape); }
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  return ember::flatten(*this, start_dim, end_dim);
+}
+Tensor Tensor::permute(IntArrayRef dims) const { return ember::permute(*this, dims); }
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  return ember::transpose(*this, dim0, dim1);
+}
+Tensor Tensor::t() const {
+  EMBER_CHECK_VALUE(dim() <= 2, "t: expects a tensor with at most 2 dims, got ", dim(),
+                    "; use transpose() or permute()");
+  return dim() < 2 ? ember::view(*this, sizes()) : ember::transpose(*this, 0, 1);
+}
+Tensor Tensor::contiguous() const { return ember::contiguous(*this); }
+Tensor Tensor::squeeze() const { return ember::squeeze(*this); }
+Tensor Tensor::squeeze(int64_t dim) const { return ember::squeeze(*this, dim); }
+Tensor Tensor::unsqueeze(int64_t dim) const { return ember::unsqueeze(*this, dim); }
+Tensor Tensor::expand(IntArrayRef shape) const { return ember::expand(*this, shape); }
+Tensor Tensor::expand_as(const Tensor& other) const { return ember::expand(*this, other.sizes()); }
+Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  return ember::narrow(*this, dim, start, length);
+}
+Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                     int64_t step) const {
+  return ember::slice(*this, dim, start, end, step);
+}
+Tensor Tensor::select(int64_t dim, int64_t index) const { return ember::select(*this, dim, index); }
+
+}  // namespace ember
