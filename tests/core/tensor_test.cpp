@@ -23,3 +23,83 @@ TEST(TensorTest, AddBroadcastsAndBackpropagates) {
   EXPECT_EQ(a.grad().to_vector<float>(), (std::vector<float>{12, 24, 36, 18, 30, 42}));
   EXPECT_EQ(b.grad().to_vector<float>(), (std::vector<float>{5, 7, 9}));
 }
+
+TEST(TensorTest, CopiesAliasAndCloneCopies) {
+  Tensor a = zeros({3});
+  Tensor b = a;  // same tensor
+  b.fill_(2.0);
+  EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{2, 2, 2}));
+  Tensor c = a.clone();
+  c.fill_(5.0);
+  EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{2, 2, 2}));
+  EXPECT_TRUE(a.is_same(b));
+  EXPECT_FALSE(a.is_same(c));
+}
+
+TEST(TensorTest, InPlaceOpsBumpTheSharedVersion) {
+  Tensor a = zeros({2, 2});
+  Tensor v = a.transpose(0, 1);
+  uint64_t before = a.version();
+  v.add_(1.0);
+  EXPECT_EQ(a.version(), before + 1);
+  EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{1, 1, 1, 1}));
+}
+
+TEST(TensorTest, SizeWrapsNegativeDimsAndRejectsOutOfRange) {
+  Tensor t = zeros({2, 3, 4});
+  EXPECT_EQ(t.size(-1), 4);
+  EXPECT_EQ(t.stride(0), 12);
+  try {
+    t.size(3);
+    FAIL();
+  } catch (const IndexError& e) {
+    EXPECT_STREQ(e.what(), "size: dimension 3 out of range (expected to be in [-3, 2])");
+  }
+}
+
+TEST(TensorTest, ItemNeedsOneElement) {
+  EXPECT_EQ(full({1, 1}, 7).item<int64_t>(), 7);
+  EXPECT_THROW(zeros({2}).item(), ValueError);
+}
+
+TEST(TensorTest, DataPtrChecksTheDtype) {
+  Tensor t = zeros({2}, kFloat64);
+  EXPECT_NE(t.data_ptr<double>(), nullptr);
+  try {
+    t.data_ptr<float>();
+    FAIL();
+  } catch (const TypeError& e) {
+    EXPECT_STREQ(e.what(), "data_ptr: tensor has dtype float64, requested float32");
+  }
+}
+
+TEST(TensorTest, ToVectorReadsNonContiguousInLogicalOrder) {
+  Tensor t = tensor<float>({1, 2, 3, 4, 5, 6}, {2, 3}).transpose(0, 1);
+  EXPECT_FALSE(t.is_contiguous());
+  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+TEST(TensorTest, PrintsLikePyTorch) {
+  EXPECT_EQ(tensor<float>({1, 2.5f}).str(), "tensor([1., 2.5])");
+  EXPECT_EQ(tensor<int64_t>({1, 2, 3, 4}, {2, 2}).str(), "tensor([[1, 2],\n        [3, 4]])");
+  EXPECT_EQ(ones({1}, kFloat64).set_requires_grad().str(),
+            "tensor([1.], dtype=ember.float64, requires_grad=True)");
+  EXPECT_EQ(describe(zeros({2, 3})), "float32 [2, 3]");
+}
+
+TEST(TensorTest, DevicesParseAndCudaNeedsTheBackend) {
+  EXPECT_EQ(Device("cuda:1"), Device::cuda(1));
+  EXPECT_EQ(Device("cpu"), Device());
+  EXPECT_THROW(Device("tpu"), ValueError);
+  EXPECT_THROW(Device("cuda:x"), ValueError);
+}
+
+TEST(TensorTest, CudaTensorWithoutBackendIsNotImplemented_NoCudaBuild) {
+  if (ember::DispatchStub<CopyFn>("probe").has(DeviceType::CUDA)) GTEST_SKIP();
+  try {
+    zeros({2}, Device::cuda());
+    FAIL();
+  } catch (const NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+  }
+}
