@@ -6,13 +6,20 @@
 
 namespace ember::autograd {
 
-AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
-  add_output(variable_);
+AccumulateGrad::AccumulateGrad(const Tensor& variable) : variable_(variable.impl_ptr()) {
+  add_output(variable);
+}
+
+Tensor AccumulateGrad::variable() const {
+  std::shared_ptr<TensorImpl> impl = variable_.lock();
+  return impl ? Tensor(std::move(impl)) : Tensor();
 }
 
 TensorList AccumulateGrad::apply(TensorList&& grads) {
+  Tensor variable = this->variable();
+  if (!variable.defined()) return {};  // nobody can read this gradient any more
   Tensor g = std::move(grads[0]);
-  AutogradMeta& meta = ensure_meta(variable_);
+  AutogradMeta& meta = ensure_meta(variable);
   for (auto& [id, hook] : meta.leaf_hooks) {
     if (!g.defined()) break;
     Tensor replaced = hook(g);

@@ -1,19 +1,21 @@
 #pragma once
 // The node at the end of every path into a leaf: runs the leaf's hooks and adds the gradient into
-// .grad (a fresh tensor the first time, in place after that).
+// .grad (a fresh tensor the first time, in place after that). The leaf owns its accumulator and
+// the accumulator refers back weakly, so building a graph does not allocate one per op.
 #include "ember/autograd/node.h"
 
 namespace ember::autograd {
 
 class AccumulateGrad : public Node {
  public:
-  explicit AccumulateGrad(Tensor variable);
+  explicit AccumulateGrad(const Tensor& variable);
   TensorList apply(TensorList&& grads) override;
   const char* name() const override { return "AccumulateGrad"; }
-  const Tensor& variable() const { return variable_; }
+  /// The leaf, or an undefined tensor if it no longer exists.
+  Tensor variable() const;
 
  private:
-  Tensor variable_;
+  std::weak_ptr<TensorImpl> variable_;
 };
 
 }  // namespace ember::autograd

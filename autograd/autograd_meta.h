@@ -17,7 +17,7 @@ struct AutogradMeta : AutogradMetaInterface {
   Tensor grad;
   std::shared_ptr<Node> grad_fn;  // null for leaves
   uint32_t output_nr = 0;
-  std::weak_ptr<Node> grad_accumulator;  // leaves: the AccumulateGrad node, made on demand
+  std::shared_ptr<Node> grad_accumulator;  // leaves: the AccumulateGrad node, made on demand
   std::vector<std::pair<int, Hook>> leaf_hooks;  // run by AccumulateGrad
   int retain_hook_id = 0;
 };

@@ -1,8 +1,7 @@
 #include "ember/autograd/engine.h"
 
+#include <atomic>
 #include <queue>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/record.h"
@@ -11,12 +10,6 @@
 
 namespace ember::autograd {
 namespace {
-
-struct Pending {
-  std::shared_ptr<Node> node;
-  TensorList grads;
-  int dependencies = 0;
-};
 
 struct BySequence {
   bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
@@ -28,6 +21,8 @@ struct Capture {
   uint32_t slot;
   size_t index;
 };
+
+std::atomic<uint64_t> g_run_id{0};
 
 void check_grad(const Tensor& g, const TensorMeta& meta, const Node& producer, size_t input) {
   EMBER_CHECK(g.sizes() == IntArrayRef(meta.sizes), "backward: ", producer.name(),
@@ -42,66 +37,78 @@ void check_grad(const Tensor& g, const TensorMeta& meta, const Node& producer, s
 TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_graph,
                bool create_graph, const std::vector<Capture>& captures) {
   const bool capturing = !captures.empty();
-  std::unordered_map<Node*, Pending> pending;
-  std::unordered_set<Node*> needed;  // capturing: nodes from which a captured slot is reachable
+  const uint64_t run_id = ++g_run_id;
+  auto state = [](Node* n) -> Node::EngineState& { return n->engine_state(); };
+  // Resets n's state the first time this pass touches it.
+  auto prepare = [&](Node* n) -> Node::EngineState& {
+    Node::EngineState& s = state(n);
+    if (s.run != run_id) {
+      s.run = run_id;
+      s.discovered = false;
+      s.dependencies = 0;
+      s.needed = false;
+      s.grads.clear();
+    }
+    return s;
+  };
+  for (const Capture& c : captures) prepare(c.node).needed = true;  // before discovery's post-order
 
-  // Discover the graph (iteratively) in post-order, so "needed" can be decided bottom-up.
+  // Discover the graph iteratively, in post-order so "needed" is decided bottom-up.
+  std::vector<Node*> nodes;
   {
-    std::unordered_set<Node*> targets;
-    for (const Capture& c : captures) targets.insert(c.node);
-    std::unordered_set<Node*> visited;
     std::vector<std::pair<Node*, size_t>> stack;
+    auto enter = [&](Node* n) {
+      Node::EngineState& s = prepare(n);
+      if (s.discovered) return;
+      s.discovered = true;
+      nodes.push_back(n);
+      stack.push_back({n, 0});
+    };
     for (const Edge& r : roots) {
-      if (!r.valid() || !visited.insert(r.fn.get()).second) continue;
-      stack.push_back({r.fn.get(), 0});
+      if (!r.valid()) continue;
+      enter(r.fn.get());
       while (!stack.empty()) {
         auto& [node, next] = stack.back();
         if (next < node->next_edges().size()) {
           const Edge& e = node->next_edges()[next++];
-          if (e.valid() && visited.insert(e.fn.get()).second) stack.push_back({e.fn.get(), 0});
+          if (e.valid()) enter(e.fn.get());
           continue;
         }
-        if (capturing) {
-          bool need = targets.count(node) > 0;
+        if (capturing && !state(node).needed) {
           for (const Edge& e : node->next_edges())
-            if (e.valid() && needed.count(e.fn.get())) need = true;
-          if (need) needed.insert(node);
+            if (e.valid() && state(e.fn.get()).needed) state(node).needed = true;
         }
         stack.pop_back();
       }
     }
-    for (Node* node : visited) {
-      if (capturing && !needed.count(node)) continue;
+    for (Node* node : nodes) {
+      if (capturing && !state(node).needed) continue;
       for (const Edge& e : node->next_edges())
-        if (e.valid() && (!capturing || needed.count(e.fn.get())))
-          ++pending[e.fn.get()].dependencies;
+        if (e.valid() && (!capturing || state(e.fn.get()).needed)) ++state(e.fn.get()).dependencies;
     }
   }
 
   TensorList captured(captures.size());
   std::priority_queue<Node*, std::vector<Node*>, BySequence> ready;
   auto deliver = [&](const Edge& e, Tensor g) {
-    Pending& p = pending[e.fn.get()];
-    if (!p.node) {
-      p.node = e.fn;
-      p.grads.resize(e.fn->num_outputs());
-    }
+    Node::EngineState& s = state(e.fn.get());
+    if (s.grads.empty()) s.grads.resize(e.fn->num_outputs());
     if (g.defined()) {
-      Tensor& slot = p.grads[e.input_nr];
+      Tensor& slot = s.grads[e.input_nr];
       slot = slot.defined() ? slot + g : std::move(g);
     }
   };
 
   for (size_t i = 0; i < roots.size(); ++i) {
-    if (!roots[i].valid() || (capturing && !needed.count(roots[i].fn.get()))) continue;
+    if (!roots[i].valid() || (capturing && !state(roots[i].fn.get()).needed)) continue;
     deliver(roots[i], std::move(root_grads[i]));
   }
   for (const Edge& r : roots) {
     if (!r.valid()) continue;
-    auto it = pending.find(r.fn.get());
-    if (it != pending.end() && it->second.dependencies == 0 && it->second.node) {
+    Node::EngineState& s = state(r.fn.get());
+    if (s.dependencies == 0 && !s.grads.empty()) {
       ready.push(r.fn.get());
-      it->second.dependencies = -1;  // queued
+      s.dependencies = -1;  // queued
     }
   }
 
@@ -109,10 +116,9 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
   while (!ready.empty()) {
     Node* node = ready.top();
     ready.pop();
-    auto it = pending.find(node);
-    std::shared_ptr<Node> keep = std::move(it->second.node);
-    TensorList grads = std::move(it->second.grads);
-    pending.erase(it);
+    TensorList grads = std::move(state(node).grads);
+    state(node).grads.clear();
+    grads.resize(node->num_outputs());
 
     node->run_pre_hooks(grads);
     if (capturing) {
@@ -121,7 +127,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
       if (dynamic_cast<AccumulateGrad*>(node)) continue;
       bool downstream = false;
       for (const Edge& e : node->next_edges())
-        if (e.valid() && needed.count(e.fn.get())) downstream = true;
+        if (e.valid() && state(e.fn.get()).needed) downstream = true;
       if (!downstream) continue;
     }
 
@@ -144,7 +150,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
 
     for (size_t i = 0; i < node->num_inputs(); ++i) {
       const Edge& e = node->next_edges()[i];
-      if (!e.valid() || (capturing && !needed.count(e.fn.get()))) continue;
+      if (!e.valid() || (capturing && !state(e.fn.get()).needed)) continue;
       Tensor g = i < outs.size() ? std::move(outs[i]) : Tensor();
       if (g.defined()) {
         const TensorMeta& m = e.fn->output_meta(e.input_nr);
@@ -152,10 +158,11 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
         if (g.dtype() != m.dtype) g = g.to(m.dtype);
       }
       deliver(e, std::move(g));
-      Pending& p = pending[e.fn.get()];
-      if (--p.dependencies == 0) ready.push(e.fn.get());
+      if (--state(e.fn.get()).dependencies == 0) ready.push(e.fn.get());
     }
   }
+  // Drop gradients left in nodes that never ran (pruned by grad()).
+  for (Node* node : nodes) state(node).grads.clear();
   return captured;
 }
 

@@ -5,7 +5,8 @@
 namespace ember::autograd {
 namespace {
 
-std::atomic<uint64_t> g_sequence{0};
+// Per thread, as in PyTorch: ordering only matters among nodes of one thread's graph.
+thread_local uint64_t t_sequence = 0;
 std::atomic<int> g_hook_id{0};
 
 // Nodes whose last reference went away while another node was being destroyed.
@@ -33,15 +34,19 @@ void release_node(std::shared_ptr<Node>&& node) {
   t_draining = false;
 }
 
-Node::Node() : sequence_nr_(g_sequence++) {}
+Node::Node() : sequence_nr_(t_sequence++) {}
 
 Node::~Node() {
   for (Edge& e : next_edges_) release_node(std::move(e.fn));
 }
 
 uint32_t Node::add_output(const Tensor& t) {
-  outputs_.push_back(TensorMeta{t.sizes().vec(), t.dtype(), t.device()});
-  return static_cast<uint32_t>(outputs_.size() - 1);
+  TensorMeta meta{t.sizes().vec(), t.dtype(), t.device()};
+  if (num_outputs_ == 0)
+    first_output_ = std::move(meta);
+  else
+    more_outputs_.push_back(std::move(meta));
+  return num_outputs_++;
 }
 
 int Node::add_pre_hook(uint32_t output_nr, Hook hook) {

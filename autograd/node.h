@@ -54,8 +54,9 @@ class Node : public std::enable_shared_from_this<Node> {
 
   /// Records an output's metadata and returns its output number.
   uint32_t add_output(const Tensor& t);
-  size_t num_outputs() const { return outputs_.size(); }
-  const TensorMeta& output_meta(size_t i) const { return outputs_[i]; }
+  size_t num_outputs() const { return num_outputs_; }
+  const TensorMeta& output_meta(size_t i) const { return i == 0 ? first_output_ : more_outputs_[i - 1]; }
+  void reserve_next_edges(size_t n) { next_edges_.reserve(n); }
   /// Later nodes run first in backward (ties broken by dependency order).
   uint64_t sequence_nr() const { return sequence_nr_; }
 
@@ -64,9 +65,23 @@ class Node : public std::enable_shared_from_this<Node> {
   bool remove_pre_hook(int id);
   void run_pre_hooks(TensorList& grads) const;
 
+  /// Scratch space of the engine for the backward pass that last visited this node, kept in the
+  /// node so the engine needs no hash maps. NB: one backward pass at a time per graph.
+  struct EngineState {
+    uint64_t run = 0;       // id of the pass that last visited
+    bool discovered = false;
+    int dependencies = 0;   // gradients still to arrive in this pass
+    bool needed = false;    // grad(): a captured input is reachable from here
+    TensorList grads;       // gradients of the outputs, accumulated as they arrive
+  };
+  EngineState& engine_state() { return engine_state_; }
+
  private:
+  EngineState engine_state_;
   std::vector<Edge> next_edges_;
-  std::vector<TensorMeta> outputs_;
+  TensorMeta first_output_;  // most nodes have one output: no allocation for it
+  std::vector<TensorMeta> more_outputs_;
+  uint32_t num_outputs_ = 0;
   uint64_t sequence_nr_;
   struct PreHook {
     int id;

@@ -17,11 +17,10 @@ Edge gradient_edge(const Tensor& t) {
   if (!meta) return {};
   if (meta->grad_fn) return {meta->grad_fn, meta->output_nr};
   if (!meta->requires_grad) return {};
-  std::shared_ptr<Node> acc = meta->grad_accumulator.lock();
-  if (!acc) {
+  std::shared_ptr<Node>& acc = meta->grad_accumulator;
+  // Remade when the leaf's dtype or shape changed (Module::to converts parameters in place).
+  if (!acc || acc->output_meta(0).dtype != t.dtype() || acc->output_meta(0).sizes != t.impl().sizes())
     acc = std::make_shared<AccumulateGrad>(t);
-    meta->grad_accumulator = acc;
-  }
   return {acc, 0};
 }
 

@@ -30,12 +30,14 @@ Edge gradient_edge(const Tensor& t);
 template <typename N, typename... Ts>
 std::shared_ptr<N> make_node(const Ts&... inputs) {
   auto node = std::make_shared<N>();
+  node->reserve_next_edges(sizeof...(Ts));
   (node->add_next_edge(gradient_edge(inputs)), ...);
   return node;
 }
 template <typename N>
 std::shared_ptr<N> make_node_from_list(const std::vector<Tensor>& inputs) {
   auto node = std::make_shared<N>();
+  node->reserve_next_edges(inputs.size());
   for (const Tensor& t : inputs) node->add_next_edge(gradient_edge(t));
   return node;
 }

@@ -20,7 +20,11 @@ class IntArrayRef {
   constexpr IntArrayRef() = default;
   constexpr IntArrayRef(const int64_t* data, size_t size) : data_(data), size_(size) {}
   IntArrayRef(const int64_t& one) : data_(&one), size_(1) {}  // NOLINT: one dim
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+  // NB: valid for the full-expression that creates the list, as for every argument.
   IntArrayRef(std::initializer_list<int64_t> list) : data_(list.begin()), size_(list.size()) {}
+#pragma GCC diagnostic pop
   IntArrayRef(const std::vector<int64_t>& v) : data_(v.data()), size_(v.size()) {}
   IntArrayRef(const DimVector& v) : data_(v.data()), size_(v.size()) {}
 

@@ -10,7 +10,7 @@ declare -A groups=(
   [python]="python3-dev python3-venv pybind11-dev"
   [data]="dataset-fashion-mnist"
   [fuzz]="clang libclang-rt-14-dev"
-  [bench]="libbenchmark-dev"
+  [bench]="libtorch-dev"
 )
 
 wanted=("${base[@]}")

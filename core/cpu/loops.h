@@ -29,6 +29,18 @@ void for_each_strided(const std::array<const Tensor*, N>& ts, const Inner& inner
   const Tensor& first = *ts[0];
   int64_t numel = first.numel();
   if (numel == 0) return;
+  bool dense = true;
+  for (size_t k = 0; k < N; ++k) dense = dense && ts[k]->is_contiguous();
+  if (dense && (grain == 0 || numel < grain)) {  // the common small case: one flat run
+    std::array<char*, N> ptrs;
+    std::array<int64_t, N> steps;
+    for (size_t k = 0; k < N; ++k) {
+      ptrs[k] = static_cast<char*>(ts[k]->data_ptr());
+      steps[k] = static_cast<int64_t>(ts[k]->itemsize());
+    }
+    inner(ptrs, steps, numel);
+    return;
+  }
   // Coalesced dims, innermost first.
   DimVector sizes;
   std::array<DimVector, N> strides;
