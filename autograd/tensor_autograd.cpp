@@ -16,7 +16,7 @@ bool Tensor::requires_grad() const {
   return meta && (meta->requires_grad || meta->grad_fn);
 }
 
-Tensor& Tensor::set_requires_grad(bool requires_grad) {
+const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
   AutogradMeta* meta = meta_of(*this);
   EMBER_CHECK(!(meta && meta->grad_fn), "set_requires_grad: only leaf tensors can change "
               "requires_grad; use detach() to get a leaf");

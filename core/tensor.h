@@ -98,14 +98,16 @@ class Tensor {
   uint64_t version() const { return storage()->version(); }
   /// Marks an in-place write: ops that write in place call it.
   void bump_version() const { storage()->bump_version(); }
+  /// Named attributes carried by this tensor (not by its views): t.attributes()["lr_scale"] = 0.1.
+  Attributes& attributes() const { return impl().attributes(); }
   /// PyTorch-style printout: tensor([[1., 2.], [3., 4.]], requires_grad=True).
   std::string str() const;
 
   // ---- autograd (autograd/tensor_autograd.cpp)
   bool requires_grad() const;
   /// Sets requires_grad on a leaf; returns *this.
-  Tensor& set_requires_grad(bool requires_grad = true);
-  Tensor& requires_grad_(bool requires_grad = true) { return set_requires_grad(requires_grad); }
+  const Tensor& set_requires_grad(bool requires_grad = true) const;
+  const Tensor& requires_grad_(bool requires_grad = true) const { return set_requires_grad(requires_grad); }
   /// The accumulated gradient of a leaf (undefined until backward reaches it).
   const Tensor& grad() const;
   Tensor& mutable_grad() const;
@@ -212,19 +214,20 @@ class Tensor {
   Tensor to(Device device) const;
   Tensor clone() const;
 
-  // ---- in-place ops: bump the version counter and return *this
-  Tensor& add_(const Tensor& other, Scalar alpha = 1);
-  Tensor& add_(Scalar other);
-  Tensor& sub_(const Tensor& other, Scalar alpha = 1);
-  Tensor& sub_(Scalar other);
-  Tensor& mul_(const Tensor& other);
-  Tensor& mul_(Scalar other);
-  Tensor& div_(const Tensor& other);
-  Tensor& div_(Scalar other);
-  Tensor& zero_();
-  Tensor& fill_(Scalar value);
-  Tensor& copy_(const Tensor& src);
-  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
+  // ---- in-place ops: write through the handle (hence const, as in libtorch), bump the version
+  // counter and return *this
+  const Tensor& add_(const Tensor& other, Scalar alpha = 1) const;
+  const Tensor& add_(Scalar other) const;
+  const Tensor& sub_(const Tensor& other, Scalar alpha = 1) const;
+  const Tensor& sub_(Scalar other) const;
+  const Tensor& mul_(const Tensor& other) const;
+  const Tensor& mul_(Scalar other) const;
+  const Tensor& div_(const Tensor& other) const;
+  const Tensor& div_(Scalar other) const;
+  const Tensor& zero_() const;
+  const Tensor& fill_(Scalar value) const;
+  const Tensor& copy_(const Tensor& src) const;
+  const Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
 
  private:
   std::shared_ptr<TensorImpl> impl_;

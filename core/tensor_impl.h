@@ -3,6 +3,7 @@
 // element offset and dtype, plus an opaque slot that autograd/ fills with its metadata.
 #include <memory>
 
+#include "ember/core/attributes.h"
 #include "ember/core/dtype.h"
 #include "ember/core/shape.h"
 #include "ember/core/storage.h"
@@ -37,6 +38,13 @@ class TensorImpl {
     autograd_meta_ = std::move(meta);
   }
 
+  /// The tensor's named attributes (created empty on first use); ties share them.
+  Attributes& attributes() {
+    if (!attributes_) attributes_ = std::make_unique<Attributes>();
+    return *attributes_;
+  }
+  const Attributes* attributes_if_any() const { return attributes_.get(); }
+
   /// Takes `src`'s storage, dtype and layout and keeps this impl's autograd metadata: how
   /// Module::to() converts a parameter in place while every handle to it stays valid.
   void set_data(const TensorImpl& src);
@@ -52,6 +60,7 @@ class TensorImpl {
   DType dtype_;
   bool contiguous_ = true;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
+  std::unique_ptr<Attributes> attributes_;
 };
 
 }  // namespace ember

@@ -13,7 +13,7 @@ namespace ember {
 namespace {
 
 template <typename OutOfPlace, typename Direct>
-Tensor& inplace(Tensor& self, const Tensor* other, const char* op, const OutOfPlace& out_of_place,
+const Tensor& inplace(const Tensor& self, const Tensor* other, const char* op, const OutOfPlace& out_of_place,
                 const Direct& direct) {
   autograd::check_inplace(self, op);
   bool record = autograd::any_requires_grad(self) || (other && autograd::any_requires_grad(*other));
@@ -57,36 +57,36 @@ Tensor scaled(const Tensor& other, const Scalar& alpha) {
 
 }  // namespace
 
-Tensor& Tensor::add_(const Tensor& other, Scalar alpha) {
+const Tensor& Tensor::add_(const Tensor& other, Scalar alpha) const {
   return inplace(*this, &other, "add_", [&](const Tensor& s) { return ember::add(s, other, alpha); },
                  [&] { binary_into(BinaryOp::Add, *this, scaled(other, alpha), "add_"); });
 }
-Tensor& Tensor::add_(Scalar other) { return add_(wrap_scalar(other, *this)); }
-Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) {
+const Tensor& Tensor::add_(Scalar other) const { return add_(wrap_scalar(other, *this)); }
+const Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) const {
   return inplace(*this, &other, "sub_", [&](const Tensor& s) { return ember::sub(s, other, alpha); },
                  [&] { binary_into(BinaryOp::Sub, *this, scaled(other, alpha), "sub_"); });
 }
-Tensor& Tensor::sub_(Scalar other) { return sub_(wrap_scalar(other, *this)); }
-Tensor& Tensor::mul_(const Tensor& other) {
+const Tensor& Tensor::sub_(Scalar other) const { return sub_(wrap_scalar(other, *this)); }
+const Tensor& Tensor::mul_(const Tensor& other) const {
   return inplace(*this, &other, "mul_", [&](const Tensor& s) { return ember::mul(s, other); },
                  [&] { binary_into(BinaryOp::Mul, *this, other, "mul_"); });
 }
-Tensor& Tensor::mul_(Scalar other) { return mul_(wrap_scalar(other, *this)); }
-Tensor& Tensor::div_(const Tensor& other) {
+const Tensor& Tensor::mul_(Scalar other) const { return mul_(wrap_scalar(other, *this)); }
+const Tensor& Tensor::div_(const Tensor& other) const {
   EMBER_CHECK_TYPE(is_floating_point(), "div_: true division of a ", dtype(),
                    " tensor in place would need a float result");
   return inplace(*this, &other, "div_", [&](const Tensor& s) { return ember::div(s, other); },
                  [&] { binary_into(BinaryOp::Div, *this, other, "div_"); });
 }
-Tensor& Tensor::div_(Scalar other) { return div_(wrap_scalar(other, *this)); }
+const Tensor& Tensor::div_(Scalar other) const { return div_(wrap_scalar(other, *this)); }
 
-Tensor& Tensor::fill_(Scalar value) {
+const Tensor& Tensor::fill_(Scalar value) const {
   return inplace(*this, nullptr, "fill_", [&](const Tensor& s) { return full_like(s.detach(), value); },
                  [&] { fill_data(*this, value); });
 }
-Tensor& Tensor::zero_() { return fill_(0); }
+const Tensor& Tensor::zero_() const { return fill_(0); }
 
-Tensor& Tensor::copy_(const Tensor& src) {
+const Tensor& Tensor::copy_(const Tensor& src) const {
   return inplace(*this, &src, "copy_",
                  [&](const Tensor&) { return ember::expand(ember::to(ember::to(src, dtype()), device()), sizes()); },
                  [&] {
@@ -95,7 +95,7 @@ Tensor& Tensor::copy_(const Tensor& src) {
                  });
 }
 
-Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+const Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
   return inplace(*this, nullptr, "clamp_", [&](const Tensor& s) { return s.clamp(min, max); },
                  [&] {
                    Tensor r = detail::unary_forward(UnaryOp::Clamp, *this, dtype(),

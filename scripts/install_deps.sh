@@ -5,7 +5,8 @@
 #   scripts/install_deps.sh data fuzz  # and the Fashion-MNIST data set and clang's libFuzzer
 set -euo pipefail
 
-base=(cmake ninja-build g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev)
+base=(cmake ninja-build g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
+      nlohmann-json3-dev)
 declare -A groups=(
   [python]="python3-dev python3-venv pybind11-dev"
   [data]="dataset-fashion-mnist"

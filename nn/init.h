@@ -1,0 +1,35 @@
+#pragma once
+// Parameter initialisation, as torch.nn.init: each fills a tensor in place (without recording a
+// graph) from the given Generator (default_generator() when null) and returns it.
+#include <string>
+
+#include "ember/core/generator.h"
+#include "ember/core/tensor.h"
+
+namespace ember::nn::init {
+
+enum class FanMode { FanIn, FanOut };
+
+/// Recommended gain for a nonlinearity: "linear", "conv2d", "sigmoid", "tanh", "relu",
+/// "leaky_relu" (with `param` as the negative slope), "selu".
+double calculate_gain(const std::string& nonlinearity, double param = 0.01);
+/// (fan_in, fan_out) of a weight of at least 2 dims: [out, in, *receptive field].
+std::pair<int64_t, int64_t> fan_in_and_fan_out(const Tensor& t);
+
+Tensor uniform_(Tensor t, double a = 0.0, double b = 1.0, Generator* gen = nullptr);
+Tensor normal_(Tensor t, double mean = 0.0, double std = 1.0, Generator* gen = nullptr);
+Tensor constant_(Tensor t, double value);
+Tensor zeros_(Tensor t);
+Tensor ones_(Tensor t);
+Tensor xavier_uniform_(Tensor t, double gain = 1.0, Generator* gen = nullptr);
+Tensor xavier_normal_(Tensor t, double gain = 1.0, Generator* gen = nullptr);
+/// `a` is the negative slope of the rectifier after this layer (0 for ReLU).
+Tensor kaiming_uniform_(Tensor t, double a = 0.0, FanMode mode = FanMode::FanIn,
+                        const std::string& nonlinearity = "leaky_relu", Generator* gen = nullptr);
+Tensor kaiming_normal_(Tensor t, double a = 0.0, FanMode mode = FanMode::FanIn,
+                       const std::string& nonlinearity = "leaky_relu", Generator* gen = nullptr);
+/// Normal(mean, std) redrawn until inside [a, b] (inverse-CDF method, as PyTorch).
+Tensor trunc_normal_(Tensor t, double mean = 0.0, double std = 1.0, double a = -2.0, double b = 2.0,
+                     Generator* gen = nullptr);
+
+}  // namespace ember::nn::init
