@@ -86,6 +86,9 @@ void gradgradcheck(const TensorFunction& fn, const TensorList& inputs, Gradcheck
   for (const Tensor& t : inputs)
     projections.push_back(t.defined() && t.requires_grad() ? randn(t.sizes(), kFloat64, &gen) : Tensor());
   auto first_grads = [&](const TensorList& xs) {
+    // NB: gradcheck evaluates this under NoGradGuard for its finite differences; the first
+    // gradients still need their graph.
+    AutoGradMode grad_on(true);
     TensorList wrt;
     std::vector<size_t> idx;
     for (size_t i = 0; i < xs.size(); ++i)

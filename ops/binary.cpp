@@ -1,6 +1,7 @@
 #include "ember/ops/binary.h"
 
 #include "ember/autograd/record.h"
+#include "ember/ops/compare.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/ops/reduce.h"
@@ -92,6 +93,65 @@ struct DivBackward : autograd::Node {
   }
 };
 
+// d(a^b)/da = grad * b * a^(b-1) (0 where b == 0) ;
+// d(a^b)/db = grad * y * log(a) (0 where a == 0 and b >= 0, the limit of the product)
+struct PowBackward : autograd::Node {
+  SavedTensor a, b, result;
+  DimVector a_shape, b_shape;
+  const char* name() const override { return "PowBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb, av = a.unpack(this), bv = b.unpack(this);
+    if (needs_input_grad(0)) ga = sum_to(where(eq(bv, 0), 0, g[0] * bv * pow(av, bv - 1)), a_shape);
+    if (needs_input_grad(1)) {
+      Tensor zero_base = logical_and(eq(av, 0), ge(bv, 0));
+      gb = sum_to(g[0] * where(zero_base, 0, result.unpack(this) * log(av)), b_shape);
+    }
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+    result.reset();
+  }
+};
+
+// d max(a, b)/da = grad where a > b, grad / 2 where a == b, 0 where a < b (min: mirrored);
+// like PyTorch, a NaN on either side sends the whole gradient to both.
+struct MaxMinBackward : autograd::Node {
+  SavedTensor a, b;
+  DimVector a_shape, b_shape;
+  bool is_max = true;
+  const char* name() const override { return is_max ? "MaximumBackward" : "MinimumBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb, av = a.unpack(this), bv = b.unpack(this);
+    Tensor shared = where(eq(av, bv), g[0] * 0.5, g[0]);
+    if (needs_input_grad(0)) ga = sum_to(where(is_max ? lt(av, bv) : gt(av, bv), 0, shared), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(where(is_max ? gt(av, bv) : lt(av, bv), 0, shared), b_shape);
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+  }
+};
+
+Tensor max_min(const Tensor& a, const Tensor& b, bool is_max) {
+  const char* name = is_max ? "maximum" : "minimum";
+  DType dtype = promote_types(a.dtype(), b.dtype());
+  check_compute_dtype(dtype, name);
+  Tensor out = detail::binary_forward(is_max ? BinaryOp::Maximum : BinaryOp::Minimum, a, b, dtype, name);
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<MaxMinBackward>(a, b);
+    node->is_max = is_max;
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->a = SavedTensor(a);
+    node->b = SavedTensor(b);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
 Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, const char* name) {
   double alpha_value = subtract ? -alpha.to<double>() : alpha.to<double>();
   Scalar eff = subtract ? (alpha.is_floating() ? Scalar(-alpha.to<double>()) : Scalar(-alpha.to<int64_t>()))
@@ -157,6 +217,27 @@ Tensor div(const Tensor& a, const Tensor& b) {
 }
 Tensor div(const Tensor& a, Scalar b) { return div(a, wrap_scalar(b, a)); }
 
+Tensor pow(const Tensor& a, const Tensor& b) {
+  DType dtype = promote_types(a.dtype(), b.dtype());
+  EMBER_CHECK_TYPE(dtype != kBool, "pow: not supported for bool tensors");
+  check_compute_dtype(dtype, "pow");
+  Tensor out = detail::binary_forward(BinaryOp::Pow, a, b, dtype, "pow");
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<PowBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->a = SavedTensor(a);
+    node->b = SavedTensor(b);
+    autograd::set_history(out, node);  // NB: before saving out, so the saved output requires grad
+    if (node->needs_input_grad(1)) node->result = SavedTensor(out, true);
+  }
+  return out;
+}
+Tensor pow(Scalar a, const Tensor& b) { return pow(wrap_scalar(a, b), b); }
+
+Tensor maximum(const Tensor& a, const Tensor& b) { return max_min(a, b, true); }
+Tensor minimum(const Tensor& a, const Tensor& b) { return max_min(a, b, false); }
+
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
 Tensor operator+(Scalar a, const Tensor& b) { return add(b, a); }
@@ -179,5 +260,8 @@ Tensor Tensor::mul(const Tensor& other) const { return ember::mul(*this, other);
 Tensor Tensor::mul(Scalar other) const { return ember::mul(*this, other); }
 Tensor Tensor::div(const Tensor& other) const { return ember::div(*this, other); }
 Tensor Tensor::div(Scalar other) const { return ember::div(*this, other); }
+Tensor Tensor::pow(const Tensor& exponent) const { return ember::pow(*this, exponent); }
+Tensor Tensor::maximum(const Tensor& other) const { return ember::maximum(*this, other); }
+Tensor Tensor::minimum(const Tensor& other) const { return ember::minimum(*this, other); }
 
 }  // namespace ember

@@ -22,6 +22,13 @@ Tensor mul(const Tensor& a, Scalar b);
 /// True division: integer inputs give float32.
 Tensor div(const Tensor& a, const Tensor& b);
 Tensor div(const Tensor& a, Scalar b);
+/// a ** b elementwise (promoted dtype; integer powers stay integer). pow(Tensor, Scalar) is in
+/// ops/unary.h.
+Tensor pow(const Tensor& a, const Tensor& b);
+Tensor pow(Scalar a, const Tensor& b);
+/// Elementwise max / min (NaN wins). Where a == b the gradient is split evenly, as in PyTorch.
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, const Tensor& b);
 
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator+(const Tensor& a, Scalar b);

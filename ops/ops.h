@@ -1,6 +1,17 @@
 #pragma once
 // Every differentiable op, as free functions (ember::add, ember::matmul, ...).
+#include "ember/ops/activation.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/compare.h"
+#include "ember/ops/conv.h"
+#include "ember/ops/convert.h"
+#include "ember/ops/dropout.h"
+#include "ember/ops/index.h"
+#include "ember/ops/join.h"
+#include "ember/ops/matmul.h"
+#include "ember/ops/normalization.h"
+#include "ember/ops/pool.h"
 #include "ember/ops/reduce.h"
+#include "ember/ops/softmax.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"

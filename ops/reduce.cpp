@@ -1,17 +1,24 @@
 #include "ember/ops/reduce.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/compare.h"
+#include "ember/ops/convert.h"
+#include "ember/ops/unary.h"
 #include "ember/ops/view.h"
 
 namespace ember {
 
 EMBER_DEFINE_STUB(reduce_stub, ReduceFn);
+EMBER_DEFINE_STUB(arg_reduce_stub, ArgReduceFn);
 
+using autograd::SavedTensor;
 using autograd::TensorList;
 
 DimVector reduction_dims(IntArrayRef dims, int64_t ndim, const char* op) {
@@ -49,7 +56,49 @@ Tensor unsqueeze_reduced(const Tensor& grad, IntArrayRef in_sizes, IntArrayRef d
 
 namespace {
 
-// d(sum)/d(input) = grad broadcast back over the reduced dims
+void check_floating(const Tensor& t, const char* op) {
+  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) check_floating_compute(t.dtype(), op);
+}
+
+// A contiguous tensor of `shape` viewing the (contiguous) out's data, without autograd.
+Tensor reshaped_data(const Tensor& out, IntArrayRef shape) {
+  return as_strided_data(out, shape, contiguous_strides(shape), out.storage_offset());
+}
+
+// reduce_stub over rd (sorted, unique) of t converted to dtype; no autograd. A reduced dim of
+// size 0 gives 0 (callers refuse it for max/min).
+Tensor reduce_forward(ReduceOp op, const Tensor& t, IntArrayRef rd, bool keepdim, DType dtype) {
+  Tensor in = t.dtype() == dtype ? t : copy_as(t, dtype, t.device());
+  Tensor out;
+  if (rd.empty()) {  // a 0-d tensor: the result is a copy
+    out = in.is_same(t) ? copy_as(t, dtype, t.device()) : in;
+  } else {
+    out = empty(reduced_shape(t.sizes(), rd, true), TensorOptions(dtype).device(t.device()));
+    if (in.numel() == 0)
+      fill_data(out, 0);
+    else
+      reduce_stub(t.device().type, op, out, in, rd);
+  }
+  return keepdim ? out : reshaped_data(out, reduced_shape(t.sizes(), rd, false));
+}
+
+// max/min reduce nothing over an empty dim: refuse it, naming the op.
+void check_nonempty_dims(const Tensor& t, IntArrayRef rd, const char* op) {
+  for (int64_t d : rd)
+    EMBER_CHECK_VALUE(t.size(d) > 0, op, ": cannot reduce over dimension ", d,
+                      " of size 0 (input ", describe(t), ")");
+}
+
+// amax/amin values without autograd; bool tensors are reduced as uint8.
+Tensor extreme_forward(const Tensor& t, IntArrayRef rd, bool keepdim, bool is_max, const char* op) {
+  check_compute_dtype(t.dtype(), op);
+  check_nonempty_dims(t, rd, op);
+  ReduceOp rop = is_max ? ReduceOp::Max : ReduceOp::Min;
+  if (t.dtype() != kBool) return reduce_forward(rop, t, rd, keepdim, t.dtype());
+  return copy_as(reduce_forward(rop, t, rd, keepdim, kUInt8), kBool, t.device());
+}
+
+// d sum(x)/dx = grad broadcast back over the reduced dims
 struct SumBackward : autograd::Node {
   DimVector in_shape, dims;
   bool keepdim = false;
@@ -59,26 +108,166 @@ struct SumBackward : autograd::Node {
   }
 };
 
+// d amax(x)/dx = grad / count where x equals the result (a NaN result matches the NaNs), else 0
+struct AmaxBackward : autograd::Node {
+  SavedTensor self, result;
+  DimVector dims;
+  bool keepdim = false, is_max = true;
+  const char* name() const override { return is_max ? "AmaxBackward" : "AminBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = self.unpack(this);
+    Tensor r = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
+    Tensor mask = eq(x, r);
+    // NaN != NaN: only when the result holds a NaN (rare) is the NaN-aware mask worth building.
+    if (sum(ne(r, r)).item<int64_t>() > 0) mask = logical_or(mask, logical_and(ne(x, x), ne(r, r)));
+    Tensor count = sum(mask, dims, true);
+    return {where(mask, unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) / count, 0)};
+  }
+  void release_saved() override {
+    self.reset();
+    result.reset();
+  }
+};
+
+Tensor extreme(const Tensor& t, IntArrayRef dims, bool keepdim, bool is_max, const char* op) {
+  DimVector rd = reduction_dims(dims, t.dim(), op);
+  Tensor out = extreme_forward(t, rd, keepdim, is_max, op);
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<AmaxBackward>(t);
+    node->dims = rd;
+    node->keepdim = keepdim;
+    node->is_max = is_max;
+    node->self = SavedTensor(t);
+    autograd::set_history(out, node);  // NB: before saving out, so the saved output requires grad
+    node->result = SavedTensor(out, true);
+  }
+  return out;
+}
+
+// d max(x, dim)/dx = grad at the position `indices` names along dim, 0 elsewhere
+struct MaxDimBackward : autograd::Node {
+  SavedTensor indices;
+  DimVector in_shape;
+  int64_t dim = 0;
+  bool keepdim = false;
+  const char* name() const override { return "MaxDimBackward"; }
+  TensorList apply(TensorList&& g) override {
+    if (in_shape.empty()) return {g[0]};  // 0-d input: the value is the input
+    DimVector one{dim};
+    Tensor idx = unsqueeze_reduced(indices.unpack(this), in_shape, one, keepdim);
+    DimVector pos_shape(in_shape.size(), 1);
+    pos_shape[static_cast<size_t>(dim)] = in_shape[static_cast<size_t>(dim)];
+    // One-hot of the indices along dim: building it from differentiable ops keeps the gradient
+    // differentiable in grad (create_graph).
+    Tensor positions = reshape(arange(in_shape[static_cast<size_t>(dim)],
+                                      TensorOptions(kInt64).device(g[0].device())), pos_shape);
+    return {where(eq(positions, idx), unsqueeze_reduced(g[0], in_shape, one, keepdim), 0)};
+  }
+  void release_saved() override { indices.reset(); }
+};
+
+// (values, indices) along dim without autograd; values are skipped when !want_values.
+std::tuple<Tensor, Tensor> arg_reduce_forward(const Tensor& t, int64_t dim, bool keepdim, bool is_max,
+                                              bool want_values, const char* op) {
+  check_compute_dtype(t.dtype(), op);
+  int64_t d = wrap_dim(dim, t.dim(), op);
+  if (t.dim() == 0) return {want_values ? copy_as(t, t.dtype(), t.device()) : Tensor(),
+                            zeros({}, TensorOptions(kInt64).device(t.device()))};
+  DimVector rd{d};
+  check_nonempty_dims(t, rd, op);
+  DimVector kshape = reduced_shape(t.sizes(), rd, true);
+  Tensor values = want_values ? empty(kshape, t.options()) : Tensor();
+  Tensor indices = empty(kshape, TensorOptions(kInt64).device(t.device()));
+  if (indices.numel() > 0)
+    arg_reduce_stub(t.device().type, is_max ? ReduceOp::Max : ReduceOp::Min, values, indices, t, d);
+  if (!keepdim) {
+    DimVector shape = reduced_shape(t.sizes(), rd, false);
+    if (want_values) values = reshaped_data(values, shape);
+    indices = reshaped_data(indices, shape);
+  }
+  return {values, indices};
+}
+
+std::tuple<Tensor, Tensor> extreme_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
+  const char* op = is_max ? "max" : "min";
+  auto [values, indices] = arg_reduce_forward(t, dim, keepdim, is_max, true, op);
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<MaxDimBackward>(t);
+    node->in_shape = t.sizes().vec();
+    node->dim = t.dim() == 0 ? 0 : wrap_dim(dim, t.dim(), op);
+    node->keepdim = keepdim;
+    node->indices = SavedTensor(indices);
+    autograd::set_history(values, node);
+  }
+  return {values, indices};
+}
+
+Tensor arg_extreme(const Tensor& t, std::optional<int64_t> dim, bool keepdim, bool is_max) {
+  const char* op = is_max ? "argmax" : "argmin";
+  if (dim) return std::get<1>(arg_reduce_forward(t, *dim, keepdim, is_max, false, op));
+  EMBER_CHECK_VALUE(t.numel() > 0, op, ": cannot reduce an empty tensor (", describe(t),
+                    ") without a dim");
+  // Over the flattened tensor: the index counts in row-major order.
+  Tensor flat = contiguous_data(t);
+  flat = as_strided_data(flat, {t.numel()}, {1}, flat.storage_offset());
+  Tensor index = std::get<1>(arg_reduce_forward(flat, 0, false, is_max, false, op));
+  return keepdim ? reshaped_data(index, DimVector(static_cast<size_t>(t.dim()), 1)) : index;
+}
+
+// d logsumexp(x)/dx = grad * exp(x - result)
+struct LogsumexpBackward : autograd::Node {
+  SavedTensor self, result;
+  DimVector dims;
+  bool keepdim = false;
+  const char* name() const override { return "LogsumexpBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = self.unpack(this);
+    Tensor r = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
+    return {unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) * exp(x - r)};
+  }
+  void release_saved() override {
+    self.reset();
+    result.reset();
+  }
+};
+
+// p = 0: 0; p = 1: grad * sign(x); p = 2: grad * x / norm (0 where norm == 0);
+// p = +-inf: grad * sign(x) / count where |x| == norm;
+// otherwise: grad * sign(x) |x|^(p-1) / norm^(p-1) (0 where norm == 0, and at x == 0 when p < 1)
+struct NormBackward : autograd::Node {
+  SavedTensor self, result;
+  DimVector dims;
+  bool keepdim = false;
+  double p = 2;
+  const char* name() const override { return "NormBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = self.unpack(this);
+    Tensor n = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
+    Tensor gk = unsqueeze_reduced(g[0], x.sizes(), dims, keepdim);
+    if (p == 0) return {zeros(x.sizes(), x.options())};
+    if (p == 1) return {gk * sign(x)};
+    if (p == 2) return {x * where(eq(n, 0), 0, gk / n)};
+    if (std::isinf(p)) {
+      Tensor mask = eq(abs(x), n);
+      return {sign(x) * where(mask, gk / sum(mask, dims, true), 0)};
+    }
+    Tensor scaled = sign(x) * pow(abs(x), p - 1);
+    if (p < 1) scaled = where(eq(x, 0), 0, scaled);  // |x|^(p-1) is infinite at 0
+    return {scaled * where(eq(n, 0), 0, gk / pow(n, p - 1))};
+  }
+  void release_saved() override {
+    self.reset();
+    result.reset();
+  }
+};
+
 }  // namespace
 
 Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim) {
   DimVector rd = reduction_dims(dims, t.dim(), "sum");
   DType dtype = is_integral(t.dtype()) ? kInt64 : t.dtype();
   check_compute_dtype(dtype, "sum");
-  Tensor in = t.dtype() == dtype ? t : copy_as(t, dtype, t.device());
-  Tensor out;
-  if (rd.empty()) {
-    out = contiguous_data(in);
-    out = out.is_same(t) ? copy_as(t, dtype, t.device()) : out;
-  } else {
-    out = empty(reduced_shape(t.sizes(), rd, true), TensorOptions(dtype).device(t.device()));
-    if (in.numel() == 0)
-      fill_data(out, 0);
-    else
-      reduce_stub(t.device().type, ReduceOp::Sum, out, in, rd);
-  }
-  if (!keepdim) out = as_strided_data(out, reduced_shape(t.sizes(), rd, false),
-                                      contiguous_strides(reduced_shape(t.sizes(), rd, false)), 0);
+  Tensor out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, dtype);
   if (autograd::any_requires_grad(t)) {
     auto node = autograd::make_node<SumBackward>(t);
     node->in_shape = t.sizes().vec();
@@ -90,12 +279,114 @@ Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim) {
 }
 
 Tensor mean(const Tensor& t, IntArrayRef dims, bool keepdim) {
-  check_floating_compute(t.dtype(), "mean");
+  check_floating(t, "mean");
   DimVector rd = reduction_dims(dims, t.dim(), "mean");
   int64_t count = 1;
   for (int64_t d : rd) count *= t.size(d);
-  return div(sum(t, rd, keepdim),
-             static_cast<double>(count));
+  return div(sum(t, rd, keepdim), static_cast<double>(count));
+}
+
+Tensor amax(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t, dims, keepdim, true, "amax"); }
+Tensor amin(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t, dims, keepdim, false, "amin"); }
+
+Tensor max(const Tensor& t) {
+  EMBER_CHECK_VALUE(t.numel() > 0, "max: cannot reduce an empty tensor (", describe(t),
+                    ") without a dim");
+  return extreme(t, {}, false, true, "max");
+}
+Tensor min(const Tensor& t) {
+  EMBER_CHECK_VALUE(t.numel() > 0, "min: cannot reduce an empty tensor (", describe(t),
+                    ") without a dim");
+  return extreme(t, {}, false, false, "min");
+}
+
+std::tuple<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) {
+  return extreme_dim(t, dim, keepdim, true);
+}
+std::tuple<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) {
+  return extreme_dim(t, dim, keepdim, false);
+}
+
+Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return arg_extreme(t, dim, keepdim, true);
+}
+Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return arg_extreme(t, dim, keepdim, false);
+}
+
+Tensor var(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
+  check_floating(t, "var");
+  DimVector rd = reduction_dims(dims, t.dim(), "var");
+  int64_t n = 1;
+  for (int64_t d : rd) n *= t.size(d);
+  // Two passes (subtract the mean, then square) rather than E[x^2] - E[x]^2, which cancels
+  // catastrophically when the mean is large. N <= correction divides by 0, giving nan/inf as in
+  // PyTorch.
+  Tensor centered = t - mean(t, rd, true);
+  return div(sum(centered * centered, rd, keepdim), static_cast<double>(std::max<int64_t>(0, n - correction)));
+}
+
+Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
+  check_floating(t, "std");
+  return sqrt(var(t, dims, correction, keepdim));
+}
+
+Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
+  DType dtype = detail::float_result_type(t.dtype());
+  check_compute_dtype(dtype, "logsumexp");
+  Tensor x = to(t, dtype);
+  DimVector rd = reduction_dims(dims, t.dim(), "logsumexp");
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    if (x.numel() == 0) {
+      out = log(sum(exp(x), rd, keepdim));  // log(0) = -inf over an empty dim
+    } else {
+      Tensor m = reduce_forward(ReduceOp::Max, x, rd, true, dtype);
+      // An infinite max would turn x - m into inf - inf = nan: shift by 0 there instead.
+      m = where(eq(abs(m), std::numeric_limits<double>::infinity()), 0, m);
+      out = add(log(sum(exp(x - m), rd, true)), m);
+      if (!keepdim) out = reshaped_data(out, reduced_shape(t.sizes(), rd, false));
+    }
+  }
+  if (autograd::any_requires_grad(x)) {
+    auto node = autograd::make_node<LogsumexpBackward>(x);
+    node->dims = rd;
+    node->keepdim = keepdim;
+    node->self = SavedTensor(x);
+    autograd::set_history(out, node);
+    node->result = SavedTensor(out, true);
+  }
+  return out;
+}
+
+Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim) {
+  check_floating(t, "norm");
+  DimVector rd = reduction_dims(dims, t.dim(), "norm");
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    if (p == 2)
+      out = sqrt(sum(t * t, rd, keepdim));
+    else if (p == 1)
+      out = sum(abs(t), rd, keepdim);
+    else if (std::isinf(p))
+      out = extreme_forward(abs(t), rd, keepdim, p > 0, "norm");
+    else if (p == 0)
+      out = copy_as(sum(ne(t, 0), rd, keepdim), t.dtype(), t.device());
+    else
+      out = pow(sum(pow(abs(t), p), rd, keepdim), 1.0 / p);
+  }
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<NormBackward>(t);
+    node->dims = rd;
+    node->keepdim = keepdim;
+    node->p = p;
+    node->self = SavedTensor(t);
+    autograd::set_history(out, node);
+    node->result = SavedTensor(out, true);
+  }
+  return out;
 }
 
 Tensor sum_to(const Tensor& t, IntArrayRef shape) {
@@ -112,8 +403,32 @@ Tensor sum_to(const Tensor& t, IntArrayRef shape) {
 }
 
 Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const { return ember::sum(*this, dims, keepdim); }
-Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
-  return ember::mean(*this, dims, keepdim);
+Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return ember::mean(*this, dims, keepdim); }
+Tensor Tensor::max() const { return ember::max(*this); }
+Tensor Tensor::min() const { return ember::min(*this); }
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  return ember::max(*this, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  return ember::min(*this, dim, keepdim);
+}
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
+  return ember::argmax(*this, dim, keepdim);
+}
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
+  return ember::argmin(*this, dim, keepdim);
+}
+Tensor Tensor::var(IntArrayRef dims, int64_t correction, bool keepdim) const {
+  return ember::var(*this, dims, correction, keepdim);
+}
+Tensor Tensor::std(IntArrayRef dims, int64_t correction, bool keepdim) const {
+  return ember::std(*this, dims, correction, keepdim);
+}
+Tensor Tensor::logsumexp(IntArrayRef dims, bool keepdim) const {
+  return ember::logsumexp(*this, dims, keepdim);
+}
+Tensor Tensor::norm(double p, IntArrayRef dims, bool keepdim) const {
+  return ember::norm(*this, p, dims, keepdim);
 }
 
 }  // namespace ember

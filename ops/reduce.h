@@ -1,6 +1,7 @@
 #pragma once
 // Reductions over dimensions. An empty `dims` reduces every dimension; keepdim leaves reduced
-// dims in place with size 1. Integer and bool sums accumulate in int64, as in PyTorch.
+// dims in place with size 1; dims may be negative; a 0-d tensor accepts dim 0 or -1. Integer and
+// bool sums accumulate in int64, as in PyTorch. NaN propagates through max/min/amax/amin.
 #include <optional>
 #include <tuple>
 
@@ -11,13 +12,46 @@ namespace ember {
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
 /// Kernel: out (contiguous, input's shape with `dims` set to 1) = op over `dims` of in.
-/// `dims` is sorted, unique and non-empty; in has out's dtype.
+/// `dims` is sorted, unique and non-empty, every reduced dim is non-empty; in has out's dtype
+/// (never bool).
 using ReduceFn = void (*)(ReduceOp op, const Tensor& out, const Tensor& in, IntArrayRef dims);
 EMBER_DECLARE_STUB(reduce_stub, ReduceFn);
+/// Kernel: values (in's dtype; may be undefined) and indices (int64) of the max (op == Max) or
+/// min (op == Min) along `dim`, both contiguous of in's shape with `dim` set to 1; in.size(dim) > 0.
+/// The first extreme wins ties; a NaN counts as the extreme (the first NaN is reported).
+using ArgReduceFn = void (*)(ReduceOp op, const Tensor& values, const Tensor& indices,
+                             const Tensor& in, int64_t dim);
+EMBER_DECLARE_STUB(arg_reduce_stub, ArgReduceFn);
 
+/// Sum over dims: sum(x, {0}) of a [B, N] tensor is the [N] column sum.
 Tensor sum(const Tensor& t, IntArrayRef dims = {}, bool keepdim = false);
 /// Floating tensors only.
 Tensor mean(const Tensor& t, IntArrayRef dims = {}, bool keepdim = false);
+/// Maximum / minimum over dims (values only). The gradient is shared evenly among the elements
+/// equal to the result, as in PyTorch.
+Tensor amax(const Tensor& t, IntArrayRef dims = {}, bool keepdim = false);
+Tensor amin(const Tensor& t, IntArrayRef dims = {}, bool keepdim = false);
+/// The largest / smallest element as a 0-d tensor (amax over all dims); empty tensors refused.
+Tensor max(const Tensor& t);
+Tensor min(const Tensor& t);
+/// (values, int64 indices) of the max / min along dim, PyTorch's torch.max(t, dim). The first
+/// maximum wins ties; the gradient goes to the element at the index.
+std::tuple<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim = false);
+std::tuple<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim = false);
+/// Index (int64) of the max / min along dim, or into the flattened tensor when dim is omitted.
+Tensor argmax(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+/// Variance sum((x - mean)^2) / (N - correction) over dims (correction 1: unbiased). Floating.
+Tensor var(const Tensor& t, IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false);
+/// sqrt(var(...)).
+Tensor std(const Tensor& t, IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false);
+/// log(sum(exp(t))) over dims, computed as m + log(sum(exp(t - m))) with m the max so that it
+/// neither overflows nor underflows. Integer inputs give float32.
+Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim = false);
+/// Vector p-norm over dims (all by default): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros)
+/// or any other p, (sum |x|^p)^(1/p). Floating. Where the norm is 0 the gradient is 0 (not NaN).
+Tensor norm(const Tensor& t, double p = 2, IntArrayRef dims = {}, bool keepdim = false);
+
 /// Sums `t` down to `shape` (the inverse of broadcasting `shape` to t's shape): how broadcast
 /// ops reduce their gradients.
 Tensor sum_to(const Tensor& t, IntArrayRef shape);

@@ -187,8 +187,8 @@ Tensor permute(const Tensor& t, IntArrayRef dims) {
 
 Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
   int64_t n = t.dim();
-  if (n == 0) return view(t, {});
   int64_t a = wrap_dim(dim0, n, "transpose"), b = wrap_dim(dim1, n, "transpose");
+  if (n == 0) return view(t, {});
   DimVector dims(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) dims[static_cast<size_t>(i)] = i;
   std::swap(dims[static_cast<size_t>(a)], dims[static_cast<size_t>(b)]);
@@ -214,8 +214,8 @@ Tensor squeeze(const Tensor& t) {
 }
 
 Tensor squeeze(const Tensor& t, int64_t dim) {
-  if (t.dim() == 0) return view(t, {});
   int64_t d = wrap_dim(dim, t.dim(), "squeeze");
+  if (t.dim() == 0) return view(t, {});
   if (t.size(d) != 1) return view(t, t.sizes());
   DimVector shape = t.sizes().vec();
   shape.erase(shape.begin() + d);

@@ -1,4 +1,10 @@
 // CPU kernels for elementwise binary arithmetic (ops/binary.h).
+// NB: GCC 12 flags Eigen's AVX-512 min/max/pow/exp packets as reading uninitialised values (its
+// _mm512_undefined_* placeholders): a false positive that would bury real warnings.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <cmath>
 
 #include "ember/core/cpu/loops.h"
@@ -23,6 +29,10 @@ T pow_scalar(T x, T y) {
     return result;
   }
 }
+
+// maximum/minimum propagate NaN (PyTorch); Eigen's vectorised max/min do when asked to.
+template <typename T>
+constexpr int kNaN = std::is_floating_point_v<T> ? Eigen::PropagateNaN : Eigen::PropagateFast;
 
 void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
   visit_compute_dtype(out.dtype(), "binary", [&]<typename T>(type_tag<T>) {
@@ -58,24 +68,19 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
             return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x / y; });
           }
         case BinaryOp::Pow:
-          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
-            return x.binaryExpr(y, [](T p, T q) { return pow_scalar<T>(p, q); });
-          });
+          if constexpr (std::is_floating_point_v<T>)
+            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x.pow(y); });
+          else
+            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+              return x.binaryExpr(y, [](T p, T q) { return pow_scalar<T>(p, q); });
+            });
         case BinaryOp::Maximum:
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
-            return x.binaryExpr(y, [](T p, T q) {
-              if constexpr (std::is_floating_point_v<T>)
-                if (std::isnan(p) || std::isnan(q)) return p + q;  // NaN propagates
-              return p > q ? p : q;
-            });
+            return x.binaryExpr(y, Eigen::internal::scalar_max_op<T, T, kNaN<T>>());
           });
         case BinaryOp::Minimum:
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
-            return x.binaryExpr(y, [](T p, T q) {
-              if constexpr (std::is_floating_point_v<T>)
-                if (std::isnan(p) || std::isnan(q)) return p + q;
-              return p < q ? p : q;
-            });
+            return x.binaryExpr(y, Eigen::internal::scalar_min_op<T, T, kNaN<T>>());
           });
       }
     }

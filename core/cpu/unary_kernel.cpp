@@ -1,28 +1,194 @@
-// CPU kernels for elementwise unary ops (ops/unary.h).
+// CPU kernels for elementwise unary ops (ops/unary.h) and the fused activation gradients
+// (ops/activation.h). Floating ops are Eigen array expressions, vectorised on contiguous runs.
+// NB: GCC 12 flags Eigen's AVX-512 min/max/pow/exp packets as reading uninitialised values (its
+// _mm512_undefined_* placeholders): a false positive that would bury real warnings.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include "ember/core/cpu/loops.h"
+#include "ember/ops/activation.h"
 #include "ember/ops/unary.h"
 
 namespace ember::cpu {
 namespace {
 
+// Eigen's max/min that return NaN when either side is NaN (PyTorch's clamp, relu, maximum).
+template <typename T>
+using MaxNaN = Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>;
+template <typename T>
+using MinNaN = Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>;
+
+// A constant array expression of x's length.
+template <typename X>
+auto constant_like(const X& x, typename X::Scalar v) {
+  return Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1>::Constant(x.size(), v);
+}
+
+// The value v saturated into T's range (clamp bounds outside an integer type's range).
+template <typename T>
+T saturate(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+    if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return static_cast<T>(v);
+  }
+}
+
+template <typename T>
+T int_pow(T x, int64_t e) {
+  T result = 1;
+  while (e) {
+    if (e & 1) result = static_cast<T>(result * x);
+    x = static_cast<T>(x * x);
+    e >>= 1;
+  }
+  return result;
+}
+
+template <typename T>
+void pow_scalar(const Tensor& out, const Tensor& in, double e) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const T p = static_cast<T>(e);
+    // Common exponents as cheap exact expressions; the rest through Eigen's vectorised pow.
+    if (e == 2) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.square(); });
+    if (e == 3) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.cube(); });
+    if (e == 1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
+    if (e == 0.5) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.sqrt(); });
+    if (e == -1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.inverse(); });
+    if (e == -2) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.square().inverse(); });
+    return unary_kernel<T, T>(out, in, [p](const auto& x) { return x.pow(p); });
+  } else {
+    const auto n = static_cast<int64_t>(e);  // >= 0, checked by the op
+    return unary_kernel<T, T>(out, in, [n](const auto& x) {
+      return x.unaryExpr([n](T v) { return int_pow<T>(v, n); });
+    });
+  }
+}
+
+template <typename T>
+void clamp(const Tensor& out, const Tensor& in, const UnaryParams& p) {
+  const T lo = saturate<T>(p.a), hi = saturate<T>(p.b);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (p.has_a && p.has_b)
+      return unary_kernel<T, T>(out, in, [lo, hi](const auto& x) {
+        return x.binaryExpr(constant_like(x, lo), MaxNaN<T>()).binaryExpr(constant_like(x, hi), MinNaN<T>());
+      });
+    if (p.has_a)
+      return unary_kernel<T, T>(out, in, [lo](const auto& x) { return x.binaryExpr(constant_like(x, lo), MaxNaN<T>()); });
+    return unary_kernel<T, T>(out, in, [hi](const auto& x) { return x.binaryExpr(constant_like(x, hi), MinNaN<T>()); });
+  } else {
+    const T l = p.has_a ? lo : std::numeric_limits<T>::lowest();
+    const T h = p.has_b ? hi : std::numeric_limits<T>::max();
+    return unary_kernel<T, T>(out, in, [l, h](const auto& x) { return x.max(l).min(h); });
+  }
+}
+
+// Ops defined for floating types only (integer inputs were converted to float32 by the op).
+template <typename T>
+void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
+  switch (op) {
+    case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.exp(); });
+    case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.log(); });
+    case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.sqrt(); });
+    case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.rsqrt(); });
+    case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.tanh(); });
+    case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.logistic(); });
+    case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.erf(); });
+    case UnaryOp::Gelu:
+      return unary_kernel<T, T>(out, in, [](const auto& x) {
+        return T(0.5) * x * (T(1) + (x * T(std::numbers::sqrt2 / 2)).erf());
+      });
+    case UnaryOp::GeluTanh:
+      return unary_kernel<T, T>(out, in, [](const auto& x) {
+        constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
+        return T(0.5) * x * (T(1) + (k * (x + c * x.cube())).tanh());
+      });
+    case UnaryOp::LeakyRelu: {
+      const T slope = static_cast<T>(p.a);
+      return unary_kernel<T, T>(out, in, [slope](const auto& x) { return (x > T(0)).select(x, x * slope); });
+    }
+    default:
+      EMBER_CHECK_AS(NotImplementedError, false, detail::unary_op_name(op), ": no CPU kernel for ",
+                     out.dtype());
+  }
+}
+
 void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
-  (void)p;
   visit_compute_dtype(out.dtype(), "unary", [&]<typename T>(type_tag<T>) {
-    if constexpr (!std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool>) {
+      // Only sign is defined for bool (sign(b) = b); the ops refuse the rest before getting here.
+      EMBER_CHECK_TYPE(op == UnaryOp::Sign, detail::unary_op_name(op), ": not supported for bool tensors");
+      return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
+    } else {
       switch (op) {
-        case UnaryOp::Neg:
-          return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
+        case UnaryOp::Neg: return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
+        case UnaryOp::Abs:
+          if constexpr (std::is_unsigned_v<T>) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
+          else return unary_kernel<T, T>(out, in, [](const auto& x) { return x.abs(); });
+        case UnaryOp::Sign:
+          // (x > 0) - (x < 0): 0 for NaN, as in PyTorch.
+          return unary_kernel<T, T>(out, in, [](const auto& x) {
+            return (x > T(0)).template cast<T>() - (x < T(0)).template cast<T>();
+          });
+        case UnaryOp::Relu:
+          if constexpr (std::is_floating_point_v<T>)
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return x.binaryExpr(constant_like(x, T(0)), MaxNaN<T>()); });
+          else
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return x.max(T(0)); });
+        case UnaryOp::Clamp: return clamp<T>(out, in, p);
+        case UnaryOp::PowScalar: return pow_scalar<T>(out, in, p.a);
         default:
-          break;
+          if constexpr (std::is_floating_point_v<T>) return floating_unary<T>(op, out, in, p);
+          EMBER_CHECK_AS(NotImplementedError, false, detail::unary_op_name(op), ": no CPU kernel for ",
+                         out.dtype());
       }
     }
-    EMBER_CHECK_AS(NotImplementedError, false, "unary op ", static_cast<int>(op),
-                   " has no CPU kernel for ", out.dtype());
+  });
+}
+
+// grad_in = grad * op'(saved); see ActivationBackwardFn for what `saved` holds.
+void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& grad, const Tensor& saved,
+                             const UnaryParams& p) {
+  visit_floating_dtype(grad_in.dtype(), "activation backward", [&]<typename T>(type_tag<T>) {
+      auto run = [&](const auto& f) { binary_kernel<T, T>(grad_in, grad, saved, f); };
+    switch (op) {
+      case UnaryOp::Tanh: return run([](const auto& g, const auto& y) { return g * (T(1) - y.square()); });
+      case UnaryOp::Sigmoid: return run([](const auto& g, const auto& y) { return g * y * (T(1) - y); });
+      case UnaryOp::Relu: return run([](const auto& g, const auto& y) { return (y > T(0)).select(g, T(0)); });
+      case UnaryOp::LeakyRelu: {
+        const T slope = static_cast<T>(p.a);
+        return run([slope](const auto& g, const auto& x) { return (x > T(0)).select(g, g * slope); });
+      }
+      case UnaryOp::Gelu:
+        return run([](const auto& g, const auto& x) {
+          constexpr T inv_sqrt2 = T(std::numbers::sqrt2 / 2), inv_sqrt2pi = T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2);
+          return g * (T(0.5) * (T(1) + (x * inv_sqrt2).erf()) + x * inv_sqrt2pi * (T(-0.5) * x.square()).exp());
+        });
+      case UnaryOp::GeluTanh:
+        return run([](const auto& g, const auto& x) {
+          constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
+          // t is evaluated twice per element by the expression below; cheaper than a temporary.
+          auto t = (k * (x + c * x.cube())).tanh();
+          return g * (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t.square()) * k * (T(1) + T(3) * c * x.square()));
+        });
+      default:
+        EMBER_CHECK_AS(NotImplementedError, false, detail::unary_op_name(op),
+                       ": no fused gradient kernel on the CPU");
+    }
   });
 }
 
 }  // namespace
 
 EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CPU, &cpu_unary);
+EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CPU, &cpu_activation_backward);
 
 }  // namespace ember::cpu

@@ -1,0 +1,227 @@
+// CPU kernels for conv2d (ops/conv.h) by im2col + GEMM. Per sample and group, the input patches
+// are unrolled into a column matrix col [C/g * kH * kW, oH * oW], so the convolution is
+// weight [O/g, K] @ col; the input gradient is weight^T @ grad folded back (col2im), and the weight
+// gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
+// column buffer); a single sample leaves the threading to Eigen's GEMM.
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "ember/core/cpu/gemm.h"
+#include "ember/core/cpu/parallel.h"
+#include "ember/ops/conv.h"
+
+namespace ember::cpu {
+namespace {
+
+// Multiply-adds from which a batch is split over threads.
+constexpr int64_t kConvGrain = int64_t{1} << 17;
+
+int max_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+struct Geometry {
+  int64_t N, C, H, W, O, kH, kW, oH, oW, G, Cg, Og, K, P;
+  int64_t sh, sw, ph, pw, dh, dw;
+  bool direct;  // 1x1 kernel, stride 1, no padding: an input plane already is the column matrix
+
+  Geometry(const Tensor& input, const Tensor& weight, int64_t out_h, int64_t out_w, const Conv2dParams& p)
+      : N(input.size(0)), C(input.size(1)), H(input.size(2)), W(input.size(3)), O(weight.size(0)),
+        kH(weight.size(2)), kW(weight.size(3)), oH(out_h), oW(out_w), G(p.groups), Cg(C / G), Og(O / G),
+        K(Cg * kH * kW), P(out_h * out_w), sh(p.stride.h), sw(p.stride.w), ph(p.padding.h),
+        pw(p.padding.w), dh(p.dilation.h), dw(p.dilation.w),
+        direct(kH == 1 && kW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0) {}
+
+  // Multiply-adds of one sample, for the threading decision.
+  int64_t sample_work() const { return std::max<int64_t>(1, O * K * P); }
+};
+
+// Smallest o >= 0 with o * stride + offset >= bound.
+int64_t first_at_least(int64_t bound, int64_t offset, int64_t stride) {
+  int64_t need = bound - offset;
+  return need <= 0 ? 0 : (need + stride - 1) / stride;
+}
+
+// The walk im2col and col2im share: for every column-matrix row (c, ki, kj) and output row oh,
+// calls f(col_offset, x_offset, ow_lo, ow_hi, iw_offset): col_offset is where that stretch of oW
+// columns starts in col, x_offset where input row ih starts in x (-1 when ih is in the padding);
+// output column ow reads input column ow * sw + iw_offset, in bounds for ow in [ow_lo, ow_hi).
+template <typename F>
+void for_each_patch_row(const Geometry& g, const F& f) {
+  for (int64_t c = 0; c < g.Cg; ++c)
+    for (int64_t ki = 0; ki < g.kH; ++ki)
+      for (int64_t kj = 0; kj < g.kW; ++kj) {
+        const int64_t row = (c * g.kH + ki) * g.kW + kj;
+        const int64_t iw_off = kj * g.dw - g.pw;
+        const int64_t lo = std::min(g.oW, first_at_least(0, iw_off, g.sw));
+        const int64_t hi = std::max(lo, std::min(g.oW, first_at_least(g.W, iw_off, g.sw)));
+        for (int64_t oh = 0; oh < g.oH; ++oh) {
+          const int64_t ih = oh * g.sh - g.ph + ki * g.dh;
+          f(row * g.P + oh * g.oW, ih >= 0 && ih < g.H ? (c * g.H + ih) * g.W : -1, lo, hi, iw_off);
+        }
+      }
+}
+
+// col[(c, ki, kj), (oh, ow)] = x[c, oh*sh - ph + ki*dh, ow*sw - pw + kj*dw], 0 in the padding.
+template <typename T>
+void im2col(const Geometry& g, const T* x, T* col) {
+  for_each_patch_row(g, [&](int64_t dst, int64_t src, int64_t lo, int64_t hi, int64_t iw_off) {
+    T* out = col + dst;
+    if (src < 0) {
+      std::fill(out, out + g.oW, T(0));
+      return;
+    }
+    const T* in = x + src + iw_off;
+    std::fill(out, out + lo, T(0));
+    if (g.sw == 1)
+      std::copy(in + lo, in + hi, out + lo);
+    else
+      for (int64_t ow = lo; ow < hi; ++ow) out[ow] = in[ow * g.sw];
+    std::fill(out + hi, out + g.oW, T(0));
+  });
+}
+
+// The adjoint of im2col: x[c, ih, iw] += col[(c, ki, kj), (oh, ow)] (x zeroed by the caller).
+template <typename T>
+void col2im(const Geometry& g, const T* col, T* x) {
+  for_each_patch_row(g, [&](int64_t src, int64_t dst, int64_t lo, int64_t hi, int64_t iw_off) {
+    if (dst < 0) return;
+    const T* in = col + src;
+    T* out = x + dst + iw_off;
+    if (g.sw == 1)
+      for (int64_t ow = lo; ow < hi; ++ow) out[ow] += in[ow];
+    else
+      for (int64_t ow = lo; ow < hi; ++ow) out[ow * g.sw] += in[ow];
+  });
+}
+
+// Runs f(lo, hi) over the samples, split over threads when every thread gets a sample and the
+// work is worth it.
+template <typename F>
+void over_batch(const Geometry& g, const F& f) {
+  if (g.N >= 2 && g.N >= max_threads())
+    parallel_for(0, g.N, std::max<int64_t>(1, kConvGrain / g.sample_work()), f);
+  else
+    f(0, g.N);
+}
+
+// A column buffer per thread's share of the batch (none when the input is used directly).
+template <typename T>
+std::unique_ptr<T[]> column_buffer(const Geometry& g) {
+  return g.direct ? nullptr : std::unique_ptr<T[]>(new T[static_cast<size_t>(std::max<int64_t>(g.K * g.P, 1))]);
+}
+
+template <typename T>
+void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
+  over_batch(g, [&](int64_t lo, int64_t hi) {
+    auto col = column_buffer<T>(g);
+    for (int64_t n = lo; n < hi; ++n)
+      for (int64_t grp = 0; grp < g.G; ++grp) {
+        const T* xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
+        const T* cm = xg;
+        if (!g.direct) {
+          im2col(g, xg, col.get());
+          cm = col.get();
+        }
+        T* og = out + (n * g.O + grp * g.Og) * g.P;
+        if (bias)  // the GEMM then accumulates onto the bias
+          for (int64_t o = 0; o < g.Og; ++o) std::fill(og + o * g.P, og + (o + 1) * g.P, bias[grp * g.Og + o]);
+        gemm<T>({w + grp * g.Og * g.K, g.Og, g.K, g.K, 1}, {cm, g.K, g.P, g.P, 1}, og, g.P, bias != nullptr);
+      }
+  });
+}
+
+template <typename T>
+void input_grad(const Geometry& g, const T* gout, const T* w, T* gx) {
+  over_batch(g, [&](int64_t lo, int64_t hi) {
+    auto col = column_buffer<T>(g);
+    for (int64_t n = lo; n < hi; ++n)
+      for (int64_t grp = 0; grp < g.G; ++grp) {
+        MatrixRef<T> wt{w + grp * g.Og * g.K, g.K, g.Og, 1, g.K};  // weight^T, column-major
+        MatrixRef<T> go{gout + (n * g.O + grp * g.Og) * g.P, g.Og, g.P, g.P, 1};
+        T* gxg = gx + (n * g.C + grp * g.Cg) * g.H * g.W;
+        if (g.direct) {
+          gemm<T>(wt, go, gxg, g.P, false);
+        } else {
+          gemm<T>(wt, go, col.get(), g.P, false);
+          std::fill(gxg, gxg + g.Cg * g.H * g.W, T(0));
+          col2im(g, col.get(), gxg);
+        }
+      }
+  });
+}
+
+template <typename T>
+void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
+  // Each thread sums its share of the batch into its own buffer (the first into gw itself); the
+  // buffers are then added in a fixed order, so results do not depend on thread timing.
+  int64_t chunks = 1;
+  if (g.N >= 2 && g.N * g.sample_work() >= 2 * kConvGrain)
+    chunks = std::min<int64_t>(max_threads(), g.N);
+  const int64_t size = g.O * g.K;
+  std::vector<std::vector<T>> partial(static_cast<size_t>(chunks - 1), std::vector<T>(static_cast<size_t>(size)));
+  auto run = [&](int64_t c_lo, int64_t c_hi) {
+    auto col = column_buffer<T>(g);
+    for (int64_t c = c_lo; c < c_hi; ++c) {
+      T* dst = c == 0 ? gw : partial[static_cast<size_t>(c - 1)].data();
+      const int64_t lo = g.N * c / chunks, hi = g.N * (c + 1) / chunks;
+      if (lo == hi) std::fill(dst, dst + size, T(0));
+      for (int64_t n = lo; n < hi; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+          const T* xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
+          const T* cm = xg;
+          if (!g.direct) {
+            im2col(g, xg, col.get());
+            cm = col.get();
+          }
+          MatrixRef<T> go{gout + (n * g.O + grp * g.Og) * g.P, g.Og, g.P, g.P, 1};
+          MatrixRef<T> colt{cm, g.P, g.K, 1, g.P};  // col^T, column-major
+          gemm<T>(go, colt, dst + grp * g.Og * g.K, g.K, n > lo);
+        }
+    }
+  };
+  if (chunks > 1)
+    parallel_for(0, chunks, 1, run);
+  else
+    run(0, 1);
+  for (const auto& part : partial)
+    for (int64_t i = 0; i < size; ++i) gw[i] += part[static_cast<size_t>(i)];
+}
+
+void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,
+                const Conv2dParams& p) {
+  Geometry g(input, weight, out.size(2), out.size(3), p);
+  visit_floating_dtype(out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
+    forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
+               out.data_ptr<T>());
+  });
+}
+
+void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight,
+                           const Conv2dParams& p) {
+  Geometry g(grad_input, weight, grad_out.size(2), grad_out.size(3), p);
+  visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
+    input_grad<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
+  });
+}
+
+void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
+                            const Conv2dParams& p) {
+  Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
+  visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
+    weight_grad<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(), grad_weight.data_ptr<T>());
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CPU, &cpu_conv2d);
+EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CPU, &cpu_conv2d_input_grad);
+EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CPU, &cpu_conv2d_weight_grad);
+
+}  // namespace ember::cpu

@@ -1,0 +1,36 @@
+// CPU kernel for dropout (ops/dropout.h). The generator is counter-based (Philox), so a chunk of
+// elements starting at element k can draw from its own copy of the generator moved to counter
+// + k: the chunks run in parallel and the mask is the same for any number of threads.
+
+#include "ember/core/copy.h"
+#include "ember/core/cpu/loops.h"
+#include "ember/ops/dropout.h"
+
+namespace ember::cpu {
+namespace {
+
+void cpu_dropout(const Tensor& out, const Tensor& mask, const Tensor& in, double p, Generator& gen) {
+  Tensor src = contiguous_data(in);
+  int64_t n = in.numel();
+  Generator::State start = gen.get_state();
+  visit_floating_dtype(in.dtype(), "dropout", [&]<typename T>(type_tag<T>) {
+    const T* x = static_cast<const T*>(src.data_ptr());
+    T* o = static_cast<T*>(out.data_ptr());
+    T* m = static_cast<T*>(mask.data_ptr());
+    const float keep = static_cast<float>(1.0 - p);
+    const T scale = static_cast<T>(1.0 / (1.0 - p));
+    parallel_for(0, n, kElementwiseGrain, [&](int64_t lo, int64_t hi) {
+      Generator local;
+      local.set_state({start.seed, start.counter + static_cast<uint64_t>(lo)});
+      for (int64_t i = lo; i < hi; ++i) m[i] = local.uniform_float() < keep ? scale : T(0);
+      VecMap<T>(o + lo, hi - lo) = ConstVecMap<T>(x + lo, hi - lo) * ConstVecMap<T>(m + lo, hi - lo);
+    });
+  });
+  gen.set_state({start.seed, start.counter + static_cast<uint64_t>(n)});
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(dropout_stub, DeviceType::CPU, &cpu_dropout);
+
+}  // namespace ember::cpu

@@ -1,0 +1,142 @@
+#include "ember/core/cpu/gemm.h"
+
+// NB: GCC 12 flags Eigen's AVX-512 transposes in the GEMM packing routines as reading an
+// uninitialised value (_mm256_undefined_pd, a false positive), hundreds of times.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// Threads come from the split in gemm() below, never from Eigen itself.
+#define EIGEN_DONT_PARALLELIZE
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <type_traits>
+
+#include "ember/core/cpu/parallel.h"
+#include "ember/core/error.h"
+
+namespace ember::cpu {
+namespace {
+
+// Multiply-adds each thread must get before a product is split over threads (about a
+// microsecond of work, the cost of waking a waiting OpenMP thread). The product is split into
+// independent row or column blocks, one Eigen GEMM each: no synchronisation but the final join,
+// unlike Eigen's own threading, which spins on packed blocks shared between threads and stalls
+// badly when another process holds one of the cores.
+constexpr int64_t kThreadWork = int64_t{1} << 16;
+// Split points fall on multiples of this many rows or columns (a multiple of the register tile).
+constexpr int64_t kSplitUnit = 16;
+
+// A matrix as Eigen sees it: storage order and leading dimension.
+struct Layout {
+  bool row_major;
+  int64_t ld;
+};
+
+Layout layout_of(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  // NB: a size-1 dim may carry any stride (PyTorch leaves them arbitrary), so it is ignored and
+  // the leading dimension is made up from the other size.
+  if ((cols <= 1 || cs == 1) && (rows <= 1 || rs >= std::max<int64_t>(cols, 1)))
+    return {true, rows <= 1 ? std::max<int64_t>(cols, 1) : rs};
+  EMBER_INTERNAL_ASSERT((rows <= 1 || rs == 1) && (cols <= 1 || cs >= std::max<int64_t>(rows, 1)),
+                        "gemm: unsupported layout [", rows, ", ", cols, "] strides (", rs, ", ", cs, ")");
+  return {false, cols <= 1 ? std::max<int64_t>(rows, 1) : cs};
+}
+
+template <typename T, int Order>
+using ConstMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>,
+                            Eigen::Unaligned, Eigen::OuterStride<>>;
+template <typename T>
+using OutMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+                          Eigen::Unaligned, Eigen::OuterStride<>>;
+
+template <typename T, int AOrder, int BOrder>
+void eigen_gemm(const MatrixRef<T>& a, int64_t lda, const MatrixRef<T>& b, int64_t ldb, T* c,
+                int64_t ldc, bool accumulate) {
+  ConstMap<T, AOrder> A(a.data, a.rows, a.cols, Eigen::OuterStride<>(lda));
+  ConstMap<T, BOrder> B(b.data, b.rows, b.cols, Eigen::OuterStride<>(ldb));
+  OutMap<T> C(c, a.rows, b.cols, Eigen::OuterStride<>(std::max<int64_t>(ldc, 1)));
+  if (accumulate)
+    C.noalias() += A * B;
+  else
+    C.noalias() = A * B;
+}
+
+// Integer products: unsigned arithmetic wraps on overflow (as PyTorch's integers do) instead of
+// being undefined.
+template <typename T>
+void loop_gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool accumulate) {
+  using U = std::make_unsigned_t<T>;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    T* row = c + i * ldc;
+    if (!accumulate) std::fill(row, row + b.cols, T(0));
+    for (int64_t p = 0; p < a.cols; ++p) {
+      U av = static_cast<U>(a.data[i * a.row_stride + p * a.col_stride]);
+      if (av == 0) continue;
+      const T* brow = b.data + p * b.row_stride;
+      for (int64_t j = 0; j < b.cols; ++j)
+        row[j] = static_cast<T>(static_cast<U>(row[j]) + static_cast<U>(av * static_cast<U>(brow[j * b.col_stride])));
+    }
+  }
+}
+
+template <typename T>
+void eigen_dispatch(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool accumulate) {
+  Layout la = layout_of(a.rows, a.cols, a.row_stride, a.col_stride);
+  Layout lb = layout_of(b.rows, b.cols, b.row_stride, b.col_stride);
+  constexpr int R = Eigen::RowMajor, C = Eigen::ColMajor;
+  if (la.row_major && lb.row_major)
+    eigen_gemm<T, R, R>(a, la.ld, b, lb.ld, c, ldc, accumulate);
+  else if (la.row_major)
+    eigen_gemm<T, R, C>(a, la.ld, b, lb.ld, c, ldc, accumulate);
+  else if (lb.row_major)
+    eigen_gemm<T, C, R>(a, la.ld, b, lb.ld, c, ldc, accumulate);
+  else
+    eigen_gemm<T, C, C>(a, la.ld, b, lb.ld, c, ldc, accumulate);
+}
+
+}  // namespace
+
+bool gemm_layout_ok(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  if (rows == 0 || cols == 0) return true;
+  bool row_major = (cols <= 1 || cs == 1) && (rows <= 1 || rs >= std::max<int64_t>(cols, 1));
+  bool col_major = (rows <= 1 || rs == 1) && (cols <= 1 || cs >= std::max<int64_t>(rows, 1));
+  return row_major || col_major;
+}
+
+template <typename T>
+void gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool accumulate) {
+  EMBER_INTERNAL_ASSERT(a.cols == b.rows, "gemm: [", a.rows, ", ", a.cols, "] @ [", b.rows, ", ", b.cols, "]");
+  const int64_t m = a.rows, k = a.cols, n = b.cols;
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // an empty sum: zeros (and empty operands may carry any strides)
+    if (!accumulate)
+      for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+    return;
+  }
+  if constexpr (!std::is_floating_point_v<T>) {
+    loop_gemm(a, b, c, ldc, accumulate);
+  } else {
+    // Split the larger of m and n, so the operand every part packs again is the smaller one.
+    const bool split_rows = m >= n;
+    const int64_t dim = split_rows ? m : n, units = (dim + kSplitUnit - 1) / kSplitUnit;
+    const int64_t unit_work = kSplitUnit * (split_rows ? n : m) * k;
+    const int64_t units_per_thread = std::max<int64_t>(1, (kThreadWork + unit_work - 1) / unit_work);
+    parallel_for(0, units, 2 * units_per_thread,  // NB: a split leaves every thread enough work
+                 [&](int64_t lo, int64_t hi) {
+                   const int64_t begin = lo * kSplitUnit, len = std::min(hi * kSplitUnit, dim) - begin;
+                   if (split_rows)
+                     eigen_dispatch<T>({a.data + begin * a.row_stride, len, k, a.row_stride, a.col_stride}, b,
+                                       c + begin * ldc, ldc, accumulate);
+                   else
+                     eigen_dispatch<T>(a, {b.data + begin * b.col_stride, k, len, b.row_stride, b.col_stride},
+                                       c + begin, ldc, accumulate);
+                 });
+  }
+}
+
+template void gemm<float>(const MatrixRef<float>&, const MatrixRef<float>&, float*, int64_t, bool);
+template void gemm<double>(const MatrixRef<double>&, const MatrixRef<double>&, double*, int64_t, bool);
+template void gemm<uint8_t>(const MatrixRef<uint8_t>&, const MatrixRef<uint8_t>&, uint8_t*, int64_t, bool);
+template void gemm<int32_t>(const MatrixRef<int32_t>&, const MatrixRef<int32_t>&, int32_t*, int64_t, bool);
+template void gemm<int64_t>(const MatrixRef<int64_t>&, const MatrixRef<int64_t>&, int64_t*, int64_t, bool);
+
+}  // namespace ember::cpu

@@ -1,0 +1,222 @@
+// CPU kernels for batch_norm and layer_norm (ops/normalization.h). Batch norm sees its input as
+// [N, C, S]: with S > 1 each (n, c) is a contiguous run reduced or transformed with Eigen, work
+// split over channels; with S == 1 ([N, C]) rows of C channels are combined elementwise, vectorised
+// across channels. Layer norm works on rows of [R, D], split over rows; its weight and bias
+// gradients sum over rows into per-thread partial results. Statistics accumulate in double: a
+// float running sum over a whole channel (N * H * W values) would drift.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <Eigen/Core>
+#include <cmath>
+#include <vector>
+
+#include "ember/core/cpu/loops.h"
+#include "ember/ops/normalization.h"
+
+namespace ember::cpu {
+namespace {
+
+using ArrD = Eigen::Array<double, Eigen::Dynamic, 1>;
+
+template <typename T>
+const T* ptr(const Tensor& t) {
+  return t.defined() ? static_cast<const T*>(t.data_ptr()) : nullptr;
+}
+
+// Calls channel(c) for every c in [0, C), split over threads; each call reads N runs of S.
+template <typename F>
+void per_channel(int64_t N, int64_t C, int64_t S, const F& channel) {
+  parallel_for(0, C, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(N * S, 1)),
+               [&](int64_t lo, int64_t hi) {
+                 for (int64_t c = lo; c < hi; ++c) channel(c);
+               });
+}
+
+void cpu_batch_norm_stats(const Tensor& mean, const Tensor& var, const Tensor& x, int64_t N, int64_t C,
+                          int64_t S) {
+  visit_floating_dtype(x.dtype(), "batch_norm", [&]<typename T>(type_tag<T>) {
+    const T* xp = ptr<T>(x);
+    T* mp = static_cast<T*>(mean.data_ptr());
+    T* vp = static_cast<T*>(var.data_ptr());
+    const double inv_m = 1.0 / static_cast<double>(N * S);
+    if (S == 1) {
+      // Two passes over rows of C: the mean, then the squared deviations from it.
+      ArrD sum = ArrD::Zero(C), sq = ArrD::Zero(C);
+      for (int64_t n = 0; n < N; ++n) sum += ConstVecMap<T>(xp + n * C, C).template cast<double>();
+      ArrD mu = sum * inv_m;
+      for (int64_t n = 0; n < N; ++n)
+        sq += (ConstVecMap<T>(xp + n * C, C).template cast<double>() - mu).square();
+      VecMap<T>(mp, C) = mu.template cast<T>();
+      VecMap<T>(vp, C) = (sq * inv_m).template cast<T>();
+      return;
+    }
+    per_channel(N, C, S, [&](int64_t c) {
+      double sum = 0;
+      for (int64_t n = 0; n < N; ++n) sum += static_cast<double>(ConstVecMap<T>(xp + (n * C + c) * S, S).sum());
+      double mu = sum * inv_m;
+      double sq = 0;
+      const T mu_t = static_cast<T>(mu);
+      for (int64_t n = 0; n < N; ++n)
+        sq += static_cast<double>((ConstVecMap<T>(xp + (n * C + c) * S, S) - mu_t).square().sum());
+      mp[c] = mu_t;
+      vp[c] = static_cast<T>(sq * inv_m);
+    });
+  });
+}
+
+void cpu_batch_norm_grad_sums(const Tensor& sum_g, const Tensor& sum_gx, const Tensor& g, const Tensor& x,
+                              const Tensor& mean, int64_t N, int64_t C, int64_t S) {
+  visit_floating_dtype(x.dtype(), "batch_norm", [&]<typename T>(type_tag<T>) {
+    const T *gp = ptr<T>(g), *xp = ptr<T>(x), *mp = ptr<T>(mean);
+    T* sg = static_cast<T*>(sum_g.data_ptr());
+    T* sgx = static_cast<T*>(sum_gx.data_ptr());
+    if (S == 1) {
+      ArrD a = ArrD::Zero(C), b = ArrD::Zero(C);
+      ConstVecMap<T> mu(mp, C);
+      for (int64_t n = 0; n < N; ++n) {
+        ConstVecMap<T> gr(gp + n * C, C), xr(xp + n * C, C);
+        a += gr.template cast<double>();
+        b += (gr * (xr - mu)).template cast<double>();
+      }
+      VecMap<T>(sg, C) = a.template cast<T>();
+      VecMap<T>(sgx, C) = b.template cast<T>();
+      return;
+    }
+    per_channel(N, C, S, [&](int64_t c) {
+      double a = 0, b = 0;
+      for (int64_t n = 0; n < N; ++n) {
+        ConstVecMap<T> gr(gp + (n * C + c) * S, S), xr(xp + (n * C + c) * S, S);
+        a += static_cast<double>(gr.sum());
+        b += static_cast<double>((gr * (xr - mp[c])).sum());
+      }
+      sg[c] = static_cast<T>(a);
+      sgx[c] = static_cast<T>(b);
+    });
+  });
+}
+
+void cpu_channel_affine(const Tensor& out, const Tensor& a, const Tensor& ka, const Tensor& b,
+                        const Tensor& b0, const Tensor& kb, const Tensor& k, int64_t N, int64_t C,
+                        int64_t S) {
+  visit_floating_dtype(out.dtype(), "batch_norm", [&]<typename T>(type_tag<T>) {
+    T* op = static_cast<T*>(out.data_ptr());
+    const T *ap = ptr<T>(a), *kap = ptr<T>(ka), *bp = ptr<T>(b), *b0p = ptr<T>(b0), *kbp = ptr<T>(kb),
+            *kp = ptr<T>(k);
+    if (S == 1) {
+      ConstVecMap<T> kav(kap, C), kv(kp, C);
+      parallel_for(0, N, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(C, 1)),
+                   [&](int64_t lo, int64_t hi) {
+                     for (int64_t n = lo; n < hi; ++n) {
+                       VecMap<T> o(op + n * C, C);
+                       ConstVecMap<T> ar(ap + n * C, C);
+                       if (bp)
+                         o = ar * kav + (ConstVecMap<T>(bp + n * C, C) - ConstVecMap<T>(b0p, C)) *
+                                            ConstVecMap<T>(kbp, C) + kv;
+                       else
+                         o = ar * kav + kv;
+                     }
+                   });
+      return;
+    }
+    parallel_for(0, N * C, std::max<int64_t>(1, kElementwiseGrain / S), [&](int64_t lo, int64_t hi) {
+      for (int64_t nc = lo; nc < hi; ++nc) {
+        int64_t c = nc % C;
+        VecMap<T> o(op + nc * S, S);
+        ConstVecMap<T> ar(ap + nc * S, S);
+        if (bp)
+          o = ar * kap[c] + (ConstVecMap<T>(bp + nc * S, S) - b0p[c]) * kbp[c] + kp[c];
+        else
+          o = ar * kap[c] + kp[c];
+      }
+    });
+  });
+}
+
+void cpu_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, const Tensor& x,
+                    const Tensor& weight, const Tensor& bias, double eps) {
+  visit_floating_dtype(x.dtype(), "layer_norm", [&]<typename T>(type_tag<T>) {
+    int64_t R = mean.numel(), D = x.numel() / R;
+    const T *xp = ptr<T>(x), *wp = ptr<T>(weight), *bp = ptr<T>(bias);
+    T *op = static_cast<T*>(out.data_ptr()), *mp = static_cast<T*>(mean.data_ptr()),
+      *rp = static_cast<T*>(rstd.data_ptr());
+    parallel_for(0, R, std::max<int64_t>(1, kElementwiseGrain / D), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        ConstVecMap<T> xr(xp + r * D, D);
+        VecMap<T> o(op + r * D, D);
+        // Two passes over the row (in cache): the mean, then the squared deviations from it.
+        T mu = static_cast<T>(static_cast<double>(xr.sum()) / static_cast<double>(D));
+        double var = static_cast<double>((xr - mu).square().sum()) / static_cast<double>(D);
+        T rs = static_cast<T>(1.0 / std::sqrt(var + eps));
+        mp[r] = mu;
+        rp[r] = rs;
+        if (wp && bp)
+          o = (xr - mu) * rs * ConstVecMap<T>(wp, D) + ConstVecMap<T>(bp, D);
+        else if (wp)
+          o = (xr - mu) * rs * ConstVecMap<T>(wp, D);
+        else if (bp)
+          o = (xr - mu) * rs + ConstVecMap<T>(bp, D);
+        else
+          o = (xr - mu) * rs;
+      }
+    });
+  });
+}
+
+void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, const Tensor& grad_bias,
+                             const Tensor& g, const Tensor& x, const Tensor& mean, const Tensor& rstd,
+                             const Tensor& weight) {
+  visit_floating_dtype(x.dtype(), "layer_norm", [&]<typename T>(type_tag<T>) {
+    using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+    int64_t R = mean.numel(), D = x.numel() / R;
+    const T *gp = ptr<T>(g), *xp = ptr<T>(x), *mp = ptr<T>(mean), *rp = ptr<T>(rstd), *wp = ptr<T>(weight);
+    T* gip = grad_in.defined() ? static_cast<T*>(grad_in.data_ptr()) : nullptr;
+    bool want_w = grad_weight.defined(), want_b = grad_bias.defined();
+    // Weight and bias gradients sum over rows: each chunk of rows sums into its own partial.
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+#endif
+    int64_t chunks = R * D < kElementwiseGrain ? 1 : std::min<int64_t>(threads, R);
+    std::vector<ArrD> part_w(static_cast<size_t>(want_w ? chunks : 0), ArrD::Zero(want_w ? D : 0));
+    std::vector<ArrD> part_b(static_cast<size_t>(want_b ? chunks : 0), ArrD::Zero(want_b ? D : 0));
+    auto rows = [&](int64_t c0, int64_t c1) {
+      Arr xhat(D), gy(D);
+      for (int64_t c = c0; c < c1; ++c)
+        for (int64_t r = R * c / chunks; r < R * (c + 1) / chunks; ++r) {
+          ConstVecMap<T> gr(gp + r * D, D), xr(xp + r * D, D);
+          xhat = (xr - mp[r]) * rp[r];
+          if (want_w) part_w[static_cast<size_t>(c)] += (gr * xhat).template cast<double>();
+          if (want_b) part_b[static_cast<size_t>(c)] += gr.template cast<double>();
+          if (!gip) continue;
+          if (wp)
+            gy = gr * ConstVecMap<T>(wp, D);
+          else
+            gy = gr;
+          T c1m = gy.mean(), c2m = (gy * xhat).mean();
+          VecMap<T>(gip + r * D, D) = rp[r] * (gy - c1m - xhat * c2m);
+        }
+    };
+    if (chunks == 1)
+      rows(0, 1);  // NB: parallel_for would open a parallel region even for one chunk
+    else
+      parallel_for(0, chunks, 1, rows);
+    for (int64_t c = 1; c < chunks; ++c) {
+      if (want_w) part_w[0] += part_w[static_cast<size_t>(c)];
+      if (want_b) part_b[0] += part_b[static_cast<size_t>(c)];
+    }
+    if (want_w) VecMap<T>(static_cast<T*>(grad_weight.data_ptr()), D) = part_w[0].template cast<T>();
+    if (want_b) VecMap<T>(static_cast<T*>(grad_bias.data_ptr()), D) = part_b[0].template cast<T>();
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(batch_norm_stats_stub, DeviceType::CPU, &cpu_batch_norm_stats);
+EMBER_REGISTER_KERNEL(batch_norm_grad_sums_stub, DeviceType::CPU, &cpu_batch_norm_grad_sums);
+EMBER_REGISTER_KERNEL(channel_affine_stub, DeviceType::CPU, &cpu_channel_affine);
+EMBER_REGISTER_KERNEL(layer_norm_stub, DeviceType::CPU, &cpu_layer_norm);
+EMBER_REGISTER_KERNEL(layer_norm_backward_stub, DeviceType::CPU, &cpu_layer_norm_backward);
+
+}  // namespace ember::cpu

@@ -1,0 +1,167 @@
+// CPU kernels for softmax / log_softmax and their backward (ops/softmax.h). Inputs are made
+// contiguous and seen as [O, R, I] with R the softmax dim. When the dim is innermost (I == 1, the
+// usual last-dim softmax) each row is one Eigen array expression; otherwise rows of I values are
+// combined elementwise, so both cases are vectorised.
+// NB: GCC 12 flags Eigen's AVX-512 min/max/exp packets as reading uninitialised values (its
+// _mm512_undefined_* placeholders): a false positive that would bury real warnings.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <Eigen/Core>
+#include <cmath>
+
+#include "ember/core/copy.h"
+#include "ember/core/cpu/loops.h"
+#include "ember/ops/softmax.h"
+
+namespace ember::cpu {
+namespace {
+
+template <typename T>
+using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+
+struct Layout {
+  int64_t O = 1, R = 1, I = 1;
+};
+
+Layout layout_of(const Tensor& t, int64_t dim) {
+  Layout l;
+  if (t.dim() == 0) return l;
+  for (int64_t d = 0; d < dim; ++d) l.O *= t.size(d);
+  l.R = t.size(dim);
+  for (int64_t d = dim + 1; d < t.dim(); ++d) l.I *= t.size(d);
+  return l;
+}
+
+// Calls f(o0, o1, i0, i1) over parallel chunks: by O when there are enough, else by I.
+template <typename F>
+void split_work(const Layout& l, const F& f) {
+  int64_t per_o = l.R * l.I;
+  if (l.O > 1 || l.I == 1 || per_o < kElementwiseGrain) {
+    parallel_for(0, l.O, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(per_o, 1)),
+                 [&](int64_t lo, int64_t hi) { f(lo, hi, 0, l.I); });
+  } else {
+    parallel_for(0, l.I, std::max<int64_t>(16, kElementwiseGrain / l.R),
+                 [&](int64_t lo, int64_t hi) { f(0, 1, lo, hi); });
+  }
+}
+
+template <typename T>
+void softmax_row(T* out, const T* x, int64_t R, bool log) {
+  ConstVecMap<T> v(x, R);
+  VecMap<T> o(out, R);
+  T m = v.maxCoeff();
+  if (log) {
+    // (x - m) - log(sum): exact for the largest element even when |m| is large.
+    T log_sum = std::log((v - m).exp().sum());
+    o = (v - m) - log_sum;
+  } else {
+    o = (v - m).exp();
+    o *= T(1) / o.sum();
+  }
+}
+
+template <typename T>
+void softmax_cols(T* out, const T* x, int64_t R, int64_t I, int64_t i0, int64_t i1, bool log,
+                  Arr<T>& m, Arr<T>& s) {
+  int64_t n = i1 - i0;
+  auto row = [&](int64_t r) { return ConstVecMap<T>(x + r * I + i0, n); };
+  auto orow = [&](int64_t r) { return VecMap<T>(out + r * I + i0, n); };
+  m = row(0);
+  for (int64_t r = 1; r < R; ++r) m = m.max(row(r));
+  s.setZero(n);
+  for (int64_t r = 0; r < R; ++r) {
+    if (log) {
+      s += (row(r) - m).exp();
+    } else {
+      orow(r) = (row(r) - m).exp();
+      s += orow(r);
+    }
+  }
+  if (log) {
+    s = s.log();
+    for (int64_t r = 0; r < R; ++r) orow(r) = (row(r) - m) - s;
+  } else {
+    s = s.inverse();
+    for (int64_t r = 0; r < R; ++r) orow(r) *= s;
+  }
+}
+
+void cpu_softmax(const Tensor& out, const Tensor& in, int64_t dim, bool log) {
+  Tensor src = contiguous_data(in);
+  Layout l = layout_of(src, dim);
+  visit_floating_dtype(in.dtype(), log ? "log_softmax" : "softmax", [&]<typename T>(type_tag<T>) {
+    const T* x = static_cast<const T*>(src.data_ptr());
+    T* o = static_cast<T*>(out.data_ptr());
+    split_work(l, [&](int64_t o0, int64_t o1, int64_t i0, int64_t i1) {
+      Arr<T> m, s;
+      for (int64_t k = o0; k < o1; ++k) {
+        int64_t off = k * l.R * l.I;
+        if (l.I == 1)
+          softmax_row<T>(o + off, x + off, l.R, log);
+        else
+          softmax_cols<T>(o + off, x + off, l.R, l.I, i0, i1, log, m, s);
+      }
+    });
+  });
+}
+
+template <typename T>
+void softmax_backward_row(T* gi, const T* g, const T* y, int64_t R, bool log) {
+  ConstVecMap<T> gv(g, R), yv(y, R);
+  VecMap<T> o(gi, R);
+  if (log)
+    o = gv - yv.exp() * gv.sum();
+  else
+    o = yv * (gv - (gv * yv).sum());
+}
+
+template <typename T>
+void softmax_backward_cols(T* gi, const T* g, const T* y, int64_t R, int64_t I, int64_t i0,
+                           int64_t i1, bool log, Arr<T>& s) {
+  int64_t n = i1 - i0;
+  auto at = [&](const T* p, int64_t r) { return ConstVecMap<T>(p + r * I + i0, n); };
+  s.setZero(n);
+  for (int64_t r = 0; r < R; ++r) {
+    if (log)
+      s += at(g, r);
+    else
+      s += at(g, r) * at(y, r);
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    VecMap<T> o(gi + r * I + i0, n);
+    if (log)
+      o = at(g, r) - at(y, r).exp() * s;
+    else
+      o = at(y, r) * (at(g, r) - s);
+  }
+}
+
+void cpu_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tensor& y, int64_t dim,
+                          bool log) {
+  Tensor gc = contiguous_data(grad), yc = contiguous_data(y);
+  Layout l = layout_of(yc, dim);
+  visit_floating_dtype(y.dtype(), log ? "log_softmax" : "softmax", [&]<typename T>(type_tag<T>) {
+    const T* g = static_cast<const T*>(gc.data_ptr());
+    const T* yp = static_cast<const T*>(yc.data_ptr());
+    T* o = static_cast<T*>(grad_in.data_ptr());
+    split_work(l, [&](int64_t o0, int64_t o1, int64_t i0, int64_t i1) {
+      Arr<T> s;
+      for (int64_t k = o0; k < o1; ++k) {
+        int64_t off = k * l.R * l.I;
+        if (l.I == 1)
+          softmax_backward_row<T>(o + off, g + off, yp + off, l.R, log);
+        else
+          softmax_backward_cols<T>(o + off, g + off, yp + off, l.R, l.I, i0, i1, log, s);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CPU, &cpu_softmax);
+EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CPU, &cpu_softmax_backward);
+
+}  // namespace ember::cpu

@@ -1,0 +1,28 @@
+#pragma once
+// Activation functions. tanh and sigmoid of integer tensors compute in float32, relu keeps integer
+// dtypes, gelu and leaky_relu take floating tensors only (as in PyTorch). Backward runs one fused
+// kernel when no graph of the gradient is being built, and differentiable ops under create_graph.
+#include <string_view>
+
+#include "ember/ops/unary.h"
+
+namespace ember {
+
+/// Kernel: grad_in = grad * op'(saved), where `saved` is the op's output for Tanh, Sigmoid and
+/// Relu and its input for Gelu, GeluTanh and LeakyRelu (slope in p.a); all of one shape and dtype.
+using ActivationBackwardFn = void (*)(UnaryOp op, const Tensor& grad_in, const Tensor& grad,
+                                      const Tensor& saved, const UnaryParams& p);
+EMBER_DECLARE_STUB(activation_backward_stub, ActivationBackwardFn);
+
+Tensor tanh(const Tensor& t);
+/// 1 / (1 + e^-t).
+Tensor sigmoid(const Tensor& t);
+/// max(t, 0); NaN stays NaN; bool tensors are refused.
+Tensor relu(const Tensor& t);
+/// t * Phi(t) with Phi the standard normal CDF (approximate = "none"), or PyTorch's tanh
+/// approximation 0.5 t (1 + tanh(sqrt(2/pi) (t + 0.044715 t^3))) (approximate = "tanh").
+Tensor gelu(const Tensor& t, std::string_view approximate = "none");
+/// t where t > 0, else negative_slope * t.
+Tensor leaky_relu(const Tensor& t, double negative_slope = 0.01);
+
+}  // namespace ember

@@ -1,0 +1,124 @@
+#include "ember/ops/compare.h"
+
+#include "ember/autograd/record.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/binary.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+
+EMBER_DEFINE_STUB(compare_stub, CompareFn);
+EMBER_DEFINE_STUB(where_stub, WhereFn);
+
+using autograd::SavedTensor;
+using autograd::TensorList;
+
+namespace {
+
+// t converted to dtype and broadcast (as a view) to shape.
+Tensor prepare(const Tensor& t, DType dtype, IntArrayRef shape) {
+  Tensor c = t.dtype() == dtype ? t : copy_as(t, dtype, t.device());
+  return c.sizes() == shape ? c : expand_data(c, shape);
+}
+
+void check_same_device(const Tensor& a, const Tensor& b, const char* name) {
+  EMBER_CHECK_VALUE(a.device() == b.device(), name, ": tensors on different devices, ", a.device(),
+                    " and ", b.device());
+}
+
+Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const char* name) {
+  check_same_device(a, b, name);
+  DType dtype = promote_types(a.dtype(), b.dtype());
+  check_compute_dtype(dtype, name);
+  DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
+  Tensor out = empty(shape, TensorOptions(kBool).device(a.device()));
+  if (out.numel() > 0) compare_stub(a.device().type, op, out, prepare(a, dtype, shape), prepare(b, dtype, shape));
+  return out;
+}
+
+// d where(c, a, b)/da = grad where c, else 0 ; d/db = grad where !c, else 0
+struct WhereBackward : autograd::Node {
+  SavedTensor cond;
+  DimVector a_shape, b_shape;
+  const char* name() const override { return "WhereBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor c = cond.unpack(this), ga, gb;
+    if (needs_input_grad(0)) ga = sum_to(where(c, g[0], 0), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(where(c, 0, g[0]), b_shape);
+    return {ga, gb};
+  }
+  void release_saved() override { cond.reset(); }
+};
+
+}  // namespace
+
+Tensor eq(const Tensor& a, const Tensor& b) { return compare(CompareOp::Eq, a, b, "eq"); }
+Tensor ne(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ne, a, b, "ne"); }
+Tensor lt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Lt, a, b, "lt"); }
+Tensor le(const Tensor& a, const Tensor& b) { return compare(CompareOp::Le, a, b, "le"); }
+Tensor gt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Gt, a, b, "gt"); }
+Tensor ge(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ge, a, b, "ge"); }
+Tensor eq(const Tensor& a, Scalar b) { return eq(a, wrap_scalar(b, a)); }
+Tensor ne(const Tensor& a, Scalar b) { return ne(a, wrap_scalar(b, a)); }
+Tensor lt(const Tensor& a, Scalar b) { return lt(a, wrap_scalar(b, a)); }
+Tensor le(const Tensor& a, Scalar b) { return le(a, wrap_scalar(b, a)); }
+Tensor gt(const Tensor& a, Scalar b) { return gt(a, wrap_scalar(b, a)); }
+Tensor ge(const Tensor& a, Scalar b) { return ge(a, wrap_scalar(b, a)); }
+
+Tensor logical_not(const Tensor& t) {
+  // NB: eq against a zero of t's own dtype, so NaN (nonzero) gives false, as in PyTorch.
+  return compare(CompareOp::Eq, t, zeros({}, t.options()), "logical_not");
+}
+Tensor logical_and(const Tensor& a, const Tensor& b) { return compare(CompareOp::LogicalAnd, a, b, "logical_and"); }
+Tensor logical_or(const Tensor& a, const Tensor& b) { return compare(CompareOp::LogicalOr, a, b, "logical_or"); }
+
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_TYPE(cond.dtype() == kBool, "where: condition must be a bool tensor, got ", cond.dtype());
+  check_same_device(a, b, "where");
+  check_same_device(cond, a, "where");
+  DType dtype = promote_types(a.dtype(), b.dtype());
+  DimVector shape = broadcast_shapes(cond.sizes(), broadcast_shapes(a.sizes(), b.sizes(), "where"), "where");
+  Tensor out = empty(shape, TensorOptions(dtype).device(a.device()));
+  if (out.numel() > 0)
+    where_stub(a.device().type, out, prepare(cond, kBool, shape), prepare(a, dtype, shape), prepare(b, dtype, shape));
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<WhereBackward>(a, b);
+    node->cond = SavedTensor(cond);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+Tensor where(const Tensor& cond, const Tensor& a, Scalar b) { return where(cond, a, wrap_scalar(b, a)); }
+Tensor where(const Tensor& cond, Scalar a, const Tensor& b) { return where(cond, wrap_scalar(a, b), b); }
+
+Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
+Tensor operator==(const Tensor& a, Scalar b) { return eq(a, b); }
+Tensor operator!=(const Tensor& a, const Tensor& b) { return ne(a, b); }
+Tensor operator!=(const Tensor& a, Scalar b) { return ne(a, b); }
+Tensor operator<(const Tensor& a, const Tensor& b) { return lt(a, b); }
+Tensor operator<(const Tensor& a, Scalar b) { return lt(a, b); }
+Tensor operator<=(const Tensor& a, const Tensor& b) { return le(a, b); }
+Tensor operator<=(const Tensor& a, Scalar b) { return le(a, b); }
+Tensor operator>(const Tensor& a, const Tensor& b) { return gt(a, b); }
+Tensor operator>(const Tensor& a, Scalar b) { return gt(a, b); }
+Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
+Tensor operator>=(const Tensor& a, Scalar b) { return ge(a, b); }
+
+Tensor Tensor::eq(const Tensor& other) const { return ember::eq(*this, other); }
+Tensor Tensor::eq(Scalar other) const { return ember::eq(*this, other); }
+Tensor Tensor::ne(const Tensor& other) const { return ember::ne(*this, other); }
+Tensor Tensor::ne(Scalar other) const { return ember::ne(*this, other); }
+Tensor Tensor::lt(const Tensor& other) const { return ember::lt(*this, other); }
+Tensor Tensor::lt(Scalar other) const { return ember::lt(*this, other); }
+Tensor Tensor::le(const Tensor& other) const { return ember::le(*this, other); }
+Tensor Tensor::le(Scalar other) const { return ember::le(*this, other); }
+Tensor Tensor::gt(const Tensor& other) const { return ember::gt(*this, other); }
+Tensor Tensor::gt(Scalar other) const { return ember::gt(*this, other); }
+Tensor Tensor::ge(const Tensor& other) const { return ember::ge(*this, other); }
+Tensor Tensor::ge(Scalar other) const { return ember::ge(*this, other); }
+
+}  // namespace ember

@@ -1,0 +1,127 @@
+#include "ember/ops/matmul.h"
+
+#include <algorithm>
+
+#include "ember/autograd/record.h"
+#include "ember/core/factory.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+
+EMBER_DEFINE_STUB(matmul_stub, MatmulFn);
+
+using autograd::SavedTensor;
+using autograd::TensorList;
+
+namespace {
+
+// The batch dims of a matrix operand: all but the last two (none for 1-D and 2-D operands).
+IntArrayRef batch_dims(const Tensor& t) {
+  return IntArrayRef(t.sizes().data(), t.dim() > 2 ? static_cast<size_t>(t.dim() - 2) : 0);
+}
+
+DimVector with_matrix(IntArrayRef batch, int64_t rows, int64_t cols) {
+  DimVector shape = batch.vec();
+  shape.push_back(rows);
+  shape.push_back(cols);
+  return shape;
+}
+
+void check_operands(const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_VALUE(a.defined() && b.defined(), "matmul: an operand is an undefined tensor");
+  EMBER_CHECK_VALUE(a.dim() >= 1 && b.dim() >= 1, "matmul: both operands need at least 1 dimension, got ",
+                    a.sizes(), " and ", b.sizes());
+  EMBER_CHECK_TYPE(a.dtype() == b.dtype(), "matmul: expected both operands to have the same dtype, got ",
+                   a.dtype(), " and ", b.dtype());
+  check_compute_dtype(a.dtype(), "matmul");
+  EMBER_CHECK_TYPE(a.dtype() != kBool, "matmul: not supported for bool tensors");
+  EMBER_CHECK_VALUE(a.device() == b.device(), "matmul: operands on different devices, ", a.device(),
+                    " and ", b.device());
+  int64_t k_b = b.dim() == 1 ? b.size(0) : b.size(-2);
+  EMBER_CHECK_VALUE(a.size(-1) == k_b, "matmul: cannot multiply ", a.sizes(), " by ", b.sizes());
+  IntArrayRef ba = batch_dims(a), bb = batch_dims(b);
+  for (size_t i = 0; i < std::min(ba.size(), bb.size()); ++i) {
+    int64_t sa = ba[ba.size() - 1 - i], sb = bb[bb.size() - 1 - i];
+    EMBER_CHECK_VALUE(sa == sb || sa == 1 || sb == 1, "matmul: cannot multiply ", a.sizes(), " by ",
+                      b.sizes(), " (batch dimensions do not broadcast)");
+  }
+}
+
+// a [..., m, k] @ b [..., k, n] for operands of at least 2 dims, without autograd.
+Tensor matmul_forward(const Tensor& a, const Tensor& b) {
+  IntArrayRef ba = batch_dims(a), bb = batch_dims(b);
+  DimVector batch = ba == bb ? ba.vec() : broadcast_shapes(ba, bb, "matmul");
+  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  Tensor out = empty(with_matrix(batch, m, n), a.options());
+  if (out.numel() == 0) return out;
+  DimVector a_shape = with_matrix(batch, m, k), b_shape = with_matrix(batch, k, n);
+  matmul_stub(a.device().type, out, a.sizes() == IntArrayRef(a_shape) ? a : expand_data(a, a_shape),
+              b.sizes() == IntArrayRef(b_shape) ? b : expand_data(b, b_shape));
+  return out;
+}
+
+// d(a@b)/da = grad @ b^T ; d(a@b)/db = a^T @ grad (each summed over the batch dims it was broadcast to)
+struct MatmulBackward : autograd::Node {
+  SavedTensor a, b;
+  DimVector a_shape, b_shape;
+  const char* name() const override { return "MatmulBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb;
+    if (needs_input_grad(0)) ga = sum_to(matmul(g[0], transpose(b.unpack(this), -1, -2)), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(matmul(transpose(a.unpack(this), -1, -2), g[0]), b_shape);
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+  }
+};
+
+// The recorded product of operands with at least 2 dims.
+Tensor batched_matmul(const Tensor& a, const Tensor& b) {
+  Tensor out = matmul_forward(a, b);
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<MatmulBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    if (node->needs_input_grad(0)) node->b = SavedTensor(b);
+    if (node->needs_input_grad(1)) node->a = SavedTensor(a);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+// Whether a's batch dims merge with its row dim into one strided dim, so [B..., m, k] is a view
+// of a [B*m, k] matrix: then [B..., m, k] @ [k, n] is one large GEMM instead of B small ones, and
+// the gradient of the shared [k, n] operand is one GEMM instead of B products and a sum.
+bool rows_fold(const Tensor& a) {
+  int64_t expected = a.stride(-2) * a.size(-2);
+  for (int64_t d = a.dim() - 3; d >= 0; --d) {
+    if (a.size(d) == 1) continue;
+    if (a.stride(d) != expected) return false;
+    expected = a.stride(d) * a.size(d);
+  }
+  return true;
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  check_operands(a, b);
+  const int64_t da = a.dim(), db = b.dim();
+  // 1-D operands become [1, k] or [k, 1] views, and the added dim is removed from the result.
+  if (da == 1 && db == 1) return reshape(batched_matmul(unsqueeze(a, 0), unsqueeze(b, 1)), IntArrayRef());
+  if (da == 1) return squeeze(matmul(unsqueeze(a, 0), b), -2);
+  if (db == 1) return squeeze(matmul(a, unsqueeze(b, 1)), -1);
+  if (da >= 3 && db == 2 && rows_fold(a)) {
+    DimVector out_shape = a.sizes().vec();
+    out_shape.back() = b.size(1);
+    return reshape(batched_matmul(reshape(a, {-1, a.size(-1)}), b), out_shape);
+  }
+  return batched_matmul(a, b);
+}
+
+Tensor Tensor::matmul(const Tensor& other) const { return ember::matmul(*this, other); }
+
+}  // namespace ember

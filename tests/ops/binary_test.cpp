@@ -1,0 +1,241 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "ember/ember.h"
+#include "ember/ops/compare.h"
+
+using namespace ember;
+using autograd::gradcheck;
+using autograd::gradgradcheck;
+using autograd::TensorList;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void expect_values(const Tensor& t, const std::vector<double>& expected, double rtol = 1e-6) {
+  std::vector<double> got = t.to_vector<double>();
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(expected[i]))
+      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": " << got[i];
+    else if (std::isinf(expected[i]))
+      EXPECT_EQ(got[i], expected[i]) << "element " << i;
+    else
+      EXPECT_NEAR(got[i], expected[i], rtol * (1 + std::fabs(expected[i]))) << "element " << i;
+  }
+}
+
+template <typename F>
+void expect_error(const F& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  }
+}
+
+using BinaryFunction = std::function<Tensor(const Tensor&, const Tensor&)>;
+
+// gradcheck of fn(a, b) with a, b float64 in [lo, hi] on: equal shapes, broadcasting both ways,
+// a transposed (non-contiguous) operand, and a 0-d operand.
+void check_grads(const BinaryFunction& fn, double lo, double hi) {
+  Generator gen(3);
+  auto draw = [&](IntArrayRef shape) {
+    return (rand(shape, kFloat64, &gen) * (hi - lo) + lo).set_requires_grad();
+  };
+  auto both = [&](const TensorList& in) { return fn(in[0], in[1]); };
+  gradcheck(both, {draw({2, 3}), draw({2, 3})});
+  gradcheck(both, {draw({2, 3}), draw({3})});
+  gradcheck(both, {draw({2, 1}), draw({1, 3})});
+  gradcheck(both, {draw({}), draw({2, 3})});
+  gradcheck([&](const TensorList& in) { return fn(in[0].t(), in[1]); }, {draw({3, 2}), draw({2, 3})});
+}
+
+}  // namespace
+
+TEST(BinaryTest, ArithmeticBroadcastsRowsAndColumns) {
+  Tensor a = tensor(std::vector<float>{1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}, {2, 3});
+  Tensor row = tensor({10.0f, 20.0f, 30.0f});
+  Tensor col = tensor(std::vector<float>{1.0f, 2.0f}, {2, 1});
+  expect_values(a + row, {11, 22, 33, 14, 25, 36});
+  expect_values(a - col, {0, 1, 2, 2, 3, 4});
+  expect_values(a * col, {1, 2, 3, 8, 10, 12});
+  expect_values(row / a, {10, 10, 10, 2.5, 4, 5});
+  expect_values(add(a, row, 2), {21, 42, 63, 24, 45, 66});
+  expect_values(sub(a, row, 0.5), {-4, -8, -12, -1, -5, -9});
+  EXPECT_EQ((a + row).sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ((col + row).sizes(), IntArrayRef({2, 3}));
+}
+
+TEST(BinaryTest, ScalarsOnEitherSide) {
+  Tensor x = tensor({1.0, 2.0, 4.0});
+  expect_values(x + 1, {2, 3, 5});
+  expect_values(1 - x, {0, -1, -3});
+  expect_values(2.0 * x, {2, 4, 8});
+  expect_values(2 / x, {2, 1, 0.5});
+  expect_values(-x, {-1, -2, -4});
+}
+
+TEST(BinaryTest, DtypePromotionFollowsPyTorch) {
+  Tensor i32 = tensor<int32_t>({1, 2}), i64 = tensor<int64_t>({3, 4});
+  Tensor f32 = tensor({1.0f, 2.0f}), f64 = tensor({1.0, 2.0});
+  Tensor b = tensor(std::vector<bool>{true, false});
+  EXPECT_EQ((i32 + i64).dtype(), kInt64);
+  EXPECT_EQ((i64 * f32).dtype(), kFloat32);
+  EXPECT_EQ((f32 - f64).dtype(), kFloat64);
+  EXPECT_EQ((b + b).dtype(), kBool);
+  EXPECT_EQ((b + b).to_vector<bool>(), (std::vector<bool>{true, false}));
+  EXPECT_EQ((b + i32).dtype(), kInt32);
+  EXPECT_EQ((i64 + 2.5).dtype(), kFloat32);
+  EXPECT_EQ((f32 + 2).dtype(), kFloat32);
+  EXPECT_EQ((b + 1).dtype(), kInt64);
+  EXPECT_EQ((i32 / i64).dtype(), kFloat32);
+  expect_values(i32 / i64, {1.0 / 3, 0.5});
+  EXPECT_EQ(pow(i32, i64).dtype(), kInt64);
+  EXPECT_EQ(maximum(i32, f64).dtype(), kFloat64);
+}
+
+TEST(BinaryTest, ShapesThatDoNotBroadcastNameBothShapes) {
+  Tensor a = ones({2, 3}), b = ones({4});
+  expect_error([&] { a + b; }, {"add", "[2, 3]", "[4]"});
+  expect_error([&] { mul(a, b); }, {"mul", "[2, 3]", "[4]"});
+  expect_error([&] { pow(a, b); }, {"pow", "[2, 3]", "[4]"});
+  expect_error([&] { maximum(a, b); }, {"maximum", "[2, 3]", "[4]"});
+  expect_error([&] { minimum(a, b); }, {"minimum", "[2, 3]", "[4]"});
+}
+
+TEST(BinaryTest, LargeBroadcastMatchesElementwiseLoop) {
+  // 512 x 300 crosses the parallel grain; the row operand broadcasts with stride 0.
+  Tensor a = randn({512, 300}), row = randn({300});
+  std::vector<float> av = a.to_vector<float>(), rv = row.to_vector<float>();
+  std::vector<float> sum = (a + row).to_vector<float>(), mx = maximum(a.t(), row.unsqueeze(1)).to_vector<float>();
+  for (size_t i = 0; i < 512; ++i)
+    for (size_t j = 0; j < 300; ++j) {
+      ASSERT_EQ(sum[i * 300 + j], av[i * 300 + j] + rv[j]);
+      ASSERT_EQ(mx[j * 512 + i], std::max(av[i * 300 + j], rv[j]));
+    }
+}
+
+TEST(BinaryTest, EmptyBroadcastGivesEmptyResult) {
+  Tensor r = ones({0, 3}) * ones({3});
+  EXPECT_EQ(r.sizes(), IntArrayRef({0, 3}));
+  EXPECT_EQ(maximum(ones({0, 1}), ones({2})).sizes(), IntArrayRef({0, 2}));
+}
+
+TEST(BinaryTest, PowTensorValues) {
+  Tensor base = tensor({2.0, -2.0, 0.0, 0.0, 4.0, -8.0});
+  Tensor exponent = tensor({3.0, 3.0, 0.0, -1.0, 0.5, 1.0 / 3});
+  expect_values(pow(base, exponent), {8, -8, 1, kInf, 2, kNaN});
+  expect_values(base.pow(tensor({2.0})), {4, 4, 0, 0, 16, 64});
+  // float32, long enough for the vectorised path.
+  Tensor x = full({1000}, 1.5f), y = full({1000}, 2.25f);
+  expect_values(pow(x, y), std::vector<double>(1000, std::pow(1.5, 2.25)));
+}
+
+TEST(BinaryTest, PowIntegerTensors) {
+  Tensor b = tensor<int64_t>({2, 3, -1, -1, 1, 2});
+  Tensor e = tensor<int64_t>({10, 2, 3, -3, -5, -1});
+  // Negative integer powers: 1 and -1 keep their magnitude, everything else truncates to 0.
+  EXPECT_EQ(pow(b, e).to_vector<int64_t>(), (std::vector<int64_t>{1024, 9, -1, -1, 1, 0}));
+}
+
+TEST(BinaryTest, PowScalarBase) {
+  Tensor e = tensor({0.0, 1.0, 3.0});
+  expect_values(pow(2, e), {1, 2, 8});
+  EXPECT_EQ(pow(2, tensor<int64_t>({3})).dtype(), kInt64);
+  EXPECT_EQ(pow(2.0, tensor<int64_t>({3})).dtype(), kFloat32);
+}
+
+TEST(BinaryTest, PowOfBoolTensorsIsAnError) {
+  Tensor b = tensor(std::vector<bool>{true});
+  expect_error([&] { pow(b, b); }, {"pow", "bool"});
+}
+
+TEST(BinaryTest, MaximumMinimumValuesAndNan) {
+  Tensor a = tensor({1.0, 5.0, kNaN, -2.0});
+  Tensor b = tensor({3.0, 2.0, 0.0, kNaN});
+  expect_values(maximum(a, b), {3, 5, kNaN, kNaN});
+  expect_values(minimum(a, b), {1, 2, kNaN, kNaN});
+  expect_values(a.maximum(tensor({0.0})), {1, 5, kNaN, 0});
+  expect_values(a.minimum(tensor({0.0})), {0, 0, kNaN, -2});
+  // float32 on a long contiguous run (the vectorised path keeps NaN too).
+  Tensor x = full({100}, 1.0f), y = full({100}, 2.0f);
+  y = where(arange(100) == 37, full({}, static_cast<float>(kNaN)), y);
+  std::vector<float> m = maximum(x, y).to_vector<float>();
+  for (int k = 0; k < 100; ++k) {
+    if (k == 37) EXPECT_TRUE(std::isnan(m[k]));
+    else EXPECT_EQ(m[k], 2.0f);
+  }
+}
+
+TEST(BinaryTest, MaximumMinimumOfIntegersAndBools) {
+  Tensor a = tensor<int32_t>({1, -5, 7}), b = tensor<int32_t>({2, -6, 7});
+  EXPECT_EQ(maximum(a, b).to_vector<int32_t>(), (std::vector<int32_t>{2, -5, 7}));
+  EXPECT_EQ(minimum(a, b).to_vector<int32_t>(), (std::vector<int32_t>{1, -6, 7}));
+  Tensor t = tensor(std::vector<bool>{true, false}), f = tensor(std::vector<bool>{false, false});
+  EXPECT_EQ(maximum(t, f).to_vector<bool>(), (std::vector<bool>{true, false}));
+  EXPECT_EQ(minimum(t, f).to_vector<bool>(), (std::vector<bool>{false, false}));
+}
+
+TEST(BinaryTest, MaximumMinimumSplitTheGradientOnTies) {
+  Tensor a = tensor({1.0, 2.0, 3.0}).set_requires_grad();
+  Tensor b = tensor({1.0, 3.0, 2.0}).set_requires_grad();
+  maximum(a, b).sum().backward();
+  expect_values(a.grad(), {0.5, 0, 1});
+  expect_values(b.grad(), {0.5, 1, 0});
+  Tensor c = tensor({1.0, 2.0, 3.0}).set_requires_grad();
+  Tensor d = tensor({1.0, 3.0, 2.0}).set_requires_grad();
+  minimum(c, d).sum().backward();
+  expect_values(c.grad(), {0.5, 1, 0});
+  expect_values(d.grad(), {0.5, 0, 1});
+}
+
+TEST(BinaryTest, MaximumBroadcastGradientSumsOverTheBroadcastDims) {
+  Tensor a = tensor(std::vector<double>{1.0, 5.0, 2.0, 0.0}, {2, 2}).set_requires_grad();
+  Tensor b = tensor({2.0}).set_requires_grad();
+  maximum(a, b).sum().backward();
+  expect_values(a.grad(), {0, 1, 0.5, 0});
+  expect_values(b.grad(), {2.5});
+}
+
+TEST(BinaryTest, GradcheckArithmetic) {
+  check_grads([](const Tensor& a, const Tensor& b) { return a + b; }, -2, 2);
+  check_grads([](const Tensor& a, const Tensor& b) { return sub(a, b, 2.5); }, -2, 2);
+  check_grads([](const Tensor& a, const Tensor& b) { return a * b; }, -2, 2);
+  check_grads([](const Tensor& a, const Tensor& b) { return a / b; }, 0.5, 2);
+}
+
+TEST(BinaryTest, GradcheckPowMaximumMinimum) {
+  check_grads([](const Tensor& a, const Tensor& b) { return pow(a, b); }, 0.5, 2);
+  // Distinct values almost surely: no ties where maximum is not differentiable.
+  check_grads([](const Tensor& a, const Tensor& b) { return maximum(a, b); }, -2, 2);
+  check_grads([](const Tensor& a, const Tensor& b) { return minimum(a, b); }, -2, 2);
+}
+
+TEST(BinaryTest, PowGradientAtZeroBaseIsFinite) {
+  Tensor a = tensor({0.0, 0.0, 2.0}).set_requires_grad();
+  Tensor b = tensor({2.0, 0.0, 0.0}).set_requires_grad();
+  pow(a, b).sum().backward();
+  // d/da: 2 * 0^1 = 0; 0 where the exponent is 0. d/db: 0 where the base is 0; log(2) * 2^0.
+  expect_values(a.grad(), {0, 0, 0});
+  expect_values(b.grad(), {0, 0, std::log(2.0)});
+}
+
+TEST(BinaryTest, GradcheckPowWithIntegerExponentTensor) {
+  Tensor e = tensor<int64_t>({2, 3});
+  gradcheck([&](const TensorList& in) { return pow(in[0], e); }, {randn({2, 2}, kFloat64).set_requires_grad()});
+}
+
+TEST(BinaryTest, GradgradcheckMulDivPow) {
+  Tensor a = (rand({2, 3}, kFloat64) + 0.5).set_requires_grad();
+  Tensor b = (rand({3}, kFloat64) + 0.5).set_requires_grad();
+  gradgradcheck([](const TensorList& in) { return in[0] * in[1]; }, {a, b});
+  gradgradcheck([](const TensorList& in) { return in[0] / in[1]; }, {a, b});
+  gradgradcheck([](const TensorList& in) { return pow(in[0], in[1]); }, {a, b});
+  gradgradcheck([](const TensorList& in) { return maximum(in[0], in[1]) * in[0]; }, {a, b});
+}

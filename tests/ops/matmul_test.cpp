@@ -1,0 +1,221 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ember/ember.h"
+#include "ember/ops/matmul.h"
+
+using namespace ember;
+using autograd::gradcheck;
+using autograd::gradgradcheck;
+using autograd::TensorList;
+
+namespace {
+
+template <typename F>
+void expect_error(const F& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  }
+}
+
+Tensor draw(IntArrayRef shape, uint64_t seed, DType dtype = kFloat64) {
+  Generator gen(seed);
+  return randn(shape, dtype, &gen);
+}
+
+// PyTorch's matmul by its definition, one output element at a time, in double: 1-D operands get
+// a dim of size 1 added (and removed from the result), batch dims broadcast.
+Tensor reference_matmul(const Tensor& a, const Tensor& b) {
+  std::vector<int64_t> as = a.sizes().std_vec(), bs = b.sizes().std_vec();
+  const bool a_vec = as.size() == 1, b_vec = bs.size() == 1;
+  if (a_vec) as.insert(as.begin(), 1);
+  if (b_vec) bs.push_back(1);
+  const int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
+  std::vector<int64_t> ba(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2);
+  const size_t nb = std::max(ba.size(), bb.size());
+  ba.insert(ba.begin(), nb - ba.size(), 1);
+  bb.insert(bb.begin(), nb - bb.size(), 1);
+  std::vector<int64_t> batch(nb);
+  for (size_t d = 0; d < nb; ++d) batch[d] = std::max(ba[d], bb[d]);
+  std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>(), out;
+  int64_t count = 1;
+  for (int64_t s : batch) count *= s;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t a_mat = 0, b_mat = 0, rem = i, a_scale = 1, b_scale = 1;
+    for (size_t d = nb; d-- > 0;) {
+      int64_t idx = rem % batch[d];
+      rem /= batch[d];
+      a_mat += (ba[d] == 1 ? 0 : idx) * a_scale;
+      b_mat += (bb[d] == 1 ? 0 : idx) * b_scale;
+      a_scale *= ba[d];
+      b_scale *= bb[d];
+    }
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; ++p)
+          acc += x[static_cast<size_t>(a_mat * m * k + r * k + p)] * y[static_cast<size_t>(b_mat * k * n + p * n + c)];
+        out.push_back(acc);
+      }
+  }
+  std::vector<int64_t> shape = batch;
+  if (!a_vec) shape.push_back(m);
+  if (!b_vec) shape.push_back(n);
+  return tensor(out, shape);
+}
+
+void expect_matches_reference(const Tensor& got, const Tensor& a, const Tensor& b, double tol) {
+  Tensor want = reference_matmul(a, b);
+  ASSERT_EQ(got.sizes(), want.sizes()) << a.sizes() << " @ " << b.sizes();
+  std::vector<double> g = got.to_vector<double>(), w = want.to_vector<double>();
+  for (size_t i = 0; i < g.size(); ++i)
+    ASSERT_NEAR(g[i], w[i], tol * (1 + std::fabs(w[i]))) << a.sizes() << " @ " << b.sizes() << " element " << i;
+}
+
+// Pairs of shapes covering every rank combination and broadcast pattern.
+const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> kShapes = {
+    {{3}, {3}},             // dot
+    {{2, 3}, {3}},          // matrix-vector
+    {{3}, {3, 4}},          // vector-matrix
+    {{2, 3}, {3, 4}},       // matrix-matrix
+    {{2, 2, 3}, {3, 4}},    // batched x matrix (rows fold into one product)
+    {{2, 3}, {2, 3, 4}},    // matrix x batched
+    {{3}, {2, 3, 4}},       // vector x batched
+    {{2, 2, 3}, {3}},       // batched x vector
+    {{4, 2, 3}, {4, 3, 2}}, // batched x batched
+    {{2, 1, 3, 4}, {5, 4, 6}},  // broadcast batch dims
+    {{1, 2, 3}, {3, 1, 3, 2}},  // broadcast both ways
+};
+
+}  // namespace
+
+TEST(MatmulTest, EveryRankCombinationMatchesNaiveReference) {
+  uint64_t seed = 1;
+  for (const auto& [as, bs] : kShapes) {
+    for (DType dtype : {kFloat32, kFloat64}) {
+      Tensor a = draw(as, seed++, dtype), b = draw(bs, seed++, dtype);
+      Tensor c = matmul(a, b);
+      EXPECT_EQ(c.dtype(), dtype);
+      expect_matches_reference(c, a, b, dtype == kFloat32 ? 1e-5 : 1e-12);
+    }
+  }
+}
+
+TEST(MatmulTest, ShapesFollowPyTorch) {
+  EXPECT_EQ(matmul(ones({3}), ones({3})).dim(), 0);
+  EXPECT_EQ(matmul(ones({2, 1, 3, 4}), ones({5, 4, 6})).sizes(), IntArrayRef({2, 5, 3, 6}));
+  EXPECT_EQ(matmul(ones({3}), ones({7, 3, 4})).sizes(), IntArrayRef({7, 4}));
+  EXPECT_EQ(matmul(ones({7, 2, 3}), ones({3})).sizes(), IntArrayRef({7, 2}));
+  EXPECT_EQ(matmul(ones({2, 3}), ones({3})).sizes(), IntArrayRef({2}));
+  EXPECT_EQ(ones({2, 3}).matmul(ones({3, 5})).sizes(), IntArrayRef({2, 5}));
+}
+
+TEST(MatmulTest, KnownValues) {
+  Tensor a = tensor(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3});
+  Tensor b = tensor(std::vector<float>{7, 8, 9, 10, 11, 12}, {3, 2});
+  EXPECT_EQ(matmul(a, b).to_vector<float>(), (std::vector<float>{58, 64, 139, 154}));
+  EXPECT_EQ(matmul(tensor({1.0, 2.0, 3.0}), tensor({4.0, 5.0, 6.0})).item(), 32.0);
+}
+
+TEST(MatmulTest, TransposedSlicedAndExpandedOperands) {
+  Tensor a = draw({5, 4}, 3), b = draw({6, 5}, 4), c = draw({3, 6, 5}, 5);
+  // Column-major operands (transposed views) go to the GEMM as they are.
+  expect_matches_reference(matmul(a.t(), b.t()), a.t(), b.t(), 1e-12);
+  expect_matches_reference(matmul(b, a), b, a, 1e-12);
+  expect_matches_reference(matmul(c.transpose(-1, -2), b), c.transpose(-1, -2), b, 1e-12);
+  expect_matches_reference(matmul(b.t(), c), b.t(), c, 1e-12);
+  // Every other column: neither row- nor column-major, so copied first.
+  Tensor s = b.slice(1, 0, std::nullopt, 2);
+  expect_matches_reference(matmul(s, draw({3, 2}, 6)), s, draw({3, 2}, 6), 1e-12);
+  // A broadcast batch (stride 0) with a sliced matrix inside.
+  Tensor e = s.unsqueeze(0).expand({4, 6, 3});
+  Tensor r = draw({4, 3, 2}, 7);
+  expect_matches_reference(matmul(e, r), e, r, 1e-12);
+  // A row-major matrix with a padded leading dimension (a column slice).
+  Tensor w = draw({5, 8}, 8).narrow(1, 1, 4);
+  expect_matches_reference(matmul(w, a.t()), w, a.t(), 1e-12);
+}
+
+TEST(MatmulTest, LargeProductMatchesReference) {
+  // Big enough for Eigen's blocked, multithreaded GEMM; odd sizes exercise the edge blocks.
+  Tensor a = draw({70, 131}, 9, kFloat32), b = draw({131, 93}, 10, kFloat32);
+  expect_matches_reference(matmul(a, b), a, b, 1e-4);
+  expect_matches_reference(matmul(b.t(), a.t()), b.t(), a.t(), 1e-4);
+}
+
+TEST(MatmulTest, ManySmallBatchedProductsMatchReference) {
+  Tensor a = draw({300, 4, 5}, 11), b = draw({300, 5, 3}, 12);
+  expect_matches_reference(matmul(a, b), a, b, 1e-12);
+  Tensor w = draw({5, 3}, 13);
+  expect_matches_reference(matmul(a.transpose(0, 1), w), a.transpose(0, 1), w, 1e-12);
+}
+
+TEST(MatmulTest, EmptyDimensions) {
+  EXPECT_EQ(matmul(ones({0, 3}), ones({3, 4})).sizes(), IntArrayRef({0, 4}));
+  Tensor z = matmul(ones({2, 0}), ones({0, 3}));
+  EXPECT_EQ(z.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(z.to_vector<float>(), std::vector<float>(6, 0.0f));
+  EXPECT_EQ(matmul(ones({0}), ones({0})).item(), 0.0);
+  EXPECT_EQ(matmul(ones({2, 0, 3}), ones({3, 4})).sizes(), IntArrayRef({2, 0, 4}));
+}
+
+TEST(MatmulTest, IntegerOperandsStayInteger) {
+  Tensor a = tensor(std::vector<int64_t>{1, 2, 3, 4}, {2, 2});
+  Tensor b = tensor(std::vector<int64_t>{5, 6, 7, 8}, {2, 2});
+  Tensor c = matmul(a, b.t());
+  EXPECT_EQ(c.dtype(), kInt64);
+  EXPECT_EQ(c.to_vector<int64_t>(), (std::vector<int64_t>{17, 23, 39, 53}));
+  Tensor i32 = tensor(std::vector<int32_t>{1, 2, 3}, {3});
+  EXPECT_EQ(matmul(i32, i32).item<int32_t>(), 14);
+}
+
+TEST(MatmulTest, GradientsMatchFiniteDifferences) {
+  uint64_t seed = 20;
+  auto fn = [](const TensorList& in) { return matmul(in[0], in[1]); };
+  for (const auto& [as, bs] : kShapes) {
+    Tensor a = draw(as, seed++).set_requires_grad(), b = draw(bs, seed++).set_requires_grad();
+    gradcheck(fn, {a, b});
+  }
+}
+
+TEST(MatmulTest, GradientsThroughTransposedAndSlicedOperands) {
+  auto t_both = [](const TensorList& in) { return matmul(in[0].t(), in[1].transpose(-1, -2)); };
+  gradcheck(t_both, {draw({3, 2}, 30).set_requires_grad(), draw({2, 4, 3}, 31).set_requires_grad()});
+  auto sliced = [](const TensorList& in) { return matmul(in[0].slice(1, 0, std::nullopt, 2), in[1]); };
+  gradcheck(sliced, {draw({2, 6}, 32).set_requires_grad(), draw({3, 2}, 33).set_requires_grad()});
+  // Only one operand requires grad.
+  gradcheck([](const TensorList& in) { return matmul(in[0], in[1]); },
+            {draw({2, 3, 4}, 34), draw({4, 2}, 35).set_requires_grad()});
+}
+
+TEST(MatmulTest, SecondDerivatives) {
+  auto fn = [](const TensorList& in) { return matmul(in[0], in[1]); };
+  gradgradcheck(fn, {draw({2, 3}, 40).set_requires_grad(), draw({3, 2}, 41).set_requires_grad()});
+  gradgradcheck(fn, {draw({2, 1, 2, 3}, 42).set_requires_grad(), draw({3, 3, 2}, 43).set_requires_grad()});
+  gradgradcheck(fn, {draw({3}, 44).set_requires_grad(), draw({3}, 45).set_requires_grad()});
+}
+
+TEST(MatmulTest, BroadcastBatchGradientsAreSummed) {
+  Tensor a = ones({2, 3}, TensorOptions(kFloat64).requires_grad(true));
+  Tensor b = ones({4, 3, 5}, TensorOptions(kFloat64).requires_grad(true));
+  matmul(a, b).sum().backward();
+  EXPECT_EQ(a.grad().sizes(), IntArrayRef({2, 3}));
+  // Each a[i][p] meets 4 batches x 5 columns of ones.
+  EXPECT_EQ(a.grad().to_vector<double>(), std::vector<double>(6, 20.0));
+  EXPECT_EQ(b.grad().to_vector<double>(), std::vector<double>(60, 2.0));
+}
+
+TEST(MatmulTest, ErrorsNameBothShapes) {
+  expect_error([] { matmul(ones({2, 3}), ones({4, 5})); }, {"matmul: cannot multiply [2, 3] by [4, 5]"});
+  expect_error([] { matmul(ones({3}), ones({4})); }, {"matmul: cannot multiply [3] by [4]"});
+  expect_error([] { matmul(ones({2, 2, 3}), ones({3, 3, 4})); },
+               {"matmul: cannot multiply [2, 2, 3] by [3, 3, 4]", "batch"});
+  expect_error([] { matmul(ones({}), ones({3})); }, {"matmul", "at least 1 dimension", "[]", "[3]"});
+  expect_error([] { matmul(ones({2, 2}), ones({2, 2}, kFloat64)); }, {"matmul", "float32", "float64"});
+  EXPECT_THROW(matmul(ones({2, 2}, kBool), ones({2, 2}, kBool)), TypeError);
+  EXPECT_THROW(matmul(ones({2, 3}), ones({4, 5})), ValueError);
+}

@@ -1,0 +1,337 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "ember/ember.h"
+#include "ember/ops/activation.h"
+#include "ember/ops/compare.h"
+
+using namespace ember;
+using autograd::gradcheck;
+using autograd::gradgradcheck;
+using autograd::TensorList;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void expect_values(const Tensor& t, const std::vector<double>& expected, double rtol = 1e-6) {
+  std::vector<double> got = t.to_vector<double>();
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(expected[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": " << got[i];
+    } else if (std::isinf(expected[i])) {
+      EXPECT_EQ(got[i], expected[i]) << "element " << i;
+    } else {
+      EXPECT_NEAR(got[i], expected[i], rtol * (1 + std::fabs(expected[i]))) << "element " << i;
+    }
+  }
+}
+
+template <typename F>
+void expect_error(const F& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  }
+}
+
+// gradcheck of fn on float64 inputs drawn from [lo, hi]: a plain [3, 4] tensor, the transpose
+// of one (non-contiguous) and a 0-d tensor.
+void check_grads(const std::function<Tensor(const Tensor&)>& fn, double lo, double hi) {
+  Generator gen(7);
+  auto draw = [&](IntArrayRef shape) {
+    return (rand(shape, kFloat64, &gen) * (hi - lo) + lo).set_requires_grad();
+  };
+  gradcheck([&](const TensorList& in) { return fn(in[0]); }, {draw({3, 4})});
+  gradcheck([&](const TensorList& in) { return fn(in[0].t()); }, {draw({4, 3})});
+  gradcheck([&](const TensorList& in) { return fn(in[0]); }, {draw({})});
+}
+
+}  // namespace
+
+TEST(UnaryTest, FloatingFunctionsMatchTheStandardLibrary) {
+  std::vector<double> xs = {0.25, 1.0, 2.0, 9.0};
+  for (DType dtype : {kFloat32, kFloat64}) {
+    Tensor x = tensor(xs).to(dtype);
+    std::vector<double> e, l, s, r, f;
+    for (double v : xs) {
+      e.push_back(std::exp(v));
+      l.push_back(std::log(v));
+      s.push_back(std::sqrt(v));
+      r.push_back(1 / std::sqrt(v));
+      f.push_back(std::erf(v));
+    }
+    double tol = dtype == kFloat32 ? 1e-6 : 1e-12;
+    expect_values(exp(x), e, tol);
+    expect_values(log(x), l, tol);
+    expect_values(sqrt(x), s, tol);
+    expect_values(rsqrt(x), r, tol);
+    expect_values(erf(x), f, tol);
+    EXPECT_EQ(exp(x).dtype(), dtype);
+  }
+}
+
+TEST(UnaryTest, DomainEdgesGiveInfAndNan) {
+  Tensor x = tensor({0.0f, -1.0f});
+  expect_values(log(x), {-kInf, kNaN});
+  expect_values(sqrt(x), {0.0, kNaN});
+  expect_values(rsqrt(x), {kInf, kNaN});
+  expect_values(exp(tensor({kInf, -kInf, kNaN})), {kInf, 0.0, kNaN});
+}
+
+TEST(UnaryTest, IntegerAndBoolInputsComputeInFloat32) {
+  Tensor i = tensor<int64_t>({1, 4, 9});
+  EXPECT_EQ(sqrt(i).dtype(), kFloat32);
+  expect_values(sqrt(i), {1, 2, 3});
+  EXPECT_EQ(exp(tensor<int32_t>({0})).dtype(), kFloat32);
+  EXPECT_EQ(log(tensor<uint8_t>({1})).dtype(), kFloat32);
+  Tensor b = tensor(std::vector<bool>{true, false});
+  EXPECT_EQ(exp(b).dtype(), kFloat32);
+  expect_values(exp(b), {std::exp(1.0), 1.0});
+}
+
+TEST(UnaryTest, NegAbsSignKeepIntegerDtypes) {
+  Tensor i = tensor<int32_t>({-3, 0, 2});
+  EXPECT_EQ(neg(i).dtype(), kInt32);
+  EXPECT_EQ(neg(i).to_vector<int32_t>(), (std::vector<int32_t>{3, 0, -2}));
+  EXPECT_EQ(abs(i).to_vector<int32_t>(), (std::vector<int32_t>{3, 0, 2}));
+  EXPECT_EQ(sign(i).to_vector<int32_t>(), (std::vector<int32_t>{-1, 0, 1}));
+  EXPECT_EQ(abs(tensor<uint8_t>({0, 200})).to_vector<uint8_t>(), (std::vector<uint8_t>{0, 200}));
+  Tensor b = sign(tensor(std::vector<bool>{true, false}));
+  EXPECT_EQ(b.dtype(), kBool);
+  EXPECT_EQ(b.to_vector<bool>(), (std::vector<bool>{true, false}));
+}
+
+TEST(UnaryTest, SignOfNanAndZeroIsZero) {
+  expect_values(sign(tensor({-2.5, -0.0, 0.0, 3.0, kNaN})), {-1, 0, 0, 1, 0});
+  expect_values(abs(tensor({-2.5f, -0.0f, float(kInf)})), {2.5, 0.0, kInf});
+}
+
+TEST(UnaryTest, NonContiguousAndLargeInputsGiveTheSameValues) {
+  // 400 x 300 crosses the parallel grain; the transpose walks the strided path.
+  Tensor x = rand({400, 300}) * 4.0 - 2.0;
+  Tensor xt = x.t();
+  ASSERT_FALSE(xt.is_contiguous());
+  Tensor contiguous_result = exp(xt.contiguous());
+  Tensor strided_result = exp(xt);
+  EXPECT_TRUE(strided_result.is_contiguous());
+  // The strided path may use the scalar exp and the contiguous one the vectorised: a few ulp.
+  std::vector<float> in = xt.to_vector<float>(), out = strided_result.to_vector<float>();
+  std::vector<float> ref = contiguous_result.to_vector<float>();
+  for (size_t k = 0; k < in.size(); ++k) {
+    ASSERT_NEAR(out[k], std::exp(in[k]), 1e-6 * std::exp(in[k])) << k;
+    ASSERT_NEAR(ref[k], std::exp(in[k]), 1e-6 * std::exp(in[k])) << k;
+  }
+}
+
+TEST(UnaryTest, VectorisedPathsMatchTheStandardLibraryAndKeepNan) {
+  // 1001 contiguous float32 values: whole SIMD packets plus a tail, with a NaN inside a packet.
+  Tensor x = linspace(-4, 4, 1001);
+  std::vector<float> in = x.to_vector<float>();
+  in[500] = NAN;
+  x = tensor(in);
+  Tensor pos = abs(x) + 0.01;
+  std::vector<float> pin = pos.to_vector<float>();
+  struct Case {
+    const char* name;
+    Tensor got;
+    std::function<double(double)> ref;
+    bool positive;
+  };
+  std::vector<Case> cases = {
+      {"exp", exp(x), [](double v) { return std::exp(v); }, false},
+      {"log", log(pos), [](double v) { return std::log(v); }, true},
+      {"sqrt", sqrt(pos), [](double v) { return std::sqrt(v); }, true},
+      {"rsqrt", rsqrt(pos), [](double v) { return 1 / std::sqrt(v); }, true},
+      {"erf", erf(x), [](double v) { return std::erf(v); }, false},
+      {"abs", abs(x), [](double v) { return std::fabs(v); }, false},
+      {"neg", neg(x), [](double v) { return -v; }, false},
+      {"clamp", clamp(x, -1.0, 2.0), [](double v) { return std::isnan(v) ? v : std::min(std::max(v, -1.0), 2.0); }, false},
+      {"clamp_min", clamp(x, -1.0), [](double v) { return std::isnan(v) ? v : std::max(v, -1.0); }, false},
+      {"clamp_max", clamp(x, std::nullopt, 2.0), [](double v) { return std::isnan(v) ? v : std::min(v, 2.0); }, false},
+      {"pow2", pow(x, 2), [](double v) { return v * v; }, false},
+      {"pow3", pow(x, 3), [](double v) { return v * v * v; }, false},
+      {"pow-1", pow(pos, -1), [](double v) { return 1 / v; }, true},
+      {"pow-2", pow(pos, -2), [](double v) { return 1 / (v * v); }, true},
+      {"pow0.5", pow(pos, 0.5), [](double v) { return std::sqrt(v); }, true},
+      {"pow1.7", pow(pos, 1.7), [](double v) { return std::pow(v, 1.7); }, true},
+      {"tanh", tanh(x), [](double v) { return std::tanh(v); }, false},
+      {"sigmoid", sigmoid(x), [](double v) { return 1 / (1 + std::exp(-v)); }, false},
+      {"relu", relu(x), [](double v) { return std::isnan(v) ? v : std::max(v, 0.0); }, false},
+      {"leaky_relu", leaky_relu(x, 0.1), [](double v) { return v > 0 ? v : 0.1 * v; }, false},
+      {"gelu", gelu(x), [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<float> out = c.got.to_vector<float>();
+    const std::vector<float>& src = c.positive ? pin : in;
+    ASSERT_EQ(out.size(), src.size());
+    for (size_t k = 0; k < out.size(); ++k) {
+      double expected = c.ref(src[k]);
+      if (std::isnan(expected))
+        ASSERT_TRUE(std::isnan(out[k])) << "element " << k << " = " << out[k];
+      else
+        ASSERT_NEAR(out[k], expected, 4e-6 * (1 + std::fabs(expected))) << "element " << k << ", input " << src[k];
+    }
+  }
+  // sign(nan) = 0 on the vectorised path too.
+  EXPECT_EQ(sign(x).to_vector<float>()[500], 0.0f);
+}
+
+TEST(UnaryTest, EmptyAndZeroDimInputsKeepTheirShape) {
+  Tensor e = exp(zeros({0, 3}));
+  EXPECT_EQ(e.sizes(), IntArrayRef({0, 3}));
+  Tensor s = sqrt(scalar_tensor(4.0));
+  EXPECT_EQ(s.dim(), 0);
+  EXPECT_EQ(s.item<double>(), 2.0);
+}
+
+TEST(UnaryTest, ClampAppliesEachBound) {
+  Tensor x = tensor({-2.0f, -0.5f, 0.5f, 2.0f});
+  expect_values(clamp(x, -1.0, 1.0), {-1, -0.5, 0.5, 1});
+  expect_values(clamp(x, 0.0), {0, 0, 0.5, 2});
+  expect_values(clamp(x, std::nullopt, 0.0), {-2, -0.5, 0, 0});
+  expect_values(x.clamp(-1.0, 1.0), {-1, -0.5, 0.5, 1});
+  // min > max: every element becomes max, as in PyTorch.
+  expect_values(clamp(x, 1.0, -1.0), {-1, -1, -1, -1});
+}
+
+TEST(UnaryTest, ClampKeepsNan) {
+  expect_values(clamp(tensor({kNaN, 5.0}), 0.0, 1.0), {kNaN, 1.0});
+}
+
+TEST(UnaryTest, ClampPromotesIntegersOnlyForFloatingBounds) {
+  Tensor i = tensor<int64_t>({-5, 0, 5});
+  Tensor c = clamp(i, -1, 1);
+  EXPECT_EQ(c.dtype(), kInt64);
+  EXPECT_EQ(c.to_vector<int64_t>(), (std::vector<int64_t>{-1, 0, 1}));
+  Tensor f = clamp(i, 1.5);
+  EXPECT_EQ(f.dtype(), kFloat32);
+  expect_values(f, {1.5, 1.5, 5});
+  // A bool tensor with an integer bound computes in int64, as bool + 1 does.
+  Tensor b = clamp(tensor(std::vector<bool>{true, false}), 0, 0);
+  EXPECT_EQ(b.dtype(), kInt64);
+  EXPECT_EQ(b.to_vector<int64_t>(), (std::vector<int64_t>{0, 0}));
+}
+
+TEST(UnaryTest, ClampErrorsNameTheProblem) {
+  expect_error([] { clamp(ones({2}), std::nullopt, std::nullopt); }, {"clamp", "at least one of 'min' and 'max'"});
+  expect_error([] { clamp(tensor(std::vector<bool>{true}), false); }, {"clamp", "bool"});
+  expect_error([] { clamp(tensor<uint8_t>({3}), -5); }, {"clamp", "min = -5", "uint8", "overflow"});
+  expect_error([] { clamp(tensor<int32_t>({3}), 0, int64_t{1} << 40); }, {"clamp", "max", "int32", "overflow"});
+  Tensor b = tensor(std::vector<bool>{true});
+  expect_error([&] { b.clamp_(0, 1); }, {"clamp", "bool"});
+}
+
+TEST(UnaryTest, ClampInPlaceWritesIntoTheTensor) {
+  Tensor x = tensor({-2.0f, 0.5f, 3.0f});
+  uint64_t v = x.version();
+  const Tensor& r = x.clamp_(-1.0, 1.0);
+  EXPECT_TRUE(r.is_same(x));
+  EXPECT_GT(x.version(), v);
+  expect_values(x, {-1, 0.5, 1});
+  x.clamp_(std::nullopt, 0.0);
+  expect_values(x, {-1, 0, 0});
+}
+
+TEST(UnaryTest, ClampInPlaceOnAGraphTensorBackpropagatesTheMask) {
+  Tensor a = tensor({-2.0, 0.5, 3.0}).set_requires_grad();
+  Tensor y = a * 2.0;
+  y.clamp_(-1.0, 2.0);
+  expect_values(y, {-1, 1, 2});
+  y.sum().backward();
+  expect_values(a.grad(), {0, 2, 0});
+}
+
+TEST(UnaryTest, PowScalarValues) {
+  Tensor x = tensor({0.5, 2.0, 4.0});
+  expect_values(pow(x, 2), {0.25, 4, 16});
+  expect_values(pow(x, 3), {0.125, 8, 64});
+  expect_values(pow(x, 0.5), {std::sqrt(0.5), std::sqrt(2.0), 2});
+  expect_values(pow(x, -1), {2, 0.5, 0.25});
+  expect_values(pow(x, -2), {4, 0.25, 0.0625});
+  expect_values(pow(x, 2.5), {std::pow(0.5, 2.5), std::pow(2.0, 2.5), 32});
+  expect_values(pow(x, 0), {1, 1, 1});
+  expect_values(x.pow(1), {0.5, 2, 4});
+  expect_values(pow(tensor({-2.0f}), 3), {-8});
+  expect_values(pow(tensor({-2.0f}), 0.5), {kNaN});
+  // The vectorised general path (an exponent without a fast path) on a long run.
+  Tensor big = full({1000}, 1.5f);
+  expect_values(pow(big, 1.7), std::vector<double>(1000, std::pow(1.5, 1.7)), 1e-6);
+}
+
+TEST(UnaryTest, PowScalarDtypeRules) {
+  Tensor i = tensor<int64_t>({2, 3});
+  EXPECT_EQ(pow(i, 2).dtype(), kInt64);
+  EXPECT_EQ(pow(i, 3).to_vector<int64_t>(), (std::vector<int64_t>{8, 27}));
+  EXPECT_EQ(pow(i, 0.5).dtype(), kFloat32);
+  Tensor b = pow(tensor(std::vector<bool>{true, false}), 2);
+  EXPECT_EQ(b.dtype(), kInt64);
+  EXPECT_EQ(b.to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(pow(tensor({2.0}), 2).dtype(), kFloat64);
+  expect_error([&] { pow(i, -1); }, {"pow", "negative integer powers", "int64"});
+}
+
+TEST(UnaryTest, ErrorsNameTheOpAndDtype) {
+  Tensor b = tensor(std::vector<bool>{true});
+  expect_error([&] { neg(b); }, {"neg", "bool"});
+  expect_error([&] { abs(b); }, {"abs", "bool"});
+  expect_error([] { exp(zeros({2}, kFloat16)); }, {"exp", "float16"});
+  expect_error([] { sqrt(zeros({2}, kBFloat16)); }, {"sqrt", "bfloat16"});
+}
+
+TEST(UnaryTest, GradcheckExpLogSqrtRsqrt) {
+  check_grads([](const Tensor& x) { return exp(x); }, -2, 2);
+  check_grads([](const Tensor& x) { return log(x); }, 0.5, 3);
+  check_grads([](const Tensor& x) { return sqrt(x); }, 0.5, 3);
+  check_grads([](const Tensor& x) { return rsqrt(x); }, 0.5, 3);
+}
+
+TEST(UnaryTest, GradcheckNegAbsSignErf) {
+  check_grads([](const Tensor& x) { return neg(x); }, -2, 2);
+  check_grads([](const Tensor& x) { return abs(x); }, 0.2, 2);
+  check_grads([](const Tensor& x) { return abs(x); }, -2, -0.2);
+  check_grads([](const Tensor& x) { return sign(x); }, 0.2, 2);
+  check_grads([](const Tensor& x) { return erf(x); }, -2, 2);
+}
+
+TEST(UnaryTest, GradcheckClampInsideAndOutsideTheBounds) {
+  // Inputs stay 0.1 away from the bounds, where the clamp is not differentiable.
+  auto fn = [](const Tensor& x) {
+    Tensor away = x + sign(x) * 0.1;  // |away| in [0.1, 2.1]
+    return clamp(away, -1.0, 1.0) + clamp(away, 0.0) * 2.0 + clamp(away, std::nullopt, 0.5) * 3.0;
+  };
+  check_grads(fn, -2, 2);
+}
+
+TEST(UnaryTest, SignAndClampGradientsAreZeroWhereFlat) {
+  Tensor x = tensor({-3.0, 0.5, 3.0}).set_requires_grad();
+  (sign(x) + clamp(x, -1.0, 1.0)).sum().backward();
+  expect_values(x.grad(), {0, 1, 0});
+}
+
+TEST(UnaryTest, GradcheckPowScalar) {
+  for (double p : {2.0, 3.0, 0.5, -1.0, -2.0, 2.5, 1.0}) {
+    SCOPED_TRACE(p);
+    check_grads([p](const Tensor& x) { return pow(x, p); }, 0.5, 2);
+  }
+  check_grads([](const Tensor& x) { return pow(x, 3); }, -2, 2);  // integer exponent, negative base
+  Tensor x = tensor({-1.0, 2.0}).set_requires_grad();
+  pow(x, 0).sum().backward();
+  expect_values(x.grad(), {0, 0});
+}
+
+TEST(UnaryTest, GradgradcheckExpLogPowRsqrt) {
+  Tensor x = (rand({2, 3}, kFloat64) + 0.5).set_requires_grad();
+  gradgradcheck([](const TensorList& in) { return exp(in[0]); }, {x});
+  gradgradcheck([](const TensorList& in) { return log(in[0]); }, {x});
+  gradgradcheck([](const TensorList& in) { return pow(in[0], 2.5); }, {x});
+  gradgradcheck([](const TensorList& in) { return rsqrt(in[0]) * sqrt(in[0] + 1.0); }, {x});
+  gradgradcheck([](const TensorList& in) { return erf(in[0]) * abs(in[0]); }, {x});
+}
