@@ -1,0 +1,84 @@
+#pragma once
+// Learning-rate schedulers, as torch.optim.lr_scheduler: a scheduler writes each group's "lr" in
+// its optimizer. It records the lr a group starts from as the group's "initial_lr" (kept if
+// already there, e.g. by an earlier scheduler) and runs step 0 when built, so the optimizer's first
+// step already uses the schedule's first value. Call step() after optimizer.step(). A scheduler
+// refers to its optimizer, which must outlive it.
+//
+// Resuming: build the optimizer and the scheduler as before, then load the optimizer's state (it
+// holds the lrs and "initial_lr") and the scheduler's (its progress). Configuration (step sizes,
+// functions) comes from the constructor, never from the state.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ember/optim/optimizer.h"
+
+namespace ember::optim {
+
+/// A scheduler's progress: scalars ("last_epoch", "step_count", ...) and per-group lists
+/// ("base_lrs", "last_lr", ...). The io layer converts it to its tree.
+struct SchedulerStateDict {
+  std::map<std::string, double> scalars;
+  std::map<std::string, std::vector<double>> lists;
+};
+
+class LRScheduler {
+ public:
+  virtual ~LRScheduler() = default;
+  LRScheduler(const LRScheduler&) = delete;
+  LRScheduler& operator=(const LRScheduler&) = delete;
+
+  /// Advances the schedule by one and writes the new lr into every group.
+  void step();
+  /// The lr of each group after the last step.
+  const std::vector<double>& get_last_lr() const { return last_lr_; }
+  /// Steps taken since construction (0 right after it).
+  int64_t last_epoch() const { return last_epoch_; }
+  /// Each group's "initial_lr": what closed-form schedules scale.
+  const std::vector<double>& base_lrs() const { return base_lrs_; }
+  const std::string& name() const { return name_; }
+
+  /// {"last_epoch", "step_count"} and {"base_lrs", "last_lr"}.
+  virtual SchedulerStateDict state_dict() const;
+  /// Restores what state_dict() saved; the number of groups must match.
+  virtual void load_state_dict(const SchedulerStateDict& state);
+
+ protected:
+  LRScheduler(Optimizer& optimizer, std::string name);
+  /// Records "initial_lr" and base_lrs and takes step 0; derived constructors call it last.
+  void start();
+  /// The lr of each group at last_epoch(); recursive forms read the groups' current lr.
+  virtual std::vector<double> get_lr() = 0;
+  /// The "lr" each group has now.
+  std::vector<double> group_lrs() const;
+  std::vector<ParamGroup>& groups() const { return optimizer_->param_groups(); }
+
+  Optimizer* optimizer_;
+  std::string name_;
+  int64_t last_epoch_ = -1;
+  int64_t step_count_ = 0;
+  bool is_initial_ = false;  // inside the constructor's step 0
+  std::vector<double> base_lrs_;
+  std::vector<double> last_lr_;
+};
+
+/// lr = base_lr * fn(last_epoch), one function for all groups or one per group.
+/// NB: the function is code, not state: state_dict() saves last_epoch and base_lrs only, and a
+/// resumed run must build the scheduler with the same function(s).
+class LambdaLR : public LRScheduler {
+ public:
+  using Fn = std::function<double(int64_t)>;
+  LambdaLR(Optimizer& optimizer, Fn fn);
+  LambdaLR(Optimizer& optimizer, std::vector<Fn> fns);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  std::vector<Fn> fns_;
+};
+
+}  // namespace ember::optim

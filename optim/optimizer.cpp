@@ -1,0 +1,243 @@
+#include "ember/optim/optimizer.h"
+
+#include <cmath>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/attributes.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/binary.h"
+
+namespace ember::optim {
+
+namespace {
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::ostringstream os;
+  for (size_t i = 0; i < names.size(); ++i) os << (i ? ", '" : "'") << names[i] << "'";
+  return os.str();
+}
+
+// The attribute `key` of a parameter as a number, if set.
+std::optional<double> numeric_attribute(const Tensor& p, const char* key, const std::string& opt,
+                                        const std::string& name) {
+  const Attributes& attrs = p.attributes();
+  auto it = attrs.find(key);
+  if (it == attrs.end()) return std::nullopt;
+  std::optional<double> v = attr_as_double(it->second);
+  if (!v) {
+    std::ostringstream value;
+    ember::operator<<(value, it->second);
+    EMBER_CHECK_TYPE(false, opt, ": attribute '", key, "' of parameter '", name,
+                     "' must be a number, got ", value.str());
+  }
+  return v;
+}
+
+// A copy of a checkpoint's state tensor for `param`: floating values in the parameter's dtype,
+// on its device; the step counter as saved.
+Tensor load_copy(const std::string& key, const Tensor& t, const Tensor& param) {
+  if (key == "step") return copy_as(t, t.dtype(), t.device());
+  DType dtype = t.is_floating_point() ? param.dtype() : t.dtype();
+  return copy_as(t, dtype, param.device());
+}
+
+}  // namespace
+
+double ParamGroup::get(const std::string& key) const {
+  auto it = options.find(key);
+  EMBER_CHECK_KEY(it != options.end(), "parameter group has no hyperparameter '", key, "'");
+  return it->second;
+}
+
+OptimizerStateDict OptimizerStateDict::clone() const {
+  OptimizerStateDict out;
+  out.param_groups = param_groups;
+  for (const auto& [name, s] : state) {
+    ParamState& copy = out.state[name];
+    for (const auto& [key, t] : s) copy[key] = t.defined() ? copy_as(t, t.dtype(), t.device()) : t;
+  }
+  return out;
+}
+
+std::string OptimizerLoadReport::str() const {
+  std::ostringstream os;
+  if (!unexpected.empty()) os << "unexpected (state dropped): " << quoted_list(unexpected) << "\n";
+  if (!missing.empty()) os << "missing (start fresh): " << quoted_list(missing) << "\n";
+  if (!moved.empty()) os << "moved to another group: " << quoted_list(moved) << "\n";
+  return os.str();
+}
+
+Optimizer::Optimizer(std::string name, Hyperparams defaults)
+    : name_(std::move(name)), defaults_(std::move(defaults)) {}
+
+void Optimizer::add_param_group(ParamGroup group) {
+  for (const auto& [key, value] : defaults_) group.options.emplace(key, value);
+  validate(group.options);
+  std::set<std::string> names;
+  for (const auto& g : groups_)
+    for (const auto& [n, t] : g.params) names.insert(n);
+  for (size_t i = 0; i < group.params.size(); ++i) {
+    const auto& [n, p] = group.params[i];
+    EMBER_CHECK_VALUE(!n.empty(), name_, ": parameter names can't be empty");
+    EMBER_CHECK_VALUE(p.defined(), name_, ": parameter '", n, "' is undefined");
+    EMBER_CHECK_TYPE(p.is_floating_point(), name_, ": can only optimize floating-point tensors, '",
+                     n, "' is ", p.dtype());
+    EMBER_CHECK_VALUE(p.is_leaf(), name_, ": can't optimize '", n, "': not a leaf tensor");
+    EMBER_CHECK_VALUE(names.insert(n).second, name_, ": parameter '", n,
+                      "' appears more than once in the optimizer");
+    auto same = [&](const Tensor& t) { return t.is_same(p); };
+    for (const auto& g : groups_)
+      for (const auto& [other, t] : g.params)
+        EMBER_CHECK_VALUE(!same(t), name_, ": parameter '", n, "' is the tensor already added as '",
+                          other, "'");
+    for (size_t j = 0; j < i; ++j)
+      EMBER_CHECK_VALUE(!same(group.params[j].second), name_, ": parameter '", n,
+                        "' is the tensor already added as '", group.params[j].first, "'");
+  }
+  groups_.push_back(std::move(group));
+}
+
+void Optimizer::step() {
+  NoGradGuard no_grad;
+  for (auto& group : groups_) {
+    const double lr = group.get("lr");
+    auto wd_it = group.options.find("weight_decay");
+    const double group_wd = wd_it == group.options.end() ? 0.0 : wd_it->second;
+    for (const auto& [n, p] : group.params) {
+      const Tensor& g = p.grad();
+      if (!g.defined()) continue;
+      EMBER_CHECK_TYPE(g.dtype() == p.dtype() && g.device() == p.device(), name_,
+                       ".step: gradient of '", n, "' is ", describe(g), ", the parameter ",
+                       describe(p));
+      double plr = lr, pwd = group_wd;
+      if (!p.attributes().empty()) {
+        if (auto s = numeric_attribute(p, "lr_scale", name_, n)) plr = lr * *s;
+        if (auto w = numeric_attribute(p, "weight_decay", name_, n)) pwd = *w;
+      }
+      update(ParamUpdate{group.options, p, g, state_[n], plr, pwd});
+    }
+  }
+}
+
+void Optimizer::zero_grad(bool set_to_none) {
+  NoGradGuard no_grad;
+  for (auto& group : groups_) {
+    for (const auto& [n, p] : group.params) {
+      if (!p.grad().defined()) continue;
+      if (set_to_none) {
+        p.set_grad(Tensor());
+        continue;
+      }
+      Tensor& g = p.mutable_grad();
+      if (g.grad_fn()) g = g.detach();
+      g.zero_();
+    }
+  }
+}
+
+OptimizerStateDict Optimizer::state_dict() const {
+  OptimizerStateDict out;
+  for (const auto& g : groups_) {
+    OptimizerStateDict::Group sg{g.options, {}};
+    for (const auto& [n, p] : g.params) sg.params.push_back(n);
+    out.param_groups.push_back(std::move(sg));
+  }
+  out.state = state_;
+  return out;
+}
+
+OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, bool strict) {
+  const std::string where = name_ + ".load_state_dict";
+  EMBER_CHECK_VALUE(ckpt.param_groups.size() == groups_.size(), where, ": the checkpoint has ",
+                    ckpt.param_groups.size(), " parameter groups, the optimizer has ",
+                    groups_.size());
+  struct Place {
+    size_t group;
+    const Tensor* param;
+  };
+  std::unordered_map<std::string, Place> here;
+  for (size_t gi = 0; gi < groups_.size(); ++gi)
+    for (const auto& [n, p] : groups_[gi].params) here.emplace(n, Place{gi, &p});
+
+  OptimizerLoadReport report;
+  std::set<std::string> named;  // every name the checkpoint mentions
+  for (size_t gi = 0; gi < ckpt.param_groups.size(); ++gi) {
+    for (const auto& n : ckpt.param_groups[gi].params) {
+      if (!named.insert(n).second) continue;
+      auto it = here.find(n);
+      if (it == here.end())
+        report.unexpected.push_back(n);
+      else if (it->second.group != gi)
+        report.moved.push_back(n);
+    }
+  }
+  for (const auto& [n, s] : ckpt.state)
+    if (named.insert(n).second && !here.contains(n)) report.unexpected.push_back(n);
+  for (const auto& g : groups_)
+    for (const auto& [n, p] : g.params)
+      if (!named.contains(n)) report.missing.push_back(n);
+
+  EMBER_CHECK_VALUE(!strict || report.unexpected.empty(), where,
+                    ": the checkpoint has state for parameters this optimizer does not have: ",
+                    quoted_list(report.unexpected));
+  for (const auto& [n, s] : ckpt.state) {
+    auto it = here.find(n);
+    if (it == here.end()) continue;
+    const Tensor& p = *it->second.param;
+    for (const auto& [key, t] : s) {
+      EMBER_CHECK_VALUE(t.defined(), where, ": state '", key, "' of '", n, "' is undefined");
+      if (key == "step") continue;
+      EMBER_CHECK_VALUE(t.sizes() == p.sizes(), where, ": shape mismatch for '", n,
+                        "': checkpoint '", key, "' ", t.sizes(), ", parameter ", p.sizes());
+    }
+  }
+
+  // Checked: now apply. Groups take the checkpoint's hyperparameters, state is copied by name.
+  for (size_t gi = 0; gi < groups_.size(); ++gi)
+    for (const auto& [key, value] : ckpt.param_groups[gi].options) groups_[gi].options[key] = value;
+  std::map<std::string, ParamState> fresh;
+  for (const auto& [n, s] : ckpt.state) {
+    auto it = here.find(n);
+    if (it == here.end()) continue;
+    ParamState& dst = fresh[n];
+    for (const auto& [key, t] : s) dst[key] = load_copy(key, t, *it->second.param);
+  }
+  state_ = std::move(fresh);
+  return report;
+}
+
+namespace detail {
+
+Tensor new_step() { return zeros({}, kFloat32); }
+
+double increment_step(const Tensor& step) {
+  if (step.device().is_cpu() && step.dtype() == kFloat32 && step.numel() == 1) {
+    float* v = step.data_ptr<float>();
+    *v += 1.0f;
+    step.bump_version();
+    return *v;
+  }
+  step.add_(1);
+  return step.item<double>();
+}
+
+void lerp_(const Tensor& m, const Tensor& x, double w) {
+  if (std::abs(w) < 0.5) {
+    m.add_(x - m, w);
+  } else {
+    m.sub_(x).mul_(1 - w).add_(x);  // x - (x - m) (1 - w)
+  }
+}
+
+void check_option(bool cond, const std::string& opt, const char* key, double value) {
+  EMBER_CHECK_VALUE(cond, opt, ": invalid ", key, " ", value);
+}
+
+}  // namespace detail
+
+}  // namespace ember::optim

@@ -1,0 +1,136 @@
+#pragma once
+// Optimizer: the base of SGD, Adam, AdamW, RMSprop and Adagrad. It holds parameters by their
+// structured names (what Module::named_parameters() returns) in groups that carry their own
+// hyperparameters, and keeps per-parameter state keyed by name, never by position, so a checkpoint
+// lands on the right parameter after the model gained, lost or reordered parameters.
+//
+// Hyperparameters are plain numbers in a map (flags are 0/1, Adam's betas are "beta1"/"beta2"), so
+// schedulers, checkpoints and bindings handle every optimizer alike; each optimizer's typed
+// options struct converts into it. Two parameter attributes refine a group per parameter:
+//   param.attributes()["lr_scale"]     multiplies the group's lr for that parameter;
+//   param.attributes()["weight_decay"] replaces the group's weight decay (0 for norms and biases).
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ember/core/tensor.h"
+
+namespace ember::optim {
+
+using NamedParameters = std::vector<std::pair<std::string, Tensor>>;
+/// Hyperparameters by name: {"lr", 0.1}, {"momentum", 0.9}, {"nesterov", 1}.
+using Hyperparams = std::map<std::string, double>;
+/// One parameter's state: {"step": 0-d float32, "exp_avg": ..., ...}.
+using ParamState = std::map<std::string, Tensor>;
+
+/// Named parameters sharing hyperparameters; keys missing from `options` take the optimizer's
+/// defaults when the group is added: ParamGroup(model.named_parameters(), {{"lr", 0.01}}).
+struct ParamGroup {
+  NamedParameters params;
+  Hyperparams options;
+  ParamGroup() = default;
+  ParamGroup(NamedParameters params, Hyperparams options = {})  // NOLINT: implicit
+      : params(std::move(params)), options(std::move(options)) {}
+  /// options[key]; a KeyError naming the key when absent.
+  double get(const std::string& key) const;
+};
+
+/// What state_dict() returns and load_state_dict() takes; the io layer converts it to its tree.
+struct OptimizerStateDict {
+  struct Group {
+    Hyperparams options;
+    std::vector<std::string> params;  // member names, in order
+  };
+  std::vector<Group> param_groups;
+  std::map<std::string, ParamState> state;  // by parameter name; absent before the first step
+  /// A copy whose state tensors share nothing with this one.
+  OptimizerStateDict clone() const;
+};
+
+/// What load_state_dict found besides the state it loaded.
+struct OptimizerLoadReport {
+  std::vector<std::string> unexpected;  // named by the checkpoint, not in this optimizer: dropped
+  std::vector<std::string> missing;     // in this optimizer, not in the checkpoint: start fresh
+  std::vector<std::string> moved;       // in another group than in the checkpoint
+  bool ok() const { return unexpected.empty() && missing.empty() && moved.empty(); }
+  /// One line per kind of finding, e.g. "unexpected: 'old.weight', 'old.bias'".
+  std::string str() const;
+};
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+
+  /// "SGD", "Adam", ...: names the optimizer in error messages.
+  const std::string& name() const { return name_; }
+  /// One update of every parameter that has a gradient (others are skipped), under NoGradGuard.
+  void step();
+  /// Clears every gradient (set_to_none) or zeroes it in place.
+  void zero_grad(bool set_to_none = true);
+  /// Adds a group, filling its missing hyperparameters from the defaults. Names and tensors must be
+  /// new to the optimizer; parameters must be floating-point leaves.
+  void add_param_group(ParamGroup group);
+  /// The groups; schedulers and users change hyperparameters here (groups[0].options["lr"]).
+  std::vector<ParamGroup>& param_groups() { return groups_; }
+  const std::vector<ParamGroup>& param_groups() const { return groups_; }
+  const Hyperparams& defaults() const { return defaults_; }
+  /// Per-parameter state by name; a parameter has none until its first step.
+  const std::map<std::string, ParamState>& state() const { return state_; }
+
+  /// Groups (hyperparameters and member names) and the state tensors themselves (not copies: use
+  /// clone() to keep a snapshot while training goes on).
+  OptimizerStateDict state_dict() const;
+  /// Restores state by parameter name, copying the tensors (floating ones to the parameter's dtype
+  /// and device, "step" kept as is). Groups are matched by position and take the checkpoint's
+  /// hyperparameters; their membership is compared by name. Parameters the checkpoint does not
+  /// name start fresh; state for names this optimizer does not have is dropped and reported, an
+  /// error under `strict`. A state tensor whose shape no longer fits its parameter, or a different
+  /// number of groups, is an error. Nothing changes when an error is thrown.
+  OptimizerLoadReport load_state_dict(const OptimizerStateDict& state, bool strict = false);
+
+ protected:
+  Optimizer(std::string name, Hyperparams defaults);
+
+  /// One parameter's update: its effective lr (group lr times the lr_scale attribute) and weight
+  /// decay (the weight_decay attribute, else the group's).
+  struct ParamUpdate {
+    const Hyperparams& options;
+    const Tensor& param;
+    const Tensor& grad;
+    ParamState& state;  // empty on the first step: the optimizer fills it
+    double lr;
+    double weight_decay;
+  };
+  virtual void update(const ParamUpdate& u) = 0;
+  /// Throws ValueError for an out-of-range hyperparameter ("SGD: invalid momentum -1").
+  virtual void validate(const Hyperparams& options) const {}
+
+ private:
+  std::string name_;
+  Hyperparams defaults_;
+  std::vector<ParamGroup> groups_;
+  std::map<std::string, ParamState> state_;
+};
+
+namespace detail {
+/// A new 0-d float32 step counter at 0 (float32, as torch.optim keeps it).
+Tensor new_step();
+/// state[key], created by make() when absent (a fresh parameter, or a loaded state that lacks it).
+template <typename Make>
+const Tensor& state_entry(ParamState& state, const char* key, const Make& make) {
+  auto it = state.find(key);
+  if (it == state.end()) it = state.emplace(key, make()).first;
+  return it->second;
+}
+/// Adds one to a step counter and returns the new count.
+double increment_step(const Tensor& step);
+/// m = lerp(m, x, w) in place with tensor ops, in PyTorch's two forms (picked by |w| < 0.5).
+void lerp_(const Tensor& m, const Tensor& x, double w);
+/// A ValueError "<opt>: invalid <key> <value>" unless cond.
+void check_option(bool cond, const std::string& opt, const char* key, double value);
+}  // namespace detail
+
+}  // namespace ember::optim
