@@ -1,4 +1,15 @@
 #pragma once
-// Everything in nn/: Module and (as they land) layers, losses and init.
+// Everything in nn/: Module, the layers, containers, losses, functional forms and init.
+#include "ember/nn/activation.h"
+#include "ember/nn/attention.h"
+#include "ember/nn/container.h"
+#include "ember/nn/conv.h"
+#include "ember/nn/embedding.h"
+#include "ember/nn/functional.h"
 #include "ember/nn/init.h"
+#include "ember/nn/linear.h"
+#include "ember/nn/loss.h"
 #include "ember/nn/module.h"
+#include "ember/nn/normalization.h"
+#include "ember/nn/pooling.h"
+#include "ember/nn/transformer.h"

@@ -1,0 +1,86 @@
+// Losses against PyTorch (tests/fixtures/nn.json), plus their argument checks.
+#include <gtest/gtest.h>
+
+#include "ember/ember.h"
+#include "support/fixture.h"
+
+using namespace ember;
+namespace F = ember::nn::functional;
+using ember::testing::expect_close;
+
+namespace {
+
+const ember::testing::FixtureCase& fixture(const std::string& name) {
+  static const auto all = ember::testing::load_fixture("nn.json");
+  return all.at(name);
+}
+
+F::Reduction reduction_of(const std::string& name) {
+  if (name == "sum") return F::Reduction::Sum;
+  if (name == "none") return F::Reduction::None;
+  return F::Reduction::Mean;
+}
+
+void check(const std::string& name, const std::function<Tensor(const Tensor&, const ember::testing::FixtureCase&)>& loss) {
+  SCOPED_TRACE(name);
+  const auto& c = fixture(name);
+  Tensor x = c.tensor("input").clone().set_requires_grad();
+  Tensor y = loss(x, c);
+  expect_close(y, c.tensor("output"), 1e-5, 1e-6, "output");
+  (y * c.tensor("grad_output")).sum().backward();
+  expect_close(x.grad(), c.tensor("grad.input"), 1e-5, 1e-6, "grad.input");
+}
+
+}  // namespace
+
+TEST(LossTest, CrossEntropyMatchesPyTorchForEveryReductionAndSmoothing) {
+  for (std::string reduction : {"mean", "sum", "none"})
+    for (std::string smoothing : {"0.0", "0.1"})
+      check("cross_entropy_" + reduction + "_" + smoothing, [&](const Tensor& x, const auto& c) {
+        return F::cross_entropy(x, c.tensor("target"), -100, reduction_of(reduction), std::stod(smoothing));
+      });
+}
+
+TEST(LossTest, CrossEntropyOverSpatialDims) {
+  check("cross_entropy_spatial", [](const Tensor& x, const auto& c) { return F::cross_entropy(x, c.tensor("target")); });
+}
+
+TEST(LossTest, NllLoss) {
+  check("nll_loss_mean", [](const Tensor& x, const auto& c) { return F::nll_loss(x, c.tensor("target")); });
+}
+
+TEST(LossTest, RegressionLossesMatchPyTorch) {
+  for (std::string reduction : {"mean", "sum", "none"}) {
+    check("mse_loss_" + reduction, [&](const Tensor& x, const auto& c) {
+      return F::mse_loss(x, c.tensor("target"), reduction_of(reduction));
+    });
+    check("l1_loss_" + reduction, [&](const Tensor& x, const auto& c) {
+      return F::l1_loss(x, c.tensor("target"), reduction_of(reduction));
+    });
+    check("smooth_l1_loss_" + reduction, [&](const Tensor& x, const auto& c) {
+      return F::smooth_l1_loss(x, c.tensor("target"), reduction_of(reduction), 0.5);
+    });
+  }
+}
+
+TEST(LossTest, BinaryCrossEntropyWithLogits) {
+  check("bce_with_logits", [](const Tensor& x, const auto& c) {
+    return F::binary_cross_entropy_with_logits(x, c.tensor("target"));
+  });
+  check("bce_with_logits_pos_weight", [](const Tensor& x, const auto& c) {
+    return F::binary_cross_entropy_with_logits(x, c.tensor("target"), c.tensor("pos_weight"));
+  });
+}
+
+TEST(LossTest, CrossEntropyChecksTargetShapeAndRange) {
+  Tensor logits = zeros({3, 4});
+  try {
+    F::cross_entropy(logits, tensor<int64_t>({0, 1}));
+    FAIL();
+  } catch (const ValueError& e) {
+    EXPECT_STREQ(e.what(), "cross_entropy: target of shape [2] does not match input of shape [3, 4] (expected [3])");
+  }
+  EXPECT_THROW(F::cross_entropy(logits, tensor<int64_t>({0, 1, 4})), IndexError);
+  EXPECT_THROW(F::cross_entropy(logits, zeros({3})), TypeError);
+  EXPECT_THROW(F::mse_loss(zeros({2}), zeros({3})), ValueError);
+}
