@@ -2,4 +2,6 @@
 // Ember's umbrella header: #include <ember/ember.h>.
 #include "ember/autograd/autograd.h"
 #include "ember/core/core.h"
+#include "ember/nn/nn.h"
 #include "ember/ops/ops.h"
+#include "ember/optim/optim.h"

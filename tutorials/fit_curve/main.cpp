@@ -1,6 +1,6 @@
 // Fits y = x^3 - x/2 on [-1, 1] with a two-layer tanh network, using only tensors and autograd:
 // the forward pass records the tape, backward() fills .grad, and a plain SGD update runs under
-// NoGradGuard. The loss printed every 250 steps falls by orders of magnitude.
+// NoGradGuard. The loss printed every 500 steps falls by orders of magnitude.
 #include <cstdio>
 #include <vector>
 
@@ -20,9 +20,9 @@ int main() {
   Tensor b2 = zeros({1}).set_requires_grad();
   std::vector<Tensor> params = {w1, b1, w2, b2};
 
-  const double lr = 0.1;
+  const double lr = 0.2;
   double first = 0, last = 0;
-  for (int step = 0; step <= 2000; ++step) {
+  for (int step = 0; step <= 3000; ++step) {
     Tensor pred = tanh(x.matmul(w1) + b1).matmul(w2) + b2;
     Tensor diff = pred - y;
     Tensor loss = (diff * diff).mean();
@@ -34,7 +34,7 @@ int main() {
     }
     last = loss.item<double>();
     if (step == 0) first = last;
-    if (step % 250 == 0) std::printf("step %4d  loss %.6f\n", step, last);
+    if (step % 500 == 0) std::printf("step %4d  loss %.6f\n", step, last);
   }
   std::printf("loss fell from %.4f to %.6f (%.0fx)\n", first, last, first / last);
   return last < first / 20 ? 0 : 1;
