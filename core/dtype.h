@@ -104,7 +104,7 @@ decltype(auto) visit_dtype(DType t, F&& f) {
 
 /// Throws a TypeError unless `t` is one of the dtypes arithmetic kernels compute in.
 void check_compute_dtype(DType t, const char* op);
-/// Throws a TypeError unless `t` is float32 or float64.
+/// Throws a TypeError (naming `op` and the dtype) unless `t` is float32 or float64.
 void check_floating_compute(DType t, const char* op);
 
 /// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16).

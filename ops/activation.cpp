@@ -100,7 +100,7 @@ Tensor activation(UnaryOp op, const Tensor& t, DType dtype, bool save_output, Un
 }
 
 void check_floating(const Tensor& t, const char* op) {
-  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) check_floating_compute(t.dtype(), op);
+  check_floating_compute(t.dtype(), op);
 }
 
 }  // namespace

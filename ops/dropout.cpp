@@ -26,7 +26,7 @@ struct DropoutBackward : autograd::Node {
 Tensor dropout(const Tensor& t, double p, bool training, Generator* gen) {
   EMBER_CHECK_VALUE(p >= 0 && p <= 1, "dropout: probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0 || t.numel() == 0) return t;
-  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) check_floating_compute(t.dtype(), "dropout");
+  check_floating_compute(t.dtype(), "dropout");
   if (p == 1) return mul(t, 0.0);
   Tensor out = empty(t.sizes(), t.options());
   Tensor mask = empty(t.sizes(), t.options());

@@ -22,7 +22,7 @@ using autograd::TensorList;
 namespace {
 
 void check_floating(const Tensor& t, const char* op) {
-  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) check_floating_compute(t.dtype(), op);
+  check_floating_compute(t.dtype(), op);
 }
 
 // An optional parameter: undefined, or of `shape` and input's dtype and device.

@@ -34,7 +34,7 @@ void check_input(const Tensor& input, const char* op) {
   for (int64_t d = input.dim() - 3; ok && d < input.dim(); ++d) ok = input.size(d) > 0;
   EMBER_CHECK_VALUE(ok, op, ": expected a 3-D [C, H, W] or 4-D [N, C, H, W] input with non-zero C, H and W, got ",
                     input.sizes());
-  if (input.dtype() != kFloat32 && input.dtype() != kFloat64) check_floating_compute(input.dtype(), op);
+  check_floating_compute(input.dtype(), op);
 }
 
 // Checks the window arguments against `input` and returns the geometry and output size.

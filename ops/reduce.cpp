@@ -57,7 +57,7 @@ Tensor unsqueeze_reduced(const Tensor& grad, IntArrayRef in_sizes, IntArrayRef d
 namespace {
 
 void check_floating(const Tensor& t, const char* op) {
-  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) check_floating_compute(t.dtype(), op);
+  check_floating_compute(t.dtype(), op);
 }
 
 // A contiguous tensor of `shape` viewing the (contiguous) out's data, without autograd.

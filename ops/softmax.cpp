@@ -38,7 +38,7 @@ struct SoftmaxBackward : autograd::Node {
 
 Tensor softmax_impl(const Tensor& t, int64_t dim, bool log) {
   const char* op = log ? "log_softmax" : "softmax";
-  if (t.dtype() != kFloat32 && t.dtype() != kFloat64) check_floating_compute(t.dtype(), op);
+  check_floating_compute(t.dtype(), op);
   int64_t d = wrap_dim(dim, t.dim(), op);
   Tensor out = empty(t.sizes(), t.options());
   if (t.numel() > 0) softmax_stub(t.device().type, out, t, d, log);
