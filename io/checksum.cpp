@@ -1,0 +1,31 @@
+#include "ember/io/checksum.h"
+
+#include <xxhash.h>
+
+#include <charconv>
+
+namespace ember::io::detail {
+
+namespace {
+constexpr std::string_view kPrefix = "xxh3:";
+}
+
+uint64_t checksum(const void* data, size_t nbytes) { return XXH3_64bits(data, nbytes); }
+
+std::string checksum_text(uint64_t sum) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(kPrefix);
+  for (int shift = 60; shift >= 0; shift -= 4) out.push_back(kHex[(sum >> shift) & 0xf]);
+  return out;
+}
+
+std::optional<uint64_t> parse_checksum(std::string_view text) {
+  if (text.size() != kPrefix.size() + 16 || text.substr(0, kPrefix.size()) != kPrefix) return {};
+  std::string_view hex = text.substr(kPrefix.size());
+  uint64_t sum = 0;
+  auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), sum, 16);
+  if (ec != std::errc() || end != hex.data() + hex.size()) return {};
+  return sum;
+}
+
+}  // namespace ember::io::detail

@@ -1,0 +1,198 @@
+// io::save: walks the value tree once to give every distinct tensor a key and to encode the tree
+// as JSON, writes the header with placeholder checksums, streams each tensor's bytes (hashing
+// them on a second thread while they are written), then writes the real checksums over the
+// placeholders (same width) and commits the file atomically.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <future>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ember/core/copy.h"
+#include "ember/io/atomic_file.h"
+#include "ember/io/checksum.h"
+#include "ember/io/safetensors.h"
+#include "ember/io/schema.h"
+#include "ember/io/serialize.h"
+
+namespace ember::io {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+struct Stored {
+  Tensor tensor;
+  std::vector<std::string> names;  // names[0] is the key
+  uint64_t checksum = 0;
+};
+
+ojson scalar_node(const char* type, ojson value) { return ojson{{"t", type}, {"v", std::move(value)}}; }
+
+ojson float_node(double x) {
+  // JSON has no NaN or infinity; finite values print with 17 digits and read back exactly.
+  if (std::isnan(x)) return scalar_node("float", "nan");
+  if (std::isinf(x)) return scalar_node("float", x > 0 ? "inf" : "-inf");
+  return scalar_node("float", x);
+}
+
+ojson attr_node(const AttrValue& a) {
+  return std::visit(
+      [](const auto& x) -> ojson {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) return scalar_node("bool", x);
+        else if constexpr (std::is_same_v<T, int64_t>) return scalar_node("int", x);
+        else if constexpr (std::is_same_v<T, double>) return float_node(x);
+        else return scalar_node("str", x);
+      },
+      a);
+}
+
+class Writer {
+ public:
+  explicit Writer(const std::string& path) : path_(path) {}
+
+  ojson encode(const Value& v, const std::string& path, int depth) {
+    EMBER_CHECK_VALUE(depth <= detail::kMaxDepth, "io::save: '", path_, "': the value is nested deeper than ",
+                      detail::kMaxDepth, " levels (at '", path, "')");
+    switch (v.type()) {
+      case Value::Type::None: return ojson{{"t", "none"}};
+      case Value::Type::Bool: return scalar_node("bool", v.as_bool());
+      case Value::Type::Int: return scalar_node("int", v.as_int());
+      case Value::Type::Float: return float_node(v.as_float());
+      case Value::Type::String: return scalar_node("str", v.as_string());
+      case Value::Type::Tensor:
+        return ojson{{"t", "tensor"}, {"v", key_for(v.as_tensor(), path)},
+                     {"kind", tensor_kind_name(v.tensor_kind())}, {"persistent", v.persistent()}};
+      case Value::Type::List:
+      case Value::Type::Tuple: {
+        ojson items = ojson::array();
+        for (size_t i = 0; i < v.size(); ++i) items.push_back(encode(v[i], join(path, std::to_string(i)), depth + 1));
+        return scalar_node(v.is_list() ? "list" : "tuple", std::move(items));
+      }
+      case Value::Type::Dict: {
+        ojson items = ojson::array();
+        for (size_t i = 0; i < v.size(); ++i) {
+          const std::string& key = v.keys()[i];
+          items.push_back(ojson::array({key, encode(v.items()[i], join(path, key), depth + 1)}));
+        }
+        return scalar_node("dict", std::move(items));
+      }
+    }
+    return {};
+  }
+
+  std::vector<Stored>& stored() { return stored_; }
+
+ private:
+  static std::string join(const std::string& path, const std::string& part) {
+    return path.empty() ? part : path + "/" + part;
+  }
+
+  // A new tensor takes its path as key; a tensor seen before (a tie) gains its path as another
+  // name. Every name is unique in the file: a path reused (a dict key with a slash, "a/b" beside
+  // "a" -> "b") or equal to "__metadata__" gets a suffix "#2", "#3", ...
+  std::string key_for(const Tensor& t, const std::string& path) {
+    std::string name = unique_name(path.empty() ? "tensor" : path);
+    auto [it, fresh] = by_impl_.emplace(t.impl_ptr().get(), stored_.size());
+    if (fresh) {
+      stored_.push_back({t, {name}});
+      return name;
+    }
+    stored_[it->second].names.push_back(name);
+    return stored_[it->second].names[0];
+  }
+
+  std::string unique_name(const std::string& name) {
+    std::string out = name;
+    for (int n = 2; out == "__metadata__" || names_.count(out); ++n) out = name + "#" + std::to_string(n);
+    names_.insert(out);
+    return out;
+  }
+
+  const std::string& path_;
+  std::vector<Stored> stored_;
+  std::unordered_map<const TensorImpl*, size_t> by_impl_;
+  std::unordered_set<std::string> names_;
+};
+
+ojson tensor_table(const std::vector<Stored>& stored) {
+  ojson table = ojson::object();
+  for (const Stored& s : stored) {
+    ojson attributes = ojson::object();
+    if (const Attributes* attrs = s.tensor.impl().attributes_if_any())
+      for (const auto& [name, value] : *attrs) attributes[name] = attr_node(value);
+    ojson entry{{"checksum", detail::checksum_text(s.checksum)},
+                {"requires_grad", s.tensor.requires_grad()},
+                {"names", s.names}};
+    if (!attributes.empty()) entry["attributes"] = std::move(attributes);
+    table[s.names[0]] = std::move(entry);
+  }
+  return table;
+}
+
+// The whole header for the current checksums; its length does not depend on their values.
+std::string header_bytes(const ojson& root, const std::vector<Stored>& stored,
+                         const std::vector<detail::TensorRecord>& records, const std::string& path) {
+  ojson doc{{"schema", detail::kSchemaName}, {"version", kSchemaVersion}, {"root", root},
+            {"tensors", tensor_table(stored)}};
+  try {
+    return detail::format_header(records, {{detail::kFormatKey, detail::kFormatName},
+                                           {detail::kDocumentKey, doc.dump()}});
+  } catch (const nlohmann::json::exception& e) {
+    throw ValueError(::ember::detail::str("io::save: '", path, "': cannot encode the value (",
+                                          e.what(), "); keys and strings must be UTF-8"));
+  }
+}
+
+}  // namespace
+
+void save(const Value& value, const std::string& path, const SaveOptions& options) {
+  Writer writer(path);
+  ojson root = writer.encode(value, "", 0);
+  std::vector<Stored>& stored = writer.stored();
+
+  // Data order: widest elements first, so every tensor starts on a multiple of its item size
+  // (the data itself starts on an 8-byte boundary) and loads without a copy.
+  std::vector<size_t> order(stored.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return stored[a].tensor.itemsize() > stored[b].tensor.itemsize();
+  });
+  std::vector<detail::TensorRecord> records;
+  uint64_t offset = 0;
+  for (size_t i : order) {
+    const Tensor& t = stored[i].tensor;
+    records.push_back({stored[i].names[0], t.dtype(), t.sizes().vec(), offset, offset + t.nbytes()});
+    offset += t.nbytes();
+  }
+
+  std::string header = header_bytes(root, stored, records, path);
+  detail::AtomicFile file(path, options.durable);
+  file.write(header.data(), header.size());
+  for (size_t i : order) {
+    Stored& s = stored[i];
+    // One tensor at a time is made contiguous and brought to the CPU: saving never holds a
+    // second copy of the whole state.
+    Tensor data = s.tensor.device().is_cpu() ? contiguous_data(s.tensor)
+                                             : copy_as(s.tensor, s.tensor.dtype(), Device::cpu());
+    const void* bytes = data.data_ptr();
+    size_t n = data.nbytes();
+    if (n >= (4u << 20)) {
+      auto sum = std::async(std::launch::async, [bytes, n] { return detail::checksum(bytes, n); });
+      file.write(bytes, n);
+      s.checksum = sum.get();
+    } else {
+      s.checksum = detail::checksum(bytes, n);
+      file.write(bytes, n);
+    }
+  }
+  std::string final_header = header_bytes(root, stored, records, path);
+  EMBER_INTERNAL_ASSERT(final_header.size() == header.size(), "checksums changed the header size");
+  file.write_at(final_header.data(), final_header.size(), 0);
+  file.commit();
+}
+
+}  // namespace ember::io

@@ -1,0 +1,35 @@
+#include "io/io_test_util.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "ember/core/copy.h"
+
+namespace ember::testing {
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  path_ = std::filesystem::temp_directory_path() /
+          ("ember_io_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+::testing::AssertionResult bitwise_equal(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || a.sizes() != b.sizes())
+    return ::testing::AssertionFailure() << describe(a) << " vs " << describe(b);
+  Tensor ca = contiguous_data(a);
+  Tensor cb = contiguous_data(b);
+  if (ca.nbytes() > 0 && std::memcmp(ca.data_ptr(), cb.data_ptr(), ca.nbytes()) != 0)
+    return ::testing::AssertionFailure() << "values differ: " << a << " vs " << b;
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace ember::testing

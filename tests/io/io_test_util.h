@@ -1,0 +1,31 @@
+#pragma once
+// Shared by the io tests: a scratch directory removed at the end of each test, and a bitwise
+// tensor comparison.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "ember/core/tensor.h"
+
+namespace ember::testing {
+
+/// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  /// path() / name, as a string.
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Same dtype, shape and bytes.
+::testing::AssertionResult bitwise_equal(const Tensor& a, const Tensor& b);
+
+}  // namespace ember::testing
