@@ -3,8 +3,10 @@ BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build test test-asan demo bench clean
+.PHONY: all deps build test test-asan fuzz demo bench clean
 
 all: build
 
@@ -15,8 +17,10 @@ build: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-## Builds everything and runs every test (ctest: the GoogleTest suites and the install check).
+## Builds everything and runs every test (ctest: the GoogleTest suites, the install check and the
+## Python interop tests, whose virtual environment .venv scripts/python_env.sh creates first).
 test: build
+	@scripts/python_env.sh
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 ## The unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -26,6 +30,22 @@ test-asan: deps
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE slow
 
+## libFuzzer on the checkpoint loader for FUZZ_SECONDS, seeded with the malformed corpus and with
+## valid files written by io::save; fails on a crash, a sanitizer report, a leak, a hang or a huge
+## allocation (crash inputs land in $(FUZZ_DIR)/). Built with clang: see tests/fuzz/CMakeLists.txt.
+fuzz:
+	@scripts/install_deps.sh fuzz
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target ember
+	@cmake -S tests/fuzz -B $(FUZZ_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
+	  -DEMBER_BUILD_DIR=$(abspath $(BUILD_DIR)) >/dev/null
+	@cmake --build $(FUZZ_DIR) -j $(JOBS)
+	@rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus
+	EMBER_FUZZ_SEEDS=$(FUZZ_DIR)/seeds $(FUZZ_DIR)/load_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 \
+	  -dict=tests/fuzz/load_fuzzer.dict -artifact_prefix=$(FUZZ_DIR)/ \
+	  $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds tests/fixtures/io/malformed
+
 ## Builds and runs the main example.
 demo: build
 	$(BUILD_DIR)/tutorials/fit_curve/fit_curve
@@ -34,4 +54,4 @@ bench: build
 	bench/run.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

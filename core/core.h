@@ -9,3 +9,4 @@
 #include "ember/core/scalar.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/core/warning.h"

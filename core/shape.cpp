@@ -29,10 +29,14 @@ std::string shape_str(IntArrayRef dims) {
 
 int64_t numel_of(IntArrayRef sizes) {
   int64_t n = 1;
+  // NB: the contiguous strides multiply the sizes with zeros counted as ones, so [0, 2^40, 2^40]
+  // (no elements) would still overflow them: that product is checked too.
+  int64_t span = 1;
   for (int64_t s : sizes) {
     EMBER_CHECK_VALUE(s >= 0, "negative dimension in shape ", sizes);
-    EMBER_CHECK_VALUE(!__builtin_mul_overflow(n, s, &n), "shape ", sizes,
-                      " has more elements than int64 can count");
+    EMBER_CHECK_VALUE(!__builtin_mul_overflow(n, s, &n) &&
+                          !__builtin_mul_overflow(span, std::max<int64_t>(s, 1), &span),
+                      "shape ", sizes, " has more elements than int64 can count");
   }
   return n;
 }

@@ -2,6 +2,11 @@
 // Ember's document from "__metadata__", checks it against the header, and builds tensors that
 // borrow the mapped bytes. Nothing in the file is trusted: every field is type-checked, every
 // reference resolved, nesting is bounded, and each failure names the file and the reason.
+//
+// NB: the JSON is read with nlohmann::json, not cereal. cereal's JSONInputArchive parses with
+// RapidJSON's recursive parser (flags fixed inside cereal), and a header of ten million nested
+// brackets overflows the stack and kills the process; nlohmann's parser is iterative, its
+// callback bounds the depth, and its values are destroyed without recursion.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -63,6 +68,13 @@ std::optional<AttrValue> attr_value(const json& node) {
   return {};
 }
 
+// A short, printable piece of a hostile node for an error message: ASCII-escaped, so that cutting
+// it never splits a UTF-8 character.
+std::string excerpt(const json& node) {
+  std::string text = node.dump(-1, ' ', /*ensure_ascii=*/true);
+  return text.size() <= 80 ? text : text.substr(0, 77) + "...";
+}
+
 bool is_pytorch_zip(const uint8_t* bytes, size_t size) {
   return size >= 4 && std::memcmp(bytes, "PK\x03\x04", 4) == 0;
 }
@@ -70,6 +82,10 @@ bool is_pytorch_zip(const uint8_t* bytes, size_t size) {
 }  // namespace
 
 void File::Impl::read_document(const std::string& text) {
+  // NB: nlohmann's parser stops at a NUL byte (here from a \u0000 in the header) and ignores the
+  // rest; valid JSON never holds one raw.
+  if (size_t nul = text.find('\0'); nul != std::string::npos)
+    invalid("the document is not valid JSON (a NUL byte at offset ", nul, ")");
   // Each level of the value tree is at most three JSON levels (node, item list, [key, node]).
   json doc;
   try {
@@ -180,7 +196,7 @@ void File::Impl::check_checksum(size_t i) const {
 
 Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made) const {
   if (depth > detail::kMaxDepth) invalid("the value tree is nested deeper than ", detail::kMaxDepth, " levels");
-  if (!node.is_object()) invalid("a value node is not an object: ", node.dump().substr(0, 80));
+  if (!node.is_object()) invalid("a value node is not an object: ", excerpt(node));
   auto t_it = node.find("t");
   if (t_it == node.end() || !t_it->is_string()) invalid("a value node has no type \"t\"");
   const std::string& t = t_it->get_ref<const std::string&>();
@@ -190,7 +206,7 @@ Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made)
   const json& v = *v_it;
   if (t == "bool" || t == "int" || t == "float" || t == "str") {
     std::optional<AttrValue> a = attr_value(node);
-    if (!a) invalid("a '", t, "' node holds ", v.dump().substr(0, 80));
+    if (!a) invalid("a '", t, "' node holds ", excerpt(v));
     return std::visit([](const auto& x) { return Value(x); }, *a);
   }
   if (t == "tensor") {
@@ -207,7 +223,7 @@ Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made)
     if (k != node.end()) {
       if (*k == "parameter") kind = TensorKind::Parameter;
       else if (*k == "buffer") kind = TensorKind::Buffer;
-      else if (*k != "tensor") invalid("tensor '", infos[i].key, "': unknown kind ", k->dump().substr(0, 40));
+      else if (*k != "tensor") invalid("tensor '", infos[i].key, "': unknown kind ", excerpt(*k));
     }
     bool persistent = true;
     auto p = node.find("persistent");

@@ -25,9 +25,15 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, bool popul
   size_t size = static_cast<size_t>(st.st_size);
   void* data = nullptr;
   if (size > 0) {
-    // Private and writable: an in-place edit of a loaded tensor gets its own copy of the page.
+    // Mapped read-only first: populating a writable private mapping would copy every page.
     int flags = MAP_PRIVATE | (populate ? MAP_POPULATE : 0);
-    data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, flags, fd, 0);
+    data = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
+    // Then made writable: an in-place edit of a loaded tensor copies only the page it touches,
+    // never the file.
+    if (data != MAP_FAILED && ::mprotect(data, size, PROT_READ | PROT_WRITE) != 0) {
+      ::munmap(data, size);
+      data = MAP_FAILED;
+    }
     if (data == MAP_FAILED) {
       int err = errno;
       ::close(fd);

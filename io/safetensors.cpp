@@ -60,13 +60,16 @@ TensorRecord parse_record(const std::string& key, const json& entry, const Inval
   const json& shape = field("shape");
   if (!shape.is_array()) invalid("entry '", key, "': shape is not a list");
   if (shape.size() > kMaxDims) invalid("entry '", key, "': ", shape.size(), " dimensions (at most ", kMaxDims, ")");
-  uint64_t numel = 1;
+  // NB: `span`, the product of the sizes with 0 counted as 1, bounds every contiguous stride: an
+  // empty shape such as [0, 2^40, 2^40] has no elements, but its strides (2^80) overflow int64.
+  uint64_t numel = 1, span = 1;
   for (const json& d : shape) {
     if (!d.is_number_integer()) invalid("entry '", key, "': shape ", shape.dump(), " is not a list of integers");
     if (d.is_number_unsigned() ? d.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX) : d.get<int64_t>() < 0)
       invalid("entry '", key, "': shape ", shape.dump(), " has a negative or too large size");
     uint64_t n = d.get<uint64_t>();
-    if (__builtin_mul_overflow(numel, n, &numel))
+    if (__builtin_mul_overflow(numel, n, &numel) || __builtin_mul_overflow(span, std::max<uint64_t>(n, 1), &span) ||
+        span > static_cast<uint64_t>(INT64_MAX))
       invalid("entry '", key, "': shape ", shape.dump(), " has more elements than can be addressed");
     r.shape.push_back(static_cast<int64_t>(n));
   }
@@ -110,6 +113,10 @@ Header parse_header(const uint8_t* bytes, size_t size, const std::string& file) 
   if (header_len > size - 8)
     invalid("header length ", header_len, " runs past the end of the file (", size, " bytes): truncated?");
   std::string_view text(reinterpret_cast<const char*>(bytes + 8), header_len);
+  // NB: nlohmann's parser stops at a NUL byte and ignores what follows; valid JSON never holds
+  // one raw (a string spells it \u0000), so a NUL means bytes the parser would silently skip.
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos)
+    invalid("header is not valid JSON (a NUL byte at header offset ", nul, ")");
 
   // The callback bounds nesting (a hostile header could nest arrays a million deep); a valid
   // header is at most three levels deep.

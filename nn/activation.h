@@ -19,6 +19,8 @@ class GELU : public Module {
   explicit GELU(std::string approximate = "none");
   Tensor forward(const Tensor& input) override;
   std::string extra_repr() const override;
+  /// "none" or "tanh", as constructed (saved architectures record it).
+  const std::string& approximate() const { return approximate_; }
 
  private:
   std::string approximate_;

@@ -101,3 +101,20 @@ TEST(FactoryTest, RequiresGradOption) {
   EXPECT_TRUE(t.is_leaf());
   EXPECT_THROW(zeros({2}, TensorOptions(kInt64).requires_grad(true)), TypeError);
 }
+
+namespace ember {
+namespace {
+TEST(FactoryShapeTest, ShapesWhoseLayoutOverflowsAreRefusedEvenWhenEmpty) {
+  int64_t big = int64_t{1} << 40;
+  for (auto shape : {std::vector<int64_t>{big, big, 8}, std::vector<int64_t>{0, big, big}}) {
+    try {
+      ember::empty(shape);  // qualified: ADL would find std::empty(vector)
+      FAIL() << "expected an error for " << shape_str(shape);
+    } catch (const ValueError& e) {
+      EXPECT_NE(std::string(e.what()).find("more elements than int64 can count"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(empty({0, 1 << 20, 1 << 20}).numel(), 0);
+}
+}  // namespace
+}  // namespace ember

@@ -1,0 +1,137 @@
+// Checkpoint throughput: saving and loading a ~1 GB state of 50 float32 tensors with io::save /
+// io::load, against a plain sequential write(2)/read(2) of the same bytes (what dd does: the
+// physical limit), with and without fsync. Prints "name value unit" lines for bench/io.sh.
+//   io_bench DIR [TENSORS] [ELEMENTS_PER_TENSOR]
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <ember/ember.h>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Resident memory in bytes: anonymous (heap) and file-backed (mapped pages), from /proc.
+long rss_kb(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::string(field).size());
+  return 0;
+}
+long peak_rss_kb() {
+  rusage r{};
+  getrusage(RUSAGE_SELF, &r);
+  return r.ru_maxrss;
+}
+
+void plain_write(const std::vector<ember::Tensor>& tensors, const std::string& path, bool sync) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  for (const ember::Tensor& t : tensors) {
+    const char* p = static_cast<const char*>(t.data_ptr());
+    size_t n = t.nbytes();
+    while (n > 0) {
+      ssize_t w = ::write(fd, p, n);
+      if (w <= 0) std::abort();
+      p += w;
+      n -= static_cast<size_t>(w);
+    }
+  }
+  if (sync) ::fsync(fd);
+  ::close(fd);
+}
+
+void plain_read(const std::string& path, std::vector<char>& buffer) {
+  int fd = ::open(path.c_str(), O_RDONLY);
+  size_t done = 0;
+  while (done < buffer.size()) {
+    ssize_t r = ::read(fd, buffer.data() + done, buffer.size() - done);
+    if (r <= 0) break;
+    done += static_cast<size_t>(r);
+  }
+  ::close(fd);
+}
+
+template <typename F>
+double best_of(int runs, F&& f) {
+  double best = 1e30;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = Clock::now();
+    f();
+    best = std::min(best, seconds_since(t0));
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: io_bench DIR [TENSORS] [ELEMENTS]\n");
+    return 2;
+  }
+  std::filesystem::path dir = argv[1];
+  int count = argc > 2 ? std::atoi(argv[2]) : 50;
+  int64_t elements = argc > 3 ? std::atoll(argv[3]) : 5'000'000;
+
+  std::vector<ember::Tensor> tensors;
+  ember::io::Value state = ember::io::Value::dict();
+  for (int i = 0; i < count; ++i) {
+    tensors.push_back(ember::randn({elements}));
+    state.set("layer" + std::to_string(i) + ".weight", tensors.back());
+  }
+  double gb = static_cast<double>(count) * static_cast<double>(elements) * 4 / 1e9;
+  std::printf("state_size %.3f GB\n", gb);
+  std::string ckpt = (dir / "state.ember").string();
+  std::string plain = (dir / "state.raw").string();
+
+  // Peak extra memory of one save: the high-water mark before and after (nothing else has
+  // allocated yet, so any growth is the save's).
+  long peak_before = peak_rss_kb();
+  ember::io::save(state, ckpt, {.durable = false});
+  long save_extra_kb = peak_rss_kb() - peak_before;
+
+  const int runs = 3;
+  double save_nosync = best_of(runs, [&] { ember::io::save(state, ckpt, {.durable = false}); });
+  double write_nosync = best_of(runs, [&] { plain_write(tensors, plain, false); });
+  double save_sync = best_of(runs, [&] { ember::io::save(state, ckpt, {.durable = true}); });
+  double write_sync = best_of(runs, [&] { plain_write(tensors, plain, true); });
+  std::printf("save_nofsync %.3f GB/s\n", gb / save_nosync);
+  std::printf("plain_write_nofsync %.3f GB/s\n", gb / write_nosync);
+  std::printf("save_fsync %.3f GB/s\n", gb / save_sync);
+  std::printf("plain_write_fsync %.3f GB/s\n", gb / write_sync);
+  std::printf("save_peak_extra_memory %.2f %%_of_state\n",
+              100.0 * static_cast<double>(save_extra_kb) * 1024 / (gb * 1e9));
+
+  // Loads run from the page cache (the file was just written): open + map + verify every
+  // checksum, the state usable afterwards.
+  long anon_before = rss_kb("RssAnon:");
+  double load = best_of(runs, [&] {
+    ember::io::Value back = ember::io::load(ckpt);
+    if (back.size() != static_cast<size_t>(count)) std::abort();
+  });
+  ember::io::Value kept = ember::io::load(ckpt);
+  long anon_after = rss_kb("RssAnon:");
+  std::vector<char> buffer(static_cast<size_t>(gb * 1e9));
+  double read = best_of(runs, [&] { plain_read(plain, buffer); });
+  std::printf("load_verify %.3f GB/s\n", gb / load);
+  std::printf("plain_read %.3f GB/s\n", gb / read);
+  std::printf("load_extra_anon_memory %.2f %%_of_state\n",
+              100.0 * static_cast<double>(anon_after - anon_before) * 1024 / (gb * 1e9));
+  std::filesystem::remove(ckpt);
+  std::filesystem::remove(plain);
+  return 0;
+}

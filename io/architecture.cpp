@@ -1,0 +1,495 @@
+// Architectures: a registry of module types by name, each with a function that reads a module's
+// settings into a dict and one that builds a module from them; the built-in layers are
+// registered here, containers rebuild their children recursively.
+#include "ember/io/architecture.h"
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+
+#include "ember/nn/nn.h"
+
+namespace ember::io {
+namespace {
+
+using Children = std::vector<std::pair<std::string, std::shared_ptr<nn::Module>>>;
+
+struct TypeEntry {
+  ToOptions to_options;
+  FromOptions from_options;  // leaf types and user types
+  // Containers only: rebuilds the container from its already rebuilt children, names kept.
+  std::function<std::shared_ptr<nn::Module>(Children)> from_children;
+};
+
+std::string where(const std::string& path) { return path.empty() ? "the root module" : "'" + path + "'"; }
+
+std::string join(const std::string& prefix, const std::string& name) {
+  return prefix.empty() ? name : prefix + "." + name;
+}
+
+// The module path being rebuilt on this thread, for the errors of built-in option readers: their
+// factories take only the options, as a user's do.
+std::string& building_path() {
+  thread_local std::string path;
+  return path;
+}
+
+// Sets building_path() for one factory call, restoring the outer path afterwards.
+class BuildingPath {
+ public:
+  explicit BuildingPath(const std::string& path) : saved_(std::move(building_path())) { building_path() = path; }
+  ~BuildingPath() { building_path() = std::move(saved_); }
+  BuildingPath(const BuildingPath&) = delete;
+  BuildingPath& operator=(const BuildingPath&) = delete;
+
+ private:
+  std::string saved_;
+};
+
+// Reads one built-in layer's options, naming the layer, its path and the option in every error.
+// Optional fields absent from the node take the Options struct's default; a field the layer does
+// not know is refused, since building without it would silently change the architecture.
+class OptionReader {
+ public:
+  OptionReader(const Value& options, std::string type, std::string path)
+      : options_(options), type_(std::move(type)), path_(std::move(path)) {
+    EMBER_CHECK_TYPE(options.is_dict() || options.is_none(), "io: the options of ", type_, " at ",
+                     where(path_), " are a ", options.type_name(), ", expected a dict");
+  }
+
+  int64_t get_int(const char* key, std::optional<int64_t> fallback = std::nullopt) {
+    const Value* v = find(key, fallback.has_value());
+    if (!v) return *fallback;
+    check(v->is_int(), key, *v, "int");
+    return v->as_int();
+  }
+  double get_float(const char* key, std::optional<double> fallback = std::nullopt) {
+    const Value* v = find(key, fallback.has_value());
+    if (!v) return *fallback;
+    check(v->is_float() || v->is_int(), key, *v, "float");
+    return v->as_float();
+  }
+  bool get_bool(const char* key, std::optional<bool> fallback = std::nullopt) {
+    const Value* v = find(key, fallback.has_value());
+    if (!v) return *fallback;
+    check(v->is_bool(), key, *v, "bool");
+    return v->as_bool();
+  }
+  std::string get_string(const char* key, std::optional<std::string> fallback = std::nullopt) {
+    const Value* v = find(key, fallback.has_value());
+    if (!v) return *fallback;
+    check(v->is_string(), key, *v, "str");
+    return v->as_string();
+  }
+  std::optional<int64_t> get_optional_int(const char* key) {
+    const Value* v = find(key, true);
+    if (!v || v->is_none()) return std::nullopt;
+    check(v->is_int(), key, *v, "int or None");
+    return v->as_int();
+  }
+  std::vector<int64_t> get_ints(const char* key) {
+    const Value* v = find(key, false);
+    check(v->is_list() || v->is_tuple(), key, *v, "list of ints");
+    std::vector<int64_t> out;
+    for (const Value& item : v->items()) {
+      check(item.is_int(), key, item, "list of ints");
+      out.push_back(item.as_int());
+    }
+    return out;
+  }
+  Size2 get_size2(const char* key, std::optional<Size2> fallback = std::nullopt) {
+    const Value* v = find(key, fallback.has_value());
+    if (!v) return *fallback;
+    return size2(key, *v);
+  }
+  std::optional<Size2> get_optional_size2(const char* key) {
+    const Value* v = find(key, true);
+    if (!v || v->is_none()) return std::nullopt;
+    return size2(key, *v);
+  }
+  /// Refuses options nobody read.
+  void done() const {
+    if (!options_.is_dict()) return;
+    for (const std::string& key : options_.keys())
+      EMBER_CHECK_VALUE(read_.count(key), "io: unknown option '", key, "' for ", type_, " at ", where(path_),
+                        " (written by a newer Ember?)");
+  }
+
+ private:
+  const Value* find(const char* key, bool optional) {
+    read_.insert(key);
+    const Value* v = options_.is_dict() ? options_.find(key) : nullptr;
+    EMBER_CHECK_VALUE(v || optional, "io: option '", key, "' of ", type_, " at ", where(path_), " is missing");
+    return v;
+  }
+  void check(bool ok, const char* key, const Value& v, const char* expected) const {
+    EMBER_CHECK_TYPE(ok, "io: option '", key, "' of ", type_, " at ", where(path_), " is a ", v.type_name(),
+                     ", expected ", expected);
+  }
+  Size2 size2(const char* key, const Value& v) const {
+    if (v.is_int()) return Size2(v.as_int());
+    check((v.is_list() || v.is_tuple()) && v.size() == 2 && v[0].is_int() && v[1].is_int(), key, v,
+          "[h, w] of ints");
+    return Size2(v[0].as_int(), v[1].as_int());
+  }
+
+  const Value& options_;
+  std::string type_, path_;
+  std::set<std::string> read_;
+};
+
+Value size2_value(Size2 s) { return Value::list({s.h, s.w}); }
+Value int_list(const std::vector<int64_t>& xs) {
+  std::vector<Value> items(xs.begin(), xs.end());
+  return Value::list(std::move(items));
+}
+
+// The built-in layer a module claims to be by its type name; a user class that reuses a built-in
+// name but is another class is refused rather than described wrongly.
+template <typename T>
+const T& as_layer(const nn::Module& m) {
+  const T* layer = dynamic_cast<const T*>(&m);
+  EMBER_CHECK_TYPE(layer != nullptr, "io: a module named '", m.type_name(), "' is not the built-in ",
+                   m.type_name(), "; give it a type name of its own and register it with "
+                   "io::register_module_type");
+  return *layer;
+}
+
+// The builder of a built-in layer: reads its options, then checks that all were used.
+using Build = std::function<std::shared_ptr<nn::Module>(OptionReader&)>;
+
+class Registry {
+ public:
+  static Registry& get() {
+    static Registry registry;
+    return registry;
+  }
+
+  void add(const std::string& name, TypeEntry entry) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    EMBER_CHECK_KEY(!types_.count(name), "io::register_module_type: module type '", name,
+                    "' is already registered");
+    types_.emplace(name, std::move(entry));
+  }
+  std::optional<TypeEntry> find(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = types_.find(name);
+    if (it == types_.end()) return std::nullopt;
+    return it->second;  // a copy: a factory may re-enter the registry for its children
+  }
+  std::vector<std::string> names() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [name, entry] : types_) out.push_back(name);
+    return out;
+  }
+
+ private:
+  Registry() { add_builtins(); }
+
+  // A built-in leaf layer: `to` reads its options, `build` makes one from an OptionReader. The
+  // path for errors is set by from_architecture through the reader.
+  template <typename T>
+  void builtin(const std::string& name, std::function<Value(const T&)> to, Build build) {
+    TypeEntry entry;
+    entry.to_options = [to = std::move(to)](const nn::Module& m) { return to(as_layer<T>(m)); };
+    entry.from_options = [name, build = std::move(build)](const Value& options) {
+      OptionReader reader(options, name, building_path());
+      std::shared_ptr<nn::Module> m = build(reader);
+      reader.done();
+      return m;
+    };
+    types_.emplace(name, std::move(entry));
+  }
+
+  template <typename T>
+  void container(const std::string& name, std::function<void(T&, const std::string&, std::shared_ptr<nn::Module>)> add) {
+    TypeEntry entry;
+    entry.to_options = [](const nn::Module& m) {
+      as_layer<T>(m);
+      return Value::dict();
+    };
+    entry.from_children = [add = std::move(add)](Children children) {
+      auto m = std::make_shared<T>();
+      for (auto& [child_name, child] : children) add(*m, child_name, std::move(child));
+      return std::shared_ptr<nn::Module>(m);
+    };
+    types_.emplace(name, std::move(entry));
+  }
+
+  template <typename T>
+  void stateless(const std::string& name) {
+    builtin<T>(name, [](const T&) { return Value::dict(); }, [](OptionReader&) { return std::make_shared<T>(); });
+  }
+
+  void add_builtins();
+
+  mutable std::mutex mutex_;
+  std::map<std::string, TypeEntry> types_;
+};
+
+Value pool_options(const nn::Pool2dOptions& o) {
+  return Value::dict({{"kernel_size", size2_value(o.kernel_size)},
+                      {"stride", o.stride ? size2_value(*o.stride) : Value()},
+                      {"padding", size2_value(o.padding)},
+                      {"dilation", size2_value(o.dilation)},
+                      {"ceil_mode", o.ceil_mode},
+                      {"count_include_pad", o.count_include_pad}});
+}
+
+nn::Pool2dOptions read_pool_options(OptionReader& r) {
+  nn::Pool2dOptions o{.kernel_size = r.get_size2("kernel_size"), .stride = r.get_optional_size2("stride")};
+  o.padding = r.get_size2("padding", o.padding);
+  o.dilation = r.get_size2("dilation", o.dilation);
+  o.ceil_mode = r.get_bool("ceil_mode", o.ceil_mode);
+  o.count_include_pad = r.get_bool("count_include_pad", o.count_include_pad);
+  return o;
+}
+
+Value batch_norm_options(const nn::BatchNorm& m) {
+  const nn::BatchNormOptions& o = m.options();
+  return Value::dict({{"num_features", o.num_features},
+                      {"eps", o.eps},
+                      {"momentum", o.momentum},
+                      {"affine", o.affine},
+                      {"track_running_stats", o.track_running_stats}});
+}
+
+nn::BatchNormOptions read_batch_norm_options(OptionReader& r) {
+  nn::BatchNormOptions o{r.get_int("num_features")};
+  o.eps = r.get_float("eps", o.eps);
+  o.momentum = r.get_float("momentum", o.momentum);
+  o.affine = r.get_bool("affine", o.affine);
+  o.track_running_stats = r.get_bool("track_running_stats", o.track_running_stats);
+  return o;
+}
+
+void Registry::add_builtins() {
+  using namespace nn;
+  builtin<Linear>(
+      "Linear",
+      [](const Linear& m) {
+        const LinearOptions& o = m.options();
+        return Value::dict({{"in_features", o.in_features}, {"out_features", o.out_features}, {"bias", o.bias}});
+      },
+      [](OptionReader& r) {
+        LinearOptions o{r.get_int("in_features"), r.get_int("out_features")};
+        o.bias = r.get_bool("bias", o.bias);
+        return std::make_shared<Linear>(o);
+      });
+  builtin<Conv2d>(
+      "Conv2d",
+      [](const Conv2d& m) {
+        const Conv2dOptions& o = m.options();
+        return Value::dict({{"in_channels", o.in_channels},
+                            {"out_channels", o.out_channels},
+                            {"kernel_size", size2_value(o.kernel_size)},
+                            {"stride", size2_value(o.stride)},
+                            {"padding", size2_value(o.padding)},
+                            {"dilation", size2_value(o.dilation)},
+                            {"groups", o.groups},
+                            {"bias", o.bias}});
+      },
+      [](OptionReader& r) {
+        Conv2dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_size2("kernel_size")};
+        o.stride = r.get_size2("stride", o.stride);
+        o.padding = r.get_size2("padding", o.padding);
+        o.dilation = r.get_size2("dilation", o.dilation);
+        o.groups = r.get_int("groups", o.groups);
+        o.bias = r.get_bool("bias", o.bias);
+        return std::make_shared<Conv2d>(o);
+      });
+  builtin<MaxPool2d>(
+      "MaxPool2d", [](const MaxPool2d& m) { return pool_options(m.options()); },
+      [](OptionReader& r) { return std::make_shared<MaxPool2d>(read_pool_options(r)); });
+  builtin<AvgPool2d>(
+      "AvgPool2d", [](const AvgPool2d& m) { return pool_options(m.options()); },
+      [](OptionReader& r) { return std::make_shared<AvgPool2d>(read_pool_options(r)); });
+  builtin<AdaptiveAvgPool2d>(
+      "AdaptiveAvgPool2d",
+      [](const AdaptiveAvgPool2d& m) { return Value::dict({{"output_size", size2_value(m.output_size())}}); },
+      [](OptionReader& r) { return std::make_shared<AdaptiveAvgPool2d>(r.get_size2("output_size")); });
+  builtin<BatchNorm1d>("BatchNorm1d", batch_norm_options, [](OptionReader& r) {
+    return std::make_shared<BatchNorm1d>(read_batch_norm_options(r));
+  });
+  builtin<BatchNorm2d>("BatchNorm2d", batch_norm_options, [](OptionReader& r) {
+    return std::make_shared<BatchNorm2d>(read_batch_norm_options(r));
+  });
+  builtin<LayerNorm>(
+      "LayerNorm",
+      [](const LayerNorm& m) {
+        const LayerNormOptions& o = m.options();
+        return Value::dict({{"normalized_shape", int_list(o.normalized_shape)},
+                            {"eps", o.eps},
+                            {"elementwise_affine", o.elementwise_affine},
+                            {"bias", o.bias}});
+      },
+      [](OptionReader& r) {
+        LayerNormOptions o{r.get_ints("normalized_shape")};
+        o.eps = r.get_float("eps", o.eps);
+        o.elementwise_affine = r.get_bool("elementwise_affine", o.elementwise_affine);
+        o.bias = r.get_bool("bias", o.bias);
+        return std::make_shared<LayerNorm>(o);
+      });
+  builtin<Embedding>(
+      "Embedding",
+      [](const Embedding& m) {
+        const EmbeddingOptions& o = m.options();
+        return Value::dict({{"num_embeddings", o.num_embeddings},
+                            {"embedding_dim", o.embedding_dim},
+                            {"padding_idx", o.padding_idx ? Value(*o.padding_idx) : Value()}});
+      },
+      [](OptionReader& r) {
+        EmbeddingOptions o{r.get_int("num_embeddings"), r.get_int("embedding_dim"), std::nullopt};
+        o.padding_idx = r.get_optional_int("padding_idx");
+        return std::make_shared<Embedding>(o);
+      });
+  builtin<Dropout>(
+      "Dropout", [](const Dropout& m) { return Value::dict({{"p", m.p()}}); },
+      [](OptionReader& r) { return std::make_shared<Dropout>(r.get_float("p", 0.5)); });
+  builtin<Flatten>(
+      "Flatten",
+      [](const Flatten& m) { return Value::dict({{"start_dim", m.start_dim()}, {"end_dim", m.end_dim()}}); },
+      [](OptionReader& r) {
+        return std::make_shared<Flatten>(r.get_int("start_dim", 1), r.get_int("end_dim", -1));
+      });
+  builtin<GELU>(
+      "GELU", [](const GELU& m) { return Value::dict({{"approximate", m.approximate()}}); },
+      [](OptionReader& r) { return std::make_shared<GELU>(r.get_string("approximate", "none")); });
+  builtin<LeakyReLU>(
+      "LeakyReLU", [](const LeakyReLU& m) { return Value::dict({{"negative_slope", m.negative_slope()}}); },
+      [](OptionReader& r) { return std::make_shared<LeakyReLU>(r.get_float("negative_slope", 0.01)); });
+  builtin<Softmax>(
+      "Softmax", [](const Softmax& m) { return Value::dict({{"dim", m.dim()}}); },
+      [](OptionReader& r) { return std::make_shared<Softmax>(r.get_int("dim")); });
+  stateless<ReLU>("ReLU");
+  stateless<Tanh>("Tanh");
+  stateless<Sigmoid>("Sigmoid");
+  stateless<Identity>("Identity");
+  builtin<MultiheadAttention>(
+      "MultiheadAttention",
+      [](const MultiheadAttention& m) {
+        const MultiheadAttentionOptions& o = m.options();
+        return Value::dict({{"embed_dim", o.embed_dim},
+                            {"num_heads", o.num_heads},
+                            {"dropout", o.dropout},
+                            {"bias", o.bias},
+                            {"batch_first", o.batch_first}});
+      },
+      [](OptionReader& r) {
+        MultiheadAttentionOptions o{r.get_int("embed_dim"), r.get_int("num_heads")};
+        o.dropout = r.get_float("dropout", o.dropout);
+        o.bias = r.get_bool("bias", o.bias);
+        o.batch_first = r.get_bool("batch_first", o.batch_first);
+        return std::make_shared<MultiheadAttention>(o);
+      });
+  builtin<TransformerEncoderLayer>(
+      "TransformerEncoderLayer",
+      [](const TransformerEncoderLayer& m) {
+        const TransformerEncoderLayerOptions& o = m.options();
+        return Value::dict({{"d_model", o.d_model},
+                            {"nhead", o.nhead},
+                            {"dim_feedforward", o.dim_feedforward},
+                            {"dropout", o.dropout},
+                            {"activation", o.activation},
+                            {"layer_norm_eps", o.layer_norm_eps},
+                            {"batch_first", o.batch_first},
+                            {"norm_first", o.norm_first}});
+      },
+      [](OptionReader& r) {
+        TransformerEncoderLayerOptions o{r.get_int("d_model"), r.get_int("nhead")};
+        o.dim_feedforward = r.get_int("dim_feedforward", o.dim_feedforward);
+        o.dropout = r.get_float("dropout", o.dropout);
+        o.activation = r.get_string("activation", o.activation);
+        o.layer_norm_eps = r.get_float("layer_norm_eps", o.layer_norm_eps);
+        o.batch_first = r.get_bool("batch_first", o.batch_first);
+        o.norm_first = r.get_bool("norm_first", o.norm_first);
+        return std::make_shared<TransformerEncoderLayer>(o);
+      });
+
+  container<Sequential>("Sequential", [](Sequential& s, const std::string& name, std::shared_ptr<Module> child) {
+    s.push_back(name, std::move(child));
+  });
+  container<ModuleList>("ModuleList", [](ModuleList& l, const std::string& name, std::shared_ptr<Module> child) {
+    // A ModuleList names its elements by position; any other name means a damaged node.
+    EMBER_CHECK_VALUE(name == std::to_string(l.size()), "io: ModuleList child '", name, "' should be named '",
+                      l.size(), "'");
+    l.push_back(std::move(child));
+  });
+  container<ModuleDict>("ModuleDict", [](ModuleDict& d, const std::string& name, std::shared_ptr<Module> child) {
+    d.insert(name, std::move(child));
+  });
+}
+
+Value architecture_at(const nn::Module& module, const std::string& path, int depth) {
+  EMBER_CHECK_VALUE(depth <= 100, "io::architecture: modules nested deeper than 100 levels at ", where(path));
+  const std::string& type = module.type_name();
+  std::optional<TypeEntry> entry = Registry::get().find(type);
+  Value node = Value::dict({{"type", type}});
+  node.set("options", entry ? entry->to_options(module) : Value());
+  if (!entry || entry->from_children) {
+    Value children = Value::dict();
+    for (const auto& [name, child] : module.named_children())
+      children.set(name, architecture_at(*child, join(path, name), depth + 1));
+    node.set("children", std::move(children));
+  }
+  return node;
+}
+
+std::shared_ptr<nn::Module> build_at(const Value& node, const std::string& path, int depth) {
+  EMBER_CHECK_VALUE(depth <= 100, "io: the architecture is nested deeper than 100 levels at ", where(path));
+  EMBER_CHECK_TYPE(node.is_dict(), "io: the architecture node of ", where(path), " is a ", node.type_name(),
+                   ", expected a dict {\"type\", \"options\", \"children\"}");
+  const Value* type_node = node.find("type");
+  EMBER_CHECK_TYPE(type_node && type_node->is_string(), "io: the architecture node of ", where(path),
+                   " has no \"type\" string");
+  const std::string& type = type_node->as_string();
+  std::optional<TypeEntry> entry = Registry::get().find(type);
+  EMBER_CHECK_KEY(entry.has_value(), "io: unknown module type '", type, "' at ", where(path),
+                  "; register it before loading with io::register_module_type(\"", type,
+                  "\", to_options, from_options) (ember/io/architecture.h)");
+  const Value* options = node.find("options");
+  Value none;
+  if (!options) options = &none;
+
+  std::shared_ptr<nn::Module> module;
+  if (entry->from_children) {
+    const Value* children = node.find("children");
+    EMBER_CHECK_TYPE(children && children->is_dict(), "io: the ", type, " at ", where(path),
+                     " has no \"children\" dict");
+    Children built;
+    for (size_t i = 0; i < children->size(); ++i) {
+      const std::string& name = children->keys()[i];
+      built.emplace_back(name, build_at(children->items()[i], join(path, name), depth + 1));
+    }
+    module = entry->from_children(std::move(built));
+  } else {
+    BuildingPath building(path);
+    module = entry->from_options(*options);
+  }
+  EMBER_CHECK_VALUE(module != nullptr, "io: the factory of module type '", type, "' returned null at ", where(path));
+  EMBER_CHECK_VALUE(module->type_name() == type, "io: the factory of module type '", type, "' built a module named '",
+                    module->type_name(), "' at ", where(path), "; the module must pass \"", type,
+                    "\" to Module's constructor");
+  return module;
+}
+
+}  // namespace
+
+void register_module_type(const std::string& type_name, ToOptions to_options, FromOptions from_options) {
+  EMBER_CHECK_VALUE(!type_name.empty(), "io::register_module_type: the type name is empty");
+  EMBER_CHECK_VALUE(to_options && from_options, "io::register_module_type: '", type_name,
+                    "' needs both to_options and from_options");
+  Registry::get().add(type_name, TypeEntry{std::move(to_options), std::move(from_options), nullptr});
+}
+
+bool has_module_type(const std::string& type_name) { return Registry::get().find(type_name).has_value(); }
+
+std::vector<std::string> module_types() { return Registry::get().names(); }
+
+Value architecture(const nn::Module& module) { return architecture_at(module, "", 0); }
+
+std::shared_ptr<nn::Module> from_architecture(const Value& architecture) { return build_at(architecture, "", 0); }
+
+}  // namespace ember::io

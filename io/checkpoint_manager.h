@@ -1,0 +1,70 @@
+#pragma once
+// A directory of numbered checkpoints: save one per step, keep the last K, and on resume take the
+// newest one that loads, skipping (with a warning) any newer one that is damaged (FORMAT.md §4).
+//
+//   io::CheckpointManager manager("runs/exp1", /*keep_last=*/3);
+//   if (auto ckpt = manager.restore()) { ts.load(ckpt->state); start = ckpt->step; }
+//   ...
+//   manager.save(ts.to_value(), step);   // runs/exp1/ckpt-000000001200.ember
+//
+// Files are named "ckpt-<step, 12 digits at least>.ember" so that they sort by step; other files
+// in the directory are left alone. Each save is atomic (io::save writes a hidden temporary
+// ".<name>.tmp.<pid>.<n>", flushes it and renames it), so a crash at any moment leaves every
+// earlier checkpoint whole; the temporary a killed save leaves behind is removed by the next
+// manager built on the directory or by the next save.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ember/io/value.h"
+
+namespace ember::io {
+
+class CheckpointManager {
+ public:
+  /// A checkpoint file and the step it holds.
+  struct Entry {
+    int64_t step;
+    std::string path;
+  };
+  /// A checkpoint read back: its step, its file and its value (tensors map the file).
+  struct Restored {
+    int64_t step;
+    std::string path;
+    Value state;
+  };
+
+  /// Manages `dir` (created if absent), keeping the newest `keep_last` (>= 1) checkpoints;
+  /// removes temporaries left by killed saves.
+  CheckpointManager(std::string dir, int64_t keep_last);
+
+  /// Writes `state` as the checkpoint of `step` (>= 0; an existing one is replaced atomically),
+  /// then deletes all but the newest keep_last checkpoints; returns the new file's path.
+  std::string save(const Value& state, int64_t step);
+  /// The newest checkpoint that loads with every checksum verified; damaged newer ones are
+  /// skipped with an ember::warn naming the file and the reason. nullopt when none loads.
+  std::optional<Entry> latest() const;
+  /// latest(), read: its step and value. nullopt for an empty directory or when none loads.
+  std::optional<Restored> restore() const;
+
+  /// Every checkpoint file present, oldest step first (not verified).
+  std::vector<Entry> checkpoints() const;
+  /// The file that holds (or would hold) `step`'s checkpoint.
+  std::string path_for(int64_t step) const;
+  /// The managed directory.
+  const std::string& dir() const { return dir_; }
+  /// How many checkpoints save() keeps.
+  int64_t keep_last() const { return keep_last_; }
+
+ private:
+  /// Deletes ".<checkpoint name>.tmp.<pid>.<n>" files whose writing process no longer exists.
+  void remove_stale_temporaries() const;
+  /// Deletes all but the newest keep_last checkpoints.
+  void prune() const;
+
+  std::string dir_;
+  int64_t keep_last_;
+};
+
+}  // namespace ember::io

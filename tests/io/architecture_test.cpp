@@ -1,0 +1,332 @@
+// Architectures through the public API: built-in layers and containers round-trip their
+// settings, io::save(module) + io::load_module rebuild a model that computes the same outputs,
+// user types register a factory, and every malformed or unknown node is an error naming it.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "ember/ember.h"
+#include "ember/io/architecture.h"
+#include "ember/io/module_io.h"
+#include "io/io_test_util.h"
+
+namespace ember::io {
+namespace {
+
+using ember::testing::bitwise_equal;
+using ember::testing::TempDir;
+using ::testing::HasSubstr;
+
+// Sequential(layers...) without spelling out the pointer type at every call.
+std::shared_ptr<nn::Sequential> sequential(std::vector<std::shared_ptr<nn::Module>> layers) {
+  return std::make_shared<nn::Sequential>(layers);
+}
+
+// Outputs of the same weights on the same input. NB: not bitwise: the CPU kernels of LayerNorm
+// and BatchNorm1d round the last bit differently depending on where their buffers happen to be
+// allocated (a vector path and a scalar path), so even one model run twice can differ by an ulp.
+// The weights themselves are compared bit for bit.
+::testing::AssertionResult outputs_match(const Tensor& actual, const Tensor& expected) {
+  if (actual.sizes() != expected.sizes())
+    return ::testing::AssertionFailure() << "shapes " << actual.sizes() << " vs " << expected.sizes();
+  double diff = (actual - expected).abs().max().item<double>();
+  if (diff > 1e-6) return ::testing::AssertionFailure() << "max difference " << diff;
+  return ::testing::AssertionSuccess();
+}
+
+void expect_same_weights(const nn::Module& a, const nn::Module& b) {
+  nn::StateDict sb = b.state_dict();
+  for (const auto& [name, t] : a.state_dict()) EXPECT_TRUE(bitwise_equal(t, sb.at(name))) << name;
+}
+
+// Same module tree: type names, child names, printed settings, and state names and shapes.
+void expect_same_structure(const nn::Module& a, const nn::Module& b) {
+  EXPECT_EQ(a.str(), b.str());
+  EXPECT_TRUE(architecture(a).equals(architecture(b))) << architecture(a) << "\nvs\n" << architecture(b);
+  nn::StateDict sa = a.state_dict(), sb = b.state_dict();
+  ASSERT_EQ(sa.keys(), sb.keys());
+  for (const auto& [name, t] : sa) EXPECT_EQ(t.sizes(), sb.at(name).sizes()) << name;
+}
+
+TEST(ArchitectureTest, SequentialOfBuiltinLayersRebuildsWithIdenticalEvalOutputs) {
+  TempDir dir;
+  manual_seed(11);
+  auto model = sequential({
+      std::make_shared<nn::Conv2d>(nn::Conv2dOptions{2, 4, 3, /*stride=*/1, /*padding=*/1}),
+      std::make_shared<nn::BatchNorm2d>(4),
+      std::make_shared<nn::ReLU>(),
+      std::make_shared<nn::MaxPool2d>(2),
+      std::make_shared<nn::Conv2d>(nn::Conv2dOptions{4, 6, {3, 2}, {1, 2}, {1, 0}, 1, /*groups=*/2, false}),
+      std::make_shared<nn::AvgPool2d>(nn::Pool2dOptions{2, 1, 0, 1, false, false}),
+      std::make_shared<nn::AdaptiveAvgPool2d>(Size2{2, 2}),
+      std::make_shared<nn::Flatten>(),
+      std::make_shared<nn::Linear>(24, 16),
+      std::make_shared<nn::BatchNorm1d>(nn::BatchNormOptions{16, 1e-3, 0.2}),
+      std::make_shared<nn::GELU>("tanh"),
+      std::make_shared<nn::Dropout>(0.3),
+      std::make_shared<nn::LeakyReLU>(0.2),
+      std::make_shared<nn::LayerNorm>(16),
+      std::make_shared<nn::Linear>(16, 5, /*bias=*/false),
+      std::make_shared<nn::Tanh>(),
+      std::make_shared<nn::Sigmoid>(),
+      std::make_shared<nn::Identity>(),
+      std::make_shared<nn::Softmax>(1),
+  });
+  Tensor x = randn({3, 2, 8, 12});
+  model->forward(x);  // one training step's worth of running statistics
+  model->eval();
+  Tensor expected = model->forward(x);
+
+  std::string path = dir.file("cnn.ember");
+  save(*model, path);
+  manual_seed(12);  // the rebuilt layers initialise differently before their state is loaded
+  std::shared_ptr<nn::Sequential> loaded = load_module<nn::Sequential>(path);
+  expect_same_structure(*loaded, *model);
+  expect_same_weights(*loaded, *model);
+  loaded->eval();
+  EXPECT_TRUE(outputs_match(loaded->forward(x), expected));
+  EXPECT_FALSE(bitwise_equal(loaded->state_dict().at("1.running_mean"), zeros({4})));  // trained stats came back
+  EXPECT_EQ(loaded->state_dict().at("1.num_batches_tracked").item<int64_t>(), 1);
+}
+
+TEST(ArchitectureTest, ArchitectureRecordsTypeNamesAndOptionsNotClasses) {
+  auto model = sequential({std::make_shared<nn::Linear>(3, 2), std::make_shared<nn::ReLU>()});
+  Value arch = architecture(*model);
+  EXPECT_EQ(arch.at("type").as_string(), "Sequential");
+  EXPECT_EQ(arch.at("children").keys(), (std::vector<std::string>{"0", "1"}));
+  const Value& linear = arch.at("children").at("0");
+  EXPECT_TRUE(linear.equals(Value::dict({{"type", "Linear"},
+                                         {"options", Value::dict({{"in_features", int64_t{3}},
+                                                                  {"out_features", int64_t{2}},
+                                                                  {"bias", true}})}})))
+      << linear;
+  EXPECT_TRUE(arch.at("children").at("1").at("options").equals(Value::dict()));
+  EXPECT_FALSE(linear.contains("children"));  // a leaf layer builds its own children
+}
+
+TEST(ArchitectureTest, ContainersAttentionAndEncoderLayersRoundTrip) {
+  TempDir dir;
+  manual_seed(13);
+  auto heads = std::make_shared<nn::ModuleDict>();
+  heads->insert("cls", std::make_shared<nn::Linear>(8, 3));
+  heads->insert("tokens", std::make_shared<nn::Embedding>(nn::EmbeddingOptions{20, 8, 0}));
+  auto blocks = std::make_shared<nn::ModuleList>();
+  blocks->push_back(std::make_shared<nn::TransformerEncoderLayer>(nn::TransformerEncoderLayerOptions{
+      8, 2, 16, 0.0, "gelu", 1e-6, /*batch_first=*/true, /*norm_first=*/true}));
+  blocks->push_back(std::make_shared<nn::MultiheadAttention>(nn::MultiheadAttentionOptions{8, 4, 0.1, false, true}));
+  blocks->push_back(std::make_shared<nn::LayerNorm>(nn::LayerNormOptions{{8}, 1e-4, true, false}));
+  auto model = std::make_shared<nn::ModuleDict>();
+  model->insert("blocks", blocks);
+  model->insert("heads", heads);
+  auto named = std::make_shared<nn::Sequential>();
+  named->push_back("stem", std::make_shared<nn::Linear>(8, 8));
+  named->push_back("act", std::make_shared<nn::ReLU>());
+  model->insert("named", named);
+
+  std::string path = dir.file("mixed.ember");
+  save(*model, path);
+  manual_seed(14);
+  std::shared_ptr<nn::Module> loaded = load_module(path);
+  expect_same_structure(*loaded, *model);
+  EXPECT_EQ(loaded->child("named")->named_children()[0].first, "stem");  // names kept, not renumbered
+
+  model->eval();
+  loaded->eval();
+  Tensor x = randn({2, 5, 8});
+  auto& layer = dynamic_cast<nn::TransformerEncoderLayer&>(*loaded->child("blocks")->child("0"));
+  expect_same_weights(*loaded, *model);
+  EXPECT_TRUE(outputs_match(layer.forward(x), blocks->at<nn::TransformerEncoderLayer>(0)->forward(x)));
+  const auto& options = layer.options();
+  EXPECT_EQ(options.activation, "gelu");
+  EXPECT_EQ(options.layer_norm_eps, 1e-6);
+  EXPECT_TRUE(options.batch_first && options.norm_first);
+  auto embedding = std::dynamic_pointer_cast<nn::Embedding>(loaded->child("heads")->child("tokens"));
+  ASSERT_NE(embedding, nullptr);
+  EXPECT_EQ(embedding->options().padding_idx, std::optional<int64_t>(0));
+}
+
+// A user module: its own type name, settings and children, rebuilt through a registered factory.
+class ScaledBlock : public nn::Module {
+ public:
+  ScaledBlock(int64_t width, double scale) : Module("ScaledBlock"), width_(width), scale_(scale) {
+    inner_ = register_module("inner", std::make_shared<nn::Linear>(width, width));
+    register_buffer("scale", full({}, scale));
+  }
+  Tensor forward(const Tensor& x) override { return inner_->forward(x).mul(buffer("scale")) + x; }
+  int64_t width() const { return width_; }
+  double scale() const { return scale_; }
+
+ private:
+  int64_t width_;
+  double scale_;
+  std::shared_ptr<nn::Linear> inner_;
+};
+
+void register_scaled_block() {
+  static const bool registered = [] {
+    register_module_type(
+        "ScaledBlock",
+        [](const nn::Module& m) {
+          const auto& b = dynamic_cast<const ScaledBlock&>(m);
+          return Value::dict({{"width", b.width()}, {"scale", b.scale()}});
+        },
+        [](const Value& o) { return std::make_shared<ScaledBlock>(o.at("width").as_int(), o.at("scale").as_float()); });
+    return true;
+  }();
+  ASSERT_TRUE(registered);
+}
+
+TEST(ArchitectureTest, RegisteredUserTypeRoundTripsInsideASequential) {
+  register_scaled_block();
+  EXPECT_TRUE(has_module_type("ScaledBlock"));
+  EXPECT_THAT(module_types(), ::testing::Contains("ScaledBlock"));
+  TempDir dir;
+  manual_seed(15);
+  auto model = sequential({std::make_shared<nn::Linear>(3, 4), std::make_shared<ScaledBlock>(4, 0.25),
+                           std::make_shared<nn::Tanh>()});
+  Tensor x = randn({6, 3});
+  Tensor expected = model->forward(x);
+  std::string path = dir.file("user.ember");
+  save(*model, path);
+  EXPECT_FALSE(load(path).at("architecture").at("children").at("1").contains("children"));
+
+  manual_seed(16);
+  auto loaded = load_module<nn::Sequential>(path);
+  expect_same_structure(*loaded, *model);
+  auto block = std::dynamic_pointer_cast<ScaledBlock>((*loaded)[1]);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(block->scale(), 0.25);
+  expect_same_weights(*loaded, *model);
+  EXPECT_TRUE(outputs_match(loaded->forward(x), expected));
+}
+
+TEST(ArchitectureTest, UnknownTypeOnLoadNamesTheTypeAndHowToRegisterIt) {
+  class Unregistered : public nn::Module {
+   public:
+    Unregistered() : Module("UnregisteredNet") { register_module("fc", std::make_shared<nn::Linear>(2, 2)); }
+  };
+  TempDir dir;
+  std::string path = dir.file("unknown.ember");
+  auto model = sequential({std::make_shared<nn::ReLU>(), std::make_shared<Unregistered>()});
+  save(*model, path);  // saving records the name (and children) so the weights are never lost
+  try {
+    load_module(path);
+    FAIL() << "expected an error";
+  } catch (const KeyError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(path));
+    EXPECT_THAT(e.what(), HasSubstr("unknown module type 'UnregisteredNet' at '1'"));
+    EXPECT_THAT(e.what(), HasSubstr("io::register_module_type(\"UnregisteredNet\""));
+  }
+  // The state still loads into a module built in code.
+  auto rebuilt = sequential({std::make_shared<nn::ReLU>(), std::make_shared<Unregistered>()});
+  EXPECT_TRUE(load_into(*rebuilt, path).ok());
+  EXPECT_TRUE(bitwise_equal(rebuilt->state_dict().at("1.fc.weight"), model->state_dict().at("1.fc.weight")));
+}
+
+TEST(ArchitectureTest, LoadModuleRemakesTiesTheStateRecords) {
+  TempDir dir;
+  auto embed = std::make_shared<nn::Embedding>(7, 4);
+  auto decoder = std::make_shared<nn::Linear>(4, 7, /*bias=*/false);
+  decoder->replace_parameter("weight", embed->weight());
+  auto model = sequential({embed, std::make_shared<nn::Linear>(4, 4), decoder});
+  std::string path = dir.file("tied.ember");
+  save(*model, path);
+  EXPECT_EQ(File::open(path).tensors().size(), 3u);
+
+  auto loaded = load_module<nn::Sequential>(path);
+  EXPECT_TRUE((*loaded)[2]->parameter("weight").is_same((*loaded)[0]->parameter("weight")));
+  EXPECT_EQ(loaded->parameters().size(), model->parameters().size());
+  EXPECT_TRUE(bitwise_equal((*loaded)[2]->parameter("weight"), embed->weight()));
+}
+
+TEST(ArchitectureTest, MalformedOptionsAreErrorsNamingTheLayerAndOption) {
+  auto node = [](Value options) { return Value::dict({{"type", "Linear"}, {"options", std::move(options)}}); };
+  try {
+    from_architecture(node(Value::dict({{"in_features", "four"}, {"out_features", 2}})));
+    FAIL() << "expected an error";
+  } catch (const TypeError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("option 'in_features' of Linear at the root module is a str, expected int"));
+  }
+  try {
+    from_architecture(Value::dict({{"type", "Sequential"},
+                                   {"children", Value::dict({{"0", node(Value::dict({{"in_features", 2}}))}})}}));
+    FAIL() << "expected an error";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("option 'out_features' of Linear at '0' is missing"));
+  }
+  try {
+    from_architecture(node(Value::dict({{"in_features", 2}, {"out_features", 2}, {"bias_init", 0.5}})));
+    FAIL() << "expected an error";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("unknown option 'bias_init' for Linear"));
+  }
+  try {
+    from_architecture(Value::dict({{"options", Value::dict()}}));
+    FAIL() << "expected an error";
+  } catch (const TypeError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("has no \"type\" string"));
+  }
+  // A missing optional field takes the layer's default (files written before it existed).
+  auto linear = std::dynamic_pointer_cast<nn::Linear>(
+      from_architecture(node(Value::dict({{"in_features", 2}, {"out_features", 3}}))));
+  ASSERT_NE(linear, nullptr);
+  EXPECT_TRUE(linear->options().bias);
+}
+
+TEST(ArchitectureTest, RegistrationErrors) {
+  try {
+    register_module_type("Linear", [](const nn::Module&) { return Value::dict(); },
+                         [](const Value&) { return std::make_shared<nn::Identity>(); });
+    FAIL() << "expected an error";
+  } catch (const KeyError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("module type 'Linear' is already registered"));
+  }
+  // A factory that builds a module of another type name would save under a name it can't load.
+  static const bool registered = [] {
+    register_module_type("MislabelledBlock", [](const nn::Module&) { return Value::dict(); },
+                         [](const Value&) { return std::make_shared<nn::Identity>(); });
+    return true;
+  }();
+  ASSERT_TRUE(registered);
+  try {
+    from_architecture(Value::dict({{"type", "MislabelledBlock"}, {"options", Value::dict()}}));
+    FAIL() << "expected an error";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("built a module named 'Identity'"));
+  }
+  // A user class that borrows a built-in name is refused rather than described as that layer.
+  class FakeLinear : public nn::Module {
+   public:
+    FakeLinear() : Module("Linear") {}
+  };
+  try {
+    architecture(FakeLinear());
+    FAIL() << "expected an error";
+  } catch (const TypeError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("is not the built-in Linear"));
+  }
+}
+
+TEST(ArchitectureTest, LoadModuleOfAStateOnlyFileSaysSo) {
+  TempDir dir;
+  std::string path = dir.file("state.ember");
+  save(to_value(nn::Linear(2, 2)), path);
+  try {
+    load_module(path);
+    FAIL() << "expected an error";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("holds no module architecture"));
+    EXPECT_THAT(e.what(), HasSubstr("io::load_into"));
+  }
+  TempDir other;
+  std::string seq = other.file("seq.ember");
+  save(*sequential({std::make_shared<nn::ReLU>()}), seq);
+  try {
+    load_module<nn::ModuleList>(seq);
+    FAIL() << "expected an error";
+  } catch (const TypeError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("holds a Sequential"));
+  }
+}
+
+}  // namespace
+}  // namespace ember::io

@@ -1,0 +1,193 @@
+// io::TrainingState: one value that holds a whole run (model, optimizer, scheduler, generators,
+// counters, extras) and restores it strictly; and exact resume across processes: a run stopped
+// and resumed from its checkpoint ends bit for bit where the uninterrupted run does.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "ember/ember.h"
+#include "ember/io/optim_io.h"
+#include "ember/io/training_state.h"
+#include "io/io_test_util.h"
+#include "io/programs/process.h"
+
+namespace ember::io {
+namespace {
+
+using ember::testing::bitwise_equal;
+using ember::testing::TempDir;
+using ::testing::HasSubstr;
+
+// A run's objects, built from `seed`.
+struct SmallRun {
+  explicit SmallRun(uint64_t seed)
+      : data(seed + 1),
+        model(std::make_shared<nn::Sequential>(std::initializer_list<std::shared_ptr<nn::Module>>{
+            std::make_shared<nn::Linear>(nn::LinearOptions{4, 8}), std::make_shared<nn::Dropout>(0.5),
+            std::make_shared<nn::Linear>(nn::LinearOptions{8, 2})})),
+        adam(model->named_parameters(), {.lr = 0.01}),
+        sched(adam, 2, 0.5) {
+    ts.model = model.get();
+    ts.optimizer = &adam;
+    ts.scheduler = &sched;
+    ts.generators["data"] = &data;
+  }
+  void train(int steps) {
+    for (int i = 0; i < steps; ++i, ++ts.step) {
+      Tensor x = randn({6, 4}, {}, &data);
+      Tensor loss = (*model)(x).pow(2).mean();
+      adam.zero_grad();
+      loss.backward();
+      adam.step();
+      sched.step();
+    }
+  }
+  Generator data;
+  std::shared_ptr<nn::Sequential> model;
+  optim::Adam adam;
+  optim::StepLR sched;
+  TrainingState ts;
+};
+
+TEST(TrainingStateTest, RoundTripsEveryPartThroughAFile) {
+  TempDir dir;
+  manual_seed(1);
+  SmallRun a(1);
+  a.train(5);
+  a.ts.epoch = 2;
+  a.ts.extras.set("best_loss", 0.25);
+  a.ts.extras.set("order", arange(6));
+  save(a.ts.to_value(), dir.file("ts.ember"));
+  const Generator::State default_state = default_generator().get_state();
+
+  manual_seed(77);  // everything different before the load
+  SmallRun b(77);
+  b.ts.load(load(dir.file("ts.ember")));
+  EXPECT_EQ(b.ts.step, 5);
+  EXPECT_EQ(b.ts.epoch, 2);
+  EXPECT_EQ(b.ts.extras.at("best_loss").as_float(), 0.25);
+  EXPECT_TRUE(bitwise_equal(b.ts.extras.at("order").as_tensor(), arange(6)));
+  EXPECT_EQ(default_generator().get_state(), default_state);
+  EXPECT_EQ(b.data.get_state(), a.data.get_state());
+  EXPECT_EQ(b.sched.get_last_lr(), a.sched.get_last_lr());
+  EXPECT_EQ(b.sched.last_epoch(), a.sched.last_epoch());
+  auto pa = a.model->named_parameters(), pb = b.model->named_parameters();
+  for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(bitwise_equal(pb[i].second, pa[i].second)) << pa[i].first;
+  for (const auto& [name, state] : a.adam.state())
+    for (const auto& [key, t] : state) EXPECT_TRUE(bitwise_equal(b.adam.state().at(name).at(key), t)) << name;
+
+  // And both continue identically (dropout draws from the restored default generator).
+  default_generator().set_state(default_state);
+  a.train(3);
+  Generator::State after_a = default_generator().get_state();
+  default_generator().set_state(default_state);
+  b.train(3);
+  EXPECT_EQ(default_generator().get_state(), after_a);
+  pa = a.model->named_parameters(), pb = b.model->named_parameters();
+  for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(bitwise_equal(pb[i].second, pa[i].second)) << pa[i].first;
+}
+
+template <typename Exc>
+void expect_load_error(TrainingState& ts, const Value& v, const std::string& text) {
+  EXPECT_THROW(
+      try { ts.load(v); } catch (const Exc& e) {
+        EXPECT_THAT(e.what(), HasSubstr(text));
+        throw;
+      },
+      Exc);
+}
+
+TEST(TrainingStateTest, MissingOrExtraPartsAreErrorsAndChangeNothing) {
+  manual_seed(2);
+  SmallRun a(2);
+  a.train(2);
+  const Value good = a.ts.to_value();
+  SmallRun b(3);
+  Tensor w_before = b.model->named_parameters()[0].second.clone();
+
+  Value no_sched = Value::dict();
+  for (size_t i = 0; i < good.size(); ++i)
+    if (good.keys()[i] != "scheduler") no_sched.set(good.keys()[i], good.items()[i]);
+  expect_load_error<KeyError>(b.ts, no_sched, "'scheduler' is missing");
+
+  TrainingState no_scheduler_here = b.ts;
+  no_scheduler_here.scheduler = nullptr;
+  expect_load_error<ValueError>(no_scheduler_here, good,
+                                "the checkpoint has a 'scheduler' but this training state has none");
+
+  TrainingState more_generators = b.ts;
+  Generator aug(5);
+  more_generators.generators["augment"] = &aug;
+  expect_load_error<KeyError>(more_generators, good, "'generators/augment' is missing");
+
+  TrainingState fewer_generators = b.ts;
+  fewer_generators.generators.erase("data");
+  expect_load_error<ValueError>(fewer_generators, good, "the checkpoint has generator 'data'");
+
+  // An optimizer that does not have a saved parameter, or has one the checkpoint does not name.
+  Value renamed = good;
+  Value& names = renamed.at("optimizer").at("param_groups")[0].at("params");
+  names[0] = Value("old.weight");
+  expect_load_error<ValueError>(b.ts, renamed, "does not name '0.weight'");
+
+  Value bad_step = good;
+  bad_step.set("step", 2.0);
+  expect_load_error<TypeError>(b.ts, bad_step, "'step' is of type float, expected an int");
+
+  Value bad_model = good;
+  bad_model.at("model").set("0.bias", "zeros");
+  expect_load_error<TypeError>(b.ts, bad_model, "'model/0.bias' is of type str, expected a Tensor");
+
+  EXPECT_TRUE(bitwise_equal(b.model->named_parameters()[0].second, w_before));
+  EXPECT_EQ(b.ts.step, 0);
+}
+
+// ---- exact resume across processes
+
+TEST(TrainingStateResumeTest, ResumedRunMatchesTheUninterruptedRunBitForBit) {
+  TempDir dir;
+  using ember::testing::run_program;
+  const std::string trainer = EMBER_RESUME_TRAINER;
+  constexpr int kSteps = 8;  // resumes mid-epoch: 5 batches per epoch
+
+  auto straight = run_program({trainer, dir.file("straight"), std::to_string(2 * kSteps), dir.file("straight.ember")});
+  ASSERT_EQ(straight.exit_code, 0) << straight.out;
+  EXPECT_THAT(straight.out, HasSubstr("fresh"));
+
+  auto first = run_program({trainer, dir.file("split"), std::to_string(kSteps), dir.file("first.ember")});
+  ASSERT_EQ(first.exit_code, 0) << first.out;
+  EXPECT_THAT(first.out, HasSubstr("fresh"));
+  EXPECT_THAT(first.out, HasSubstr("stopped 8"));
+
+  auto second = run_program({trainer, dir.file("split"), std::to_string(2 * kSteps), dir.file("resumed.ember")});
+  ASSERT_EQ(second.exit_code, 0) << second.out;
+  EXPECT_THAT(second.out, HasSubstr("resumed 8"));
+  EXPECT_THAT(second.out, HasSubstr("stopped 16"));
+
+  Value a = load(dir.file("straight.ember"));
+  Value b = load(dir.file("resumed.ember"));
+  Value half = load(dir.file("first.ember"));
+  // Every parameter and every optimizer state tensor, by name.
+  const Value& ma = a.at("model");
+  for (size_t i = 0; i < ma.size(); ++i) {
+    const std::string& name = ma.keys()[i];
+    EXPECT_TRUE(bitwise_equal(b.at("model").at(name).as_tensor(), ma.items()[i].as_tensor())) << name;
+    EXPECT_FALSE(bitwise_equal(half.at("model").at(name).as_tensor(), ma.items()[i].as_tensor()))
+        << name << " did not change in the second half: the comparison would prove nothing";
+  }
+  const Value& sa = a.at("optimizer").at("state");
+  ASSERT_EQ(sa.size(), 4u);
+  for (size_t i = 0; i < sa.size(); ++i) {
+    const Value& entries = sa.items()[i];
+    for (size_t j = 0; j < entries.size(); ++j)
+      EXPECT_TRUE(bitwise_equal(b.at("optimizer").at("state").at(sa.keys()[i]).at(entries.keys()[j]).as_tensor(),
+                                entries.items()[j].as_tensor()))
+          << sa.keys()[i] << "/" << entries.keys()[j];
+  }
+  // And the rest: hyperparameters, schedule, generators, counters, the epoch's data order.
+  EXPECT_TRUE(b.equals(a)) << "straight: " << a.str() << "\nresumed: " << b.str();
+}
+
+}  // namespace
+}  // namespace ember::io
