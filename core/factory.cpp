@@ -33,6 +33,8 @@ Tensor make_tensor(std::shared_ptr<Storage> storage, DType dtype, IntArrayRef si
 
 Tensor empty(IntArrayRef shape, TensorOptions options) {
   int64_t n = numel_of(shape);
+  EMBER_CHECK_VALUE(n <= INT64_MAX / static_cast<int64_t>(itemsize(options.dtype())), "empty: shape ",
+                    shape, " of ", options.dtype(), " needs more bytes than can be addressed");
   auto storage = std::make_shared<Storage>(static_cast<size_t>(n) * itemsize(options.dtype()),
                                            options.device());
   Tensor t(std::make_shared<TensorImpl>(std::move(storage), options.dtype(), shape.vec(),

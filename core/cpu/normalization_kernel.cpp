@@ -3,7 +3,8 @@
 // split over channels; with S == 1 ([N, C]) rows of C channels are combined elementwise, vectorised
 // across channels. Layer norm works on rows of [R, D], split over rows; its weight and bias
 // gradients sum over rows into per-thread partial results. Statistics accumulate in double: a
-// float running sum over a whole channel (N * H * W values) would drift.
+// float running sum over a whole channel (N * H * W values) would drift. Runs are summed with
+// sum_run / sum_blocks, in an order fixed by the length, so the bits never depend on addresses.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "ember/core/cpu/loops.h"
+#include "ember/core/cpu/reduce_utils.h"
 #include "ember/ops/normalization.h"
 
 namespace ember::cpu {
@@ -54,12 +56,15 @@ void cpu_batch_norm_stats(const Tensor& mean, const Tensor& var, const Tensor& x
     }
     per_channel(N, C, S, [&](int64_t c) {
       double sum = 0;
-      for (int64_t n = 0; n < N; ++n) sum += static_cast<double>(ConstVecMap<T>(xp + (n * C + c) * S, S).sum());
+      for (int64_t n = 0; n < N; ++n) sum += static_cast<double>(sum_run(xp + (n * C + c) * S, S));
       double mu = sum * inv_m;
       double sq = 0;
       const T mu_t = static_cast<T>(mu);
-      for (int64_t n = 0; n < N; ++n)
-        sq += static_cast<double>((ConstVecMap<T>(xp + (n * C + c) * S, S) - mu_t).square().sum());
+      for (int64_t n = 0; n < N; ++n) {
+        const T* xr = xp + (n * C + c) * S;
+        sq += static_cast<double>(
+            sum_blocks<T>(S, [&](int64_t i, auto len) { return (segment(xr + i, len) - mu_t).square(); }));
+      }
       mp[c] = mu_t;
       vp[c] = static_cast<T>(sq * inv_m);
     });
@@ -87,9 +92,10 @@ void cpu_batch_norm_grad_sums(const Tensor& sum_g, const Tensor& sum_gx, const T
     per_channel(N, C, S, [&](int64_t c) {
       double a = 0, b = 0;
       for (int64_t n = 0; n < N; ++n) {
-        ConstVecMap<T> gr(gp + (n * C + c) * S, S), xr(xp + (n * C + c) * S, S);
-        a += static_cast<double>(gr.sum());
-        b += static_cast<double>((gr * (xr - mp[c])).sum());
+        const T *gr = gp + (n * C + c) * S, *xr = xp + (n * C + c) * S, mu = mp[c];
+        a += static_cast<double>(sum_run(gr, S));
+        b += static_cast<double>(sum_blocks<T>(
+            S, [&](int64_t i, auto len) { return segment(gr + i, len) * (segment(xr + i, len) - mu); }));
       }
       sg[c] = static_cast<T>(a);
       sgx[c] = static_cast<T>(b);
@@ -146,8 +152,11 @@ void cpu_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, c
         ConstVecMap<T> xr(xp + r * D, D);
         VecMap<T> o(op + r * D, D);
         // Two passes over the row (in cache): the mean, then the squared deviations from it.
-        T mu = static_cast<T>(static_cast<double>(xr.sum()) / static_cast<double>(D));
-        double var = static_cast<double>((xr - mu).square().sum()) / static_cast<double>(D);
+        const T* x_row = xp + r * D;
+        T mu = static_cast<T>(static_cast<double>(sum_run(x_row, D)) / static_cast<double>(D));
+        double var = static_cast<double>(sum_blocks<T>(D, [&](int64_t i, auto len) {
+                       return (segment(x_row + i, len) - mu).square();
+                     })) / static_cast<double>(D);
         T rs = static_cast<T>(1.0 / std::sqrt(var + eps));
         mp[r] = mu;
         rp[r] = rs;

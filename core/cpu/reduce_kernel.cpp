@@ -2,7 +2,8 @@
 // reduced, O and I kept): a dense input is used in place when its dims group that way (sum
 // over dim 0 of [B, N], a bias gradient, is [1, 1, B, N]; a per-channel sum of [N, C, H, W] is
 // [N, C, HW, 1]); any other layout has its reduced dims moved last, copied only when that view is
-// not already dense. A run of R contiguous values (I == 1) is reduced with an Eigen redux; I > 1
+// not already dense. A run of R contiguous values (I == 1) is summed in lanes fixed from its start
+// (sum_run: the bits never depend on the address) or max/min-reduced with Eigen; I > 1
 // combines rows of I values with Eigen array ops. Both are vectorised. Work is split over O, over
 // I, or, when both are small (a full reduction), over R into partial results combined at the end.
 // NB: GCC 12 flags Eigen's AVX-512 min/max/exp packets as reading uninitialised values (its
@@ -36,19 +37,19 @@ int max_threads() {
 #endif
 }
 
+// NB: sums run in an order fixed by n (sum_run), never by x's address.
 template <ReduceOp Op, typename T>
 T reduce_run(const T* x, int64_t n) {
-  ConstVecMap<T> v(x, n);
   if constexpr (Op == ReduceOp::Sum) {
     if constexpr (std::is_floating_point_v<T>) {
       if (n > kSumBlock) {
         double acc = 0;
         for (int64_t i = 0; i < n; i += kSumBlock)
-          acc += static_cast<double>(ConstVecMap<T>(x + i, std::min(kSumBlock, n - i)).sum());
+          acc += static_cast<double>(sum_run(x + i, std::min(kSumBlock, n - i)));
         return static_cast<T>(acc);
       }
     }
-    return v.sum();
+    return sum_run(x, n);
   } else {
     return extreme_run<Op == ReduceOp::Max, T>(x, n);
   }

@@ -1,10 +1,64 @@
 #pragma once
-// Row primitives shared by the reduction kernels (reduce_kernel.cpp, argreduce_kernel.cpp).
+// Row primitives shared by the reduction kernels (reduce_kernel.cpp, argreduce_kernel.cpp,
+// normalization_kernel.cpp, softmax_kernel.cpp).
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
 namespace ember::cpu {
+
+/// Lanes of the fixed-order sums below: a multiple of every packet size (4 AVX-512 registers of
+/// float), so no block ends in a partial packet.
+inline constexpr int64_t kSumLanes = 64;
+
+/// A read-only run of `len` values at p: a fixed-size map when len is a
+/// std::integral_constant<int64_t, N> (what sum_blocks passes), else dynamic.
+template <typename T, typename Len>
+auto segment(const T* p, Len len) {
+  if constexpr (std::is_integral_v<Len>)
+    return Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>(p, len);
+  else
+    return Eigen::Map<const Eigen::Array<T, Len::value, 1>>(p);
+}
+
+/// Sum over i in [0, n) of the values f(i, len) gives for [i, i + len): kSumLanes partial sums
+/// over whole blocks from the start of the run, the whole packets of the last partial block
+/// added into the first lanes, a fixed tree over the lanes, then the last values one by one. The
+/// order depends on n alone.
+/// f(i, len) gets len as a std::integral_constant: segment(x + i, len), or an elementwise
+/// expression of such segments.
+/// NB: Eigen's own sum() of a mapped run starts its vector loop at the first aligned element and
+/// adds the ones before it separately, so its rounding would depend on the data's address;
+/// ember promises bits that depend on values, shapes and the thread count only. The lanes are a
+/// plain (aligned) array, so Eigen neither peels the block adds nor the final sum.
+template <typename T, typename F>
+T sum_blocks(int64_t n, const F& f) {
+  using Lanes = Eigen::Array<T, kSumLanes, 1>;
+  constexpr int64_t kPacket = std::max<int64_t>(1, 64 / static_cast<int64_t>(sizeof(T)));  // divides kSumLanes
+  Lanes acc;
+  int64_t i = 0;
+  if (n >= kSumLanes) {
+    acc = f(0, std::integral_constant<int64_t, kSumLanes>{});
+    for (i = kSumLanes; i + kSumLanes <= n; i += kSumLanes) acc += f(i, std::integral_constant<int64_t, kSumLanes>{});
+  } else {
+    acc.setZero();
+  }
+  // The last partial block: whole packets into the first lanes (fixed-size segments, so Eigen
+  // neither peels nor runs its generic dynamic-size loop), then single values after the lanes'
+  // sum (NB: scalar stores into the lanes would stall the vector loads of that sum).
+  for (int64_t lane = 0; i + kPacket <= n; i += kPacket, lane += kPacket)
+    acc.template segment<kPacket>(lane) += f(i, std::integral_constant<int64_t, kPacket>{});
+  T s = acc.sum();
+  for (; i < n; ++i) s += f(i, std::integral_constant<int64_t, 1>{})(0);
+  return s;
+}
+
+/// Sum of x[0, n) in an order that depends on n alone (sum_blocks).
+template <typename T>
+T sum_run(const T* x, int64_t n) {
+  return sum_blocks<T>(n, [x](int64_t i, auto len) { return segment(x + i, len); });
+}
 
 /// Max (IsMax) or min of x[0, n), n > 0; a NaN anywhere gives NaN. Eigen's own maxCoeff carries
 /// one accumulator and waits on its latency; kWidth independent lanes run at load speed.

@@ -1,7 +1,8 @@
 // CPU kernels for softmax / log_softmax and their backward (ops/softmax.h). Inputs are made
 // contiguous and seen as [O, R, I] with R the softmax dim. When the dim is innermost (I == 1, the
 // usual last-dim softmax) each row is one Eigen array expression; otherwise rows of I values are
-// combined elementwise, so both cases are vectorised.
+// combined elementwise, so both cases are vectorised. Row sums run in an order fixed by the row
+// length (sum_run), never by the address.
 // NB: GCC 12 flags Eigen's AVX-512 min/max/exp packets as reading uninitialised values (its
 // _mm512_undefined_* placeholders): a false positive that would bury real warnings.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -13,6 +14,7 @@
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
+#include "ember/core/cpu/reduce_utils.h"
 #include "ember/ops/softmax.h"
 
 namespace ember::cpu {
@@ -54,11 +56,11 @@ void softmax_row(T* out, const T* x, int64_t R, bool log) {
   T m = v.maxCoeff();
   if (log) {
     // (x - m) - log(sum): exact for the largest element even when |m| is large.
-    T log_sum = std::log((v - m).exp().sum());
+    T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return (segment(x + i, len) - m).exp(); }));
     o = (v - m) - log_sum;
   } else {
     o = (v - m).exp();
-    o *= T(1) / o.sum();
+    o *= T(1) / sum_run(out, R);
   }
 }
 
@@ -112,9 +114,9 @@ void softmax_backward_row(T* gi, const T* g, const T* y, int64_t R, bool log) {
   ConstVecMap<T> gv(g, R), yv(y, R);
   VecMap<T> o(gi, R);
   if (log)
-    o = gv - yv.exp() * gv.sum();
+    o = gv - yv.exp() * sum_run(g, R);
   else
-    o = yv * (gv - (gv * yv).sum());
+    o = yv * (gv - sum_blocks<T>(R, [&](int64_t i, auto len) { return segment(g + i, len) * segment(y + i, len); }));
 }
 
 template <typename T>

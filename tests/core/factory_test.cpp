@@ -115,6 +115,8 @@ TEST(FactoryShapeTest, ShapesWhoseLayoutOverflowsAreRefusedEvenWhenEmpty) {
     }
   }
   EXPECT_EQ(empty({0, 1 << 20, 1 << 20}).numel(), 0);
+  // Elements that int64 counts but whose bytes it cannot.
+  EXPECT_THROW(ember::empty({int64_t{1} << 62}, kFloat64), ValueError);
 }
 }  // namespace
 }  // namespace ember
