@@ -1,0 +1,19 @@
+"""
+ember.autograd's C++ half
+"""
+from __future__ import annotations
+import collections.abc
+import typing
+__all__: list[str] = ['backward', 'grad', 'gradcheck', 'gradgradcheck', 'is_grad_enabled', 'set_grad_enabled']
+def backward(tensors: typing.Any, grad_tensors: typing.Any = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
+    ...
+def grad(outputs: typing.Any, inputs: typing.Any, grad_outputs: typing.Any = None, retain_graph: bool | None = None, create_graph: bool = False, allow_unused: bool = False) -> tuple:
+    ...
+def gradcheck(func: collections.abc.Callable, inputs: typing.Any, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, rtol: typing.SupportsFloat | typing.SupportsIndex = 0.001) -> bool:
+    ...
+def gradgradcheck(func: collections.abc.Callable, inputs: typing.Any, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, rtol: typing.SupportsFloat | typing.SupportsIndex = 0.001) -> bool:
+    ...
+def is_grad_enabled() -> bool:
+    ...
+def set_grad_enabled(mode: bool) -> None:
+    ...

@@ -1,0 +1,45 @@
+"""Regenerates the type stubs of the extension module (python/ember/_C/*.pyi) with pybind11-stubgen.
+
+    pip install pybind11-stubgen
+    PYTHONPATH=build-py/python python python/generate_stubs.py     # ember._C importable from a build
+
+Run it after changing a binding and commit the result: the stubs ship with the package (py.typed)
+so that editors and type checkers know every name and signature.
+"""
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+TARGET = HERE / "ember" / "_C"
+
+
+def fix(text: str) -> str:
+    # pybind11-stubgen reads a class named `dtype` as NumPy's; inside class Tensor the names dtype
+    # and device are properties, so annotations use module-level aliases (as torch's stubs do).
+    text = text.replace("numpy.dtype[typing.Any]", "_dtype")
+    text = re.sub(r"\bdevice \| None", "_device | None", text)
+    text = re.sub(r"(def \w+\([^)]*: )device\b", r"\1_device", text)
+    text = text.replace("Union[bool, int, float]", "bool | int | float")
+    text = text.replace("generator: Generator = None", "generator: Generator | None = None")
+    text = re.sub(r"def (\w+)\(self: _dtype", r"def \1(self", text)
+    aliases = "\n_dtype: typing.TypeAlias = dtype\n_device: typing.TypeAlias = device\n"
+    return re.sub(r"(\nclass Tensor:)", aliases + r"\1", text, count=1)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "pybind11_stubgen", "ember._C", "-o", out], check=True)
+        generated = pathlib.Path(out) / "ember" / "_C"
+        shutil.rmtree(TARGET, ignore_errors=True)
+        TARGET.mkdir()
+        for stub in sorted(generated.glob("*.pyi")):
+            (TARGET / stub.name).write_text(fix(stub.read_text()))
+            print("wrote", TARGET / stub.name)
+
+
+if __name__ == "__main__":
+    main()

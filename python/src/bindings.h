@@ -1,0 +1,56 @@
+#pragma once
+// Shared declarations of the Python bindings (the extension module ember._C). Each bind_* function
+// adds one concept to the module; module.cpp calls them in dependency order (dtypes and the Tensor
+// class first, so that later signatures can name them). Later layers add their own bind_* here
+// (nn, optim, io) and one call each in module.cpp.
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ember/core/scalar.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
+
+namespace py = pybind11;
+
+namespace pybind11::detail {
+/// Python bool / int / float (and NumPy scalars) <-> ember::Scalar, keeping the kind, which decides
+/// the result dtype as in PyTorch (t * 2 stays int64, t * 2.0 is float32). Tensors never convert.
+template <>
+struct type_caster<ember::Scalar> {
+  PYBIND11_TYPE_CASTER(ember::Scalar, const_name("Union[bool, int, float]"));
+  bool load(handle src, bool convert);
+  static handle cast(const ember::Scalar& s, return_value_policy, handle) {
+    if (s.is_bool()) return PyBool_FromLong(s.to<int64_t>());
+    if (s.is_floating()) return PyFloat_FromDouble(s.to<double>());
+    return PyLong_FromLongLong(s.to<int64_t>());
+  }
+};
+}  // namespace pybind11::detail
+
+namespace ember::python {
+
+void bind_errors(py::module_& m);
+void bind_dtype(py::module_& m);     // dtype and device objects
+void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, in-place ops, repr
+void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
+void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
+void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
+void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
+void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
+
+/// The Tensor class object registered by bind_tensor, for adding methods from other files.
+py::class_<Tensor> tensor_class(py::module_& m);
+
+/// Sizes from Python's two spellings: f(2, 3) and f((2, 3)) (also a list or an empty call).
+std::vector<int64_t> size_args(const py::args& args);
+/// Dims from None (every dim: empty), an int or a sequence of ints.
+std::vector<int64_t> dims_arg(const py::handle& dim);
+/// A Tensor, or a 0-d tensor made from a Python number in the dtype `like op number` computes in.
+Tensor as_tensor_like(const py::handle& value, const Tensor& like);
+/// The Python number of a one-element tensor: bool, int or float as its dtype says.
+py::object item_of(const Tensor& t);
+
+}  // namespace ember::python

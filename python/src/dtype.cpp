@@ -1,0 +1,59 @@
+// dtype objects (ember.float32, ...) and devices (ember.device("cpu")).
+#include "bindings.h"
+
+#include <string>
+
+#include "ember/core/device.h"
+#include "ember/core/dtype.h"
+
+namespace ember::python {
+
+void bind_dtype(py::module_& m) {
+  py::class_<DType>(m, "dtype", "An element type: ember.float32, ember.int64, ... (as torch.dtype)")
+      .def_property_readonly("is_floating_point", [](DType t) { return is_floating(t); })
+      .def_property_readonly("itemsize", [](DType t) { return itemsize(t); },
+                             "Bytes per element.")
+      .def("__repr__", [](DType t) { return "ember." + std::string(dtype_name(t)); })
+      .def("__str__", [](DType t) { return "ember." + std::string(dtype_name(t)); })
+      .def("__eq__", [](DType a, const py::object& b) {
+        return py::isinstance<DType>(b) && a == b.cast<DType>();
+      })
+      .def("__hash__", [](DType t) { return static_cast<int>(t); })
+      .def(py::pickle([](DType t) { return std::string(dtype_name(t)); },
+                      [](const std::string& name) { return *dtype_from_name(name); }));
+  for (DType t : {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64})
+    m.attr(std::string(dtype_name(t)).c_str()) = py::cast(t);
+  // PyTorch's aliases.
+  m.attr("half") = py::cast(kFloat16);
+  m.attr("float") = py::cast(kFloat32);
+  m.attr("double") = py::cast(kFloat64);
+  m.attr("int") = py::cast(kInt32);
+  m.attr("long") = py::cast(kInt64);
+
+  py::class_<Device>(m, "device", "Where a tensor lives: ember.device('cpu'), ember.device('cuda:0')")
+      .def(py::init([](const std::string& spec) { return Device(spec); }), py::arg("type"))
+      .def(py::init([](const std::string& type, int index) {
+             Device d(type);
+             d.index = static_cast<int16_t>(index);
+             return d;
+           }),
+           py::arg("type"), py::arg("index"))
+      .def_property_readonly("type", [](const Device& d) { return d.is_cpu() ? "cpu" : "cuda"; })
+      .def_property_readonly("index", [](const Device& d) -> py::object {
+        if (d.is_cpu()) return py::none();
+        return py::int_(d.index);
+      })
+      .def("__str__", &Device::str)
+      .def("__repr__", [](const Device& d) {
+        return d.is_cpu() ? std::string("device(type='cpu')")
+                          : "device(type='cuda', index=" + std::to_string(d.index) + ")";
+      })
+      .def("__eq__", [](const Device& a, const py::object& b) {
+        if (py::isinstance<py::str>(b)) return a == Device(b.cast<std::string>());
+        return py::isinstance<Device>(b) && a == b.cast<Device>();
+      })
+      .def("__hash__", [](const Device& d) { return static_cast<int>(d.type) * 1024 + d.index; });
+  py::implicitly_convertible<py::str, Device>();
+}
+
+}  // namespace ember::python

@@ -1,0 +1,16 @@
+// The extension module ember._C. The Python package `ember` (python/ember/) re-exports it.
+#include "bindings.h"
+
+PYBIND11_MODULE(_C, m) {
+  using namespace ember::python;
+  m.doc() = "Ember's C++ core: tensors, ops and autograd (import `ember`, not this module)";
+  bind_errors(m);
+  bind_dtype(m);
+  bind_tensor(m);
+  bind_creation(m);
+  bind_numpy(m);
+  bind_indexing(m);
+  bind_ops(m);
+  bind_autograd(m);
+  // Later layers: bind_nn(m), bind_optim(m), bind_io(m).
+}

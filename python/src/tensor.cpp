@@ -1,0 +1,336 @@
+// The Tensor class: metadata, Python number conversions, operators (Python numbers on either
+// side), in-place ops, repr and the shared argument helpers of bindings.h.
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "ember/autograd/node.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/ops.h"
+
+namespace pybind11::detail {
+
+bool type_caster<ember::Scalar>::load(handle src, bool convert) {
+  PyObject* o = src.ptr();
+  if (PyBool_Check(o)) {
+    value = ember::Scalar(o == Py_True);
+    return true;
+  }
+  if (PyLong_Check(o)) {
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    value = ember::Scalar(static_cast<int64_t>(v));
+    return true;
+  }
+  if (PyFloat_Check(o)) {
+    value = ember::Scalar(PyFloat_AsDouble(o));
+    return true;
+  }
+  if (!convert || isinstance<ember::Tensor>(src)) return false;
+  // NumPy scalars: numpy.bool_, integers (they have __index__) and floats (__float__).
+  std::string type = Py_TYPE(o)->tp_name;
+  if (type == "numpy.bool" || type == "numpy.bool_") {
+    value = ember::Scalar(PyObject_IsTrue(o) == 1);
+    return true;
+  }
+  if (PyIndex_Check(o)) {
+    long long v = PyLong_AsLongLong(object(reinterpret_steal<object>(PyNumber_Index(o))).ptr());
+    if (v == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    value = ember::Scalar(static_cast<int64_t>(v));
+    return true;
+  }
+  if (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float &&
+      type.rfind("numpy.", 0) == 0) {
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    value = ember::Scalar(v);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace pybind11::detail
+
+namespace ember::python {
+
+py::class_<Tensor> tensor_class(py::module_& m) {
+  return py::reinterpret_borrow<py::class_<Tensor>>(m.attr("Tensor"));
+}
+
+std::vector<int64_t> size_args(const py::args& args) {
+  if (args.size() == 1 && !PyIndex_Check(args[0].ptr()))
+    return args[0].cast<std::vector<int64_t>>();
+  std::vector<int64_t> sizes;
+  for (const py::handle& a : args) sizes.push_back(a.cast<int64_t>());
+  return sizes;
+}
+
+std::vector<int64_t> dims_arg(const py::handle& dim) {
+  if (dim.is_none()) return {};
+  if (PyIndex_Check(dim.ptr())) return {dim.cast<int64_t>()};
+  return dim.cast<std::vector<int64_t>>();
+}
+
+Tensor as_tensor_like(const py::handle& value, const Tensor& like) {
+  if (py::isinstance<Tensor>(value)) return value.cast<Tensor>();
+  return wrap_scalar(value.cast<Scalar>(), like);
+}
+
+py::object item_of(const Tensor& t) {
+  if (t.dtype() == kBool) return py::bool_(t.item<bool>());
+  if (is_floating(t.dtype())) return py::float_(t.item<double>());
+  return py::int_(t.item<int64_t>());
+}
+
+namespace {
+
+py::object tolist(const Tensor& t) {
+  Tensor c = copy_as(t, is_floating(t.dtype()) ? kFloat64 : (t.dtype() == kBool ? kBool : kInt64),
+                     Device());
+  auto one = [&](int64_t i) -> py::object {
+    if (c.dtype() == kFloat64) return py::float_(c.data_ptr<double>()[i]);
+    if (c.dtype() == kBool) return py::bool_(c.data_ptr<bool>()[i]);
+    return py::int_(c.data_ptr<int64_t>()[i]);
+  };
+  if (c.dim() == 0) return one(0);
+  DimVector strides = contiguous_strides(c.sizes());
+  auto rec = [&](auto&& self, int64_t dim, int64_t base) -> py::object {
+    py::list out;
+    for (int64_t i = 0; i < c.sizes()[dim]; ++i)
+      out.append(dim + 1 == c.dim() ? one(base + i) : self(self, dim + 1, base + i * strides[dim]));
+    return out;
+  };
+  return rec(rec, 0, 0);
+}
+
+std::string repr(const Tensor& t) {
+  std::string s = t.str();
+  auto fn = t.defined() ? t.grad_fn() : nullptr;
+  if (fn) {
+    const std::string tail = ", requires_grad=True)";
+    if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
+      s = s.substr(0, s.size() - tail.size()) + ", grad_fn=<" + fn->name() + ">)";
+  }
+  return s;
+}
+
+py::tuple shape_tuple(IntArrayRef sizes) {
+  py::tuple out(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) out[i] = py::int_(sizes[i]);
+  return out;
+}
+
+Tensor to_device_or_dtype(const Tensor& t, const py::object& target) {
+  if (py::isinstance<DType>(target)) return t.to(target.cast<DType>());
+  if (py::isinstance<Device>(target)) return t.to(target.cast<Device>());
+  if (py::isinstance<py::str>(target)) return t.to(Device(target.cast<std::string>()));
+  if (py::isinstance<Tensor>(target)) {
+    const Tensor other = target.cast<Tensor>();
+    return t.to(other.dtype()).to(other.device());
+  }
+  throw ember::TypeError("to: expected a dtype, a device or a tensor, got " +
+                         std::string(py::str(py::type::of(target))));
+}
+
+}  // namespace
+
+void bind_tensor(py::module_& m) {
+  py::class_<Tensor> cls(m, "Tensor", py::buffer_protocol(), R"doc(
+A multi-dimensional array with autograd, as torch.Tensor. Make one with ember.tensor(data),
+ember.zeros(2, 3), ember.from_numpy(array), ...; copies of the Python object share the tensor,
+and views (reshape, transpose, indexing with ints and slices) share its storage.)doc");
+
+  // ---- metadata
+  cls.def_property_readonly("shape", [](const Tensor& t) { return shape_tuple(t.sizes()); })
+      .def("size", [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
+        if (dim) return py::int_(t.size(*dim));
+        return shape_tuple(t.sizes());
+      }, py::arg("dim") = py::none(), "The shape as a tuple, or the size of one dim.")
+      .def("stride", [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
+        if (dim) return py::int_(t.stride(*dim));
+        return shape_tuple(t.strides());
+      }, py::arg("dim") = py::none(), "Strides in elements.")
+      .def_property_readonly("ndim", &Tensor::dim)
+      .def("dim", &Tensor::dim)
+      .def("ndimension", &Tensor::dim)
+      .def("numel", &Tensor::numel)
+      .def("nelement", &Tensor::numel)
+      .def_property_readonly("dtype", &Tensor::dtype)
+      .def_property_readonly("device", &Tensor::device)
+      .def_property_readonly("is_cuda", [](const Tensor& t) { return t.device().is_cuda(); })
+      .def("element_size", &Tensor::itemsize)
+      .def_property_readonly("itemsize", &Tensor::itemsize)
+      .def_property_readonly("nbytes", &Tensor::nbytes)
+      .def("storage_offset", &Tensor::storage_offset)
+      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("is_floating_point", &Tensor::is_floating_point)
+      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      .def("_is_same", &Tensor::is_same, "True when both are the same tensor (not merely equal).")
+      .def("__hash__", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.impl_ptr().get()); })
+      .def("__repr__", &repr)
+      .def("__str__", &repr)
+      .def_property_readonly("T", [](const Tensor& t) {
+        std::vector<int64_t> dims;
+        for (int64_t d = t.dim() - 1; d >= 0; --d) dims.push_back(d);
+        return t.permute(dims);
+      }, "The dims reversed (the transpose of a matrix).");
+
+  // ---- Python values
+  cls.def("item", &item_of, "The value of a one-element tensor as a Python number.")
+      .def("tolist", &tolist, "The values as nested Python lists (a number for a 0-d tensor).")
+      .def("__len__", [](const Tensor& t) {
+        if (t.dim() == 0) throw ember::TypeError("len() of a 0-d tensor");
+        return t.size(0);
+      })
+      .def("__iter__", [](const Tensor& t) {
+        if (t.dim() == 0) throw ember::TypeError("iteration over a 0-d tensor");
+        py::list rows;
+        for (int64_t i = 0; i < t.size(0); ++i) rows.append(t.select(0, i));
+        return py::iter(rows);
+      })
+      .def("__bool__", [](const Tensor& t) {
+        EMBER_CHECK(t.numel() == 1, "Boolean value of Tensor with more than one value is ambiguous");
+        return t.item<double>() != 0;
+      })
+      .def("__float__", [](const Tensor& t) { return t.item<double>(); })
+      .def("__int__", [](const Tensor& t) { return t.item<int64_t>(); })
+      .def("__index__", [](const Tensor& t) {
+        EMBER_CHECK_TYPE(!is_floating(t.dtype()) && t.dtype() != kBool && t.numel() == 1,
+                         "only integer tensors of a single element can be converted to an index");
+        return t.item<int64_t>();
+      });
+
+  // ---- conversions
+  cls.def("to", &to_device_or_dtype, py::arg("target"),
+          "A copy in another dtype or on another device (the tensor itself if already so).")
+      .def("to", [](const Tensor& t, std::optional<Device> device, std::optional<DType> dtype) {
+        Tensor r = t;
+        if (dtype) r = r.to(*dtype);
+        if (device) r = r.to(*device);
+        return r;
+      }, py::kw_only(), py::arg("device") = py::none(), py::arg("dtype") = py::none())
+      .def("type", [](const Tensor& t, std::optional<DType> dtype) -> py::object {
+        if (dtype) return py::cast(t.to(*dtype));
+        return py::str("ember." + std::string(dtype_name(t.dtype())));
+      }, py::arg("dtype") = py::none())
+      .def("float", [](const Tensor& t) { return t.to(kFloat32); })
+      .def("double", [](const Tensor& t) { return t.to(kFloat64); })
+      .def("half", [](const Tensor& t) { return t.to(kFloat16); })
+      .def("bfloat16", [](const Tensor& t) { return t.to(kBFloat16); })
+      .def("long", [](const Tensor& t) { return t.to(kInt64); })
+      .def("int", [](const Tensor& t) { return t.to(kInt32); })
+      .def("bool", [](const Tensor& t) { return t.to(kBool); })
+      .def("byte", [](const Tensor& t) { return t.to(kUInt8); })
+      .def("cpu", [](const Tensor& t) { return t.to(Device()); })
+      .def("clone", &Tensor::clone)
+      .def("contiguous", &Tensor::contiguous)
+      .def("new_zeros", [](const Tensor& t, const py::args& size) {
+        return zeros(size_args(size), t.options());
+      })
+      .def("new_ones", [](const Tensor& t, const py::args& size) {
+        return ones(size_args(size), t.options());
+      })
+      .def("new_full", [](const Tensor& t, const std::vector<int64_t>& size, Scalar value) {
+        return full(size, value, t.options());
+      }, py::arg("size"), py::arg("fill_value"));
+
+  // ---- operators; a Python number on either side becomes a 0-d tensor of the promoted dtype
+  cls.def("__add__", [](const Tensor& a, const Tensor& b) { return a + b; }, py::is_operator())
+      .def("__add__", [](const Tensor& a, Scalar b) { return a + b; }, py::is_operator())
+      .def("__radd__", [](const Tensor& a, Scalar b) { return b + a; }, py::is_operator())
+      .def("__sub__", [](const Tensor& a, const Tensor& b) { return a - b; }, py::is_operator())
+      .def("__sub__", [](const Tensor& a, Scalar b) { return a - b; }, py::is_operator())
+      .def("__rsub__", [](const Tensor& a, Scalar b) { return b - a; }, py::is_operator())
+      .def("__mul__", [](const Tensor& a, const Tensor& b) { return a * b; }, py::is_operator())
+      .def("__mul__", [](const Tensor& a, Scalar b) { return a * b; }, py::is_operator())
+      .def("__rmul__", [](const Tensor& a, Scalar b) { return b * a; }, py::is_operator())
+      .def("__truediv__", [](const Tensor& a, const Tensor& b) { return a / b; }, py::is_operator())
+      .def("__truediv__", [](const Tensor& a, Scalar b) { return a / b; }, py::is_operator())
+      .def("__rtruediv__", [](const Tensor& a, Scalar b) { return b / a; }, py::is_operator())
+      .def("__pow__", [](const Tensor& a, const Tensor& b) { return a.pow(b); }, py::is_operator())
+      .def("__pow__", [](const Tensor& a, Scalar b) { return a.pow(b); }, py::is_operator())
+      .def("__rpow__", [](const Tensor& a, Scalar b) { return pow(b, a); }, py::is_operator())
+      .def("__matmul__", &ember::matmul, py::is_operator(),
+           py::call_guard<py::gil_scoped_release>())
+      .def("__neg__", [](const Tensor& a) { return -a; })
+      .def("__pos__", [](const Tensor& a) { return a; })
+      .def("__abs__", [](const Tensor& a) { return a.abs(); })
+      .def("__invert__", [](const Tensor& a) {
+        EMBER_CHECK_TYPE(a.dtype() == kBool, "~ (bitwise not) is only implemented for bool tensors, got ",
+                         a.dtype());
+        return logical_not(a);
+      })
+      .def("__and__", [](const Tensor& a, const Tensor& b) {
+        EMBER_CHECK_TYPE(a.dtype() == kBool && b.dtype() == kBool,
+                         "& is only implemented for bool tensors, got ", a.dtype(), " and ", b.dtype());
+        return logical_and(a, b);
+      }, py::is_operator())
+      .def("__or__", [](const Tensor& a, const Tensor& b) {
+        EMBER_CHECK_TYPE(a.dtype() == kBool && b.dtype() == kBool,
+                         "| is only implemented for bool tensors, got ", a.dtype(), " and ", b.dtype());
+        return logical_or(a, b);
+      }, py::is_operator());
+  // Comparisons give bool tensors.
+#define EMBER_COMPARISON(pyname, op)                                                         \
+  cls.def(pyname, [](const Tensor& a, const Tensor& b) { return a op b; }, py::is_operator()) \
+      .def(pyname, [](const Tensor& a, Scalar b) { return a op b; }, py::is_operator());
+  EMBER_COMPARISON("__eq__", ==)
+  EMBER_COMPARISON("__ne__", !=)
+  EMBER_COMPARISON("__lt__", <)
+  EMBER_COMPARISON("__le__", <=)
+  EMBER_COMPARISON("__gt__", >)
+  EMBER_COMPARISON("__ge__", >=)
+#undef EMBER_COMPARISON
+
+  // ---- in-place ops: they write through every view and return the tensor itself
+#define EMBER_INPLACE_BINARY(name, pyname)                                                          \
+  cls.def(#name, [](const py::object& self, const py::object& other) {                              \
+    const Tensor& t = self.cast<const Tensor&>();                                                   \
+    if (py::isinstance<Tensor>(other)) t.name(other.cast<Tensor>());                               \
+    else t.name(other.cast<Scalar>());                                                              \
+    return self;                                                                                    \
+  }, py::arg("other"));                                                                             \
+  cls.def(pyname, [](const py::object& self, const py::object& other) {                            \
+    const Tensor& t = self.cast<const Tensor&>();                                                   \
+    if (py::isinstance<Tensor>(other)) t.name(other.cast<Tensor>());                               \
+    else t.name(other.cast<Scalar>());                                                              \
+    return self;                                                                                    \
+  }, py::is_operator());
+  EMBER_INPLACE_BINARY(add_, "__iadd__")
+  EMBER_INPLACE_BINARY(sub_, "__isub__")
+  EMBER_INPLACE_BINARY(mul_, "__imul__")
+  EMBER_INPLACE_BINARY(div_, "__itruediv__")
+#undef EMBER_INPLACE_BINARY
+  cls.def("zero_", [](const py::object& self) {
+    self.cast<const Tensor&>().zero_();
+    return self;
+  });
+  cls.def("fill_", [](const py::object& self, const py::object& v) {
+    const Tensor& t = self.cast<const Tensor&>();
+    if (py::isinstance<Tensor>(v)) t.fill_(v.cast<Tensor>().item<double>());
+    else t.fill_(v.cast<Scalar>());
+    return self;
+  }, py::arg("value"));
+  cls.def("copy_", [](const py::object& self, const Tensor& src) {
+    self.cast<const Tensor&>().copy_(src);
+    return self;
+  }, py::arg("src"));
+  cls.def("clamp_", [](const py::object& self, std::optional<Scalar> min, std::optional<Scalar> max) {
+    self.cast<const Tensor&>().clamp_(min, max);
+    return self;
+  }, py::arg("min") = py::none(), py::arg("max") = py::none());
+}
+
+}  // namespace ember::python
