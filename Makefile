@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build test test-asan fuzz demo bench clean
+.PHONY: all deps build python test test-asan fuzz demo bench clean
 
 all: build
 
@@ -17,11 +17,17 @@ build: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-## Builds everything and runs every test (ctest: the GoogleTest suites, the install check and the
-## Python interop tests, whose virtual environment .venv scripts/python_env.sh creates first).
-test: build
-	@scripts/python_env.sh
+## Builds everything and runs every test: ctest (the GoogleTest suites, the install check, the
+## Python interop tests) and pytest (tests/python) against the package pip installs into .venv,
+## which scripts/python_env.sh creates first.
+test: build python
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	.venv/bin/python -m pytest -q tests/python
+
+## Installs the Python package into .venv (pip install .), reusing the library `build` compiled.
+python: build
+	@scripts/python_env.sh
+	@.venv/bin/pip install -q . -C cmake.define.EMBER_PREBUILT_DIR=$(abspath $(BUILD_DIR))
 
 ## The unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: deps
