@@ -30,15 +30,34 @@ def fix(text: str) -> str:
     return re.sub(r"(\nclass Tensor:)", aliases + r"\1", text, count=1)
 
 
+# ember.nn.Module and ember.optim.Optimizer are the C++ classes with Python methods installed on
+# them (python/ember/nn/modules.py, python/ember/optim/__init__.py); these names appear in the
+# annotations of those methods.
+EXTRA_IMPORTS = {
+    "nn/__init__.pyi": "import collections\nfrom ember._C import Tensor\n"
+                       "from ember.nn.modules import Parameter, _IncompatibleKeys\n",
+    "optim.pyi": "from collections.abc import Mapping\n",
+}
+UNRESOLVED = "^(Parameter|Tensor|_IncompatibleKeys|Mapping)$"
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([sys.executable, "-m", "pybind11_stubgen", "ember._C", "-o", out], check=True)
+        subprocess.run([sys.executable, "-m", "pybind11_stubgen", "ember._C", "-o", out,
+                        "--ignore-unresolved-names", UNRESOLVED], check=True)
         generated = pathlib.Path(out) / "ember" / "_C"
         shutil.rmtree(TARGET, ignore_errors=True)
         TARGET.mkdir()
-        for stub in sorted(generated.glob("*.pyi")):
-            (TARGET / stub.name).write_text(fix(stub.read_text()))
-            print("wrote", TARGET / stub.name)
+        for stub in sorted(generated.rglob("*.pyi")):  # _C/nn/ is a folder (nn.functional, nn.init)
+            target = TARGET / stub.relative_to(generated)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = fix(stub.read_text())
+            extra = EXTRA_IMPORTS.get(stub.relative_to(generated).as_posix())
+            if extra:
+                text = text.replace("from __future__ import annotations\n",
+                                    "from __future__ import annotations\n" + extra, 1)
+            target.write_text(text)
+            print("wrote", target)
 
 
 if __name__ == "__main__":

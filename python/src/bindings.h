@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -14,6 +15,13 @@
 #include "ember/core/tensor.h"
 
 namespace py = pybind11;
+
+namespace ember::io {
+class Value;
+}
+namespace ember::nn {
+class Module;
+}
 
 namespace pybind11::detail {
 /// Python bool / int / float (and NumPy scalars) <-> ember::Scalar, keeping the kind, which decides
@@ -40,6 +48,10 @@ void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<nam
 void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
 void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
 void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
+void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), the layers, containers
+void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
+void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers
+void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
 
 /// The Tensor class object registered by bind_tensor, for adding methods from other files.
 py::class_<Tensor> tensor_class(py::module_& m);
@@ -52,5 +64,14 @@ std::vector<int64_t> dims_arg(const py::handle& dim);
 Tensor as_tensor_like(const py::handle& value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.
 py::object item_of(const Tensor& t);
+
+/// The module behind a Python object, owned so that the Python object (a module written in Python
+/// keeps its attributes there) lives as long as C++ holds the module. A TypeError for non-modules.
+std::shared_ptr<nn::Module> hold_module(const py::handle& obj);
+/// A Python object as an io::Value: None, bool, int, float, str, Tensor, list, tuple, dict with
+/// str keys, and modules / optimizers / schedulers / generators as their state trees.
+io::Value py_to_value(const py::handle& obj);
+/// An io::Value as Python objects (dicts, lists and tuples kept apart).
+py::object value_to_py(const io::Value& value);
 
 }  // namespace ember::python

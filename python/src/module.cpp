@@ -12,5 +12,8 @@ PYBIND11_MODULE(_C, m) {
   bind_indexing(m);
   bind_ops(m);
   bind_autograd(m);
-  // Later layers: bind_nn(m), bind_optim(m), bind_io(m).
+  bind_nn(m);
+  bind_functional(m);
+  bind_optim(m);
+  bind_io(m);
 }

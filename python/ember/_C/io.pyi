@@ -1,0 +1,61 @@
+"""
+ember.io's C++ half: checkpoints of Python containers
+"""
+from __future__ import annotations
+import ember._C
+import ember._C.nn
+import typing
+__all__: list[str] = ['CheckpointManager', 'load', 'load_module', 'load_tensor', 'save', 'save_module']
+class CheckpointManager:
+    """
+    Numbered checkpoints in a directory ("ckpt-<step>.ember"), keeping the newest keep_last; restore()
+    reads the newest one that loads, skipping damaged newer ones with a warning.
+    """
+    def __init__(self, dir: str, keep_last: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def checkpoints(self) -> list[tuple[int, str]]:
+        """
+        (step, path) of every checkpoint file present, oldest first.
+        """
+    def latest(self) -> typing.Any:
+        """
+        (step, path) of the newest checkpoint that loads, or None.
+        """
+    def path_for(self, step: typing.SupportsInt | typing.SupportsIndex) -> str:
+        ...
+    def restore(self) -> typing.Any:
+        """
+        (step, path, obj) of the newest checkpoint that loads, or None.
+        """
+    def save(self, obj: typing.Any, step: typing.SupportsInt | typing.SupportsIndex) -> str:
+        """
+        Writes obj as the checkpoint of step; returns its path.
+        """
+    @property
+    def dir(self) -> str:
+        ...
+    @property
+    def keep_last(self) -> int:
+        ...
+def _tensor_names(path: str) -> list[list[str]]:
+    ...
+def load(path: str, verify: bool = True) -> typing.Any:
+    """
+    Reads what save wrote, every container type kept.
+    """
+def load_module(path: str) -> ember._C.nn.Module:
+    """
+    Rebuilds a module written by save_module.
+    """
+def load_tensor(path: str, name: str) -> ember._C.Tensor:
+    """
+    One tensor by its path in the saved tree ('model/fc.weight'), without reading the others.
+    """
+def save(obj: typing.Any, path: str, durable: bool = True) -> None:
+    """
+    Writes obj (nested containers of tensors and plain values) to path atomically.
+    """
+def save_module(module: ember._C.nn.Module, path: str) -> None:
+    """
+    Writes the module's architecture and state (built-in layers and containers only).
+    """

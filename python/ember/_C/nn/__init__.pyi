@@ -1,0 +1,428 @@
+"""
+ember.nn's C++ half: Module and the built-in layers
+"""
+from __future__ import annotations
+import collections
+from ember._C import Tensor
+from ember.nn.modules import Parameter, _IncompatibleKeys
+import collections.abc
+import ember._C
+import typing
+from . import functional
+from . import init
+__all__: list[str] = ['AdaptiveAvgPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'Identity', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'Module', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer', 'functional', 'init']
+class Module:
+    """
+    The base of every layer, as torch.nn.Module. Subclass it in Python: assigning an nn.Parameter,
+    an nn.Module or a buffer name registers it; forward(...) runs through __call__.
+    """
+    def __call__(self, *args, **kwargs):
+        ...
+    def __delattr__(self, name: str) -> None:
+        ...
+    def __getattr__(self, name: str) -> typing.Any:
+        ...
+    def __init__(self, *args, **kwargs) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setattr__(self, name: str, value: typing.Any) -> None:
+        ...
+    def _entry(self, arg0: str) -> typing.Any:
+        ...
+    def _has_buffer(self, arg0: str) -> bool:
+        ...
+    def _has_child(self, arg0: str) -> bool:
+        ...
+    def _has_parameter(self, arg0: str) -> bool:
+        ...
+    def _initialized(self) -> bool:
+        ...
+    def _is_persistent_buffer(self, arg0: str) -> bool:
+        ...
+    def _load_state_dict(self, arg0: collections.abc.Sequence[tuple[str, ember._C.Tensor]], arg1: bool) -> tuple[list[str], list[str], str]:
+        ...
+    def _named_buffers(self, arg0: str, arg1: bool) -> list:
+        ...
+    def _named_children(self) -> list[tuple[str, Module]]:
+        ...
+    def _named_parameters(self, arg0: str, arg1: bool) -> list:
+        ...
+    def _register_buffer(self, arg0: str, arg1: ember._C.Tensor, arg2: bool) -> ember._C.Tensor:
+        ...
+    def _register_module(self, arg0: str, arg1: typing.Any) -> None:
+        ...
+    def _register_parameter(self, arg0: str, arg1: ember._C.Tensor, arg2: bool) -> ember._C.Tensor:
+        ...
+    def _replace_buffer(self, arg0: str, arg1: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    def _replace_module(self, arg0: str, arg1: typing.Any) -> None:
+        ...
+    def _replace_parameter(self, arg0: str, arg1: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    def _state_dict(self) -> list:
+        ...
+    def add_module(self, name: str, module: 'Module') -> None:
+        """
+        Registers `module` as child `name`.
+        """
+    def apply(self, fn: typing.Callable[['Module'], None]) -> 'Module':
+        """
+        fn(module) on every descendant, then on this module; returns self.
+        """
+    def bfloat16(self) -> 'Module':
+        ...
+    def buffers(self, recurse: bool = True) -> typing.Iterator[Tensor]:
+        ...
+    def children(self) -> typing.Iterator['Module']:
+        ...
+    def cpu(self) -> 'Module':
+        ...
+    def cuda(self, device: int | None = None) -> 'Module':
+        ...
+    def double(self) -> 'Module':
+        ...
+    def eval(self) -> typing.Any:
+        """
+        train(False); returns self.
+        """
+    def extra_repr(self) -> str:
+        """
+        The settings shown in repr(); override it in Python to show your own.
+        """
+    def float(self) -> 'Module':
+        ...
+    def forward(self, input: ember._C.Tensor) -> ember._C.Tensor:
+        """
+        The layer's computation; call the module itself (module(x)) rather than this.
+        """
+    def get_submodule(self, target: str) -> 'Module':
+        """
+        The descendant at a dotted path ("encoder.layers.0").
+        """
+    def half(self) -> 'Module':
+        ...
+    def load_state_dict(self, state_dict: typing.Mapping[str, Tensor], strict: bool = True) -> _IncompatibleKeys:
+        """
+        Copies values in place. strict: any missing or unexpected key is a RuntimeError and
+                nothing changes; otherwise they are returned as (missing_keys, unexpected_keys). A shape
+                mismatch is always a RuntimeError (as in PyTorch).
+        """
+    def modules(self) -> typing.Iterator['Module']:
+        ...
+    def named_buffers(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> typing.Iterator[tuple[str, Tensor]]:
+        ...
+    def named_children(self) -> typing.Iterator[tuple[str, 'Module']]:
+        ...
+    def named_modules(self, memo: set | None = None, prefix: str = '', remove_duplicate: bool = True) -> typing.Iterator[tuple[str, 'Module']]:
+        """
+        This module and every descendant, depth first, each once (PyTorch's order).
+        """
+    def named_parameters(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> typing.Iterator[tuple[str, Parameter]]:
+        """
+        (structured name, parameter) pairs in registration order, each tensor once.
+        """
+    def num_parameters(self, trainable_only: bool = False) -> int:
+        ...
+    def parameters(self, recurse: bool = True) -> typing.Iterator[Parameter]:
+        ...
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """
+        Registers a buffer: state that is not trained but is moved by to() and, when
+                persistent, saved by state_dict() (running statistics, masks, ...).
+        """
+    def register_module(self, name: str, module: 'Module') -> None:
+        """
+        Registers `module` as child `name`.
+        """
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """
+        Registers `param` as parameter `name` (None: an attribute that reads None).
+        """
+    def requires_grad_(self, requires_grad: bool = True) -> 'Module':
+        ...
+    def state_dict(self, *, prefix: str = '', keep_vars: bool = False) -> 'collections.OrderedDict[str, Tensor]':
+        """
+        Persistent parameters and buffers by structured name, in registration order, as an
+                OrderedDict; the tensors share memory with the module's (detached unless keep_vars).
+        """
+    def summary(self) -> str:
+        """
+        repr() plus the parameter counts.
+        """
+    def to(self, *args, **kwargs) -> typing.Any:
+        """
+        to(dtype), to(device), to(tensor): converts parameters and buffers in place; returns self.
+        """
+    def train(self, mode: bool = True) -> typing.Any:
+        """
+        Sets training mode here and in every descendant; returns self.
+        """
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """
+        Clears (set_to_none) or zeroes every parameter's gradient.
+        """
+    @property
+    def _type_name(self) -> str:
+        ...
+    @property
+    def training(self) -> bool:
+        ...
+class Linear(Module):
+    """
+    y = x W^T + b (torch.nn.Linear).
+    """
+    def __init__(self, in_features: typing.SupportsInt | typing.SupportsIndex, out_features: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self):
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def in_features(self) -> int:
+        ...
+    @property
+    def out_features(self) -> int:
+        ...
+class Conv2d(Module):
+    """
+    2-D convolution over [N, C, H, W] (torch.nn.Conv2d).
+    """
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros') -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self):
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def dilation(self) -> tuple:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @property
+    def in_channels(self) -> int:
+        ...
+    @property
+    def kernel_size(self) -> tuple:
+        ...
+    @property
+    def out_channels(self) -> int:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def stride(self) -> tuple:
+        ...
+class MaxPool2d(Module):
+    """
+    Max pooling over [N, C, H, W] (torch.nn.MaxPool2d).
+    """
+    def __init__(self, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, dilation: typing.Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> None:
+        ...
+class AvgPool2d(Module):
+    """
+    Average pooling over [N, C, H, W] (torch.nn.AvgPool2d).
+    """
+    def __init__(self, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        ...
+class AdaptiveAvgPool2d(Module):
+    """
+    Averages into output_size bins (torch.nn.AdaptiveAvgPool2d).
+    """
+    def __init__(self, output_size: typing.Any) -> None:
+        ...
+class _BatchNorm(Module):
+    def reset_parameters(self) -> None:
+        ...
+    def reset_running_stats(self) -> None:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @property
+    def momentum(self) -> float:
+        ...
+    @property
+    def num_features(self) -> int:
+        ...
+class BatchNorm1d(_BatchNorm):
+    """
+    Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).
+    """
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = True, track_running_stats: bool = True) -> None:
+        ...
+class BatchNorm2d(_BatchNorm):
+    """
+    Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).
+    """
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = True, track_running_stats: bool = True) -> None:
+        ...
+class LayerNorm(Module):
+    """
+    Normalises over the trailing normalized_shape dims (torch.nn.LayerNorm).
+    """
+    def __init__(self, normalized_shape: typing.Any, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, elementwise_affine: bool = True, bias: bool = True) -> None:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @property
+    def normalized_shape(self) -> tuple:
+        ...
+class Embedding(Module):
+    """
+    A lookup table of num_embeddings vectors (torch.nn.Embedding).
+    """
+    def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def embedding_dim(self) -> int:
+        ...
+    @property
+    def num_embeddings(self) -> int:
+        ...
+    @property
+    def padding_idx(self) -> int | None:
+        ...
+class Dropout(Module):
+    """
+    Zeroes elements with probability p while training (torch.nn.Dropout).
+    """
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, inplace: bool = False) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+class Flatten(Module):
+    """
+    Flattens dims start_dim..end_dim (torch.nn.Flatten).
+    """
+    def __init__(self, start_dim: typing.SupportsInt | typing.SupportsIndex = 1, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+        ...
+class ReLU(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class GELU(Module):
+    def __init__(self, approximate: str = 'none') -> None:
+        ...
+class Tanh(Module):
+    def __init__(self) -> None:
+        ...
+class Sigmoid(Module):
+    def __init__(self) -> None:
+        ...
+class LeakyReLU(Module):
+    def __init__(self, negative_slope: typing.SupportsFloat | typing.SupportsIndex = 0.01, inplace: bool = False) -> None:
+        ...
+    @property
+    def negative_slope(self) -> float:
+        ...
+class Softmax(Module):
+    def __init__(self, dim: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def dim(self) -> int:
+        ...
+class Identity(Module):
+    def __init__(self, *args, **kwargs) -> None:
+        ...
+class MultiheadAttention(Module):
+    """
+    torch.nn.MultiheadAttention, same parameter names.
+    """
+    def __init__(self, embed_dim: typing.SupportsInt | typing.SupportsIndex, num_heads: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bias: bool = True, batch_first: bool = False) -> None:
+        ...
+    def forward(self, query: ember._C.Tensor, key: ember._C.Tensor, value: ember._C.Tensor, key_padding_mask: ember._C.Tensor | None = None, need_weights: bool = True, attn_mask: ember._C.Tensor | None = None, average_attn_weights: bool = True) -> tuple:
+        """
+        (attn_output, attn_weights or None).
+        """
+    @property
+    def batch_first(self) -> bool:
+        ...
+    @property
+    def embed_dim(self) -> int:
+        ...
+    @property
+    def num_heads(self) -> int:
+        ...
+class TransformerEncoderLayer(Module):
+    """
+    torch.nn.TransformerEncoderLayer.
+    """
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: str = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False) -> None:
+        ...
+    def forward(self, src: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+class Sequential(Module):
+    """
+    Runs its children in order (torch.nn.Sequential): Sequential(m1, m2, ...) names them "0", "1", ...;
+    Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be written in Python.
+    """
+    def __getitem__(self, index):
+        ...
+    def __init__(self, *args) -> None:
+        ...
+    def __iter__(self) -> typing.Iterator[Module]:
+        ...
+    def __len__(self) -> int:
+        ...
+    def append(self, module: typing.Any) -> typing.Any:
+        ...
+class ModuleList(Module):
+    """
+    An indexable list of registered modules (torch.nn.ModuleList).
+    """
+    def __getitem__(self, index):
+        ...
+    def __iadd__(self, modules):
+        ...
+    def __init__(self, modules: collections.abc.Iterable | None = None) -> None:
+        ...
+    def __iter__(self) -> typing.Iterator[Module]:
+        ...
+    def __len__(self) -> int:
+        ...
+    def __setitem__(self, index: int, module: Module) -> None:
+        ...
+    def append(self, module: typing.Any) -> typing.Any:
+        ...
+    def extend(self, modules: collections.abc.Iterable) -> typing.Any:
+        ...
+class ModuleDict(Module):
+    """
+    Registered modules by name, in insertion order (torch.nn.ModuleDict).
+    """
+    def __contains__(self, arg0: str) -> bool:
+        ...
+    def __getitem__(self, key: str) -> Module:
+        ...
+    def __init__(self, modules: typing.Any | None = None) -> None:
+        ...
+    def __iter__(self):
+        ...
+    def __len__(self) -> int:
+        ...
+    def __setitem__(self, arg0: str, arg1: typing.Any) -> None:
+        ...
+    def items(self):
+        ...
+    def keys(self):
+        ...
+    def update(self, modules) -> None:
+        ...
+    def values(self):
+        ...
+def _address(arg0: Module) -> int:
+    """
+    The C++ object's address: identifies a module whatever Python object wraps it.
+    """

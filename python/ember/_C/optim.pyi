@@ -1,0 +1,178 @@
+"""
+ember.optim's C++ half: optimizers and LR schedulers
+"""
+from __future__ import annotations
+from collections.abc import Mapping
+import collections.abc
+import ember._C
+import typing
+__all__: list[str] = ['Adagrad', 'Adam', 'AdamW', 'CosineAnnealingLR', 'ExponentialLR', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
+class Optimizer:
+    """
+    The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
+    checkpoint lands on the right parameter even after the model's parameters were reordered.
+    """
+    @staticmethod
+    def _load_state_dict(*args, **kwargs):
+        """
+        load_state_dict(self: ember._C.optim.Optimizer, state_dict: object, strict: bool = False) -> tuple[list[str], list[str], list[str]]
+        """
+    @staticmethod
+    def _step(*args, **kwargs):
+        """
+        step(self: ember._C.optim.Optimizer) -> None
+        
+        One update of every parameter that has a gradient.
+        """
+    def __repr__(self) -> str:
+        ...
+    def _add_param_group(self, arg0: collections.abc.Sequence[tuple[str, ember._C.Tensor]], arg1: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+        ...
+    def _group_options(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> dict[str, float]:
+        ...
+    def _group_params(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> list[tuple[str, ember._C.Tensor]]:
+        ...
+    def _num_groups(self) -> int:
+        ...
+    def _set_group_option(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: str, arg2: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    def add_param_group(self, param_group: Mapping) -> None:
+        """
+        Adds a group {"params": named parameters, hyperparameter: value, ...}.
+        """
+    def load_state_dict(self, state_dict: Mapping, strict: bool = False):
+        """
+        Restores state by parameter name (see the C++ Optimizer::load_state_dict): returns
+            (missing, unexpected, moved) names; strict makes unexpected names an error.
+        """
+    def state_dict(self) -> typing.Any:
+        """
+        {'type', 'param_groups': [{hyperparameters..., 'params': [names]}], 'state': {name: {...}}}; refers to the live state tensors.
+        """
+    def step(self, closure: typing.Callable[[], typing.Any] | None = None) -> typing.Any:
+        """
+        One update of every parameter that has a gradient; with a closure, calls it (under
+            enable_grad) first and returns its loss.
+        """
+    def step_closure(self, closure: typing.Callable[[], typing.Any]) -> typing.Any:
+        ...
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        ...
+    @property
+    def _name(self) -> str:
+        ...
+    @property
+    def defaults(self) -> dict[str, float]:
+        ...
+    @property
+    def param_groups(self) -> list:
+        ...
+    @property
+    def state(self) -> dict[str, dict[str, ember._C.Tensor]]:
+        """
+        Per-parameter state by parameter name.
+        """
+class SGD(Optimizer):
+    """
+    SGD with momentum (torch.optim.SGD).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+        ...
+class Adam(Optimizer):
+    """
+    Adam (torch.optim.Adam).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+        ...
+class AdamW(Optimizer):
+    """
+    AdamW (torch.optim.AdamW).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+        ...
+class RMSprop(Optimizer):
+    """
+    RMSprop (torch.optim.RMSprop).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+        ...
+class Adagrad(Optimizer):
+    """
+    Adagrad (torch.optim.Adagrad).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+        ...
+class LRScheduler:
+    """
+    The base of the LR schedulers: step() after optimizer.step().
+    """
+    def get_last_lr(self) -> list[float]:
+        ...
+    def load_state_dict(self, state_dict: typing.Any) -> None:
+        ...
+    def state_dict(self) -> typing.Any:
+        ...
+    def step(self, epoch: typing.Any = None) -> None:
+        ...
+    @property
+    def base_lrs(self) -> list[float]:
+        ...
+    @property
+    def last_epoch(self) -> int:
+        ...
+class StepLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, step_size: typing.SupportsInt | typing.SupportsIndex, gamma: typing.SupportsFloat | typing.SupportsIndex = 0.1) -> None:
+        ...
+class MultiStepLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, milestones: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], gamma: typing.SupportsFloat | typing.SupportsIndex = 0.1) -> None:
+        ...
+class ExponentialLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, gamma: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class LinearLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, start_factor: typing.SupportsFloat | typing.SupportsIndex = 0.3333333333333333, end_factor: typing.SupportsFloat | typing.SupportsIndex = 1.0, total_iters: typing.SupportsInt | typing.SupportsIndex = 5) -> None:
+        ...
+class CosineAnnealingLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, T_max: typing.SupportsInt | typing.SupportsIndex, eta_min: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+class WarmupCosineLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, warmup_steps: typing.SupportsInt | typing.SupportsIndex, total_steps: typing.SupportsInt | typing.SupportsIndex, min_lr: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+class NoamDecay(LRScheduler):
+    def __init__(self, optimizer: Optimizer, d_model: typing.SupportsInt | typing.SupportsIndex, warmup_steps: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class OneCycleLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, max_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], total_steps: typing.SupportsInt | typing.SupportsIndex, pct_start: typing.SupportsFloat | typing.SupportsIndex, anneal_strategy: str, cycle_momentum: bool, base_momentum: typing.SupportsFloat | typing.SupportsIndex, max_momentum: typing.SupportsFloat | typing.SupportsIndex, div_factor: typing.SupportsFloat | typing.SupportsIndex, final_div_factor: typing.SupportsFloat | typing.SupportsIndex, three_phase: bool) -> None:
+        ...
+class LambdaLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, lr_lambda: typing.Any) -> None:
+        """
+        lr = initial lr * lr_lambda(epoch); one function or one per group. The function is code, not state: state_dict() does not hold it.
+        """
+class ReduceLROnPlateau:
+    """
+    Cuts the lrs by factor once a metric stalls: scheduler.step(val_loss).
+    """
+    def __init__(self, optimizer: Optimizer, mode: str = 'min', factor: typing.SupportsFloat | typing.SupportsIndex = 0.1, patience: typing.SupportsInt | typing.SupportsIndex = 10, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.0001, threshold_mode: str = 'rel', cooldown: typing.SupportsInt | typing.SupportsIndex = 0, min_lr: typing.Any = 0.0, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-08) -> None:
+        ...
+    def get_last_lr(self) -> list[float]:
+        ...
+    def load_state_dict(self, state_dict: typing.Any) -> None:
+        ...
+    def state_dict(self) -> typing.Any:
+        ...
+    def step(self, metrics: typing.Any) -> None:
+        ...
+    @property
+    def best(self) -> float:
+        ...
+    @property
+    def last_epoch(self) -> int:
+        ...
+    @property
+    def num_bad_epochs(self) -> int:
+        ...
+def clip_grad_norm_(parameters: collections.abc.Sequence[ember._C.Tensor], max_norm: typing.SupportsFloat | typing.SupportsIndex, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, error_if_nonfinite: bool = False) -> ember._C.Tensor:
+    ...
+def clip_grad_value_(parameters: collections.abc.Sequence[ember._C.Tensor], clip_value: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    ...

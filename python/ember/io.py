@@ -1,0 +1,94 @@
+"""ember.io: checkpoints of nested Python containers (Ember's format: io/FORMAT.md; a valid
+safetensors file).
+
+    ember.io.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": 3,
+                   "note": ("best", 0.91)}, "ckpt.ember")
+    ckpt = ember.io.load("ckpt.ember")
+    model.load_state_dict(ckpt["model"]); opt.load_state_dict(ckpt["optimizer"])
+
+What can be saved: None, bool, int (64-bit), float, str, Tensor, list, tuple and dict with str keys,
+to any depth; every node comes back with its type (tuples stay tuples, ints stay ints; dicts come
+back as dicts in their order). Modules, optimizers, LR schedulers and Generators may be put in
+directly: they are saved as their state (what load_state_dict takes back), so
+ember.io.save({"model": model}, path) and ember.io.save({"model": model.state_dict()}, path) load
+the same way. A tensor that appears several times (a tied weight) is stored once and loads as one
+tensor. Saves are atomic; loads verify checksums; loaded tensors share the file's mapped pages
+(copy-on-write).
+"""
+from __future__ import annotations
+
+import collections
+import os
+from typing import Any
+
+from . import _C
+from ._C.io import load_module, save_module  # noqa: F401  (re-exported)
+
+_Restored = collections.namedtuple("Restored", ["step", "path", "state"])
+_Entry = collections.namedtuple("Checkpoint", ["step", "path"])
+
+
+def save(obj: Any, f: str | os.PathLike, *, durable: bool = True) -> None:
+    """Writes obj to the file f atomically (a crash leaves any earlier file whole). durable=False
+    skips the fsync (for scratch files)."""
+    _C.io.save(obj, os.fspath(f), durable)
+
+
+def load(f: str | os.PathLike, *, verify: bool = True) -> Any:
+    """Reads what save wrote. verify=False skips the checksums."""
+    return _C.io.load(os.fspath(f), verify)
+
+
+def load_tensor(f: str | os.PathLike, name: str) -> _C.Tensor:
+    """One tensor by its path in the saved tree, "/"-separated ("model/fc.weight", "note/1"),
+    reading no other tensor."""
+    return _C.io.load_tensor(os.fspath(f), name)
+
+
+class CheckpointManager:
+    """Numbered checkpoints in a directory, keeping the newest keep_last:
+
+        manager = ember.io.CheckpointManager("runs/exp1", keep_last=3)
+        restored = manager.restore()          # None, or (step, path, state)
+        ...
+        manager.save({"model": model, "optimizer": opt, "step": step}, step)
+    """
+
+    def __init__(self, dir: str | os.PathLike, keep_last: int = 1):  # noqa: A002 (the C++ name)
+        self._impl = _C.io.CheckpointManager(os.fspath(dir), keep_last)
+
+    @property
+    def dir(self) -> str:
+        return self._impl.dir
+
+    @property
+    def keep_last(self) -> int:
+        return self._impl.keep_last
+
+    def save(self, obj: Any, step: int) -> str:
+        """Writes obj as the checkpoint of step, prunes old ones; returns the new file's path."""
+        return self._impl.save(obj, step)
+
+    def latest(self):
+        """(step, path) of the newest checkpoint that loads (damaged newer ones are skipped with a
+        warning), or None."""
+        e = self._impl.latest()
+        return None if e is None else _Entry(*e)
+
+    def restore(self):
+        """(step, path, state) of the newest checkpoint that loads, or None."""
+        r = self._impl.restore()
+        return None if r is None else _Restored(*r)
+
+    def checkpoints(self) -> list:
+        """(step, path) of every checkpoint file present, oldest first (not verified)."""
+        return [_Entry(*e) for e in self._impl.checkpoints()]
+
+    def path_for(self, step: int) -> str:
+        return self._impl.path_for(step)
+
+    def __repr__(self) -> str:
+        return f"CheckpointManager({self.dir!r}, keep_last={self.keep_last})"
+
+
+__all__ = ["save", "load", "load_tensor", "CheckpointManager", "save_module", "load_module"]

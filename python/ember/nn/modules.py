@@ -1,0 +1,328 @@
+"""ember.nn.Module and ember.nn.Parameter.
+
+Module is the C++ class ember._C.nn.Module itself (so that the built-in layers, bound from C++,
+are ember.nn.Module instances as in PyTorch); this file adds the Python half of its API to it:
+attribute registration, the traversals that return generators, state_dict as an OrderedDict,
+__call__. Subclass it as in PyTorch:
+
+    class Net(ember.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = ember.nn.Linear(4, 2)               # registered child
+            self.scale = ember.nn.Parameter(ember.ones(2))  # registered parameter
+            self.register_buffer("mean", ember.zeros(2))   # registered buffer (saved, moved)
+
+        def forward(self, x):
+            return self.fc(x) * self.scale - self.mean
+
+Registration rules (PyTorch's): assigning a Parameter registers (or replaces) a parameter, a Module
+registers (or replaces) a child, a Tensor assigned to a buffer's name replaces the buffer.
+Assigning a plain Tensor to any other name keeps it as an ordinary attribute, which is neither
+saved by state_dict() nor moved by to(): Ember warns (UserWarning) and points to register_buffer.
+A plain list or dict of modules is not registered either (use ModuleList / ModuleDict): Ember
+warns there too, where PyTorch is silent.
+
+A module written in Python and held by a C++ container (a Sequential, a ModuleList, a parent
+module) is kept alive, Python attributes included, as long as the container holds it.
+"""
+from __future__ import annotations
+
+import collections
+import typing
+import warnings
+from typing import Any, Callable, Iterator
+
+from .. import _C
+from .._C import Tensor
+
+_CModule = _C.nn.Module
+
+
+class Parameter(Tensor):
+    """A tensor that a Module registers as a parameter when assigned to one of its attributes
+    (torch.nn.Parameter): nn.Parameter(ember.randn(3, 4)). It shares `data`'s memory and is a
+    leaf with requires_grad (unless requires_grad=False)."""
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
+        if data is None:
+            data = _C.empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Parameter: expected a Tensor, got {type(data).__name__}")
+        super().__init__(data.detach())
+        self.requires_grad_(requires_grad)
+
+    @classmethod
+    def _wrap(cls, t: Tensor) -> "Parameter":
+        # A Parameter handle to the registered tensor itself (no detach: it is already a leaf).
+        p = cls.__new__(cls)
+        Tensor.__init__(p, t)
+        return p
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + Tensor.__repr__(self)
+
+    __str__ = __repr__
+
+
+class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What load_state_dict returns (PyTorch's named tuple)."""
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _holds_modules(value: Any) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return any(isinstance(v, _CModule) for v in items)
+
+
+class _ModuleMethods:
+    """The Python half of ember.nn.Module (installed onto it below)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        # NB: the printed and saved type name is the Python class name ("Net(...)").
+        _base_init(self, type(self).__name__)
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # ---- attributes
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, (Tensor, _CModule)) and not _initialized(self):
+            what = "module" if isinstance(value, _CModule) else "parameter or tensor"
+            raise AttributeError(f"cannot assign {what} '{name}' before Module.__init__() call")
+        cls = type(self).__name__
+        if isinstance(value, Parameter):
+            _drop_plain(self, name)
+            if self._has_parameter(name):
+                self._replace_parameter(name, value)
+            elif self._has_buffer(name) or self._has_child(name):
+                raise KeyError(f"attribute '{name}' already exists (a buffer or child module)")
+            else:
+                self._register_parameter(name, value, value.requires_grad)
+            return
+        if isinstance(value, _CModule):
+            _drop_plain(self, name)
+            if self._has_child(name):
+                self._replace_module(name, value)
+            elif self._has_parameter(name) or self._has_buffer(name):
+                raise KeyError(f"attribute '{name}' already exists (a parameter or buffer)")
+            else:
+                self._register_module(name, value)
+            return
+        if _initialized(self):
+            if self._has_buffer(name):
+                if not isinstance(value, Tensor):
+                    raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
+                                    "(ember.Tensor expected)")
+                self._replace_buffer(name, value)
+                return
+            if self._has_parameter(name):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                                "(ember.nn.Parameter expected)")
+            if self._has_child(name):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' "
+                                "(ember.nn.Module expected)")
+            if isinstance(value, Tensor):
+                warnings.warn(
+                    f"{cls}.{name} is a plain Tensor: it is not registered, so state_dict() does not "
+                    f"save it and to() does not move or convert it. Use "
+                    f"self.register_buffer('{name}', tensor) for state (or nn.Parameter for a "
+                    f"trainable tensor).", UserWarning, stacklevel=2)
+            elif isinstance(value, (list, tuple, dict)) and _holds_modules(value):
+                kind = "ModuleDict" if isinstance(value, dict) else "ModuleList"
+                warnings.warn(
+                    f"{cls}.{name} is a plain {type(value).__name__} holding modules: they are not "
+                    f"registered, so their parameters are not in parameters() or state_dict(). Use "
+                    f"ember.nn.{kind}.", UserWarning, stacklevel=2)
+        object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only when ordinary lookup fails: parameters, buffers and children.
+        if not name.startswith("__") and _initialized(self):
+            entry = self._entry(name)
+            if entry is not None:
+                kind, value = entry
+                return Parameter._wrap(value) if kind == 1 else value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if _initialized(self) and self._entry(name) is not None:
+            raise AttributeError(f"can't delete '{name}': Ember modules can't unregister entries")
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        names = set(object.__dir__(self))
+        names.update(k.split(".")[0] for k, _ in self._named_parameters("", False))
+        names.update(k for k, _ in self._named_buffers("", False))
+        names.update(k for k, _ in self._named_children())
+        return sorted(names)
+
+    # ---- registration
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Registers `param` as parameter `name` (None: an attribute that reads None)."""
+        if param is None:
+            object.__setattr__(self, name, None)
+            return
+        if not isinstance(param, Tensor):
+            raise TypeError(f"cannot assign '{type(param).__name__}' as parameter '{name}'")
+        self._register_parameter(name, param, param.requires_grad)
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Registers a buffer: state that is not trained but is moved by to() and, when
+        persistent, saved by state_dict() (running statistics, masks, ...)."""
+        if tensor is None:
+            object.__setattr__(self, name, None)
+            return
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' as buffer '{name}' (ember.Tensor expected)")
+        _drop_plain(self, name)
+        self._register_buffer(name, tensor, persistent)
+
+    def add_module(self, name: str, module: "Module") -> None:
+        """Registers `module` as child `name`."""
+        self._register_module(name, module)
+
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> "Module":
+        """The descendant at a dotted path ("encoder.layers.0")."""
+        m = self
+        for part in target.split(".") if target else []:
+            m = m._entry(part)[1] if m._has_child(part) else _missing(m, part)
+        return m
+
+    # ---- traversal
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """(structured name, parameter) pairs in registration order, each tensor once."""
+        for name, t in self._named_parameters(prefix, recurse):
+            yield name, Parameter._wrap(t)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        yield from self._named_buffers(prefix, recurse)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, b in self._named_buffers("", recurse):
+            yield b
+
+    def named_children(self) -> Iterator[tuple[str, "Module"]]:
+        yield from self._named_children()
+
+    def children(self) -> Iterator["Module"]:
+        for _, m in self._named_children():
+            yield m
+
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, "Module"]]:
+        """This module and every descendant, depth first, each once (PyTorch's order)."""
+        if memo is None:
+            memo = set()
+        key = _C.nn._address(self)
+        if key in memo:
+            return
+        memo.add(key)
+        yield prefix, self
+        for name, child in self._named_children():
+            yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+
+    def modules(self) -> Iterator["Module"]:
+        for _, m in self.named_modules():
+            yield m
+
+    def apply(self, fn: Callable[["Module"], None]) -> "Module":
+        """fn(module) on every descendant, then on this module; returns self."""
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # ---- state
+    def state_dict(self, *, prefix: str = "", keep_vars: bool = False) -> "collections.OrderedDict[str, Tensor]":
+        """Persistent parameters and buffers by structured name, in registration order, as an
+        OrderedDict; the tensors share memory with the module's (detached unless keep_vars)."""
+        out = collections.OrderedDict()
+        for name, t in self._state_dict():
+            out[prefix + name] = t if keep_vars else t.detach()
+        return out
+
+    def load_state_dict(self, state_dict: typing.Mapping[str, Tensor], strict: bool = True) -> _IncompatibleKeys:
+        """Copies values in place. strict: any missing or unexpected key is a RuntimeError and
+        nothing changes; otherwise they are returned as (missing_keys, unexpected_keys). A shape
+        mismatch is always a RuntimeError (as in PyTorch)."""
+        items = []
+        for k, v in state_dict.items():
+            if not isinstance(v, Tensor):
+                raise TypeError(f"load_state_dict: '{k}' is a {type(v).__name__}, expected a Tensor")
+            items.append((k, v))
+        try:
+            missing, unexpected, mismatches = self._load_state_dict(items, strict)
+        except KeyError as e:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n"
+                               f"{e.args[0] if e.args else e}") from None
+        if mismatches:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n{mismatches}")
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ---- modes and conversions
+    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def float(self) -> "Module":
+        return self.to(_C.float32)
+
+    def double(self) -> "Module":
+        return self.to(_C.float64)
+
+    def half(self) -> "Module":
+        return self.to(_C.float16)
+
+    def bfloat16(self) -> "Module":
+        return self.to(_C.bfloat16)
+
+    def cpu(self) -> "Module":
+        return self.to("cpu")
+
+    def cuda(self, device: int | None = None) -> "Module":
+        return self.to("cuda" if device is None else f"cuda:{device}")
+
+
+def _initialized(m) -> bool:
+    try:
+        return m._initialized()
+    except TypeError:
+        return False
+
+
+def _drop_plain(m, name: str) -> None:
+    d = getattr(m, "__dict__", None)
+    if d is not None:
+        d.pop(name, None)
+
+
+def _missing(m, part: str):
+    raise AttributeError(f"{type(m).__name__} has no submodule '{part}'")
+
+
+_base_init = _CModule.__init__
+for _name, _value in list(vars(_ModuleMethods).items()):
+    if _name in ("__module__", "__dict__", "__weakref__", "__doc__", "__qualname__"):
+        continue
+    setattr(_CModule, _name, _value)
+
+if typing.TYPE_CHECKING:
+    class Module(_CModule, _ModuleMethods):  # what editors and type checkers see
+        ...
+else:
+    Module = _CModule

@@ -1,0 +1,34 @@
+"""ember.nn.utils: gradient clipping (torch.nn.utils.clip_grad_norm_ / clip_grad_value_)."""
+from __future__ import annotations
+
+from typing import Iterable, Union
+
+from .. import _C
+from .._C import Tensor
+
+_Params = Union[Tensor, Iterable[Tensor], Iterable["tuple[str, Tensor]"]]
+
+
+def _tensors(parameters: _Params) -> list:
+    if isinstance(parameters, Tensor):
+        return [parameters]
+    out = []
+    for p in parameters:  # tensors, or (name, tensor) pairs from named_parameters()
+        out.append(p[1] if isinstance(p, tuple) else p)
+    return out
+
+
+def clip_grad_norm_(parameters: _Params, max_norm: float, norm_type: float | str = 2.0,
+                    error_if_nonfinite: bool = False) -> Tensor:
+    """Scales all gradients so that their joint norm is at most max_norm; returns the norm before
+    clipping as a 0-d tensor. norm_type may be float('inf') or 'inf'."""
+    return _C.optim.clip_grad_norm_(_tensors(parameters), float(max_norm), float(norm_type),
+                                    error_if_nonfinite)
+
+
+def clip_grad_value_(parameters: _Params, clip_value: float) -> None:
+    """Clamps every gradient element to [-clip_value, clip_value]."""
+    _C.optim.clip_grad_value_(_tensors(parameters), float(clip_value))
+
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]

@@ -1,0 +1,181 @@
+// ember._C.io: Python containers <-> io::Value (every node keeps its type: tuples stay tuples, ints
+// stay ints), save/load/load_tensor, CheckpointManager, whole-module files, and ember::warn routed
+// to Python's warnings module. save and load release the GIL while the file is written or read;
+// the conversions around them run with it.
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "ember/core/warning.h"
+#include "ember/io/checkpoint_manager.h"
+#include "ember/io/module_io.h"
+#include "ember/io/optim_io.h"
+#include "ember/io/serialize.h"
+#include "ember/io/value.h"
+#include "ember/nn/module.h"
+#include "ember/optim/optim.h"
+
+namespace ember::python {
+namespace {
+
+constexpr int kMaxDepth = 512;
+
+std::string type_name_of(const py::handle& obj) {
+  return py::str(py::type::of(obj).attr("__name__"));
+}
+
+std::string where(const std::string& path) { return path.empty() ? "the root" : "'" + path + "'"; }
+
+io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
+  EMBER_CHECK_VALUE(depth < kMaxDepth, "io.save: nesting deeper than ", kMaxDepth,
+                    " levels at ", where(path), " (a container that holds itself?)");
+  PyObject* o = obj.ptr();
+  if (obj.is_none()) return io::Value();
+  if (PyBool_Check(o)) return io::Value(o == Py_True);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    EMBER_CHECK_VALUE(overflow == 0, "io.save: the int at ", where(path), " does not fit in 64 bits");
+    return io::Value(static_cast<int64_t>(v));
+  }
+  if (PyFloat_Check(o)) return io::Value(PyFloat_AsDouble(o));
+  if (PyUnicode_Check(o)) return io::Value(obj.cast<std::string>());
+  if (py::isinstance<Tensor>(obj)) return io::Value(obj.cast<Tensor>());
+  auto child = [&](const std::string& key) { return path.empty() ? key : path + "/" + key; };
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    std::vector<io::Value> items;
+    size_t i = 0;
+    for (py::handle item : obj) items.push_back(to_value(item, child(std::to_string(i++)), depth + 1));
+    return PyTuple_Check(o) ? io::Value::tuple(std::move(items)) : io::Value::list(std::move(items));
+  }
+  if (PyDict_Check(o)) {
+    std::vector<io::Value::Item> items;
+    for (auto [k, v] : obj.cast<py::dict>()) {
+      EMBER_CHECK_TYPE(PyUnicode_Check(k.ptr()), "io.save: dict keys must be str, got ", type_name_of(k),
+                       " key ", std::string(py::repr(k)), " at ", where(path));
+      std::string key = k.cast<std::string>();
+      items.emplace_back(key, to_value(v, child(key), depth + 1));
+    }
+    return io::Value::dict(std::move(items));
+  }
+  // Objects with state: saved as their state trees (load gives back the trees, which each
+  // object's load_state_dict takes).
+  if (py::isinstance<nn::Module>(obj)) return io::to_value(obj.cast<const nn::Module&>());
+  if (py::isinstance<optim::Optimizer>(obj)) return io::to_value(obj.cast<const optim::Optimizer&>());
+  if (py::isinstance<optim::LRScheduler>(obj)) return io::to_value(obj.cast<const optim::LRScheduler&>());
+  if (py::isinstance<optim::ReduceLROnPlateau>(obj))
+    return io::to_value(obj.cast<const optim::ReduceLROnPlateau&>());
+  if (py::isinstance<Generator>(obj)) return io::to_value(obj.cast<const Generator&>());
+  throw ember::TypeError("io.save: can't save an object of type " + type_name_of(obj) + " at " +
+                         where(path) + " (None, bool, int, float, str, Tensor, list, tuple, dict with str "
+                         "keys, modules, optimizers, schedulers and generators can be saved)");
+}
+
+}  // namespace
+
+io::Value py_to_value(const py::handle& obj) { return to_value(obj, "", 0); }
+
+py::object value_to_py(const io::Value& v) {
+  using T = io::Value::Type;
+  switch (v.type()) {
+    case T::None: return py::none();
+    case T::Bool: return py::bool_(v.as_bool());
+    case T::Int: return py::int_(v.as_int());
+    case T::Float: return py::float_(v.as_float());
+    case T::String: return py::str(v.as_string());
+    case T::Tensor: return py::cast(v.as_tensor());
+    case T::List: {
+      py::list out;
+      for (const io::Value& item : v.items()) out.append(value_to_py(item));
+      return out;
+    }
+    case T::Tuple: {
+      py::tuple out(v.size());
+      for (size_t i = 0; i < v.size(); ++i) out[i] = value_to_py(v[i]);
+      return out;
+    }
+    case T::Dict: {
+      py::dict out;
+      const auto& keys = v.keys();
+      for (size_t i = 0; i < keys.size(); ++i) out[py::str(keys[i])] = value_to_py(v.items()[i]);
+      return out;
+    }
+  }
+  throw ember::InternalError("value_to_py: unknown Value type");
+}
+
+void bind_io(py::module_& m) {
+  py::module_ io = m.def_submodule("io", "ember.io's C++ half: checkpoints of Python containers");
+
+  // ember::warn (a damaged checkpoint skipped, ...) -> warnings.warn(message, UserWarning).
+  ember::set_warning_handler([](const std::string& message) {
+    if (!Py_IsInitialized()) return;
+    py::gil_scoped_acquire gil;
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) PyErr_Clear();  // NB: can't raise here
+  });
+
+  io.def("save", [](py::handle obj, const std::string& path, bool durable) {
+    io::Value v = py_to_value(obj);
+    py::gil_scoped_release release;
+    io::save(v, path, io::SaveOptions{durable});
+  }, py::arg("obj"), py::arg("path"), py::arg("durable") = true,
+        "Writes obj (nested containers of tensors and plain values) to path atomically.");
+  io.def("load", [](const std::string& path, bool verify) {
+    io::Value v;
+    {
+      py::gil_scoped_release release;
+      v = io::load(path, io::LoadOptions{verify});
+    }
+    return value_to_py(v);
+  }, py::arg("path"), py::arg("verify") = true, "Reads what save wrote, every container type kept.");
+  io.def("load_tensor", &io::load_tensor, py::arg("path"), py::arg("name"),
+         py::call_guard<py::gil_scoped_release>(),
+         "One tensor by its path in the saved tree ('model/fc.weight'), without reading the others.");
+  io.def("save_module", [](const nn::Module& module, const std::string& path) {
+    io::save(module, path);
+  }, py::arg("module"), py::arg("path"), py::call_guard<py::gil_scoped_release>(),
+         "Writes the module's architecture and state (built-in layers and containers only).");
+  io.def("load_module", [](const std::string& path) { return io::load_module(path); }, py::arg("path"),
+         "Rebuilds a module written by save_module.");
+  io.def("_tensor_names", [](const std::string& path) {
+    std::vector<std::vector<std::string>> out;
+    for (const io::TensorInfo& info : io::File::open(path).tensors()) out.push_back(info.names);
+    return out;
+  }, py::arg("path"));
+
+  py::class_<io::CheckpointManager>(io, "CheckpointManager", R"doc(
+Numbered checkpoints in a directory ("ckpt-<step>.ember"), keeping the newest keep_last; restore()
+reads the newest one that loads, skipping damaged newer ones with a warning.)doc")
+      .def(py::init<std::string, int64_t>(), py::arg("dir"), py::arg("keep_last"))
+      .def("save", [](io::CheckpointManager& cm, py::handle obj, int64_t step) {
+        io::Value v = py_to_value(obj);
+        py::gil_scoped_release release;
+        return cm.save(v, step);
+      }, py::arg("obj"), py::arg("step"), "Writes obj as the checkpoint of step; returns its path.")
+      .def("latest", [](const io::CheckpointManager& cm) -> py::object {
+        auto e = cm.latest();
+        if (!e) return py::none();
+        return py::make_tuple(e->step, e->path);
+      }, "(step, path) of the newest checkpoint that loads, or None.")
+      .def("restore", [](const io::CheckpointManager& cm) -> py::object {
+        std::optional<io::CheckpointManager::Restored> r;
+        {
+          py::gil_scoped_release release;
+          r = cm.restore();
+        }
+        if (!r) return py::none();
+        return py::make_tuple(r->step, r->path, value_to_py(r->state));
+      }, "(step, path, obj) of the newest checkpoint that loads, or None.")
+      .def("checkpoints", [](const io::CheckpointManager& cm) {
+        std::vector<std::pair<int64_t, std::string>> out;
+        for (const auto& e : cm.checkpoints()) out.emplace_back(e.step, e.path);
+        return out;
+      }, "(step, path) of every checkpoint file present, oldest first.")
+      .def("path_for", &io::CheckpointManager::path_for, py::arg("step"))
+      .def_property_readonly("dir", &io::CheckpointManager::dir)
+      .def_property_readonly("keep_last", &io::CheckpointManager::keep_last);
+}
+
+}  // namespace ember::python

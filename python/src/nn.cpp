@@ -1,0 +1,421 @@
+// ember._C.nn: Module (subclassable from Python through a trampoline, so C++ containers can run a
+// forward written in Python) and every built-in layer with PyTorch's constructor keywords. The
+// Python package (python/ember/nn/) adds attribute registration (__setattr__/__getattr__),
+// nn.Parameter and the generator-returning traversals on top of the _-prefixed methods here.
+//
+// NB: lifetime. A module written in Python keeps its Python attributes in its Python object, so
+// whenever C++ takes ownership of a module passed from Python (register_module, the containers)
+// it holds the Python object too (hold_module): the child then lives, Python half included, as
+// long as its parent holds it, even after every Python name for it is gone.
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "ember/nn/nn.h"
+#include "ember/ops/conv.h"
+
+namespace ember::python {
+namespace {
+
+using nn::Module;
+using Gil = py::call_guard<py::gil_scoped_release>;
+
+// Lets Python subclasses override forward and extra_repr; C++ calling either takes the GIL.
+class PyModule : public Module {
+ public:
+  using Module::Module;
+  Tensor forward(const Tensor& input) override {
+    PYBIND11_OVERRIDE_NAME(Tensor, Module, "forward", forward, input);
+  }
+  std::string extra_repr() const override {
+    PYBIND11_OVERRIDE_NAME(std::string, Module, "extra_repr", extra_repr, );
+  }
+};
+
+Size2 size2_of(const py::handle& v) {
+  if (PyIndex_Check(v.ptr())) return Size2(v.cast<int64_t>());
+  auto pair = v.cast<std::vector<int64_t>>();
+  EMBER_CHECK_VALUE(pair.size() == 2 || pair.size() == 1,
+                    "expected an int or a pair of ints, got ", pair.size(), " values");
+  return pair.size() == 1 ? Size2(pair[0]) : Size2(pair[0], pair[1]);
+}
+
+py::tuple size2_tuple(Size2 s) { return py::make_tuple(s.h, s.w); }
+
+Device device_of(const py::handle& v) {
+  if (py::isinstance<py::str>(v)) return Device(v.cast<std::string>());
+  return v.cast<Device>();
+}
+
+}  // namespace
+
+std::shared_ptr<Module> hold_module(const py::handle& obj) {
+  if (!py::isinstance<Module>(obj))
+    throw ember::TypeError(std::string(py::str(py::type::of(obj).attr("__name__"))) +
+                           " is not an ember.nn.Module");
+  auto module = obj.cast<std::shared_ptr<Module>>();
+  EMBER_CHECK_VALUE(module != nullptr, "module is not initialised (was Module.__init__ called?)");
+  std::shared_ptr<py::object> life(new py::object(py::reinterpret_borrow<py::object>(obj)),
+                                   [](py::object* o) {
+                                     if (!Py_IsInitialized()) {  // interpreter gone: leak it
+                                       o->release();
+                                       delete o;
+                                       return;
+                                     }
+                                     py::gil_scoped_acquire gil;
+                                     delete o;
+                                   });
+  // NB: aliasing constructor: the pointer is the module, the owner is the Python object (which
+  // owns the module through its holder).
+  return std::shared_ptr<Module>(life, module.get());
+}
+
+namespace {
+
+py::list pairs(const std::vector<std::pair<std::string, Tensor>>& items) {
+  py::list out;
+  for (const auto& [k, v] : items) out.append(py::make_tuple(k, v));
+  return out;
+}
+
+void bind_module(py::module_& nn) {
+  py::class_<Module, PyModule, std::shared_ptr<Module>> cls(nn, "Module", R"doc(
+The base of every layer, as torch.nn.Module. Subclass it in Python: assigning an nn.Parameter,
+an nn.Module or a buffer name registers it; forward(...) runs through __call__.)doc");
+  cls.def(py::init_alias<std::string>(), py::arg("type_name") = "Module")
+      .def_property_readonly("_type_name", &Module::type_name)
+      .def_property_readonly("training", &Module::is_training)
+      // False until Module.__init__ has run (PyTorch's "cannot assign module before __init__").
+      .def("_initialized", [](py::handle self) {
+        auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+        for (auto vh : py::detail::values_and_holders(inst))
+          if (!vh.holder_constructed()) return false;
+        return true;
+      })
+      .def("_register_parameter", [](Module& m, const std::string& name, Tensor t, bool requires_grad) {
+        return m.register_parameter(name, std::move(t), requires_grad);
+      })
+      .def("_register_buffer", &Module::register_buffer)
+      .def("_register_module", [](Module& m, const std::string& name, py::handle child) {
+        m.register_module(name, hold_module(child));
+      })
+      .def("_replace_parameter", &Module::replace_parameter)
+      .def("_replace_buffer", &Module::replace_buffer)
+      .def("_replace_module", [](Module& m, const std::string& name, py::handle child) {
+        m.replace_module(name, hold_module(child));
+      })
+      .def("_has_parameter", &Module::has_parameter)
+      .def("_has_buffer", &Module::has_buffer)
+      .def("_has_child", &Module::has_child)
+      .def("_is_persistent_buffer", &Module::is_persistent_buffer)
+      // (kind, value): kind 1 parameter, 2 buffer, 3 child; None when `name` is none of them.
+      .def("_entry", [](const Module& m, const std::string& name) -> py::object {
+        if (m.has_parameter(name)) return py::make_tuple(1, m.parameter(name));
+        if (m.has_buffer(name)) return py::make_tuple(2, m.buffer(name));
+        if (m.has_child(name)) return py::make_tuple(3, m.child(name));
+        return py::none();
+      })
+      .def("_named_parameters", [](const Module& m, const std::string& prefix, bool recurse) {
+        return pairs(m.named_parameters(prefix, recurse));
+      })
+      .def("_named_buffers", [](const Module& m, const std::string& prefix, bool recurse) {
+        return pairs(m.named_buffers(prefix, recurse));
+      })
+      .def("_named_children", &Module::named_children)
+      .def("_state_dict", [](const Module& m) {
+        py::list out;
+        for (const auto& [k, v] : m.state_dict()) out.append(py::make_tuple(k, v));
+        return out;
+      })
+      .def("_load_state_dict", [](Module& m, const std::vector<std::pair<std::string, Tensor>>& items,
+                                  bool strict) {
+        nn::StateDict state;
+        for (const auto& [k, v] : items) state.set(k, v);
+        nn::LoadResult r = [&] {
+          py::gil_scoped_release release;
+          return m.load_state_dict(state, strict);
+        }();
+        std::string mismatches;
+        auto shape = [](const auto& dims) {
+          std::string out = "[";
+          for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+          return out + "]";
+        };
+        for (const auto& s : r.shape_mismatches)
+          mismatches += "size mismatch for '" + s.key + "': checkpoint " + shape(s.checkpoint_shape) +
+                        ", model " + shape(s.model_shape) + "\n";
+        return py::make_tuple(r.missing_keys, r.unexpected_keys, mismatches);
+      })
+      .def("train", [](py::object self, bool mode) {
+        self.cast<Module&>().train(mode);
+        return self;
+      }, py::arg("mode") = true, "Sets training mode here and in every descendant; returns self.")
+      .def("eval", [](py::object self) {
+        self.cast<Module&>().eval();
+        return self;
+      }, "train(False); returns self.")
+      .def("zero_grad", &Module::zero_grad, py::arg("set_to_none") = true,
+           "Clears (set_to_none) or zeroes every parameter's gradient.")
+      .def("to", [](py::object self, py::args args, py::kwargs kwargs) {
+        Module& m = self.cast<Module&>();
+        std::vector<py::handle> targets(args.begin(), args.end());
+        for (const char* key : {"dtype", "device"})
+          if (kwargs.contains(key)) targets.push_back(kwargs[key]);
+        for (py::handle t : targets) {
+          if (t.is_none()) continue;
+          if (py::isinstance<DType>(t)) {
+            m.to(t.cast<DType>());
+          } else if (py::isinstance<Tensor>(t)) {
+            const Tensor other = t.cast<Tensor>();
+            m.to(other.device());
+            m.to(other.dtype());
+          } else {
+            m.to(device_of(t));
+          }
+        }
+        return self;
+      }, "to(dtype), to(device), to(tensor): converts parameters and buffers in place; returns self.")
+      .def("extra_repr", [](const Module& m) { return m.Module::extra_repr(); },
+           "The settings shown in repr(); override it in Python to show your own.")
+      .def("__repr__", [](const Module& m) {
+        std::string s = m.str();
+        return s.substr(0, s.rfind("\nparameters:"));
+      })
+      .def("summary", &Module::str, "repr() plus the parameter counts.")
+      .def("num_parameters", &Module::num_parameters, py::arg("trainable_only") = false)
+      .def("forward", [](Module& m, const Tensor& input) { return m.forward(input); }, py::arg("input"),
+           Gil(), "The layer's computation; call the module itself (module(x)) rather than this.");
+}
+
+template <typename M>
+using Layer = py::class_<M, Module, std::shared_ptr<M>>;
+
+void bind_layers(py::module_& nn) {
+  Layer<nn::Linear>(nn, "Linear", "y = x W^T + b (torch.nn.Linear).")
+      .def(py::init([](int64_t in, int64_t out, bool bias) {
+        return std::make_shared<nn::Linear>(nn::LinearOptions{in, out, bias});
+      }), py::arg("in_features"), py::arg("out_features"), py::arg("bias") = true)
+      .def_property_readonly("in_features", [](const nn::Linear& l) { return l.options().in_features; })
+      .def_property_readonly("out_features", [](const nn::Linear& l) { return l.options().out_features; })
+      .def("reset_parameters", &nn::Linear::reset_parameters);
+
+  Layer<nn::Conv2d>(nn, "Conv2d", "2-D convolution over [N, C, H, W] (torch.nn.Conv2d).")
+      .def(py::init([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
+                       py::object dilation, int64_t groups, bool bias, const std::string& padding_mode) {
+        EMBER_CHECK_VALUE(padding_mode == "zeros", "Conv2d: padding_mode '", padding_mode,
+                          "' is not supported (only 'zeros')");
+        return std::make_shared<nn::Conv2d>(nn::Conv2dOptions{in, out, size2_of(kernel), size2_of(stride),
+                                                              size2_of(padding), size2_of(dilation),
+                                                              groups, bias});
+      }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
+         py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
+         py::arg("padding_mode") = "zeros")
+      .def_property_readonly("in_channels", [](const nn::Conv2d& c) { return c.options().in_channels; })
+      .def_property_readonly("out_channels", [](const nn::Conv2d& c) { return c.options().out_channels; })
+      .def_property_readonly("kernel_size", [](const nn::Conv2d& c) { return size2_tuple(c.options().kernel_size); })
+      .def_property_readonly("stride", [](const nn::Conv2d& c) { return size2_tuple(c.options().stride); })
+      .def_property_readonly("padding", [](const nn::Conv2d& c) { return size2_tuple(c.options().padding); })
+      .def_property_readonly("dilation", [](const nn::Conv2d& c) { return size2_tuple(c.options().dilation); })
+      .def_property_readonly("groups", [](const nn::Conv2d& c) { return c.options().groups; })
+      .def("reset_parameters", &nn::Conv2d::reset_parameters);
+
+  auto pool_options = [](py::object kernel, py::object stride, py::object padding, py::object dilation,
+                         bool ceil_mode, bool count_include_pad) {
+    return nn::Pool2dOptions{.kernel_size = size2_of(kernel),
+                             .stride = stride.is_none() ? std::nullopt : std::optional<Size2>(size2_of(stride)),
+                             .padding = size2_of(padding),
+                             .dilation = size2_of(dilation),
+                             .ceil_mode = ceil_mode,
+                             .count_include_pad = count_include_pad};
+  };
+  Layer<nn::MaxPool2d>(nn, "MaxPool2d", "Max pooling over [N, C, H, W] (torch.nn.MaxPool2d).")
+      .def(py::init([pool_options](py::object kernel, py::object stride, py::object padding,
+                                   py::object dilation, bool return_indices, bool ceil_mode) {
+        EMBER_CHECK_VALUE(!return_indices, "MaxPool2d: return_indices is not supported");
+        return std::make_shared<nn::MaxPool2d>(pool_options(kernel, stride, padding, dilation, ceil_mode, true));
+      }), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+         py::arg("dilation") = 1, py::arg("return_indices") = false, py::arg("ceil_mode") = false);
+  Layer<nn::AvgPool2d>(nn, "AvgPool2d", "Average pooling over [N, C, H, W] (torch.nn.AvgPool2d).")
+      .def(py::init([pool_options](py::object kernel, py::object stride, py::object padding, bool ceil_mode,
+                                   bool count_include_pad) {
+        return std::make_shared<nn::AvgPool2d>(
+            pool_options(kernel, stride, padding, py::int_(1), ceil_mode, count_include_pad));
+      }), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
+         py::arg("ceil_mode") = false, py::arg("count_include_pad") = true);
+  Layer<nn::AdaptiveAvgPool2d>(nn, "AdaptiveAvgPool2d", "Averages into output_size bins (torch.nn.AdaptiveAvgPool2d).")
+      .def(py::init([](py::object output_size) {
+        return std::make_shared<nn::AdaptiveAvgPool2d>(size2_of(output_size));
+      }), py::arg("output_size"));
+
+  auto bn_options = [](int64_t n, double eps, double momentum, bool affine, bool track) {
+    return nn::BatchNormOptions{n, eps, momentum, affine, track};
+  };
+  Layer<nn::BatchNorm>(nn, "_BatchNorm")
+      .def_property_readonly("num_features", [](const nn::BatchNorm& b) { return b.options().num_features; })
+      .def_property_readonly("eps", [](const nn::BatchNorm& b) { return b.options().eps; })
+      .def_property_readonly("momentum", [](const nn::BatchNorm& b) { return b.options().momentum; })
+      .def("reset_parameters", &nn::BatchNorm::reset_parameters)
+      .def("reset_running_stats", &nn::BatchNorm::reset_running_stats);
+  py::class_<nn::BatchNorm1d, nn::BatchNorm, std::shared_ptr<nn::BatchNorm1d>>(
+      nn, "BatchNorm1d", "Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).")
+      .def(py::init([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
+        return std::make_shared<nn::BatchNorm1d>(bn_options(n, eps, momentum, affine, track));
+      }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
+         py::arg("track_running_stats") = true);
+  py::class_<nn::BatchNorm2d, nn::BatchNorm, std::shared_ptr<nn::BatchNorm2d>>(
+      nn, "BatchNorm2d", "Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).")
+      .def(py::init([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
+        return std::make_shared<nn::BatchNorm2d>(bn_options(n, eps, momentum, affine, track));
+      }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
+         py::arg("track_running_stats") = true);
+
+  Layer<nn::LayerNorm>(nn, "LayerNorm", "Normalises over the trailing normalized_shape dims (torch.nn.LayerNorm).")
+      .def(py::init([](py::object shape, double eps, bool affine, bool bias) {
+        return std::make_shared<nn::LayerNorm>(nn::LayerNormOptions{dims_arg(shape), eps, affine, bias});
+      }), py::arg("normalized_shape"), py::arg("eps") = 1e-5, py::arg("elementwise_affine") = true,
+         py::arg("bias") = true)
+      .def_property_readonly("normalized_shape", [](const nn::LayerNorm& l) {
+        return py::tuple(py::cast(l.options().normalized_shape));
+      })
+      .def_property_readonly("eps", [](const nn::LayerNorm& l) { return l.options().eps; });
+
+  Layer<nn::Embedding>(nn, "Embedding", "A lookup table of num_embeddings vectors (torch.nn.Embedding).")
+      .def(py::init([](int64_t num, int64_t dim, std::optional<int64_t> padding_idx) {
+        return std::make_shared<nn::Embedding>(nn::EmbeddingOptions{num, dim, padding_idx});
+      }), py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none())
+      .def_property_readonly("num_embeddings", [](const nn::Embedding& e) { return e.options().num_embeddings; })
+      .def_property_readonly("embedding_dim", [](const nn::Embedding& e) { return e.options().embedding_dim; })
+      .def_property_readonly("padding_idx", [](const nn::Embedding& e) { return e.options().padding_idx; })
+      .def("reset_parameters", &nn::Embedding::reset_parameters);
+
+  Layer<nn::Dropout>(nn, "Dropout", "Zeroes elements with probability p while training (torch.nn.Dropout).")
+      .def(py::init([](double p, bool inplace) { return std::make_shared<nn::Dropout>(p); }),
+           py::arg("p") = 0.5, py::arg("inplace") = false)
+      .def_property_readonly("p", &nn::Dropout::p);
+  Layer<nn::Flatten>(nn, "Flatten", "Flattens dims start_dim..end_dim (torch.nn.Flatten).")
+      .def(py::init<int64_t, int64_t>(), py::arg("start_dim") = 1, py::arg("end_dim") = -1);
+  Layer<nn::ReLU>(nn, "ReLU").def(py::init([](bool inplace) { return std::make_shared<nn::ReLU>(); }),
+                                  py::arg("inplace") = false);
+  Layer<nn::GELU>(nn, "GELU").def(py::init<std::string>(), py::arg("approximate") = "none");
+  Layer<nn::Tanh>(nn, "Tanh").def(py::init<>());
+  Layer<nn::Sigmoid>(nn, "Sigmoid").def(py::init<>());
+  Layer<nn::LeakyReLU>(nn, "LeakyReLU")
+      .def(py::init([](double slope, bool inplace) { return std::make_shared<nn::LeakyReLU>(slope); }),
+           py::arg("negative_slope") = 0.01, py::arg("inplace") = false)
+      .def_property_readonly("negative_slope", &nn::LeakyReLU::negative_slope);
+  Layer<nn::Softmax>(nn, "Softmax").def(py::init<int64_t>(), py::arg("dim"))
+      .def_property_readonly("dim", &nn::Softmax::dim);
+  Layer<nn::Identity>(nn, "Identity")
+      .def(py::init([](py::args, py::kwargs) { return std::make_shared<nn::Identity>(); }));
+
+  Layer<nn::MultiheadAttention>(nn, "MultiheadAttention", "torch.nn.MultiheadAttention, same parameter names.")
+      .def(py::init([](int64_t embed_dim, int64_t num_heads, double dropout, bool bias, bool batch_first) {
+        nn::MultiheadAttentionOptions o{embed_dim, num_heads, dropout, bias, batch_first};
+        return std::make_shared<nn::MultiheadAttention>(o);
+      }), py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
+         py::arg("batch_first") = false)
+      .def("forward", [](nn::MultiheadAttention& m, const Tensor& q, const Tensor& k, const Tensor& v,
+                         const std::optional<Tensor>& key_padding_mask, bool need_weights,
+                         const std::optional<Tensor>& attn_mask, bool average) -> py::tuple {
+        std::pair<Tensor, Tensor> r;
+        {
+          py::gil_scoped_release release;
+          r = m.forward(q, k, v, key_padding_mask.value_or(Tensor()), need_weights,
+                        attn_mask.value_or(Tensor()), average);
+        }
+        return py::make_tuple(r.first, r.second.defined() ? py::cast(r.second) : py::none());
+      }, py::arg("query"), py::arg("key"), py::arg("value"), py::arg("key_padding_mask") = py::none(),
+         py::arg("need_weights") = true, py::arg("attn_mask") = py::none(),
+         py::arg("average_attn_weights") = true, "(attn_output, attn_weights or None).")
+      .def_property_readonly("embed_dim", [](const nn::MultiheadAttention& m) { return m.options().embed_dim; })
+      .def_property_readonly("num_heads", [](const nn::MultiheadAttention& m) { return m.options().num_heads; })
+      .def_property_readonly("batch_first", [](const nn::MultiheadAttention& m) { return m.options().batch_first; });
+
+  Layer<nn::TransformerEncoderLayer>(nn, "TransformerEncoderLayer", "torch.nn.TransformerEncoderLayer.")
+      .def(py::init([](int64_t d_model, int64_t nhead, int64_t dim_ff, double dropout,
+                       const std::string& activation, double eps, bool batch_first, bool norm_first) {
+        return std::make_shared<nn::TransformerEncoderLayer>(nn::TransformerEncoderLayerOptions{
+            d_model, nhead, dim_ff, dropout, activation, eps, batch_first, norm_first});
+      }), py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+         py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+         py::arg("norm_first") = false)
+      .def("forward", [](nn::TransformerEncoderLayer& m, const Tensor& src, const std::optional<Tensor>& mask,
+                         const std::optional<Tensor>& padding) {
+        return m.forward(src, mask.value_or(Tensor()), padding.value_or(Tensor()));
+      }, py::arg("src"), py::arg("src_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(), Gil());
+}
+
+void bind_containers(py::module_& nn) {
+  Layer<nn::Sequential>(nn, "Sequential", R"doc(
+Runs its children in order (torch.nn.Sequential): Sequential(m1, m2, ...) names them "0", "1", ...;
+Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be written in Python.)doc")
+      .def(py::init([](py::args args) {
+        auto seq = std::make_shared<nn::Sequential>();
+        if (args.size() == 1 && py::isinstance<py::dict>(args[0])) {
+          for (auto [k, v] : args[0].cast<py::dict>()) seq->push_back(k.cast<std::string>(), hold_module(v));
+        } else {
+          for (py::handle a : args) seq->push_back(hold_module(a));
+        }
+        return seq;
+      }))
+      .def("append", [](py::object self, py::handle module) {
+        self.cast<nn::Sequential&>().push_back(hold_module(module));
+        return self;
+      }, py::arg("module"))
+      .def("__len__", &nn::Sequential::size);
+
+  Layer<nn::ModuleList>(nn, "ModuleList", "An indexable list of registered modules (torch.nn.ModuleList).")
+      .def(py::init([](std::optional<py::iterable> modules) {
+        auto list = std::make_shared<nn::ModuleList>();
+        if (modules)
+          for (py::handle m : *modules) list->push_back(hold_module(m));
+        return list;
+      }), py::arg("modules") = py::none())
+      .def("append", [](py::object self, py::handle module) {
+        self.cast<nn::ModuleList&>().push_back(hold_module(module));
+        return self;
+      }, py::arg("module"))
+      .def("extend", [](py::object self, py::iterable modules) {
+        for (py::handle m : modules) self.cast<nn::ModuleList&>().push_back(hold_module(m));
+        return self;
+      }, py::arg("modules"))
+      .def("__len__", &nn::ModuleList::size);
+
+  Layer<nn::ModuleDict>(nn, "ModuleDict", "Registered modules by name, in insertion order (torch.nn.ModuleDict).")
+      .def(py::init([](std::optional<py::object> modules) {
+        auto dict = std::make_shared<nn::ModuleDict>();
+        if (modules) {
+          py::object items = py::isinstance<py::dict>(*modules) ? modules->attr("items")() : *modules;
+          for (py::handle kv : items) {
+            auto pair = kv.cast<py::tuple>();
+            dict->insert(pair[0].cast<std::string>(), hold_module(pair[1]));
+          }
+        }
+        return dict;
+      }), py::arg("modules") = py::none())
+      .def("__setitem__", [](nn::ModuleDict& d, const std::string& key, py::handle module) {
+        if (d.contains(key)) d.replace_module(key, hold_module(module));
+        else d.insert(key, hold_module(module));
+      })
+      .def("__contains__", &nn::ModuleDict::contains)
+      .def("__len__", &nn::ModuleDict::size);
+}
+
+}  // namespace
+
+void bind_nn(py::module_& m) {
+  // NB: what nn.Parameter (a Python subclass of Tensor) builds on: a new handle, same tensor.
+  tensor_class(m).def(py::init([](const Tensor& t) { return t; }), py::arg("data"),
+                      "A new handle to the same tensor (no copy).");
+  py::module_ nn = m.def_submodule("nn", "ember.nn's C++ half: Module and the built-in layers");
+  bind_module(nn);
+  nn.def("_address", [](const Module& module) { return reinterpret_cast<uintptr_t>(&module); },
+         "The C++ object's address: identifies a module whatever Python object wraps it.");
+  bind_layers(nn);
+  bind_containers(nn);
+}
+
+}  // namespace ember::python

@@ -1,0 +1,273 @@
+// ember._C.optim: the optimizers (built from name-keyed parameter groups), gradient clipping and
+// the LR schedulers. python/ember/optim/ gives them PyTorch's constructor signatures and the
+// param_groups view; state dicts are the io trees of io/optim_io.h as Python containers.
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "ember/io/optim_io.h"
+#include "ember/optim/optim.h"
+
+namespace ember::python {
+namespace {
+
+using optim::Hyperparams;
+using optim::NamedParameters;
+using optim::Optimizer;
+using optim::ParamGroup;
+using Gil = py::call_guard<py::gil_scoped_release>;
+
+// One hyperparameter of an options struct: a double field or a flag.
+template <typename O>
+struct Field {
+  const char* key;
+  double O::*number = nullptr;
+  bool O::*flag = nullptr;
+};
+
+// The typed options of `opt` from a hyperparameter map; an unknown key is a ValueError.
+template <typename O>
+O options_from(const char* opt, const Hyperparams& h, std::initializer_list<Field<O>> fields) {
+  O o;
+  for (const auto& [key, value] : h) {
+    auto it = std::find_if(fields.begin(), fields.end(), [&](const Field<O>& f) { return key == f.key; });
+    EMBER_CHECK_VALUE(it != fields.end(), opt, ": unknown hyperparameter '", key, "'");
+    if (it->number) o.*(it->number) = value;
+    else o.*(it->flag) = value != 0;
+  }
+  return o;
+}
+
+using Groups = std::vector<std::pair<NamedParameters, Hyperparams>>;
+
+std::vector<ParamGroup> groups_of(const Groups& groups) {
+  std::vector<ParamGroup> out;
+  for (const auto& [params, options] : groups) out.emplace_back(params, options);
+  return out;
+}
+
+template <typename O, typename M>
+void def_optimizer(py::module_& m, const char* name, std::initializer_list<Field<O>> fields, const char* doc) {
+  std::vector<Field<O>> table(fields);
+  py::class_<M, Optimizer, std::shared_ptr<M>>(m, name, doc)
+      .def(py::init([name, table](const Groups& groups, const Hyperparams& defaults) {
+        O o;
+        for (const auto& [key, value] : defaults) {
+          auto it = std::find_if(table.begin(), table.end(), [&](const Field<O>& f) { return key == f.key; });
+          EMBER_CHECK_VALUE(it != table.end(), name, ": unknown hyperparameter '", key, "'");
+          if (it->number) o.*(it->number) = value;
+          else o.*(it->flag) = value != 0;
+        }
+        for (const auto& [params, options] : groups)
+          for (const auto& [key, value] : options)
+            EMBER_CHECK_VALUE(std::any_of(table.begin(), table.end(), [&](const Field<O>& f) { return key == f.key; }),
+                              name, ": unknown hyperparameter '", key, "' in a parameter group");
+        return std::make_shared<M>(groups_of(groups), o);
+      }), py::arg("groups"), py::arg("defaults"));
+}
+
+// A Python lr function that C++ may call and destroy with or without the GIL.
+optim::LambdaLR::Fn lr_function(py::function fn) {
+  std::shared_ptr<py::function> held(new py::function(std::move(fn)), [](py::function* f) {
+    py::gil_scoped_acquire gil;
+    delete f;
+  });
+  return [held](int64_t epoch) -> double {
+    py::gil_scoped_acquire gil;
+    return (*held)(epoch).cast<double>();
+  };
+}
+
+template <typename S>
+using Scheduler = py::class_<S, optim::LRScheduler, std::shared_ptr<S>>;
+
+}  // namespace
+
+void bind_optim(py::module_& m) {
+  py::module_ o = m.def_submodule("optim", "ember.optim's C++ half: optimizers and LR schedulers");
+
+  py::class_<Optimizer, std::shared_ptr<Optimizer>>(o, "Optimizer", R"doc(
+The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
+checkpoint lands on the right parameter even after the model's parameters were reordered.)doc")
+      .def_property_readonly("_name", &Optimizer::name)
+      .def("step", &Optimizer::step, Gil(), "One update of every parameter that has a gradient.")
+      .def("zero_grad", &Optimizer::zero_grad, py::arg("set_to_none") = true, Gil())
+      .def("_add_param_group", [](Optimizer& opt, const NamedParameters& params, const Hyperparams& options) {
+        opt.add_param_group(ParamGroup(params, options));
+      })
+      .def("_num_groups", [](const Optimizer& opt) { return opt.param_groups().size(); })
+      .def("_group_options", [](const Optimizer& opt, size_t i) {
+        EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
+        return opt.param_groups()[i].options;
+      })
+      .def("_group_params", [](const Optimizer& opt, size_t i) {
+        EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
+        return opt.param_groups()[i].params;
+      })
+      .def("_set_group_option", [](Optimizer& opt, size_t i, const std::string& key, double value) {
+        EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
+        opt.param_groups()[i].options[key] = value;
+      })
+      .def_property_readonly("defaults", &Optimizer::defaults)
+      .def_property_readonly("state", &Optimizer::state, "Per-parameter state by parameter name.")
+      .def("state_dict", [](const Optimizer& opt) { return value_to_py(io::to_value(opt)); },
+           "{'type', 'param_groups': [{hyperparameters..., 'params': [names]}], 'state': {name: {...}}}; "
+           "refers to the live state tensors.")
+      .def("load_state_dict", [](Optimizer& opt, py::handle state, bool strict) {
+        io::Value v = py_to_value(state);
+        optim::OptimizerLoadReport r = io::load_into(opt, v, strict);
+        return py::make_tuple(r.missing, r.unexpected, r.moved);
+      }, py::arg("state_dict"), py::arg("strict") = false);
+
+  def_optimizer<optim::SGDOptions, optim::SGD>(o, "SGD", {
+      {"lr", &optim::SGDOptions::lr}, {"momentum", &optim::SGDOptions::momentum},
+      {"dampening", &optim::SGDOptions::dampening}, {"weight_decay", &optim::SGDOptions::weight_decay},
+      {"nesterov", nullptr, &optim::SGDOptions::nesterov}, {"maximize", nullptr, &optim::SGDOptions::maximize}},
+      "SGD with momentum (torch.optim.SGD).");
+  def_optimizer<optim::AdamOptions, optim::Adam>(o, "Adam", {
+      {"lr", &optim::AdamOptions::lr}, {"beta1", &optim::AdamOptions::beta1}, {"beta2", &optim::AdamOptions::beta2},
+      {"eps", &optim::AdamOptions::eps}, {"weight_decay", &optim::AdamOptions::weight_decay},
+      {"amsgrad", nullptr, &optim::AdamOptions::amsgrad}, {"maximize", nullptr, &optim::AdamOptions::maximize},
+      {"decoupled_weight_decay", nullptr, &optim::AdamOptions::decoupled_weight_decay}},
+      "Adam (torch.optim.Adam).");
+  // NB: AdamW derives from Adam in C++; bound beside it under Optimizer, as Python sees no Adam base.
+  py::class_<optim::AdamW, Optimizer, std::shared_ptr<optim::AdamW>>(o, "AdamW", "AdamW (torch.optim.AdamW).")
+      .def(py::init([](const Groups& groups, const Hyperparams& defaults) {
+        auto opts = options_from<optim::AdamWOptions>("AdamW", defaults, {
+            {"lr", &optim::AdamWOptions::lr}, {"beta1", &optim::AdamWOptions::beta1},
+            {"beta2", &optim::AdamWOptions::beta2}, {"eps", &optim::AdamWOptions::eps},
+            {"weight_decay", &optim::AdamWOptions::weight_decay},
+            {"amsgrad", nullptr, &optim::AdamWOptions::amsgrad},
+            {"maximize", nullptr, &optim::AdamWOptions::maximize}});
+        return std::make_shared<optim::AdamW>(groups_of(groups), opts);
+      }), py::arg("groups"), py::arg("defaults"));
+  def_optimizer<optim::RMSpropOptions, optim::RMSprop>(o, "RMSprop", {
+      {"lr", &optim::RMSpropOptions::lr}, {"alpha", &optim::RMSpropOptions::alpha},
+      {"eps", &optim::RMSpropOptions::eps}, {"weight_decay", &optim::RMSpropOptions::weight_decay},
+      {"momentum", &optim::RMSpropOptions::momentum}, {"centered", nullptr, &optim::RMSpropOptions::centered},
+      {"maximize", nullptr, &optim::RMSpropOptions::maximize}},
+      "RMSprop (torch.optim.RMSprop).");
+  def_optimizer<optim::AdagradOptions, optim::Adagrad>(o, "Adagrad", {
+      {"lr", &optim::AdagradOptions::lr}, {"lr_decay", &optim::AdagradOptions::lr_decay},
+      {"weight_decay", &optim::AdagradOptions::weight_decay},
+      {"initial_accumulator_value", &optim::AdagradOptions::initial_accumulator_value},
+      {"eps", &optim::AdagradOptions::eps}, {"maximize", nullptr, &optim::AdagradOptions::maximize}},
+      "Adagrad (torch.optim.Adagrad).");
+
+  o.def("clip_grad_norm_", [](const std::vector<Tensor>& params, double max_norm, double norm_type,
+                              bool error_if_nonfinite) {
+    return optim::clip_grad_norm_(params, max_norm, norm_type, error_if_nonfinite);
+  }, py::arg("parameters"), py::arg("max_norm"), py::arg("norm_type") = 2.0,
+        py::arg("error_if_nonfinite") = false, Gil());
+  o.def("clip_grad_value_", [](const std::vector<Tensor>& params, double clip_value) {
+    optim::clip_grad_value_(params, clip_value);
+  }, py::arg("parameters"), py::arg("clip_value"), Gil());
+
+  // ---- schedulers (each keeps its optimizer alive)
+  py::class_<optim::LRScheduler, std::shared_ptr<optim::LRScheduler>>(o, "LRScheduler",
+      "The base of the LR schedulers: step() after optimizer.step().")
+      .def("step", [](optim::LRScheduler& s, py::object epoch) {
+        EMBER_CHECK_VALUE(epoch.is_none(), s.name(), ".step: the epoch argument is not supported");
+        s.step();
+      }, py::arg("epoch") = py::none())
+      .def("get_last_lr", &optim::LRScheduler::get_last_lr)
+      .def_property_readonly("last_epoch", &optim::LRScheduler::last_epoch)
+      .def_property_readonly("base_lrs", &optim::LRScheduler::base_lrs)
+      .def("state_dict", [](const optim::LRScheduler& s) { return value_to_py(io::to_value(s)); })
+      .def("load_state_dict", [](optim::LRScheduler& s, py::handle state) {
+        io::load_into(s, py_to_value(state));
+      }, py::arg("state_dict"));
+  auto alive = py::keep_alive<1, 2>();
+  Scheduler<optim::StepLR>(o, "StepLR")
+      .def(py::init<Optimizer&, int64_t, double>(), py::arg("optimizer"), py::arg("step_size"),
+           py::arg("gamma") = 0.1, alive);
+  Scheduler<optim::MultiStepLR>(o, "MultiStepLR")
+      .def(py::init<Optimizer&, std::vector<int64_t>, double>(), py::arg("optimizer"), py::arg("milestones"),
+           py::arg("gamma") = 0.1, alive);
+  Scheduler<optim::ExponentialLR>(o, "ExponentialLR")
+      .def(py::init<Optimizer&, double>(), py::arg("optimizer"), py::arg("gamma"), alive);
+  Scheduler<optim::LinearLR>(o, "LinearLR")
+      .def(py::init<Optimizer&, double, double, int64_t>(), py::arg("optimizer"),
+           py::arg("start_factor") = 1.0 / 3, py::arg("end_factor") = 1.0, py::arg("total_iters") = 5, alive);
+  Scheduler<optim::CosineAnnealingLR>(o, "CosineAnnealingLR")
+      .def(py::init<Optimizer&, int64_t, double>(), py::arg("optimizer"), py::arg("T_max"),
+           py::arg("eta_min") = 0.0, alive);
+  Scheduler<optim::WarmupCosineLR>(o, "WarmupCosineLR")
+      .def(py::init<Optimizer&, int64_t, int64_t, double>(), py::arg("optimizer"), py::arg("warmup_steps"),
+           py::arg("total_steps"), py::arg("min_lr") = 0.0, alive);
+  Scheduler<optim::NoamDecay>(o, "NoamDecay")
+      .def(py::init<Optimizer&, int64_t, int64_t>(), py::arg("optimizer"), py::arg("d_model"),
+           py::arg("warmup_steps"), alive);
+  Scheduler<optim::OneCycleLR>(o, "OneCycleLR")
+      .def(py::init([](Optimizer& opt, std::vector<double> max_lrs, int64_t total_steps, double pct_start,
+                       const std::string& anneal, bool cycle_momentum, double base_momentum,
+                       double max_momentum, double div_factor, double final_div_factor, bool three_phase) {
+        optim::OneCycleOptions oc;
+        oc.pct_start = pct_start;
+        EMBER_CHECK_VALUE(anneal == "cos" || anneal == "linear",
+                          "OneCycleLR: anneal_strategy must be 'cos' or 'linear', got '", anneal, "'");
+        oc.anneal_strategy = anneal == "cos" ? optim::OneCycleOptions::Anneal::Cos
+                                             : optim::OneCycleOptions::Anneal::Linear;
+        oc.cycle_momentum = cycle_momentum;
+        oc.base_momentum = base_momentum;
+        oc.max_momentum = max_momentum;
+        oc.div_factor = div_factor;
+        oc.final_div_factor = final_div_factor;
+        oc.three_phase = three_phase;
+        return std::make_shared<optim::OneCycleLR>(opt, std::move(max_lrs), total_steps, oc);
+      }), py::arg("optimizer"), py::arg("max_lrs"), py::arg("total_steps"), py::arg("pct_start"),
+         py::arg("anneal_strategy"), py::arg("cycle_momentum"), py::arg("base_momentum"),
+         py::arg("max_momentum"), py::arg("div_factor"), py::arg("final_div_factor"), py::arg("three_phase"),
+         alive);
+  Scheduler<optim::LambdaLR>(o, "LambdaLR")
+      .def(py::init([](Optimizer& opt, py::object fns) {
+        if (py::isinstance<py::function>(fns)) return std::make_shared<optim::LambdaLR>(opt, lr_function(fns));
+        std::vector<optim::LambdaLR::Fn> list;
+        for (py::handle f : fns) list.push_back(lr_function(py::reinterpret_borrow<py::function>(f)));
+        return std::make_shared<optim::LambdaLR>(opt, std::move(list));
+      }), py::arg("optimizer"), py::arg("lr_lambda"), alive,
+         "lr = initial lr * lr_lambda(epoch); one function or one per group. The function is code, "
+         "not state: state_dict() does not hold it.");
+
+  py::class_<optim::ReduceLROnPlateau, std::shared_ptr<optim::ReduceLROnPlateau>>(o, "ReduceLROnPlateau",
+      "Cuts the lrs by factor once a metric stalls: scheduler.step(val_loss).")
+      .def(py::init([](Optimizer& opt, const std::string& mode, double factor, int64_t patience,
+                       double threshold, const std::string& threshold_mode, int64_t cooldown, py::object min_lr,
+                       double eps) {
+        optim::ReduceLROnPlateauOptions r;
+        EMBER_CHECK_VALUE(mode == "min" || mode == "max", "ReduceLROnPlateau: mode must be 'min' or 'max'");
+        EMBER_CHECK_VALUE(threshold_mode == "rel" || threshold_mode == "abs",
+                          "ReduceLROnPlateau: threshold_mode must be 'rel' or 'abs'");
+        r.mode = mode == "min" ? optim::ReduceLROnPlateauOptions::Mode::Min
+                               : optim::ReduceLROnPlateauOptions::Mode::Max;
+        r.factor = factor;
+        r.patience = patience;
+        r.threshold = threshold;
+        r.threshold_mode = threshold_mode == "rel" ? optim::ReduceLROnPlateauOptions::ThresholdMode::Rel
+                                                   : optim::ReduceLROnPlateauOptions::ThresholdMode::Abs;
+        r.cooldown = cooldown;
+        if (PyFloat_Check(min_lr.ptr()) || PyLong_Check(min_lr.ptr())) r.min_lr = min_lr.cast<double>();
+        else r.min_lrs = min_lr.cast<std::vector<double>>();
+        r.eps = eps;
+        return std::make_shared<optim::ReduceLROnPlateau>(opt, r);
+      }), py::arg("optimizer"), py::arg("mode") = "min", py::arg("factor") = 0.1, py::arg("patience") = 10,
+         py::arg("threshold") = 1e-4, py::arg("threshold_mode") = "rel", py::arg("cooldown") = 0,
+         py::arg("min_lr") = 0.0, py::arg("eps") = 1e-8, alive)
+      .def("step", [](optim::ReduceLROnPlateau& s, py::handle metrics) {
+        s.step(py::isinstance<Tensor>(metrics) ? metrics.cast<Tensor>().item<double>() : metrics.cast<double>());
+      }, py::arg("metrics"))
+      .def("get_last_lr", &optim::ReduceLROnPlateau::get_last_lr)
+      .def_property_readonly("last_epoch", &optim::ReduceLROnPlateau::last_epoch)
+      .def_property_readonly("best", &optim::ReduceLROnPlateau::best)
+      .def_property_readonly("num_bad_epochs", &optim::ReduceLROnPlateau::num_bad_epochs)
+      .def("state_dict", [](const optim::ReduceLROnPlateau& s) { return value_to_py(io::to_value(s)); })
+      .def("load_state_dict", [](optim::ReduceLROnPlateau& s, py::handle state) {
+        io::load_into(s, py_to_value(state));
+      }, py::arg("state_dict"));
+}
+
+}  // namespace ember::python

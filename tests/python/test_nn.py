@@ -1,0 +1,360 @@
+"""ember.nn from Python: subclassing Module, the registration rules (and the warning for a plain
+Tensor attribute), nesting Python and C++ modules both ways, state_dict, modes, the built-in layers
+against values computed here with NumPy, nn.functional and nn.init."""
+import collections
+import gc
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+from ember import nn
+import ember.nn.functional as F
+
+
+class Affine(nn.Module):
+    def __init__(self, n=3):
+        super().__init__()
+        self.fc = nn.Linear(n, 2)
+        self.scale = nn.Parameter(ember.ones(2))
+        self.register_buffer("shift", ember.zeros(2))
+        self.register_buffer("scratch", ember.zeros(1), persistent=False)
+        self.note = "plain attribute"
+
+    def forward(self, x):
+        return self.fc(x) * self.scale + self.shift
+
+
+class Double(nn.Module):
+    def forward(self, x):
+        return x * 2.0
+
+
+def test_subclass_registers_parameters_buffers_and_children():
+    m = Affine()
+    assert [n for n, _ in m.named_parameters()] == ["scale", "fc.weight", "fc.bias"]
+    assert [n for n, _ in m.named_buffers()] == ["shift", "scratch"]
+    assert [n for n, _ in m.named_children()] == ["fc"]
+    assert isinstance(m.scale, nn.Parameter) and m.scale.requires_grad
+    assert isinstance(m.fc, nn.Linear) and m.fc is m.fc  # a registered child keeps its identity
+    assert m.note == "plain attribute"
+    assert len(list(m.parameters())) == 3 and len(list(m.buffers())) == 2
+    assert [type(c).__name__ for c in m.children()] == ["Linear"]
+    assert [n for n, _ in m.named_modules()] == ["", "fc"]
+
+
+def test_state_dict_is_ordered_dict_in_pytorch_order_without_non_persistent_buffers():
+    m = Affine()
+    sd = m.state_dict()
+    assert isinstance(sd, collections.OrderedDict)
+    assert list(sd) == ["scale", "shift", "fc.weight", "fc.bias"]
+    assert not sd["scale"].requires_grad  # detached, as PyTorch's
+    assert sd["fc.weight"]._is_same(sd["fc.weight"]) and np.shares_memory(
+        sd["fc.weight"].numpy(), m.fc.weight.detach().numpy())
+
+
+def test_forward_through_call_and_values():
+    m = Affine()
+    x = ember.randn(4, 3)
+    w, b = m.fc.weight.detach().numpy(), m.fc.bias.detach().numpy()
+    expected = x.numpy() @ w.T + b
+    np.testing.assert_allclose(m(x).numpy(force=True), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_plain_tensor_attribute_warns_naming_it_and_register_buffer():
+    m = Affine()
+    with pytest.warns(UserWarning, match=r"Affine\.stats is a plain Tensor.*register_buffer\('stats'"):
+        m.stats = ember.zeros(3)
+    assert "stats" not in m.state_dict()  # the silent bug the warning is about
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m.shift = ember.ones(2)  # a buffer's name: replaces the buffer, no warning
+        m.scale = nn.Parameter(ember.full((2,), 3.0))  # replaces the parameter
+        m.count = 3
+    assert m.state_dict()["shift"].tolist() == [1.0, 1.0]
+    assert m.state_dict()["scale"].tolist() == [3.0, 3.0]
+
+
+def test_warning_points_at_the_users_line():
+    class Bad(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mask = ember.ones(2)
+
+    with pytest.warns(UserWarning) as record:
+        Bad()
+    assert record[0].filename == __file__
+
+
+def test_plain_list_of_modules_is_not_registered_and_warns():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = [nn.Linear(2, 2), nn.Linear(2, 2)]
+            self.good = nn.ModuleList([nn.Linear(2, 2)])
+
+    with pytest.warns(UserWarning, match="ModuleList"):
+        net = Net()
+    assert [n for n, _ in net.named_parameters()] == ["good.0.weight", "good.0.bias"]
+
+
+def test_registration_type_errors():
+    m = Affine()
+    with pytest.raises(TypeError, match="as parameter 'scale'"):
+        m.scale = ember.ones(2)
+    with pytest.raises(TypeError, match="as child module 'fc'"):
+        m.fc = 3
+    with pytest.raises(TypeError, match="as buffer 'shift'"):
+        m.shift = 1.0
+
+    class Early(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(2, 2)
+            super().__init__()
+
+    with pytest.raises(AttributeError, match=r"before Module.__init__\(\) call"):
+        Early()
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        m.nothing
+
+
+def test_parameter_constructor_and_requires_grad_false():
+    t = ember.randn(3)
+    p = nn.Parameter(t)
+    assert p.requires_grad and p.is_leaf and np.shares_memory(p.detach().numpy(), t.numpy())
+    assert "Parameter containing" in repr(p)
+    frozen = nn.Parameter(ember.zeros(2), requires_grad=False)
+    m = nn.Module()
+    m.frozen = frozen
+    assert not m.frozen.requires_grad
+    assert m.frozen._is_same(frozen)
+
+
+def test_python_module_inside_cpp_sequential_survives_and_runs():
+    inner = Affine()
+    inner.tag = "kept"
+    seq = nn.Sequential(nn.Linear(3, 3), inner, Double())
+    x = ember.randn(5, 3)
+    expected = (inner(seq[0](x)) * 2.0).numpy(force=True)
+    del inner
+    gc.collect()
+    assert seq[1].tag == "kept"  # the Python half lives as long as the container holds it
+    np.testing.assert_allclose(seq(x).numpy(force=True), expected, rtol=1e-6)
+    assert [n for n, _ in seq.named_parameters()] == ["0.weight", "0.bias", "1.scale", "1.fc.weight", "1.fc.bias"]
+    assert "(1): Affine(" in repr(seq) and "(2): Double()" in repr(seq)
+
+
+def test_cpp_containers_in_python_module_and_indexing():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+            self.heads = nn.ModuleDict({"a": nn.Linear(2, 1), "b": Double()})
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return self.heads["a"](x) + self.heads["b"](x).sum(dim=1, keepdim=True)
+
+    net = Net()
+    assert len(net.blocks) == 3 and isinstance(net.blocks[-1], nn.Linear)
+    assert net.heads.keys() == ["a", "b"] and "b" in net.heads
+    assert isinstance(net.heads["b"], Double)
+    out = net(ember.randn(4, 2))
+    assert out.shape == (4, 1)
+    net.blocks.append(nn.Linear(2, 2))
+    assert [n for n, _ in net.named_parameters()][-2:] == ["heads.a.weight", "heads.a.bias"]
+    assert "blocks.3.weight" in net.state_dict()
+    net.heads["c"] = nn.Identity()
+    assert net.heads.keys() == ["a", "b", "c"]
+    seq = nn.Sequential(collections.OrderedDict(first=nn.Linear(2, 2), act=nn.ReLU()))
+    assert [n for n, _ in seq.named_children()] == ["first", "act"]
+    assert len(seq[:1]) == 1
+
+
+def test_load_state_dict_strict_and_non_strict():
+    a, b = Affine(), Affine()
+    assert repr(b.load_state_dict(a.state_dict())) == "<All keys matched successfully>"
+    np.testing.assert_array_equal(b.fc.weight.detach().numpy(), a.fc.weight.detach().numpy())
+    partial = a.state_dict()
+    del partial["shift"]
+    partial["extra"] = ember.zeros(1)
+    with pytest.raises(RuntimeError, match="shift"):
+        b.load_state_dict(partial)
+    result = b.load_state_dict(partial, strict=False)
+    assert result.missing_keys == ["shift"] and result.unexpected_keys == ["extra"]
+    bad = a.state_dict()
+    bad["fc.weight"] = ember.zeros(5, 5)
+    with pytest.raises(RuntimeError, match=r"size mismatch for 'fc.weight': checkpoint \[5, 5\], model \[2, 3\]"):
+        b.load_state_dict(bad, strict=False)
+
+
+def test_train_eval_zero_grad_to_apply():
+    m = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5), Affine(2))
+    assert m.training and all(c.training for c in m.modules())
+    assert m.eval() is m and not any(c.training for c in m.modules())
+    m.train()
+    assert m[2].training
+    m(ember.randn(3, 2)).sum().backward()
+    assert all(p.grad is not None for p in m.parameters())
+    m.zero_grad()
+    assert all(p.grad is None for p in m.parameters())
+    assert m.to(ember.float64) is m
+    assert all(p.dtype == ember.float64 for p in m.parameters())
+    assert m[2].shift.dtype == ember.float64  # buffers are converted too
+    seen = []
+    m.apply(lambda mod: seen.append(type(mod).__name__))
+    assert seen == ["Linear", "Dropout", "Linear", "Affine", "Sequential"]
+
+
+def test_dropout_train_vs_eval():
+    d = nn.Dropout(0.5)
+    x = ember.ones(1000)
+    y = d(x).numpy()
+    assert set(np.unique(y)) <= {0.0, 2.0} and 300 < (y == 0).sum() < 700
+    d.eval()
+    np.testing.assert_array_equal(d(x).numpy(), x.numpy())
+
+
+def test_extra_repr_override_and_type_name():
+    class Scaled(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+
+        def extra_repr(self):
+            return f"k={self.k}"
+
+        def forward(self, x):
+            return x * self.k
+
+    assert repr(nn.Sequential(Scaled(3))) == "Sequential(\n  (0): Scaled(k=3)\n)"
+
+
+def test_linear_bias_none_and_replacing_weight():
+    lin = nn.Linear(3, 2, bias=False)
+    assert lin.bias is None and lin.in_features == 3
+    w = nn.Parameter(ember.ones(2, 3))
+    lin.weight = w
+    assert lin(ember.ones(1, 3)).tolist() == [[3.0, 3.0]]
+
+
+def test_layers_against_numpy():
+    x = ember.randn(2, 3, 6, 6)
+    conv = nn.Conv2d(3, 4, kernel_size=3, stride=1, padding=1)
+    ref = F.conv2d(x, conv.weight, conv.bias, padding=1)
+    np.testing.assert_allclose(conv(x).numpy(force=True), ref.numpy(force=True), rtol=1e-5)
+    assert conv(x).shape == (2, 4, 6, 6) and conv.kernel_size == (3, 3)
+
+    xn = x.numpy()
+    mp = nn.MaxPool2d(2)(x).numpy()
+    np.testing.assert_allclose(mp, xn.reshape(2, 3, 3, 2, 3, 2).max(axis=(3, 5)))
+    ap = nn.AvgPool2d(kernel_size=2, stride=2)(x).numpy()
+    np.testing.assert_allclose(ap, xn.reshape(2, 3, 3, 2, 3, 2).mean(axis=(3, 5)), rtol=1e-5)
+    np.testing.assert_allclose(nn.AdaptiveAvgPool2d(1)(x).numpy(), xn.mean(axis=(2, 3), keepdims=True),
+                               rtol=1e-5, atol=1e-6)
+
+    h = ember.randn(4, 5)
+    hn = h.numpy()
+    ln = nn.LayerNorm(5)
+    expected = (hn - hn.mean(-1, keepdims=True)) / np.sqrt(hn.var(-1, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(ln(h).numpy(force=True), expected, rtol=1e-4, atol=1e-5)
+
+    bn = nn.BatchNorm1d(5, momentum=0.1)
+    out = bn(h).numpy(force=True)
+    np.testing.assert_allclose(out, (hn - hn.mean(0)) / np.sqrt(hn.var(0) + 1e-5), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(bn.running_mean.numpy(), 0.1 * hn.mean(0), rtol=1e-5, atol=1e-7)
+    assert list(bn.state_dict()) == ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
+    assert nn.BatchNorm2d(3)(x).shape == x.shape
+
+    emb = nn.Embedding(10, 3, padding_idx=0)
+    idx = ember.tensor([[1, 0, 9]])
+    np.testing.assert_array_equal(emb(idx).numpy(force=True)[0], emb.weight.detach().numpy()[[1, 0, 9]])
+    assert emb.weight.detach().numpy()[0].tolist() == [0.0, 0.0, 0.0]
+
+    np.testing.assert_allclose(nn.ReLU()(h).numpy(), np.maximum(hn, 0))
+    np.testing.assert_allclose(nn.Tanh()(h).numpy(), np.tanh(hn), rtol=1e-5)
+    np.testing.assert_allclose(nn.Sigmoid()(h).numpy(), 1 / (1 + np.exp(-hn)), rtol=1e-5)
+    np.testing.assert_allclose(nn.LeakyReLU(0.2)(h).numpy(), np.where(hn > 0, hn, 0.2 * hn), rtol=1e-6)
+    gelu = np.vectorize(lambda v: 0.5 * v * (1 + math.erf(v / math.sqrt(2))))
+    np.testing.assert_allclose(nn.GELU()(h).numpy(), gelu(hn), rtol=1e-5, atol=1e-6)
+    sm = np.exp(hn) / np.exp(hn).sum(1, keepdims=True)
+    np.testing.assert_allclose(nn.Softmax(dim=1)(h).numpy(), sm, rtol=1e-5)
+    assert nn.Flatten()(x).shape == (2, 108) and nn.Identity()(h)._is_same(h)
+
+
+def test_attention_and_transformer_layer():
+    mha = nn.MultiheadAttention(8, 2, batch_first=True)
+    assert [n for n, _ in mha.named_parameters()] == [
+        "in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias"]
+    q = ember.randn(2, 5, 8)
+    out, weights = mha(q, q, q)
+    assert out.shape == (2, 5, 8) and weights.shape == (2, 5, 5)
+    np.testing.assert_allclose(weights.numpy(force=True).sum(-1), np.ones((2, 5)), rtol=1e-5)
+    out2, none = mha(q, q, q, need_weights=False)
+    assert none is None
+    layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True)
+    assert layer(q).shape == (2, 5, 8)
+    layer.eval()
+    causal = ember.tensor(np.triu(np.ones((5, 5), dtype=bool), 1))  # True = masked out
+    changed = ember.tensor(q.numpy().copy())
+    changed[:, 4] = 0.0  # a later position may not influence position 0 under the causal mask
+    a, b = layer(q, src_mask=causal), layer(changed, src_mask=causal)
+    np.testing.assert_allclose(a[:, 0].numpy(force=True), b[:, 0].numpy(force=True), rtol=1e-5, atol=1e-6)
+    assert not np.allclose(layer(q)[:, 0].numpy(force=True), layer(changed)[:, 0].numpy(force=True))
+
+
+def test_functional_losses_against_numpy():
+    logits = ember.randn(4, 3)
+    target = ember.tensor([0, 2, 1, 2])
+    ln = logits.numpy()
+    logp = ln - np.log(np.exp(ln).sum(1, keepdims=True))
+    ce = -logp[np.arange(4), target.numpy()].mean()
+    assert F.cross_entropy(logits, target).item() == pytest.approx(ce, rel=1e-5)
+    assert F.nll_loss(F.log_softmax(logits, 1), target, reduction="sum").item() == pytest.approx(ce * 4, rel=1e-5)
+    a, b = ember.randn(6), ember.randn(6)
+    d = a.numpy() - b.numpy()
+    assert F.mse_loss(a, b).item() == pytest.approx((d ** 2).mean(), rel=1e-5)
+    assert F.l1_loss(a, b, reduction="sum").item() == pytest.approx(np.abs(d).sum(), rel=1e-5)
+    sl1 = np.where(np.abs(d) < 1, 0.5 * d ** 2, np.abs(d) - 0.5)
+    assert F.smooth_l1_loss(a, b).item() == pytest.approx(sl1.mean(), rel=1e-5)
+    y = ember.tensor([1.0, 0.0, 1.0, 0.0, 1.0, 1.0])
+    s = 1 / (1 + np.exp(-a.numpy()))
+    bce = -(y.numpy() * np.log(s) + (1 - y.numpy()) * np.log(1 - s)).mean()
+    assert F.binary_cross_entropy_with_logits(a, y).item() == pytest.approx(bce, rel=1e-5)
+    assert F.mse_loss(a, b, reduction="none").shape == (6,)
+    with pytest.raises(ValueError, match="reduction"):
+        F.mse_loss(a, b, reduction="avg")
+    w, bias = ember.randn(2, 6), ember.randn(2)
+    np.testing.assert_allclose(F.linear(a.reshape(1, 6), w, bias).numpy(force=True)[0],
+                               w.numpy() @ a.numpy() + bias.numpy(), rtol=1e-5)
+
+
+def test_init_functions():
+    t = ember.empty(200, 100)
+    nn.init.constant_(t, 0.5)
+    assert set(np.unique(t.numpy())) == {0.5}
+    nn.init.zeros_(t)
+    assert not t.numpy().any()
+    bound = math.sqrt(6 / (100 + 200))
+    nn.init.xavier_uniform_(t, generator=ember.Generator(0))
+    assert np.abs(t.numpy()).max() <= bound and np.abs(t.numpy()).max() > 0.9 * bound
+    nn.init.kaiming_normal_(t, mode="fan_in", nonlinearity="relu")
+    assert t.numpy().std() == pytest.approx(math.sqrt(2 / 100), rel=0.05)
+    assert nn.init.calculate_gain("relu") == pytest.approx(math.sqrt(2))
+    nn.init.trunc_normal_(t, std=1.0, a=-1.0, b=1.0)
+    assert np.abs(t.numpy()).max() <= 1.0
+    assert nn.init._calculate_fan_in_and_fan_out(ember.empty(4, 3, 2, 2)) == (12, 16)
+
+
+def test_clip_grad():
+    p = nn.Parameter(ember.zeros(4))
+    p.grad = ember.tensor([3.0, 4.0, 0.0, 0.0])
+    total = nn.utils.clip_grad_norm_([p], max_norm=1.0)
+    assert total.item() == pytest.approx(5.0)
+    np.testing.assert_allclose(p.grad.numpy(), [0.6, 0.8, 0, 0], rtol=1e-5)
+    p.grad = ember.tensor([3.0, -4.0, 0.5, 0.0])
+    nn.utils.clip_grad_value_(p, 1.0)
+    assert p.grad.tolist() == [1.0, -1.0, 0.5, 0.0]
