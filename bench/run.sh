@@ -3,7 +3,8 @@
 # installed here if missing), runs both at 1 and 2 threads on this machine, and prints one table
 # with the ratio Ember/libtorch for every workload. Debian's libtorch has no fast BLAS, so the
 # matmul is also measured against PyTorch from PyPI (MKL; installed into .venv-bench). Then the
-# checkpoint benchmark (bench/io.sh). Nothing here is a test: it only reports.
+# Python-side benchmark (bench/python.sh) and the checkpoint benchmark (bench/io.sh). Nothing
+# here is a test: it only reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh bench
@@ -51,5 +52,7 @@ for threads in 1 2; do
     "$(awk -v a="$e" -v b="$t" 'BEGIN{printf "%.2fx", b/a}')" GFLOP/s
 done
 echo "(torch from Python, per op, for reference: $(awk '$2 ~ /^op_/ {printf "%s %s us  ", $2, $3}' "$out/py.1"))"
+echo
+bench/python.sh
 echo
 bench/io.sh
