@@ -51,7 +51,6 @@ for threads in 1 2; do
   printf '%-22s %8s %12s %12s %8s  %s\n' matmul1024 "$threads" "$e" "$t" \
     "$(awk -v a="$e" -v b="$t" 'BEGIN{printf "%.2fx", b/a}')" GFLOP/s
 done
-echo "(torch from Python, per op, for reference: $(awk '$2 ~ /^op_/ {printf "%s %s us  ", $2, $3}' "$out/py.1"))"
 echo
 bench/python.sh
 echo

@@ -1,6 +1,6 @@
-"""The same workloads as bench/overhead.cpp, in PyTorch from PyPI (which links MKL): the
-per-op overhead of autograd from Python and the 1024x1024 float32 matmul. Prints
-"torch_py name value unit" lines for bench/run.sh.
+"""The 1024x1024 float32 matmul of bench/overhead.cpp in PyTorch from PyPI, which links MKL
+(Debian's libtorch has no fast BLAS). Prints "torch_py name value unit" lines for bench/run.sh;
+Python-side overheads are measured by bench/python_bench.py.
     python torch_ref.py THREADS
 """
 import sys
@@ -27,24 +27,6 @@ def main():
     threads = int(sys.argv[1])
     torch.set_num_threads(threads)
     print(f"torch_py threads {threads}")
-    a = torch.rand(4, requires_grad=True)
-    b = torch.rand(4, requires_grad=True)
-
-    def forward():
-        for _ in range(100):
-            a * b
-
-    print(f"torch_py op_forward {time_per_call(forward) / 100 * 1e6:.4g} us/op")
-    x = torch.rand(4, requires_grad=True)
-    w = torch.rand(4, requires_grad=True)
-
-    def forward_backward():
-        y = x
-        for _ in range(64):
-            y = y * w
-        y.sum().backward()
-
-    print(f"torch_py op_forward_backward {time_per_call(forward_backward) / 65 * 1e6:.4g} us/op")
     with torch.no_grad():
         m = torch.rand(1024, 1024)
         n = torch.rand(1024, 1024)

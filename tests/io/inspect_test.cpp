@@ -14,7 +14,9 @@
 namespace ember::io {
 namespace {
 
+using ember::testing::read_file;
 using ember::testing::TempDir;
+using ember::testing::write_file;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -59,14 +61,6 @@ std::string row_of(const std::string& text, const std::string& key) {
   for (std::string line; std::getline(in, line);)
     if (line.starts_with(start)) return line;
   return "";
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
 // A small model-like checkpoint with a tie, attributes, a buffer and a few scalars.

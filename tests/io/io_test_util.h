@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the io tests: a scratch directory removed at the end of each test, and a bitwise
-// tensor comparison.
+// Shared by the io tests: a scratch directory removed at the end of each test, whole-file reads
+// and writes, and a bitwise tensor comparison.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,6 +24,11 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+/// The whole file as bytes ("" when it cannot be read).
+std::string read_file(const std::string& path);
+/// Replaces the file with `bytes`.
+void write_file(const std::string& path, const std::string& bytes);
 
 /// Same dtype, shape and bytes.
 ::testing::AssertionResult bitwise_equal(const Tensor& a, const Tensor& b);

@@ -18,7 +18,9 @@
 namespace ember::io {
 namespace {
 
+using ember::testing::read_file;
 using ember::testing::TempDir;
+using ember::testing::write_file;
 using ::testing::HasSubstr;
 
 // tests/fixtures is found through the same definition as tests/support/fixture.cpp; the tests
@@ -44,15 +46,6 @@ std::vector<Case> read_cases() {
     cases.push_back({line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1)});
   }
   return cases;
-}
-
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
 bool has_type(const Error& e, const std::string& type) {
@@ -88,7 +81,7 @@ TEST_P(MalformedFileTest, IsRefusedNamingTheFileAndTheReason) {
   const Case& c = GetParam();
   std::string path = (kCorpusDir / c.file).string();
   ASSERT_TRUE(std::filesystem::is_regular_file(path)) << path;
-  std::string bytes = read_bytes(path);
+  std::string bytes = read_file(path);
   std::string memory_name = "memory:" + c.file;
   auto from_memory = [&] { return File::from_bytes(bytes.data(), bytes.size(), memory_name).root(); };
 
@@ -146,7 +139,7 @@ std::string nested(size_t depth) { return std::string(depth, '[') + std::string(
 TEST(MalformedTest, MillionDeepHeaderIsRefusedWithoutOverflowingTheStack) {
   TempDir dir;
   std::string path = dir.file("deep.safetensors");
-  write_bytes(path, container(nested(1'000'000)));
+  write_file(path, container(nested(1'000'000)));
   expect_refused([&] { return load(path); }, "ValueError", path,
                  "header is nested deeper than a safetensors header can be");
 }
@@ -157,7 +150,7 @@ TEST(MalformedTest, MillionDeepValueTreeIsRefusedWithoutOverflowingTheStack) {
   // The document is a JSON string inside the header; brackets need no escaping, quotes do.
   std::string document = R"({\"schema\":\"ember.checkpoint\",\"version\":1,\"tensors\":{},\"root\":)" +
                          nested(1'000'000) + "}";
-  write_bytes(path, container(R"({"__metadata__":{"format":"ember","ember":")" + document + "\"}}"));
+  write_file(path, container(R"({"__metadata__":{"format":"ember","ember":")" + document + "\"}}"));
   expect_refused([&] { return load(path); }, "ValueError", path, "nested deeper than 200 levels");
   // The same, every level a list node: {"t":"list","v":[ ... ]}.
   std::string tree;
@@ -187,7 +180,7 @@ TEST(MalformedTest, EveryTruncationOfAValidFileIsRefused) {
   std::string path = dir.file("full.ember");
   Tensor w = arange(6, kFloat32).reshape({2, 3});
   save(Value::dict({{"w", w}, {"i", arange(3, kInt64)}, {"note", Value::tuple({"x", 1.5})}}), path);
-  std::string bytes = read_bytes(path);
+  std::string bytes = read_file(path);
   ASSERT_NO_THROW(File::from_bytes(bytes.data(), bytes.size()).root());
   for (size_t n = 0; n < bytes.size(); ++n) {
     try {
@@ -206,7 +199,7 @@ TEST(MalformedTest, EverySingleByteFlipIsHandled) {
   TempDir dir;
   std::string path = dir.file("flip.ember");
   save(Value::dict({{"w", arange(4, kFloat64)}, {"epoch", 3}}), path);
-  std::string bytes = read_bytes(path);
+  std::string bytes = read_file(path);
   uint64_t header_len = 0;
   std::memcpy(&header_len, bytes.data(), 8);
   for (size_t i = 0; i < bytes.size(); ++i) {

@@ -15,16 +15,10 @@ namespace ember::io {
 namespace {
 
 using ember::testing::bitwise_equal;
+using ember::testing::read_file;
 using ember::testing::TempDir;
+using ember::testing::write_file;
 using ::testing::HasSubstr;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
 
 Value round_trip(const Value& v, const TempDir& dir) {
   std::string path = dir.file("value.ember");
