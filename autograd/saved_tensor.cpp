@@ -9,8 +9,16 @@ SavedTensor::SavedTensor(const Tensor& t, bool is_output) : is_output_(is_output
   if (!t.defined()) return;
   version_ = t.version();
   requires_grad_ = t.requires_grad();
-  // An output keeps only its data: holding the output itself would hold its grad_fn, this node.
-  data_ = is_output ? t.detach() : t;
+  AutogradMeta* meta = meta_of(t);
+  if (!is_output && (meta == nullptr || meta->grad_fn == nullptr)) {
+    data_ = t;  // a leaf, or a tensor outside the graph
+    return;
+  }
+  data_ = t.detach();
+  if (!is_output) {
+    grad_fn_ = meta->grad_fn;
+    output_nr_ = meta->output_nr;
+  }
 }
 
 Tensor SavedTensor::unpack(const Node* owner) const {
@@ -32,12 +40,21 @@ Tensor SavedTensor::unpack(const Node* owner) const {
     meta.output_nr = 0;
     return t;
   }
+  if (grad_fn_ && GradMode::is_enabled()) {
+    // create_graph: the input leads back to the node that made it.
+    Tensor t = data_.detach();
+    AutogradMeta& meta = ensure_meta(t);
+    meta.grad_fn = grad_fn_;
+    meta.output_nr = output_nr_;
+    return t;
+  }
   return data_;
 }
 
 void SavedTensor::reset() {
   if (data_.defined()) released_ = true;
   data_ = Tensor();
+  grad_fn_.reset();
 }
 
 }  // namespace ember::autograd

@@ -164,6 +164,20 @@ TEST(AutogradTest, InPlaceOnNonLeafIsRecorded) {
             std::string::npos);
 }
 
+TEST(AutogradTest, InPlaceOnASavedInputLeavesNoCycle) {
+  // mul_ saves its input w, then w takes the new node as its grad_fn: the saved copy must not
+  // hold w's history, or node -> w -> node is a cycle that is never freed.
+  std::weak_ptr<autograd::Node> node;
+  {
+    Tensor x = tensor<double>({1, 2}).set_requires_grad();
+    Tensor w = x * 2.0;
+    w.mul_(w);
+    node = w.grad_fn();
+    ASSERT_FALSE(node.expired());
+  }
+  EXPECT_TRUE(node.expired());
+}
+
 TEST(AutogradTest, OnlyLeavesChangeRequiresGradAndOnlyFloats) {
   Tensor x = ones({1}).set_requires_grad();
   Tensor y = x * 2.0;
