@@ -47,7 +47,7 @@ def main():
     peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     save(False)
     save_extra_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before
-    runs = 3
+    runs = 5
     print(f"save_nofsync {gb / best_of(runs, lambda: save(False)):.3f} GB/s")
     print(f"save_fsync {gb / best_of(runs, lambda: save(True)):.3f} GB/s")
     print(f"save_peak_extra_memory {100.0 * save_extra_kb * 1024 / (gb * 1e9):.2f} %_of_state")
@@ -56,6 +56,7 @@ def main():
         back = torch.load(path)
         assert len(back) == count
 
+    os.sync()  # as in io_bench.cpp: writeback settled before the loads
     anon_before = rss_anon_kb()
     load_s = best_of(runs, load)
     kept = torch.load(path)

@@ -1,7 +1,8 @@
 #pragma once
 // Writes a file so that a crash at any moment leaves either the old file or the complete new one:
 // the bytes go to a temporary file in the same directory, are flushed to disk, and the temporary
-// is renamed over the target (then the directory entry is flushed too). Destroying an
+// is renamed over the target (then the directory entry is flushed too). A non-durable write skips
+// the flushes and swaps the names instead (see commit()). Destroying an
 // uncommitted AtomicFile removes the temporary; the target is never touched.
 #include <cstddef>
 #include <cstdint>

@@ -11,6 +11,20 @@
 namespace ember::io::detail {
 
 uint64_t checksum(const void* data, size_t nbytes);
+
+/// checksum() of bytes that arrive in pieces: update() each piece in order, then digest().
+class Hasher {
+ public:
+  Hasher();
+  ~Hasher();
+  Hasher(const Hasher&) = delete;
+  Hasher& operator=(const Hasher&) = delete;
+  void update(const void* data, size_t nbytes);
+  uint64_t digest() const;
+
+ private:
+  void* state_;  // XXH3_state_t, kept out of this header
+};
 /// "xxh3:00ff..." (always 21 characters).
 std::string checksum_text(uint64_t sum);
 /// Parses checksum_text's form; nullopt for anything else.

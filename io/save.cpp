@@ -1,12 +1,11 @@
 // io::save: walks the value tree once to give every distinct tensor a key and to encode the tree
 // as JSON, writes the header with placeholder checksums, streams each tensor's bytes (hashing
-// them on a second thread while they are written), then writes the real checksums over the
+// each piece just before it is written), then writes the real checksums over the
 // placeholders (same width) and commits the file atomically.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -178,16 +177,20 @@ void save(const Value& value, const std::string& path, const SaveOptions& option
     // second copy of the whole state.
     Tensor data = s.tensor.device().is_cpu() ? contiguous_data(s.tensor)
                                              : copy_as(s.tensor, s.tensor.dtype(), Device::cpu());
-    const void* bytes = data.data_ptr();
+    // Hashed and written a piece at a time: the write copies each piece while it is still in
+    // cache from the hash. NB: 8 MiB pieces fit the L3 cache, and writes that large let the page
+    // cache keep large folios, which a mapped load then populates two to three times faster
+    // than the small ones 512 KiB writes leave (measured with bench/io.sh).
+    const char* bytes = static_cast<const char*>(data.data_ptr());
     size_t n = data.nbytes();
-    if (n >= (4u << 20)) {
-      auto sum = std::async(std::launch::async, [bytes, n] { return detail::checksum(bytes, n); });
-      file.write(bytes, n);
-      s.checksum = sum.get();
-    } else {
-      s.checksum = detail::checksum(bytes, n);
-      file.write(bytes, n);
+    constexpr size_t kPiece = 8 << 20;
+    detail::Hasher hasher;
+    for (size_t done = 0; done < n; done += kPiece) {
+      size_t len = std::min(kPiece, n - done);
+      hasher.update(bytes + done, len);
+      file.write(bytes + done, len);
     }
+    s.checksum = hasher.digest();
   }
   std::string final_header = header_bytes(root, stored, records, path);
   EMBER_INTERNAL_ASSERT(final_header.size() == header.size(), "checksums changed the header size");
