@@ -4,6 +4,7 @@
 #include "ember/io/checkpoint_manager.h"
 #include "ember/io/module_io.h"
 #include "ember/io/optim_io.h"
+#include "ember/io/pt_load.h"
 #include "ember/io/serialize.h"
 #include "ember/io/training_state.h"
 #include "ember/io/value.h"

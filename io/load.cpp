@@ -16,6 +16,7 @@
 #include "ember/core/factory.h"
 #include "ember/io/checksum.h"
 #include "ember/io/mapped_file.h"
+#include "ember/io/pt_load.h"
 #include "ember/io/safetensors.h"
 #include "ember/io/schema.h"
 #include "ember/io/serialize.h"
@@ -34,6 +35,7 @@ struct File::Impl {
   json root;                        // Ember's value tree (Ember files only)
   std::vector<TensorInfo> infos;    // parallel to header.tensors
   std::unordered_map<std::string, size_t> by_name;  // key or alias -> index
+  std::shared_ptr<const detail::TorchFile> torch;  // a torch.save file (pt_load.cpp); no tensor table
 
   template <typename... Args>
   [[noreturn]] void invalid(const Args&... args) const {
@@ -73,10 +75,6 @@ std::optional<AttrValue> attr_value(const json& node) {
 std::string excerpt(const json& node) {
   std::string text = node.dump(-1, ' ', /*ensure_ascii=*/true);
   return text.size() <= 80 ? text : text.substr(0, 77) + "...";
-}
-
-bool is_pytorch_zip(const uint8_t* bytes, size_t size) {
-  return size >= 4 && std::memcmp(bytes, "PK\x03\x04", 4) == 0;
 }
 
 }  // namespace
@@ -263,9 +261,11 @@ std::shared_ptr<File::Impl> open_impl(std::string path, std::shared_ptr<void> ow
   impl->owner = std::move(owner);
   impl->bytes = bytes;
   impl->size = size;
-  if (is_pytorch_zip(bytes, size))
-    throw NotImplementedError(::ember::detail::str(
-        "io: '", impl->path, "' is a PyTorch zip checkpoint (torch.save); Ember does not read those yet"));
+  // The file type is told by content: a zip archive is torch.save's, anything else safetensors.
+  if (is_pytorch_zip(bytes, size)) {
+    impl->torch = std::make_shared<detail::TorchFile>(detail::read_torch(bytes, size, impl->path, impl->owner));
+    return impl;
+  }
   impl->header = detail::parse_header(bytes, size, impl->path);
   for (const detail::TensorRecord& r : impl->header.tensors) {
     TensorInfo info;
@@ -307,6 +307,9 @@ File File::from_bytes(const void* data, size_t size, const std::string& name) {
 
 const std::string& File::path() const { return impl_->path; }
 bool File::is_ember() const { return impl_->version > 0; }
+File::Kind File::kind() const {
+  return impl_->torch ? Kind::PyTorch : impl_->version > 0 ? Kind::Ember : Kind::Safetensors;
+}
 int64_t File::version() const { return impl_->version; }
 const std::map<std::string, std::string>& File::metadata() const { return impl_->header.metadata; }
 const std::vector<TensorInfo>& File::tensors() const { return impl_->infos; }
@@ -321,6 +324,14 @@ Tensor File::tensor(const std::string& name) const {
 
 Value File::root(bool verify) const {
   const Impl& impl = *impl_;
+  if (impl.torch) {
+    if (verify) {
+      const detail::ZipEntry* bad = impl.torch->first_damaged();
+      EMBER_CHECK_VALUE(bad == nullptr, "io: CRC-32 mismatch for entry '", bad ? bad->name : "", "' in '",
+                        impl.path, "': the file is damaged");
+    }
+    return impl.torch->root;
+  }
   size_t n = impl.infos.size();
   if (verify) {
     std::vector<char> ok(n, 1);

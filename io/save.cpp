@@ -148,54 +148,119 @@ std::string header_bytes(const ojson& root, const std::vector<Stored>& stored,
 
 }  // namespace
 
-void save(const Value& value, const std::string& path, const SaveOptions& options) {
-  Writer writer(path);
-  ojson root = writer.encode(value, "", 0);
-  std::vector<Stored>& stored = writer.stored();
+namespace {
 
-  // Data order: widest elements first, so every tensor starts on a multiple of its item size
-  // (the data itself starts on an 8-byte boundary) and loads without a copy.
-  std::vector<size_t> order(stored.size());
+// Data order: widest elements first, so every tensor starts on a multiple of its item size (the
+// data itself starts on an 8-byte boundary) and loads without a copy. Returns the records in
+// data order; order[i] is the index (into names/tensors) of the i-th record.
+std::vector<detail::TensorRecord> layout(const std::vector<std::string>& names,
+                                         const std::vector<Tensor>& tensors, std::vector<size_t>& order) {
+  order.resize(tensors.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return stored[a].tensor.itemsize() > stored[b].tensor.itemsize();
+    return tensors[a].itemsize() > tensors[b].itemsize();
   });
   std::vector<detail::TensorRecord> records;
   uint64_t offset = 0;
   for (size_t i : order) {
-    const Tensor& t = stored[i].tensor;
-    records.push_back({stored[i].names[0], t.dtype(), t.sizes().vec(), offset, offset + t.nbytes()});
+    const Tensor& t = tensors[i];
+    records.push_back({names[i], t.dtype(), t.sizes().vec(), offset, offset + t.nbytes()});
     offset += t.nbytes();
   }
+  return records;
+}
+
+// Writes one tensor's bytes and returns their checksum. One tensor at a time is made contiguous
+// and brought to the CPU: saving never holds a second copy of the whole state.
+uint64_t write_tensor(detail::AtomicFile& file, const Tensor& t) {
+  Tensor data = t.device().is_cpu() ? contiguous_data(t) : copy_as(t, t.dtype(), Device::cpu());
+  // Hashed and written a piece at a time: the write copies each piece while it is still in
+  // cache from the hash. NB: 8 MiB pieces fit the L3 cache, and writes that large let the page
+  // cache keep large folios, which a mapped load then populates two to three times faster than
+  // the small ones 512 KiB writes leave (measured with bench/io.sh).
+  const char* bytes = static_cast<const char*>(data.data_ptr());
+  size_t n = data.nbytes();
+  constexpr size_t kPiece = 8 << 20;
+  detail::Hasher hasher;
+  for (size_t done = 0; done < n; done += kPiece) {
+    size_t len = std::min(kPiece, n - done);
+    hasher.update(bytes + done, len);
+    file.write(bytes + done, len);
+  }
+  return hasher.digest();
+}
+
+// Every tensor leaf of `v` under its path (dict keys and indices joined with '/').
+void collect_leaves(const Value& v, const std::string& path, int depth,
+                    std::vector<std::pair<std::string, Tensor>>& out, std::vector<std::string>& dropped) {
+  EMBER_CHECK_VALUE(depth <= detail::kMaxDepth, "io::save_safetensors: the value is nested deeper than ",
+                    detail::kMaxDepth, " levels");
+  auto join = [&](const std::string& part) { return path.empty() ? part : path + "/" + part; };
+  if (v.is_tensor()) {
+    out.emplace_back(path.empty() ? "tensor" : path, v.as_tensor());
+  } else if (v.is_dict()) {
+    for (size_t i = 0; i < v.size(); ++i) collect_leaves(v.items()[i], join(v.keys()[i]), depth + 1, out, dropped);
+  } else if (v.is_list() || v.is_tuple()) {
+    for (size_t i = 0; i < v.size(); ++i) collect_leaves(v[i], join(std::to_string(i)), depth + 1, out, dropped);
+  } else {
+    dropped.push_back(path.empty() ? "(root)" : path);
+  }
+}
+
+}  // namespace
+
+void save(const Value& value, const std::string& path, const SaveOptions& options) {
+  Writer writer(path);
+  ojson root = writer.encode(value, "", 0);
+  std::vector<Stored>& stored = writer.stored();
+  std::vector<std::string> keys;
+  std::vector<Tensor> tensors;
+  for (const Stored& s : stored) {
+    keys.push_back(s.names[0]);
+    tensors.push_back(s.tensor);
+  }
+  std::vector<size_t> order;
+  std::vector<detail::TensorRecord> records = layout(keys, tensors, order);
 
   std::string header = header_bytes(root, stored, records, path);
   detail::AtomicFile file(path, options.durable);
   file.write(header.data(), header.size());
-  for (size_t i : order) {
-    Stored& s = stored[i];
-    // One tensor at a time is made contiguous and brought to the CPU: saving never holds a
-    // second copy of the whole state.
-    Tensor data = s.tensor.device().is_cpu() ? contiguous_data(s.tensor)
-                                             : copy_as(s.tensor, s.tensor.dtype(), Device::cpu());
-    // Hashed and written a piece at a time: the write copies each piece while it is still in
-    // cache from the hash. NB: 8 MiB pieces fit the L3 cache, and writes that large let the page
-    // cache keep large folios, which a mapped load then populates two to three times faster
-    // than the small ones 512 KiB writes leave (measured with bench/io.sh).
-    const char* bytes = static_cast<const char*>(data.data_ptr());
-    size_t n = data.nbytes();
-    constexpr size_t kPiece = 8 << 20;
-    detail::Hasher hasher;
-    for (size_t done = 0; done < n; done += kPiece) {
-      size_t len = std::min(kPiece, n - done);
-      hasher.update(bytes + done, len);
-      file.write(bytes + done, len);
-    }
-    s.checksum = hasher.digest();
-  }
+  for (size_t i : order) stored[i].checksum = write_tensor(file, stored[i].tensor);
   std::string final_header = header_bytes(root, stored, records, path);
   EMBER_INTERNAL_ASSERT(final_header.size() == header.size(), "checksums changed the header size");
   file.write_at(final_header.data(), final_header.size(), 0);
   file.commit();
+}
+
+std::vector<std::string> save_safetensors(const Value& value, const std::string& path,
+                                          const std::map<std::string, std::string>& metadata,
+                                          const SaveOptions& options) {
+  std::vector<std::pair<std::string, Tensor>> leaves;
+  std::vector<std::string> dropped;
+  collect_leaves(value, "", 0, leaves, dropped);
+  std::vector<std::string> names;
+  std::vector<Tensor> tensors;
+  std::unordered_set<std::string> seen;
+  for (auto& [name, t] : leaves) {
+    EMBER_CHECK_VALUE(seen.insert(name).second && name != "__metadata__", "io::save_safetensors: '", path,
+                      "': two tensors would be stored under the name '", name, "'");
+    names.push_back(name);
+    tensors.push_back(t);
+  }
+  std::vector<size_t> order;
+  std::vector<detail::TensorRecord> records = layout(names, tensors, order);
+  std::string header;
+  try {
+    header = detail::format_header(records, metadata);
+  } catch (const nlohmann::json::exception& e) {
+    throw ValueError(::ember::detail::str("io::save_safetensors: '", path, "': cannot encode the header (",
+                                          e.what(), "); names and metadata must be UTF-8"));
+  }
+  detail::AtomicFile file(path, options.durable);
+  file.write(header.data(), header.size());
+  for (size_t i : order) write_tensor(file, tensors[i]);
+  file.commit();
+  return dropped;
 }
 
 }  // namespace ember::io

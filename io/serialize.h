@@ -30,13 +30,23 @@ struct SaveOptions {
 /// ("model/fc.weight", "note/1"); the file records every other path it is reachable by.
 void save(const Value& value, const std::string& path, const SaveOptions& options = {});
 
+/// Writes a plain safetensors file, for tools that know nothing of Ember: every tensor of
+/// `value` under its path ("model/fc.weight"; a tensor reachable by two paths, a tie, is written
+/// under each), `metadata` as the header's "__metadata__", no checksums and no value tree.
+/// Returns the paths of the non-tensor values left out (ints, strings, ...). Atomic like save().
+std::vector<std::string> save_safetensors(const Value& value, const std::string& path,
+                                          const std::map<std::string, std::string>& metadata = {},
+                                          const SaveOptions& options = {});
+
 struct LoadOptions {
   /// Verify every tensor's checksum while loading (an error naming the tensor if one differs).
   bool verify = true;
 };
 
-/// Reads a checkpoint (or a plain safetensors file: a dict of its tensors in file order). The
-/// tensors share the file's mapped pages; editing one in place copies the page, never the file.
+/// Reads a checkpoint, recognised by its content: an Ember checkpoint, a plain safetensors file
+/// (a dict of its tensors in file order) or a PyTorch torch.save zip (io/pt_load.h; nothing in
+/// it is executed). The tensors share the file's mapped pages; editing one in place copies the
+/// page, never the file.
 Value load(const std::string& path, const LoadOptions& options = {});
 
 /// One tensor, by its key or any other name it was saved under, without reading the others;
@@ -65,13 +75,16 @@ class File {
   static File from_bytes(const void* data, size_t size, const std::string& name = "<memory>");
 
   const std::string& path() const;
-  /// True for files with Ember's schema; false for plain safetensors files.
+  enum class Kind { Ember, Safetensors, PyTorch };
+  /// What the file is, told by its content.
+  Kind kind() const;
+  /// True for files with Ember's schema; false for plain safetensors and PyTorch files.
   bool is_ember() const;
   /// The schema version the file was written with (0 for plain safetensors).
   int64_t version() const;
   /// The header's "__metadata__" strings.
   const std::map<std::string, std::string>& metadata() const;
-  /// Every stored tensor, in data order.
+  /// Every stored tensor, in data order (empty for a PyTorch file: its tensors are in root()).
   const std::vector<TensorInfo>& tensors() const;
   /// The info of the tensor stored under `name` (its key or an alias); a KeyError otherwise.
   const TensorInfo& info(const std::string& name) const;

@@ -7,7 +7,9 @@
 //
 // With EMBER_FUZZ_SEEDS=<dir> set, the target first writes valid checkpoints there with
 // io::save, so the seeds always match the current writer (the Makefile passes that folder and the
-// malformed corpus tests/fixtures/io/malformed/ as seed directories).
+// malformed corpus tests/fixtures/io/malformed/ as seed directories). The corpus's ok_torch_*.pt
+// and pt_*.pt files seed the PyTorch path (torch.save archives), which the same entry point
+// reaches: File::from_bytes tells the file type by content.
 #include <cstdint>
 #include <cstdlib>
 #include <string>

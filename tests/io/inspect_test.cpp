@@ -16,35 +16,12 @@ namespace {
 
 using ember::testing::read_file;
 using ember::testing::TempDir;
+using ember::testing::ToolRun;
 using ember::testing::write_file;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct ToolRun {
-  int status = -1;     // the exit code
-  std::string output;  // stdout and stderr together
-};
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-ToolRun inspect(const std::vector<std::string>& args) {
-  std::string command = shell_quote(EMBER_INSPECT_PATH);
-  for (const std::string& a : args) command += " " + shell_quote(a);
-  command += " 2>&1";
-  ToolRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.output.append(buf, n);
-  int status = ::pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+ToolRun inspect(const std::vector<std::string>& args) { return ember::testing::run_tool(EMBER_INSPECT_PATH, args); }
 
 /// The first line of `text` that contains `needle` ("" when none does).
 std::string line_with(const std::string& text, const std::string& needle) {
@@ -181,6 +158,14 @@ TEST(InspectTest, UnknownTensorNameFailsNamingIt) {
   EXPECT_THAT(run.output, HasSubstr("ember-inspect: error: "));
   EXPECT_THAT(run.output, HasSubstr("no tensor named 'model/missing.weight'"));
   EXPECT_THAT(run.output, HasSubstr("'model/embed.weight'"));  // what there is instead
+}
+
+TEST(InspectTest, OpensPyTorchFilesWithoutRunningThem) {
+  std::string pt = std::string(EMBER_FIXTURES_DIR) + "/pt/tied.pt";
+  ToolRun run = inspect({pt});
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("kind: PyTorch checkpoint (torch.save zip"));
+  EXPECT_THAT(run.output, HasSubstr("'decoder.weight': Tensor float32 [6, 3]"));
 }
 
 TEST(InspectTest, OpensPlainSafetensorsFiles) {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "ember/core/tensor.h"
 
@@ -29,6 +30,14 @@ class TempDir {
 std::string read_file(const std::string& path);
 /// Replaces the file with `bytes`.
 void write_file(const std::string& path, const std::string& bytes);
+
+/// What a command-line tool did: its exit code and its stdout and stderr together.
+struct ToolRun {
+  int status = -1;
+  std::string output;
+};
+/// Runs `program` with `args` (each quoted for the shell) as a user would.
+ToolRun run_tool(const std::string& program, const std::vector<std::string>& args);
 
 /// Same dtype, shape and bytes.
 ::testing::AssertionResult bitwise_equal(const Tensor& a, const Tensor& b);

@@ -210,10 +210,15 @@ std::vector<std::string> print_table(std::ostream& os, const io::File& file) {
 int print_summary(const io::File& file) {
   std::ostream& os = std::cout;
   os << "file: " << file.path() << '\n';
-  if (file.is_ember())
-    os << "kind: Ember checkpoint, schema v" << file.version() << " (a safetensors file)\n";
-  else
-    os << "kind: plain safetensors (no Ember schema)\n";
+  switch (file.kind()) {
+    case io::File::Kind::Ember:
+      os << "kind: Ember checkpoint, schema v" << file.version() << " (a safetensors file)\n";
+      break;
+    case io::File::Kind::Safetensors: os << "kind: plain safetensors (no Ember schema)\n"; break;
+    case io::File::Kind::PyTorch:
+      os << "kind: PyTorch checkpoint (torch.save zip, read without running its pickle)\n";
+      break;
+  }
   std::vector<std::string> extra;
   for (const auto& [key, value] : file.metadata()) {
     if (file.is_ember() && (key == io::detail::kDocumentKey || key == io::detail::kFormatKey)) continue;

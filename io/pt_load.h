@@ -1,0 +1,60 @@
+#pragma once
+// PyTorch checkpoints (torch.save, zip format of PyTorch 1.6+) read without PyTorch and without
+// executing anything (io/FORMAT.md §6). io::load recognises them by content and returns the same
+// io::Value tree as for Ember files:
+//
+//   io::Value sd = io::load("resnet.pt");                 // {"conv1.weight": Tensor, ...}
+//   io::load_into(model, sd);                             // as for an Ember state dict
+//
+// data.pkl is read by a restricted unpickler that knows what state dicts and training
+// checkpoints hold: dict and OrderedDict (order kept; int keys become their decimal string),
+// list, tuple, str, int, float, bool, None, torch.Size (a tuple), torch dtypes (their name,
+// "torch.float32") and tensors and parameters over typed storages of float64/32/16, bfloat16,
+// int64/32, uint8 and bool. Tensors over one storage share it in Ember, with their offsets and
+// strides (views stay views); the same storage, offset, shape and strides give the same Tensor,
+// so a tie stays a tie. Any other global is refused with a ValueError naming it ("os.system"),
+// as torch.load(weights_only=True) does; every count, length, memo index and nesting level is
+// bounded, and each failure names the file and the reason.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/io/pt_zip.h"
+#include "ember/io/value.h"
+
+namespace ember::io {
+
+/// True when `bytes` start like a zip archive (what torch.save writes).
+bool is_pytorch_zip(const void* bytes, size_t size);
+
+/// A training checkpoint's optimizer.state_dict() from PyTorch ({"state": {"0": {...}, ...},
+/// "param_groups": [{"lr": ..., "params": [0, 1, ...]}, ...]}, as io::load returns it) in Ember's
+/// optimizer tree (io/optim_io.h), ready for io::load_into(optimizer, value). PyTorch numbers
+/// parameters by position over all groups; `names` gives the structured name of each position
+/// (the matching model's named_parameters() order, which PyTorch shares). Adam/AdamW
+/// (exp_avg, exp_avg_sq, max_exp_avg_sq, step; betas split into beta1/beta2) and SGD
+/// (momentum_buffer) are mapped; `type` is Ember's optimizer name ("Adam", "AdamW", "SGD").
+/// A ValueError names a position without a name, an unknown state key or a malformed field.
+Value import_torch_optimizer(const Value& torch_state, const std::vector<std::string>& names,
+                             const std::string& type);
+
+namespace detail {
+
+/// A parsed torch.save file: the value tree and the entries it was read from.
+struct TorchFile {
+  Value root;
+  std::shared_ptr<const ZipArchive> archive;
+  std::vector<const ZipEntry*> used;  // data.pkl and every storage, into *archive
+  /// The first used entry whose bytes do not match their CRC-32, or null.
+  const ZipEntry* first_damaged() const;
+};
+
+/// Parses the torch.save archive in `bytes` (`size` bytes, kept alive by `owner`; tensors borrow
+/// them where aligned). `file` names it in errors.
+TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner);
+
+}  // namespace detail
+
+}  // namespace ember::io
