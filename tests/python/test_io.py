@@ -214,3 +214,27 @@ def test_trained_model_reloads_in_a_subprocess_with_identical_outputs(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["30", "tuple"]
     np.testing.assert_array_equal(np.load(out), expected)
+
+
+PT_FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "pt")
+
+
+def test_pytorch_checkpoint_loads_without_torch_and_ties_stay_shared():
+    assert "torch" not in sys.modules
+    ckpt = ember.io.load(os.path.join(PT_FIXTURES, "tied.pt"))
+    state = ckpt["state"]
+    assert list(state.keys()) == ["embed.weight", "decoder.weight", "decoder.bias"]
+    expected = ember.io.load(os.path.join(PT_FIXTURES, "tied.expected.safetensors"))
+    for key in state:
+        assert np.array_equal(state[key].numpy(), expected["state/" + key].numpy()), key
+    # One storage under two names: writing through one name shows through the other.
+    embed, decoder = state["embed.weight"], state["decoder.weight"]
+    with ember.no_grad():
+        embed[0, 0] = 123.0
+    assert decoder[0, 0].item() == 123.0
+
+
+def test_pytorch_pickle_with_a_forbidden_global_is_refused(tmp_path):
+    bad = os.path.join(os.path.dirname(__file__), "..", "fixtures", "io", "malformed")
+    with pytest.raises(ValueError, match="refers to the global 'os.system'"):
+        ember.io.load(os.path.join(bad, "pt_global_os_system.pt"))
