@@ -2,6 +2,7 @@
 // Ember's umbrella header: #include <ember/ember.h>.
 #include "ember/autograd/autograd.h"
 #include "ember/core/core.h"
+#include "ember/data/data.h"
 #include "ember/io/io.h"
 #include "ember/nn/nn.h"
 #include "ember/ops/ops.h"

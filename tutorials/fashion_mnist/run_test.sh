@@ -1,0 +1,36 @@
+#!/bin/sh
+# The tutorial's ctest checks, on the first 600 training and test images:
+#   run_test.sh short  <fashion_mnist> <scratch dir>: 2 epochs train and reach > 60% test accuracy.
+#   run_test.sh resume <fashion_mnist> <scratch dir>: a run stopped at step 27 (epoch 2, batch 8
+#     of 19) and resumed ends exactly as the uninterrupted run does (same step, loss and accuracy).
+# Exits 77 (skipped) when the data set is not installed (scripts/install_deps.sh data).
+set -eu
+mode=$1 bin=$2 dir=$3
+root=/usr/share/datasets/fashion-mnist
+if [ ! -e "$root/train-images-idx3-ubyte.gz" ]; then
+  echo "SKIP: Fashion-MNIST is not installed ($root); run scripts/install_deps.sh data"
+  exit 77
+fi
+rm -rf "$dir" && mkdir -p "$dir"
+common="--limit 600 --epochs 2 --batch-size 32 --checkpoint-every 7"
+case $mode in
+  short)
+    "$bin" $common --run-dir "$dir/run" | tee "$dir/log"
+    acc=$(sed -n 's/^test accuracy: \([0-9]*\)\..*/\1/p' "$dir/log")
+    [ -n "$acc" ] && [ "$acc" -gt 60 ] || { echo "FAIL: test accuracy '$acc'% is not above 60%"; exit 1; }
+    ;;
+  resume)
+    "$bin" $common --run-dir "$dir/whole" > "$dir/whole.log"
+    "$bin" $common --run-dir "$dir/split" --stop-after 27 | tee "$dir/first.log"
+    grep -q "^stopped at step 27" "$dir/first.log" || { echo "FAIL: the first part did not stop at step 27"; exit 1; }
+    "$bin" $common --run-dir "$dir/split" --resume | tee "$dir/second.log"
+    grep -q "^resumed from step 27 (epoch 2, batch 8 of 19)" "$dir/second.log" ||
+      { echo "FAIL: the second part did not resume from step 27"; exit 1; }
+    whole=$(grep -E '^(test accuracy|done: step)' "$dir/whole.log" | sed 's/, checkpoints in .*//')
+    split=$(grep -E '^(test accuracy|done: step)' "$dir/second.log" | sed 's/, checkpoints in .*//')
+    echo "uninterrupted: $whole"
+    echo "resumed:       $split"
+    [ "$whole" = "$split" ] || { echo "FAIL: the resumed run ends differently"; exit 1; }
+    ;;
+  *) echo "run_test.sh: unknown mode '$mode'"; exit 2 ;;
+esac
