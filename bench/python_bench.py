@@ -1,5 +1,6 @@
-"""Per-op overhead from Python and an MLP training step, for Ember or PyTorch (the same code
-through the same names: Ember's Python API follows PyTorch's). Prints "name value unit" lines for
+"""Per-op overhead from Python, an MLP training step and the 1024x1024 float32 matmul, for Ember
+or PyTorch (the same code through the same names: Ember's Python API follows PyTorch's). PyTorch
+from PyPI links MKL, so this is also the fair matmul reference (Debian's libtorch has no fast BLAS). Prints "name value unit" lines for
 bench/python.sh, which runs it once per framework in the same run.
     python python_bench.py ember|torch THREADS
 """
@@ -52,6 +53,11 @@ def main():
         y.sum().backward()
 
     print(f"op_forward_backward {time_per_call(forward_backward) / 65 * 1e6:.4g} us/op")
+
+    with lib.no_grad():
+        m, n = lib.rand(1024, 1024), lib.rand(1024, 1024)
+        t = time_per_call(lambda: m @ n, 1.5)
+    print(f"matmul1024 {2.0 * 1024 ** 3 / t / 1e9:.4g} GFLOP/s")
 
     for batch in (64, 512):
         lib.manual_seed(0)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds bench/overhead.cpp twice, against Ember and against libtorch (Debian's libtorch-dev,
 # installed here if missing), runs both at 1 and 2 threads on this machine, and prints one table
-# with the ratio Ember/libtorch for every workload. Debian's libtorch has no fast BLAS, so the
-# matmul is also measured against PyTorch from PyPI (MKL; installed into .venv-bench). Then the
-# Python-side benchmark (bench/python.sh) and the checkpoint benchmark (bench/io.sh). Nothing
-# here is a test: it only reports.
+# with the ratio Ember/libtorch for every workload. Then the Python-side benchmark against
+# PyTorch from PyPI (bench/python.sh; its matmul is the fair reference, as Debian's libtorch has
+# no fast BLAS) and the checkpoint benchmark (bench/io.sh). Nothing here is a test: it only
+# reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh bench
@@ -38,19 +38,6 @@ for threads in 1 2; do
 done
 echo "ratio = Ember time / libtorch time (for GFLOP/s: libtorch rate / Ember rate); below 1 is faster"
 
-venv=.venv-bench
-if [[ ! -x $venv/bin/python ]]; then python3 -m venv "$venv"; fi
-"$venv/bin/python" -c "import torch" 2>/dev/null || "$venv/bin/pip" install -q torch numpy
-echo
-echo "matmul against PyTorch $("$venv/bin/python" -c 'import torch; print(torch.__version__)') from PyPI (MKL):"
-printf '%-22s %8s %12s %12s %8s  %s\n' workload threads ember torch ratio unit
-for threads in 1 2; do
-  OMP_NUM_THREADS=$threads "$venv/bin/python" bench/torch_ref.py "$threads" >"$out/py.$threads"
-  e=$(awk '$2 == "matmul1024" {print $3}' "$out/ember.$threads")
-  t=$(awk '$2 == "matmul1024" {print $3}' "$out/py.$threads")
-  printf '%-22s %8s %12s %12s %8s  %s\n' matmul1024 "$threads" "$e" "$t" \
-    "$(awk -v a="$e" -v b="$t" 'BEGIN{printf "%.2fx", b/a}')" GFLOP/s
-done
 echo
 bench/python.sh
 echo
