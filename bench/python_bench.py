@@ -1,11 +1,25 @@
-"""Per-op overhead from Python, an MLP training step and the 1024x1024 float32 matmul, for Ember
-or PyTorch (the same code through the same names: Ember's Python API follows PyTorch's). PyTorch
+"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP and CNN training steps and
+one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or PyTorch (the same code through the same names: Ember's Python API follows PyTorch's). PyTorch
 from PyPI links MKL, so this is also the fair matmul reference (Debian's libtorch has no fast BLAS). Prints "name value unit" lines for
 bench/python.sh, which runs it once per framework in the same run.
     python python_bench.py ember|torch THREADS
 """
+import gzip
+import os
 import sys
 import time
+
+import numpy as np
+
+FASHION = "/usr/share/datasets/fashion-mnist"
+
+
+def read_idx(path):
+    with gzip.open(path, "rb") as f:
+        data = f.read()
+    ndim = data[3]
+    dims = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim)]
+    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
 
 
 def time_per_call(fn, budget=0.5):
@@ -76,6 +90,39 @@ def main():
                 opt.step()
 
             print(f"mlp_step_b{batch}_{opt_name.lower()} {time_per_call(step, 1.0) * 1e3:.4g} ms/step")
+
+    # The CNN of tutorials/fashion_mnist (conv 1->16 and 16->32, 3x3 padding 1, each with ReLU and
+    # 2x2 max pooling, then 1568-128-10), batch 64, Adam.
+    lib.manual_seed(0)
+    cnn = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                        nn.Linear(32 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
+    opt = optim.Adam(named(cnn), lr=1e-3)
+    images, labels = lib.randn(64, 1, 28, 28), lib.randint(0, 10, (64,))
+
+    def cnn_step():
+        opt.zero_grad()
+        F.cross_entropy(cnn(images), labels).backward()
+        opt.step()
+
+    print(f"cnn_step_b64_adam {time_per_call(cnn_step, 1.0) * 1e3:.4g} ms/step")
+
+    # One epoch of the MLP over the 60,000 training images, batch 64, SGD with momentum.
+    if os.path.exists(os.path.join(FASHION, "train-images-idx3-ubyte.gz")):
+        x = read_idx(os.path.join(FASHION, "train-images-idx3-ubyte.gz")).reshape(-1, 784)
+        y = read_idx(os.path.join(FASHION, "train-labels-idx1-ubyte.gz")).astype(np.int64)
+        x = lib.from_numpy((x.astype(np.float32) / 255.0 - 0.2860) / 0.3530)
+        y = lib.from_numpy(y)
+        lib.manual_seed(0)
+        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                              nn.Linear(128, 10))
+        opt = optim.SGD(named(model), lr=0.05, momentum=0.9)
+        t0 = time.perf_counter()
+        for start in range(0, x.shape[0] - 63, 64):
+            opt.zero_grad()
+            F.cross_entropy(model(x[start:start + 64]), y[start:start + 64]).backward()
+            opt.step()
+        print(f"mlp_epoch_b64_sgd {time.perf_counter() - t0:.4g} s/epoch")
 
 
 if __name__ == "__main__":
