@@ -157,21 +157,13 @@ def test_save_module_and_load_module_for_builtin_layers(tmp_path):
     np.testing.assert_array_equal(back(x).numpy(force=True), seq(x).numpy(force=True))
 
 
+# A fresh interpreter that knows only the class (imported from this file), not the trained object.
 SUBPROCESS_SCRIPT = textwrap.dedent("""
     import sys
     import numpy as np
     import ember
-    from ember import nn
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.body = nn.Sequential(nn.Linear(3, 8), nn.Tanh())
-            self.head = nn.Linear(8, 2)
-            self.register_buffer("offset", ember.zeros(2))
-
-        def forward(self, x):
-            return self.head(self.body(x)) + self.offset
+    sys.path.insert(0, sys.argv[3])
+    from test_io import Net
 
     ckpt = ember.io.load(sys.argv[1])
     model = Net()
@@ -209,7 +201,8 @@ def test_trained_model_reloads_in_a_subprocess_with_identical_outputs(tmp_path):
     script = tmp_path / "reload.py"
     script.write_text(SUBPROCESS_SCRIPT)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    proc = subprocess.run([sys.executable, str(script), str(ckpt), str(out)], capture_output=True,
+    here = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.run([sys.executable, str(script), str(ckpt), str(out), here], capture_output=True,
                           text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["30", "tuple"]
