@@ -22,7 +22,7 @@ Storage::Storage(void* data, size_t nbytes, Device device, std::shared_ptr<void>
     : data_(data), nbytes_(nbytes), device_(device), owner_(std::move(owner)) {}
 
 Storage::~Storage() {
-  if (allocator_) allocator_->deallocate(data_);
+  if (allocator_) allocator_->deallocate(data_, nbytes_);
 }
 
 }  // namespace ember

@@ -10,10 +10,11 @@
 
 namespace ember {
 
-/// How a backend hands out memory: registered once per device type.
+/// How a backend hands out memory: registered once per device type. deallocate gets back the
+/// size the block was allocated with (a caching allocator files the block under it).
 struct Allocator {
   void* (*allocate)(size_t nbytes);
-  void (*deallocate)(void* ptr);
+  void (*deallocate)(void* ptr, size_t nbytes);
 };
 /// Registers the allocator for a device type (core/cpu/ does it for CPU).
 void register_allocator(DeviceType type, const Allocator* allocator);
