@@ -86,6 +86,7 @@ struct Window {
 
 const std::vector<Window> kWindows = {
     {"2x2", {2, 3, 6, 6}, 2, 2, 0, 1, false},
+    {"2x2 on odd sizes (last row and column unused)", {2, 2, 7, 9}, 2, 2, 0, 1, false},
     {"3x3 stride 1 (overlapping)", {1, 2, 5, 6}, 3, 1, 0, 1, false},
     {"padding 1", {1, 2, 5, 5}, 3, 2, 1, 1, false},
     {"ceil mode", {1, 2, 5, 7}, 2, 2, 0, 1, true},
@@ -122,6 +123,35 @@ TEST(PoolTest, MaxPoolPropagatesNaNAndTakesFirstMaximum) {
   auto [y, idx] = max_pool2d_with_indices(x, 2);
   EXPECT_TRUE(std::isnan(y.to_vector<double>()[0]));
   EXPECT_EQ(idx.to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));  // ties: the first one
+}
+
+// The 2x2 stride-2 kernel has its own loop: ties and NaNs must pick the same element as the
+// general one (the first maximum in row-major window order; the last NaN), on sizes with a
+// leftover row and column.
+TEST(PoolTest, MaxPool2x2TiesAndNaNsPickTheDefinedElement) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Generator gen(3);
+  const int64_t H = 9, W = 11;
+  std::vector<double> v = randint(0, 4, {2, 3, H, W}, TensorOptions(), &gen).to_vector<double>();
+  for (double& e : v) e = e == 3 ? nan : e;  // values in {0, 1, 2, NaN}: many ties
+  Tensor x = tensor(v, {2, 3, H, W});
+  for (DType dtype : {kFloat64, kFloat32}) {
+    auto [y, idx] = max_pool2d_with_indices(x.to(dtype), 2);
+    std::vector<int64_t> got = idx.to_vector<int64_t>(), want;
+    for (int64_t plane = 0; plane < 6; ++plane)
+      for (int64_t oh = 0; oh < H / 2; ++oh)
+        for (int64_t ow = 0; ow < W / 2; ++ow) {
+          int64_t arg = -1;
+          double best = -std::numeric_limits<double>::infinity();
+          for (int64_t t = 0; t < 4; ++t) {
+            const int64_t i = (2 * oh + t / 2) * W + 2 * ow + t % 2;
+            const double e = v[static_cast<size_t>(plane * H * W + i)];
+            if (arg < 0 || e > best || std::isnan(e)) best = e, arg = i;
+          }
+          want.push_back(arg);
+        }
+    EXPECT_EQ(got, want) << dtype;
+  }
 }
 
 TEST(PoolTest, AvgPoolMatchesDefinition) {
