@@ -29,13 +29,18 @@ struct Geometry {
   int64_t N, C, H, W, O, kH, kW, oH, oW, G, Cg, Og, K, P;
   int64_t sh, sw, ph, pw, dh, dw;
   bool direct;  // 1x1 kernel, stride 1, no padding: an input plane already is the column matrix
+  // Stride 1 and as many output columns as input columns (a "same" convolution): a row of the
+  // column matrix is then the input plane shifted by a constant, so im2col and col2im move whole
+  // planes at a time instead of one output row.
+  bool shifted;
 
   Geometry(const Tensor& input, const Tensor& weight, int64_t out_h, int64_t out_w, const Conv2dParams& p)
       : N(input.size(0)), C(input.size(1)), H(input.size(2)), W(input.size(3)), O(weight.size(0)),
         kH(weight.size(2)), kW(weight.size(3)), oH(out_h), oW(out_w), G(p.groups), Cg(C / G), Og(O / G),
         K(Cg * kH * kW), P(out_h * out_w), sh(p.stride.h), sw(p.stride.w), ph(p.padding.h),
         pw(p.padding.w), dh(p.dilation.h), dw(p.dilation.w),
-        direct(kH == 1 && kW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0) {}
+        direct(kH == 1 && kW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0),
+        shifted(sh == 1 && sw == 1 && oW == W) {}
 
   // Multiply-adds of one sample, for the threading decision.
   int64_t sample_work() const { return std::max<int64_t>(1, O * K * P); }
@@ -67,9 +72,54 @@ void for_each_patch_row(const Geometry& g, const F& f) {
       }
 }
 
+// For a `shifted` geometry, calls f(row, c, shift, oh_lo, oh_hi, lo, hi) for every column-matrix
+// row (c, ki, kj): its element (oh, ow) is x[c][oh * W + ow + shift], in bounds for oh in
+// [oh_lo, oh_hi) and ow in [lo, hi).
+template <typename F>
+void for_each_shifted_row(const Geometry& g, const F& f) {
+  for (int64_t c = 0; c < g.Cg; ++c)
+    for (int64_t ki = 0; ki < g.kH; ++ki)
+      for (int64_t kj = 0; kj < g.kW; ++kj) {
+        const int64_t ih_off = ki * g.dh - g.ph, iw_off = kj * g.dw - g.pw;
+        const int64_t oh_lo = std::min(g.oH, std::max<int64_t>(0, -ih_off));
+        const int64_t oh_hi = std::max(oh_lo, std::min(g.oH, g.H - ih_off));
+        const int64_t lo = std::min(g.oW, std::max<int64_t>(0, -iw_off));
+        const int64_t hi = std::max(lo, std::min(g.oW, g.W - iw_off));
+        f((c * g.kH + ki) * g.kW + kj, c, ih_off * g.W + iw_off, oh_lo, oh_hi, lo, hi);
+      }
+}
+
+// Zeroes columns [0, lo) and [hi, oW) of rows [oh_lo, oh_hi) of a column-matrix row.
+template <typename T>
+void zero_edges(const Geometry& g, T* row, int64_t oh_lo, int64_t oh_hi, int64_t lo, int64_t hi) {
+  if (lo == 0 && hi == g.oW) return;
+  for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+    std::fill(row + oh * g.oW, row + oh * g.oW + lo, T(0));
+    std::fill(row + oh * g.oW + hi, row + (oh + 1) * g.oW, T(0));
+  }
+}
+
 // col[(c, ki, kj), (oh, ow)] = x[c, oh*sh - ph + ki*dh, ow*sw - pw + kj*dw], 0 in the padding.
 template <typename T>
 void im2col(const Geometry& g, const T* x, T* col) {
+  if (g.shifted) {
+    // One copy per row from its first to its last in-bounds element; the copy also brings in the
+    // neighbouring input row's elements where the window hangs over a side, which are then zeroed.
+    for_each_shifted_row(g, [&](int64_t r, int64_t c, int64_t shift, int64_t oh_lo, int64_t oh_hi, int64_t lo,
+                                int64_t hi) {
+      T* row = col + r * g.P;
+      if (oh_lo == oh_hi || lo == hi) {
+        std::fill(row, row + g.P, T(0));
+        return;
+      }
+      const int64_t first = oh_lo * g.oW + lo, last = (oh_hi - 1) * g.oW + hi;
+      std::fill(row, row + first, T(0));
+      std::copy(x + c * g.H * g.W + first + shift, x + c * g.H * g.W + last + shift, row + first);
+      std::fill(row + last, row + g.P, T(0));
+      zero_edges(g, row, oh_lo, oh_hi, lo, hi);
+    });
+    return;
+  }
   for_each_patch_row(g, [&](int64_t dst, int64_t src, int64_t lo, int64_t hi, int64_t iw_off) {
     T* out = col + dst;
     if (src < 0) {
@@ -86,9 +136,28 @@ void im2col(const Geometry& g, const T* x, T* col) {
   });
 }
 
-// The adjoint of im2col: x[c, ih, iw] += col[(c, ki, kj), (oh, ow)] (x zeroed by the caller).
+// dst[i] += src[i]
 template <typename T>
-void col2im(const Geometry& g, const T* col, T* x) {
+void add_to(T* __restrict dst, const T* __restrict src, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
+}
+
+// The adjoint of im2col: x[c, ih, iw] += col[(c, ki, kj), (oh, ow)] (x zeroed by the caller). A
+// shifted geometry first zeroes col's elements that fall in the padding (col is scratch), so that
+// each row is added to x in one pass.
+template <typename T>
+void col2im(const Geometry& g, T* col, T* x) {
+  if (g.shifted) {
+    for_each_shifted_row(g, [&](int64_t r, int64_t c, int64_t shift, int64_t oh_lo, int64_t oh_hi, int64_t lo,
+                                int64_t hi) {
+      if (oh_lo == oh_hi || lo == hi) return;
+      T* row = col + r * g.P;
+      zero_edges(g, row, oh_lo, oh_hi, lo, hi);
+      const int64_t first = oh_lo * g.oW + lo, last = (oh_hi - 1) * g.oW + hi;
+      add_to(x + c * g.H * g.W + first + shift, row + first, last - first);
+    });
+    return;
+  }
   for_each_patch_row(g, [&](int64_t src, int64_t dst, int64_t lo, int64_t hi, int64_t iw_off) {
     if (dst < 0) return;
     const T* in = col + src;

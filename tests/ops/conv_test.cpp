@@ -82,6 +82,10 @@ const std::vector<Setting> kSettings = {
     {"1x1", {2, 5, 4, 3}, {4, 5, 1, 1}, 1, 0, 1, 1, true},
     {"1x1 stride 2", {2, 5, 5, 4}, {4, 5, 1, 1}, 2, 0, 1, 1, false},
     {"kernel fills padded input", {1, 2, 3, 3}, {2, 2, 5, 5}, 1, 1, 1, 1, true},
+    // "same" width at stride 1: im2col and col2im shift whole planes (conv_kernel.cpp)
+    {"same, dilation 2", {2, 3, 7, 6}, {4, 3, 3, 3}, 1, 2, 2, 1, true},
+    {"same width, tall padding", {1, 2, 4, 5}, {3, 2, 3, 3}, 1, {3, 1}, 1, 1, true},
+    {"same, one-row input", {2, 2, 1, 6}, {3, 2, 3, 5}, 1, {1, 2}, 1, 1, true},
 };
 
 }  // namespace
