@@ -61,15 +61,29 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b) {
   return out;
 }
 
-// d(a@b)/da = grad @ b^T ; d(a@b)/db = a^T @ grad (each summed over the batch dims it was broadcast to)
+// A transposed matrix: a 2-D view with unit row stride, such as a linear layer's weight.t().
+bool column_major(const Tensor& t) { return t.dim() == 2 && t.stride(0) == 1 && t.stride(1) != 1; }
+
+// x @ y, computed as (y^T @ x^T)^T when `transposed`: the product then has the layout of a
+// transposed operand, so its gradient leaves through that operand's transpose contiguous and
+// AccumulateGrad keeps it instead of copying it (a linear layer's weight gradient; PyTorch does
+// the same).
+Tensor product(const Tensor& x, const Tensor& y, bool transposed) {
+  if (!transposed) return matmul(x, y);
+  return transpose(matmul(transpose(y, -1, -2), transpose(x, -1, -2)), -1, -2);
+}
+
+// d(a@b)/da = grad @ b^T ; d(a@b)/db = a^T @ grad (each summed over the batch dims it was broadcast
+// to), laid out as the operand is.
 struct MatmulBackward : autograd::Node {
   SavedTensor a, b;
   DimVector a_shape, b_shape;
+  bool a_transposed = false, b_transposed = false;
   const char* name() const override { return "MatmulBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor ga, gb;
-    if (needs_input_grad(0)) ga = sum_to(matmul(g[0], transpose(b.unpack(this), -1, -2)), a_shape);
-    if (needs_input_grad(1)) gb = sum_to(matmul(transpose(a.unpack(this), -1, -2), g[0]), b_shape);
+    if (needs_input_grad(0)) ga = sum_to(product(g[0], transpose(b.unpack(this), -1, -2), a_transposed), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(product(transpose(a.unpack(this), -1, -2), g[0], b_transposed), b_shape);
     return {ga, gb};
   }
   void release_saved() override {
@@ -85,6 +99,8 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
     auto node = autograd::make_node<MatmulBackward>(a, b);
     node->a_shape = a.sizes().vec();
     node->b_shape = b.sizes().vec();
+    node->a_transposed = column_major(a);
+    node->b_transposed = column_major(b);
     if (node->needs_input_grad(0)) node->b = SavedTensor(b);
     if (node->needs_input_grad(1)) node->a = SavedTensor(a);
     autograd::set_history(out, node);

@@ -192,6 +192,20 @@ TEST(MatmulTest, GradientsThroughTransposedAndSlicedOperands) {
             {draw({2, 3, 4}, 34), draw({4, 2}, 35).set_requires_grad()});
 }
 
+// A transposed operand (a linear layer's weight.t()) gets its gradient in its own layout, so the
+// weight's gradient arrives contiguous and is kept rather than copied; values as by definition.
+TEST(MatmulTest, GradientOfATransposedOperandArrivesContiguous) {
+  Tensor x = draw({5, 3}, 50).set_requires_grad(), w = draw({4, 3}, 51).set_requires_grad();
+  Tensor g = draw({5, 4}, 52);
+  matmul(x, w.t()).backward(g);
+  ASSERT_TRUE(w.grad().is_contiguous());
+  EXPECT_EQ(w.grad().to_vector<double>(), matmul(g.t(), x.detach()).to_vector<double>());
+  Tensor v = draw({3, 5}, 53).set_requires_grad();  // the same on the left operand
+  matmul(v.t(), w.detach().t()).backward(g);
+  ASSERT_TRUE(v.grad().is_contiguous());
+  EXPECT_EQ(v.grad().to_vector<double>(), matmul(g, w.detach()).t().contiguous().to_vector<double>());
+}
+
 TEST(MatmulTest, SecondDerivatives) {
   auto fn = [](const TensorList& in) { return matmul(in[0], in[1]); };
   gradgradcheck(fn, {draw({2, 3}, 40).set_requires_grad(), draw({3, 2}, 41).set_requires_grad()});
