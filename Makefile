@@ -65,8 +65,10 @@ demo: build
 	$(DEMO) --model cnn --epochs 5 --run-dir runs/cnn --restart --stop-after 1876
 	$(DEMO) --model cnn --epochs 5 --run-dir runs/cnn --resume
 
+## Every workload in Ember and in PyTorch from PyPI, C++ and Python, 1 and 2 threads, in one run:
+## prints the tables that bench/README.md describes (a few minutes on 2 cores).
 bench: python
-	bench/run.sh
+	BUILD_DIR=$(BUILD_DIR) bench/run.sh
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

@@ -1,6 +1,6 @@
 // Checkpoint throughput: saving and loading a ~1 GB state of 50 float32 tensors with io::save /
 // io::load, against a plain sequential write(2)/read(2) of the same bytes (what dd does: the
-// physical limit), with and without fsync. Prints "name value unit" lines for bench/io.sh.
+// physical limit), with and without fsync. Prints "name value unit" lines for bench/run.sh.
 //   io_bench DIR [TENSORS] [ELEMENTS_PER_TENSOR]
 #include <fcntl.h>
 #include <sys/resource.h>

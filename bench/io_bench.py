@@ -1,6 +1,6 @@
 """torch.save / torch.load of the same ~1 GB state as bench/io_bench.cpp (50 float32 tensors).
 
-Prints "name value unit" lines for bench/io.sh: throughput with and without fsync, and how much
+Prints "name value unit" lines for bench/run.sh: throughput with and without fsync, and how much
 anonymous memory a load adds (torch.load reads the file into fresh memory).
     python io_bench.py DIR [TENSORS] [ELEMENTS]
 """

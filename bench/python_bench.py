@@ -1,7 +1,8 @@
 """Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP and CNN training steps and
-one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or PyTorch (the same code through the same names: Ember's Python API follows PyTorch's). PyTorch
-from PyPI links MKL, so this is also the fair matmul reference (Debian's libtorch has no fast BLAS). Prints "name value unit" lines for
-bench/python.sh, which runs it once per framework in the same run.
+one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or PyTorch: the
+same code through the same names, as Ember's Python API follows PyTorch's. bench/cpp_bench.cpp
+runs the same workloads in C++; keep the two in step. Prints "name value unit" lines for
+bench/run.sh.
     python python_bench.py ember|torch THREADS
 """
 import gzip
@@ -12,6 +13,7 @@ import time
 import numpy as np
 
 FASHION = "/usr/share/datasets/fashion-mnist"
+MLP, TINY = (784, 256, 128, 10), (16, 16, 16, 10)  # an MLP's layer widths
 
 
 def read_idx(path):
@@ -34,6 +36,13 @@ def time_per_call(fn, budget=0.5):
             calls += 1
         best = min(best, (time.perf_counter() - t0) / calls)
     return best
+
+
+def train_step(model, opt, inputs, targets, F):
+    """Zero the gradients, forward, cross-entropy, backward, update."""
+    opt.zero_grad()
+    F.cross_entropy(model(inputs), targets).backward()
+    opt.step()
 
 
 def main():
@@ -73,23 +82,23 @@ def main():
         t = time_per_call(lambda: m @ n, 1.5)
     print(f"matmul1024 {2.0 * 1024 ** 3 / t / 1e9:.4g} GFLOP/s")
 
-    for batch in (64, 512):
+    # The 784-256-128-10 MLP at batch 64 and 512, and the same layers 16 wide at batch 1, where
+    # the step is all overhead; SGD (lr 0.01, momentum 0.9) and Adam (lr 1e-3).
+    def mlp(w):
+        return nn.Sequential(nn.Linear(w[0], w[1]), nn.ReLU(), nn.Linear(w[1], w[2]), nn.ReLU(),
+                             nn.Linear(w[2], w[3]))
+
+    for workload, widths, batch in (("mlp_step_b64", MLP, 64), ("mlp_step_b512", MLP, 512),
+                                    ("step_overhead", TINY, 1)):
         lib.manual_seed(0)
-        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
-                              nn.Linear(128, 10))
+        model = mlp(widths)
         for opt_name in ("SGD", "Adam"):
             opt = (optim.SGD(named(model), lr=0.01, momentum=0.9) if opt_name == "SGD"
                    else optim.Adam(named(model), lr=1e-3))
-            inputs = lib.randn(batch, 784)
+            inputs = lib.randn(batch, widths[0])
             targets = lib.randint(0, 10, (batch,))
-
-            def step():
-                opt.zero_grad()
-                loss = F.cross_entropy(model(inputs), targets)
-                loss.backward()
-                opt.step()
-
-            print(f"mlp_step_b{batch}_{opt_name.lower()} {time_per_call(step, 1.0) * 1e3:.4g} ms/step")
+            t = time_per_call(lambda: train_step(model, opt, inputs, targets, F), 1.0)
+            print(f"{workload}_{opt_name.lower()} {t * 1e3:.4g} ms/step")
 
     # The CNN of tutorials/fashion_mnist (conv 1->16 and 16->32, 3x3 padding 1, each with ReLU and
     # 2x2 max pooling, then 1568-128-10), batch 64, Adam.
@@ -99,29 +108,22 @@ def main():
                         nn.Linear(32 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
     opt = optim.Adam(named(cnn), lr=1e-3)
     images, labels = lib.randn(64, 1, 28, 28), lib.randint(0, 10, (64,))
+    t = time_per_call(lambda: train_step(cnn, opt, images, labels, F), 1.0)
+    print(f"cnn_step_b64_adam {t * 1e3:.4g} ms/step")
 
-    def cnn_step():
-        opt.zero_grad()
-        F.cross_entropy(cnn(images), labels).backward()
-        opt.step()
-
-    print(f"cnn_step_b64_adam {time_per_call(cnn_step, 1.0) * 1e3:.4g} ms/step")
-
-    # One epoch of the MLP over the 60,000 training images, batch 64, SGD with momentum.
+    # One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
+    # the images are standardised beforehand, untimed.
     if os.path.exists(os.path.join(FASHION, "train-images-idx3-ubyte.gz")):
         x = read_idx(os.path.join(FASHION, "train-images-idx3-ubyte.gz")).reshape(-1, 784)
         y = read_idx(os.path.join(FASHION, "train-labels-idx1-ubyte.gz")).astype(np.int64)
         x = lib.from_numpy((x.astype(np.float32) / 255.0 - 0.2860) / 0.3530)
         y = lib.from_numpy(y)
         lib.manual_seed(0)
-        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
-                              nn.Linear(128, 10))
+        model = mlp(MLP)
         opt = optim.SGD(named(model), lr=0.05, momentum=0.9)
         t0 = time.perf_counter()
         for start in range(0, x.shape[0] - 63, 64):
-            opt.zero_grad()
-            F.cross_entropy(model(x[start:start + 64]), y[start:start + 64]).backward()
-            opt.step()
+            train_step(model, opt, x[start:start + 64], y[start:start + 64], F)
         print(f"mlp_epoch_b64_sgd {time.perf_counter() - t0:.4g} s/epoch")
 
 

@@ -1,44 +1,56 @@
 #!/usr/bin/env bash
-# Builds bench/overhead.cpp twice, against Ember and against libtorch (Debian's libtorch-dev,
-# installed here if missing), runs both at 1 and 2 threads on this machine, and prints one table
-# with the ratio Ember/libtorch for every workload. Then the Python-side benchmark against
-# PyTorch from PyPI (bench/python.sh; its matmul is the fair reference, as Debian's libtorch has
-# no fast BLAS) and the checkpoint benchmark (bench/io.sh). Nothing here is a test: it only
-# reports.
+# `make bench`: every workload in Ember and in PyTorch from PyPI (installed here into .venv-bench;
+# its wheel also ships the libtorch the C++ side links), from C++ (cpp_bench.cpp) and from Python
+# (python_bench.py) at 1 and 2 threads, and the checkpoint save/load (io_bench.cpp, io_bench.py),
+# all in one run; then summary.py prints the tables, markdown-ready, from the result files in
+# $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
+#   bench/run.sh            # everything (a few minutes on 2 cores)
+#   bench/run.sh cpp        # only the listed parts (cpp python io), then the tables of all
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install_deps.sh bench
+scripts/install_deps.sh data
 build=${BUILD_DIR:-build}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-
+venv=.venv-bench
+[[ -x $venv/bin/python ]] || python3 -m venv "$venv"
+"$venv/bin/python" -c "import torch, numpy" 2>/dev/null || "$venv/bin/pip" install -q torch numpy
+torch=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__file__))')
+res=$build/bench
+(($#)) || rm -rf "$res"
+mkdir -p "$res"
+parts=" ${*:-cpp python io} "
 flags=(-std=c++20 -O2 -march=native)
-g++ "${flags[@]}" -fopenmp -I "$build/include" bench/overhead.cpp -o "$out/ember" \
-  -L"$build" -lember -Wl,-rpath,"$PWD/$build"
-g++ "${flags[@]}" -DBENCH_TORCH -I/usr/include/torch/csrc/api/include bench/overhead.cpp \
-  -o "$out/torch" -ltorch -ltorch_cpu -lc10
+# shellcheck disable=SC2054  # -Wl,-rpath,DIR is one word
+ember=(-I "$build/include" -L"$build" -lember -Wl,-rpath,"$PWD/$build")
+say() { echo "bench: $*" >&2; }
 
+if [[ $parts == *" cpp "* ]]; then
+  say "building cpp_bench against Ember and against libtorch"
+  g++ "${flags[@]}" -fopenmp bench/cpp_bench.cpp -o "$res/ember-cpp" "${ember[@]}" -lz
+  g++ "${flags[@]}" -DBENCH_TORCH -I "$torch/include" -I "$torch/include/torch/csrc/api/include" \
+    bench/cpp_bench.cpp -o "$res/torch-cpp" -L"$torch/lib" -ltorch_cpu -lc10 -lz \
+    -Wl,-rpath,"$torch/lib"
+fi
 for threads in 1 2; do
-  OMP_NUM_THREADS=$threads "$out/ember" "$threads" >"$out/ember.$threads"
-  OMP_NUM_THREADS=$threads "$out/torch" "$threads" >"$out/torch.$threads"
+  export OMP_NUM_THREADS=$threads
+  if [[ $parts == *" cpp "* ]]; then
+    say "C++, $threads thread(s)"
+    "$res/ember-cpp" "$threads" >"$res/ember-cpp.$threads"
+    "$res/torch-cpp" "$threads" >"$res/torch-cpp.$threads"
+  fi
+  if [[ $parts == *" python "* ]]; then
+    say "Python, $threads thread(s)"
+    .venv/bin/python bench/python_bench.py ember "$threads" >"$res/ember-py.$threads"
+    "$venv/bin/python" bench/python_bench.py torch "$threads" >"$res/torch-py.$threads"
+  fi
 done
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "libtorch: $(dpkg-query -W -f='${Version}' libtorch-dev)"
-printf '%-22s %8s %12s %12s %8s  %s\n' workload threads ember libtorch ratio unit
-for threads in 1 2; do
-  while read -r _ name value unit; do
-    [[ $name == threads ]] && continue
-    ref=$(awk -v n="$name" '$2 == n {print $3}' "$out/torch.$threads")
-    # Ratios read "Ember's cost / libtorch's cost": time ratios as they are, throughput inverted.
-    if [[ $unit == GFLOP/s ]]; then ratio=$(awk -v a="$value" -v b="$ref" 'BEGIN{printf "%.2f", b/a}')
-    else ratio=$(awk -v a="$value" -v b="$ref" 'BEGIN{printf "%.2f", a/b}'); fi
-    printf '%-22s %8s %12s %12s %8s  %s\n' "$name" "$threads" "$value" "$ref" "${ratio}x" "$unit"
-  done <"$out/ember.$threads"
-done
-echo "ratio = Ember time / libtorch time (for GFLOP/s: libtorch rate / Ember rate); below 1 is faster"
-
-echo
-bench/python.sh
-echo
-bench/io.sh
+if [[ $parts == *" io "* ]]; then
+  say "checkpoints: ${BENCH_IO_STATE:-50 5000000} (tensors, float32 elements each), 2 threads"
+  export OMP_NUM_THREADS=2
+  scratch=$(mktemp -d -p "$PWD/$build")  # on the build's disk, not a tmpfs
+  trap 'rm -rf "$scratch"' EXIT
+  read -r -a state <<<"${BENCH_IO_STATE:-}"
+  g++ "${flags[@]}" bench/io_bench.cpp -o "$res/io_bench" "${ember[@]}"
+  "$res/io_bench" "$scratch" "${state[@]}" >"$res/ember-cpp.io"
+  "$venv/bin/python" bench/io_bench.py "$scratch" "${state[@]}" >"$res/torch-py.io"
+fi
+"$venv/bin/python" bench/summary.py "$res"

@@ -177,7 +177,7 @@ uint64_t write_tensor(detail::AtomicFile& file, const Tensor& t) {
   // Hashed and written a piece at a time: the write copies each piece while it is still in
   // cache from the hash. NB: 8 MiB pieces fit the L3 cache, and writes that large let the page
   // cache keep large folios, which a mapped load then populates two to three times faster than
-  // the small ones 512 KiB writes leave (measured with bench/io.sh).
+  // the small ones 512 KiB writes leave (measured with bench/io_bench.cpp).
   const char* bytes = static_cast<const char*>(data.data_ptr());
   size_t n = data.nbytes();
   constexpr size_t kPiece = 8 << 20;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Ember needs, only those missing, so a fresh machine can run
-# `make test` and `make demo`. Groups: base (always), plus any of: python data fuzz bench.
+# `make test` and `make demo`. Groups: base (always), plus any of: python data fuzz.
 #   scripts/install_deps.sh            # base build + tests
 #   scripts/install_deps.sh data fuzz  # and the Fashion-MNIST data set and clang's libFuzzer
 set -euo pipefail
@@ -11,7 +11,6 @@ declare -A groups=(
   [python]="python3-dev python3-venv pybind11-dev"
   [data]="dataset-fashion-mnist"
   [fuzz]="clang libclang-rt-14-dev"
-  [bench]="libtorch-dev"
 )
 
 wanted=("${base[@]}")

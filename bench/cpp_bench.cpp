@@ -1,0 +1,267 @@
+// The workloads of bench/python_bench.py in C++, for Ember or (built with -DBENCH_TORCH) the
+// libtorch that PyTorch's PyPI wheel ships: per-op autograd overhead on tiny tensors, a 100,000-op
+// chain's backward, the 1024x1024 matmul, the MLP and CNN training steps, the per-step overhead
+// (the MLP's step 16 wide) and one Fashion-MNIST epoch of the MLP. The same loops run through a thin adapter, so both sides do the same work;
+// keep them in step with python_bench.py (same models, settings, budgets and timing). Prints
+// "name value unit" lines for bench/run.sh.
+//   cpp_bench THREADS
+#include <zlib.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+using Widths = std::array<int64_t, 4>;  // an MLP's layer widths
+constexpr Widths kMLP = {784, 256, 128, 10}, kTiny = {16, 16, 16, 10};
+
+#ifdef BENCH_TORCH
+#include <torch/torch.h>
+namespace lib {
+using Tensor = torch::Tensor;
+using NoGrad = torch::NoGradGuard;
+using Model = torch::nn::Sequential;
+using Optimizer = torch::optim::Optimizer;
+inline Tensor leaf(std::vector<int64_t> shape) { return torch::rand(shape).requires_grad_(true); }
+inline Tensor data(std::vector<int64_t> shape) { return torch::rand(shape); }
+inline Tensor randn(std::vector<int64_t> shape) { return torch::randn(shape); }
+inline Tensor labels(int64_t n) { return torch::randint(0, 10, {n}); }
+template <typename T>
+Tensor from_vector(std::vector<T>& values, std::vector<int64_t> shape) {
+  return torch::from_blob(values.data(), shape, torch::dtype<T>()).clone();
+}
+inline void set_threads(int n) { torch::set_num_threads(n); }
+inline void manual_seed(uint64_t seed) { torch::manual_seed(seed); }
+inline Model mlp(const Widths& w) {
+  using namespace torch::nn;
+  return Sequential(Linear(w[0], w[1]), ReLU(), Linear(w[1], w[2]), ReLU(), Linear(w[2], w[3]));
+}
+inline Model cnn() {
+  using namespace torch::nn;
+  return Sequential(Conv2d(Conv2dOptions(1, 16, 3).padding(1)), ReLU(), MaxPool2d(2),
+                    Conv2d(Conv2dOptions(16, 32, 3).padding(1)), ReLU(), MaxPool2d(2), Flatten(),
+                    Linear(32 * 7 * 7, 128), ReLU(), Linear(128, 10));
+}
+inline Tensor forward(Model& m, const Tensor& x) { return m->forward(x); }
+inline std::unique_ptr<Optimizer> sgd(Model& m, double lr, double momentum) {
+  return std::make_unique<torch::optim::SGD>(m->parameters(),
+                                             torch::optim::SGDOptions(lr).momentum(momentum));
+}
+inline std::unique_ptr<Optimizer> adam(Model& m, double lr) {
+  return std::make_unique<torch::optim::Adam>(m->parameters(), torch::optim::AdamOptions(lr));
+}
+inline Tensor cross_entropy(const Tensor& x, const Tensor& y) {
+  return torch::nn::functional::cross_entropy(x, y);
+}
+}  // namespace lib
+#else
+#include <omp.h>
+
+#include <ember/ember.h>
+namespace lib {
+using Tensor = ember::Tensor;
+using NoGrad = ember::NoGradGuard;
+using Model = std::shared_ptr<ember::nn::Module>;
+using Optimizer = ember::optim::Optimizer;
+inline Tensor leaf(std::vector<int64_t> shape) { return ember::rand(shape).set_requires_grad(); }
+inline Tensor data(std::vector<int64_t> shape) { return ember::rand(shape); }
+inline Tensor randn(std::vector<int64_t> shape) { return ember::randn(shape); }
+inline Tensor labels(int64_t n) { return ember::randint(0, 10, {n}); }
+template <typename T>
+Tensor from_vector(std::vector<T>& values, std::vector<int64_t> shape) {
+  return ember::tensor(values, shape);
+}
+inline void set_threads(int n) { omp_set_num_threads(n); }
+inline void manual_seed(uint64_t seed) { ember::manual_seed(seed); }
+inline Model sequential(std::vector<Model> layers) {
+  return std::make_shared<ember::nn::Sequential>(std::move(layers));
+}
+inline Model mlp(const Widths& w) {
+  using namespace ember::nn;
+  return sequential({std::make_shared<Linear>(LinearOptions{w[0], w[1]}), std::make_shared<ReLU>(),
+                     std::make_shared<Linear>(LinearOptions{w[1], w[2]}), std::make_shared<ReLU>(),
+                     std::make_shared<Linear>(LinearOptions{w[2], w[3]})});
+}
+inline Model cnn() {
+  using namespace ember::nn;
+  auto conv = [](int64_t in, int64_t out) {
+    return std::make_shared<Conv2d>(
+        Conv2dOptions{.in_channels = in, .out_channels = out, .kernel_size = 3, .padding = 1});
+  };
+  return sequential({conv(1, 16), std::make_shared<ReLU>(), std::make_shared<MaxPool2d>(2),
+                     conv(16, 32), std::make_shared<ReLU>(), std::make_shared<MaxPool2d>(2),
+                     std::make_shared<Flatten>(),
+                     std::make_shared<Linear>(LinearOptions{32 * 7 * 7, 128}),
+                     std::make_shared<ReLU>(), std::make_shared<Linear>(LinearOptions{128, 10})});
+}
+inline Tensor forward(Model& m, const Tensor& x) { return (*m)(x); }
+inline std::unique_ptr<Optimizer> sgd(Model& m, double lr, double momentum) {
+  return std::make_unique<ember::optim::SGD>(
+      m->named_parameters(), ember::optim::SGDOptions{.lr = lr, .momentum = momentum});
+}
+inline std::unique_ptr<Optimizer> adam(Model& m, double lr) {
+  return std::make_unique<ember::optim::Adam>(m->named_parameters(),
+                                              ember::optim::AdamOptions{.lr = lr});
+}
+inline Tensor cross_entropy(const Tensor& x, const Tensor& y) {
+  return ember::nn::functional::cross_entropy(x, y);
+}
+}  // namespace lib
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Runs f repeatedly for about `budget` seconds (after 3 warm-up calls) and returns seconds per
+// call, the best of 5 rounds: python_bench.py's time_per_call.
+template <typename F>
+double time_per_call(F&& f, double budget = 0.5) {
+  for (int i = 0; i < 3; ++i) f();
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    int64_t calls = 0;
+    auto t0 = Clock::now();
+    while (seconds_since(t0) < budget / 5) {
+      f();
+      ++calls;
+    }
+    best = std::min(best, seconds_since(t0) / static_cast<double>(calls));
+  }
+  return best;
+}
+
+void report(const std::string& name, double value, const char* unit) {
+  std::printf("%s %.4g %s\n", name.c_str(), value, unit);
+}
+
+// One training step: zero the gradients, forward, cross-entropy, backward, update.
+void train_step(lib::Model& model, lib::Optimizer& opt, const lib::Tensor& x,
+                const lib::Tensor& y) {
+  opt.zero_grad();
+  lib::cross_entropy(lib::forward(model, x), y).backward();
+  opt.step();
+}
+
+// The payload of a gzipped idx file (Fashion-MNIST's format): the bytes after the header, which is
+// a magic number whose last byte counts the dimensions, then one big-endian int32 per dimension.
+std::vector<uint8_t> read_idx(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr) return {};
+  std::vector<uint8_t> bytes;
+  uint8_t buf[1 << 16];
+  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) bytes.insert(bytes.end(), buf, buf + n);
+  gzclose(f);
+  if (bytes.size() < 4 || bytes.size() < 4 + 4 * size_t{bytes[3]}) return {};
+  return {bytes.begin() + 4 + 4 * bytes[3], bytes.end()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int threads = argc > 1 ? std::atoi(argv[1]) : 1;
+  lib::set_threads(threads);
+
+  // Forward only: one multiply of two [4] tensors that require grad (records a node).
+  {
+    lib::Tensor a = lib::leaf({4}), b = lib::leaf({4});
+    constexpr int kOps = 100;
+    double t = time_per_call([&] {
+      for (int i = 0; i < kOps; ++i) {
+        lib::Tensor c = a * b;
+      }
+    });
+    report("op_forward", t / kOps * 1e6, "us/op");
+  }
+  // Forward + backward: a chain of 64 multiplies, then sum and backward.
+  {
+    lib::Tensor x = lib::leaf({4}), w = lib::leaf({4});
+    constexpr int kOps = 64;
+    double t = time_per_call([&] {
+      lib::Tensor y = x;
+      for (int i = 0; i < kOps; ++i) y = y * w;
+      y.sum().backward();
+    });
+    report("op_forward_backward", t / (kOps + 1) * 1e6, "us/op");
+  }
+  // A 100,000-op chain: backward time per op (the forward is not timed).
+  {
+    lib::Tensor x = lib::leaf({1});
+    lib::Tensor s = lib::data({1});
+    constexpr int kOps = 100000;
+    double best = 1e30;
+    for (int round = 0; round < 3; ++round) {
+      lib::Tensor y = x;
+      for (int i = 0; i < kOps; ++i) y = y * s;
+      lib::Tensor loss = y.sum();
+      auto t0 = Clock::now();
+      loss.backward();
+      best = std::min(best, seconds_since(t0));
+    }
+    report("chain100k_backward", best / kOps * 1e6, "us/op");
+  }
+  // 1024 x 1024 float32 matmul.
+  {
+    lib::NoGrad no_grad;
+    lib::Tensor a = lib::data({1024, 1024}), b = lib::data({1024, 1024});
+    double t = time_per_call([&] { lib::Tensor c = a.matmul(b); }, 1.5);
+    report("matmul1024", 2.0 * 1024 * 1024 * 1024 / t / 1e9, "GFLOP/s");
+  }
+  // The 784-256-128-10 MLP at batch 64 and 512, and the same layers 16 wide at batch 1, where the
+  // step is all overhead; SGD (lr 0.01, momentum 0.9) and Adam (lr 1e-3).
+  struct StepCase {
+    const char* name;
+    Widths widths;
+    int64_t batch;
+  };
+  for (auto [name, widths, batch] : {StepCase{"mlp_step_b64", kMLP, 64},
+                                     StepCase{"mlp_step_b512", kMLP, 512},
+                                     StepCase{"step_overhead", kTiny, 1}}) {
+    lib::manual_seed(0);
+    lib::Model model = lib::mlp(widths);
+    for (std::string opt_name : {"sgd", "adam"}) {
+      auto opt = opt_name == "sgd" ? lib::sgd(model, 0.01, 0.9) : lib::adam(model, 1e-3);
+      lib::Tensor inputs = lib::randn({batch, widths[0]}), targets = lib::labels(batch);
+      double t = time_per_call([&] { train_step(model, *opt, inputs, targets); }, 1.0);
+      report(std::string(name) + "_" + opt_name, t * 1e3, "ms/step");
+    }
+  }
+  // The CNN of tutorials/fashion_mnist, batch 64, Adam.
+  {
+    lib::manual_seed(0);
+    lib::Model cnn = lib::cnn();
+    auto opt = lib::adam(cnn, 1e-3);
+    lib::Tensor images = lib::randn({64, 1, 28, 28}), labels = lib::labels(64);
+    double t = time_per_call([&] { train_step(cnn, *opt, images, labels); }, 1.0);
+    report("cnn_step_b64_adam", t * 1e3, "ms/step");
+  }
+  // One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
+  // the images are standardised beforehand, untimed.
+  const std::string root = "/usr/share/datasets/fashion-mnist/";
+  std::vector<uint8_t> pixels = read_idx(root + "train-images-idx3-ubyte.gz");
+  std::vector<uint8_t> classes = read_idx(root + "train-labels-idx1-ubyte.gz");
+  if (!pixels.empty() && !classes.empty()) {
+    std::vector<float> standardised(pixels.size());
+    for (size_t i = 0; i < pixels.size(); ++i)
+      standardised[i] = (pixels[i] / 255.0f - 0.2860f) / 0.3530f;
+    std::vector<int64_t> targets(classes.begin(), classes.end());
+    const auto n = static_cast<int64_t>(targets.size());
+    lib::Tensor x = lib::from_vector(standardised, {n, 784}), y = lib::from_vector(targets, {n});
+    lib::manual_seed(0);
+    lib::Model model = lib::mlp(kMLP);
+    auto opt = lib::sgd(model, 0.05, 0.9);
+    auto t0 = Clock::now();
+    for (int64_t start = 0; start + 64 <= n; start += 64)
+      train_step(model, *opt, x.narrow(0, start, 64), y.narrow(0, start, 64));
+    report("mlp_epoch_b64_sgd", seconds_since(t0), "s/epoch");
+  }
+  return 0;
+}

@@ -1,0 +1,141 @@
+"""Prints bench/run.sh's results as markdown tables: every workload with each side at its best
+thread setting, the ratios Ember/PyTorch and the issue's targets; then each thread setting; then
+the checkpoint details. Standard library only.
+    python summary.py RESULTS_DIR
+RESULTS_DIR holds SIDE.THREADS files (SIDE: ember-cpp, torch-cpp, ember-py, torch-py; THREADS: 1,
+2, or io for the checkpoint runs), each of "name value unit" lines.
+"""
+import datetime
+import importlib.metadata
+import os
+import subprocess
+import sys
+
+SIDES = ("ember-cpp", "torch-cpp", "ember-py", "torch-py")
+HEADS = ("Ember C++", "PyTorch C++", "Ember Python", "PyTorch Python")
+RATES = ("GFLOP/s", "GB/s")  # higher is better; every other unit is a time
+# (name, label, speed-up over PyTorch that the issue asks for: 1.0 is "not slower")
+WORKLOADS = [
+    ("op_forward", "per-op overhead, forward (µs/op)", None),
+    ("op_forward_backward", "per-op overhead, forward+backward (µs/op)", None),
+    ("chain100k_backward", "100k-op chain, backward (µs/op)", None),
+    ("matmul1024", "1024² float32 matmul (GFLOP/s)", None),
+    ("mlp_step_b64_sgd", "MLP step, batch 64, SGD (ms)", 1.6),
+    ("mlp_step_b64_adam", "MLP step, batch 64, Adam (ms)", 1.6),
+    ("mlp_step_b512_sgd", "MLP step, batch 512, SGD (ms)", 1.4),
+    ("mlp_step_b512_adam", "MLP step, batch 512, Adam (ms)", 1.4),
+    ("cnn_step_b64_adam", "CNN step, batch 64, Adam (ms)", 1.35),
+    ("mlp_epoch_b64_sgd", "Fashion-MNIST epoch, MLP, batch 64, SGD (s)", 1.0),
+    ("step_overhead_sgd", "per-step overhead: 16-16-16-10 MLP, batch 1, SGD (ms)", 1.0),
+    ("step_overhead_adam", "per-step overhead: 16-16-16-10 MLP, batch 1, Adam (ms)", 1.0),
+    ("save_nofsync", "checkpoint save, no fsync (GB/s)", None),
+    ("save_fsync", "checkpoint save, fsync (GB/s)", None),
+    ("load_verify", "checkpoint open + verify (GB/s)", None),
+]
+
+
+def load(folder):
+    """{side: {threads: {name: (value, unit)}}}."""
+    results = {side: {} for side in SIDES}
+    for file in sorted(os.listdir(folder)):
+        side, _, threads = file.partition(".")
+        if side in results and threads:
+            with open(os.path.join(folder, file)) as f:
+                results[side][threads] = {n: (float(v), u) for n, v, u in map(str.split, f)}
+    return results
+
+
+def cost(entry):
+    return 1 / entry[0] if entry[1] in RATES else entry[0]
+
+
+def best(runs, name):
+    """(value, unit, threads) at the thread setting where `name` is fastest, or None."""
+    found = [(*r[name], t) for t, r in runs.items() if name in r]
+    return min(found, key=cost, default=None)
+
+
+def ratio(ember, torch):
+    """Ember's cost / PyTorch's (below 1: Ember is faster), or None."""
+    return cost(ember) / cost(torch) if ember and torch else None
+
+
+def cell(entry):
+    """value, and in brackets the thread setting where best() chose one."""
+    if entry is None:
+        return "—"
+    return f"{entry[0]:.4g}" + (f" ({entry[2]})" if entry[2:] and entry[2] != "io" else "")
+
+
+def times(r, mark=""):
+    return "—" if r is None else f"{r:.2f}x{mark}"
+
+
+def table(heads, rows):
+    print("| " + " | ".join(heads) + " |")
+    print("|" + "|".join("-" * (len(h) + 2) for h in heads) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+
+
+def machine():
+    with open("/proc/cpuinfo") as f:
+        info = f.read()
+    model = next((line.split(":", 1)[1].strip() for line in info.splitlines()
+                  if line.startswith("model name")), "?")
+    avx512 = ", AVX-512" if " avx512f" in info else ""
+    here = os.path.dirname(os.path.abspath(__file__))
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                            text=True, cwd=here).stdout.strip()
+    return (f"{os.cpu_count()} cores ({model}{avx512}), {datetime.date.today()}, Ember "
+            f"{commit or '?'}, torch {importlib.metadata.version('torch')} from PyPI (its libtorch "
+            "for C++)")
+
+
+def main():
+    results = load(sys.argv[1])
+    print(f"machine: {machine()}\n")
+    print("Each side at its faster thread setting, in brackets (checkpoints: 2 threads). Ratio = "
+          "Ember's time / PyTorch's in the same language (rates inverted), below 1: Ember is "
+          "faster; *: against PyTorch from Python, where C++ has no counterpart.\n")
+    rows = []
+    for name, label, target in WORKLOADS:
+        e_cpp, t_cpp, e_py, t_py = (best(results[side], name) for side in SIDES)
+        r_cpp, r_py = ratio(e_cpp, t_cpp or t_py), ratio(e_py, t_py)
+        goal = "" if not target else "not slower" if target == 1 else f"{target}x faster"
+        met = ["—" if r is None else "yes" if r <= 1 / target else "no"
+               for r in (r_cpp, r_py) if target]
+        rows.append([label, *map(cell, (e_cpp, t_cpp, e_py, t_py)),
+                     times(r_cpp, "" if t_cpp else "*"), times(r_py), goal, " / ".join(met)])
+    table(["workload", *HEADS, "C++ ratio", "Python ratio", "target", "met (C++ / Python)"], rows)
+
+    print("Each thread setting:\n")
+    rows = []
+    for name, label, _ in WORKLOADS:
+        for threads in ("1", "2"):
+            e_cpp, t_cpp, e_py, t_py = (results[side].get(threads, {}).get(name) for side in SIDES)
+            if e_cpp or e_py:
+                rows.append([label, threads, *map(cell, (e_cpp, t_cpp, e_py, t_py)),
+                             times(ratio(e_cpp, t_cpp)), times(ratio(e_py, t_py))])
+    table(["workload", "threads", *HEADS, "C++ ratio", "Python ratio"], rows)
+
+    ember, torch = results["ember-cpp"].get("io"), results["torch-py"].get("io")
+    if ember and torch:
+        print(f"Checkpoints, {ember['state_size'][0]:g} GB of float32 tensors, against torch.save "
+              "/ torch.load and a plain write(2) / read(2) of the same bytes (GB/s; ratios of "
+              "times, below 1: Ember is faster):\n")
+        rows = []
+        for name, plain in (("save_nofsync", "plain_write_nofsync"),
+                            ("save_fsync", "plain_write_fsync"), ("load_verify", "plain_read")):
+            e, t, p = ember[name], torch[name], ember[plain]
+            rows.append([name, *(f"{x[0]:.4g}" for x in (e, t, p)), times(ratio(e, t)),
+                         times(ratio(e, p))])
+        for name in ("save_peak_extra_memory", "load_extra_anon_memory"):
+            rows.append([f"{name} (% of the state)", f"{ember[name][0]:.4g}",
+                         f"{torch[name][0]:.4g}", "", "", ""])
+        table(["metric", "Ember", "torch", "plain", "Ember / torch", "Ember / plain"], rows)
+
+
+if __name__ == "__main__":
+    main()
