@@ -50,12 +50,20 @@ int64_t DataLoader::num_batches() const {
   return options_.drop_last ? n / b : (n + b - 1) / b;
 }
 
-void DataLoader::start_epoch(int64_t first_batch) {
-  EMBER_CHECK_INDEX(first_batch >= 0 && first_batch <= num_batches(), "DataLoader::start_epoch: batch ",
-                    first_batch, " is outside [0, ", num_batches(), "]");
+void DataLoader::start_epoch() {
+  // Step past the previous epoch's draw, unless the generator was set from outside since.
+  if (options_.shuffle && drawn_ && generator_.get_state() == epoch_start_) generator_.set_state(after_draw_);
+  begin(0);
+}
+
+void DataLoader::resume_epoch(int64_t next_batch) {
+  EMBER_CHECK_INDEX(next_batch >= 0 && next_batch <= num_batches(), "DataLoader::resume_epoch: batch ",
+                    next_batch, " is outside [0, ", num_batches(), "]");
+  begin(next_batch);
+}
+
+void DataLoader::begin(int64_t first_batch) {
   if (options_.shuffle) {
-    // Step past the previous epoch's draw, unless the generator was set from outside since.
-    if (drawn_ && generator_.get_state() == epoch_start_) generator_.set_state(after_draw_);
     epoch_start_ = generator_.get_state();
     Generator draw = generator_;
     order_ = randperm(size(), &draw);

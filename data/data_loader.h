@@ -13,10 +13,10 @@
 // NB: exact resume. The order of an epoch is drawn at start_epoch() from a copy of generator(),
 // and generator() itself advances past that draw only when the next epoch starts, so during an
 // epoch generator() holds the state the epoch's order was drawn from. A checkpoint therefore
-// needs only that generator and the index of the next batch: a new loader whose generator is
-// restored from it and that starts with start_epoch(next_batch) draws the same order and goes on
-// with the same batch. (Restoring the generator between epochs is also fine: a generator whose
-// state was changed from outside is taken as it is.)
+// needs only that generator and position(): restore the generator (io::TrainingState does it by
+// name) and call resume_epoch(position), on a new loader or on the same one, which redraws the
+// same order and goes on with the same batch. (Setting the generator between epochs is also
+// fine: start_epoch() takes a generator changed from outside as it is.)
 #include <cstdint>
 #include <optional>
 
@@ -48,9 +48,13 @@ class DataLoader {
   /// batch_size < 1.
   DataLoader(Tensor inputs, Tensor targets, DataLoaderOptions options);
 
-  /// Begins an epoch: draws its order (shuffle) and sets the next batch to `first_batch`
-  /// (0 to num_batches(); a resumed run passes the saved position).
-  void start_epoch(int64_t first_batch = 0);
+  /// Begins the next epoch at its first batch, drawing its order (shuffle) after the previous
+  /// epoch's draw.
+  void start_epoch();
+  /// Continues, from batch `next_batch` (0 to num_batches()), the epoch whose order generator()
+  /// draws now: a resumed run restores generator() and passes the saved position(). Throws
+  /// IndexError naming the batch when it is out of range.
+  void resume_epoch(int64_t next_batch);
   /// The next batch of the current epoch, or nullopt once the epoch is over (or none started).
   std::optional<Batch> next();
 
@@ -73,6 +77,8 @@ class DataLoader {
   DataLoaderOptions options_;
   Generator generator_;
   Tensor order_;
+  /// Draws the epoch's order from a copy of generator_ (shuffle) and starts it at `first_batch`.
+  void begin(int64_t first_batch);
   int64_t position_ = 0;
   bool in_epoch_ = false;
   /// generator_'s state when the current epoch's order was drawn, and after that draw.

@@ -29,7 +29,10 @@ std::pair<Tensor, Tensor> numbered(int64_t n) {
 /// The targets of every batch of one epoch, batch by batch.
 std::vector<std::vector<int64_t>> epoch_targets(data::DataLoader& loader, int64_t first_batch = 0) {
   std::vector<std::vector<int64_t>> out;
-  loader.start_epoch(first_batch);
+  if (first_batch == 0)
+    loader.start_epoch();
+  else
+    loader.resume_epoch(first_batch);
   while (auto batch = loader.next()) out.push_back(batch->targets.to_vector<int64_t>());
   return out;
 }
@@ -125,6 +128,27 @@ TEST(DataLoaderTest, ResumesMidEpochFromGeneratorStateAndPosition) {
   EXPECT_EQ(got, reference);
 }
 
+// Rewinding a loader to a checkpoint of its own current epoch: the generator state it is given
+// is the one it already holds, and resume_epoch must redraw that epoch, not skip to the next.
+TEST(DataLoaderTest, ResumesIntoTheSameLoader) {
+  auto [x, y] = numbered(20);
+  const data::DataLoaderOptions options{.batch_size = 4, .shuffle = true, .seed = 2};
+  data::DataLoader full(x, y, options);
+  const auto e0 = epoch_targets(full), e1 = epoch_targets(full);
+  data::DataLoader loader(x, y, options);
+  loader.start_epoch();
+  loader.next();
+  loader.next();
+  const Generator::State saved = loader.generator().get_state();
+  loader.next();  // ran past the checkpoint, then rewinds to it
+  loader.generator().set_state(saved);
+  std::vector<std::vector<int64_t>> rest;
+  loader.resume_epoch(2);
+  while (auto batch = loader.next()) rest.push_back(batch->targets.to_vector<int64_t>());
+  EXPECT_EQ(rest, std::vector<std::vector<int64_t>>(e0.begin() + 2, e0.end()));
+  EXPECT_EQ(epoch_targets(loader), e1);
+}
+
 TEST(DataLoaderTest, ResumesAtAnEpochBoundary) {
   auto [x, y] = numbered(12);
   const data::DataLoaderOptions options{.batch_size = 4, .shuffle = true, .seed = 5};
@@ -149,7 +173,7 @@ TEST(DataLoaderTest, RejectsBadArguments) {
     EXPECT_THAT(e.what(), HasSubstr("inputs have 4 samples [4, 2] but targets have 5 [5]"));
   }
   data::DataLoader loader(x, y, {.batch_size = 2});
-  EXPECT_THROW(loader.start_epoch(3), IndexError);
+  EXPECT_THROW(loader.resume_epoch(3), IndexError);
 }
 
 }  // namespace

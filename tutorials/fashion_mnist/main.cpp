@@ -184,7 +184,10 @@ int run(const Config& cfg) {
   int64_t samples_seen = 0;
   for (int64_t epoch = ts.epoch; epoch < cfg.epochs; ++epoch) {
     model->train();
-    loader.start_epoch(epoch == ts.epoch ? first_batch : 0);
+    if (epoch == ts.epoch && cfg.resume)
+      loader.resume_epoch(first_batch);  // the restored generator redraws the saved epoch's order
+    else
+      loader.start_epoch();
     double loss_sum = 0;
     int64_t correct = 0, seen = 0;
     while (auto batch = loader.next()) {
