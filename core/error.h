@@ -32,6 +32,11 @@ class KeyError : public Error {
  public:
   using Error::Error;
 };
+/// A file that does not exist: a checkpoint or data set path (Python FileNotFoundError).
+class FileNotFoundError : public Error {
+ public:
+  using Error::Error;
+};
 /// A feature or device that is not implemented (Python NotImplementedError).
 class NotImplementedError : public Error {
  public:

@@ -22,7 +22,7 @@ std::string find_file(const std::string& root, const std::string& name) {
   const fs::path plain = fs::path(root) / name;
   if (fs::exists(gz)) return gz.string();
   if (fs::exists(plain)) return plain.string();
-  throw Error(detail::str("FashionMNIST: missing '", gz.string(), "' (nor '", plain.string(),
+  throw FileNotFoundError(detail::str("FashionMNIST: missing '", gz.string(), "' (nor '", plain.string(),
                           "'); the Debian package dataset-fashion-mnist installs it under ",
                           FashionMNIST::kDefaultRoot, " (scripts/install_deps.sh data)"));
 }

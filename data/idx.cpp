@@ -57,8 +57,11 @@ uint32_t big_endian_u32(const unsigned char* p) {
 Tensor read_idx(const std::string& path) {
   errno = 0;
   GzFile file(gzopen(path.c_str(), "rb"));
-  EMBER_CHECK(file != nullptr, "read_idx: cannot open '", path, "': ",
-              errno ? std::strerror(errno) : "out of memory");
+  if (file == nullptr) {
+    const int err = errno;
+    EMBER_CHECK_AS(FileNotFoundError, err != ENOENT, "read_idx: cannot open '", path, "': ", std::strerror(err));
+    EMBER_CHECK(false, "read_idx: cannot open '", path, "': ", err ? std::strerror(err) : "out of memory");
+  }
 
   unsigned char magic[4];
   const size_t got_magic = read_some(file.get(), path, magic, 4);

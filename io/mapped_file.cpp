@@ -14,7 +14,11 @@ namespace ember::io::detail {
 
 std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, bool populate) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  EMBER_CHECK(fd >= 0, "io: cannot open '", path, "': ", std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    EMBER_CHECK_AS(FileNotFoundError, err != ENOENT, "io: cannot open '", path, "': ", std::strerror(err));
+    EMBER_CHECK(false, "io: cannot open '", path, "': ", std::strerror(err));
+  }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     int err = errno;

@@ -1,6 +1,6 @@
 // C++ exceptions -> the Python exception of the same name, with the same message:
-// ember::ValueError -> ValueError, TypeError, IndexError, KeyError, NotImplementedError, and every
-// other ember::Error (InternalError included) -> RuntimeError.
+// ember::ValueError -> ValueError, TypeError, IndexError, KeyError, FileNotFoundError,
+// NotImplementedError, and every other ember::Error (InternalError included) -> RuntimeError.
 #include "bindings.h"
 
 #include "ember/core/error.h"
@@ -19,6 +19,8 @@ void bind_errors(py::module_& m) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const ember::KeyError& e) {
       PyErr_SetString(PyExc_KeyError, e.what());
+    } catch (const ember::FileNotFoundError& e) {
+      PyErr_SetString(PyExc_FileNotFoundError, e.what());
     } catch (const ember::NotImplementedError& e) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const ember::Error& e) {
@@ -32,6 +34,7 @@ void bind_errors(py::module_& m) {
     if (kind == "IndexError") throw ember::IndexError(message);
     if (kind == "KeyError") throw ember::KeyError(message);
     if (kind == "NotImplementedError") throw ember::NotImplementedError(message);
+    if (kind == "FileNotFoundError") throw ember::FileNotFoundError(message);
     if (kind == "InternalError") throw ember::InternalError(message);
     throw ember::Error(message);
   }, py::arg("kind"), py::arg("message"), "Throws the named ember exception (tests the mapping).");

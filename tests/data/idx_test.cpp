@@ -129,7 +129,7 @@ TEST(IdxTest, MissingFileIsAnErrorNamingIt) {
   try {
     data::read_idx(dir.file("absent.gz"));
     ADD_FAILURE() << "no error for a missing file";
-  } catch (const Error& e) {
+  } catch (const FileNotFoundError& e) {
     EXPECT_THAT(e.what(), AllOf(HasSubstr("cannot open '" + dir.file("absent.gz") + "'"),
                                 HasSubstr("No such file")));
   }

@@ -276,5 +276,16 @@ TEST(SerializeTest, NewerSchemaVersionIsRefusedWithAClearMessage) {
   }
 }
 
+TEST(SerializeTest, LoadingAMissingFileIsFileNotFoundNamingThePath) {
+  TempDir dir;
+  const std::string path = dir.file("absent.ember");
+  try {
+    load(path);
+    ADD_FAILURE() << "no error for a missing file";
+  } catch (const FileNotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open '" + path + "'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ember::io

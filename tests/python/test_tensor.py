@@ -316,6 +316,7 @@ def test_setitem_on_leaf_requiring_grad_is_refused():
 @pytest.mark.parametrize("kind, exc", [
     ("ValueError", ValueError), ("TypeError", TypeError), ("IndexError", IndexError),
     ("KeyError", KeyError), ("NotImplementedError", NotImplementedError),
+    ("FileNotFoundError", FileNotFoundError),
     ("Error", RuntimeError), ("InternalError", RuntimeError)])
 def test_cpp_exceptions_map_to_python_exceptions_with_the_message(kind, exc):
     with pytest.raises(exc) as info:
