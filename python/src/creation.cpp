@@ -2,10 +2,13 @@
 // generator=), and the Philox Generator.
 #include "bindings.h"
 
+#include "ember/io/optim_io.h"
+
 #include <pybind11/stl.h>
 
 #include "ember/core/factory.h"
 #include "ember/core/generator.h"
+#include "ember/io/optim_io.h"
 
 namespace ember::python {
 namespace {
@@ -46,7 +49,12 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
       }, "(seed, counter): restore with set_state to draw the same numbers again.")
       .def("set_state", [](Generator& g, std::pair<uint64_t, uint64_t> state) {
         g.set_state({state.first, state.second});
-      }, py::arg("state"));
+      }, py::arg("state"))
+      .def("state_dict", [](const Generator& g) { return value_to_py(io::to_value(g)); },
+           "The state as ember.io saves a generator: {'type': 'Generator', 'seed': ..., 'counter': ...}.")
+      .def("load_state_dict", [](Generator& g, const py::dict& state) { io::load_into(g, py_to_value(state)); },
+           py::arg("state_dict"),
+           "Restores a state_dict(), or what ember.io.load gives back for a saved generator.");
   m.def("default_generator", &default_generator, py::return_value_policy::reference,
         "The generator random ops use when none is passed.");
   m.def("manual_seed", &ember::manual_seed, py::arg("seed"), "Seeds the default generator.");

@@ -9,7 +9,8 @@ from . import _autograd
 from . import nn
 from . import optim
 from . import io
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'concat', 'conv2d', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int32', 'int64', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+from . import data
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int32', 'int64', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -630,6 +631,14 @@ class Generator:
         ...
     def set_state(self, state: tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]) -> None:
         ...
+    def load_state_dict(self, state_dict: dict) -> None:
+        """
+        Restores a state_dict(), or what ember.io.load gives back for a saved generator.
+        """
+    def state_dict(self) -> typing.Any:
+        """
+        The state as ember.io saves a generator: {'type': 'Generator', 'seed': ..., 'counter': ...}.
+        """
 class Node:
     """
     A node of the backward graph (Tensor.grad_fn).
