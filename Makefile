@@ -18,9 +18,11 @@ build: deps
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
 ## Builds everything and runs every test: ctest (the GoogleTest suites, the install check, the
-## Python interop tests) and pytest (tests/python) against the package pip installs into .venv,
-## which scripts/python_env.sh creates first.
+## Python interop tests, tutorial 1) and pytest (tests/python, tutorial 2) against the package pip
+## installs into .venv, which scripts/python_env.sh creates first. The tutorials' tests train on
+## Fashion-MNIST, so the data set is installed too (they would be skipped without it).
 test: build python
+	@scripts/install_deps.sh data
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	.venv/bin/python -m pytest -q tests/python
 

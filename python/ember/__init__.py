@@ -147,7 +147,7 @@ from ._C import (  # noqa: F401  (re-exported)
 )
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
-from . import nn, optim, io  # noqa: E402,F401
+from . import nn, optim, io, data  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

@@ -2,7 +2,7 @@
 // Shared declarations of the Python bindings (the extension module ember._C). Each bind_* function
 // adds one concept to the module; module.cpp calls them in dependency order (dtypes and the Tensor
 // class first, so that later signatures can name them). Later layers add their own bind_* here
-// (nn, optim, io) and one call each in module.cpp.
+// (nn, optim, io, data) and one call each in module.cpp.
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -52,6 +52,7 @@ void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), th
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers
 void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
+void bind_data(py::module_& m);        // ember._C.data: read_idx, FashionMNIST, DataLoader
 
 /// The Tensor class object registered by bind_tensor, for adding methods from other files.
 py::class_<Tensor> tensor_class(py::module_& m);

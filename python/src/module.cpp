@@ -16,4 +16,5 @@ PYBIND11_MODULE(_C, m) {
   bind_functional(m);
   bind_optim(m);
   bind_io(m);
+  bind_data(m);
 }
