@@ -55,14 +55,23 @@ std::vector<bool> Tensor::to_vector<bool>() const {
 
 namespace {
 
-void print_values(std::ostream& os, const Tensor& t) {
-  Tensor d = copy_as(t, is_floating(t.dtype()) ? kFloat64 : kInt64, Device());
-  bool floating = is_floating(t.dtype()), boolean = t.dtype() == kBool;
-  auto print_one = [&](int64_t i) {
+// As PyTorch prints: a tensor of more than kSummaryThreshold elements shows only the first and
+// last kEdgeItems entries of each dimension, with "..." between them; elements are read in place
+// (a huge tensor is not copied to be printed).
+constexpr int64_t kSummaryThreshold = 1000;
+constexpr int64_t kEdgeItems = 3;
+
+void print_values(std::ostream& os, const Tensor& tensor) {
+  const Tensor t = tensor.device().is_cpu() ? tensor : copy_as(tensor, tensor.dtype(), Device());
+  const bool floating = is_floating(t.dtype()), boolean = t.dtype() == kBool;
+  const bool summarize = t.numel() > kSummaryThreshold;
+  auto print_one = [&](int64_t offset) {  // offset: in elements from t's data pointer
     if (boolean) {
-      os << (d.data_ptr<int64_t>()[i] ? "True" : "False");
+      os << (t.data_ptr<bool>()[offset] ? "True" : "False");
     } else if (floating) {
-      double v = d.data_ptr<double>()[i];
+      const double v = visit_dtype(t.dtype(), [&]<typename T>(type_tag<T>) {
+        return convert<double>(t.data_ptr<T>()[offset]);
+      });
       if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
         os << static_cast<int64_t>(v) << '.';
       } else {
@@ -71,7 +80,7 @@ void print_values(std::ostream& os, const Tensor& t) {
         os << one.str();
       }
     } else {
-      os << d.data_ptr<int64_t>()[i];
+      os << visit_dtype(t.dtype(), [&]<typename T>(type_tag<T>) { return convert<int64_t>(t.data_ptr<T>()[offset]); });
     }
   };
   if (t.dim() == 0) {
@@ -79,15 +88,22 @@ void print_values(std::ostream& os, const Tensor& t) {
     return;
   }
   // Recursive nesting by dimension; rows of the last dimension on one line.
-  DimVector strides = contiguous_strides(t.sizes());
   auto rec = [&](auto&& self, int64_t dim, int64_t base) -> void {
+    const bool last = dim + 1 == t.dim();
+    const std::string separator = last ? ", " : ",\n" + std::string(static_cast<size_t>(dim) + 8, ' ');
+    const int64_t size = t.size(dim);
+    const bool skip = summarize && size > 2 * kEdgeItems;
     os << '[';
-    for (int64_t i = 0; i < t.sizes()[dim]; ++i) {
-      if (i) os << (dim + 1 == t.dim() ? ", " : ",\n" + std::string(static_cast<size_t>(dim) + 8, ' '));
-      if (dim + 1 == t.dim())
-        print_one(base + i);
+    for (int64_t i = 0; i < size; ++i) {
+      if (skip && i == kEdgeItems) {
+        os << separator << "...";
+        i = size - kEdgeItems;
+      }
+      if (i) os << separator;
+      if (last)
+        print_one(base + i * t.stride(dim));
       else
-        self(self, dim + 1, base + i * strides[dim]);
+        self(self, dim + 1, base + i * t.stride(dim));
     }
     os << ']';
   };

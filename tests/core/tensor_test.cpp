@@ -87,6 +87,20 @@ TEST(TensorTest, PrintsLikePyTorch) {
   EXPECT_EQ(describe(zeros({2, 3})), "float32 [2, 3]");
 }
 
+// More than 1000 elements: the first and last 3 of each dimension, as PyTorch prints them; views
+// are read through their strides.
+TEST(TensorTest, PrintsLargeTensorsSummarised) {
+  EXPECT_EQ(arange(1001).str(), "tensor([0, 1, 2, ..., 998, 999, 1000])");
+  EXPECT_EQ(arange(1000).str().find("..."), std::string::npos);  // 1000 elements: all printed
+  EXPECT_EQ(arange(2000, TensorOptions(kFloat32)).reshape({200, 10}).t().narrow(0, 0, 2).narrow(1, 0, 4).str(),
+            "tensor([[0., 10., 20., 30.],\n        [1., 11., 21., 31.]])");
+  EXPECT_EQ(arange(1400).reshape({2, 700}).str(),
+            "tensor([[0, 1, 2, ..., 697, 698, 699],\n        [700, 701, 702, ..., 1397, 1398, 1399]])");
+  EXPECT_EQ(arange(1400).reshape({700, 2}).str(),
+            "tensor([[0, 1],\n        [2, 3],\n        [4, 5],\n        ...,\n        [1394, 1395],\n"
+            "        [1396, 1397],\n        [1398, 1399]])");
+}
+
 TEST(TensorTest, DevicesParseAndCudaNeedsTheBackend) {
   EXPECT_EQ(Device("cuda:1"), Device::cuda(1));
   EXPECT_EQ(Device("cpu"), Device());
