@@ -18,6 +18,9 @@ struct Allocator {
 };
 /// Registers the allocator for a device type (core/cpu/ does it for CPU).
 void register_allocator(DeviceType type, const Allocator* allocator);
+/// Whether the CPU allocator keeps freed blocks of 256 KiB and more for reuse
+/// (core/cpu/allocator.cpp): false in AddressSanitizer builds, so that ASan sees every use after free.
+bool cpu_allocator_caches();
 
 class Storage {
  public:

@@ -108,3 +108,5 @@ const Allocator kCpuAllocator{&cpu_allocate, &cpu_deallocate};
 
 }  // namespace
 }  // namespace ember::cpu
+
+bool ember::cpu_allocator_caches() { return ember::cpu::kCaching; }
