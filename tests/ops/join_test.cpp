@@ -2,29 +2,16 @@
 
 #include "ember/ember.h"
 #include "ember/ops/join.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
+using ember::testing::expect_error;
+using ember::testing::expect_values;
 
 namespace {
-
-void expect_values(const Tensor& t, const std::vector<double>& expected) {
-  std::vector<double> got = t.to_vector<double>();
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_DOUBLE_EQ(got[i], expected[i]) << "element " << i;
-}
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 Tensor range(int64_t n, IntArrayRef shape, DType dtype = kFloat32) {
   return arange(n, TensorOptions(dtype)).reshape(shape);
@@ -259,4 +246,44 @@ TEST(SplitTest, Gradcheck) {
     std::vector<Tensor> p = chunk(in[0], 2, 0);
     return p[0] * p[1];
   }, {draw({4, 2}, 4)});
+}
+
+// ---- many inputs: past every inline capacity (regression: a container that lost its elements
+// when it grew gave uninitialised memory for more than 8 inputs, and "CatBackward returned 2
+// gradients for 8 inputs" in backward)
+
+TEST(CatTest, ManyInputsKeepEveryValueAndGradient) {
+  for (int64_t n : {1, 5, 6, 7, 8, 9, 16, 40}) {
+    std::vector<Tensor> parts;
+    for (int64_t i = 0; i < n; ++i) parts.push_back(full({2, 1 + i % 3}, static_cast<double>(i), kFloat64).set_requires_grad());
+    Tensor joined = cat(parts, 1);
+    std::vector<double> row;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < 1 + i % 3; ++k) row.push_back(static_cast<double>(i));
+    std::vector<double> expected = row;
+    expected.insert(expected.end(), row.begin(), row.end());
+    expect_values(joined, expected);
+    // d sum(w * cat) / d part_i = the slice of w it filled
+    Tensor w = arange(joined.numel(), kFloat64).reshape(joined.sizes());
+    (joined * w).sum().backward();
+    int64_t offset = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(parts[i].grad().defined()) << "input " << i << " of " << n;
+      expect_values(parts[i].grad(), narrow(w, 1, offset, parts[i].size(1)).to_vector<double>());
+      offset += parts[i].size(1);
+    }
+  }
+}
+
+TEST(StackTest, ManyInputsKeepEveryValueAndGradient) {
+  for (int64_t n : {1, 7, 8, 9, 16, 40}) {
+    std::vector<Tensor> rows;
+    for (int64_t i = 0; i < n; ++i) rows.push_back(full({3}, static_cast<double>(i), kFloat64).set_requires_grad());
+    Tensor batch = stack(rows, 0);
+    EXPECT_EQ(batch.sizes(), IntArrayRef({n, 3}));
+    for (int64_t i = 0; i < n; ++i) expect_values(batch.select(0, i), {double(i), double(i), double(i)});
+    Tensor w = arange(3 * n, kFloat64).reshape({n, 3});
+    (batch * w).sum().backward();
+    for (int64_t i = 0; i < n; ++i) expect_values(rows[i].grad(), w.select(0, i).to_vector<double>());
+  }
 }

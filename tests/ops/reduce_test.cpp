@@ -450,3 +450,26 @@ TEST(ReduceTest, ErrorsNameTheOpAndTheRange) {
   expect_error([&] { norm(tensor<int64_t>({1})); }, {"norm", "int64"});
   expect_error([&] { sum(ones({2}, kFloat16)); }, {"sum", "float16"});
 }
+
+// Regression: shapes of more than 6 dims lost their sizes when they grew past the inline capacity
+// of the shape container (a 7-D sum was not 0-d and held garbage).
+TEST(ReduceTest, SumsOfSevenAndEightDimsOverEveryDim) {
+  for (int64_t ndim : {6, 7, 8}) {
+    std::vector<int64_t> shape(static_cast<size_t>(ndim), 1);
+    shape[1] = 2;
+    shape[static_cast<size_t>(ndim - 1)] = 3;
+    Tensor t = arange(6, kFloat64).reshape(shape);
+    Tensor all = t.sum();
+    EXPECT_EQ(all.dim(), 0);
+    EXPECT_DOUBLE_EQ(all.item(), 15.0);
+    for (int64_t d = 0; d < ndim; ++d) {
+      Tensor s = t.sum({d}, /*keepdim=*/true);
+      EXPECT_EQ(s.dim(), ndim) << "dim " << d;
+      EXPECT_DOUBLE_EQ(s.sum().item(), 15.0) << "dim " << d;
+      EXPECT_EQ(t.sum({d}).dim(), ndim - 1) << "dim " << d;
+    }
+    Tensor last = t.sum({1, ndim - 1});
+    EXPECT_EQ(last.numel(), 1);
+    EXPECT_DOUBLE_EQ(last.item(), 15.0);
+  }
+}

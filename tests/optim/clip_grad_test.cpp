@@ -106,3 +106,33 @@ TEST(ClipGradTest, ValueClampsEveryElement) {
   EXPECT_EQ(ps[1].grad().item(), 1.0);
   EXPECT_FALSE(ps[2].grad().defined());
 }
+
+// Regression: past 8 parameters the norms were stacked through a container that lost elements,
+// so a model of 28 tensors got a constant wrong norm (or inf) and stopped learning.
+TEST(ClipGradTest, NormOverManyParametersMatchesAReference) {
+  for (int n : {1, 8, 9, 28, 40}) {
+    for (double norm_type : {1.0, 2.0, double(INFINITY)}) {
+      std::vector<Tensor> ps;
+      double sum1 = 0, sum2 = 0, inf = 0;
+      for (int i = 0; i < n; ++i) {
+        Tensor p = zeros({i % 4 + 1}, kFloat64);
+        std::vector<double> g(static_cast<size_t>(i % 4 + 1));
+        for (size_t k = 0; k < g.size(); ++k) {
+          g[k] = (i % 2 ? -1.0 : 1.0) * (0.5 + i + 0.25 * static_cast<double>(k));
+          sum1 += std::abs(g[k]);
+          sum2 += g[k] * g[k];
+          inf = std::max(inf, std::abs(g[k]));
+        }
+        p.set_grad(tensor(g));
+        ps.push_back(p);
+      }
+      double expected = norm_type == 1.0 ? sum1 : norm_type == 2.0 ? std::sqrt(sum2) : inf;
+      Tensor total = clip_grad_norm_(ps, 1.0, norm_type);
+      EXPECT_NEAR(total.item(), expected, 1e-12 * expected) << n << " parameters, norm " << norm_type;
+      // every gradient scaled by the same coefficient
+      double coef = std::min(1.0, 1.0 / (expected + 1e-6));
+      EXPECT_NEAR(ps.back().grad().to_vector<double>()[0],
+                  (n - 1) % 2 ? -(0.5 + n - 1) * coef : (0.5 + n - 1) * coef, 1e-12);
+    }
+  }
+}
