@@ -13,13 +13,20 @@ struct AutogradMeta : AutogradMetaInterface {
 
   bool requires_grad = false;  // set on leaves; non-leaves require grad through grad_fn
   bool retains_grad = false;
-  bool is_view = false;        // made by a view op from a tensor that requires grad
   Tensor grad;
   std::shared_ptr<Node> grad_fn;  // null for leaves
   uint32_t output_nr = 0;
   std::shared_ptr<Node> grad_accumulator;  // leaves: the AccumulateGrad node, made on demand
   std::vector<std::pair<int, Hook>> leaf_hooks;  // run by AccumulateGrad
   int retain_hook_id = 0;
+  // A view (made by a view op in grad mode from a floating tensor) keeps the tensor whose storage
+  // it views (for a view of a view, the first one's base) and the storage version at which its
+  // grad_fn was last set. An in-place write anywhere in that storage makes the grad_fn stale:
+  // refresh_view (autograd/record.h) then rebuilds it from the base's current history.
+  Tensor view_base;
+  uint64_t view_version = 0;
+
+  bool is_view() const { return view_base.defined(); }
 };
 
 /// The tensor's metadata, or null when autograd never touched it.

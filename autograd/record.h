@@ -7,6 +7,11 @@
 //     if (node->needs_input_grad(0)) node->b = SavedTensor(b);  // save only what backward needs
 //     autograd::set_history(out, node);
 //   }
+//
+// Views and in-place writes follow PyTorch: a view remembers its base, an in-place op on a view
+// gives the base a CopySlices history (so `y = zeros(4); y[1:3] = v` makes y depend on v), and a
+// view whose storage was written in place since its history was recorded has that history
+// rebuilt from its base's (refresh_view) before anything reads it.
 #include <memory>
 #include <vector>
 
@@ -44,14 +49,30 @@ std::shared_ptr<N> make_node_from_list(const std::vector<Tensor>& inputs) {
 
 /// Makes `out` the next output of `node`.
 void set_history(const Tensor& out, const std::shared_ptr<Node>& node);
-/// As set_history, for a view of an input: marks it so in-place writes to it can be refused.
-void set_view_history(const Tensor& out, const std::shared_ptr<Node>& node);
+/// For every view op: `out` views `in`'s storage. Records `node` (null when `in` needs no
+/// gradient) as out's history and, in grad mode for floating dtypes, remembers out's base so that
+/// in-place writes through either reach the other's history.
+void set_view_history(const Tensor& in, const Tensor& out, const std::shared_ptr<Node>& node);
+/// Rebuilds a view's grad_fn from its base's history if its storage was written in place since
+/// the grad_fn was set; nothing for other tensors. Whatever reads a grad_fn calls it first.
+void refresh_view(const Tensor& t, AutogradMeta& meta);
 
-/// Checks an in-place write to `self` is allowed (not a leaf requiring grad, not a view of one
-/// that requires grad) before it happens; `op` names the op in the error.
+/// Checks an in-place write to `self` is allowed (not a leaf requiring grad, not a view of one)
+/// before it happens; `op` names the op in the error.
 void check_inplace(const Tensor& self, const char* op);
-/// After an in-place op: bumps the version and, when recording, makes `node` the new history of
-/// `self` (node's first input is self's previous history).
-void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node);
+/// After an in-place op that was recorded: bumps the version and makes `result` (the history of
+/// the value written; invalid for a constant) self's new history. For a view, the base's history
+/// becomes a CopySlices node: the base's old history outside the view, `result` inside it.
+void rebase_history(const Tensor& self, const Edge& result);
+
+/// The two nodes view tracking builds, made of ops that autograd does not name: ops/ registers
+/// them when the library loads (ops/view_history.cpp).
+struct ViewNodes {
+  /// A view's history as a function of its base's current one (gradient: the view's positions).
+  std::shared_ptr<Node> (*as_strided)(const Tensor& base, const Tensor& view) = nullptr;
+  /// The base's history after an in-place write into `view` recorded as `result`.
+  std::shared_ptr<Node> (*copy_slices)(const Tensor& base, const Tensor& view, const Edge& result) = nullptr;
+};
+void register_view_nodes(const ViewNodes& nodes);
 
 }  // namespace ember::autograd

@@ -11,13 +11,22 @@ using autograd::AutogradMeta;
 using autograd::ensure_meta;
 using autograd::meta_of;
 
+namespace {
+// The tensor's metadata with a view's history brought up to date, or null.
+AutogradMeta* fresh_meta_of(const Tensor& t) {
+  AutogradMeta* meta = meta_of(t);
+  if (meta) autograd::refresh_view(t, *meta);
+  return meta;
+}
+}  // namespace
+
 bool Tensor::requires_grad() const {
-  AutogradMeta* meta = meta_of(*this);
+  AutogradMeta* meta = fresh_meta_of(*this);
   return meta && (meta->requires_grad || meta->grad_fn);
 }
 
 const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
-  AutogradMeta* meta = meta_of(*this);
+  AutogradMeta* meta = fresh_meta_of(*this);
   EMBER_CHECK(!(meta && meta->grad_fn), "set_requires_grad: only leaf tensors can change "
               "requires_grad; use detach() to get a leaf");
   EMBER_CHECK_TYPE(!requires_grad || is_floating_point(), "set_requires_grad: only floating "
@@ -42,7 +51,7 @@ void Tensor::set_grad(const Tensor& grad) const {
 }
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
-  AutogradMeta* meta = meta_of(*this);
+  AutogradMeta* meta = fresh_meta_of(*this);
   return meta ? meta->grad_fn : nullptr;
 }
 
@@ -60,7 +69,7 @@ Tensor Tensor::detach() const {
 
 void Tensor::retain_grad() const {
   EMBER_CHECK(requires_grad(), "retain_grad: called on a tensor that does not require grad");
-  AutogradMeta& meta = ensure_meta(*this);
+  AutogradMeta& meta = ensure_meta(*this);  // requires_grad() refreshed a view's history
   if (!meta.grad_fn || meta.retains_grad) return;  // leaves keep .grad anyway
   meta.retains_grad = true;
   std::weak_ptr<TensorImpl> weak = impl_ptr();

@@ -228,6 +228,9 @@ class Tensor {
   const Tensor& fill_(Scalar value) const;
   const Tensor& copy_(const Tensor& src) const;
   const Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  /// self[indices] = values (or += with accumulate): ops/advanced_index.h describes the indices.
+  const Tensor& index_put_(const std::vector<Tensor>& indices, const Tensor& values,
+                           bool accumulate = false) const;
 
  private:
   std::shared_ptr<TensorImpl> impl_;

@@ -4,17 +4,29 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/advanced_index.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/convert.h"
+#include "ember/ops/index.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
 
 namespace ember {
 namespace {
 
+// A tensor some of whose elements share memory (an expanded view): an in-place write would race
+// with itself, so it is refused as in PyTorch.
+void check_no_internal_overlap(const Tensor& self, const char* op) {
+  for (int64_t d = 0; d < self.dim(); ++d)
+    EMBER_CHECK_VALUE(!(self.stride(d) == 0 && self.size(d) > 1), op,
+                      ": more than one element of the written-to tensor refers to a single memory "
+                      "location (an expanded view of shape ", self.sizes(), "); clone() it first");
+}
+
 template <typename OutOfPlace, typename Direct>
 const Tensor& inplace(const Tensor& self, const Tensor* other, const char* op, const OutOfPlace& out_of_place,
-                const Direct& direct) {
+                      const Direct& direct) {
+  check_no_internal_overlap(self, op);
   autograd::check_inplace(self, op);
   bool record = autograd::any_requires_grad(self) || (other && autograd::any_requires_grad(*other));
   if (!record) {
@@ -31,9 +43,7 @@ const Tensor& inplace(const Tensor& self, const Tensor* other, const char* op, c
     autograd::NoGradGuard no_grad;
     copy_data(self, result);
   }
-  auto* result_meta = autograd::meta_of(result);
-  autograd::rebase_history(self, result_meta ? result_meta->grad_fn : nullptr);
-  if (result_meta && result_meta->grad_fn) autograd::meta_of(self)->output_nr = result_meta->output_nr;
+  autograd::rebase_history(self, autograd::gradient_edge(result));
   return self;
 }
 
@@ -81,7 +91,10 @@ const Tensor& Tensor::div_(const Tensor& other) const {
 const Tensor& Tensor::div_(Scalar other) const { return div_(wrap_scalar(other, *this)); }
 
 const Tensor& Tensor::fill_(Scalar value) const {
-  return inplace(*this, nullptr, "fill_", [&](const Tensor& s) { return full_like(s.detach(), value); },
+  // NB: recorded as a masked_fill of everything, so the gradient reaching the old values is zero
+  // and self still requires grad afterwards, as in PyTorch.
+  return inplace(*this, nullptr, "fill_",
+                 [&](const Tensor& s) { return ember::masked_fill(s, scalar_tensor(true, kBool), value); },
                  [&] { fill_data(*this, value); });
 }
 const Tensor& Tensor::zero_() const { return fill_(0); }
@@ -102,6 +115,20 @@ const Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> ma
                                                     UnaryParams{min ? min->to<double>() : 0,
                                                                 max ? max->to<double>() : 0,
                                                                 min.has_value(), max.has_value()});
+                   copy_data(*this, r);
+                 });
+}
+
+const Tensor& Tensor::index_put_(const std::vector<Tensor>& indices, const Tensor& values,
+                                 bool accumulate) const {
+  return inplace(*this, &values, "index_put_",
+                 [&](const Tensor& s) { return ember::index_put(s, indices, values, accumulate); },
+                 [&] {
+                   Tensor r;
+                   {
+                     autograd::NoGradGuard no_grad;
+                     r = ember::index_put(*this, indices, values, accumulate);
+                   }
                    copy_data(*this, r);
                  });
 }

@@ -56,11 +56,12 @@ std::vector<Tensor> split_views(const Tensor& t, int64_t dim, IntArrayRef sizes)
     out.push_back(as_strided_data(t, shape, t.strides(), offset));
     offset += s * t.stride(dim);
   }
+  std::shared_ptr<SplitBackward> node;
   if (autograd::any_requires_grad(t)) {
-    auto node = autograd::make_node<SplitBackward>(t);
+    node = autograd::make_node<SplitBackward>(t);
     node->dim = dim;
-    for (const Tensor& piece : out) autograd::set_view_history(piece, node);
   }
+  for (const Tensor& piece : out) autograd::set_view_history(t, piece, node);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Every differentiable op, as free functions (ember::add, ember::matmul, ...).
 #include "ember/ops/activation.h"
+#include "ember/ops/advanced_index.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/conv.h"

@@ -121,8 +121,8 @@ struct SelectBackward : autograd::Node {
   }
 };
 
-Tensor record_view(const Tensor& in, Tensor out, std::shared_ptr<autograd::Node> node) {
-  autograd::set_view_history(out, node);
+Tensor record_view(const Tensor& in, Tensor out, const std::shared_ptr<autograd::Node>& node = nullptr) {
+  autograd::set_view_history(in, out, node);
   return out;
 }
 
@@ -140,7 +140,7 @@ Tensor view(const Tensor& t, IntArrayRef shape) {
     node->in_shape = t.sizes().vec();
     return record_view(t, out, node);
   }
-  return out;
+  return record_view(t, out);
 }
 
 Tensor reshape(const Tensor& t, IntArrayRef shape) {
@@ -182,7 +182,7 @@ Tensor permute(const Tensor& t, IntArrayRef dims) {
     node->inverse = inverse;
     return record_view(t, out, node);
   }
-  return out;
+  return record_view(t, out);
 }
 
 Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
@@ -258,7 +258,7 @@ Tensor expand(const Tensor& t, IntArrayRef shape) {
     node->in_shape = t.sizes().vec();
     return record_view(t, out, node);
   }
-  return out;
+  return record_view(t, out);
 }
 
 Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
@@ -287,7 +287,7 @@ Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::op
     node->step = step;
     return record_view(t, out, node);
   }
-  return out;
+  return record_view(t, out);
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
@@ -317,7 +317,7 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
     node->index = index;
     return record_view(t, out, node);
   }
-  return out;
+  return record_view(t, out);
 }
 
 Tensor slice_backward(const Tensor& grad, IntArrayRef in_shape, int64_t dim, int64_t start,

@@ -1,9 +1,9 @@
 // Tensor.__getitem__ / __setitem__ with PyTorch's rules. Ints, slices (positive steps), None and
 // Ellipsis make views (select, slice, unsqueeze), so t[1:, ::2] shares t's storage. Index tensors
-// (int, or bool masks; lists and NumPy arrays become tensors) are "advanced" indices: they are
-// broadcast together, and t[idx] gathers with index_select, a copy that stays differentiable. As
-// in PyTorch the gathered dims replace the indexed ones where the index tensors are adjacent, and
-// go first otherwise; ints select before advanced indexing (t[0, :, idx] has shape [n, len(idx)]).
+// (int, or bool masks; lists and NumPy arrays become tensors) are "advanced" indices, handed to
+// ember::index and Tensor::index_put_ (ops/advanced_index.h) on that view: a copy for reading, an
+// in-place write for assignment, both differentiable (y[1:3] = v makes y depend on v, as in
+// PyTorch). Ints select before advanced indexing (t[0, :, idx] has shape [n, len(idx)]).
 #include "bindings.h"
 
 #include <pybind11/numpy.h>
@@ -16,17 +16,20 @@
 namespace ember::python {
 namespace {
 
-// The result of the basic part of an index: a view of the tensor, and the advanced indices left
-// to apply to it (dims of that view, each with an int64 index tensor).
+// The basic part of an index applied: a view of the tensor, and the advanced part left for
+// ember::index / index_put_ on that view (one entry per index position: undefined for a whole dim,
+// an int index tensor, or a bool mask; ops/advanced_index.h).
 struct Indexed {
   Tensor view;
-  std::vector<int64_t> dims;
   std::vector<Tensor> indices;
+  bool advanced() const { return !indices.empty(); }
 };
 
 bool is_index_tensor(const py::handle& item) {
-  return py::isinstance<Tensor>(item) || py::isinstance<py::list>(item) ||
-         (!py::isinstance<py::str>(item) && py::hasattr(item, "__array_interface__"));
+  if (py::isinstance<Tensor>(item) || py::isinstance<py::list>(item)) return true;
+  // NB: a NumPy integer scalar has an array interface too, but indexes as the int it is.
+  if (PyIndex_Check(item.ptr()) && !py::isinstance<py::array>(item)) return false;
+  return !py::isinstance<py::str>(item) && py::hasattr(item, "__array_interface__");
 }
 
 Tensor index_tensor(const py::handle& item) {
@@ -34,15 +37,7 @@ Tensor index_tensor(const py::handle& item) {
   return py::module_::import("ember").attr("tensor")(item).cast<Tensor>();
 }
 
-// Dims of the tensor an item consumes (None and Ellipsis consume none).
-int64_t consumed(const py::handle& item) {
-  if (item.is_none() || item.ptr() == Py_Ellipsis) return 0;
-  if (is_index_tensor(item)) {
-    Tensor t = index_tensor(item);
-    return (t.dtype() == kBool || t.dtype() == kUInt8) ? t.dim() : 1;  // a 0-d mask adds a dim
-  }
-  return 1;
-}
+bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kUInt8; }
 
 Indexed apply_basic(const Tensor& self, const py::object& index) {
   std::vector<py::object> items;
@@ -51,25 +46,54 @@ Indexed apply_basic(const Tensor& self, const py::object& index) {
   } else {
     items.push_back(index);
   }
+  // Index tensors are made once: lists and arrays become tensors here.
+  std::vector<Tensor> tensors(items.size());
   int64_t used = 0, ellipses = 0;
-  for (const auto& item : items) {
-    used += consumed(item);
-    ellipses += item.ptr() == Py_Ellipsis;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const py::object& item = items[i];
+    if (item.is_none()) continue;
+    if (item.ptr() == Py_Ellipsis) {
+      ++ellipses;
+      continue;
+    }
+    if (is_index_tensor(item)) {
+      tensors[i] = index_tensor(item);
+      used += is_mask(tensors[i]) ? tensors[i].dim() : 1;  // a 0-d mask adds a dim
+    } else {
+      ++used;
+    }
   }
   EMBER_CHECK_INDEX(ellipses <= 1, "an index can only have a single ellipsis ('...')");
   EMBER_CHECK_INDEX(used <= self.dim(), "too many indices for tensor of dimension ", self.dim());
 
-  Indexed r{self, {}, {}};
-  int64_t dim = 0;
-  for (const auto& item : items) {
+  Indexed r{self, {}};
+  int64_t dim = 0, covered = 0;  // dims of the view passed, and those the advanced entries cover
+  auto add_advanced = [&](const Tensor& t) {
+    for (; covered < dim; ++covered) r.indices.emplace_back();
+    r.indices.push_back(t);
+    int64_t n = is_mask(t) ? t.dim() : 1;
+    dim += n;
+    covered += n;
+  };
+  for (size_t i = 0; i < items.size(); ++i) {
+    const py::object& item = items[i];
     PyObject* o = item.ptr();
     if (o == Py_Ellipsis) {
       dim += self.dim() - used;
     } else if (item.is_none()) {
       r.view = r.view.unsqueeze(dim++);
+    } else if (tensors[i].defined()) {
+      Tensor t = tensors[i];
+      if (is_mask(t) && t.dim() == 0) {  // t[True] adds a dim of size 1, t[False] one of size 0
+        r.view = r.view.unsqueeze(dim);
+        t = t.reshape({1});
+      }
+      EMBER_CHECK_TYPE(!is_floating(t.dtype()),
+                       "tensors used as indices must be long, int, byte or bool tensors, got ", t.dtype());
+      add_advanced(t);
     } else if (PyBool_Check(o)) {
       throw ember::TypeError("indexing with a Python bool is not supported; use a bool tensor");
-    } else if (PyIndex_Check(o) && !py::isinstance<Tensor>(item) && !py::isinstance<py::array>(item)) {
+    } else if (PyIndex_Check(o)) {
       r.view = r.view.select(dim, item.cast<int64_t>());
     } else if (PySlice_Check(o)) {
       Py_ssize_t start, stop, step;
@@ -80,42 +104,6 @@ Indexed apply_basic(const Tensor& self, const py::object& index) {
       stop = std::max(start, static_cast<Py_ssize_t>(stop));
       r.view = r.view.slice(dim, start, stop, step);
       ++dim;
-    } else if (is_index_tensor(item)) {
-      Tensor t = index_tensor(item);
-      if (t.dtype() == kBool || t.dtype() == kUInt8) {
-        if (t.dim() == 0) {  // t[True] adds a dim of size 1, t[False] one of size 0
-          r.view = r.view.unsqueeze(dim);
-          t = t.reshape({1});
-        }
-        IntArrayRef have = r.view.sizes();
-        for (int64_t j = 0; j < t.dim(); ++j)
-          EMBER_CHECK_INDEX(dim + j < r.view.dim() && have[dim + j] == t.size(j),
-                            "The shape of the mask ", t.sizes(), " at index ", j,
-                            " does not match the shape of the indexed tensor ", have);
-        // The mask's true positions, one coordinate tensor per masked dim.
-        std::vector<bool> mask = t.to_vector<bool>();
-        DimVector strides = contiguous_strides(t.sizes());
-        std::vector<std::vector<int64_t>> coords(static_cast<size_t>(t.dim()));
-        for (size_t flat = 0; flat < mask.size(); ++flat) {
-          if (!mask[flat]) continue;
-          int64_t rest = static_cast<int64_t>(flat);
-          for (int64_t j = 0; j < t.dim(); ++j) {
-            coords[j].push_back(rest / strides[j]);
-            rest %= strides[j];
-          }
-        }
-        for (int64_t j = 0; j < t.dim(); ++j) {
-          r.dims.push_back(dim + j);
-          r.indices.push_back(tensor(coords[j]));
-        }
-        dim += t.dim();
-      } else {
-        EMBER_CHECK_TYPE(!is_floating(t.dtype()),
-                         "tensors used as indices must be long, int, byte or bool tensors, got ",
-                         t.dtype());
-        r.dims.push_back(dim++);
-        r.indices.push_back(t.to(kInt64));
-      }
     } else {
       throw ember::TypeError(
           "only integers, slices (`:`), ellipsis (`...`), None and long or byte tensors are valid "
@@ -125,78 +113,15 @@ Indexed apply_basic(const Tensor& self, const py::object& index) {
   return r;
 }
 
-// The advanced part, prepared: the view with the indexed dims moved to the front, the broadcast
-// shape of the indices, and each selected position as one index per indexed dim.
-struct Advanced {
-  Tensor front;               // view.permute(indexed dims first, the rest in order)
-  DimVector index_shape;      // broadcast shape of the index tensors
-  int64_t count = 0;          // numel of index_shape
-  std::vector<std::vector<int64_t>> positions;  // [indexed dim][n], wrapped and bounds-checked
-  bool adjacent = true;       // indexed dims consecutive: results go where they were
-  int64_t first_dim = 0;
-};
-
-Advanced prepare(const Indexed& ix) {
-  Advanced a;
-  const Tensor& v = ix.view;
-  DimVector shape;
-  for (const Tensor& t : ix.indices) shape = broadcast_shapes(shape, t.sizes(), "index");
-  a.index_shape = shape;
-  a.count = numel_of(shape);
-  std::vector<int64_t> perm(ix.dims.begin(), ix.dims.end());
-  for (int64_t d = 0; d < v.dim(); ++d)
-    if (std::find(ix.dims.begin(), ix.dims.end(), d) == ix.dims.end()) perm.push_back(d);
-  a.front = v.permute(perm);
-  a.first_dim = ix.dims.front();
-  for (size_t j = 1; j < ix.dims.size(); ++j) a.adjacent &= ix.dims[j] == ix.dims[j - 1] + 1;
-  for (size_t j = 0; j < ix.indices.size(); ++j) {
-    std::vector<int64_t> pos = expand_data(ix.indices[j], shape).to_vector<int64_t>();
-    int64_t size = v.size(ix.dims[j]);
-    for (int64_t& p : pos) {
-      EMBER_CHECK_INDEX(p >= -size && p < size, "index ", p, " is out of bounds for dimension ",
-                        ix.dims[j], " with size ", size);
-      if (p < 0) p += size;
-    }
-    a.positions.push_back(std::move(pos));
-  }
-  return a;
-}
-
-// Where the gathered dims go in the result: [index dims..., rest...] is the "front" layout; when
-// the indexed dims were adjacent, the index dims move back to where the first of them was.
-std::vector<int64_t> placement(const Advanced& a, int64_t result_dim) {
-  int64_t nb = static_cast<int64_t>(a.index_shape.size());
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < a.first_dim; ++i) perm.push_back(nb + i);
-  for (int64_t i = 0; i < nb; ++i) perm.push_back(i);
-  for (int64_t i = nb + a.first_dim; i < result_dim; ++i) perm.push_back(i);
-  return perm;
-}
-
 Tensor getitem(const Tensor& self, const py::object& index) {
   Indexed ix = apply_basic(self, index);
-  if (ix.indices.empty()) return ix.view;
-  Advanced a = prepare(ix);
-  int64_t k = static_cast<int64_t>(ix.dims.size());
-  IntArrayRef fs = a.front.sizes();
-  // One linear index into the indexed dims, flattened.
-  std::vector<int64_t> linear(static_cast<size_t>(a.count), 0);
-  for (int64_t j = 0; j < k; ++j)
-    for (int64_t n = 0; n < a.count; ++n) linear[n] = linear[n] * fs[j] + a.positions[j][n];
-  std::vector<int64_t> flat_shape{-1}, out_shape(a.index_shape.begin(), a.index_shape.end());
-  for (int64_t d = k; d < a.front.dim(); ++d) {
-    flat_shape.push_back(fs[d]);
-    out_shape.push_back(fs[d]);
-  }
-  Tensor out = a.front.reshape(flat_shape).index_select(0, tensor(linear)).reshape(out_shape);
-  if (a.adjacent && a.first_dim > 0) out = out.permute(placement(a, out.dim()));
-  return out;
+  return ix.advanced() ? ember::index(ix.view, ix.indices) : ix.view;
 }
 
 void setitem(const Tensor& self, const py::object& index, const py::object& value) {
   bool scalar = !py::isinstance<Tensor>(value) && !is_index_tensor(value);
   if (scalar && py::isinstance<Tensor>(index)) {
-    // t[mask] = value with a mask of t's shape (x[x < 0] = 0): one masked_fill, no loop.
+    // t[mask] = value with a mask of t's shape (x[x < 0] = 0): one masked_fill, no gather.
     Tensor mask = index.cast<Tensor>();
     if (mask.dtype() == kBool && mask.sizes() == self.sizes()) {
       self.copy_(masked_fill(self, mask, value.cast<Scalar>()));
@@ -204,40 +129,13 @@ void setitem(const Tensor& self, const py::object& index, const py::object& valu
     }
   }
   Indexed ix = apply_basic(self, index);
-  Tensor v = scalar ? Tensor() : index_tensor(value);
-  if (ix.indices.empty()) {
+  if (!ix.advanced()) {
     if (scalar) ix.view.fill_(value.cast<Scalar>());
-    else ix.view.copy_(v);
+    else ix.view.copy_(index_tensor(value));
     return;
   }
-  Advanced a = prepare(ix);
-  int64_t k = static_cast<int64_t>(ix.dims.size());
-  Tensor values;  // [count, rest...]: the value of each selected position
-  if (!scalar) {
-    DimVector front_shape = a.index_shape;
-    for (int64_t d = k; d < a.front.dim(); ++d) front_shape.push_back(a.front.size(d));
-    std::vector<int64_t> result_shape(front_shape.begin(), front_shape.end());
-    if (a.adjacent && a.first_dim > 0) {
-      std::vector<int64_t> perm = placement(a, static_cast<int64_t>(front_shape.size()));
-      for (size_t i = 0; i < perm.size(); ++i) result_shape[i] = front_shape[perm[i]];
-      // Broadcast to the result's layout, then move the index dims back to the front.
-      std::vector<int64_t> inverse(perm.size());
-      for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
-      v = v.expand(result_shape).permute(inverse);
-    } else {
-      v = v.expand(result_shape);
-    }
-    std::vector<int64_t> flat{a.count};
-    for (int64_t d = k; d < a.front.dim(); ++d) flat.push_back(a.front.size(d));
-    values = v.reshape(flat);
-  }
-  // NB: one view per position (select is a view), so the writes reach self whatever its layout.
-  for (int64_t n = 0; n < a.count; ++n) {
-    Tensor target = a.front;
-    for (int64_t j = 0; j < k; ++j) target = target.select(0, a.positions[j][n]);
-    if (scalar) target.fill_(value.cast<Scalar>());
-    else target.copy_(values.select(0, n));
-  }
+  Tensor v = scalar ? scalar_tensor(value.cast<Scalar>(), ix.view.options()) : index_tensor(value);
+  ix.view.index_put_(ix.indices, v);
 }
 
 }  // namespace

@@ -238,3 +238,71 @@ def test_grad_fn_next_functions():
     y = a * 2 + 1
     names = [fn.name() for fn, _ in y.grad_fn.next_functions if fn is not None]
     assert names == ["MulBackward"]
+
+
+# ---- assignment into tensors is recorded, as in PyTorch (regressions: y[1:3] = v left y without
+# a history, so v.grad was silently None)
+
+def values(t):
+    return t.tolist()
+
+
+def _weights(*shape):
+    return ember.arange(1, 1 + int(np.prod(shape)), dtype=ember.float64).reshape(*shape)
+
+
+@pytest.mark.parametrize("index", [
+    (slice(1, 3),),                                   # y[1:3] = v
+    (ember.tensor([3, 0]),),                          # y[idx] = v
+    (ember.tensor([True, False, True, False]),),      # y[mask] = v
+    (slice(None), ember.tensor([4, 1])),              # y[:, idx] = v
+])
+def test_setitem_of_a_value_requiring_grad_makes_the_target_depend_on_it(index):
+    y = ember.zeros(4, 5, dtype=ember.float64)
+    target_shape = np.zeros((4, 5))[tuple(i.numpy() if isinstance(i, ember.Tensor) else i for i in index)].shape
+    v = ember.randn(*target_shape, dtype=ember.float64, requires_grad=True)
+    y[index] = v
+    assert y.requires_grad and not y.is_leaf
+    w = _weights(4, 5)
+    (y * w).sum().backward()
+    key = tuple(i.numpy() if isinstance(i, ember.Tensor) else i for i in index)
+    np.testing.assert_array_equal(v.grad.numpy(), w.numpy()[key])
+
+
+def test_setitem_on_a_tensor_requiring_grad_routes_gradients_around_the_written_part():
+    a = ember.randn(3, 4, dtype=ember.float64, requires_grad=True)
+    x = a * 2
+    x[:, 0] = 5.0                          # was an error
+    x[x.detach() > 100] = 0.0              # a mask over everything, no element chosen
+    x[ember.tensor([1]), 1:3] = ember.tensor([7.0, 8.0])
+    assert values(x[1, :3]) == [5.0, 7.0, 8.0]
+    x.sum().backward()
+    expected = np.full((3, 4), 2.0)
+    expected[:, 0] = 0
+    expected[1, 1:3] = 0
+    np.testing.assert_array_equal(a.grad.numpy(), expected)
+
+
+def test_views_taken_before_an_assignment_see_the_assigned_values_and_their_history():
+    y = ember.zeros(4, dtype=ember.float64)
+    early = y[:2]
+    v = ember.tensor([1.0, 2.0], dtype=ember.float64, requires_grad=True)
+    y[1:3] = v
+    assert early.requires_grad and values(early) == [0.0, 1.0]
+    (early * 10).sum().backward()
+    assert values(v.grad) == [10.0, 0.0]
+
+
+def test_setitem_through_a_view_of_a_parameter_is_refused_unless_no_grad():
+    w = ember.zeros(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="view of a leaf tensor that requires grad"):
+        w[0, 1] = 1.0
+    with ember.no_grad():
+        w[0, 1] = 1.0
+    assert values(w[0]) == [0.0, 1.0, 0.0]
+
+
+def test_duplicate_indices_keep_the_last_value_as_pytorch_on_cpu():
+    x = ember.zeros(3)
+    x[ember.tensor([0, 0, 2])] = ember.tensor([1.0, 2.0, 3.0])
+    assert values(x) == [2.0, 0.0, 3.0]

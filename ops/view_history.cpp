@@ -1,0 +1,111 @@
+// The two nodes that make views and in-place writes differentiable (autograd/record.h registers
+// and calls them; they are built from index ops, which autograd cannot name):
+//   AsStridedBackward: a view's history rebuilt from its base's after an in-place write;
+//   CopySlices: the base's history after an in-place write into one of its views.
+// Both work in storage positions, so any pair of layouts (slices with steps, transposes, views of
+// views) is handled the same way: element i of a layout is storage position positions(layout)[i].
+#include <algorithm>
+
+#include "ember/autograd/record.h"
+#include "ember/core/copy.h"
+#include "ember/core/factory.h"
+#include "ember/ops/index.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+namespace {
+
+using autograd::Edge;
+using autograd::Node;
+using autograd::TensorList;
+
+struct Layout {
+  DimVector sizes, strides;
+  int64_t offset = 0;
+
+  explicit Layout(const Tensor& t) : sizes(t.sizes().vec()), strides(t.strides().vec()), offset(t.storage_offset()) {}
+  // One past the last storage position the layout reaches (its offset when it is empty).
+  int64_t end() const {
+    int64_t last = offset;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] == 0) return offset;
+      last += (sizes[d] - 1) * strides[d];
+    }
+    return last + 1;
+  }
+};
+
+// Storage position of each element of `layout`, flattened in row-major order.
+Tensor positions(const Layout& layout, int64_t extent, Device device) {
+  Tensor all = arange(extent, TensorOptions(kInt64).device(device));
+  return contiguous_data(as_strided_data(all, layout.sizes, layout.strides, layout.offset))
+      .reshape({-1});
+}
+
+// Base and view over one storage, and the positions both reach.
+struct Geometry {
+  Layout base, view;
+  int64_t extent;
+  Geometry(const Tensor& b, const Tensor& v) : base(b), view(v), extent(std::max(base.end(), view.end())) {}
+  // The base's gradient laid out in storage positions (zeros where the base does not reach).
+  Tensor scatter_base(const Tensor& grad) const {
+    Tensor flat = zeros({extent}, grad.options());
+    return index_add(flat, 0, positions(base, extent, grad.device()), grad.reshape({-1}));
+  }
+  Tensor gather(const Tensor& flat, const Layout& layout) const {
+    return index_select(flat, 0, positions(layout, extent, flat.device())).reshape(layout.sizes);
+  }
+};
+
+// d(view)/d(base): the view's gradient added at its positions, read back in the base's layout.
+struct AsStridedBackward : Node {
+  explicit AsStridedBackward(Geometry g) : geometry(std::move(g)) {}
+  Geometry geometry;
+  const char* name() const override { return "AsStridedBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor flat = zeros({geometry.extent}, g[0].options());
+    flat = index_add(flat, 0, positions(geometry.view, geometry.extent, g[0].device()), g[0].reshape({-1}));
+    return {geometry.gather(flat, geometry.base)};
+  }
+};
+
+// base' = base with the view's positions replaced by f(view, ...): the base's gradient goes to
+// its old history outside the view and, inside it, to f (whose own inputs include the old view).
+struct CopySlices : Node {
+  explicit CopySlices(Geometry g) : geometry(std::move(g)) {}
+  Geometry geometry;
+  const char* name() const override { return "CopySlices"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor flat = geometry.scatter_base(g[0]);
+    Tensor to_result = geometry.gather(flat, geometry.view);
+    Tensor to_base;
+    if (needs_input_grad(0)) {
+      Tensor written = zeros({geometry.extent}, TensorOptions(kBool).device(flat.device()));
+      fill_data(as_strided_data(written, geometry.view.sizes, geometry.view.strides, geometry.view.offset), true);
+      to_base = geometry.gather(masked_fill(flat, written, 0), geometry.base);
+    }
+    return {to_base, to_result};
+  }
+};
+
+std::shared_ptr<Node> as_strided_node(const Tensor& base, const Tensor& view) {
+  auto node = std::make_shared<AsStridedBackward>(Geometry(base, view));
+  node->add_next_edge(autograd::gradient_edge(base));
+  return node;
+}
+
+std::shared_ptr<Node> copy_slices_node(const Tensor& base, const Tensor& view, const Edge& result) {
+  auto node = std::make_shared<CopySlices>(Geometry(base, view));
+  node->add_next_edge(autograd::gradient_edge(base));
+  node->add_next_edge(result);
+  return node;
+}
+
+// NB: registered when libember loads, before any user code can make a view.
+const bool registered = [] {
+  autograd::register_view_nodes({&as_strided_node, &copy_slices_node});
+  return true;
+}();
+
+}  // namespace
+}  // namespace ember
