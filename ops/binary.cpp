@@ -15,12 +15,6 @@ EMBER_DEFINE_STUB(binary_stub, BinaryFn);
 using autograd::SavedTensor;
 using autograd::TensorList;
 
-DType result_type(const Tensor& t, const Scalar& s) {
-  if (is_integral(t.dtype()) && s.is_floating()) return kFloat32;
-  if (t.dtype() == kBool && !s.is_bool()) return kInt64;
-  return t.dtype();
-}
-
 Tensor wrap_scalar(const Scalar& s, const Tensor& t) {
   return scalar_tensor(s, TensorOptions(result_type(t, s)).device(t.device()));
 }
@@ -137,7 +131,7 @@ struct MaxMinBackward : autograd::Node {
 
 Tensor max_min(const Tensor& a, const Tensor& b, bool is_max) {
   const char* name = is_max ? "maximum" : "minimum";
-  DType dtype = promote_types(a.dtype(), b.dtype());
+  DType dtype = result_type(a, b);
   check_compute_dtype(dtype, name);
   Tensor out = detail::binary_forward(is_max ? BinaryOp::Maximum : BinaryOp::Minimum, a, b, dtype, name);
   if (autograd::any_requires_grad(a, b)) {
@@ -156,7 +150,7 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
   double alpha_value = subtract ? -alpha.to<double>() : alpha.to<double>();
   Scalar eff = subtract ? (alpha.is_floating() ? Scalar(-alpha.to<double>()) : Scalar(-alpha.to<int64_t>()))
                         : alpha;
-  DType dtype = promote_types(a.dtype(), b.dtype());
+  DType dtype = result_type(a, b);
   Tensor out;
   if (alpha_value == 1.0) {
     out = detail::binary_forward(BinaryOp::Add, a, b, dtype, name);
@@ -188,7 +182,7 @@ Tensor add(const Tensor& a, Scalar b) { return add(a, wrap_scalar(b, a)); }
 Tensor sub(const Tensor& a, Scalar b) { return sub(a, wrap_scalar(b, a)); }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
-  Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, promote_types(a.dtype(), b.dtype()), "mul");
+  Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, result_type(a, b), "mul");
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<MulBackward>(a, b);
     node->a_shape = a.sizes().vec();
@@ -202,7 +196,7 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 Tensor mul(const Tensor& a, Scalar b) { return mul(a, wrap_scalar(b, a)); }
 
 Tensor div(const Tensor& a, const Tensor& b) {
-  DType dtype = promote_types(a.dtype(), b.dtype());
+  DType dtype = result_type(a, b);
   if (is_integral(dtype)) dtype = kFloat32;
   Tensor out = detail::binary_forward(BinaryOp::Div, a, b, dtype, "div");
   if (autograd::any_requires_grad(a, b)) {
@@ -218,7 +212,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
 Tensor div(const Tensor& a, Scalar b) { return div(a, wrap_scalar(b, a)); }
 
 Tensor pow(const Tensor& a, const Tensor& b) {
-  DType dtype = promote_types(a.dtype(), b.dtype());
+  DType dtype = result_type(a, b);
   EMBER_CHECK_TYPE(dtype != kBool, "pow: not supported for bool tensors");
   check_compute_dtype(dtype, "pow");
   Tensor out = detail::binary_forward(BinaryOp::Pow, a, b, dtype, "pow");

@@ -1,7 +1,9 @@
 #pragma once
-// Elementwise arithmetic with broadcasting (NumPy rules) and PyTorch's type promotion. A Scalar
-// operand keeps the tensor's dtype unless it is a float meeting an integer tensor (then float32).
+// Elementwise arithmetic with broadcasting (NumPy rules) and PyTorch's type promotion
+// (core/promotion.h): a Scalar operand or a 0-d tensor keeps a dimensioned tensor's dtype unless
+// it is of a higher category (a float meeting an integer tensor gives float32).
 #include "ember/core/dispatch.h"
+#include "ember/core/promotion.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
@@ -44,8 +46,6 @@ Tensor operator/(const Tensor& a, Scalar b);
 Tensor operator/(Scalar a, const Tensor& b);
 Tensor operator-(const Tensor& a);
 
-/// The dtype `t op s` computes in.
-DType result_type(const Tensor& t, const Scalar& s);
 /// A 0-d tensor holding s in the dtype `t op s` computes in.
 Tensor wrap_scalar(const Scalar& s, const Tensor& t);
 

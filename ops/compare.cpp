@@ -30,7 +30,7 @@ void check_same_device(const Tensor& a, const Tensor& b, const char* name) {
 
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const char* name) {
   check_same_device(a, b, name);
-  DType dtype = promote_types(a.dtype(), b.dtype());
+  DType dtype = result_type(a, b);
   check_compute_dtype(dtype, name);
   DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
   Tensor out = empty(shape, TensorOptions(kBool).device(a.device()));
@@ -78,7 +78,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   EMBER_CHECK_TYPE(cond.dtype() == kBool, "where: condition must be a bool tensor, got ", cond.dtype());
   check_same_device(a, b, "where");
   check_same_device(cond, a, "where");
-  DType dtype = promote_types(a.dtype(), b.dtype());
+  DType dtype = result_type(a, b);
   DimVector shape = broadcast_shapes(cond.sizes(), broadcast_shapes(a.sizes(), b.sizes(), "where"), "where");
   Tensor out = empty(shape, TensorOptions(dtype).device(a.device()));
   if (out.numel() > 0)

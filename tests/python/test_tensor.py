@@ -347,3 +347,47 @@ def test_randint_spellings():
 def test_numpy_integer_scalars_index_like_ints():
     x = ember.arange(6).reshape(2, 3)
     assert x[np.int64(1)].tolist() == [3, 4, 5] and x[1, np.int32(2)].item() == 5
+
+
+# ---- type promotion against PyTorch's own table (tests/fixtures/promotion.json, written with torch
+# by tests/fixtures/make_promotion_fixture.py)
+
+def _promotion_fixture():
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "fixtures", "promotion.json")
+    with open(path) as f:
+        return json.load(f)
+
+
+_STORAGE_ONLY = {"float16", "bfloat16"}  # Ember stores these but computes in float32/float64
+
+
+def _operand(dtype, rank):
+    return ember.ones(*((2,) if rank == "d" else ()), dtype=getattr(ember, dtype))
+
+
+def test_binary_ops_promote_as_pytorch_for_every_dtype_pair_and_rank():
+    for a, ra, b, rb, want in _promotion_fixture()["pairs"]:
+        if {a, b, want} & _STORAGE_ONLY:
+            continue
+        x, y = _operand(a, ra), _operand(b, rb)
+        for result in (x + y, x * y, y - x if {a, b} != {"bool"} else y * x):
+            assert str(result.dtype) == f"ember.{want}", (a, ra, b, rb)
+
+
+def test_python_numbers_promote_as_pytorch():
+    numbers = {"bool": True, "int": 2, "float": 2.5}
+    for dtype, rank, kind, want in _promotion_fixture()["scalars"]:
+        if {dtype, want} & _STORAGE_ONLY:
+            continue
+        t = _operand(dtype, rank)
+        assert str((t + numbers[kind]).dtype) == f"ember.{want}", (dtype, rank, kind)
+        assert str((numbers[kind] + t).dtype) == f"ember.{want}", (dtype, rank, kind)
+
+
+def test_zero_dim_float64_does_not_promote_a_float32_batch():
+    x = ember.ones(3)
+    scale = ember.tensor(0.5, dtype=ember.float64)
+    assert (x * scale).dtype == ember.float32 and (scale + x).dtype == ember.float32
+    assert (ember.ones(3, dtype=ember.int32) * scale).dtype == ember.float64
