@@ -1,5 +1,7 @@
 #include "ember/nn/loss.h"
 
+#include <limits>
+
 #include "ember/core/factory.h"
 #include "ember/ops/activation.h"
 #include "ember/ops/binary.h"
@@ -54,8 +56,12 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
 }
 
 Tensor masked_reduce(const Tensor& loss, const Tensor& mask, Reduction reduction) {
-  if (reduction == Reduction::Mean) return sum(loss) / sum(mask);
-  return reduce(loss, reduction);
+  if (reduction != Reduction::Mean) return reduce(loss, reduction);
+  // NB: when every target is ignored the mean is 0/0, NaN, as in PyTorch, but its gradient must be
+  // 0 (PyTorch's), not 0 * (1/0): the division uses a count of at least 1.
+  Tensor count = sum(mask);
+  Tensor none = eq(count, 0);
+  return where(none, std::numeric_limits<double>::quiet_NaN(), sum(loss) / where(none, 1, count));
 }
 
 }  // namespace

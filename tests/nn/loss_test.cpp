@@ -1,6 +1,8 @@
 // Losses against PyTorch (tests/fixtures/nn.json), plus their argument checks.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ember/ember.h"
 #include "support/fixture.h"
 
@@ -83,4 +85,26 @@ TEST(LossTest, CrossEntropyChecksTargetShapeAndRange) {
   EXPECT_THROW(F::cross_entropy(logits, tensor<int64_t>({0, 1, 4})), IndexError);
   EXPECT_THROW(F::cross_entropy(logits, zeros({3})), TypeError);
   EXPECT_THROW(F::mse_loss(zeros({2}), zeros({3})), ValueError);
+}
+
+// Regression: with every target ignored the mean's gradient was NaN everywhere (0 * 1/0); PyTorch
+// gives a NaN loss and a zero gradient, and so must a batch made only of padding.
+TEST(LossTest, MeanOverOnlyIgnoredTargetsIsNanWithZeroGradient) {
+  for (double smoothing : {0.0, 0.1}) {
+    Tensor logits = randn({3, 5}, kFloat64).set_requires_grad();
+    Tensor target = full({3}, -100, kInt64);
+    Tensor loss = F::cross_entropy(logits, target, -100, F::Reduction::Mean, smoothing);
+    EXPECT_TRUE(std::isnan(loss.item())) << "smoothing " << smoothing;
+    loss.backward();
+    for (double g : logits.grad().to_vector<double>()) EXPECT_EQ(g, 0.0) << "smoothing " << smoothing;
+  }
+  Tensor log_probs = randn({2, 4}, kFloat64).set_requires_grad();
+  Tensor nll = F::nll_loss(log_probs, tensor<int64_t>({7, 7}), 7);
+  EXPECT_TRUE(std::isnan(nll.item()));
+  nll.backward();
+  for (double g : log_probs.grad().to_vector<double>()) EXPECT_EQ(g, 0.0);
+  // one counted target: the mean is over it alone, as before
+  Tensor x = randn({2, 4}, kFloat64).set_requires_grad();
+  Tensor one = F::cross_entropy(x, tensor<int64_t>({1, -100}));
+  EXPECT_NEAR(one.item(), F::cross_entropy(x.slice(0, 0, 1), tensor<int64_t>({1})).item(), 1e-12);
 }
