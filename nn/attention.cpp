@@ -25,7 +25,7 @@ MultiheadAttention::MultiheadAttention(MultiheadAttentionOptions options)
   int64_t e = options.embed_dim;
   register_parameter("in_proj_weight", empty({3 * e, e}));
   if (options.bias) register_parameter("in_proj_bias", empty({3 * e}));
-  out_proj_ = register_module("out_proj", std::make_shared<Linear>(e, e, options.bias));
+  register_module("out_proj", std::make_shared<Linear>(e, e, options.bias));
   reset_parameters();
 }
 
@@ -33,7 +33,7 @@ void MultiheadAttention::reset_parameters() {
   init::xavier_uniform_(parameter("in_proj_weight"));
   if (options_.bias) {
     init::zeros_(parameter("in_proj_bias"));
-    init::zeros_(out_proj_->bias());
+    init::zeros_(out_proj()->bias());
   }
 }
 
@@ -81,11 +81,17 @@ std::pair<Tensor, Tensor> MultiheadAttention::forward(const Tensor& query, const
   Tensor attn = softmax(scores, -1);
   Tensor attn_used = options_.dropout > 0.0 ? dropout(attn, options_.dropout, is_training()) : attn;
   Tensor out = reshape(transpose(matmul(attn_used, v), 1, 2), {n, l, e});
-  out = out_proj_->forward(out);
+  const Module& proj = child_as<Linear>("out_proj");
+  out = functional::linear(out, proj.parameter("weight"),
+                           proj.has_parameter("bias") ? proj.parameter("bias") : Tensor());
   if (!options_.batch_first) out = transpose(out, 0, 1);
   Tensor weights;
   if (need_weights) weights = average_attn_weights ? mean(attn, {1}) : attn;
   return {out, weights};
+}
+
+std::shared_ptr<Linear> MultiheadAttention::out_proj() const {
+  return std::dynamic_pointer_cast<Linear>(child("out_proj"));
 }
 
 Tensor MultiheadAttention::forward(const Tensor& x) { return forward(x, x, x, Tensor(), false).first; }

@@ -26,20 +26,22 @@ class MultiheadAttention : public Module {
   /// (output, attention weights). attn_mask: [L, S] or [N*H, L, S], bool (true = masked out) or
   /// float (added to the scores); key_padding_mask: [N, S] bool (true = padding). The weights are
   /// undefined unless need_weights; averaged over heads when average_attn_weights.
-  std::pair<Tensor, Tensor> forward(const Tensor& query, const Tensor& key, const Tensor& value,
-                                    const Tensor& key_padding_mask = Tensor(),
-                                    bool need_weights = true, const Tensor& attn_mask = Tensor(),
-                                    bool average_attn_weights = true);
+  /// Virtual, so that a subclass written in Python runs inside a TransformerEncoderLayer.
+  virtual std::pair<Tensor, Tensor> forward(const Tensor& query, const Tensor& key, const Tensor& value,
+                                            const Tensor& key_padding_mask = Tensor(),
+                                            bool need_weights = true, const Tensor& attn_mask = Tensor(),
+                                            bool average_attn_weights = true);
   /// Self-attention on one tensor, output only.
   Tensor forward(const Tensor& x) override;
   std::string extra_repr() const override;
   void reset_parameters();
   const MultiheadAttentionOptions& options() const { return options_; }
-  std::shared_ptr<Linear> out_proj() const { return out_proj_; }
+  /// The output projection, looked up by name: like PyTorch, forward reads out_proj's weight and
+  /// bias at each call (a replaced out_proj takes effect; its own forward is not called).
+  std::shared_ptr<Linear> out_proj() const;
 
  private:
   MultiheadAttentionOptions options_;
-  std::shared_ptr<Linear> out_proj_;
 };
 
 }  // namespace ember::nn

@@ -106,6 +106,12 @@ std::shared_ptr<Module> Module::child(const std::string& name) const {
   return *m;
 }
 
+Module& Module::child_ref(const std::string& name) const {
+  const auto* m = children_.find(name);
+  EMBER_CHECK_KEY(m != nullptr, type_name_, ": no module named '", name, "'");
+  return **m;
+}
+
 bool Module::is_persistent_buffer(const std::string& name) const {
   const Buffer* b = buffers_.find(name);
   return b && b->persistent;

@@ -76,6 +76,17 @@ class Module {
   const Tensor& parameter(const std::string& name) const;
   const Tensor& buffer(const std::string& name) const;
   std::shared_ptr<Module> child(const std::string& name) const;
+  /// Child `name` as an M, looked up at each call: layers run their children through it, so a
+  /// child replaced after construction (from Python, a subclass overriding forward, say) is the
+  /// one that runs. A KeyError if there is none, a TypeError if it is no M.
+  template <typename M = Module>
+  M& child_as(const std::string& name) const {
+    Module& m = child_ref(name);
+    auto* typed = dynamic_cast<M*>(&m);
+    EMBER_CHECK_TYPE(typed != nullptr, type_name_, ": child '", name, "' is a ", m.type_name(),
+                     ", which this layer cannot run in its place");
+    return *typed;
+  }
   bool has_parameter(const std::string& name) const { return parameters_.contains(name); }
   bool has_buffer(const std::string& name) const { return buffers_.contains(name); }
   bool has_child(const std::string& name) const { return children_.contains(name); }
@@ -139,6 +150,7 @@ class Module {
     bool persistent;
   };
   void check_new_name(const std::string& name, const char* what) const;
+  Module& child_ref(const std::string& name) const;
   void add_child(const std::string& name, std::shared_ptr<Module> module);
   void collect_entries(const std::string& prefix, bool include_non_persistent,
                        std::vector<StateEntry>& out) const;

@@ -1,7 +1,8 @@
 #pragma once
 // TransformerEncoderLayer as torch.nn.TransformerEncoderLayer: self-attention and a feed-forward
 // block, each with dropout, a residual connection and LayerNorm, after (post-norm, the default)
-// or before (norm_first) the block. Parameter names match PyTorch's.
+// or before (norm_first) the block. Parameter names match PyTorch's. Children are looked up by
+// name at each call, so replacing one (layer.linear1 = ...) changes what runs, as in PyTorch.
 #include <memory>
 #include <string>
 
@@ -38,11 +39,9 @@ class TransformerEncoderLayer : public Module {
   Tensor self_attention_block(const Tensor& x, const Tensor& mask, const Tensor& padding);
   Tensor feed_forward_block(const Tensor& x);
 
+  Tensor run(const std::string& child, const Tensor& x) const { return child_as(child).forward(x); }
+
   TransformerEncoderLayerOptions options_;
-  std::shared_ptr<MultiheadAttention> self_attn_;
-  std::shared_ptr<Linear> linear1_, linear2_;
-  std::shared_ptr<Dropout> dropout_, dropout1_, dropout2_;
-  std::shared_ptr<LayerNorm> norm1_, norm2_;
 };
 
 }  // namespace ember::nn

@@ -35,6 +35,90 @@ class PyModule : public Module {
   }
 };
 
+// The same for a Python subclass of a built-in layer (class MyLinear(nn.Linear)): without it, a
+// C++ caller (Sequential, a parent layer) would run the built-in forward and skip the override.
+template <typename M>
+class PyLayer : public M {
+ public:
+  using M::M;
+  Tensor forward(const Tensor& input) override {
+    PYBIND11_OVERRIDE_NAME(Tensor, M, "forward", forward, input);
+  }
+  std::string extra_repr() const override {
+    PYBIND11_OVERRIDE_NAME(std::string, M, "extra_repr", extra_repr, );
+  }
+};
+
+py::object none_if_undefined(const Tensor& t) { return t.defined() ? py::cast(t) : py::none(); }
+
+// MultiheadAttention's C++ callers (TransformerEncoderLayer) call its full forward.
+template <>
+class PyLayer<nn::MultiheadAttention> : public nn::MultiheadAttention {
+ public:
+  using nn::MultiheadAttention::MultiheadAttention;
+  Tensor forward(const Tensor& input) override {
+    PYBIND11_OVERRIDE_NAME(Tensor, nn::MultiheadAttention, "forward", forward, input);
+  }
+  std::pair<Tensor, Tensor> forward(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& key_padding_mask, bool need_weights,
+                                    const Tensor& attn_mask, bool average_attn_weights) override {
+    {
+      py::gil_scoped_acquire gil;
+      py::function override = py::get_override(static_cast<const nn::MultiheadAttention*>(this), "forward");
+      if (override) {
+        py::object r = override(query, key, value, none_if_undefined(key_padding_mask), need_weights,
+                                none_if_undefined(attn_mask), average_attn_weights);
+        auto pair = r.cast<py::tuple>();
+        EMBER_CHECK_TYPE(pair.size() == 2, "MultiheadAttention.forward override must return "
+                         "(attn_output, attn_weights or None), got ", pair.size(), " values");
+        return {pair[0].cast<Tensor>(), pair[1].is_none() ? Tensor() : pair[1].cast<Tensor>()};
+      }
+    }
+    return nn::MultiheadAttention::forward(query, key, value, key_padding_mask, need_weights, attn_mask,
+                                           average_attn_weights);
+  }
+};
+
+template <typename T, typename Arg>
+std::shared_ptr<T> construct(Arg&& arg) {
+  if constexpr (requires { std::tuple_size<std::decay_t<Arg>>::value; })
+    return std::apply([](auto&&... a) { return std::make_shared<T>(std::forward<decltype(a)>(a)...); },
+                      std::forward<Arg>(arg));
+  else
+    return std::make_shared<T>(std::forward<Arg>(arg));
+}
+
+template <typename M, typename F, typename R, typename... A>
+auto layer_init_impl(F make, R (F::*)(A...) const) {
+  return py::init([make](A... a) { return construct<M>(make(a...)); },
+                  [make](A... a) { return construct<PyLayer<M>>(make(a...)); });
+}
+
+// py::init of a built-in layer M from `make(args...)`, which returns M's constructor argument (or
+// a tuple of them): a plain M for ember.nn.M itself, the trampoline PyLayer<M> for a Python
+// subclass.
+template <typename M, typename F>
+auto layer_init(F make) {
+  return layer_init_impl<M>(make, &F::operator());
+}
+
+template <typename M, typename F, typename R, typename... A>
+auto container_init_impl(F fill, R (F::*)(M&, A...) const) {
+  auto build = [fill]<typename T>(type_tag<T>, A... a) {
+    auto c = std::make_shared<T>();
+    fill(*c, a...);
+    return c;
+  };
+  return py::init([build](A... a) { return build(type_tag<M>{}, a...); },
+                  [build](A... a) { return build(type_tag<PyLayer<M>>{}, a...); });
+}
+
+// py::init of a container M, default-constructed and then filled by `fill(container, args...)`.
+template <typename M, typename F>
+auto container_init(F fill) {
+  return container_init_impl<M>(fill, &F::operator());
+}
+
 Size2 size2_of(const py::handle& v) {
   if (PyIndex_Check(v.ptr())) return Size2(v.cast<int64_t>());
   auto pair = v.cast<std::vector<int64_t>>();
@@ -191,25 +275,25 @@ an nn.Module or a buffer name registers it; forward(...) runs through __call__.)
 }
 
 template <typename M>
-using Layer = py::class_<M, Module, std::shared_ptr<M>>;
+using Layer = py::class_<M, PyLayer<M>, Module, std::shared_ptr<M>>;
 
 void bind_layers(py::module_& nn) {
   Layer<nn::Linear>(nn, "Linear", "y = x W^T + b (torch.nn.Linear).")
-      .def(py::init([](int64_t in, int64_t out, bool bias) {
-        return std::make_shared<nn::Linear>(nn::LinearOptions{in, out, bias});
+      .def(layer_init<nn::Linear>([](int64_t in, int64_t out, bool bias) {
+        return nn::LinearOptions{in, out, bias};
       }), py::arg("in_features"), py::arg("out_features"), py::arg("bias") = true)
       .def_property_readonly("in_features", [](const nn::Linear& l) { return l.options().in_features; })
       .def_property_readonly("out_features", [](const nn::Linear& l) { return l.options().out_features; })
       .def("reset_parameters", &nn::Linear::reset_parameters);
 
   Layer<nn::Conv2d>(nn, "Conv2d", "2-D convolution over [N, C, H, W] (torch.nn.Conv2d).")
-      .def(py::init([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
+      .def(layer_init<nn::Conv2d>([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
                        py::object dilation, int64_t groups, bool bias, const std::string& padding_mode) {
         EMBER_CHECK_VALUE(padding_mode == "zeros", "Conv2d: padding_mode '", padding_mode,
                           "' is not supported (only 'zeros')");
-        return std::make_shared<nn::Conv2d>(nn::Conv2dOptions{in, out, size2_of(kernel), size2_of(stride),
+        return nn::Conv2dOptions{in, out, size2_of(kernel), size2_of(stride),
                                                               size2_of(padding), size2_of(dilation),
-                                                              groups, bias});
+                                                              groups, bias};
       }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
          py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
          py::arg("padding_mode") = "zeros")
@@ -232,22 +316,21 @@ void bind_layers(py::module_& nn) {
                              .count_include_pad = count_include_pad};
   };
   Layer<nn::MaxPool2d>(nn, "MaxPool2d", "Max pooling over [N, C, H, W] (torch.nn.MaxPool2d).")
-      .def(py::init([pool_options](py::object kernel, py::object stride, py::object padding,
+      .def(layer_init<nn::MaxPool2d>([pool_options](py::object kernel, py::object stride, py::object padding,
                                    py::object dilation, bool return_indices, bool ceil_mode) {
         EMBER_CHECK_VALUE(!return_indices, "MaxPool2d: return_indices is not supported");
-        return std::make_shared<nn::MaxPool2d>(pool_options(kernel, stride, padding, dilation, ceil_mode, true));
+        return pool_options(kernel, stride, padding, dilation, ceil_mode, true);
       }), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
          py::arg("dilation") = 1, py::arg("return_indices") = false, py::arg("ceil_mode") = false);
   Layer<nn::AvgPool2d>(nn, "AvgPool2d", "Average pooling over [N, C, H, W] (torch.nn.AvgPool2d).")
-      .def(py::init([pool_options](py::object kernel, py::object stride, py::object padding, bool ceil_mode,
+      .def(layer_init<nn::AvgPool2d>([pool_options](py::object kernel, py::object stride, py::object padding, bool ceil_mode,
                                    bool count_include_pad) {
-        return std::make_shared<nn::AvgPool2d>(
-            pool_options(kernel, stride, padding, py::int_(1), ceil_mode, count_include_pad));
+        return pool_options(kernel, stride, padding, py::int_(1), ceil_mode, count_include_pad);
       }), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
          py::arg("ceil_mode") = false, py::arg("count_include_pad") = true);
   Layer<nn::AdaptiveAvgPool2d>(nn, "AdaptiveAvgPool2d", "Averages into output_size bins (torch.nn.AdaptiveAvgPool2d).")
-      .def(py::init([](py::object output_size) {
-        return std::make_shared<nn::AdaptiveAvgPool2d>(size2_of(output_size));
+      .def(layer_init<nn::AdaptiveAvgPool2d>([](py::object output_size) {
+        return size2_of(output_size);
       }), py::arg("output_size"));
 
   auto bn_options = [](int64_t n, double eps, double momentum, bool affine, bool track) {
@@ -259,22 +342,22 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("momentum", [](const nn::BatchNorm& b) { return b.options().momentum; })
       .def("reset_parameters", &nn::BatchNorm::reset_parameters)
       .def("reset_running_stats", &nn::BatchNorm::reset_running_stats);
-  py::class_<nn::BatchNorm1d, nn::BatchNorm, std::shared_ptr<nn::BatchNorm1d>>(
+  py::class_<nn::BatchNorm1d, PyLayer<nn::BatchNorm1d>, nn::BatchNorm, std::shared_ptr<nn::BatchNorm1d>>(
       nn, "BatchNorm1d", "Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).")
-      .def(py::init([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
-        return std::make_shared<nn::BatchNorm1d>(bn_options(n, eps, momentum, affine, track));
+      .def(layer_init<nn::BatchNorm1d>([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
+        return bn_options(n, eps, momentum, affine, track);
       }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
          py::arg("track_running_stats") = true);
-  py::class_<nn::BatchNorm2d, nn::BatchNorm, std::shared_ptr<nn::BatchNorm2d>>(
+  py::class_<nn::BatchNorm2d, PyLayer<nn::BatchNorm2d>, nn::BatchNorm, std::shared_ptr<nn::BatchNorm2d>>(
       nn, "BatchNorm2d", "Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).")
-      .def(py::init([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
-        return std::make_shared<nn::BatchNorm2d>(bn_options(n, eps, momentum, affine, track));
+      .def(layer_init<nn::BatchNorm2d>([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
+        return bn_options(n, eps, momentum, affine, track);
       }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
          py::arg("track_running_stats") = true);
 
   Layer<nn::LayerNorm>(nn, "LayerNorm", "Normalises over the trailing normalized_shape dims (torch.nn.LayerNorm).")
-      .def(py::init([](py::object shape, double eps, bool affine, bool bias) {
-        return std::make_shared<nn::LayerNorm>(nn::LayerNormOptions{dims_arg(shape), eps, affine, bias});
+      .def(layer_init<nn::LayerNorm>([](py::object shape, double eps, bool affine, bool bias) {
+        return nn::LayerNormOptions{dims_arg(shape), eps, affine, bias};
       }), py::arg("normalized_shape"), py::arg("eps") = 1e-5, py::arg("elementwise_affine") = true,
          py::arg("bias") = true)
       .def_property_readonly("normalized_shape", [](const nn::LayerNorm& l) {
@@ -283,8 +366,8 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("eps", [](const nn::LayerNorm& l) { return l.options().eps; });
 
   Layer<nn::Embedding>(nn, "Embedding", "A lookup table of num_embeddings vectors (torch.nn.Embedding).")
-      .def(py::init([](int64_t num, int64_t dim, std::optional<int64_t> padding_idx) {
-        return std::make_shared<nn::Embedding>(nn::EmbeddingOptions{num, dim, padding_idx});
+      .def(layer_init<nn::Embedding>([](int64_t num, int64_t dim, std::optional<int64_t> padding_idx) {
+        return nn::EmbeddingOptions{num, dim, padding_idx};
       }), py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none())
       .def_property_readonly("num_embeddings", [](const nn::Embedding& e) { return e.options().num_embeddings; })
       .def_property_readonly("embedding_dim", [](const nn::Embedding& e) { return e.options().embedding_dim; })
@@ -292,29 +375,29 @@ void bind_layers(py::module_& nn) {
       .def("reset_parameters", &nn::Embedding::reset_parameters);
 
   Layer<nn::Dropout>(nn, "Dropout", "Zeroes elements with probability p while training (torch.nn.Dropout).")
-      .def(py::init([](double p, bool inplace) { return std::make_shared<nn::Dropout>(p); }),
+      .def(layer_init<nn::Dropout>([](double p, bool inplace) { return p; }),
            py::arg("p") = 0.5, py::arg("inplace") = false)
       .def_property_readonly("p", &nn::Dropout::p);
   Layer<nn::Flatten>(nn, "Flatten", "Flattens dims start_dim..end_dim (torch.nn.Flatten).")
       .def(py::init<int64_t, int64_t>(), py::arg("start_dim") = 1, py::arg("end_dim") = -1);
-  Layer<nn::ReLU>(nn, "ReLU").def(py::init([](bool inplace) { return std::make_shared<nn::ReLU>(); }),
+  Layer<nn::ReLU>(nn, "ReLU").def(layer_init<nn::ReLU>([](bool inplace) { return std::make_tuple(); }),
                                   py::arg("inplace") = false);
   Layer<nn::GELU>(nn, "GELU").def(py::init<std::string>(), py::arg("approximate") = "none");
   Layer<nn::Tanh>(nn, "Tanh").def(py::init<>());
   Layer<nn::Sigmoid>(nn, "Sigmoid").def(py::init<>());
   Layer<nn::LeakyReLU>(nn, "LeakyReLU")
-      .def(py::init([](double slope, bool inplace) { return std::make_shared<nn::LeakyReLU>(slope); }),
+      .def(layer_init<nn::LeakyReLU>([](double slope, bool inplace) { return slope; }),
            py::arg("negative_slope") = 0.01, py::arg("inplace") = false)
       .def_property_readonly("negative_slope", &nn::LeakyReLU::negative_slope);
   Layer<nn::Softmax>(nn, "Softmax").def(py::init<int64_t>(), py::arg("dim"))
       .def_property_readonly("dim", &nn::Softmax::dim);
   Layer<nn::Identity>(nn, "Identity")
-      .def(py::init([](py::args, py::kwargs) { return std::make_shared<nn::Identity>(); }));
+      .def(layer_init<nn::Identity>([](py::args, py::kwargs) { return std::make_tuple(); }));
 
   Layer<nn::MultiheadAttention>(nn, "MultiheadAttention", "torch.nn.MultiheadAttention, same parameter names.")
-      .def(py::init([](int64_t embed_dim, int64_t num_heads, double dropout, bool bias, bool batch_first) {
+      .def(layer_init<nn::MultiheadAttention>([](int64_t embed_dim, int64_t num_heads, double dropout, bool bias, bool batch_first) {
         nn::MultiheadAttentionOptions o{embed_dim, num_heads, dropout, bias, batch_first};
-        return std::make_shared<nn::MultiheadAttention>(o);
+        return o;
       }), py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
          py::arg("batch_first") = false)
       .def("forward", [](nn::MultiheadAttention& m, const Tensor& q, const Tensor& k, const Tensor& v,
@@ -335,10 +418,10 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("batch_first", [](const nn::MultiheadAttention& m) { return m.options().batch_first; });
 
   Layer<nn::TransformerEncoderLayer>(nn, "TransformerEncoderLayer", "torch.nn.TransformerEncoderLayer.")
-      .def(py::init([](int64_t d_model, int64_t nhead, int64_t dim_ff, double dropout,
+      .def(layer_init<nn::TransformerEncoderLayer>([](int64_t d_model, int64_t nhead, int64_t dim_ff, double dropout,
                        const std::string& activation, double eps, bool batch_first, bool norm_first) {
-        return std::make_shared<nn::TransformerEncoderLayer>(nn::TransformerEncoderLayerOptions{
-            d_model, nhead, dim_ff, dropout, activation, eps, batch_first, norm_first});
+        return nn::TransformerEncoderLayerOptions{
+            d_model, nhead, dim_ff, dropout, activation, eps, batch_first, norm_first};
       }), py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
          py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
          py::arg("norm_first") = false)
@@ -352,14 +435,12 @@ void bind_containers(py::module_& nn) {
   Layer<nn::Sequential>(nn, "Sequential", R"doc(
 Runs its children in order (torch.nn.Sequential): Sequential(m1, m2, ...) names them "0", "1", ...;
 Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be written in Python.)doc")
-      .def(py::init([](py::args args) {
-        auto seq = std::make_shared<nn::Sequential>();
+      .def(container_init<nn::Sequential>([](nn::Sequential& seq, py::args args) {
         if (args.size() == 1 && py::isinstance<py::dict>(args[0])) {
-          for (auto [k, v] : args[0].cast<py::dict>()) seq->push_back(k.cast<std::string>(), hold_module(v));
+          for (auto [k, v] : args[0].cast<py::dict>()) seq.push_back(k.cast<std::string>(), hold_module(v));
         } else {
-          for (py::handle a : args) seq->push_back(hold_module(a));
+          for (py::handle a : args) seq.push_back(hold_module(a));
         }
-        return seq;
       }))
       .def("append", [](py::object self, py::handle module) {
         self.cast<nn::Sequential&>().push_back(hold_module(module));
@@ -368,11 +449,9 @@ Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be writt
       .def("__len__", &nn::Sequential::size);
 
   Layer<nn::ModuleList>(nn, "ModuleList", "An indexable list of registered modules (torch.nn.ModuleList).")
-      .def(py::init([](std::optional<py::iterable> modules) {
-        auto list = std::make_shared<nn::ModuleList>();
+      .def(container_init<nn::ModuleList>([](nn::ModuleList& list, std::optional<py::iterable> modules) {
         if (modules)
-          for (py::handle m : *modules) list->push_back(hold_module(m));
-        return list;
+          for (py::handle m : *modules) list.push_back(hold_module(m));
       }), py::arg("modules") = py::none())
       .def("append", [](py::object self, py::handle module) {
         self.cast<nn::ModuleList&>().push_back(hold_module(module));
@@ -385,16 +464,14 @@ Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be writt
       .def("__len__", &nn::ModuleList::size);
 
   Layer<nn::ModuleDict>(nn, "ModuleDict", "Registered modules by name, in insertion order (torch.nn.ModuleDict).")
-      .def(py::init([](std::optional<py::object> modules) {
-        auto dict = std::make_shared<nn::ModuleDict>();
+      .def(container_init<nn::ModuleDict>([](nn::ModuleDict& dict, std::optional<py::object> modules) {
         if (modules) {
           py::object items = py::isinstance<py::dict>(*modules) ? modules->attr("items")() : *modules;
           for (py::handle kv : items) {
             auto pair = kv.cast<py::tuple>();
-            dict->insert(pair[0].cast<std::string>(), hold_module(pair[1]));
+            dict.insert(pair[0].cast<std::string>(), hold_module(pair[1]));
           }
         }
-        return dict;
       }), py::arg("modules") = py::none())
       .def("__setitem__", [](nn::ModuleDict& d, const std::string& key, py::handle module) {
         if (d.contains(key)) d.replace_module(key, hold_module(module));

@@ -14,6 +14,10 @@ from ember import nn
 import ember.nn.functional as F
 
 
+def values(t):
+    return t.tolist()
+
+
 class Affine(nn.Module):
     def __init__(self, n=3):
         super().__init__()
@@ -358,3 +362,79 @@ def test_clip_grad():
     p.grad = ember.tensor([3.0, -4.0, 0.5, 0.0])
     nn.utils.clip_grad_value_(p, 1.0)
     assert p.grad.tolist() == [1.0, -1.0, 0.5, 0.0]
+
+
+# ---- a Python subclass of a built-in layer runs its own forward wherever it sits (regression:
+# inside a C++ container the built-in forward ran and the override was silently skipped)
+
+class Negated(nn.Linear):
+    def forward(self, x):
+        return -super().forward(x)
+
+
+class Halved(nn.ReLU):
+    def forward(self, x):
+        return super().forward(x) * 0.5
+
+
+def test_subclass_override_runs_inside_sequential_and_nested_containers():
+    torch_like = Negated(2, 2)
+    x = ember.randn(4, 2)
+    direct = torch_like(x).numpy(force=True)
+    np.testing.assert_array_equal(nn.Sequential(torch_like)(x).numpy(force=True), direct)
+    nested = nn.Sequential(nn.Sequential(torch_like, Halved()), nn.Identity())
+    np.testing.assert_allclose(nested(x).numpy(force=True), np.maximum(direct, 0) * 0.5, rtol=1e-6)
+    ordered = nn.Sequential(collections.OrderedDict(neg=torch_like))
+    np.testing.assert_array_equal(ordered(x).numpy(force=True), direct)
+    assert isinstance(ordered.neg, Negated)
+
+
+def test_every_builtin_layer_subclass_is_dispatched_from_cpp():
+    made = [nn.Linear(3, 3), nn.Conv2d(3, 3, 1), nn.MaxPool2d(1), nn.AvgPool2d(1), nn.AdaptiveAvgPool2d(2),
+            nn.BatchNorm2d(3), nn.LayerNorm(2), nn.Dropout(0.0), nn.Flatten(0, 0), nn.ReLU(), nn.GELU(),
+            nn.Tanh(), nn.Sigmoid(), nn.LeakyReLU(), nn.Softmax(-1), nn.Identity()]
+    x = ember.rand(1, 3, 2, 2)
+    for layer in made:
+        cls = type(layer)
+        sub = type("Marked" + cls.__name__, (cls,), {"forward": lambda self, t: ember.full_like(t, 42.0)})
+        args = {nn.Linear: (3, 3), nn.Conv2d: (3, 3, 1), nn.MaxPool2d: (1,), nn.AvgPool2d: (1,),
+                nn.AdaptiveAvgPool2d: (2,), nn.BatchNorm2d: (3,), nn.LayerNorm: (2,), nn.Dropout: (0.0,),
+                nn.Flatten: (0, 0), nn.LeakyReLU: (), nn.Softmax: (-1,)}.get(cls, ())
+        out = nn.Sequential(nn.Identity(), sub(*args))(x)
+        assert values(out.reshape(-1)[:1]) == [42.0], cls.__name__
+
+
+def test_replaced_and_subclassed_children_of_a_transformer_layer_are_the_ones_that_run():
+    layer = nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, dropout=0.0, batch_first=True)
+    x = ember.randn(2, 3, 4)
+
+    class Zero(nn.Linear):
+        def forward(self, t):
+            return super().forward(t) * 0.0
+
+    layer.linear2 = Zero(8, 4)   # the feed-forward block now adds nothing
+    calls = []
+
+    class Spy(nn.MultiheadAttention):
+        def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                    average_attn_weights=True):
+            calls.append(query.shape)
+            out, w = super().forward(query, key, value, key_padding_mask=key_padding_mask,
+                                     need_weights=need_weights, attn_mask=attn_mask)
+            return out * 0.0, w
+
+    layer.self_attn = Spy(4, 2, batch_first=True)
+    out = layer(x)
+    assert calls == [(2, 3, 4)]
+    # both blocks add zero: two LayerNorms of x itself
+    xn = x.numpy()
+    norm = lambda a: (a - a.mean(-1, keepdims=True)) / np.sqrt(a.var(-1, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(out.numpy(force=True), norm(norm(xn)), rtol=1e-4, atol=1e-5)
+
+
+def test_cross_entropy_over_only_ignored_targets_is_nan_with_zero_gradient():
+    logits = ember.randn(3, 5, requires_grad=True)
+    loss = F.cross_entropy(logits, ember.full((3,), -100, dtype=ember.int64))
+    assert math.isnan(loss.item())
+    loss.backward()
+    assert np.all(logits.grad.numpy() == 0)
