@@ -74,6 +74,8 @@ void print_values(std::ostream& os, const Tensor& tensor) {
       });
       if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
         os << static_cast<int64_t>(v) << '.';
+      } else if (std::isnan(v)) {
+        os << "nan";  // NB: not "-nan" for a NaN with its sign bit set, as PyTorch prints it
       } else {
         std::ostringstream one;
         one << std::setprecision(4) << v;

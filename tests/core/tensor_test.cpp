@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ember/ember.h"
 
 using namespace ember;
@@ -85,6 +87,9 @@ TEST(TensorTest, PrintsLikePyTorch) {
   EXPECT_EQ(ones({1}, kFloat64).set_requires_grad().str(),
             "tensor([1.], dtype=ember.float64, requires_grad=True)");
   EXPECT_EQ(describe(zeros({2, 3})), "float32 [2, 3]");
+  // NaN prints as nan whatever its sign bit (0/0 gives -nan in C++'s own printing)
+  EXPECT_EQ(tensor<double>({-std::nan(""), std::nan(""), INFINITY, -INFINITY}).str(),
+            "tensor([nan, nan, inf, -inf], dtype=ember.float64)");
 }
 
 // More than 1000 elements: the first and last 3 of each dimension, as PyTorch prints them; views
