@@ -4,7 +4,7 @@
 
 namespace ember::autograd {
 namespace {
-ViewNodes g_view_nodes;
+constinit ViewNodes g_view_nodes;  // constant-initialised: ops may register before this file initialises
 }  // namespace
 
 void register_view_nodes(const ViewNodes& nodes) { g_view_nodes = nodes; }
