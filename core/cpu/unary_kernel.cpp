@@ -16,6 +16,32 @@
 #include "ember/ops/unary.h"
 
 namespace ember::cpu {
+
+// tanh and erf: Eigen's float approximations, on packets and single values alike (so a value's
+// result does not depend on where it sits), and std:: for double. NB: the library builds with
+// EIGEN_FAST_MATH=0 (CMakeLists.txt): Eigen's fast sqrt loses 1-2 bits and turns +inf into NaN,
+// and the same switch would otherwise leave tanh and erf unvectorised.
+template <typename T, bool IsErf>
+struct TanhOrErf {
+  template <typename V>
+  static V f(const V& x) {
+    if constexpr (std::is_same_v<T, float>)
+      return IsErf ? Eigen::internal::generic_fast_erf_float(x) : Eigen::internal::generic_fast_tanh_float(x);
+    else
+      return IsErf ? std::erf(x) : std::tanh(x);
+  }
+  T operator()(const T& x) const { return f(x); }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const { return f(x); }
+};
+}  // namespace ember::cpu
+
+template <typename T, bool IsErf>
+struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
+  enum { Cost = 30 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
+};
+
+namespace ember::cpu {
 namespace {
 
 // Eigen's max/min that return NaN when either side is NaN (PyTorch's clamp, relu, maximum).
@@ -41,6 +67,11 @@ T saturate(double v) {
     return static_cast<T>(v);
   }
 }
+
+template <typename X>
+auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
+template <typename X>
+auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
 
 template <typename T>
 T int_pow(T x, int64_t e) {
@@ -99,17 +130,17 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.log(); });
     case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.sqrt(); });
     case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.rsqrt(); });
-    case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.tanh(); });
+    case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });
     case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.logistic(); });
-    case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.erf(); });
+    case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return erf_of(x); });
     case UnaryOp::Gelu:
       return unary_kernel<T, T>(out, in, [](const auto& x) {
-        return T(0.5) * x * (T(1) + (x * T(std::numbers::sqrt2 / 2)).erf());
+        return T(0.5) * x * (T(1) + erf_of(x * T(std::numbers::sqrt2 / 2)));
       });
     case UnaryOp::GeluTanh:
       return unary_kernel<T, T>(out, in, [](const auto& x) {
         constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
-        return T(0.5) * x * (T(1) + (k * (x + c * x.cube())).tanh());
+        return T(0.5) * x * (T(1) + tanh_of(k * (x + c * x.cube())));
       });
     case UnaryOp::LeakyRelu: {
       const T slope = static_cast<T>(p.a);
@@ -170,13 +201,13 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
       case UnaryOp::Gelu:
         return run([](const auto& g, const auto& x) {
           constexpr T inv_sqrt2 = T(std::numbers::sqrt2 / 2), inv_sqrt2pi = T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2);
-          return g * (T(0.5) * (T(1) + (x * inv_sqrt2).erf()) + x * inv_sqrt2pi * (T(-0.5) * x.square()).exp());
+          return g * (T(0.5) * (T(1) + erf_of(x * inv_sqrt2)) + x * inv_sqrt2pi * (T(-0.5) * x.square()).exp());
         });
       case UnaryOp::GeluTanh:
         return run([](const auto& g, const auto& x) {
           constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
           // t is evaluated twice per element by the expression below; cheaper than a temporary.
-          auto t = (k * (x + c * x.cube())).tanh();
+          auto t = tanh_of(k * (x + c * x.cube()));
           return g * (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t.square()) * k * (T(1) + T(3) * c * x.square()));
         });
       default:

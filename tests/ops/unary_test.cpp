@@ -335,3 +335,46 @@ TEST(UnaryTest, GradgradcheckExpLogPowRsqrt) {
   gradgradcheck([](const TensorList& in) { return rsqrt(in[0]) * sqrt(in[0] + 1.0); }, {x});
   gradgradcheck([](const TensorList& in) { return erf(in[0]) * abs(in[0]); }, {x});
 }
+
+// Regression: Eigen's fast-math sqrt (an rsqrt estimate and a Newton step) gave NaN for +inf on
+// every vectorised lane and lost 1-2 bits elsewhere; every sqrt is now exact, as std::sqrt.
+TEST(UnaryTest, SqrtIsExactOnEveryLaneIncludingInfinityAndZero) {
+  for (DType dtype : {kFloat32, kFloat64}) {
+    Generator gen(5);
+    Tensor x = rand({67}, dtype, &gen) * 1e6;
+    x.narrow(0, 40, 3).copy_(tensor({kInf, 0.0, 1e-310}).to(dtype));
+    std::vector<double> in = x.to_vector<double>(), got = sqrt(x).to_vector<double>();
+    std::vector<double> inv = rsqrt(x).to_vector<double>();
+    for (size_t i = 0; i < in.size(); ++i) {
+      double want = dtype == kFloat32 ? static_cast<double>(std::sqrt(static_cast<float>(in[i]))) : std::sqrt(in[i]);
+      EXPECT_EQ(got[i], want) << dtype << " element " << i << " of " << in[i];
+      double want_inv = dtype == kFloat32 ? static_cast<double>(1.0f / std::sqrt(static_cast<float>(in[i])))
+                                          : 1.0 / std::sqrt(in[i]);
+      EXPECT_EQ(inv[i], want_inv) << dtype << " rsqrt element " << i << " of " << in[i];
+    }
+    Tensor spread = full({2, 16}, 1.0, dtype);
+    spread.select(0, 0).select(0, 0).fill_(0.0);
+    // std over a dim without degrees of freedom: inf, as var (was NaN: sqrt(inf) on a vector lane)
+    EXPECT_EQ(ember::std(spread, {0}, /*correction=*/2).to_vector<double>()[0], kInf);
+  }
+}
+
+// tanh and erf run Eigen's float approximations on whole packets and single values alike: a value
+// gives the same result wherever it sits, and stays within a few ulp of the standard library.
+TEST(UnaryTest, TanhAndErfDoNotDependOnPositionAndMatchTheStandardLibrary) {
+  Generator gen(6);
+  Tensor x = (rand({37}, kFloat32, &gen) - 0.5) * 12;
+  std::vector<float> v = x.to_vector<float>();
+  for (bool is_erf : {false, true}) {
+    std::vector<float> all = (is_erf ? erf(x) : tanh(x)).to_vector<float>();
+    for (size_t i = 0; i < v.size(); ++i) {
+      Tensor one = tensor<float>({v[i]});
+      float alone = (is_erf ? erf(one) : tanh(one)).item<float>();
+      EXPECT_EQ(all[i], alone) << (is_erf ? "erf(" : "tanh(") << v[i] << ") at position " << i;
+      double ref = is_erf ? std::erf(static_cast<double>(v[i])) : std::tanh(static_cast<double>(v[i]));
+      EXPECT_NEAR(all[i], ref, 4e-7 + 4e-7 * std::fabs(ref)) << v[i];
+    }
+  }
+  EXPECT_EQ(tanh(full({40}, kInf)).to_vector<float>()[39], 1.0f);
+  EXPECT_EQ(erf(full({40}, -kInf)).to_vector<float>()[0], -1.0f);
+}
