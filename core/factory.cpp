@@ -79,8 +79,9 @@ Tensor linspace(double start, double end, int64_t steps, TensorOptions options) 
     Tensor d = empty({steps}, kFloat64);
     double* p = d.data_ptr<double>();
     double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
-    // Fill from both ends, as PyTorch does, so the last value is exactly `end`.
-    int64_t half = steps / 2;
+    // Fill from both ends, as PyTorch does, so the last value is exactly `end`; one step is
+    // `start` alone.
+    int64_t half = steps == 1 ? 1 : steps / 2;
     for (int64_t i = 0; i < steps; ++i)
       p[i] = i < half ? start + step * static_cast<double>(i)
                       : end - step * static_cast<double>(steps - 1 - i);

@@ -157,8 +157,11 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
   } else if (alpha_value == -1.0) {
     out = detail::binary_forward(BinaryOp::Sub, a, b, dtype, name);
   } else {
+    EMBER_CHECK_TYPE(!(is_integral(dtype) && alpha.is_floating()), name,
+                     ": for integer tensors alpha must be an integer, got ", alpha);
+    // NB: alpha * b in the result dtype (b converted first), not in b's own dtype.
     autograd::NoGradGuard no_grad;
-    out = detail::binary_forward(BinaryOp::Add, a, mul(b, eff), dtype, name);
+    out = detail::binary_forward(BinaryOp::Add, a, mul(b.dtype() == dtype ? b : b.to(dtype), eff), dtype, name);
   }
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<AddBackward>(a, b);
@@ -209,7 +212,16 @@ Tensor div(const Tensor& a, const Tensor& b) {
   }
   return out;
 }
-Tensor div(const Tensor& a, Scalar b) { return div(a, wrap_scalar(b, a)); }
+namespace {
+// NB: true division wraps a Python number straight into the float dtype it computes in; wrapping
+// it into an integer tensor's dtype first would change it (uint8 t / -1 divided by 255).
+Tensor true_division_scalar(const Scalar& s, const Tensor& t) {
+  DType dtype = result_type(t, s);
+  return scalar_tensor(s, TensorOptions(is_integral(dtype) ? kFloat32 : dtype).device(t.device()));
+}
+}  // namespace
+
+Tensor div(const Tensor& a, Scalar b) { return div(a, true_division_scalar(b, a)); }
 
 Tensor pow(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
@@ -243,7 +255,7 @@ Tensor operator*(const Tensor& a, Scalar b) { return mul(a, b); }
 Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
 Tensor operator/(const Tensor& a, Scalar b) { return div(a, b); }
-Tensor operator/(Scalar a, const Tensor& b) { return div(wrap_scalar(a, b), b); }
+Tensor operator/(Scalar a, const Tensor& b) { return div(true_division_scalar(a, b), b); }
 Tensor operator-(const Tensor& a) { return neg(a); }
 
 Tensor Tensor::add(const Tensor& other, Scalar alpha) const { return ember::add(*this, other, alpha); }

@@ -133,7 +133,9 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   if (da >= 3 && db == 2 && rows_fold(a)) {
     DimVector out_shape = a.sizes().vec();
     out_shape.back() = b.size(1);
-    return reshape(batched_matmul(reshape(a, {-1, a.size(-1)}), b), out_shape);
+    // NB: the row count spelled out, not -1, which a 0 inner size leaves undetermined.
+    int64_t rows = numel_of(IntArrayRef(a.sizes().data(), a.sizes().size() - 1));
+    return reshape(batched_matmul(reshape(a, {rows, a.size(-1)}), b), out_shape);
   }
   return batched_matmul(a, b);
 }

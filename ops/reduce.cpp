@@ -326,9 +326,34 @@ Tensor var(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) 
   return div(sum(centered * centered, rd, keepdim), static_cast<double>(std::max<int64_t>(0, n - correction)));
 }
 
+namespace {
+// d sqrt(v)/dv = grad / (2 std), taken as 0 where std is 0: the spread of constant values does not
+// move (PyTorch's choice), where sqrt's own backward would give 0 * inf = NaN.
+struct StdBackward : autograd::Node {
+  SavedTensor result;
+  const char* name() const override { return "StdBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor r = result.unpack(this);
+    return {where(eq(r, 0), 0, g[0] / (r * 2.0))};
+  }
+  void release_saved() override { result.reset(); }
+};
+}  // namespace
+
 Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
   check_floating(t, "std");
-  return sqrt(var(t, dims, correction, keepdim));
+  Tensor v = var(t, dims, correction, keepdim);
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = sqrt(v);
+  }
+  if (autograd::any_requires_grad(v)) {
+    auto node = autograd::make_node<StdBackward>(v);
+    autograd::set_history(out, node);
+    node->result = SavedTensor(out, true);
+  }
+  return out;
 }
 
 Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {

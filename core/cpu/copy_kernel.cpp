@@ -27,7 +27,7 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
           std::memcpy(&v, x, sizeof(From));
           To w;
           if constexpr (std::is_same_v<To, bool>)
-            w = static_cast<float>(convert<float>(v)) != 0.0f;
+            w = convert<double>(v) != 0.0;  // NB: not through float32, where 1e-300 is 0
           else
             w = convert<To>(v);
           std::memcpy(o, &w, sizeof(To));

@@ -164,8 +164,10 @@ def tensor(data, *, dtype=None, requires_grad=False) -> Tensor:
         result = data.detach().clone()
     else:
         array = data if isinstance(data, _np.ndarray) else _np.asarray(data)
-        if not isinstance(data, (_np.ndarray, _np.generic)) and array.dtype == _np.float64:
-            array = array.astype(_np.float32)  # Python floats: the default dtype
+        if dtype is None and not isinstance(data, (_np.ndarray, _np.generic)) and array.dtype == _np.float64:
+            # Python floats: the default dtype. NB: only without `dtype`, which they reach directly
+            # (through float32, ember.tensor([1e-300], dtype=ember.float64) was 0).
+            array = array.astype(_np.float32)
         if array.dtype.byteorder == ">":
             array = array.astype(array.dtype.newbyteorder("="))
         if not array.flags.c_contiguous:  # NB: not ascontiguousarray, which makes 0-d arrays 1-d

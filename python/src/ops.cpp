@@ -148,12 +148,14 @@ void bind_ops(py::module_& m) {
   for (bool is_max : {true, false}) {
     const char* name = is_max ? "max" : "min";
     def_both(m, cls, name, [is_max](const Tensor& t) { return is_max ? ember::max(t) : ember::min(t); });
-    def_both(m, cls, name, [is_max, name](const Tensor& t, int64_t dim, bool keepdim) {
-      return values_indices(name, is_max ? ember::max(t, dim, keepdim) : ember::min(t, dim, keepdim));
-    }, py::arg("dim"), py::arg("keepdim") = false, "(values, indices) along dim, as a named tuple.");
+    // NB: the tensor overload first: a one-element int tensor has __index__, so the dim overload
+    // would take max(t, ember.tensor(2)) as a dim instead of the elementwise maximum.
     def_both(m, cls, name, [is_max](const Tensor& t, const Tensor& other) {
       return is_max ? ember::maximum(t, other) : ember::minimum(t, other);
     }, py::arg("other"));
+    def_both(m, cls, name, [is_max, name](const Tensor& t, int64_t dim, bool keepdim) {
+      return values_indices(name, is_max ? ember::max(t, dim, keepdim) : ember::min(t, dim, keepdim));
+    }, py::arg("dim"), py::arg("keepdim") = false, "(values, indices) along dim, as a named tuple.");
   }
   def_both(m, cls, "argmax", [](const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
     return ember::argmax(t, dim, keepdim);

@@ -32,6 +32,7 @@ TEST(FactoryTest, LinspaceEndsExactly) {
   std::vector<double> v = linspace(-1, 1, 5, kFloat64).to_vector<double>();
   EXPECT_EQ(v, (std::vector<double>{-1, -0.5, 0, 0.5, 1}));
   EXPECT_EQ(linspace(0, 1, 1).numel(), 1);
+  EXPECT_EQ(linspace(-1, 5, 1, kFloat64).item(), -1.0);  // one step is the start (was the end)
 }
 
 TEST(FactoryTest, EyeIsIdentity) {

@@ -122,3 +122,9 @@ TEST(TensorTest, CudaTensorWithoutBackendIsNotImplemented_NoCudaBuild) {
     EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
   }
 }
+
+// Regression: conversion to bool went through float32, where 1e-300 is 0.
+TEST(TensorTest, TinyFloat64ValuesConvertToTrue) {
+  Tensor b = tensor({1.9e-49, 1e-300, 0.0, -0.0, std::nan("")}).to(kBool);
+  EXPECT_EQ(b.to_vector<bool>(), (std::vector<bool>{true, true, false, false, true}));
+}

@@ -239,3 +239,23 @@ TEST(BinaryTest, GradgradcheckMulDivPow) {
   gradgradcheck([](const TensorList& in) { return pow(in[0], in[1]); }, {a, b});
   gradgradcheck([](const TensorList& in) { return maximum(in[0], in[1]) * in[0]; }, {a, b});
 }
+
+// Regression: alpha * b was computed in b's dtype before promotion (float32 for a float64 sum).
+TEST(BinaryTest, AlphaScalesInTheResultDtype) {
+  Tensor a = zeros({}, kFloat64), b = full({}, 1.9968793, kFloat32);  // both 0-d: float64
+  double b64 = static_cast<double>(b.item<float>());
+  EXPECT_EQ(add(a, b, 1.5).item(), 1.5 * b64);
+  EXPECT_EQ(sub(a, b, 1.5).item(), -1.5 * b64);
+  EXPECT_THROW(add(ones({2}, kInt64), ones({2}, kInt64), 0.5), TypeError);
+}
+
+// Regression: a Python number was wrapped into an integer tensor's dtype before true division
+// (uint8 [1, 3] / -1 divided by 255).
+TEST(BinaryTest, TrueDivisionByANumberKeepsTheNumber) {
+  Tensor u = tensor<uint8_t>({1, 3});
+  expect_values(u / -1, {-1, -3});
+  expect_values(Scalar(-1) / tensor<uint8_t>({2}), {-0.5});
+  expect_values(tensor<uint8_t>({200}) / 300, {200.0f / 300.0f});
+  EXPECT_NEAR((tensor<int32_t>({3}) / (int64_t{1} << 33)).item(), 3.0 / 8589934592.0, 1e-16);
+  EXPECT_EQ((u / 2).dtype(), kFloat32);
+}

@@ -233,3 +233,15 @@ TEST(MatmulTest, ErrorsNameBothShapes) {
   EXPECT_THROW(matmul(ones({2, 2}, kBool), ones({2, 2}, kBool)), TypeError);
   EXPECT_THROW(matmul(ones({2, 3}), ones({4, 5})), ValueError);
 }
+
+// Regression: batch dims with an empty inner dim failed in reshape ("[-1, 0] is invalid").
+TEST(MatmulTest, EmptyInnerDimWithBatchDimsGivesZeros) {
+  Tensor a = ones({2, 3, 0}).set_requires_grad(), b = ones({0, 4}).set_requires_grad();
+  Tensor y = matmul(a, b);
+  EXPECT_EQ(y.sizes(), IntArrayRef({2, 3, 4}));
+  EXPECT_EQ(y.sum().item(), 0.0);
+  y.sum().backward();
+  EXPECT_EQ(a.grad().sizes(), IntArrayRef({2, 3, 0}));
+  EXPECT_EQ(b.grad().sizes(), IntArrayRef({0, 4}));
+  EXPECT_EQ(nn::functional::linear(ones({1, 1, 0}), ones({2, 0})).sizes(), IntArrayRef({1, 1, 2}));
+}

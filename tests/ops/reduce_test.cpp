@@ -473,3 +473,14 @@ TEST(ReduceTest, SumsOfSevenAndEightDimsOverEveryDim) {
     EXPECT_DOUBLE_EQ(last.item(), 15.0);
   }
 }
+
+// Regression: std's gradient at zero spread was 0 * inf = NaN; PyTorch's is 0.
+TEST(ReduceTest, StdGradientOfConstantValuesIsZero) {
+  Tensor x = full({3}, 2.0, kFloat64).set_requires_grad();
+  ember::std(x).backward();
+  for (double g : x.grad().to_vector<double>()) EXPECT_EQ(g, 0.0);
+  Tensor one = full({}, 0.3287, kFloat64).set_requires_grad();
+  ember::std(one, {}, /*correction=*/0).backward();
+  EXPECT_EQ(one.grad().item(), 0.0);
+  gradcheck([](const TensorList& in) { return ember::std(in[0], {1}); }, {randn({3, 4}, kFloat64).set_requires_grad()});
+}

@@ -24,6 +24,13 @@ def test_tensor_from_nested_lists_infers_float32_int64_bool():
     assert values(t) == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
 
 
+def test_python_floats_reach_a_float64_tensor_without_float32_rounding():
+    # regression: the list went through float32 first, so 1e-300 became 0 and 0.1 lost digits
+    t = ember.tensor([1e-300, 0.1, 1.0 / 3.0], dtype=ember.float64)
+    assert values(t) == [1e-300, 0.1, 1.0 / 3.0]
+    assert ember.tensor(0.1, dtype=ember.float64).item() == 0.1
+
+
 def test_tensor_from_scalar_is_zero_dimensional():
     t = ember.tensor(3.5)
     assert t.shape == () and t.ndim == 0 and t.item() == 3.5 and t.dtype == ember.float32
