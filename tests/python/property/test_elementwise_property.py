@@ -1,0 +1,350 @@
+"""Elementwise ops against NumPy (float64): unary ops and activations over every dtype and layout,
+binary ops and comparisons with broadcasting, every dtype pair, 0-d tensors and Python numbers on
+either side (result dtype by PyTorch's promotion rules), where, clamp, and the in-place ops."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import ember
+import ember.nn.functional as F
+from reference import assert_buffer_written, assert_close, cast_like_torch, category, result_type
+from strategies import (ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, NUMPY_OF, broadcastable_shapes, is_float,
+                        python_scalars, tensors)
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+# name -> (ember function, NumPy float64 function, dtypes it accepts, result: "same" or "float")
+UNARY = {
+    "neg": (ember.neg, np.negative, INT_DTYPES + FLOAT_DTYPES, "same"),
+    "negative": (ember.negative, np.negative, INT_DTYPES + FLOAT_DTYPES, "same"),
+    "__neg__": (lambda t: -t, np.negative, INT_DTYPES + FLOAT_DTYPES, "same"),
+    "__pos__": (lambda t: +t, lambda x: x, ALL_DTYPES, "same"),
+    "abs": (ember.abs, np.abs, INT_DTYPES + FLOAT_DTYPES, "same"),
+    "__abs__": (abs, np.abs, INT_DTYPES + FLOAT_DTYPES, "same"),
+    "sign": (ember.sign, np.sign, ALL_DTYPES, "same"),
+    "relu": (ember.relu, lambda x: np.maximum(x, 0), INT_DTYPES + FLOAT_DTYPES, "same"),
+    "exp": (ember.exp, np.exp, ALL_DTYPES, "float"),
+    "log": (ember.log, np.log, ALL_DTYPES, "float"),
+    "sqrt": (ember.sqrt, np.sqrt, ALL_DTYPES, "float"),
+    "rsqrt": (ember.rsqrt, lambda x: 1 / np.sqrt(x), ALL_DTYPES, "float"),
+    "erf": (ember.erf, _erf, ALL_DTYPES, "float"),
+    "tanh": (ember.tanh, np.tanh, ALL_DTYPES, "float"),
+    "sigmoid": (ember.sigmoid, lambda x: 1 / (1 + np.exp(-x)), ALL_DTYPES, "float"),
+    "gelu": (ember.gelu, lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), FLOAT_DTYPES, "float"),
+    "gelu_tanh": (lambda t: ember.gelu(t, approximate="tanh"), _gelu_tanh, FLOAT_DTYPES, "float"),
+    "silu": (F.silu, lambda x: x / (1 + np.exp(-x)), FLOAT_DTYPES, "float"),
+    "logical_not": (ember.logical_not, np.logical_not, ALL_DTYPES, "bool"),
+}
+
+
+def _unary_result_dtype(kind, dtype):
+    if kind == "bool":
+        return ember.bool
+    if kind == "float" and not is_float(dtype):
+        return ember.float32
+    return dtype
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@given(data=st.data())
+def test_unary_matches_numpy(name, data):
+    """A unary op gives NumPy's float64 values (rounded to the result dtype) for any dtype, shape and layout."""
+    fn, ref, dtypes, kind = UNARY[name]
+    x = data.draw(tensors(dtypes=dtypes), label="x")
+    out_dtype = _unary_result_dtype(kind, x.tensor.dtype)
+    with np.errstate(all="ignore"):
+        expected = cast_like_torch(ref(x.array.astype(np.float64)), out_dtype)
+    assert_close(fn(x.tensor), expected, dtype=out_dtype, what=name)
+
+
+@pytest.mark.parametrize("slope", [0.01, 0.2, 1.5, -0.5])
+@given(data=st.data())
+def test_leaky_relu_matches_numpy(slope, data):
+    """leaky_relu(x, slope) is x where x > 0 and slope * x elsewhere."""
+    x = data.draw(tensors(dtypes=FLOAT_DTYPES))
+    expected = np.where(x.array > 0, x.array, slope * x.array.astype(np.float64))
+    assert_close(ember.leaky_relu(x.tensor, slope), expected, dtype=x.tensor.dtype)
+    assert_close(F.leaky_relu(x.tensor, negative_slope=slope), expected, dtype=x.tensor.dtype)
+
+
+# ---- binary ops
+
+# name -> (ember function of two operands, NumPy function, kind of result)
+BINARY = {
+    "add": (ember.add, np.add, "promote"),
+    "__add__": (lambda a, b: a + b, np.add, "promote"),
+    "sub": (ember.sub, np.subtract, "promote"),
+    "subtract": (ember.subtract, np.subtract, "promote"),
+    "__sub__": (lambda a, b: a - b, np.subtract, "promote"),
+    "mul": (ember.mul, np.multiply, "promote"),
+    "multiply": (ember.multiply, np.multiply, "promote"),
+    "__mul__": (lambda a, b: a * b, np.multiply, "promote"),
+    "div": (ember.div, np.divide, "divide"),
+    "divide": (ember.divide, np.divide, "divide"),
+    "true_divide": (ember.true_divide, np.divide, "divide"),
+    "__truediv__": (lambda a, b: a / b, np.divide, "divide"),
+    "pow": (ember.pow, np.power, "promote"),
+    "__pow__": (lambda a, b: a ** b, np.power, "promote"),
+    "maximum": (ember.maximum, np.maximum, "promote"),
+    "minimum": (ember.minimum, np.minimum, "promote"),
+    "max_binary": (ember.max, np.maximum, "promote"),
+    "min_binary": (ember.min, np.minimum, "promote"),
+    "eq": (ember.eq, np.equal, "compare"),
+    "ne": (ember.ne, np.not_equal, "compare"),
+    "lt": (ember.lt, np.less, "compare"),
+    "le": (ember.le, np.less_equal, "compare"),
+    "gt": (ember.gt, np.greater, "compare"),
+    "ge": (ember.ge, np.greater_equal, "compare"),
+    "__eq__": (lambda a, b: a == b, np.equal, "compare"),
+    "__ne__": (lambda a, b: a != b, np.not_equal, "compare"),
+    "__lt__": (lambda a, b: a < b, np.less, "compare"),
+    "__le__": (lambda a, b: a <= b, np.less_equal, "compare"),
+    "__gt__": (lambda a, b: a > b, np.greater, "compare"),
+    "__ge__": (lambda a, b: a >= b, np.greater_equal, "compare"),
+    "logical_and": (ember.logical_and, np.logical_and, "logical"),
+    "logical_or": (ember.logical_or, np.logical_or, "logical"),
+}
+_TENSOR_ONLY = {"maximum", "minimum", "max_binary", "min_binary", "logical_and", "logical_or"}
+
+
+def binary_oracle(np_fn, a, b, compute, result):
+    """NumPy's value of np_fn with both operands first converted to the compute dtype (as PyTorch
+    does), computed in float64 (int64 for integer results) and cast to the result dtype."""
+    wide = np.float64 if category(compute) == 2 or result in FLOAT_DTYPES else np.int64
+    a = np.asarray(a).astype(NUMPY_OF[compute]).astype(wide)
+    b = np.asarray(b).astype(NUMPY_OF[compute]).astype(wide)
+    with np.errstate(all="ignore"):
+        return cast_like_torch(np_fn(a, b), result)
+
+
+def _excluded(name, dtype_a, dtype_b):
+    """Combinations PyTorch itself refuses, or that have no well-defined value in integers."""
+    if "sub" in name and ember.bool in (dtype_a, dtype_b):
+        return True  # PyTorch: subtraction with a bool tensor is not supported
+    if "pow" in name and ember.bool in (dtype_a, dtype_b):
+        return True
+    return False
+
+
+@st.composite
+def operands(draw, name):
+    """Two operands of a binary op: tensors (dimensioned or 0-d, of any dtype and layout, shapes that
+    broadcast) or a tensor and a Python number on either side."""
+    kinds = ["tensors"] if name in _TENSOR_ONLY else ["tensors", "scalar_right"]
+    if name.startswith("__") or name == "pow":  # ember.add(2, t) is refused, as torch.add(2, t) is
+        kinds.append("scalar_left")
+    kind = draw(st.sampled_from(kinds))
+    sa, sb = draw(broadcastable_shapes(2))
+    pow_op = "pow" in name
+    if kind == "tensors":
+        a = draw(tensors(shape=sa, **({"lo": 0.5, "hi": 3} if pow_op else {})), label="a")
+        b = draw(tensors(shape=sb, **({"lo": -3, "hi": 3} if pow_op else {})), label="b")
+        if pow_op and not is_float(result_type(a.tensor, b.tensor)):
+            b = draw(tensors(shape=sb, dtype=b.tensor.dtype, lo=0, hi=3), label="b")
+        return a.tensor, b.tensor, a.array, b.array
+    x = draw(tensors(shape=sa, **({"lo": 0.5, "hi": 3} if pow_op and kind == "scalar_right" else
+                                  {"lo": -3, "hi": 3} if pow_op else {})), label="x")
+    s = draw(python_scalars(), label="s")
+    if pow_op:
+        s = draw(st.floats(0.5, 3, width=32) if kind == "scalar_left" else st.integers(0, 3) | st.floats(-3, 3, width=32))
+        if kind == "scalar_left" and not is_float(result_type(x.tensor, s)):
+            x = draw(tensors(shape=sa, dtype=x.tensor.dtype, lo=0, hi=3), label="x")
+    if kind == "scalar_right":
+        return x.tensor, s, x.array, np.asarray(s)
+    return s, x.tensor, np.asarray(s), x.array
+
+
+def _dtype_of(v):
+    return v.dtype if isinstance(v, ember.Tensor) else None
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@given(data=st.data())
+def test_binary_matches_numpy(name, data):
+    """A binary op broadcasts like NumPy, takes PyTorch's promoted dtype, and gives NumPy's values."""
+    fn, ref, kind = BINARY[name]
+    a, b, xa, xb = data.draw(operands(name))
+    promoted = result_type(a, b)
+    types = [_dtype_of(a) or promoted, _dtype_of(b) or promoted]
+    if _excluded(name, *types):
+        return
+    if kind == "compare" or kind == "logical":
+        out_dtype = ember.bool
+        compute = promoted if kind == "compare" else ember.float64
+    elif kind == "divide":
+        out_dtype = promoted if is_float(promoted) else ember.float32
+        compute = out_dtype
+    else:
+        out_dtype = compute = promoted
+    if kind == "logical":
+        xa, xb = np.asarray(xa) != 0, np.asarray(xb) != 0
+    expected = binary_oracle(ref, xa, xb, compute, out_dtype)
+    rtol = 1e-4 if "pow" in name and out_dtype == ember.float32 else None
+    assert_close(fn(a, b), expected, dtype=out_dtype, rtol=rtol, what=f"{name}({a!r}, {b!r})")
+
+
+@pytest.mark.parametrize("name", ["add", "sub"])
+@given(data=st.data())
+def test_add_sub_alpha(name, data):
+    """add/sub(a, b, alpha=k) is a + k * b (a - k * b), for tensor and Python-number b."""
+    sa, sb = data.draw(broadcastable_shapes(2))
+    a = data.draw(tensors(shape=sa, dtypes=FLOAT_DTYPES + [ember.int64]))
+    if data.draw(st.booleans()):
+        b = data.draw(tensors(shape=sb, dtypes=FLOAT_DTYPES + [ember.int64]))
+        other, x_other = b.tensor, b.array
+    else:
+        other = data.draw(st.integers(-5, 5))
+        x_other = np.asarray(other)
+    promoted = result_type(a.tensor, other)
+    alpha = data.draw(st.floats(-3, 3, width=32) if is_float(promoted) else st.integers(-3, 3))
+    sign = 1 if name == "add" else -1
+    expected = binary_oracle(lambda x, y: x + sign * alpha * y, a.array, x_other, promoted, promoted)
+    got = getattr(ember, name)(a.tensor, other, alpha=alpha)
+    assert_close(got, expected, dtype=promoted, rtol=1e-4 if promoted == ember.float32 else None)
+
+
+@given(data=st.data())
+def test_bool_operators(data):
+    """&, | and ~ on bool tensors are logical and, or and not (broadcasting)."""
+    sa, sb = data.draw(broadcastable_shapes(2))
+    a = data.draw(tensors(shape=sa, dtype=ember.bool))
+    b = data.draw(tensors(shape=sb, dtype=ember.bool))
+    assert_close(a.tensor & b.tensor, a.array & b.array, dtype=ember.bool)
+    assert_close(a.tensor | b.tensor, a.array | b.array, dtype=ember.bool)
+    assert_close(~a.tensor, ~a.array, dtype=ember.bool)
+
+
+@given(data=st.data())
+def test_where_matches_numpy(data):
+    """where(cond, x, y) picks x where cond holds, broadcasting all three; x or y may be a number."""
+    sc, sa, sb = data.draw(broadcastable_shapes(3))
+    cond = data.draw(tensors(shape=sc, dtype=ember.bool))
+    kind = data.draw(st.sampled_from(["tensors", "scalar_right", "scalar_left"]))
+    a = data.draw(tensors(shape=sa)) if kind != "scalar_left" else None
+    b = data.draw(tensors(shape=sb)) if kind != "scalar_right" else None
+    va = a.tensor if a else data.draw(python_scalars())
+    vb = b.tensor if b else data.draw(python_scalars())
+    out_dtype = result_type(va, vb)
+    xa = a.array if a else np.asarray(va)
+    xb = b.array if b else np.asarray(vb)
+    expected = cast_like_torch(np.where(cond.array, xa.astype(np.float64), xb.astype(np.float64)), out_dtype)
+    assert_close(ember.where(cond.tensor, va, vb), expected, dtype=out_dtype)
+    if a is not None:
+        assert_close(a.tensor.where(cond.tensor, vb), expected, dtype=out_dtype, what="Tensor.where")
+
+
+@pytest.mark.parametrize("fn", ["clamp", "clip", "Tensor.clamp", "clamp_"])
+@given(data=st.data())
+def test_clamp_matches_numpy(fn, data):
+    """clamp(x, min, max) is minimum(maximum(x, min), max) (max wins when min > max); the result
+    dtype promotes with the bounds; either bound may be None."""
+    x = data.draw(tensors(dtypes=INT_DTYPES + FLOAT_DTYPES))
+    bound = python_scalars(int) | python_scalars(float) | st.none()
+    lo, hi = data.draw(bound, label="min"), data.draw(bound, label="max")
+    if lo is None and hi is None:
+        return
+    if isinstance(lo, int) and x.tensor.dtype == ember.uint8:
+        lo = abs(lo)
+    if isinstance(hi, int) and x.tensor.dtype == ember.uint8:
+        hi = abs(hi)
+    out_dtype = result_type(x.tensor, *[v for v in (lo, hi) if v is not None])
+    e = x.array.astype(NUMPY_OF[out_dtype]).astype(np.float64)
+    if lo is not None:
+        e = np.maximum(e, np.float64(np.asarray(lo).astype(NUMPY_OF[out_dtype])))
+    if hi is not None:
+        e = np.minimum(e, np.float64(np.asarray(hi).astype(NUMPY_OF[out_dtype])))
+    expected = cast_like_torch(e, out_dtype)
+    if fn == "clamp_":
+        if out_dtype != x.tensor.dtype:
+            return  # an in-place result keeps its dtype; PyTorch refuses a float bound on an int tensor
+        t = x.tensor.clone()
+        assert t.clamp_(lo, hi) is t
+        assert_close(t, expected, dtype=out_dtype)
+        return
+    f = {"clamp": ember.clamp, "clip": ember.clip, "Tensor.clamp": ember.Tensor.clamp}[fn]
+    assert_close(f(x.tensor, min=lo, max=hi), expected, dtype=out_dtype)
+
+
+# ---- in-place ops: they write through any view and keep the destination's dtype
+
+_INPLACE = {
+    "add_": (lambda t, o: t.add_(o), np.add),
+    "sub_": (lambda t, o: t.sub_(o), np.subtract),
+    "mul_": (lambda t, o: t.mul_(o), np.multiply),
+    "div_": (lambda t, o: t.div_(o), np.divide),
+    "__iadd__": (lambda t, o: t.__iadd__(o), np.add),
+    "__isub__": (lambda t, o: t.__isub__(o), np.subtract),
+    "__imul__": (lambda t, o: t.__imul__(o), np.multiply),
+    "__itruediv__": (lambda t, o: t.__itruediv__(o), np.divide),
+}
+
+
+@st.composite
+def destinations(draw, dtypes=ALL_DTYPES):
+    """A tensor to write into in place: contiguous, permuted, or a strided view of a bigger NumPy
+    buffer; returns it with a copy of that buffer as it was (None for the other layouts)."""
+    x = draw(tensors(dtypes=dtypes, layouts=("contiguous", "permuted", "strided")))
+    return x, (None if x.buffer is None else x.buffer.copy())
+
+
+@pytest.mark.parametrize("name", sorted(_INPLACE))
+@given(data=st.data())
+def test_inplace_binary_writes_through_views(name, data):
+    """t.op_(other) stores op(t, other) in t (broadcasting other, keeping t's dtype), returns t itself,
+    and writes nothing outside t's elements of a buffer it views."""
+    fn, ref = _INPLACE[name]
+    dest, before = data.draw(destinations(dtypes=FLOAT_DTYPES + INT_DTYPES))
+    shape = tuple(dest.tensor.shape)
+    other_shape = data.draw(st.sampled_from([shape, shape[1:], tuple(1 for _ in shape), ()]))
+    if data.draw(st.booleans()):
+        other = data.draw(tensors(shape=other_shape, dtypes=[dest.tensor.dtype, ember.int64, ember.bool]
+                                  if is_float(dest.tensor.dtype) else INT_DTYPES + [ember.bool]))
+        value, x_other = other.tensor, other.array
+    else:
+        value = data.draw(python_scalars(float) if is_float(dest.tensor.dtype) else python_scalars(int))
+        x_other = np.asarray(value)
+    promoted = result_type(dest.tensor, value)
+    if "div" in name and not is_float(dest.tensor.dtype):
+        return  # PyTorch refuses: a float quotient can't be stored in an integer tensor
+    if category(promoted) > category(dest.tensor.dtype) or ("sub" in name and ember.bool in (
+            dest.tensor.dtype, getattr(value, "dtype", None))):
+        return
+    compute = promoted if "div" not in name or is_float(promoted) else ember.float32
+    expected = np.broadcast_to(binary_oracle(ref, dest.array, x_other, compute, dest.tensor.dtype), shape)
+    t = dest.tensor
+    assert fn(t, value) is t
+    assert_close(t, expected, dtype=dest.tensor.dtype, rtol=1e-4 if t.dtype == ember.float32 else None)
+    assert_buffer_written(dest, before, expected)
+
+
+@given(data=st.data())
+def test_fill_zero_copy_inplace(data):
+    """fill_, zero_ and copy_ (broadcasting and converting the source) write every element of any view
+    and nothing outside it."""
+    dest, before = data.draw(destinations())
+    t = dest.tensor
+    shape = tuple(t.shape)
+    op = data.draw(st.sampled_from(["fill_", "zero_", "copy_"]))
+    if op == "fill_":
+        v = data.draw(python_scalars(float) if is_float(t.dtype) else python_scalars(bool) if t.dtype == ember.bool
+                      else st.integers(0, 15))
+        expected = np.full(shape, v).astype(dest.array.dtype)
+        assert t.fill_(v) is t
+    elif op == "zero_":
+        expected = np.zeros(shape, dest.array.dtype)
+        assert t.zero_() is t
+    else:
+        src_shape = data.draw(st.sampled_from([shape, shape[1:], ()]))
+        src = data.draw(tensors(shape=src_shape, dtypes=[ember.bool, ember.uint8, ember.int32] + (
+            FLOAT_DTYPES if is_float(t.dtype) else [])))
+        expected = np.broadcast_to(src.array, shape).astype(dest.array.dtype)
+        assert t.copy_(src.tensor) is t
+    assert_close(t, expected, dtype=dest.tensor.dtype, what=op)
+    assert_buffer_written(dest, before, expected)
