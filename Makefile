@@ -31,8 +31,8 @@ python: build
 	@scripts/python_env.sh
 	@.venv/bin/pip install -q . -C cmake.define.EMBER_PREBUILT_DIR=$(abspath $(BUILD_DIR))
 
-## The unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, then the property-based
-## Python suite (tests/python/property) against an extension built in the same sanitized tree,
+## The unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, then the Python tests
+## (the property-based suite included) against an extension built in the same sanitized tree,
 ## with the ASan runtime preloaded into the (uninstrumented) interpreter, and libstdc++ with it
 ## (ASan must find the real __cxa_throw when it starts); leak checking is off there, as CPython
 ## keeps objects alive until exit. NB: -O1 without debug info builds about
@@ -48,7 +48,7 @@ test-asan: deps
 	  -DPython_EXECUTABLE=$(abspath .venv/bin/python) >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE slow
-	$(ASAN_PYTHON) -m pytest -q -p no:cacheprovider tests/python/property
+	$(ASAN_PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
 ## libFuzzer on the checkpoint loader for FUZZ_SECONDS, seeded with the malformed corpus and with
 ## valid files written by io::save; fails on a crash, a sanitizer report, a leak, a hang or a huge
