@@ -8,6 +8,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/factory.h"
+#include "support/expect.h"
 
 namespace ember::testing {
 namespace {
@@ -165,7 +166,8 @@ TEST(DataLoaderTest, ResumesAtAnEpochBoundary) {
 
 TEST(DataLoaderTest, RejectsBadArguments) {
   auto [x, y] = numbered(4);
-  EXPECT_THROW(data::DataLoader(x, y, {.batch_size = 0}), ValueError);
+  expect_error<ValueError>([&] { data::DataLoader(x, y, {.batch_size = 0}); },
+                           {"DataLoader: batch_size must be >= 1, got 0"});
   try {
     data::DataLoader(x, arange(5), {.batch_size = 2});
     ADD_FAILURE() << "no error for 4 inputs and 5 targets";
@@ -173,7 +175,8 @@ TEST(DataLoaderTest, RejectsBadArguments) {
     EXPECT_THAT(e.what(), HasSubstr("inputs have 4 samples [4, 2] but targets have 5 [5]"));
   }
   data::DataLoader loader(x, y, {.batch_size = 2});
-  EXPECT_THROW(loader.resume_epoch(3), IndexError);
+  expect_error<IndexError>([&] { loader.resume_epoch(3); },
+                           {"DataLoader::resume_epoch: batch 3 is outside [0, 2]"});
 }
 
 }  // namespace

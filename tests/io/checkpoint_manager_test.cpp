@@ -17,12 +17,14 @@
 #include "io/io_test_util.h"
 #include "io/programs/checkpoint_state.h"
 #include "io/programs/process.h"
+#include "support/expect.h"
 
 namespace ember::io {
 namespace {
 
 namespace fs = std::filesystem;
 using ember::testing::crash_test_state;
+using ember::testing::expect_error;
 using ember::testing::TempDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -176,19 +178,11 @@ TEST(CheckpointManagerTest, RemovesTemporariesOfDeadWritersOnly) {
 
 TEST(CheckpointManagerTest, RejectsBadSettingsAndSteps) {
   TempDir dir;
-  EXPECT_THROW(
-      try { CheckpointManager(dir.path().string(), 0); } catch (const ValueError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("keep_last must be at least 1, got 0"));
-        throw;
-      },
-      ValueError);
+  expect_error<ValueError>([&] { CheckpointManager(dir.path().string(), 0); },
+                           {"CheckpointManager: keep_last must be at least 1, got 0"});
   CheckpointManager manager(dir.path().string(), 1);
-  EXPECT_THROW(
-      try { manager.save(Value::dict(), -1); } catch (const ValueError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("step must be non-negative, got -1"));
-        throw;
-      },
-      ValueError);
+  expect_error<ValueError>([&] { manager.save(Value::dict(), -1); },
+                           {"CheckpointManager.save: step must be non-negative, got -1"});
 }
 
 // ---- crash safety

@@ -10,11 +10,13 @@
 #include "ember/ember.h"
 #include "ember/io/optim_io.h"
 #include "io/io_test_util.h"
+#include "support/expect.h"
 
 namespace ember::io {
 namespace {
 
 using ember::testing::bitwise_equal;
+using ember::testing::expect_error;
 using ember::testing::TempDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -167,48 +169,27 @@ TEST(OptimIoTest, MalformedOptimizerValuesAreErrorsNamingThePath) {
   const Value good = to_value(adam);
 
   optim::SGD sgd(copy_params(params), {.lr = 0.1});
-  EXPECT_THROW(
-      try { load_into(sgd, good); } catch (const ValueError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'Adam'"));
-        EXPECT_THAT(e.what(), HasSubstr("'SGD'"));
-        throw;
-      },
-      ValueError);
+  expect_error<ValueError>([&] { load_into(sgd, good); },
+                           {"io::load_into(SGD): the value holds the state of a 'Adam', not of a 'SGD'"});
 
   Value no_state = Value::dict({{"type", "Adam"}, {"param_groups", good.at("param_groups")}});
-  EXPECT_THROW(
-      try { load_into(adam, no_state); } catch (const KeyError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'state' is missing"));
-        throw;
-      },
-      KeyError);
+  expect_error<KeyError>([&] { load_into(adam, no_state); }, {"io::load_into(Adam): 'state' is missing"});
 
   Value bad_name = good;
   bad_name.at("param_groups")[0].at("params")[1] = Value(int64_t{7});
-  EXPECT_THROW(
-      try { load_into(adam, bad_name); } catch (const TypeError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'param_groups/0/params/1' is of type int"));
-        throw;
-      },
-      TypeError);
+  expect_error<TypeError>([&] { load_into(adam, bad_name); },
+                          {"io::load_into(Adam): 'param_groups/0/params/1' is of type int, expected a str"});
 
   Value bad_lr = good;
   bad_lr.at("param_groups")[0].set("lr", "fast");
-  EXPECT_THROW(
-      try { load_into(adam, bad_lr); } catch (const TypeError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'param_groups/0/lr' is of type str, expected a float"));
-        throw;
-      },
-      TypeError);
+  expect_error<TypeError>([&] { load_into(adam, bad_lr); },
+                          {"io::load_into(Adam): 'param_groups/0/lr' is of type str, expected a float"});
 
   Value bad_state = good;
   bad_state.at("state").at("fc1.bias").set("exp_avg", 1.5);
-  EXPECT_THROW(
-      try { load_into(adam, bad_state); } catch (const TypeError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'state/fc1.bias/exp_avg' is of type float, expected a Tensor"));
-        throw;
-      },
-      TypeError);
+  expect_error<TypeError>([&] { load_into(adam, bad_state); },
+                          {"io::load_into(Adam): 'state/fc1.bias/exp_avg' is of type float, expected a "
+                           "Tensor"});
 }
 
 TEST(OptimIoTest, FailedLoadLeavesTheOptimizerUnchanged) {
@@ -219,12 +200,9 @@ TEST(OptimIoTest, FailedLoadLeavesTheOptimizerUnchanged) {
   v.at("state").at("fc1.weight").set("exp_avg", zeros({9}));  // wrong shape
   v.at("param_groups")[0].set("lr", 5.0);
   Tensor before = adam.state().at("fc1.weight").at("exp_avg").clone();
-  EXPECT_THROW(
-      try { load_into(adam, v); } catch (const ValueError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("shape mismatch for 'fc1.weight'"));
-        throw;
-      },
-      ValueError);
+  expect_error<ValueError>([&] { load_into(adam, v); },
+                           {"Adam.load_state_dict: shape mismatch for 'fc1.weight': checkpoint 'exp_avg' "
+                            "[9], parameter [4, 3]"});
   EXPECT_EQ(adam.param_groups()[0].get("lr"), 0.01);
   EXPECT_TRUE(bitwise_equal(adam.state().at("fc1.weight").at("exp_avg"), before));
 }
@@ -294,27 +272,16 @@ TEST(OptimIoTest, SchedulerOfAnotherTypeOrWithBadFieldsIsRejected) {
   optim::SGD opt(params, {.lr = 0.5});
   optim::StepLR step_lr(opt, 3);
   optim::ExponentialLR exp_lr(opt, 0.9);
-  EXPECT_THROW(
-      try { load_into(exp_lr, to_value(step_lr)); } catch (const ValueError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'StepLR', not of a 'ExponentialLR'"));
-        throw;
-      },
-      ValueError);
+  expect_error<ValueError>([&] { load_into(exp_lr, to_value(step_lr)); },
+                           {"io::load_into(ExponentialLR): the value holds the state of a 'StepLR', not "
+                            "of a 'ExponentialLR'"});
   Value bad = to_value(step_lr);
   bad.set("last_epoch", "three");
-  EXPECT_THROW(
-      try { load_into(step_lr, bad); } catch (const TypeError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'last_epoch' is of type str"));
-        throw;
-      },
-      TypeError);
+  expect_error<TypeError>([&] { load_into(step_lr, bad); },
+                          {"io::load_into(StepLR): 'last_epoch' is of type str"});
   Value missing = Value::dict({{"type", "StepLR"}, {"step_count", 1.0}});
-  EXPECT_THROW(
-      try { load_into(step_lr, missing); } catch (const KeyError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'last_epoch'"));
-        throw;
-      },
-      KeyError);
+  expect_error<KeyError>([&] { load_into(step_lr, missing); },
+                         {"StepLR.load_state_dict: the state has no 'last_epoch'"});
 }
 
 // ---- generators
@@ -336,25 +303,19 @@ TEST(OptimIoTest, GeneratorTakesNonNegativeIntsAndRejectsBadNumbers) {
   Generator g;
   load_into(g, Value::dict({{"type", "Generator"}, {"seed", int64_t{42}}, {"counter", int64_t{8}}}));
   EXPECT_EQ(g.get_state(), (Generator::State{42, 8}));
-  auto expect_value_error = [&](Value v, const char* text) {
-    EXPECT_THROW(
-        try { load_into(g, v); } catch (const ValueError& e) {
-          EXPECT_THAT(e.what(), HasSubstr(text));
-          throw;
-        },
-        ValueError);
+  auto load = [&](Value seed, Value counter) {
+    load_into(g, Value::dict({{"type", "Generator"}, {"seed", seed}, {"counter", counter}}));
   };
-  expect_value_error(Value::dict({{"type", "Generator"}, {"seed", "12x"}, {"counter", "0"}}), "'seed' is \"12x\"");
-  expect_value_error(Value::dict({{"type", "Generator"}, {"seed", "1"}, {"counter", "18446744073709551616"}}),
-                     "'counter' is \"18446744073709551616\"");
-  expect_value_error(Value::dict({{"type", "Generator"}, {"seed", int64_t{-1}}, {"counter", "0"}}),
-                     "'seed' is -1, expected a non-negative integer");
-  EXPECT_THROW(
-      try { load_into(g, Value::dict({{"type", "Generator"}, {"seed", "1"}})); } catch (const KeyError& e) {
-        EXPECT_THAT(e.what(), HasSubstr("'counter' is missing"));
-        throw;
-      },
-      KeyError);
+  expect_error<ValueError>([&] { load("12x", "0"); },
+                           {"io::load_into(Generator): 'seed' is \"12x\", expected an unsigned 64-bit "
+                            "integer"});
+  expect_error<ValueError>([&] { load("1", "18446744073709551616"); },
+                           {"io::load_into(Generator): 'counter' is \"18446744073709551616\", expected an "
+                            "unsigned 64-bit integer"});
+  expect_error<ValueError>([&] { load(int64_t{-1}, "0"); },
+                           {"io::load_into(Generator): 'seed' is -1, expected a non-negative integer"});
+  expect_error<KeyError>([&] { load_into(g, Value::dict({{"type", "Generator"}, {"seed", "1"}})); },
+                         {"io::load_into(Generator): 'counter' is missing"});
   EXPECT_EQ(g.get_state(), (Generator::State{42, 8}));  // failed loads changed nothing
 }
 

@@ -9,11 +9,13 @@
 
 #include "ember/ember.h"
 #include "io/io_test_util.h"
+#include "support/expect.h"
 
 namespace ember::io {
 namespace {
 
 using ember::testing::bitwise_equal;
+using ember::testing::expect_error;
 using ember::testing::read_file;
 using ember::testing::TempDir;
 using ember::testing::write_file;
@@ -243,16 +245,8 @@ TEST(PtTest, ImportRejectsAPositionWithoutAName) {
   } catch (const ValueError& e) {
     EXPECT_THAT(e.what(), HasSubstr("'param_groups/0/params/2' is parameter 2, but 2 names were given"));
   }
-  EXPECT_THROW(
-      {
-        try {
-          import_torch_optimizer(ckpt.at("optimizer"), {"a", "b", "c", "d"}, "SGD");
-        } catch (const ValueError& e) {
-          EXPECT_THAT(e.what(), HasSubstr("'param_groups/0/betas' has no SGD equivalent"));
-          throw;
-        }
-      },
-      ValueError);
+  expect_error<ValueError>([&] { import_torch_optimizer(ckpt.at("optimizer"), {"a", "b", "c", "d"}, "SGD"); },
+                           {"import_torch_optimizer: 'param_groups/0/betas' has no SGD equivalent"});
 }
 
 // A pickle that would run os.system under pickle.load: refused by name, and nothing runs.

@@ -10,11 +10,13 @@
 
 #include "ember/ember.h"
 #include "io/io_test_util.h"
+#include "support/expect.h"
 
 namespace ember::io {
 namespace {
 
 using ember::testing::bitwise_equal;
+using ember::testing::expect_error;
 using ember::testing::read_file;
 using ember::testing::TempDir;
 using ember::testing::write_file;
@@ -236,7 +238,9 @@ TEST(SerializeTest, FailedSaveLeavesThePreviousFileIntact) {
   save(Value::dict({{"w", ones({8})}}), path);
   std::string before = read_file(path);
   // Not UTF-8: the JSON header cannot hold it, so the save fails before touching the target.
-  EXPECT_THROW(save(Value::dict({{std::string("bad\xff"), ones({1})}}), path), ValueError);
+  expect_error<ValueError>([&] { save(Value::dict({{std::string("bad\xff"), ones({1})}}), path); },
+                           {"io::save: '" + path + "': cannot encode the value", "invalid UTF-8 byte",
+                            "keys and strings must be UTF-8"});
   EXPECT_EQ(read_file(path), before);
   for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
     EXPECT_EQ(entry.path().filename(), "keep.ember") << "a temporary was left behind";

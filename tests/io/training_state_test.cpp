@@ -11,11 +11,13 @@
 #include "ember/io/training_state.h"
 #include "io/io_test_util.h"
 #include "io/programs/process.h"
+#include "support/expect.h"
 
 namespace ember::io {
 namespace {
 
 using ember::testing::bitwise_equal;
+using ember::testing::expect_error;
 using ember::testing::TempDir;
 using ::testing::HasSubstr;
 
@@ -88,16 +90,6 @@ TEST(TrainingStateTest, RoundTripsEveryPartThroughAFile) {
   for (size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(bitwise_equal(pb[i].second, pa[i].second)) << pa[i].first;
 }
 
-template <typename Exc>
-void expect_load_error(TrainingState& ts, const Value& v, const std::string& text) {
-  EXPECT_THROW(
-      try { ts.load(v); } catch (const Exc& e) {
-        EXPECT_THAT(e.what(), HasSubstr(text));
-        throw;
-      },
-      Exc);
-}
-
 TEST(TrainingStateTest, MissingOrExtraPartsAreErrorsAndChangeNothing) {
   manual_seed(2);
   SmallRun a(2);
@@ -109,35 +101,41 @@ TEST(TrainingStateTest, MissingOrExtraPartsAreErrorsAndChangeNothing) {
   Value no_sched = Value::dict();
   for (size_t i = 0; i < good.size(); ++i)
     if (good.keys()[i] != "scheduler") no_sched.set(good.keys()[i], good.items()[i]);
-  expect_load_error<KeyError>(b.ts, no_sched, "'scheduler' is missing");
+  expect_error<KeyError>([&] { b.ts.load(no_sched); }, {"io::TrainingState::load: 'scheduler' is missing"});
 
   TrainingState no_scheduler_here = b.ts;
   no_scheduler_here.scheduler = nullptr;
-  expect_load_error<ValueError>(no_scheduler_here, good,
-                                "the checkpoint has a 'scheduler' but this training state has none");
+  expect_error<ValueError>([&] { no_scheduler_here.load(good); },
+                           {"io::TrainingState::load: the checkpoint has a 'scheduler' but this training "
+                            "state has none"});
 
   TrainingState more_generators = b.ts;
   Generator aug(5);
   more_generators.generators["augment"] = &aug;
-  expect_load_error<KeyError>(more_generators, good, "'generators/augment' is missing");
+  expect_error<KeyError>([&] { more_generators.load(good); },
+                         {"io::TrainingState::load: 'generators/augment' is missing"});
 
   TrainingState fewer_generators = b.ts;
   fewer_generators.generators.erase("data");
-  expect_load_error<ValueError>(fewer_generators, good, "the checkpoint has generator 'data'");
+  expect_error<ValueError>([&] { fewer_generators.load(good); },
+                           {"io::TrainingState::load: the checkpoint has generator 'data'"});
 
   // An optimizer that does not have a saved parameter, or has one the checkpoint does not name.
   Value renamed = good;
   Value& names = renamed.at("optimizer").at("param_groups")[0].at("params");
   names[0] = Value("old.weight");
-  expect_load_error<ValueError>(b.ts, renamed, "does not name '0.weight'");
+  expect_error<ValueError>([&] { b.ts.load(renamed); },
+                           {"io::TrainingState::load: the checkpoint's optimizer does not name '0.weight'"});
 
   Value bad_step = good;
   bad_step.set("step", 2.0);
-  expect_load_error<TypeError>(b.ts, bad_step, "'step' is of type float, expected an int");
+  expect_error<TypeError>([&] { b.ts.load(bad_step); },
+                          {"io::TrainingState::load: 'step' is of type float, expected an int"});
 
   Value bad_model = good;
   bad_model.at("model").set("0.bias", "zeros");
-  expect_load_error<TypeError>(b.ts, bad_model, "'model/0.bias' is of type str, expected a Tensor");
+  expect_error<TypeError>([&] { b.ts.load(bad_model); },
+                          {"io::TrainingState::load: 'model/0.bias' is of type str, expected a Tensor"});
 
   EXPECT_TRUE(bitwise_equal(b.model->named_parameters()[0].second, w_before));
   EXPECT_EQ(b.ts.step, 0);

@@ -5,8 +5,10 @@
 #include <cmath>
 
 #include "ember/ember.h"
+#include "support/expect.h"
 
 using namespace ember;
+using ember::testing::expect_error;
 
 namespace {
 std::pair<double, double> min_max(const Tensor& t) {
@@ -73,8 +75,10 @@ TEST(LayerInitTest, InitFunctionsMatchTheirDistributions) {
   EXPECT_GE(tlo, -0.5);
   EXPECT_LE(thi, 0.5);
   EXPECT_NEAR(nn::init::calculate_gain("tanh"), 5.0 / 3.0, 1e-12);
-  EXPECT_THROW(nn::init::calculate_gain("swish"), ValueError);
-  EXPECT_THROW(nn::init::xavier_uniform_(empty({3}), 1.0, &g), ValueError);
+  expect_error<ValueError>([] { nn::init::calculate_gain("swish"); },
+                           {"calculate_gain: unsupported nonlinearity 'swish'"});
+  expect_error<ValueError>([&] { nn::init::xavier_uniform_(empty({3}), 1.0, &g); },
+                           {"fan in and fan out need a tensor with at least 2 dims, got [3]"});
 }
 
 TEST(LayerModeTest, DropoutIsIdentityInEvalAndScalesInTraining) {
@@ -101,7 +105,8 @@ TEST(LayerModeTest, BatchNormUsesBatchStatsInTrainingAndRunningStatsInEval) {
   Tensor z = bn.forward(tensor<float>({1}, {1, 1}));
   EXPECT_NEAR(z.item<float>(), 0.0f, 1e-6);
   EXPECT_EQ(bn.buffer("num_batches_tracked").item<int64_t>(), 1);
-  EXPECT_THROW(bn.forward(zeros({2, 3})), ValueError);
+  expect_error<ValueError>([&] { bn.forward(zeros({2, 3})); },
+                           {"BatchNorm1d: expected 1 channels in dim 1, got shape [2, 3]"});
 }
 
 TEST(ContainerTest, SequentialRunsChildrenInOrderAndNamesThemByIndex) {
@@ -117,18 +122,19 @@ TEST(ContainerTest, SequentialRunsChildrenInOrderAndNamesThemByIndex) {
             "Sequential(\n  (0): Linear(in_features=4, out_features=8, bias=True)  # 40 params\n"
             "  (1): ReLU()\n  (2): Linear(in_features=8, out_features=2, bias=True)  # 18 params\n)\n"
             "parameters: 58 (trainable 58)");
-  EXPECT_THROW((*seq)[3], IndexError);
+  expect_error<IndexError>([&] { (*seq)[3]; }, {"Sequential: index 3 out of range for 3 modules"});
 }
 
 TEST(ContainerTest, ModuleListAndDictNameTheirEntries) {
   nn::ModuleList list{std::make_shared<nn::Linear>(2, 2), std::make_shared<nn::Linear>(2, 3)};
   EXPECT_EQ(list.at<nn::Linear>(1)->options().out_features, 3);
-  EXPECT_THROW(list.at<nn::Conv2d>(0), TypeError);
+  expect_error<TypeError>([&] { list.at<nn::Conv2d>(0); }, {"ModuleList: element 0 is a Linear"});
   nn::ModuleDict dict{{"cls", std::make_shared<nn::Linear>(2, 5)}};
   dict.insert("reg", std::make_shared<nn::Linear>(2, 1));
   EXPECT_TRUE(dict.contains("reg"));
   EXPECT_EQ(dict.named_parameters()[2].first, "reg.weight");
-  EXPECT_THROW(dict.insert("cls", std::make_shared<nn::Identity>()), KeyError);
+  expect_error<KeyError>([&] { dict.insert("cls", std::make_shared<nn::Identity>()); },
+                         {"ModuleDict: module 'cls' already defined"});
 }
 
 TEST(LayerErrorsTest, ShapesAreNamedInErrors) {
@@ -139,9 +145,12 @@ TEST(LayerErrorsTest, ShapesAreNamedInErrors) {
   } catch (const ValueError& e) {
     EXPECT_STREQ(e.what(), "linear: input of shape [4, 5] does not match weight of shape [2, 3] (expected last input dim 3)");
   }
-  EXPECT_THROW(nn::Conv2d(nn::Conv2dOptions{3, 4, 3, 1, 0, 1, 2}), ValueError);
-  EXPECT_THROW(nn::MultiheadAttention(10, 3), ValueError);
-  EXPECT_THROW(nn::Dropout(1.5), ValueError);
+  expect_error<ValueError>([] { nn::Conv2d(nn::Conv2dOptions{3, 4, 3, 1, 0, 1, 2}); },
+                           {"Conv2d: in_channels (3) and out_channels (4) must be divisible by groups (2)"});
+  expect_error<ValueError>([] { nn::MultiheadAttention(10, 3); },
+                           {"MultiheadAttention: embed_dim (10) must be divisible by num_heads (3)"});
+  expect_error<ValueError>([] { nn::Dropout(1.5); },
+                           {"Dropout: probability has to be between 0 and 1, but got 1.5"});
 }
 
 TEST(TiedModelTest, MaskedLanguageModelTiesDecoderToEmbedding) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ember/ember.h"
+#include "support/expect.h"
 #include "support/fixture.h"
 
 using namespace ember;

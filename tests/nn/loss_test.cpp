@@ -4,11 +4,13 @@
 #include <cmath>
 
 #include "ember/ember.h"
+#include "support/expect.h"
 #include "support/fixture.h"
 
 using namespace ember;
 namespace F = ember::nn::functional;
 using ember::testing::expect_close;
+using ember::testing::expect_error;
 
 namespace {
 
@@ -82,9 +84,12 @@ TEST(LossTest, CrossEntropyChecksTargetShapeAndRange) {
   } catch (const ValueError& e) {
     EXPECT_STREQ(e.what(), "cross_entropy: target of shape [2] does not match input of shape [3, 4] (expected [3])");
   }
-  EXPECT_THROW(F::cross_entropy(logits, tensor<int64_t>({0, 1, 4})), IndexError);
-  EXPECT_THROW(F::cross_entropy(logits, zeros({3})), TypeError);
-  EXPECT_THROW(F::mse_loss(zeros({2}), zeros({3})), ValueError);
+  expect_error<IndexError>([&] { F::cross_entropy(logits, tensor<int64_t>({0, 1, 4})); },
+                           {"cross_entropy: target index out of range for 4 classes"});
+  expect_error<TypeError>([&] { F::cross_entropy(logits, zeros({3})); },
+                          {"cross_entropy: target must hold class indices (int64), got float32"});
+  expect_error<ValueError>([] { F::mse_loss(zeros({2}), zeros({3})); },
+                           {"mse_loss: input of shape [2] and target of shape [3] differ"});
 }
 
 // Regression: with every target ignored the mean's gradient was NaN everywhere (0 * 1/0); PyTorch

@@ -2,20 +2,14 @@
 
 #include "ember/ember.h"
 #include "ember/nn/nn.h"
+#include "support/expect.h"
 
 using namespace ember;
 using nn::Module;
+using ember::testing::expect_error;
+using ember::testing::message_of;
 
 namespace {
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // A layer built only from registration: weight, optional bias, a running buffer and a scratch one.
 struct Affine : Module {
@@ -55,7 +49,8 @@ TEST(ModuleTest, RegisterRejectsDottedAndEmptyNames) {
   EXPECT_EQ(message_of([&] { m.register_parameter("a.b", zeros({1})); }),
             "Custom: parameter name 'a.b' can't contain \".\"");
   EXPECT_EQ(message_of([&] { m.register_buffer("", zeros({1})); }), "Custom: buffer name can't be empty");
-  EXPECT_THROW(m.register_module("x.y", std::make_shared<Module>()), ValueError);
+  expect_error<ValueError>([&] { m.register_module("x.y", std::make_shared<Module>()); },
+                           {"Custom: module name 'x.y' can't contain \".\""});
 }
 
 TEST(ModuleTest, RegisterReturnsTheStoredHandle) {
@@ -261,5 +256,6 @@ TEST(ModuleTest, ParameterAttributesLiveOnTheTensorAndFollowTies) {
 
 TEST(ModuleTest, ModuleWithoutForwardSaysSo) {
   Module m("Plain");
-  EXPECT_THROW(m.forward(zeros({1})), NotImplementedError);
+  expect_error<NotImplementedError>([&] { m.forward(zeros({1})); },
+                                    {"Plain has no single-tensor forward()"});
 }

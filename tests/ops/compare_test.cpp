@@ -5,10 +5,12 @@
 
 #include "ember/ember.h"
 #include "ember/ops/compare.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::TensorList;
+using ember::testing::expect_error;
 
 namespace {
 
@@ -17,16 +19,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 std::vector<bool> bools(const Tensor& t) {
   EXPECT_EQ(t.dtype(), kBool);
   return t.to_vector<bool>();
-}
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
 }
 
 using B = std::vector<bool>;

@@ -4,23 +4,16 @@
 
 #include "ember/ember.h"
 #include "ember/ops/conv.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
+using ember::testing::expect_close;
+using ember::testing::expect_error;
 
 namespace {
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 Tensor draw(IntArrayRef shape, uint64_t seed, DType dtype = kFloat64) {
   Generator gen(seed);
@@ -53,13 +46,6 @@ Tensor reference_conv(const Tensor& x, const Tensor& w, const Tensor& b, Size2 s
           out.push_back(acc);
         }
   return tensor(out, {N, O, oH, oW});
-}
-
-void expect_close(const Tensor& got, const Tensor& want, double tol, const std::string& what) {
-  ASSERT_EQ(got.sizes(), want.sizes()) << what;
-  std::vector<double> g = got.to_vector<double>(), w = want.to_vector<double>();
-  for (size_t i = 0; i < g.size(); ++i)
-    ASSERT_NEAR(g[i], w[i], tol * (1 + std::fabs(w[i]))) << what << ", element " << i;
 }
 
 struct Setting {
@@ -109,8 +95,9 @@ TEST(Conv2dTest, MatchesDirectConvolution) {
       Tensor b = s.bias ? draw({s.w_shape[0]}, seed++, dtype) : Tensor();
       Tensor y = conv2d(x, w, b, s.stride, s.padding, s.dilation, s.groups);
       EXPECT_EQ(y.dtype(), dtype);
-      expect_close(y, reference_conv(x, w, b, s.stride, s.padding, s.dilation, s.groups),
-                   dtype == kFloat32 ? 1e-5 : 1e-12, s.name);
+      const double tol = dtype == kFloat32 ? 1e-5 : 1e-12;
+      expect_close(y, reference_conv(x, w, b, s.stride, s.padding, s.dilation, s.groups), tol, tol,
+                   s.name);
     }
   }
 }
@@ -118,14 +105,15 @@ TEST(Conv2dTest, MatchesDirectConvolution) {
 TEST(Conv2dTest, NonContiguousInputAndWeight) {
   Tensor x = draw({2, 3, 6, 7}, 40).transpose(2, 3);  // [2, 3, 7, 6], strided
   Tensor w = draw({3, 4, 3, 3}, 41).transpose(0, 1);  // [4, 3, 3, 3], strided
-  expect_close(conv2d(x, w, Tensor(), 1, 1), reference_conv(x, w, Tensor(), 1, 1, 1, 1), 1e-12, "strided");
+  expect_close(conv2d(x, w, Tensor(), 1, 1), reference_conv(x, w, Tensor(), 1, 1, 1, 1), 1e-12, 1e-12,
+               "strided");
 }
 
 TEST(Conv2dTest, UnbatchedInputGivesUnbatchedOutput) {
   Tensor x = draw({3, 6, 6}, 50), w = draw({4, 3, 3, 3}, 51), b = draw({4}, 52);
   Tensor y = conv2d(x, w, b, 1, 1);
   EXPECT_EQ(y.sizes(), IntArrayRef({4, 6, 6}));
-  expect_close(y, reference_conv(x.unsqueeze(0), w, b, 1, 1, 1, 1).squeeze(0), 1e-12, "unbatched");
+  expect_close(y, reference_conv(x.unsqueeze(0), w, b, 1, 1, 1, 1).squeeze(0), 1e-12, 1e-12, "unbatched");
 }
 
 TEST(Conv2dTest, BatchSplitOverThreadsMatchesPerSampleResults) {
@@ -136,18 +124,18 @@ TEST(Conv2dTest, BatchSplitOverThreadsMatchesPerSampleResults) {
   Tensor b = draw({16}, 62).set_requires_grad();
   Tensor g = draw({8, 16, 10, 10}, 63);
   Tensor y = conv2d(x, w, b);
-  expect_close(y.detach(), reference_conv(x, w, b, 1, 0, 1, 1), 1e-12, "forward");
+  expect_close(y.detach(), reference_conv(x, w, b, 1, 0, 1, 1), 1e-12, 1e-12, "forward");
   y.backward(g);
   Tensor w_grad = zeros({16, 4, 3, 3}, kFloat64);
   for (int64_t n = 0; n < 8; ++n) {
     Tensor xn = x.detach().narrow(0, n, 1).clone().set_requires_grad();
     Tensor wn = w.detach().clone().set_requires_grad();
     conv2d(xn, wn, b.detach()).backward(g.narrow(0, n, 1));
-    expect_close(x.grad().narrow(0, n, 1), xn.grad(), 1e-12, "input grad");
+    expect_close(x.grad().narrow(0, n, 1), xn.grad(), 1e-12, 1e-12, "input grad");
     w_grad = w_grad + wn.grad();
   }
-  expect_close(w.grad(), w_grad, 1e-12, "weight grad");
-  expect_close(b.grad(), g.sum({0, 2, 3}), 1e-12, "bias grad");
+  expect_close(w.grad(), w_grad, 1e-12, 1e-12, "weight grad");
+  expect_close(b.grad(), g.sum({0, 2, 3}), 1e-12, 1e-12, "bias grad");
 }
 
 TEST(Conv2dTest, GradientsMatchFiniteDifferences) {
@@ -199,5 +187,6 @@ TEST(Conv2dTest, ErrorsNameShapes) {
   expect_error([&] { conv2d(x, ones({4, 3, 3, 3}, kFloat64)); }, {"conv2d", "same dtype", "float32", "float64"});
   expect_error([&] { conv2d(x, w, Tensor(), 0); }, {"conv2d: stride must be positive, got [0, 0]"});
   expect_error([&] { conv2d(x, w, Tensor(), 1, -1); }, {"conv2d: padding must be non-negative"});
-  EXPECT_THROW(conv2d(ones({1, 3, 8, 8}, kInt64), ones({4, 3, 3, 3}, kInt64)), TypeError);
+  expect_error<TypeError>([] { conv2d(ones({1, 3, 8, 8}, kInt64), ones({4, 3, 3, 3}, kInt64)); },
+                          {"conv2d: expected a floating point tensor (float32 or float64), got int64"});
 }

@@ -5,25 +5,13 @@
 
 #include "ember/ember.h"
 #include "ember/ops/dropout.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
-
-namespace {
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
+using ember::testing::expect_error;
 
 TEST(DropoutTest, IdentityWhenNotTrainingOrPIsZero) {
   Tensor x = randn({4, 5});

@@ -5,29 +5,16 @@
 #include "ember/ember.h"
 #include "ember/ops/index.h"
 #include "ember/ops/join.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
+using ember::testing::expect_error;
+using ember::testing::expect_values;
 
 namespace {
-
-void expect_values(const Tensor& t, const std::vector<double>& expected) {
-  std::vector<double> got = t.to_vector<double>();
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_DOUBLE_EQ(got[i], expected[i]) << "element " << i;
-}
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]] in float32.
 Tensor grid() { return arange(12, TensorOptions(kFloat32)).reshape({3, 4}); }

@@ -5,34 +5,17 @@
 #include "ember/ember.h"
 #include "ember/ops/normalization.h"
 #include "ember/ops/reduce.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
+using ember::testing::expect_close;
+using ember::testing::expect_error;
+using ember::testing::expect_values_near;
 
 namespace {
-
-void expect_close(const Tensor& got, const Tensor& expected, double tol) {
-  ASSERT_EQ(got.sizes(), expected.sizes());
-  std::vector<double> g = got.to_vector<double>(), e = expected.to_vector<double>();
-  for (size_t i = 0; i < g.size(); ++i)
-    ASSERT_NEAR(g[i], e[i], tol * (1 + std::fabs(e[i]))) << "element " << i;
-}
-
-void expect_values(const Tensor& t, const std::vector<double>& expected, double tol = 1e-6) {
-  expect_close(t, tensor(expected).reshape(t.sizes()), tol);
-}
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 // batch_norm from reduction ops: (x - mean) / sqrt(var + eps) * w + b per channel (dim 1).
 Tensor batch_norm_reference(const Tensor& x, const Tensor& mean, const Tensor& var, const Tensor& w,
@@ -70,7 +53,7 @@ void expect_fused_matches_composite(const std::function<Tensor(const TensorList&
   Tensor g = randn(out.sizes(), kFloat64);
   TensorList fused = autograd::grad({fn(in)}, wrt, {g});
   TensorList composite = autograd::grad({fn(in)}, wrt, {g}, true, /*create_graph=*/true);
-  for (size_t i = 0; i < wrt.size(); ++i) expect_close(fused[i], composite[i].detach(), 1e-10);
+  for (size_t i = 0; i < wrt.size(); ++i) expect_close(fused[i], composite[i].detach(), 1e-10, 1e-10);
 }
 
 }  // namespace
@@ -80,10 +63,10 @@ TEST(BatchNormTest, TrainingNormalizesWithBatchStatistics) {
   Tensor x = tensor({1.0, 2.0, 3.0, 2.0, 5.0, 8.0}).reshape({3, 2});
   Tensor y = batch_norm(x, Tensor(), Tensor(), Tensor(), Tensor(), true, 0.1, 0.0);
   double s0 = std::sqrt(8.0 / 3), s1 = std::sqrt(8.0);
-  expect_values(y, {-2 / s0, -2 / s1, 0, -2 / s1, 2 / s0, 4 / s1});
+  expect_values_near(y, {-2 / s0, -2 / s1, 0, -2 / s1, 2 / s0, 4 / s1});
   Tensor w = tensor({2.0, -1.0}), b = tensor({0.5, 1.0});
   Tensor yw = batch_norm(x, Tensor(), Tensor(), w, b, true, 0.1, 0.0);
-  expect_values(yw, {-4 / s0 + 0.5, 2 / s1 + 1, 0.5, 2 / s1 + 1, 4 / s0 + 0.5, -4 / s1 + 1});
+  expect_values_near(yw, {-4 / s0 + 0.5, 2 / s1 + 1, 0.5, 2 / s1 + 1, 4 / s0 + 0.5, -4 / s1 + 1});
 }
 
 TEST(BatchNormTest, TrainingUpdatesRunningStatisticsInPlace) {
@@ -92,8 +75,8 @@ TEST(BatchNormTest, TrainingUpdatesRunningStatisticsInPlace) {
   uint64_t version = rm.version();
   batch_norm(x, rm, rv, Tensor(), Tensor(), true, 0.25);
   // running = 0.75 running + 0.25 batch, with the unbiased variance (4 and 12).
-  expect_values(rm, {0.75 * 1 + 0.25 * 3, 0.75 * -1 + 0.25 * 4});
-  expect_values(rv, {0.75 * 2 + 0.25 * 4, 0.75 * 0.5 + 0.25 * 12});
+  expect_values_near(rm, {0.75 * 1 + 0.25 * 3, 0.75 * -1 + 0.25 * 4});
+  expect_values_near(rv, {0.75 * 2 + 0.25 * 4, 0.75 * 0.5 + 0.25 * 12});
   EXPECT_GT(rm.version(), version);
   EXPECT_FALSE(rm.requires_grad());
   // A 4-d input: statistics over N, H and W.
@@ -102,8 +85,8 @@ TEST(BatchNormTest, TrainingUpdatesRunningStatisticsInPlace) {
   Tensor rm4 = zeros({3}, kFloat64), rv4 = ones({3}, kFloat64);
   batch_norm(x4, rm4, rv4, Tensor(), Tensor(), true);
   DimVector dims{0, 2, 3};
-  expect_close(rm4, mean(x4, dims) * 0.1, 1e-12);
-  expect_close(rv4, var(x4, dims) * 0.1 + 0.9, 1e-12);
+  expect_close(rm4, mean(x4, dims) * 0.1, 1e-12, 1e-12);
+  expect_close(rv4, var(x4, dims) * 0.1 + 0.9, 1e-12, 1e-12);
 }
 
 TEST(BatchNormTest, EvaluationUsesRunningStatistics) {
@@ -111,9 +94,9 @@ TEST(BatchNormTest, EvaluationUsesRunningStatistics) {
   Tensor rm = tensor({1.0, -1.0}), rv = tensor({4.0, 0.25});
   Tensor w = tensor({2.0, 1.0}), b = tensor({0.0, 3.0});
   Tensor y = batch_norm(x, rm, rv, w, b, false, 0.1, 0.0);
-  expect_values(y, {0, 3 + 3 / 0.5, 2, 3 + 3 / 0.5, 4, 3 + 9 / 0.5});
-  expect_values(rm, {1, -1});  // untouched
-  expect_values(rv, {4, 0.25});
+  expect_values_near(y, {0, 3 + 3 / 0.5, 2, 3 + 3 / 0.5, 4, 3 + 9 / 0.5});
+  expect_values_near(rm, {1, -1});  // untouched
+  expect_values_near(rv, {4, 0.25});
 }
 
 TEST(BatchNormTest, MatchesAReferenceOnLargeInputs) {
@@ -124,15 +107,16 @@ TEST(BatchNormTest, MatchesAReferenceOnLargeInputs) {
     Tensor w = randn({C}, kFloat64, &gen), b = randn({C}, kFloat64, &gen);
     DimVector dims = all_but_channel(x);
     Tensor expected = batch_norm_reference(x, mean(x, dims), var(x, dims, 0), w, b, 1e-5);
-    expect_close(batch_norm(x, Tensor(), Tensor(), w, b, true), expected, 1e-9);
+    expect_close(batch_norm(x, Tensor(), Tensor(), w, b, true), expected, 1e-9, 1e-9);
     Tensor xf = x.to(kFloat32);
-    expect_close(batch_norm(xf, Tensor(), Tensor(), w.to(kFloat32), b.to(kFloat32), true), expected, 1e-4);
+    expect_close(batch_norm(xf, Tensor(), Tensor(), w.to(kFloat32), b.to(kFloat32), true), expected,
+                 1e-4, 1e-4);
     Tensor rm = randn({C}, kFloat64, &gen), rv = rand({C}, kFloat64, &gen) + 0.5;
-    expect_close(batch_norm(x, rm, rv, w, b, false), batch_norm_reference(x, rm, rv, w, b, 1e-5), 1e-9);
+    expect_close(batch_norm(x, rm, rv, w, b, false), batch_norm_reference(x, rm, rv, w, b, 1e-5), 1e-9, 1e-9);
     // Non-contiguous input.
     if (x.dim() == 2) {
       Tensor xt = x.t().contiguous().t();
-      expect_close(batch_norm(xt, Tensor(), Tensor(), w, b, true), expected, 1e-9);
+      expect_close(batch_norm(xt, Tensor(), Tensor(), w, b, true), expected, 1e-9, 1e-9);
     }
   }
 }
@@ -200,24 +184,25 @@ TEST(LayerNormTest, NormalizesTheLastDims) {
   Tensor x = tensor({1.0, 2.0, 3.0, 4.0, 4.0, 4.0}).reshape({2, 3});
   // Row 0: mean 2, biased var 2/3; row 1 is constant: 0 / sqrt(eps) = 0.
   double s = std::sqrt(2.0 / 3 + 1e-5);
-  expect_values(layer_norm(x, {3}), {-1 / s, 0, 1 / s, 0, 0, 0});
+  expect_values_near(layer_norm(x, {3}), {-1 / s, 0, 1 / s, 0, 0, 0});
   Tensor w = tensor({1.0, 2.0, 3.0}), b = tensor({0.0, 0.5, -1.0});
-  expect_values(layer_norm(x, {3}, w, b), {-1 / s, 0.5, 3 / s - 1, 0, 0.5, -1});
+  expect_values_near(layer_norm(x, {3}, w, b), {-1 / s, 0.5, 3 / s - 1, 0, 0.5, -1});
   Generator gen(3);
   Tensor x3 = randn({2, 3, 4, 5}, kFloat64, &gen) * 2.0 + 1.0;
   Tensor w2 = randn({4, 5}, kFloat64, &gen), b2 = randn({4, 5}, kFloat64, &gen);
-  expect_close(layer_norm(x3, {4, 5}, w2, b2), layer_norm_reference(x3, 2, w2, b2, 1e-5), 1e-10);
-  expect_close(layer_norm(x3, {4, 5}, w2), layer_norm_reference(x3, 2, w2, Tensor(), 1e-5), 1e-10);
+  expect_close(layer_norm(x3, {4, 5}, w2, b2), layer_norm_reference(x3, 2, w2, b2, 1e-5), 1e-10, 1e-10);
+  expect_close(layer_norm(x3, {4, 5}, w2), layer_norm_reference(x3, 2, w2, Tensor(), 1e-5), 1e-10, 1e-10);
   expect_close(layer_norm(x3, {5}, Tensor(), b2.select(0, 0)),
-               layer_norm_reference(x3, 1, Tensor(), b2.select(0, 0), 1e-5), 1e-10);
-  expect_close(layer_norm(x3, {2, 3, 4, 5}), layer_norm_reference(x3, 4, Tensor(), Tensor(), 1e-5), 1e-10);
+               layer_norm_reference(x3, 1, Tensor(), b2.select(0, 0), 1e-5), 1e-10, 1e-10);
+  expect_close(layer_norm(x3, {2, 3, 4, 5}), layer_norm_reference(x3, 4, Tensor(), Tensor(), 1e-5),
+               1e-10, 1e-10);
   expect_close(layer_norm(x3.transpose(0, 1), {2, 4, 5}, Tensor(), Tensor(), 0.1),
-               layer_norm_reference(x3.transpose(0, 1), 3, Tensor(), Tensor(), 0.1), 1e-10);
+               layer_norm_reference(x3.transpose(0, 1), 3, Tensor(), Tensor(), 0.1), 1e-10, 1e-10);
   // Large rows in float32, split over threads.
   Tensor big = randn({512, 1024}, kFloat64, &gen) * 5.0 + 3.0;
   Tensor wb = randn({1024}, kFloat64, &gen);
   expect_close(layer_norm(big.to(kFloat32), {1024}, wb.to(kFloat32)),
-               layer_norm_reference(big, 1, wb, Tensor(), 1e-5), 1e-4);
+               layer_norm_reference(big, 1, wb, Tensor(), 1e-5), 1e-4, 1e-4);
   EXPECT_EQ(layer_norm(zeros({0, 4}), {4}).numel(), 0);
 }
 

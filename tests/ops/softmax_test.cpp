@@ -5,39 +5,19 @@
 
 #include "ember/ember.h"
 #include "ember/ops/softmax.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
+using ember::testing::expect_error;
+using ember::testing::expect_values_near;
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-void expect_values(const Tensor& t, const std::vector<double>& expected, double tol = 1e-6) {
-  std::vector<double> got = t.to_vector<double>();
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(expected[i]))
-      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << ": " << got[i];
-    else if (std::isinf(expected[i]))
-      EXPECT_EQ(got[i], expected[i]) << "element " << i;
-    else
-      ASSERT_NEAR(got[i], expected[i], tol * (1 + std::fabs(expected[i]))) << "element " << i;
-  }
-}
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 // softmax (or log_softmax) of t along dim, element by element in double, row-major result.
 std::vector<double> reference(const Tensor& t, int64_t dim, bool log) {
@@ -62,36 +42,39 @@ std::vector<double> reference(const Tensor& t, int64_t dim, bool log) {
 TEST(SoftmaxTest, Values) {
   // PyTorch: softmax([1, 2, 3]) = [0.0900306, 0.2447285, 0.6652410].
   Tensor x = tensor({1.0, 2.0, 3.0});
-  expect_values(softmax(x, 0), {0.09003057317038046, 0.24472847105479764, 0.6652409557748219}, 1e-12);
-  expect_values(log_softmax(x, -1), {-2.4076059644443806, -1.4076059644443804, -0.4076059644443803}, 1e-12);
+  expect_values_near(softmax(x, 0), {0.09003057317038046, 0.24472847105479764, 0.6652409557748219},
+                     1e-12, 1e-12);
+  expect_values_near(log_softmax(x, -1),
+                     {-2.4076059644443806, -1.4076059644443804, -0.4076059644443803}, 1e-12, 1e-12);
   for (DType dtype : {kFloat32, kFloat64}) {
     Tensor m = tensor({1.0, 5.0, -2.0, 0.5, 3.0, 3.0}).reshape({2, 3}).to(dtype);
     EXPECT_EQ(softmax(m, 1).dtype(), dtype);
     for (int64_t dim : {0, 1}) {
-      expect_values(softmax(m, dim), reference(m, dim, false));
-      expect_values(m.log_softmax(dim), reference(m, dim, true));
-      expect_values(m.softmax(dim - 2), reference(m, dim, false));
+      expect_values_near(softmax(m, dim), reference(m, dim, false));
+      expect_values_near(m.log_softmax(dim), reference(m, dim, true));
+      expect_values_near(m.softmax(dim - 2), reference(m, dim, false));
     }
   }
 }
 
 TEST(SoftmaxTest, LargeAndInfiniteInputsAreStable) {
   Tensor x = tensor({1000.0, 1001.0, -kInf});
-  expect_values(softmax(x, 0), {1 / (1 + std::exp(1.0)), 1 / (1 + std::exp(-1.0)), 0}, 1e-12);
-  expect_values(log_softmax(x, 0), {-std::log1p(std::exp(1.0)), -std::log1p(std::exp(-1.0)), -kInf}, 1e-12);
-  expect_values(softmax(tensor({-1000.0, -1000.0}), 0), {0.5, 0.5});
+  expect_values_near(softmax(x, 0), {1 / (1 + std::exp(1.0)), 1 / (1 + std::exp(-1.0)), 0}, 1e-12, 1e-12);
+  expect_values_near(log_softmax(x, 0), {-std::log1p(std::exp(1.0)), -std::log1p(std::exp(-1.0)), -kInf},
+                     1e-12, 1e-12);
+  expect_values_near(softmax(tensor({-1000.0, -1000.0}), 0), {0.5, 0.5});
   Tensor f = tensor({100.0f, 0.0f});
-  expect_values(log_softmax(f, 0), {0, -100}, 1e-6);  // no exp underflow to log(0)
+  expect_values_near(log_softmax(f, 0), {0, -100}, 1e-6, 1e-6);  // no exp underflow to log(0)
   // As in PyTorch: a row of -inf is all NaN, and a NaN spreads over its row.
-  expect_values(softmax(tensor({-kInf, -kInf}), 0), {kNaN, kNaN});
-  expect_values(softmax(tensor({1.0, kNaN, 2.0, 0.0, 1.0, 2.0}).reshape({2, 3}), 1),
-                {kNaN, kNaN, kNaN, 0.09003057317038046, 0.24472847105479764, 0.6652409557748219});
+  expect_values_near(softmax(tensor({-kInf, -kInf}), 0), {kNaN, kNaN});
+  expect_values_near(softmax(tensor({1.0, kNaN, 2.0, 0.0, 1.0, 2.0}).reshape({2, 3}), 1),
+                     {kNaN, kNaN, kNaN, 0.09003057317038046, 0.24472847105479764, 0.6652409557748219});
 }
 
 TEST(SoftmaxTest, ZeroDimAndEmptyInputs) {
   Tensor s = scalar_tensor(3.0, kFloat64);
-  expect_values(softmax(s, 0), {1});
-  expect_values(log_softmax(s, -1), {0});
+  expect_values_near(softmax(s, 0), {1});
+  expect_values_near(log_softmax(s, -1), {0});
   EXPECT_EQ(softmax(s, 0).dim(), 0);
   EXPECT_EQ(softmax(zeros({0, 3}), 1).numel(), 0);
   EXPECT_EQ(softmax(zeros({3, 0}), 1).numel(), 0);
@@ -109,15 +92,16 @@ TEST(SoftmaxTest, EveryLayoutMatchesAReference) {
     Tensor x = randn(c.shape, kFloat64, &gen) * 3.0;
     int64_t d = c.dim < 0 ? c.dim + x.dim() : c.dim;
     for (bool log : {false, true}) {
-      expect_values(log ? log_softmax(x, c.dim) : softmax(x, c.dim), reference(x, d, log), 1e-12);
-      expect_values(log ? log_softmax(x.to(kFloat32), c.dim) : softmax(x.to(kFloat32), c.dim),
-                    reference(x, d, log), 1e-5);
+      expect_values_near(log ? log_softmax(x, c.dim) : softmax(x, c.dim), reference(x, d, log), 1e-12, 1e-12);
+      expect_values_near(log ? log_softmax(x.to(kFloat32), c.dim) : softmax(x.to(kFloat32), c.dim),
+                         reference(x, d, log), 1e-5, 1e-5);
     }
   }
   // Non-contiguous input.
   Tensor a = randn({20, 30}, kFloat64, &gen);
-  expect_values(softmax(a.t(), 1), reference(a.t().contiguous(), 1, false), 1e-12);
-  expect_values(log_softmax(a.slice(1, 0, 30, 2), 0), reference(a.slice(1, 0, 30, 2).contiguous(), 0, true), 1e-12);
+  expect_values_near(softmax(a.t(), 1), reference(a.t().contiguous(), 1, false), 1e-12, 1e-12);
+  expect_values_near(log_softmax(a.slice(1, 0, 30, 2), 0),
+                     reference(a.slice(1, 0, 30, 2).contiguous(), 0, true), 1e-12, 1e-12);
 }
 
 TEST(SoftmaxTest, Gradcheck) {
@@ -154,7 +138,7 @@ TEST(SoftmaxTest, FusedGradientMatchesTheDifferentiableFormula) {
       Tensor fused = autograd::grad({f()}, {x}, {g})[0];
       Tensor composite = autograd::grad({f()}, {x}, {g}, true, /*create_graph=*/true)[0];
       EXPECT_TRUE(composite.requires_grad());
-      expect_values(fused, composite.detach().to_vector<double>(), 1e-12);
+      expect_values_near(fused, composite.detach().to_vector<double>(), 1e-12, 1e-12);
     }
 }
 

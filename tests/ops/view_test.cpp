@@ -1,29 +1,16 @@
 #include <gtest/gtest.h>
 
 #include "ember/ember.h"
+#include "support/expect.h"
 
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
+using ember::testing::expect_error;
+using ember::testing::expect_values;
 
 namespace {
-
-void expect_values(const Tensor& t, const std::vector<double>& expected) {
-  std::vector<double> got = t.to_vector<double>();
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_DOUBLE_EQ(got[i], expected[i]) << "element " << i;
-}
-
-template <typename F>
-void expect_error(const F& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 Tensor range(int64_t n, IntArrayRef shape) { return arange(n, TensorOptions(kFloat32)).reshape(shape); }
 

@@ -4,29 +4,22 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <memory>
 
 #include "ember/ember.h"
 #include "ember/optim/optim.h"
+#include "support/expect.h"
 #include "support/fixture.h"
 
 using namespace ember;
 using namespace ember::optim;
+using ember::testing::expect_error;
 using ember::testing::FixtureCase;
+using ember::testing::message_of;
 
 namespace {
 
 constexpr int64_t kSteps = 300;
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 const std::map<std::string, FixtureCase>& fixture() {
   static const auto cases = ember::testing::load_fixture("optim.json");
@@ -309,7 +302,8 @@ TEST(LRSchedulerTest, LoadChecksGroupCount) {
       message_of([&] { sched.load_state_dict(s); }),
       "StepLR.load_state_dict: 'base_lrs' has 3 values, the optimizer has 2 parameter groups");
   s.scalars.erase("last_epoch");
-  EXPECT_THROW(sched.load_state_dict(s), KeyError);
+  expect_error<KeyError>([&] { sched.load_state_dict(s); },
+                         {"StepLR.load_state_dict: the state has no 'last_epoch'"});
 }
 
 TEST(LRSchedulerTest, StepAfterAddingAGroupIsAnError) {

@@ -11,20 +11,14 @@
 #include "ember/nn/nn.h"
 #include "ember/ops/join.h"
 #include "ember/optim/optim.h"
+#include "support/expect.h"
 
 using namespace ember;
 using namespace ember::optim;
+using ember::testing::expect_error;
+using ember::testing::message_of;
 
 namespace {
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 Tensor param(std::vector<double> values, IntArrayRef shape, DType dtype = kFloat64) {
   Tensor t = tensor(values, shape).to(dtype);
@@ -165,7 +159,7 @@ TEST(OptimizerTest, RejectsInvalidHyperparameters) {
               Adagrad({{"a", a}}, {.lr_decay = -1});
             }),
             "Adagrad: invalid lr_decay -1");
-  EXPECT_THROW(SGD({ParamGroup({{"a", a}}, {{"lr", -0.1}})}), ValueError);
+  expect_error<ValueError>([&] { SGD({ParamGroup({{"a", a}}, {{"lr", -0.1}})}); }, {"SGD: invalid lr -0.1"});
 }
 
 // ---- step

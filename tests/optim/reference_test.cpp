@@ -8,6 +8,7 @@
 #include "ember/ember.h"
 #include "ember/ops/join.h"
 #include "ember/optim/optim.h"
+#include "support/expect.h"
 #include "support/fixture.h"
 
 using namespace ember;

@@ -1,8 +1,5 @@
 #include "support/fixture.h"
 
-#include <gtest/gtest.h>
-
-#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -54,19 +51,6 @@ std::map<std::string, FixtureCase> load_fixture(const std::string& file) {
     out[case_name] = std::move(fc);
   }
   return out;
-}
-
-void expect_close(const Tensor& actual, const Tensor& expected, double rtol, double atol,
-                  const std::string& what) {
-  ASSERT_TRUE(actual.defined()) << what << ": undefined";
-  ASSERT_EQ(actual.sizes(), expected.sizes()) << what << ": shape " << actual.sizes() << " vs "
-                                              << expected.sizes();
-  std::vector<double> a = actual.to_vector<double>(), e = expected.to_vector<double>();
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(e[i]) && std::isnan(a[i])) continue;
-    ASSERT_LE(std::fabs(a[i] - e[i]), atol + rtol * std::fabs(e[i]))
-        << what << ": element " << i << " is " << a[i] << ", expected " << e[i];
-  }
 }
 
 }  // namespace ember::testing

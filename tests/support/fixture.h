@@ -23,9 +23,4 @@ struct FixtureCase {
 /// Reads tests/fixtures/<file> (found through the EMBER_FIXTURES_DIR compile definition).
 std::map<std::string, FixtureCase> load_fixture(const std::string& file);
 
-/// Fails the current test unless a and b have the same shape and |a - b| <= atol + rtol |b|
-/// elementwise; names the first differing element.
-void expect_close(const Tensor& actual, const Tensor& expected, double rtol, double atol,
-                  const std::string& what);
-
 }  // namespace ember::testing
