@@ -2,7 +2,6 @@
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/binary.h"
 
 namespace ember::autograd {
 
@@ -34,7 +33,7 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
                      g.is_contiguous() && g.storage_offset() == 0;
     grad = GradMode::is_enabled() ? g : (exclusive ? g : g.detach().clone());
   } else if (GradMode::is_enabled()) {
-    grad = grad + g;  // create_graph: keep the sum differentiable
+    grad = grad.add(g);  // create_graph: keep the sum differentiable
   } else {
     grad.add_(g);
   }

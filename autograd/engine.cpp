@@ -6,7 +6,6 @@
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
-#include "ember/ops/binary.h"
 
 namespace ember::autograd {
 namespace {
@@ -95,7 +94,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
     if (s.grads.empty()) s.grads.resize(e.fn->num_outputs());
     if (g.defined()) {
       Tensor& slot = s.grads[e.input_nr];
-      slot = slot.defined() ? slot + g : std::move(g);
+      slot = slot.defined() ? slot.add(g) : std::move(g);
     }
   };
 

@@ -5,8 +5,6 @@
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/factory.h"
-#include "ember/ops/binary.h"
-#include "ember/ops/reduce.h"
 
 namespace ember::autograd {
 namespace {
@@ -100,7 +98,7 @@ void gradgradcheck(const TensorFunction& fn, const TensorList& inputs, Gradcheck
     TensorList g = grad({y}, wrt, {weight}, true, /*create_graph=*/true, /*allow_unused=*/true);
     Tensor total = zeros({}, kFloat64);
     for (size_t i = 0; i < g.size(); ++i)
-      if (g[i].defined()) total = total + sum(g[i] * projections[idx[i]]);
+      if (g[i].defined()) total = total.add(g[i].mul(projections[idx[i]]).sum());
     return total;
   };
   gradcheck(first_grads, inputs, options);

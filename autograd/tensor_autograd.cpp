@@ -3,7 +3,6 @@
 #include "ember/autograd/engine.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
-#include "ember/ops/binary.h"
 
 namespace ember {
 
@@ -77,7 +76,7 @@ void Tensor::retain_grad() const {
     if (auto impl = weak.lock()) {
       Tensor self(impl);
       Tensor& grad = ensure_meta(self).grad;
-      grad = grad.defined() ? grad + g : g.detach().clone();
+      grad = grad.defined() ? grad.add(g) : g.detach().clone();
     }
     return Tensor();
   });

@@ -10,8 +10,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(activation_backward_stub, ActivationBackwardFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

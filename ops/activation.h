@@ -8,12 +8,6 @@
 
 namespace ember {
 
-/// Kernel: grad_in = grad * op'(saved), where `saved` is the op's output for Tanh, Sigmoid and
-/// Relu and its input for Gelu, GeluTanh and LeakyRelu (slope in p.a); all of one shape and dtype.
-using ActivationBackwardFn = void (*)(UnaryOp op, const Tensor& grad_in, const Tensor& grad,
-                                      const Tensor& saved, const UnaryParams& p);
-EMBER_DECLARE_STUB(activation_backward_stub, ActivationBackwardFn);
-
 Tensor tanh(const Tensor& t);
 /// 1 / (1 + e^-t).
 Tensor sigmoid(const Tensor& t);

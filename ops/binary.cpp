@@ -10,8 +10,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(binary_stub, BinaryFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

@@ -2,16 +2,11 @@
 // Elementwise arithmetic with broadcasting (NumPy rules) and PyTorch's type promotion
 // (core/promotion.h): a Scalar operand or a 0-d tensor keeps a dimensioned tensor's dtype unless
 // it is of a higher category (a float meeting an integer tensor gives float32).
-#include "ember/core/dispatch.h"
+#include "ember/core/kernels/binary.h"
 #include "ember/core/promotion.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
-
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
-/// Kernel: out = op(a, b); a, b already broadcast to out's shape and converted to out's dtype.
-using BinaryFn = void (*)(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b);
-EMBER_DECLARE_STUB(binary_stub, BinaryFn);
 
 /// a + alpha * b
 Tensor add(const Tensor& a, const Tensor& b, Scalar alpha = 1);

@@ -9,9 +9,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(compare_stub, CompareFn);
-EMBER_DEFINE_STUB(where_stub, WhereFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

@@ -2,19 +2,10 @@
 // Comparisons and selection. Comparisons broadcast, promote both sides to a common dtype (a Scalar
 // as in arithmetic: int tensor == 2.5 compares in float32) and return bool tensors; they have no
 // gradient. where(cond, a, b) picks elementwise and is differentiable in a and b.
-#include "ember/core/dispatch.h"
+#include "ember/core/kernels/compare.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
-
-enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr };
-/// Kernel: out (bool) = a op b; a and b already broadcast to out's shape and of one dtype.
-/// The logical ops treat nonzero (and NaN) as true.
-using CompareFn = void (*)(CompareOp op, const Tensor& out, const Tensor& a, const Tensor& b);
-EMBER_DECLARE_STUB(compare_stub, CompareFn);
-/// Kernel: out = cond ? a : b; all already broadcast to out's shape, a and b of out's dtype.
-using WhereFn = void (*)(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b);
-EMBER_DECLARE_STUB(where_stub, WhereFn);
 
 /// a == b elementwise (NaN != NaN).
 Tensor eq(const Tensor& a, const Tensor& b);

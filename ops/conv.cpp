@@ -8,14 +8,9 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(conv2d_stub, Conv2dFn);
-EMBER_DEFINE_STUB(conv2d_input_grad_stub, Conv2dInputGradFn);
-EMBER_DEFINE_STUB(conv2d_weight_grad_stub, Conv2dWeightGradFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 
-std::ostream& operator<<(std::ostream& os, const Size2& s) { return os << '[' << s.h << ", " << s.w << ']'; }
 
 namespace {
 

@@ -6,8 +6,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(dropout_stub, DropoutFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

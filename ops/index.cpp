@@ -10,12 +10,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(index_select_stub, IndexSelectFn);
-EMBER_DEFINE_STUB(gather_stub, GatherFn);
-EMBER_DEFINE_STUB(scatter_add_stub, ScatterAddFn);
-EMBER_DEFINE_STUB(index_add_stub, IndexAddFn);
-EMBER_DEFINE_STUB(masked_fill_stub, MaskedFillFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

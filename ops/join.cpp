@@ -8,8 +8,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(cat_stub, CatFn);
-
 using autograd::TensorList;
 
 namespace {

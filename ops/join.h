@@ -4,15 +4,10 @@
 // input (narrow), each with its own gradient path.
 #include <vector>
 
-#include "ember/core/dispatch.h"
+#include "ember/core/kernels/join.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
-
-/// Kernel: copies each of `inputs` (any dtype and layout, out's device) into out (contiguous),
-/// one after another along `dim`, converting to out's dtype; each has out's sizes outside `dim`.
-using CatFn = void (*)(const Tensor& out, const std::vector<Tensor>& inputs, int64_t dim);
-EMBER_DECLARE_STUB(cat_stub, CatFn);
 
 /// Concatenates along dim: cat({a, b}, 1) of [2, 3] and [2, 4] is [2, 7]. Sizes must match
 /// outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule). Needs >= 1 tensor.

@@ -9,8 +9,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(matmul_stub, MatmulFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

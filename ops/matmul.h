@@ -4,15 +4,10 @@
 // is removed again, and N-D operands multiply their last two dims batched over the broadcast of
 // the rest: [2, 1, 3, 4] @ [5, 4, 6] -> [2, 5, 3, 6]. Both operands must have one dtype (float32,
 // float64 or an integer type other than bool). Transposed operands are multiplied in place.
-#include "ember/core/dispatch.h"
+#include "ember/core/kernels/matmul.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
-
-/// Kernel: out [B..., m, n] (contiguous) = a [B..., m, k] @ b [B..., k, n], the batch dims already
-/// broadcast (stride 0 where expanded); all three of one dtype.
-using MatmulFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b);
-EMBER_DECLARE_STUB(matmul_stub, MatmulFn);
 
 /// a @ b: matmul(x, w.t()) for a linear layer, matmul(q, k.transpose(-2, -1)) for attention.
 Tensor matmul(const Tensor& a, const Tensor& b);

@@ -10,12 +10,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(batch_norm_stats_stub, BatchNormStatsFn);
-EMBER_DEFINE_STUB(batch_norm_grad_sums_stub, BatchNormGradSumsFn);
-EMBER_DEFINE_STUB(channel_affine_stub, ChannelAffineFn);
-EMBER_DEFINE_STUB(layer_norm_stub, LayerNormFn);
-EMBER_DEFINE_STUB(layer_norm_backward_stub, LayerNormBackwardFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

@@ -8,11 +8,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(max_pool2d_stub, MaxPool2dFn);
-EMBER_DEFINE_STUB(max_pool2d_backward_stub, MaxPool2dBackwardFn);
-EMBER_DEFINE_STUB(avg_pool2d_stub, AvgPool2dFn);
-EMBER_DEFINE_STUB(avg_pool2d_backward_stub, AvgPool2dBackwardFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

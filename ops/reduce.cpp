@@ -15,9 +15,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(reduce_stub, ReduceFn);
-EMBER_DEFINE_STUB(arg_reduce_stub, ArgReduceFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

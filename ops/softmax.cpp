@@ -8,9 +8,6 @@
 
 namespace ember {
 
-EMBER_DEFINE_STUB(softmax_stub, SoftmaxFn);
-EMBER_DEFINE_STUB(softmax_backward_stub, SoftmaxBackwardFn);
-
 using autograd::SavedTensor;
 using autograd::TensorList;
 

@@ -4,25 +4,10 @@
 // Activations (tanh, sigmoid, relu, gelu, leaky_relu) are in ops/activation.h.
 #include <optional>
 
-#include "ember/core/dispatch.h"
+#include "ember/core/kernels/unary.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
-
-enum class UnaryOp : uint8_t {
-  Neg, Exp, Log, Sqrt, Rsqrt, Abs, Sign, Tanh, Sigmoid, Relu, Gelu, GeluTanh, LeakyRelu, Clamp,
-  PowScalar, Erf,
-};
-/// Extra arguments of parametrised unary ops: LeakyRelu slope (a), Clamp bounds (a = min,
-/// b = max, each used only when has_a / has_b), PowScalar exponent (a).
-struct UnaryParams {
-  double a = 0;
-  double b = 0;
-  bool has_a = false, has_b = false;
-};
-/// Kernel: out = op(in); same shape, same dtype.
-using UnaryFn = void (*)(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p);
-EMBER_DECLARE_STUB(unary_stub, UnaryFn);
 
 /// -t; bool tensors are refused (use logical_not).
 Tensor neg(const Tensor& t);
@@ -48,8 +33,6 @@ Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> m
 Tensor pow(const Tensor& t, Scalar exponent);
 
 namespace detail {
-/// "exp", "clamp", ...: how kernels name an op in errors.
-const char* unary_op_name(UnaryOp op);
 /// Runs unary_stub on t converted to `dtype` (no autograd).
 Tensor unary_forward(UnaryOp op, const Tensor& t, DType dtype, const UnaryParams& p = {});
 /// The dtype a floating function of t computes in: t's own when floating, else float32.

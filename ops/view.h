@@ -2,6 +2,7 @@
 // Shape ops. Views share storage with their input (reshape when the layout allows, view, permute,
 // transpose, expand, squeeze/unsqueeze, slice/narrow, select); contiguous() and reshape of an
 // incompatible layout copy. Gradients flow back through every one of them.
+#include "ember/core/strided.h"  // as_strided_data, expand_data
 #include "ember/core/tensor.h"
 
 namespace ember {
@@ -32,9 +33,5 @@ Tensor slice_backward(const Tensor& grad, IntArrayRef in_shape, int64_t dim, int
 
 /// The shape `shape` with a -1 entry resolved against numel; errors name `op`.
 DimVector infer_shape(IntArrayRef shape, int64_t numel, const char* op);
-/// expand without autograd: for kernels that broadcast their inputs.
-Tensor expand_data(const Tensor& t, IntArrayRef shape);
-/// A view of t with the given layout sharing its storage, without autograd.
-Tensor as_strided_data(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t offset);
 
 }  // namespace ember

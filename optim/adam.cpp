@@ -3,9 +3,7 @@
 #include <cmath>
 
 #include "ember/core/factory.h"
-#include "ember/ops/binary.h"
-#include "ember/ops/unary.h"
-#include "ember/optim/fused.h"
+#include "ember/core/kernels/optim.h"
 
 namespace ember::optim {
 
@@ -49,63 +47,10 @@ void Adam::validate(const Hyperparams& o) const {
   detail::check_option(o.at("weight_decay") >= 0, name(), "weight_decay", o.at("weight_decay"));
 }
 
-namespace {
-
-struct AdamArgs {
-  double beta1, beta2, eps, weight_decay;
-  bool amsgrad, maximize, decoupled;
-  double step_size;  // lr / (1 - beta1^t)
-  double bc2_sqrt;   // sqrt(1 - beta2^t)
-  double decay;      // 1 - lr * weight_decay (decoupled)
-};
-
-template <typename T>
-void adam_fused(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
-                const Tensor& exp_avg_sq, const Tensor& max_sq, const AdamArgs& a) {
-  const T sign = a.maximize ? T(-1) : T(1), wd = T(a.weight_decay), w1 = T(1 - a.beta1),
-          b2 = T(a.beta2), c2 = T(1 - a.beta2), eps = T(a.eps), bc2s = T(a.bc2_sqrt),
-          neg_ss = T(-a.step_size), decay = T(a.decay);
-  const bool l2 = a.weight_decay != 0 && !a.decoupled, shrink = a.weight_decay != 0 && a.decoupled;
-  auto body = [&](auto P, auto G, auto M, auto V, auto... VM) {
-    auto moments = [&](const auto& d) {
-      detail::lerp_into(M, d, w1);
-      V = V * b2 + d * c2 * d;
-    };
-    if (l2)
-      moments(G * sign + P * wd);
-    else
-      moments(G * sign);
-    auto descend = [&](const auto& denom) {
-      if (shrink)
-        P = P * decay + M * neg_ss / denom;
-      else
-        P = P + M * neg_ss / denom;
-    };
-    if constexpr (sizeof...(VM) == 1) {
-      auto& vmax = std::get<0>(std::tie(VM...));
-      // NaN wins, as in torch.maximum.
-      vmax = vmax.binaryExpr(V, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>());
-      descend(vmax.sqrt() / bc2s + eps);
-    } else {
-      descend(V.sqrt() / bc2s + eps);
-    }
-  };
-  T* p = param.data_ptr<T>();
-  const T* g = grad.data_ptr<T>();
-  T* m = exp_avg.data_ptr<T>();
-  T* v = exp_avg_sq.data_ptr<T>();
-  if (a.amsgrad)
-    detail::for_lanes<T>(param.numel(), body, p, g, m, v, max_sq.data_ptr<T>());
-  else
-    detail::for_lanes<T>(param.numel(), body, p, g, m, v);
-}
-
-}  // namespace
-
 void Adam::update(const ParamUpdate& u) {
   const Hyperparams& o = u.options;
   const Tensor& p = u.param;
-  AdamArgs a{o.at("beta1"),
+  AdamStep a{o.at("beta1"),
              o.at("beta2"),
              o.at("eps"),
              u.weight_decay,
@@ -127,33 +72,9 @@ void Adam::update(const ParamUpdate& u) {
   a.bc2_sqrt = std::pow(1 - std::pow(a.beta2, t), 0.5);
   a.decay = 1 - u.lr * a.weight_decay;
 
-  if (detail::fusable(p, {&u.grad, &m, &v}) && (!a.amsgrad || detail::fusable(p, {&vmax}))) {
-    if (p.dtype() == kFloat32)
-      adam_fused<float>(p, u.grad, m, v, vmax, a);
-    else
-      adam_fused<double>(p, u.grad, m, v, vmax, a);
-    for (const Tensor* w : {&p, &m, &v}) w->bump_version();
-    if (a.amsgrad) vmax.bump_version();
-    return;
-  }
-  Tensor d = a.maximize ? neg(u.grad) : u.grad;
-  if (a.weight_decay != 0) {
-    if (a.decoupled)
-      p.mul_(a.decay);
-    else
-      d = add(d, p, a.weight_decay);
-  }
-  detail::lerp_(m, d, 1 - a.beta1);
-  v.mul_(a.beta2).add_(d * d, 1 - a.beta2);
-  Tensor denom;
-  if (a.amsgrad) {
-    vmax.copy_(maximum(vmax, v));
-    denom = sqrt(vmax);
-  } else {
-    denom = sqrt(v);
-  }
-  denom.div_(a.bc2_sqrt).add_(a.eps);
-  p.add_(m / denom, -a.step_size);
+  detail::run_update(p, u.grad, [&](const Tensor& P, const Tensor& G, const Tensor& M, const Tensor& V,
+                                    const Tensor& VM) { adam_step_stub(P.device().type, P, G, M, V, VM, a); },
+                     m, v, vmax);
 }
 
 }  // namespace ember::optim

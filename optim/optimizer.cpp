@@ -226,12 +226,15 @@ double increment_step(const Tensor& step) {
   return step.item<double>();
 }
 
-void lerp_(const Tensor& m, const Tensor& x, double w) {
-  if (std::abs(w) < 0.5) {
-    m.add_(x - m, w);
-  } else {
-    m.sub_(x).mul_(1 - w).add_(x);  // x - (x - m) (1 - w)
-  }
+Tensor dense_like(const Tensor& t, const Tensor& param) {
+  if (t.is_contiguous() && t.dtype() == param.dtype() && t.device() == param.device()) return t;
+  return copy_as(t, param.dtype(), param.device());
+}
+
+void write_back(const Tensor& t, const Tensor& dense) {
+  if (!t.defined()) return;
+  if (!dense.is_same(t)) copy_data(t, dense);
+  t.bump_version();
 }
 
 void check_option(bool cond, const std::string& opt, const char* key, double value) {

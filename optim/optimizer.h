@@ -9,8 +9,10 @@
 // options struct converts into it. Two parameter attributes refine a group per parameter:
 //   param.attributes()["lr_scale"]     multiplies the group's lr for that parameter;
 //   param.attributes()["weight_decay"] replaces the group's weight decay (0 for norms and biases).
+#include <array>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -127,8 +129,25 @@ const Tensor& state_entry(ParamState& state, const char* key, const Make& make) 
 }
 /// Adds one to a step counter and returns the new count.
 double increment_step(const Tensor& step);
-/// m = lerp(m, x, w) in place with tensor ops, in PyTorch's two forms (picked by |w| < 0.5).
-void lerp_(const Tensor& m, const Tensor& x, double w);
+/// `t` as the update kernels take it (core/kernels/optim.h): itself when contiguous and of
+/// `param`'s dtype and device, else such a copy.
+Tensor dense_like(const Tensor& t, const Tensor& param);
+/// Copies `dense` into `t` unless they are the same tensor, and bumps t's version.
+void write_back(const Tensor& t, const Tensor& dense);
+/// Runs an update kernel, kernel(param, grad, state...), on dense operands: any that is not
+/// (a non-contiguous parameter, a gradient of another layout) goes through a dense copy, written
+/// back afterwards for the parameter and the state; undefined state stays undefined. Bumps the
+/// version of the parameter and of every state tensor.
+template <typename Kernel, typename... State>
+void run_update(const Tensor& param, const Tensor& grad, const Kernel& kernel, const State&... state) {
+  Tensor p = dense_like(param, param);
+  auto dense = [&](const Tensor& s) { return s.defined() ? dense_like(s, param) : s; };
+  std::array<Tensor, sizeof...(State)> s{dense(state)...};
+  std::apply([&](const auto&... d) { kernel(p, dense_like(grad, param), d...); }, s);
+  write_back(param, p);
+  size_t i = 0;
+  (write_back(state, s[i++]), ...);
+}
 /// A ValueError "<opt>: invalid <key> <value>" unless cond.
 void check_option(bool cond, const std::string& opt, const char* key, double value);
 }  // namespace detail

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "ember/core/cpu/loops.h"
-#include "ember/ops/binary.h"
+#include "ember/core/kernels/binary.h"
 
 namespace ember::cpu {
 namespace {

@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "ember/core/cpu/loops.h"
-#include "ember/ops/compare.h"
+#include "ember/core/kernels/compare.h"
 
 namespace ember::cpu {
 namespace {

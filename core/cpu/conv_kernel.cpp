@@ -9,7 +9,7 @@
 
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/cpu/parallel.h"
-#include "ember/ops/conv.h"
+#include "ember/core/kernels/conv.h"
 
 namespace ember::cpu {
 namespace {

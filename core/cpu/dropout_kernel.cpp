@@ -4,7 +4,7 @@
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
-#include "ember/ops/dropout.h"
+#include "ember/core/kernels/dropout.h"
 
 namespace ember::cpu {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "ember/core/cpu/loops.h"
 #include "ember/core/factory.h"
-#include "ember/ops/index.h"
+#include "ember/core/kernels/index.h"
 
 namespace ember::cpu {
 namespace {

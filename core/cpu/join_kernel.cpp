@@ -4,8 +4,8 @@
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/parallel.h"
-#include "ember/ops/join.h"
-#include "ember/ops/view.h"
+#include "ember/core/kernels/join.h"
+#include "ember/core/strided.h"
 
 namespace ember::cpu {
 namespace {

@@ -3,8 +3,8 @@
 #include "ember/core/copy.h"
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/cpu/parallel.h"
-#include "ember/ops/matmul.h"
-#include "ember/ops/view.h"
+#include "ember/core/kernels/matmul.h"
+#include "ember/core/strided.h"
 
 namespace ember::cpu {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/reduce_utils.h"
-#include "ember/ops/normalization.h"
+#include "ember/core/kernels/normalization.h"
 
 namespace ember::cpu {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ember/core/cpu/parallel.h"
-#include "ember/ops/pool.h"
+#include "ember/core/kernels/pool.h"
 
 namespace ember::cpu {
 namespace {

@@ -19,8 +19,8 @@
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/reduce_utils.h"
-#include "ember/ops/reduce.h"
-#include "ember/ops/view.h"
+#include "ember/core/kernels/reduce.h"
+#include "ember/core/strided.h"
 
 namespace ember::cpu {
 namespace {

@@ -15,7 +15,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/reduce_utils.h"
-#include "ember/ops/softmax.h"
+#include "ember/core/kernels/softmax.h"
 
 namespace ember::cpu {
 namespace {

@@ -12,8 +12,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "ember/core/cpu/loops.h"
-#include "ember/ops/activation.h"
-#include "ember/ops/unary.h"
+#include "ember/core/kernels/unary.h"
 
 namespace ember::cpu {
 

@@ -1,8 +1,7 @@
 #pragma once
-// Internal to optim/*.cpp: the fused CPU update kernels. An optimizer step on a contiguous float32
-// or float64 CPU parameter runs as one Eigen pass over all its tensors, a cache line of lanes at a
-// time, instead of a chain of tensor ops with temporaries; everything else takes the tensor-op
-// path, which works on any device and layout. Both follow torch.optim's formulas op by op.
+// Internal to core/cpu/optim_kernel.cpp: fixed-size groups of lanes for the optimizers' update
+// kernels. A step runs as one Eigen pass over a parameter and all its state, a cache line of lanes
+// at a time, instead of a chain of tensor ops with temporaries.
 //
 // NB: every element goes through the same fixed-size vector code, the last partial group of lanes
 // included (through a padded copy). Eigen's dynamic-size loops peel a scalar head that depends on
@@ -13,28 +12,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <initializer_list>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "ember/core/cpu/parallel.h"
-#include "ember/core/tensor.h"
 
-namespace ember::optim::detail {
-
-/// True when the fused kernels apply: param and every other tensor are defined, on the CPU,
-/// contiguous, of param's dtype (float32 or float64) and element count.
-inline bool fusable(const Tensor& param, std::initializer_list<const Tensor*> others) {
-  DType dt = param.dtype();
-  if (!param.device().is_cpu() || !param.is_contiguous() || (dt != kFloat32 && dt != kFloat64))
-    return false;
-  for (const Tensor* t : others)
-    if (!t->defined() || !t->device().is_cpu() || !t->is_contiguous() || t->dtype() != dt ||
-        t->numel() != param.numel())
-      return false;
-  return true;
-}
+namespace ember::cpu {
 
 /// Lanes per group: one 64-byte cache line (16 floats, 8 doubles).
 template <typename T>
@@ -53,7 +37,7 @@ template <typename T, typename F, typename... P>
 void for_lanes(int64_t n, const F& f, P*... ptrs) {
   static_assert((std::is_same_v<std::remove_const_t<P>, T> && ...));
   constexpr int64_t N = kLanes<T>;
-  cpu::parallel_for(0, n, cpu::kElementwiseGrain, [&](int64_t lo, int64_t hi) {
+  parallel_for(0, n, kElementwiseGrain, [&](int64_t lo, int64_t hi) {
     [&]<size_t... I>(std::index_sequence<I...>) {
       const auto base = std::make_tuple(ptrs...);
       std::array<std::array<T, N>, sizeof...(P)> pad;
@@ -86,4 +70,4 @@ void lerp_into(M&& m, const X& x, T w) {
     m = x - (x - m) * (T(1) - w);
 }
 
-}  // namespace ember::optim::detail
+}  // namespace ember::cpu

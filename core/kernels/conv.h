@@ -1,0 +1,30 @@
+#pragma once
+// The kernel contract of 2-D convolution forward and its two gradients (ops/conv.h). Ops call these
+// stubs; each backend (core/cpu/, cuda/) registers its kernels into them.
+#include "ember/core/dispatch.h"
+#include "ember/core/size2.h"
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+/// Geometry of a convolution, for kernels (kernel size comes from the weight).
+struct Conv2dParams {
+  Size2 stride = 1, padding = 0, dilation = 1;
+  int64_t groups = 1;
+};
+
+/// Kernel: out [N, O, oH, oW] = conv(input [N, C, H, W], weight, bias (undefined: none)); all
+/// contiguous and of one floating dtype.
+using Conv2dFn = void (*)(const Tensor& out, const Tensor& input, const Tensor& weight,
+                          const Tensor& bias, const Conv2dParams& p);
+/// Kernel: grad_input [N, C, H, W] (overwritten) from grad_out [N, O, oH, oW] and weight.
+using Conv2dInputGradFn = void (*)(const Tensor& grad_input, const Tensor& grad_out,
+                                   const Tensor& weight, const Conv2dParams& p);
+/// Kernel: grad_weight [O, C / groups, kH, kW] (overwritten) from grad_out and input.
+using Conv2dWeightGradFn = void (*)(const Tensor& grad_weight, const Tensor& grad_out,
+                                    const Tensor& input, const Conv2dParams& p);
+EMBER_DECLARE_STUB(conv2d_stub, Conv2dFn);
+EMBER_DECLARE_STUB(conv2d_input_grad_stub, Conv2dInputGradFn);
+EMBER_DECLARE_STUB(conv2d_weight_grad_stub, Conv2dWeightGradFn);
+
+}  // namespace ember

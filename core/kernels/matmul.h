@@ -1,0 +1,14 @@
+#pragma once
+// The kernel contract of batched matrix products (ops/matmul.h). Ops call these stubs; each backend
+// (core/cpu/, cuda/) registers its kernels into them.
+#include "ember/core/dispatch.h"
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+/// Kernel: out [B..., m, n] (contiguous) = a [B..., m, k] @ b [B..., k, n], the batch dims already
+/// broadcast (stride 0 where expanded); all three of one dtype.
+using MatmulFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b);
+EMBER_DECLARE_STUB(matmul_stub, MatmulFn);
+
+}  // namespace ember
