@@ -1,0 +1,38 @@
+# Ember's layers as separate CMake targets, linked into the one libember.so. Each layer compiles
+# against an include root of its own that holds only the layers it may use, so an include that
+# points up (core including ops/, ops including nn/) does not compile: the folder is not there.
+#
+#   ember_layer(ops USES core autograd)      # ops/*.cpp see ember/{core,autograd,ops}/
+#
+# The layers' object files, usage requirements aside, go into `ember` (ember_link_layers()).
+
+set(EMBER_LAYER_ROOTS ${CMAKE_BINARY_DIR}/layers)
+
+# The include root of `layer`: ember/<layer> and ember/<each of uses> linked to the sources.
+function(ember_layer_include_root layer)
+  set(root ${EMBER_LAYER_ROOTS}/${layer})
+  file(REMOVE_RECURSE ${root})
+  file(MAKE_DIRECTORY ${root}/ember)
+  foreach(visible IN LISTS ARGN ITEMS ${layer})
+    file(CREATE_LINK ${CMAKE_SOURCE_DIR}/${visible} ${root}/ember/${visible} SYMBOLIC)
+  endforeach()
+endfunction()
+
+function(ember_layer layer)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "USES;LIBRARIES")
+  ember_layer_include_root(${layer} ${arg_USES})
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${layer}/*.cpp)
+  add_library(ember_${layer} OBJECT ${sources})
+  target_include_directories(ember_${layer} PRIVATE ${EMBER_LAYER_ROOTS}/${layer})
+  target_link_libraries(ember_${layer} PRIVATE ${arg_LIBRARIES} absl::inlined_vector Threads::Threads)
+  target_compile_options(ember_${layer} PRIVATE ${EMBER_COMPILE_OPTIONS})
+  target_compile_definitions(ember_${layer} PRIVATE ${EMBER_COMPILE_DEFINITIONS})
+  set_property(GLOBAL APPEND PROPERTY EMBER_LAYER_TARGETS ember_${layer})
+endfunction()
+
+function(ember_link_layers target)
+  get_property(layers GLOBAL PROPERTY EMBER_LAYER_TARGETS)
+  foreach(layer IN LISTS layers)
+    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${layer}>)
+  endforeach()
+endfunction()
