@@ -50,6 +50,25 @@ double number(const Value& v, const std::string& where, const std::string& path)
   return v.as_float();
 }
 
+// A hyperparameter as saved: a float (an int reads as one), a bool, or a pair of floats.
+optim::Hyperparam hyperparam(const Value& v, const std::string& where, const std::string& path) {
+  if (v.is_bool()) return v.as_bool();
+  if (v.is_list() || v.is_tuple()) {
+    EMBER_CHECK_TYPE(v.size() == 2, where, ": '", path, "' holds ", v.size(),
+                     " values, expected a number, a bool or a pair of numbers");
+    return optim::Betas{number(v[0], where, path + "/0"), number(v[1], where, path + "/1")};
+  }
+  EMBER_CHECK_TYPE(v.is_float() || v.is_int(), where, ": '", path, "' is of type ", v.type_name(),
+                   ", expected a number, a bool or a pair of numbers");
+  return v.as_float();
+}
+
+Value value_of(const optim::Hyperparam& h) {
+  if (h.is_flag()) return h.flag();
+  if (h.is_pair()) return Value::tuple({h.pair().first, h.pair().second});
+  return h.number();
+}
+
 const std::string& string(const Value& v, const std::string& where, const std::string& path) {
   expect_type(v, Value::Type::String, "a str", where, path);
   return v.as_string();
@@ -137,7 +156,7 @@ optim::OptimizerStateDict optimizer_state_from_value(const Value& value, const s
       group.params.push_back(string(names[i], where, join(gpath, "params/" + std::to_string(i))));
     for (size_t i = 0; i < g.size(); ++i) {
       const std::string& key = g.keys()[i];
-      if (key != "params") group.options[key] = number(g.items()[i], where, join(gpath, key));
+      if (key != "params") group.options.set(key, hyperparam(g.items()[i], where, join(gpath, key)));
     }
     sd.param_groups.push_back(std::move(group));
   }
@@ -168,7 +187,7 @@ Value to_value(const optim::Optimizer& optimizer) {
     for (const auto& [key, x] : g.options) {
       EMBER_CHECK_VALUE(key != "params", "io::to_value(", optimizer.name(),
                         "): a hyperparameter can't be named 'params' (the key of the member names)");
-      group.set(key, x);
+      group.set(key, value_of(x));
     }
     Value names = Value::list();
     for (const std::string& n : g.params) names.push_back(n);

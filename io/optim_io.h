@@ -13,7 +13,8 @@
 //
 // The trees (every dict ordered as shown):
 //   optimizer  {"type": "Adam",
-//               "param_groups": [{"lr": 0.001, "beta1": 0.9, ..., "params": ["fc.weight", ...]}],
+//               "param_groups": [{"lr": 0.001, "betas": (0.9, 0.999), "amsgrad": False, ...,
+//                                 "params": ["fc.weight", ...]}],
 //               "state": {"fc.weight": {"step": Tensor, "exp_avg": Tensor, ...}, ...}}
 //              Hyperparameters are floats (flags 0.0 / 1.0); "params" lists the group's member
 //              names in order; "state" holds only parameters that have taken a step; each step

@@ -34,7 +34,7 @@ bool is_pytorch_zip(const void* bytes, size_t size);
 /// optimizer tree (io/optim_io.h), ready for io::load_into(optimizer, value). PyTorch numbers
 /// parameters by position over all groups; `names` gives the structured name of each position
 /// (the matching model's named_parameters() order, which PyTorch shares). Adam/AdamW
-/// (exp_avg, exp_avg_sq, max_exp_avg_sq, step; betas split into beta1/beta2) and SGD
+/// (exp_avg, exp_avg_sq, max_exp_avg_sq, step; betas a pair, flags bools) and SGD
 /// (momentum_buffer) are mapped; `type` is Ember's optimizer name ("Adam", "AdamW", "SGD").
 /// A ValueError names a position without a name, an unknown state key or a malformed field.
 Value import_torch_optimizer(const Value& torch_state, const std::vector<std::string>& names,

@@ -51,8 +51,7 @@ Value import_torch_optimizer(const Value& torch_state, const std::vector<std::st
       if (key == "params" || kIgnoredGroupKeys.count(key)) continue;
       if (key == "betas" && adam) {
         EMBER_CHECK_VALUE((v.is_tuple() || v.is_list()) && v.size() == 2, where, ": '", path, "' is not a pair");
-        group.set("beta1", number(v[0], path + "/0"));
-        group.set("beta2", number(v[1], path + "/1"));
+        group.set("betas", Value::tuple({number(v[0], path + "/0"), number(v[1], path + "/1")}));
         continue;
       }
       static const std::set<std::string> adam_keys = {"lr", "eps", "weight_decay", "amsgrad", "maximize",
@@ -61,9 +60,9 @@ Value import_torch_optimizer(const Value& torch_state, const std::vector<std::st
                                                      "maximize"};
       EMBER_CHECK_VALUE((adam ? adam_keys : sgd_keys).count(key), where, ": '", path, "' has no ", type,
                         " equivalent in Ember");
-      group.set(key, number(v, path));
+      group.set(key, v.is_bool() ? Value(v.as_bool()) : Value(number(v, path)));  // flags stay flags
     }
-    if (type == "AdamW") group.set("decoupled_weight_decay", 1.0);
+    if (type == "AdamW") group.set("decoupled_weight_decay", true);
     Value params = Value::list();
     const Value& ids = g.at("params");
     EMBER_CHECK_VALUE(ids.is_list() || ids.is_tuple(), where, ": '", gpath, "/params' is not a list");

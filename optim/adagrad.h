@@ -16,8 +16,9 @@ struct AdagradOptions {
   double initial_accumulator_value = 0;
   double eps = 1e-10;
   bool maximize = false;
-  /// {"lr", "lr_decay", "weight_decay", "initial_accumulator_value", "eps", "maximize"}.
-  Hyperparams to_map() const;
+  /// The fields by hyperparameter name: lr, lr_decay, weight_decay, initial_accumulator_value,
+  /// eps, maximize.
+  static const std::vector<Field<AdagradOptions>>& fields();
 };
 
 class Adagrad : public Optimizer {

@@ -7,26 +7,23 @@
 
 namespace ember::optim {
 
-Hyperparams AdamOptions::to_map() const {
-  return {{"lr", lr},
-          {"beta1", beta1},
-          {"beta2", beta2},
-          {"eps", eps},
-          {"weight_decay", weight_decay},
-          {"amsgrad", amsgrad ? 1.0 : 0.0},
-          {"maximize", maximize ? 1.0 : 0.0},
-          {"decoupled_weight_decay", decoupled_weight_decay ? 1.0 : 0.0}};
-}
-
-Hyperparams AdamWOptions::to_map() const {
-  return AdamOptions{lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, true}.to_map();
+const std::vector<Field<AdamOptions>>& AdamOptions::fields() {
+  static const std::vector<Field<AdamOptions>> f{
+      {"lr", &AdamOptions::lr},
+      {"betas", &AdamOptions::betas},
+      {"eps", &AdamOptions::eps},
+      {"weight_decay", &AdamOptions::weight_decay},
+      {"amsgrad", &AdamOptions::amsgrad},
+      {"maximize", &AdamOptions::maximize},
+      {"decoupled_weight_decay", &AdamOptions::decoupled_weight_decay}};
+  return f;
 }
 
 Adam::Adam(NamedParameters params, AdamOptions options)
     : Adam(std::vector<ParamGroup>{ParamGroup(std::move(params))}, options) {}
 
 Adam::Adam(std::vector<ParamGroup> groups, AdamOptions options)
-    : Adam("Adam", options.to_map(), std::move(groups)) {}
+    : Adam("Adam", to_hyperparams(options, AdamOptions::fields()), std::move(groups)) {}
 
 Adam::Adam(std::string name, Hyperparams defaults, std::vector<ParamGroup> groups)
     : Optimizer(std::move(name), std::move(defaults)) {
@@ -37,29 +34,22 @@ AdamW::AdamW(NamedParameters params, AdamWOptions options)
     : AdamW(std::vector<ParamGroup>{ParamGroup(std::move(params))}, options) {}
 
 AdamW::AdamW(std::vector<ParamGroup> groups, AdamWOptions options)
-    : Adam("AdamW", options.to_map(), std::move(groups)) {}
+    : Adam("AdamW", to_hyperparams(options.adam(), AdamOptions::fields()), std::move(groups)) {}
 
-void Adam::validate(const Hyperparams& o) const {
-  detail::check_option(o.at("lr") >= 0, name(), "lr", o.at("lr"));
-  detail::check_option(o.at("eps") >= 0, name(), "eps", o.at("eps"));
-  detail::check_option(o.at("beta1") >= 0 && o.at("beta1") < 1, name(), "beta1", o.at("beta1"));
-  detail::check_option(o.at("beta2") >= 0 && o.at("beta2") < 1, name(), "beta2", o.at("beta2"));
-  detail::check_option(o.at("weight_decay") >= 0, name(), "weight_decay", o.at("weight_decay"));
+void Adam::validate(const Hyperparams& h) const {
+  const auto o = from_hyperparams(h, AdamOptions::fields());
+  detail::check_option(o.lr >= 0, name(), "lr", o.lr);
+  detail::check_option(o.eps >= 0, name(), "eps", o.eps);
+  detail::check_option(o.betas.first >= 0 && o.betas.first < 1 && o.betas.second >= 0 && o.betas.second < 1,
+                       name(), "betas", o.betas);
+  detail::check_option(o.weight_decay >= 0, name(), "weight_decay", o.weight_decay);
 }
 
 void Adam::update(const ParamUpdate& u) {
-  const Hyperparams& o = u.options;
+  const auto o = from_hyperparams(u.options, AdamOptions::fields());
   const Tensor& p = u.param;
-  AdamStep a{o.at("beta1"),
-             o.at("beta2"),
-             o.at("eps"),
-             u.weight_decay,
-             o.at("amsgrad") != 0,
-             o.at("maximize") != 0,
-             o.at("decoupled_weight_decay") != 0,
-             0,
-             0,
-             0};
+  AdamStep a{o.betas.first, o.betas.second, o.eps, u.weight_decay, o.amsgrad, o.maximize,
+             o.decoupled_weight_decay, 0, 0, 0};
   auto zeros_like_p = [&] { return zeros(p.sizes(), p.options()); };
   const Tensor& step = detail::state_entry(u.state, "step", detail::new_step);
   const Tensor& m = detail::state_entry(u.state, "exp_avg", zeros_like_p);

@@ -9,32 +9,31 @@
 
 namespace ember::optim {
 
-/// Adam({.lr = 3e-4, .beta2 = 0.95}); defaults as torch.optim.Adam.
+/// Adam({.lr = 3e-4, .betas = {0.9, 0.95}}); defaults as torch.optim.Adam.
 struct AdamOptions {
   double lr = 1e-3;
-  double beta1 = 0.9;
-  double beta2 = 0.999;
+  Betas betas{0.9, 0.999};
   double eps = 1e-8;
   double weight_decay = 0;
   bool amsgrad = false;
   bool maximize = false;
   /// Weight decay applied to the parameter (AdamW) instead of added to the gradient.
   bool decoupled_weight_decay = false;
-  /// {"lr", "beta1", "beta2", "eps", "weight_decay", "amsgrad", "maximize",
-  ///  "decoupled_weight_decay"}.
-  Hyperparams to_map() const;
+  /// The fields by hyperparameter name: lr, betas, eps, weight_decay, amsgrad, maximize,
+  /// decoupled_weight_decay.
+  static const std::vector<Field<AdamOptions>>& fields();
 };
 
 /// AdamW({.lr = 3e-4, .weight_decay = 0.1}); defaults as torch.optim.AdamW.
 struct AdamWOptions {
   double lr = 1e-3;
-  double beta1 = 0.9;
-  double beta2 = 0.999;
+  Betas betas{0.9, 0.999};
   double eps = 1e-8;
   double weight_decay = 1e-2;
   bool amsgrad = false;
   bool maximize = false;
-  Hyperparams to_map() const;
+  /// AdamW's hyperparameters: Adam's, with decoupled_weight_decay true.
+  AdamOptions adam() const { return {lr, betas, eps, weight_decay, amsgrad, maximize, true}; }
 };
 
 class Adam : public Optimizer {

@@ -48,22 +48,29 @@ OneCycleLR::OneCycleLR(Optimizer& optimizer, std::vector<double> max_lrs, int64_
   }
   for (size_t i = 0; i < gs.size(); ++i) {
     Hyperparams& o = gs[i].options;
-    o["initial_lr"] = max_lrs[i] / options.div_factor;
-    o["max_lr"] = max_lrs[i];
-    o["min_lr"] = o["initial_lr"] / options.final_div_factor;
+    o.set("initial_lr", max_lrs[i] / options.div_factor);
+    o.set("max_lr", max_lrs[i]);
+    o.set("min_lr", o.number("initial_lr") / options.final_div_factor);
   }
   if (options.cycle_momentum) {
     const Hyperparams& d = optimizer.defaults();
-    momentum_key_ = d.contains("momentum") ? "momentum" : d.contains("beta1") ? "beta1" : "";
+    momentum_key_ = d.contains("momentum") ? "momentum" : d.contains("betas") ? "betas" : "";
     EMBER_CHECK_VALUE(!momentum_key_.empty(), "OneCycleLR: ", optimizer.name(),
-                      " has neither momentum nor beta1 to cycle; set cycle_momentum = false");
+                      " has neither momentum nor betas to cycle; set cycle_momentum = false");
     for (auto& g : gs) {
-      g.options[momentum_key_] = options.max_momentum;
-      g.options["max_momentum"] = options.max_momentum;
-      g.options["base_momentum"] = options.base_momentum;
+      set_momentum(g, options.max_momentum);
+      g.options.set("max_momentum", options.max_momentum);
+      g.options.set("base_momentum", options.base_momentum);
     }
   }
   start();
+}
+
+void OneCycleLR::set_momentum(ParamGroup& group, double momentum) const {
+  if (momentum_key_ == "betas")
+    group.options.set("betas", Betas{momentum, group.options.pair("betas").second});
+  else
+    group.options.set(momentum_key_, momentum);
 }
 
 double OneCycleLR::anneal(double start, double end, double pct) const {
@@ -86,7 +93,7 @@ std::vector<double> OneCycleLR::get_lr() {
         const double pct = (step - start_step) / (ph.end_step - start_step);
         lrs.push_back(anneal(g.get(ph.start_lr), g.get(ph.end_lr), pct));
         if (!momentum_key_.empty())
-          g.options[momentum_key_] = anneal(g.get(ph.start_momentum), g.get(ph.end_momentum), pct);
+          set_momentum(g, anneal(g.get(ph.start_momentum), g.get(ph.end_momentum), pct));
         break;
       }
       start_step = ph.end_step;

@@ -25,7 +25,7 @@ class CosineAnnealingLR : public LRScheduler {
 struct OneCycleOptions {
   double pct_start = 0.3;
   enum class Anneal { Cos, Linear } anneal_strategy = Anneal::Cos;
-  /// Cycles "momentum" (SGD, RMSprop) or "beta1" (Adam) inversely to the lr.
+  /// Cycles "momentum" (SGD, RMSprop) or the first of Adam's "betas" inversely to the lr.
   bool cycle_momentum = true;
   double base_momentum = 0.85;
   double max_momentum = 0.95;
@@ -56,11 +56,13 @@ class OneCycleLR : public LRScheduler {
     const char* end_momentum;
   };
   double anneal(double start, double end, double pct) const;
+  /// Sets momentum, or the first of Adam's betas.
+  void set_momentum(ParamGroup& group, double momentum) const;
 
   int64_t total_steps_;
   OneCycleOptions options_;
   std::vector<Phase> phases_;
-  std::string momentum_key_;  // "momentum" or "beta1"; empty without cycling
+  std::string momentum_key_;  // "momentum" or "betas"; empty without cycling
 };
 
 }  // namespace ember::optim

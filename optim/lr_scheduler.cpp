@@ -8,8 +8,8 @@ LRScheduler::LRScheduler(Optimizer& optimizer, std::string name)
 void LRScheduler::start() {
   base_lrs_.clear();
   for (auto& g : groups()) {
-    g.options.emplace("initial_lr", g.get("lr"));
-    base_lrs_.push_back(g.options.at("initial_lr"));
+    g.options.set_default("initial_lr", g.get("lr"));
+    base_lrs_.push_back(g.get("initial_lr"));
   }
   step_count_ = 0;
   is_initial_ = true;
@@ -42,7 +42,7 @@ void LRScheduler::step() {
     --step_count_;
     throw;
   }
-  for (size_t i = 0; i < gs.size(); ++i) gs[i].options["lr"] = lrs[i];
+  for (size_t i = 0; i < gs.size(); ++i) gs[i].options.set("lr", lrs[i]);
   last_lr_ = group_lrs();
 }
 

@@ -38,6 +38,29 @@ std::optional<double> numeric_attribute(const Tensor& p, const char* key, const 
   return v;
 }
 
+std::string describe_hyperparam(const Hyperparam& h) {
+  std::ostringstream os;
+  os << h;
+  return os.str();
+}
+
+// Checkpoints written before hyperparameters were typed stored flags as 0/1 and Adam's betas as
+// "beta1" and "beta2": read them as what they were.
+Hyperparams upgrade_legacy(const Hyperparams& saved, const Hyperparams& defaults) {
+  Hyperparams out = saved;
+  if (defaults.contains("betas") && !saved.contains("betas") && saved.contains("beta1") &&
+      saved.contains("beta2") && saved.at("beta1").is_number() && saved.at("beta2").is_number()) {
+    out.set("betas", Betas{saved.number("beta1"), saved.number("beta2")});
+    out.erase("beta1");
+    out.erase("beta2");
+  }
+  for (const auto& [key, value] : saved)
+    if (defaults.contains(key) && defaults.at(key).is_flag() && value.is_number() &&
+        (value.number() == 0 || value.number() == 1))
+      out.set(key, value.number() != 0);
+  return out;
+}
+
 // A copy of a checkpoint's state tensor for `param`: floating values in the parameter's dtype,
 // on its device; the step counter as saved.
 Tensor load_copy(const std::string& key, const Tensor& t, const Tensor& param) {
@@ -47,12 +70,6 @@ Tensor load_copy(const std::string& key, const Tensor& t, const Tensor& param) {
 }
 
 }  // namespace
-
-double ParamGroup::get(const std::string& key) const {
-  auto it = options.find(key);
-  EMBER_CHECK_KEY(it != options.end(), "parameter group has no hyperparameter '", key, "'");
-  return it->second;
-}
 
 OptimizerStateDict OptimizerStateDict::clone() const {
   OptimizerStateDict out;
@@ -75,8 +92,26 @@ std::string OptimizerLoadReport::str() const {
 Optimizer::Optimizer(std::string name, Hyperparams defaults)
     : name_(std::move(name)), defaults_(std::move(defaults)) {}
 
+void Optimizer::check_keys(const Hyperparams& options, const std::string& where) const {
+  for (const auto& [key, value] : options) {
+    if (defaults_.contains(key)) {
+      const Hyperparam& expected = defaults_.at(key);
+      EMBER_CHECK_TYPE(value.same_kind(expected), name_, ": hyperparameter '", key, "'", where, " must be ",
+                       expected.kind(), ", got ", value.kind(), " (", describe_hyperparam(value), ")");
+    } else {
+      std::string known;
+      for (const auto& [k, v] : defaults_) known += (known.empty() ? "" : ", ") + k;
+      EMBER_CHECK_VALUE(is_scheduler_key(key), name_, ": unknown hyperparameter '", key, "'", where,
+                        "; ", name_, " takes ", known);
+      EMBER_CHECK_TYPE(value.is_number(), name_, ": '", key, "'", where, " must be a number, got ",
+                       value.kind());
+    }
+  }
+}
+
 void Optimizer::add_param_group(ParamGroup group) {
-  for (const auto& [key, value] : defaults_) group.options.emplace(key, value);
+  check_keys(group.options, " in parameter group " + std::to_string(groups_.size()));
+  for (const auto& [key, value] : defaults_) group.options.set_default(key, value);
   validate(group.options);
   std::set<std::string> names;
   for (const auto& g : groups_)
@@ -105,9 +140,8 @@ void Optimizer::add_param_group(ParamGroup group) {
 void Optimizer::step() {
   NoGradGuard no_grad;
   for (auto& group : groups_) {
-    const double lr = group.get("lr");
-    auto wd_it = group.options.find("weight_decay");
-    const double group_wd = wd_it == group.options.end() ? 0.0 : wd_it->second;
+    const double lr = group.options.number("lr");
+    const double group_wd = group.options.contains("weight_decay") ? group.options.number("weight_decay") : 0.0;
     for (const auto& [n, p] : group.params) {
       const Tensor& g = p.grad();
       if (!g.defined()) continue;
@@ -156,6 +190,11 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
   EMBER_CHECK_VALUE(ckpt.param_groups.size() == groups_.size(), where, ": the checkpoint has ",
                     ckpt.param_groups.size(), " parameter groups, the optimizer has ",
                     groups_.size());
+  std::vector<Hyperparams> options;
+  for (size_t gi = 0; gi < groups_.size(); ++gi) {
+    options.push_back(upgrade_legacy(ckpt.param_groups[gi].options, defaults_));
+    check_keys(options.back(), " in the checkpoint's parameter group " + std::to_string(gi));
+  }
   struct Place {
     size_t group;
     const Tensor* param;
@@ -199,7 +238,7 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
 
   // Checked: now apply. Groups take the checkpoint's hyperparameters, state is copied by name.
   for (size_t gi = 0; gi < groups_.size(); ++gi)
-    for (const auto& [key, value] : ckpt.param_groups[gi].options) groups_[gi].options[key] = value;
+    for (const auto& [key, value] : options[gi]) groups_[gi].options.set(key, value);
   std::map<std::string, ParamState> fresh;
   for (const auto& [n, s] : ckpt.state) {
     auto it = here.find(n);
@@ -237,8 +276,8 @@ void write_back(const Tensor& t, const Tensor& dense) {
   t.bump_version();
 }
 
-void check_option(bool cond, const std::string& opt, const char* key, double value) {
-  EMBER_CHECK_VALUE(cond, opt, ": invalid ", key, " ", value);
+void check_option(bool cond, const std::string& opt, const char* key, const Hyperparam& value) {
+  EMBER_CHECK_VALUE(cond, opt, ": invalid ", key, " ", describe_hyperparam(value));
 }
 
 }  // namespace detail

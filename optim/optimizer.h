@@ -4,9 +4,10 @@
 // hyperparameters, and keeps per-parameter state keyed by name, never by position, so a checkpoint
 // lands on the right parameter after the model gained, lost or reordered parameters.
 //
-// Hyperparameters are plain numbers in a map (flags are 0/1, Adam's betas are "beta1"/"beta2"), so
-// schedulers, checkpoints and bindings handle every optimizer alike; each optimizer's typed
-// options struct converts into it. Two parameter attributes refine a group per parameter:
+// Hyperparameters are typed (optim/hyperparams.h): numbers, flags and Adam's betas as a pair, held
+// by name so that schedulers, checkpoints and bindings handle every optimizer alike; each
+// optimizer's options struct converts to and from them, and a key the optimizer does not know is an
+// error. Two parameter attributes refine a group per parameter:
 //   param.attributes()["lr_scale"]     multiplies the group's lr for that parameter;
 //   param.attributes()["weight_decay"] replaces the group's weight decay (0 for norms and biases).
 #include <array>
@@ -17,12 +18,11 @@
 #include <vector>
 
 #include "ember/core/tensor.h"
+#include "ember/optim/hyperparams.h"
 
 namespace ember::optim {
 
 using NamedParameters = std::vector<std::pair<std::string, Tensor>>;
-/// Hyperparameters by name: {"lr", 0.1}, {"momentum", 0.9}, {"nesterov", 1}.
-using Hyperparams = std::map<std::string, double>;
 /// One parameter's state: {"step": 0-d float32, "exp_avg": ..., ...}.
 using ParamState = std::map<std::string, Tensor>;
 
@@ -34,8 +34,8 @@ struct ParamGroup {
   ParamGroup() = default;
   ParamGroup(NamedParameters params, Hyperparams options = {})  // NOLINT: implicit
       : params(std::move(params)), options(std::move(options)) {}
-  /// options[key]; a KeyError naming the key when absent.
-  double get(const std::string& key) const;
+  /// The number options[key] (lr, momentum, ...); a KeyError naming the key when absent.
+  double get(const std::string& key) const { return options.number(key); }
 };
 
 /// What state_dict() returns and load_state_dict() takes; the io layer converts it to its tree.
@@ -72,8 +72,10 @@ class Optimizer {
   void step();
   /// Clears every gradient (set_to_none) or zeroes it in place.
   void zero_grad(bool set_to_none = true);
-  /// Adds a group, filling its missing hyperparameters from the defaults. Names and tensors must be
-  /// new to the optimizer; parameters must be floating-point leaves.
+  /// Adds a group, filling its missing hyperparameters from the defaults. Each of its keys must be
+  /// one of the optimizer's (or a scheduler's, e.g. initial_lr) and of the same kind, else an error
+  /// names the key and the optimizer. Names and tensors must be new to the optimizer; parameters
+  /// must be floating-point leaves.
   void add_param_group(ParamGroup group);
   /// The groups; schedulers and users change hyperparameters here (groups[0].options["lr"]).
   std::vector<ParamGroup>& param_groups() { return groups_; }
@@ -87,7 +89,9 @@ class Optimizer {
   OptimizerStateDict state_dict() const;
   /// Restores state by parameter name, copying the tensors (floating ones to the parameter's dtype
   /// and device, "step" kept as is). Groups are matched by position and take the checkpoint's
-  /// hyperparameters; their membership is compared by name. Parameters the checkpoint does not
+  /// hyperparameters, checked as add_param_group checks them (flags saved as 0/1 and Adam's betas
+  /// saved as beta1/beta2, as checkpoints before typed hyperparameters hold them, are read as
+  /// such); their membership is compared by name. Parameters the checkpoint does not
   /// name start fresh; state for names this optimizer does not have is dropped and reported, an
   /// error under `strict`. A state tensor whose shape no longer fits its parameter, or a different
   /// number of groups, is an error. Nothing changes when an error is thrown.
@@ -111,6 +115,10 @@ class Optimizer {
   virtual void validate(const Hyperparams& options) const {}
 
  private:
+  /// Refuses keys of `options` that are neither the optimizer's nor a scheduler's, and values of
+  /// another kind than the default's; `where` names the group in the error.
+  void check_keys(const Hyperparams& options, const std::string& where) const;
+
   std::string name_;
   Hyperparams defaults_;
   std::vector<ParamGroup> groups_;
@@ -149,7 +157,7 @@ void run_update(const Tensor& param, const Tensor& grad, const Kernel& kernel, c
   (write_back(state, s[i++]), ...);
 }
 /// A ValueError "<opt>: invalid <key> <value>" unless cond.
-void check_option(bool cond, const std::string& opt, const char* key, double value);
+void check_option(bool cond, const std::string& opt, const char* key, const Hyperparam& value);
 }  // namespace detail
 
 }  // namespace ember::optim

@@ -53,7 +53,7 @@ void ReduceLROnPlateau::step(double metric) {
     for (size_t i = 0; i < groups.size(); ++i) {
       const double old_lr = groups[i].get("lr");
       const double new_lr = std::max(old_lr * options_.factor, min_lrs_[i]);
-      if (old_lr - new_lr > options_.eps) groups[i].options["lr"] = new_lr;
+      if (old_lr - new_lr > options_.eps) groups[i].options.set("lr", new_lr);
     }
     cooldown_counter_ = options_.cooldown;
     num_bad_epochs_ = 0;

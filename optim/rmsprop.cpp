@@ -5,42 +5,36 @@
 
 namespace ember::optim {
 
-Hyperparams RMSpropOptions::to_map() const {
-  return {{"lr", lr},
-          {"alpha", alpha},
-          {"eps", eps},
-          {"weight_decay", weight_decay},
-          {"momentum", momentum},
-          {"centered", centered ? 1.0 : 0.0},
-          {"maximize", maximize ? 1.0 : 0.0}};
+const std::vector<Field<RMSpropOptions>>& RMSpropOptions::fields() {
+  static const std::vector<Field<RMSpropOptions>> f{
+      {"lr", &RMSpropOptions::lr},           {"alpha", &RMSpropOptions::alpha},
+      {"eps", &RMSpropOptions::eps},         {"weight_decay", &RMSpropOptions::weight_decay},
+      {"momentum", &RMSpropOptions::momentum}, {"centered", &RMSpropOptions::centered},
+      {"maximize", &RMSpropOptions::maximize}};
+  return f;
 }
 
 RMSprop::RMSprop(NamedParameters params, RMSpropOptions options)
     : RMSprop(std::vector<ParamGroup>{ParamGroup(std::move(params))}, options) {}
 
 RMSprop::RMSprop(std::vector<ParamGroup> groups, RMSpropOptions options)
-    : Optimizer("RMSprop", options.to_map()) {
+    : Optimizer("RMSprop", to_hyperparams(options, RMSpropOptions::fields())) {
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
-void RMSprop::validate(const Hyperparams& o) const {
-  detail::check_option(o.at("lr") >= 0, name(), "lr", o.at("lr"));
-  detail::check_option(o.at("eps") >= 0, name(), "eps", o.at("eps"));
-  detail::check_option(o.at("alpha") >= 0, name(), "alpha", o.at("alpha"));
-  detail::check_option(o.at("momentum") >= 0, name(), "momentum", o.at("momentum"));
-  detail::check_option(o.at("weight_decay") >= 0, name(), "weight_decay", o.at("weight_decay"));
+void RMSprop::validate(const Hyperparams& h) const {
+  const auto o = from_hyperparams(h, RMSpropOptions::fields());
+  detail::check_option(o.lr >= 0, name(), "lr", o.lr);
+  detail::check_option(o.eps >= 0, name(), "eps", o.eps);
+  detail::check_option(o.alpha >= 0, name(), "alpha", o.alpha);
+  detail::check_option(o.momentum >= 0, name(), "momentum", o.momentum);
+  detail::check_option(o.weight_decay >= 0, name(), "weight_decay", o.weight_decay);
 }
 
 void RMSprop::update(const ParamUpdate& u) {
-  const Hyperparams& o = u.options;
+  const auto o = from_hyperparams(u.options, RMSpropOptions::fields());
   const Tensor& p = u.param;
-  RmspropStep a{u.lr,
-                o.at("alpha"),
-                o.at("eps"),
-                u.weight_decay,
-                o.at("momentum"),
-                o.at("centered") != 0,
-                o.at("maximize") != 0};
+  RmspropStep a{u.lr, o.alpha, o.eps, u.weight_decay, o.momentum, o.centered, o.maximize};
   auto zeros_like_p = [&] { return zeros(p.sizes(), p.options()); };
   const Tensor& step = detail::state_entry(u.state, "step", detail::new_step);
   const Tensor& sq = detail::state_entry(u.state, "square_avg", zeros_like_p);

@@ -17,8 +17,8 @@ struct RMSpropOptions {
   double momentum = 0;
   bool centered = false;
   bool maximize = false;
-  /// {"lr", "alpha", "eps", "weight_decay", "momentum", "centered", "maximize"}.
-  Hyperparams to_map() const;
+  /// The fields by hyperparameter name: lr, alpha, eps, weight_decay, momentum, centered, maximize.
+  static const std::vector<Field<RMSpropOptions>>& fields();
 };
 
 class RMSprop : public Optimizer {

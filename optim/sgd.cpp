@@ -6,39 +6,34 @@
 
 namespace ember::optim {
 
-Hyperparams SGDOptions::to_map() const {
-  return {{"lr", lr},
-          {"momentum", momentum},
-          {"dampening", dampening},
-          {"weight_decay", weight_decay},
-          {"nesterov", nesterov ? 1.0 : 0.0},
-          {"maximize", maximize ? 1.0 : 0.0}};
+const std::vector<Field<SGDOptions>>& SGDOptions::fields() {
+  static const std::vector<Field<SGDOptions>> f{
+      {"lr", &SGDOptions::lr},           {"momentum", &SGDOptions::momentum},
+      {"dampening", &SGDOptions::dampening}, {"weight_decay", &SGDOptions::weight_decay},
+      {"nesterov", &SGDOptions::nesterov},   {"maximize", &SGDOptions::maximize}};
+  return f;
 }
 
 SGD::SGD(NamedParameters params, SGDOptions options)
     : SGD(std::vector<ParamGroup>{ParamGroup(std::move(params))}, options) {}
 
-SGD::SGD(std::vector<ParamGroup> groups, SGDOptions options) : Optimizer("SGD", options.to_map()) {
+SGD::SGD(std::vector<ParamGroup> groups, SGDOptions options)
+    : Optimizer("SGD", to_hyperparams(options, SGDOptions::fields())) {
   for (auto& g : groups) add_param_group(std::move(g));
 }
 
-void SGD::validate(const Hyperparams& o) const {
-  detail::check_option(o.at("lr") >= 0, name(), "lr", o.at("lr"));
-  detail::check_option(o.at("momentum") >= 0, name(), "momentum", o.at("momentum"));
-  detail::check_option(o.at("weight_decay") >= 0, name(), "weight_decay", o.at("weight_decay"));
-  EMBER_CHECK_VALUE(o.at("nesterov") == 0 || (o.at("momentum") > 0 && o.at("dampening") == 0),
-                    name(), ": Nesterov momentum requires a momentum and zero dampening");
+void SGD::validate(const Hyperparams& h) const {
+  const auto o = from_hyperparams(h, SGDOptions::fields());
+  detail::check_option(o.lr >= 0, name(), "lr", o.lr);
+  detail::check_option(o.momentum >= 0, name(), "momentum", o.momentum);
+  detail::check_option(o.weight_decay >= 0, name(), "weight_decay", o.weight_decay);
+  EMBER_CHECK_VALUE(!o.nesterov || (o.momentum > 0 && o.dampening == 0), name(),
+                    ": Nesterov momentum requires a momentum and zero dampening");
 }
 
 void SGD::update(const ParamUpdate& u) {
-  const Hyperparams& o = u.options;
-  SgdStep a{u.lr,
-            u.weight_decay,
-            o.at("momentum"),
-            o.at("dampening"),
-            o.at("nesterov") != 0,
-            o.at("maximize") != 0,
-            false};
+  const auto o = from_hyperparams(u.options, SGDOptions::fields());
+  SgdStep a{u.lr, u.weight_decay, o.momentum, o.dampening, o.nesterov, o.maximize, false};
   const Tensor& p = u.param;
   Tensor buf;
   if (a.momentum != 0) {

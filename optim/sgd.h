@@ -16,9 +16,8 @@ struct SGDOptions {
   double weight_decay = 0;
   bool nesterov = false;
   bool maximize = false;
-  /// The hyperparameter map: {"lr", "momentum", "dampening", "weight_decay", "nesterov",
-  /// "maximize"}.
-  Hyperparams to_map() const;
+  /// The fields by hyperparameter name: lr, momentum, dampening, weight_decay, nesterov, maximize.
+  static const std::vector<Field<SGDOptions>>& fields();
 };
 
 class SGD : public Optimizer {

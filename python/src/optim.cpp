@@ -15,58 +15,74 @@
 namespace ember::python {
 namespace {
 
-using optim::Hyperparams;
 using optim::NamedParameters;
 using optim::Optimizer;
 using optim::ParamGroup;
 using Gil = py::call_guard<py::gil_scoped_release>;
 
-// One hyperparameter of an options struct: a double field or a flag.
-template <typename O>
-struct Field {
-  const char* key;
-  double O::*number = nullptr;
-  bool O::*flag = nullptr;
-};
-
-// The typed options of `opt` from a hyperparameter map; an unknown key is a ValueError.
-template <typename O>
-O options_from(const char* opt, const Hyperparams& h, std::initializer_list<Field<O>> fields) {
-  O o;
-  for (const auto& [key, value] : h) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](const Field<O>& f) { return key == f.key; });
-    EMBER_CHECK_VALUE(it != fields.end(), opt, ": unknown hyperparameter '", key, "'");
-    if (it->number) o.*(it->number) = value;
-    else o.*(it->flag) = value != 0;
+// A Python hyperparameter value: a bool is a flag, a pair (tuple or list) Adam's betas, anything
+// else a number (int, float, a NumPy scalar, a one-element tensor).
+optim::Hyperparam hyperparam_of(const std::string& key, py::handle v) {
+  if (PyBool_Check(v.ptr())) return v.cast<bool>();
+  if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    auto pair = v.cast<std::vector<double>>();
+    EMBER_CHECK_TYPE(pair.size() == 2, "hyperparameter '", key, "' holds ", pair.size(),
+                     " values, expected a number, a bool or a pair of numbers");
+    return optim::Betas{pair[0], pair[1]};
   }
-  return o;
+  if (py::isinstance<Tensor>(v)) return v.cast<Tensor>().item<double>();
+  try {
+    return v.cast<double>();
+  } catch (const py::cast_error&) {
+    throw ember::TypeError("hyperparameter '" + key + "' is a " +
+                           std::string(py::str(py::type::of(v).attr("__name__"))) +
+                           ", expected a number, a bool or a pair of numbers");
+  }
 }
 
-using Groups = std::vector<std::pair<NamedParameters, Hyperparams>>;
+py::object py_of(const optim::Hyperparam& h) {
+  if (h.is_flag()) return py::bool_(h.flag());
+  if (h.is_pair()) return py::make_tuple(h.pair().first, h.pair().second);
+  return py::float_(h.number());
+}
 
-std::vector<ParamGroup> groups_of(const Groups& groups) {
-  std::vector<ParamGroup> out;
-  for (const auto& [params, options] : groups) out.emplace_back(params, options);
+optim::Hyperparams hyperparams_of(const py::dict& d) {
+  optim::Hyperparams h;
+  for (auto [k, v] : d) {
+    std::string key = py::str(k);
+    h.set(key, hyperparam_of(key, v));
+  }
+  return h;
+}
+
+py::dict dict_of(const optim::Hyperparams& h) {
+  py::dict out;
+  for (const auto& [key, value] : h) out[py::str(key)] = py_of(value);
   return out;
 }
 
+using Groups = std::vector<std::pair<NamedParameters, py::dict>>;
+
+std::vector<ParamGroup> groups_of(const Groups& groups) {
+  std::vector<ParamGroup> out;
+  for (const auto& [params, options] : groups) out.emplace_back(params, hyperparams_of(options));
+  return out;
+}
+
+// Binds optimizer M, built from (groups, defaults): the defaults fill an options struct O through
+// its field table, so an unknown or mistyped key is refused there, as the groups' are by M.
 template <typename O, typename M>
-void def_optimizer(py::module_& m, const char* name, std::initializer_list<Field<O>> fields, const char* doc) {
-  std::vector<Field<O>> table(fields);
+void def_optimizer(py::module_& m, const char* name, const char* doc) {
   py::class_<M, Optimizer, std::shared_ptr<M>>(m, name, doc)
-      .def(py::init([name, table](const Groups& groups, const Hyperparams& defaults) {
-        O o;
-        for (const auto& [key, value] : defaults) {
-          auto it = std::find_if(table.begin(), table.end(), [&](const Field<O>& f) { return key == f.key; });
-          EMBER_CHECK_VALUE(it != table.end(), name, ": unknown hyperparameter '", key, "'");
-          if (it->number) o.*(it->number) = value;
-          else o.*(it->flag) = value != 0;
+      .def(py::init([name](const Groups& groups, const py::dict& defaults) {
+        optim::Hyperparams given = hyperparams_of(defaults);
+        optim::Hyperparams known = to_hyperparams(O{}, O::fields());
+        for (const auto& [key, value] : given) {
+          EMBER_CHECK_VALUE(known.contains(key), name, ": unknown hyperparameter '", key, "'");
+          EMBER_CHECK_TYPE(value.same_kind(known.at(key)), name, ": hyperparameter '", key, "' must be ",
+                           known.at(key).kind(), ", got ", value.kind());
         }
-        for (const auto& [params, options] : groups)
-          for (const auto& [key, value] : options)
-            EMBER_CHECK_VALUE(std::any_of(table.begin(), table.end(), [&](const Field<O>& f) { return key == f.key; }),
-                              name, ": unknown hyperparameter '", key, "' in a parameter group");
-        return std::make_shared<M>(groups_of(groups), o);
+        return std::make_shared<M>(groups_of(groups), from_hyperparams(given, O::fields()));
       }), py::arg("groups"), py::arg("defaults"));
 }
 
@@ -96,23 +112,31 @@ checkpoint lands on the right parameter even after the model's parameters were r
       .def_property_readonly("_name", &Optimizer::name)
       .def("step", &Optimizer::step, Gil(), "One update of every parameter that has a gradient.")
       .def("zero_grad", &Optimizer::zero_grad, py::arg("set_to_none") = true, Gil())
-      .def("_add_param_group", [](Optimizer& opt, const NamedParameters& params, const Hyperparams& options) {
-        opt.add_param_group(ParamGroup(params, options));
+      .def("_add_param_group", [](Optimizer& opt, const NamedParameters& params, const py::dict& options) {
+        opt.add_param_group(ParamGroup(params, hyperparams_of(options)));
       })
       .def("_num_groups", [](const Optimizer& opt) { return opt.param_groups().size(); })
       .def("_group_options", [](const Optimizer& opt, size_t i) {
         EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
-        return opt.param_groups()[i].options;
+        return dict_of(opt.param_groups()[i].options);
       })
       .def("_group_params", [](const Optimizer& opt, size_t i) {
         EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
         return opt.param_groups()[i].params;
       })
-      .def("_set_group_option", [](Optimizer& opt, size_t i, const std::string& key, double value) {
+      .def("_set_group_option", [](Optimizer& opt, size_t i, const std::string& key, py::handle value) {
         EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
-        opt.param_groups()[i].options[key] = value;
+        optim::Hyperparams& options = opt.param_groups()[i].options;
+        optim::Hyperparam v = hyperparam_of(key, value);
+        const optim::Hyperparams& known = opt.defaults();
+        EMBER_CHECK_VALUE(known.contains(key) || optim::is_scheduler_key(key), opt.name(),
+                          ": unknown hyperparameter '", key, "'");
+        if (known.contains(key))
+          EMBER_CHECK_TYPE(v.same_kind(known.at(key)), opt.name(), ": hyperparameter '", key, "' must be ",
+                           known.at(key).kind(), ", got ", v.kind());
+        options.set(key, v);
       })
-      .def_property_readonly("defaults", &Optimizer::defaults)
+      .def_property_readonly("defaults", [](const Optimizer& opt) { return dict_of(opt.defaults()); })
       .def_property_readonly("state", &Optimizer::state, "Per-parameter state by parameter name.")
       .def("state_dict", [](const Optimizer& opt) { return value_to_py(io::to_value(opt)); },
            "{'type', 'param_groups': [{hyperparameters..., 'params': [names]}], 'state': {name: {...}}}; "
@@ -123,40 +147,32 @@ checkpoint lands on the right parameter even after the model's parameters were r
         return py::make_tuple(r.missing, r.unexpected, r.moved);
       }, py::arg("state_dict"), py::arg("strict") = false);
 
-  def_optimizer<optim::SGDOptions, optim::SGD>(o, "SGD", {
-      {"lr", &optim::SGDOptions::lr}, {"momentum", &optim::SGDOptions::momentum},
-      {"dampening", &optim::SGDOptions::dampening}, {"weight_decay", &optim::SGDOptions::weight_decay},
-      {"nesterov", nullptr, &optim::SGDOptions::nesterov}, {"maximize", nullptr, &optim::SGDOptions::maximize}},
-      "SGD with momentum (torch.optim.SGD).");
-  def_optimizer<optim::AdamOptions, optim::Adam>(o, "Adam", {
-      {"lr", &optim::AdamOptions::lr}, {"beta1", &optim::AdamOptions::beta1}, {"beta2", &optim::AdamOptions::beta2},
-      {"eps", &optim::AdamOptions::eps}, {"weight_decay", &optim::AdamOptions::weight_decay},
-      {"amsgrad", nullptr, &optim::AdamOptions::amsgrad}, {"maximize", nullptr, &optim::AdamOptions::maximize},
-      {"decoupled_weight_decay", nullptr, &optim::AdamOptions::decoupled_weight_decay}},
-      "Adam (torch.optim.Adam).");
+  def_optimizer<optim::SGDOptions, optim::SGD>(o, "SGD", "SGD with momentum (torch.optim.SGD).");
+  def_optimizer<optim::AdamOptions, optim::Adam>(o, "Adam", "Adam (torch.optim.Adam).");
   // NB: AdamW derives from Adam in C++; bound beside it under Optimizer, as Python sees no Adam base.
   py::class_<optim::AdamW, Optimizer, std::shared_ptr<optim::AdamW>>(o, "AdamW", "AdamW (torch.optim.AdamW).")
-      .def(py::init([](const Groups& groups, const Hyperparams& defaults) {
-        auto opts = options_from<optim::AdamWOptions>("AdamW", defaults, {
-            {"lr", &optim::AdamWOptions::lr}, {"beta1", &optim::AdamWOptions::beta1},
-            {"beta2", &optim::AdamWOptions::beta2}, {"eps", &optim::AdamWOptions::eps},
-            {"weight_decay", &optim::AdamWOptions::weight_decay},
-            {"amsgrad", nullptr, &optim::AdamWOptions::amsgrad},
-            {"maximize", nullptr, &optim::AdamWOptions::maximize}});
-        return std::make_shared<optim::AdamW>(groups_of(groups), opts);
+      .def(py::init([](const Groups& groups, const py::dict& defaults) {
+        // AdamW's options are Adam's with a different weight_decay default and no
+        // decoupled_weight_decay (always true).
+        optim::Hyperparams given = hyperparams_of(defaults);
+        EMBER_CHECK_VALUE(!given.contains("decoupled_weight_decay"),
+                          "AdamW: unknown hyperparameter 'decoupled_weight_decay'");
+        optim::AdamWOptions w;
+        optim::AdamOptions a = w.adam();
+        optim::Hyperparams known = to_hyperparams(a, optim::AdamOptions::fields());
+        for (const auto& [key, value] : given) {
+          EMBER_CHECK_VALUE(known.contains(key), "AdamW: unknown hyperparameter '", key, "'");
+          EMBER_CHECK_TYPE(value.same_kind(known.at(key)), "AdamW: hyperparameter '", key, "' must be ",
+                           known.at(key).kind(), ", got ", value.kind());
+        }
+        for (const auto& [key, value] : given) known.set(key, value);
+        a = from_hyperparams(known, optim::AdamOptions::fields());
+        return std::make_shared<optim::AdamW>(groups_of(groups),
+                                              optim::AdamWOptions{a.lr, a.betas, a.eps, a.weight_decay,
+                                                                  a.amsgrad, a.maximize});
       }), py::arg("groups"), py::arg("defaults"));
-  def_optimizer<optim::RMSpropOptions, optim::RMSprop>(o, "RMSprop", {
-      {"lr", &optim::RMSpropOptions::lr}, {"alpha", &optim::RMSpropOptions::alpha},
-      {"eps", &optim::RMSpropOptions::eps}, {"weight_decay", &optim::RMSpropOptions::weight_decay},
-      {"momentum", &optim::RMSpropOptions::momentum}, {"centered", nullptr, &optim::RMSpropOptions::centered},
-      {"maximize", nullptr, &optim::RMSpropOptions::maximize}},
-      "RMSprop (torch.optim.RMSprop).");
-  def_optimizer<optim::AdagradOptions, optim::Adagrad>(o, "Adagrad", {
-      {"lr", &optim::AdagradOptions::lr}, {"lr_decay", &optim::AdagradOptions::lr_decay},
-      {"weight_decay", &optim::AdagradOptions::weight_decay},
-      {"initial_accumulator_value", &optim::AdagradOptions::initial_accumulator_value},
-      {"eps", &optim::AdagradOptions::eps}, {"maximize", nullptr, &optim::AdagradOptions::maximize}},
-      "Adagrad (torch.optim.Adagrad).");
+  def_optimizer<optim::RMSpropOptions, optim::RMSprop>(o, "RMSprop", "RMSprop (torch.optim.RMSprop).");
+  def_optimizer<optim::AdagradOptions, optim::Adagrad>(o, "Adagrad", "Adagrad (torch.optim.Adagrad).");
 
   o.def("clip_grad_norm_", [](const std::vector<Tensor>& params, double max_norm, double norm_type,
                               bool error_if_nonfinite) {

@@ -68,7 +68,7 @@ TEST_P(OptimizerRoundTrip, StateRoundTripsThroughAFileAndTrainingContinuesExactl
   optim::NamedParameters params = make_params(1);
   std::unique_ptr<optim::Optimizer> opt = GetParam().make(params);
   train(*opt, params, 0, 3);
-  opt->param_groups()[0].options["lr"] = 0.0123;  // a changed hyperparameter comes back too
+  opt->param_groups()[0].options.set("lr", 0.0123);  // a changed hyperparameter comes back too
 
   Value back = through_file(to_value(*opt), dir);
   EXPECT_EQ(back.at("type").as_string(), opt->name());
@@ -183,7 +183,7 @@ TEST(OptimIoTest, MalformedOptimizerValuesAreErrorsNamingThePath) {
   Value bad_lr = good;
   bad_lr.at("param_groups")[0].set("lr", "fast");
   expect_error<TypeError>([&] { load_into(adam, bad_lr); },
-                          {"io::load_into(Adam): 'param_groups/0/lr' is of type str, expected a float"});
+                          {"io::load_into(Adam): 'param_groups/0/lr' is of type str, expected a number, a bool or a pair of numbers"});
 
   Value bad_state = good;
   bad_state.at("state").at("fc1.bias").set("exp_avg", 1.5);
@@ -317,6 +317,23 @@ TEST(OptimIoTest, GeneratorTakesNonNegativeIntsAndRejectsBadNumbers) {
   expect_error<KeyError>([&] { load_into(g, Value::dict({{"type", "Generator"}, {"seed", "1"}})); },
                          {"io::load_into(Generator): 'counter' is missing"});
   EXPECT_EQ(g.get_state(), (Generator::State{42, 8}));  // failed loads changed nothing
+}
+
+// The checkpoint keeps each hyperparameter's type: flags are bools, Adam's betas a tuple.
+TEST(OptimIoTest, HyperparametersKeepTheirTypesInTheFile) {
+  TempDir dir;
+  Tensor w = ones({2}).set_requires_grad();
+  optim::Adam adam({{"w", w}}, {.betas = {0.8, 0.95}, .amsgrad = true});
+  Value loaded = through_file(to_value(adam), dir);
+  const Value& g = loaded.at("param_groups")[0];
+  ASSERT_TRUE(g.at("amsgrad").is_bool());
+  EXPECT_TRUE(g.at("amsgrad").as_bool());
+  ASSERT_TRUE(g.at("betas").is_tuple());
+  EXPECT_EQ(g.at("betas")[0].as_float(), 0.8);
+  EXPECT_EQ(g.at("betas")[1].as_float(), 0.95);
+  optim::Adam back({{"w", ones({2}).set_requires_grad()}});
+  load_into(back, loaded);
+  EXPECT_EQ(back.param_groups()[0].options.pair("betas"), (optim::Betas{0.8, 0.95}));
 }
 
 }  // namespace

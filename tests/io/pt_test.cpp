@@ -231,8 +231,10 @@ TEST(PtTest, ImportedAdamStateIsKeyedByName) {
   Value state = import_torch_optimizer(ckpt.at("optimizer"), {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"}, "Adam");
   EXPECT_THAT(state.at("state").keys(), ::testing::ElementsAre("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"));
   const Value& g = state.at("param_groups")[0];
-  EXPECT_EQ(g.at("beta1").as_float(), 0.8);
-  EXPECT_EQ(g.at("beta2").as_float(), 0.95);
+  ASSERT_TRUE(g.at("betas").is_tuple());
+  EXPECT_EQ(g.at("betas")[0].as_float(), 0.8);
+  EXPECT_EQ(g.at("betas")[1].as_float(), 0.95);
+  EXPECT_TRUE(g.at("amsgrad").is_bool());  // flags stay flags
   EXPECT_EQ(g.at("eps").as_float(), 1e-7);
   EXPECT_EQ(state.at("state").at("fc2.bias").at("step").as_tensor().item<float>(), 3.0f);
 }

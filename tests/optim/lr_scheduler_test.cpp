@@ -103,7 +103,10 @@ TEST(LRSchedulerTest, SequencesMatchTorch) {
     auto sched = make_scheduler(name, c, *opt);
     ASSERT_TRUE(sched);
     const Tensor& want = c.tensor("lrs");
-    const std::string mom_key = is_adam_case(name) ? "beta1" : "momentum";
+    // Adam cycles the first of its betas, SGD its momentum.
+    auto momentum_of = [&](const ParamGroup& g) {
+      return is_adam_case(name) ? g.options.pair("betas").first : g.get("momentum");
+    };
     for (int64_t t = 0; t <= kSteps; ++t) {
       if (t > 0) {
         opt->step();
@@ -113,7 +116,7 @@ TEST(LRSchedulerTest, SequencesMatchTorch) {
       expect_lrs(sched->get_last_lr(), want, t, name + " get_last_lr");
       if (c.tensors.contains("momentum")) {
         std::vector<double> m;
-        for (const auto& g : opt->param_groups()) m.push_back(g.get(mom_key));
+        for (const auto& g : opt->param_groups()) m.push_back(momentum_of(g));
         expect_lrs(m, c.tensor("momentum"), t, name + " momentum");
       }
       if (::testing::Test::HasFatalFailure()) return;
@@ -255,7 +258,7 @@ TEST(LRSchedulerTest, OneCycleNeedsMomentumToCycle) {
   Adagrad opt({{"p", p}});
   EXPECT_EQ(
       message_of([&] { OneCycleLR(opt, {0.1}, 10); }),
-      "OneCycleLR: Adagrad has neither momentum nor beta1 to cycle; set cycle_momentum = false");
+      "OneCycleLR: Adagrad has neither momentum nor betas to cycle; set cycle_momentum = false");
   OneCycleLR ok(opt, {0.1}, 10, OneCycleOptions{.cycle_momentum = false});
   EXPECT_DOUBLE_EQ(ok.get_last_lr()[0], 0.1 / 25);
 }

@@ -67,20 +67,20 @@ TEST(OptimizerTest, BuildsFromModuleNamedParameters) {
   EXPECT_EQ(g.params[0].first, "weight");
   EXPECT_EQ(g.get("lr"), 0.1);
   EXPECT_EQ(g.get("momentum"), 0.9);
-  EXPECT_EQ(g.get("nesterov"), 0);
+  EXPECT_FALSE(g.options.flag("nesterov"));
   EXPECT_TRUE(opt.state().empty());
   EXPECT_EQ(opt.name(), "SGD");
 }
 
 TEST(OptimizerTest, GroupOptionsOverrideDefaults) {
   Tensor a = param({1}, {1}), b = param({1}, {1});
-  Adam opt({ParamGroup({{"a", a}}), ParamGroup({{"b", b}}, {{"lr", 0.5}, {"beta2", 0.9}})},
+  Adam opt({ParamGroup({{"a", a}}), ParamGroup({{"b", b}}, {{"lr", 0.5}, {"betas", Betas{0.8, 0.9}}})},
            {.lr = 0.01});
   EXPECT_EQ(opt.param_groups()[0].get("lr"), 0.01);
   EXPECT_EQ(opt.param_groups()[1].get("lr"), 0.5);
-  EXPECT_EQ(opt.param_groups()[1].get("beta2"), 0.9);
-  EXPECT_EQ(opt.param_groups()[1].get("beta1"), 0.9);  // from the defaults
-  EXPECT_EQ(opt.defaults().at("lr"), 0.01);
+  EXPECT_EQ(opt.param_groups()[1].options.pair("betas"), (Betas{0.8, 0.9}));
+  EXPECT_EQ(opt.param_groups()[0].options.pair("betas"), (Betas{0.9, 0.999}));  // from the defaults
+  EXPECT_EQ(opt.defaults().number("lr"), 0.01);
   EXPECT_EQ(message_of([&] { opt.param_groups()[0].get("momentum"); }),
             "parameter group has no hyperparameter 'momentum'");
 }
@@ -149,7 +149,7 @@ TEST(OptimizerTest, RejectsInvalidHyperparameters) {
               SGD({{"a", a}}, {.lr = 0.1, .nesterov = true});
             }),
             "SGD: Nesterov momentum requires a momentum and zero dampening");
-  EXPECT_EQ(message_of([&] { Adam({{"a", a}}, {.beta1 = 1.0}); }), "Adam: invalid beta1 1");
+  EXPECT_EQ(message_of([&] { Adam({{"a", a}}, {.betas = {1.0, 0.999}}); }), "Adam: invalid betas (1, 0.999)");
   EXPECT_EQ(message_of([&] { AdamW({{"a", a}}, {.eps = -1e-8}); }), "AdamW: invalid eps -1e-08");
   EXPECT_EQ(message_of([&] {
               RMSprop({{"a", a}}, {.momentum = -0.5});
@@ -286,7 +286,7 @@ TEST(OptimizerStateTest, StateIsKeyedByName) {
   OptimizerStateDict sd = opt.state_dict();
   ASSERT_EQ(sd.param_groups.size(), 1u);
   EXPECT_EQ(sd.param_groups[0].params, (std::vector<std::string>{"enc.weight", "enc.bias"}));
-  EXPECT_EQ(sd.param_groups[0].options.at("amsgrad"), 1);
+  EXPECT_TRUE(sd.param_groups[0].options.flag("amsgrad"));
   EXPECT_TRUE(
       sd.state.at("enc.bias").at("exp_avg").is_same(opt.state().at("enc.bias").at("exp_avg")));
   OptimizerStateDict copy = sd.clone();
@@ -428,8 +428,8 @@ TEST(OptimizerStateTest, ResumeAtStepFiftyIsBitwiseIdentical) {
 TEST(OptimizerStateTest, HyperparametersRoundTrip) {
   Tensor a = param({1}, {1});
   SGD opt({{"a", a}}, {.lr = 0.1});
-  opt.param_groups()[0].options["lr"] = 0.0123;
-  opt.param_groups()[0].options["initial_lr"] = 0.1;
+  opt.param_groups()[0].options.set("lr", 0.0123);
+  opt.param_groups()[0].options.set("initial_lr", 0.1);
   OptimizerStateDict sd = opt.state_dict();
   Tensor a2 = param({1}, {1});
   SGD opt2({{"a", a2}}, {.lr = 0.5});
@@ -518,7 +518,7 @@ TEST(OptimizerStateTest, StateEntriesALoadLacksStartFresh) {
   Tensor a2 = param({1, 2}, {2});
   Adam with_amsgrad({{"a", a2}});
   with_amsgrad.load_state_dict(plain.state_dict());
-  with_amsgrad.param_groups()[0].options["amsgrad"] = 1;  // the loaded groups said 0
+  with_amsgrad.param_groups()[0].options.set("amsgrad", true);  // the loaded groups said false
   a2.set_grad(tensor({1.0, -1.0}));
   with_amsgrad.step();
   const ParamState& s = with_amsgrad.state().at("a");
@@ -552,4 +552,64 @@ TEST(OptimizerTest, FusedStepDoesNotDependOnAlignmentOrSplit) {
   EXPECT_EQ(values(shifted), values(aligned));
   std::vector<double> a = values(aligned), s = values(strided);
   for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(s[i], a[i], 1e-5 * std::fabs(a[i]) + 1e-6) << i;
+}
+
+// ---- typed hyperparameters: a misspelt key or a value of the wrong kind is an error naming both
+// the key and the optimizer (a map of numbers silently ignored "momentun" and stored flags as 0/1)
+
+TEST(OptimizerTest, UnknownHyperparameterInAGroupIsAnError) {
+  Tensor a = param({1}, {1});
+  expect_error<ValueError>([&] { SGD({ParamGroup({{"a", a}}, {{"momentun", 0.9}})}); },
+                           {"SGD: unknown hyperparameter 'momentun' in parameter group 0",
+                            "SGD takes dampening, lr, maximize, momentum, nesterov, weight_decay"});
+  SGD ok({{"a", a}});
+  expect_error<ValueError>([&] { ok.add_param_group(ParamGroup({{"b", param({1}, {1})}}, {{"beta1", 0.9}})); },
+                           {"SGD: unknown hyperparameter 'beta1' in parameter group 1"});
+}
+
+TEST(OptimizerTest, HyperparameterOfTheWrongKindIsAnError) {
+  Tensor a = param({1}, {1});
+  expect_error<TypeError>([&] { SGD({ParamGroup({{"a", a}}, {{"nesterov", 1}})}); },
+                          {"SGD: hyperparameter 'nesterov' in parameter group 0 must be a bool, got a number (1)"});
+  expect_error<TypeError>([&] { Adam({ParamGroup({{"a", a}}, {{"betas", 0.9}})}); },
+                          {"Adam: hyperparameter 'betas' in parameter group 0 must be a pair of numbers"});
+  expect_error<TypeError>([&] { Adam({ParamGroup({{"a", a}}, {{"lr", true}})}); },
+                          {"Adam: hyperparameter 'lr' in parameter group 0 must be a number, got a bool"});
+}
+
+TEST(OptimizerTest, FlagsAreBoolsAndBetasAPair) {
+  Tensor a = param({1}, {1});
+  Adam adam({{"a", a}}, {.betas = {0.8, 0.95}, .amsgrad = true});
+  const Hyperparams& h = adam.param_groups()[0].options;
+  EXPECT_TRUE(h.at("amsgrad").is_flag());
+  EXPECT_TRUE(h.flag("amsgrad"));
+  EXPECT_EQ(h.pair("betas"), (Betas{0.8, 0.95}));
+  expect_error<TypeError>([&] { h.number("amsgrad"); }, {"hyperparameter 'amsgrad' is a bool (true), expected a number"});
+  // a scheduler's keys are numbers beside the optimizer's own
+  adam.param_groups()[0].options.set("initial_lr", 0.1);
+  OptimizerStateDict sd = adam.state_dict();
+  Adam again({{"a", param({1}, {1})}});
+  again.load_state_dict(sd);
+  EXPECT_EQ(again.param_groups()[0].get("initial_lr"), 0.1);
+  EXPECT_TRUE(again.param_groups()[0].options.flag("amsgrad"));
+}
+
+TEST(OptimizerStateTest, LoadedGroupsAreCheckedAndOldFlagsAndBetasRead) {
+  Tensor a = param({1}, {1});
+  Adam adam({{"a", a}});
+  OptimizerStateDict old = adam.state_dict();
+  // as checkpoints wrote them before hyperparameters were typed
+  Hyperparams legacy{{"lr", 0.01}, {"beta1", 0.5}, {"beta2", 0.9}, {"eps", 1e-8}, {"weight_decay", 0.0},
+                     {"amsgrad", 1.0}, {"maximize", 0.0}, {"decoupled_weight_decay", 0.0}};
+  old.param_groups[0].options = legacy;
+  adam.load_state_dict(old);
+  const Hyperparams& h = adam.param_groups()[0].options;
+  EXPECT_EQ(h.pair("betas"), (Betas{0.5, 0.9}));
+  EXPECT_TRUE(h.flag("amsgrad"));
+  EXPECT_FALSE(h.contains("beta1"));
+  OptimizerStateDict bad = adam.state_dict();
+  bad.param_groups[0].options.set("momentum", 0.9);
+  expect_error<ValueError>([&] { adam.load_state_dict(bad); },
+                           {"Adam: unknown hyperparameter 'momentum' in the checkpoint's parameter group 0"});
+  EXPECT_FALSE(adam.param_groups()[0].options.contains("momentum"));  // nothing changed
 }

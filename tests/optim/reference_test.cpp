@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 
 #include "ember/ember.h"
 #include "ember/ops/join.h"
@@ -22,9 +23,26 @@ const std::map<std::string, FixtureCase>& fixture() {
   return cases;
 }
 
+// The fixture's hyperparameters (numbers under Ember's old names: beta1/beta2, flags as 0/1) as the
+// typed hyperparameters of `kind`.
+Hyperparams typed(const std::string& kind, const std::map<std::string, double>& scalars) {
+  static const std::set<std::string> flags{"nesterov", "maximize", "amsgrad", "centered", "decoupled_weight_decay"};
+  Hyperparams h;
+  for (const auto& [key, value] : scalars) {
+    if (key == "beta1" || key == "beta2") continue;
+    if (flags.contains(key)) h.set(key, value != 0);
+    else h.set(key, value);
+  }
+  if (scalars.contains("beta1") || scalars.contains("beta2"))  // either may be left at its default
+    h.set("betas", Betas{scalars.contains("beta1") ? scalars.at("beta1") : 0.9,
+                         scalars.contains("beta2") ? scalars.at("beta2") : 0.999});
+  if (kind == "AdamW") h.erase("decoupled_weight_decay");  // AdamW's own, not a group's
+  return h;
+}
+
 std::unique_ptr<Optimizer> make_optimizer(const std::string& kind, NamedParameters params,
-                                          const Hyperparams& options) {
-  std::vector<ParamGroup> groups{ParamGroup(std::move(params), options)};
+                                          const std::map<std::string, double>& scalars) {
+  std::vector<ParamGroup> groups{ParamGroup(std::move(params), typed(kind, scalars))};
   if (kind == "SGD") return std::make_unique<SGD>(groups);
   if (kind == "Adam") return std::make_unique<Adam>(groups);
   if (kind == "AdamW") return std::make_unique<AdamW>(groups);
@@ -34,7 +52,7 @@ std::unique_ptr<Optimizer> make_optimizer(const std::string& kind, NamedParamete
   return nullptr;
 }
 
-// The same values in a non-contiguous layout (forces the tensor-op path).
+// The same values in a non-contiguous layout (taken through a dense copy by the update kernels).
 Tensor strided_copy(const Tensor& t) {
   if (t.dim() == 2) return t.t().contiguous().t();
   return stack({t, t}, 1).select(1, 0);

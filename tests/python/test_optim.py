@@ -90,7 +90,8 @@ def test_param_groups_with_dicts_and_lr_written_back():
     adam = optim.Adam(model.named_parameters(), betas=(0.8, 0.99))
     assert adam.param_groups[0]["betas"] == (0.8, 0.99)
     adam.param_groups[0]["betas"] = (0.5, 0.9)
-    assert adam.param_groups[0]["beta1"] == 0.5
+    assert adam.param_groups[0]["betas"] == (0.5, 0.9)
+    assert adam.param_groups[0]["amsgrad"] is False
     with pytest.raises(ValueError, match="unknown hyperparameter 'momentum'"):
         optim.Adam(model.named_parameters(), momentum=0.9)
     opt2 = optim.SGD(model.hidden.named_parameters(prefix="hidden"), lr=0.1)

@@ -41,8 +41,9 @@ int main(int argc, char** argv) {
   optim::Adam adam(model.named_parameters());  // lr, betas, eps, weight decay come from the file
   optim::OptimizerLoadReport report = io::load_into(adam, state, /*strict=*/true);
   const optim::Hyperparams& hp = adam.param_groups()[0].options;
-  std::printf("optimizer: lr %g, betas (%g, %g), step %g, report %s\n", hp.at("lr"), hp.at("beta1"),
-              hp.at("beta2"), adam.state().at("fc1.weight").at("step").item<double>(),
+  std::printf("optimizer: lr %g, betas (%g, %g), step %g, report %s\n", hp.number("lr"),
+              hp.pair("betas").first, hp.pair("betas").second,
+              adam.state().at("fc1.weight").at("step").item<double>(),
               report.ok() ? "clean" : report.str().c_str());
 
   // The batch PyTorch trained on, and where its parameters were after 4 more steps.

@@ -28,9 +28,6 @@ from . import lr_scheduler  # noqa: F401
 
 Optimizer = _C.optim.Optimizer
 
-_FLAGS = {"nesterov", "maximize", "amsgrad", "centered", "decoupled_weight_decay"}
-
-
 def _named(params: Any, who: str) -> list:
     if isinstance(params, Tensor):
         raise TypeError(f"{who}: params must be an iterable of (name, tensor) pairs, got a Tensor")
@@ -51,16 +48,16 @@ def _named(params: Any, who: str) -> list:
 
 
 def _hyper(options: Mapping, who: str) -> dict:
+    # Values go to C++ as they are (a bool is a flag, a pair the betas, the rest numbers), which
+    # checks each key and kind against the optimizer's; PyTorch's implementation switches are
+    # accepted when off.
     out = {}
     for key, value in options.items():
-        if key == "betas":
-            b1, b2 = value
-            out["beta1"], out["beta2"] = float(b1), float(b2)
-        elif key in ("foreach", "fused", "differentiable", "capturable"):
+        if key in ("foreach", "fused", "differentiable", "capturable"):
             if value:
                 raise ValueError(f"{who}: {key}=True is not supported")
-        else:
-            out[key] = float(value)
+            continue
+        out[key] = value
     return out
 
 
@@ -98,11 +95,7 @@ class ParamGroup(MutableMapping):
             return [t for _, t in self._opt._group_params(self._index)]
         if key == "param_names":
             return [n for n, _ in self._opt._group_params(self._index)]
-        options = self._options()
-        if key == "betas" and "beta1" in options:
-            return (options["beta1"], options["beta2"])
-        value = options[key]
-        return bool(value) if key in _FLAGS else value
+        return self._options()[key]
 
     def __setitem__(self, key: str, value: Any) -> None:
         if key in ("params", "param_names"):
