@@ -46,11 +46,19 @@ py::object py_of(const optim::Hyperparam& h) {
   return py::float_(h.number());
 }
 
-optim::Hyperparams hyperparams_of(const py::dict& d) {
+// NB: a flag given as the int 0 or 1 (amsgrad=0, as PyTorch scripts may pass it) is the flag it
+// means; `known` holds the optimizer's kinds.
+optim::Hyperparam as_known(const std::string& key, optim::Hyperparam v, const optim::Hyperparams& known) {
+  if (known.contains(key) && known.at(key).is_flag() && v.is_number() && (v.number() == 0 || v.number() == 1))
+    return v.number() != 0;
+  return v;
+}
+
+optim::Hyperparams hyperparams_of(const py::dict& d, const optim::Hyperparams& known) {
   optim::Hyperparams h;
   for (auto [k, v] : d) {
     std::string key = py::str(k);
-    h.set(key, hyperparam_of(key, v));
+    h.set(key, as_known(key, hyperparam_of(key, v), known));
   }
   return h;
 }
@@ -63,9 +71,9 @@ py::dict dict_of(const optim::Hyperparams& h) {
 
 using Groups = std::vector<std::pair<NamedParameters, py::dict>>;
 
-std::vector<ParamGroup> groups_of(const Groups& groups) {
+std::vector<ParamGroup> groups_of(const Groups& groups, const optim::Hyperparams& known) {
   std::vector<ParamGroup> out;
-  for (const auto& [params, options] : groups) out.emplace_back(params, hyperparams_of(options));
+  for (const auto& [params, options] : groups) out.emplace_back(params, hyperparams_of(options, known));
   return out;
 }
 
@@ -75,14 +83,14 @@ template <typename O, typename M>
 void def_optimizer(py::module_& m, const char* name, const char* doc) {
   py::class_<M, Optimizer, std::shared_ptr<M>>(m, name, doc)
       .def(py::init([name](const Groups& groups, const py::dict& defaults) {
-        optim::Hyperparams given = hyperparams_of(defaults);
         optim::Hyperparams known = to_hyperparams(O{}, O::fields());
+        optim::Hyperparams given = hyperparams_of(defaults, known);
         for (const auto& [key, value] : given) {
           EMBER_CHECK_VALUE(known.contains(key), name, ": unknown hyperparameter '", key, "'");
           EMBER_CHECK_TYPE(value.same_kind(known.at(key)), name, ": hyperparameter '", key, "' must be ",
                            known.at(key).kind(), ", got ", value.kind());
         }
-        return std::make_shared<M>(groups_of(groups), from_hyperparams(given, O::fields()));
+        return std::make_shared<M>(groups_of(groups, known), from_hyperparams(given, O::fields()));
       }), py::arg("groups"), py::arg("defaults"));
 }
 
@@ -113,7 +121,7 @@ checkpoint lands on the right parameter even after the model's parameters were r
       .def("step", &Optimizer::step, Gil(), "One update of every parameter that has a gradient.")
       .def("zero_grad", &Optimizer::zero_grad, py::arg("set_to_none") = true, Gil())
       .def("_add_param_group", [](Optimizer& opt, const NamedParameters& params, const py::dict& options) {
-        opt.add_param_group(ParamGroup(params, hyperparams_of(options)));
+        opt.add_param_group(ParamGroup(params, hyperparams_of(options, opt.defaults())));
       })
       .def("_num_groups", [](const Optimizer& opt) { return opt.param_groups().size(); })
       .def("_group_options", [](const Optimizer& opt, size_t i) {
@@ -127,8 +135,8 @@ checkpoint lands on the right parameter even after the model's parameters were r
       .def("_set_group_option", [](Optimizer& opt, size_t i, const std::string& key, py::handle value) {
         EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
         optim::Hyperparams& options = opt.param_groups()[i].options;
-        optim::Hyperparam v = hyperparam_of(key, value);
         const optim::Hyperparams& known = opt.defaults();
+        optim::Hyperparam v = as_known(key, hyperparam_of(key, value), known);
         EMBER_CHECK_VALUE(known.contains(key) || optim::is_scheduler_key(key), opt.name(),
                           ": unknown hyperparameter '", key, "'");
         if (known.contains(key))
@@ -154,12 +162,12 @@ checkpoint lands on the right parameter even after the model's parameters were r
       .def(py::init([](const Groups& groups, const py::dict& defaults) {
         // AdamW's options are Adam's with a different weight_decay default and no
         // decoupled_weight_decay (always true).
-        optim::Hyperparams given = hyperparams_of(defaults);
-        EMBER_CHECK_VALUE(!given.contains("decoupled_weight_decay"),
-                          "AdamW: unknown hyperparameter 'decoupled_weight_decay'");
         optim::AdamWOptions w;
         optim::AdamOptions a = w.adam();
         optim::Hyperparams known = to_hyperparams(a, optim::AdamOptions::fields());
+        optim::Hyperparams given = hyperparams_of(defaults, known);
+        EMBER_CHECK_VALUE(!given.contains("decoupled_weight_decay"),
+                          "AdamW: unknown hyperparameter 'decoupled_weight_decay'");
         for (const auto& [key, value] : given) {
           EMBER_CHECK_VALUE(known.contains(key), "AdamW: unknown hyperparameter '", key, "'");
           EMBER_CHECK_TYPE(value.same_kind(known.at(key)), "AdamW: hyperparameter '", key, "' must be ",
@@ -167,7 +175,7 @@ checkpoint lands on the right parameter even after the model's parameters were r
         }
         for (const auto& [key, value] : given) known.set(key, value);
         a = from_hyperparams(known, optim::AdamOptions::fields());
-        return std::make_shared<optim::AdamW>(groups_of(groups),
+        return std::make_shared<optim::AdamW>(groups_of(groups, known),
                                               optim::AdamWOptions{a.lr, a.betas, a.eps, a.weight_decay,
                                                                   a.amsgrad, a.maximize});
       }), py::arg("groups"), py::arg("defaults"));

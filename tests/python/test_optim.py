@@ -229,3 +229,20 @@ def test_scheduler_keeps_optimizer_alive():
     gc.collect()
     sched.step()
     assert sched.get_last_lr() == [1.0]
+
+
+def test_hyperparameters_are_typed_and_checked():
+    w = ember.zeros(2, requires_grad=True)
+    with pytest.raises(ValueError, match="SGD: unknown hyperparameter 'momentun' in parameter group 0"):
+        optim.SGD([{"params": [("w", w)], "momentun": 0.9}], lr=0.1)
+    with pytest.raises(TypeError, match="hyperparameter 'betas'.* must be a pair of numbers"):
+        optim.Adam([("w", w)], betas=0.9)
+    adam = optim.Adam([("w", w)], amsgrad=1)  # an int flag, as scripts may pass it, is the flag
+    group = adam.param_groups[0]
+    assert group["amsgrad"] is True and group["betas"] == (0.9, 0.999)
+    group["maximize"] = 0
+    assert group["maximize"] is False
+    with pytest.raises(ValueError, match="Adam: unknown hyperparameter 'momentum'"):
+        group["momentum"] = 0.9
+    state = adam.state_dict()
+    assert state["param_groups"][0]["amsgrad"] is True and state["param_groups"][0]["betas"] == (0.9, 0.999)
