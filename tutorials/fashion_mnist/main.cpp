@@ -17,7 +17,10 @@
 #include <string>
 #include <vector>
 
+#include <cereal/types/string.hpp>
+#include <cereal/types/vector.hpp>
 #include <ember/ember.h>
+#include <ember/io/cereal_archive.h>
 
 using namespace ember;
 
@@ -37,6 +40,30 @@ struct Config {
   bool restart = false;
   int64_t stop_after = 0;  // 0: never
   uint64_t seed = 0;
+};
+
+// What the run keeps in its checkpoints besides the training state (model, optimizer, schedule,
+// generators, counters): the settings that give a saved position its meaning, the position in the
+// epoch with the loss and accuracy sums of the batches done so far (so a resumed epoch reports what
+// the uninterrupted one would), and the mean training loss of each finished epoch. A plain struct:
+// cereal puts it into the checkpoint and brings it back with its types (ember/io/cereal_archive.h).
+struct RunState {
+  std::string model;
+  int64_t batch_size = 0;
+  int64_t train_samples = 0;
+  int64_t position = 0;  // batches of the current epoch already trained on
+  double loss_sum = 0;   // over the samples of those batches
+  int64_t correct = 0, seen = 0;
+  std::vector<double> epoch_losses;
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(CEREAL_NVP(model), CEREAL_NVP(batch_size), CEREAL_NVP(train_samples), CEREAL_NVP(position),
+       CEREAL_NVP(loss_sum), CEREAL_NVP(correct), CEREAL_NVP(seen), CEREAL_NVP(epoch_losses));
+  }
+  bool same_settings(const RunState& o) const {
+    return model == o.model && batch_size == o.batch_size && train_samples == o.train_samples;
+  }
 };
 
 std::shared_ptr<nn::Module> make_model(const std::string& kind) {
@@ -139,10 +166,7 @@ int run(const Config& cfg) {
 
   io::TrainingState ts{.model = model.get(), .optimizer = &adam, .scheduler = &sched};
   ts.generators["data"] = &loader.generator();
-  // What a checkpoint's position means depends on these: a resume must use the same.
-  const io::Value run_config = io::Value::dict({{"model", cfg.model},
-                                                {"batch_size", cfg.batch_size},
-                                                {"train_samples", train_set.size()}});
+  RunState run{.model = cfg.model, .batch_size = cfg.batch_size, .train_samples = train_set.size()};
 
   // A fresh run must not mix its checkpoints with an older run's.
   namespace fs = std::filesystem;
@@ -154,12 +178,15 @@ int run(const Config& cfg) {
   int64_t first_batch = 0;
   if (cfg.resume) {
     if (auto ckpt = manager.restore()) {
-      const io::Value& saved = ckpt->state.at("extras").at("config");
-      EMBER_CHECK_VALUE(saved.equals(run_config), "--resume: '", ckpt->path,
-                        "' is a checkpoint of another configuration: ", saved.str(), ", this run: ",
-                        run_config.str());
+      RunState saved;
+      io::cereal_from_value(ckpt->state.at("extras"), saved);
+      // What a checkpoint's position means depends on these: a resume must use the same.
+      EMBER_CHECK_VALUE(saved.same_settings(run), "--resume: '", ckpt->path,
+                        "' is a checkpoint of another configuration: ", io::cereal_to_value(saved).str(),
+                        ", this run: ", io::cereal_to_value(run).str());
       ts.load(ckpt->state);
-      first_batch = ts.extras.at("position").as_int();
+      run = saved;
+      first_batch = run.position;
       std::printf("resumed from step %lld (epoch %lld, batch %lld of %lld) in %s\n",
                   static_cast<long long>(ts.step), static_cast<long long>(ts.epoch + 1),
                   static_cast<long long>(first_batch), static_cast<long long>(batches), ckpt->path.c_str());
@@ -174,7 +201,8 @@ int run(const Config& cfg) {
 
   auto save = [&](int64_t epoch) {
     ts.epoch = epoch;
-    ts.extras = io::Value::dict({{"config", run_config}, {"position", loader.position()}});
+    run.position = loader.position();
+    ts.extras = io::cereal_to_value(run);
     manager.save(ts.to_value(), ts.step);
   };
 
@@ -184,12 +212,14 @@ int run(const Config& cfg) {
   int64_t samples_seen = 0;
   for (int64_t epoch = ts.epoch; epoch < cfg.epochs; ++epoch) {
     model->train();
-    if (epoch == ts.epoch && cfg.resume)
+    const bool resumed = epoch == ts.epoch && cfg.resume;
+    if (resumed)
       loader.resume_epoch(first_batch);  // the restored generator redraws the saved epoch's order
     else
       loader.start_epoch();
-    double loss_sum = 0;
-    int64_t correct = 0, seen = 0;
+    double& loss_sum = run.loss_sum;
+    int64_t &correct = run.correct, &seen = run.seen;
+    if (!resumed) loss_sum = 0, correct = seen = 0;
     while (auto batch = loader.next()) {
       Tensor logits = (*model)(preprocess(batch->inputs));
       Tensor loss = nn::functional::cross_entropy(logits, batch->targets);
@@ -220,6 +250,7 @@ int run(const Config& cfg) {
       }
     }
     progress.end_line();
+    run.epoch_losses.push_back(loss_sum / seen);
     if (epoch == cfg.epochs - 1) save(epoch);  // the finished run, whatever checkpoint_every is
   }
 
@@ -234,6 +265,9 @@ int run(const Config& cfg) {
   const double accuracy = static_cast<double>(correct) / test_set.size();
   std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100 * accuracy, static_cast<long long>(correct),
               static_cast<long long>(test_set.size()));
+  std::printf("mean training loss per epoch:");
+  for (double l : run.epoch_losses) std::printf(" %.4f", l);
+  std::printf("\n");
   // NB: printed in full so that a resumed run can be compared with an uninterrupted one.
   std::printf("done: step %lld, last batch loss %.9g, checkpoints in %s\n", static_cast<long long>(ts.step),
               last_loss, cfg.run_dir.c_str());

@@ -2,7 +2,8 @@
 # The tutorial's ctest checks, on the first 600 training and test images:
 #   run_test.sh short  <fashion_mnist> <scratch dir>: 2 epochs train and reach > 60% test accuracy.
 #   run_test.sh resume <fashion_mnist> <scratch dir>: a run stopped at step 27 (epoch 2, batch 8
-#     of 19) and resumed ends exactly as the uninterrupted run does (same step, loss and accuracy).
+#     of 19) and resumed ends exactly as the uninterrupted run does (same step, loss, accuracy and
+#     mean loss of each epoch, from the run state it keeps through cereal).
 # Exits 77 (skipped) when the data set is not installed (scripts/install_deps.sh data).
 set -eu
 mode=$1 bin=$2 dir=$3
@@ -26,8 +27,8 @@ case $mode in
     "$bin" $common --run-dir "$dir/split" --resume | tee "$dir/second.log"
     grep -q "^resumed from step 27 (epoch 2, batch 8 of 19)" "$dir/second.log" ||
       { echo "FAIL: the second part did not resume from step 27"; exit 1; }
-    whole=$(grep -E '^(test accuracy|done: step)' "$dir/whole.log" | sed 's/, checkpoints in .*//')
-    split=$(grep -E '^(test accuracy|done: step)' "$dir/second.log" | sed 's/, checkpoints in .*//')
+    whole=$(grep -E '^(test accuracy|mean training loss|done: step)' "$dir/whole.log" | sed 's/, checkpoints in .*//')
+    split=$(grep -E '^(test accuracy|mean training loss|done: step)' "$dir/second.log" | sed 's/, checkpoints in .*//')
     echo "uninterrupted: $whole"
     echo "resumed:       $split"
     [ "$whole" = "$split" ] || { echo "FAIL: the resumed run ends differently"; exit 1; }
