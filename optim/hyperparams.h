@@ -8,6 +8,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -62,6 +63,11 @@ class Hyperparams {
   Betas pair(const std::string& key) const;
   const Hyperparam& at(const std::string& key) const;
   bool contains(const std::string& key) const { return values_.contains(key); }
+  /// The value of `key`, or null when absent.
+  const Hyperparam* find(const std::string& key) const {
+    auto it = values_.find(key);
+    return it == values_.end() ? nullptr : &it->second;
+  }
   void set(const std::string& key, Hyperparam value) { values_.insert_or_assign(key, value); }
   /// Sets `key` only when it is absent.
   void set_default(const std::string& key, Hyperparam value) { values_.emplace(key, value); }
@@ -82,7 +88,7 @@ bool is_scheduler_key(const std::string& key);
 /// One field of a typed options struct O: its hyperparameter name and its member.
 template <typename O>
 struct Field {
-  const char* name;
+  std::string_view name;
   std::variant<double O::*, bool O::*, Betas O::*> member;
 };
 
@@ -91,21 +97,26 @@ template <typename O>
 Hyperparams to_hyperparams(const O& options, const std::vector<Field<O>>& fields) {
   Hyperparams h;
   for (const Field<O>& f : fields)
-    std::visit([&](auto member) { h.set(f.name, options.*member); }, f.member);
+    std::visit([&](auto member) { h.set(std::string(f.name), options.*member); }, f.member);
   return h;
 }
 
 /// The typed options a group's hyperparameters hold; a field the group lacks keeps O's default.
+/// A value of another kind than its field is a TypeError naming the key. NB: one pass over the
+/// group, comparing names in place: optimizers convert once per parameter per step.
 template <typename O>
 O from_hyperparams(const Hyperparams& h, const std::vector<Field<O>>& fields) {
   O o;
-  for (const Field<O>& f : fields) {
-    if (!h.contains(f.name)) continue;
-    std::visit([&]<typename T>(T O::*member) {
-      if constexpr (std::is_same_v<T, double>) o.*member = h.number(f.name);
-      else if constexpr (std::is_same_v<T, bool>) o.*member = h.flag(f.name);
-      else o.*member = h.pair(f.name);
-    }, f.member);
+  for (const auto& [key, value] : h) {
+    for (const Field<O>& f : fields) {
+      if (key.size() != f.name.size() || key != f.name) continue;
+      std::visit([&]<typename T>(T O::*member) {
+        if constexpr (std::is_same_v<T, double>) o.*member = value.is_number() ? value.number() : h.number(key);
+        else if constexpr (std::is_same_v<T, bool>) o.*member = value.is_flag() ? value.flag() : h.flag(key);
+        else o.*member = value.is_pair() ? value.pair() : h.pair(key);
+      }, f.member);
+      break;
+    }
   }
   return o;
 }

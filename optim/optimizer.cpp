@@ -141,7 +141,8 @@ void Optimizer::step() {
   NoGradGuard no_grad;
   for (auto& group : groups_) {
     const double lr = group.options.number("lr");
-    const double group_wd = group.options.contains("weight_decay") ? group.options.number("weight_decay") : 0.0;
+    const Hyperparam* wd = group.options.find("weight_decay");
+    const double group_wd = wd && wd->is_number() ? wd->number() : 0.0;
     for (const auto& [n, p] : group.params) {
       const Tensor& g = p.grad();
       if (!g.defined()) continue;

@@ -2,6 +2,7 @@
 // fixed-size Eigen lane groups over the parameter and its state (core/cpu/lanes.h), bitwise the
 // same whatever the buffers' alignment.
 #include "ember/core/cpu/lanes.h"
+#include "ember/core/cpu/math.h"
 #include "ember/core/kernels/optim.h"
 
 namespace ember::cpu {
@@ -73,9 +74,9 @@ void adam_fused(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
       auto& vmax = std::get<0>(std::tie(VM...));
       // NaN wins, as in torch.maximum.
       vmax = vmax.binaryExpr(V, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>());
-      descend(vmax.sqrt() / bc2s + eps);
+      descend(sqrt_of(vmax) / bc2s + eps);
     } else {
-      descend(V.sqrt() / bc2s + eps);
+      descend(sqrt_of(V) / bc2s + eps);
     }
   };
   T* p = param.data_ptr<T>();
@@ -111,9 +112,9 @@ void rmsprop_fused(const Tensor& param, const Tensor& grad, const Tensor& square
       if constexpr (kCentered) {
         auto& GA = std::get<0>(ex);
         lerp_into(GA, d, c);
-        descend((SQ + GA * T(-1) * GA).sqrt() + eps);
+        descend(sqrt_of(SQ + GA * T(-1) * GA) + eps);
       } else {
-        descend(SQ.sqrt() + eps);
+        descend(sqrt_of(SQ) + eps);
       }
     };
     if (decay)
@@ -157,7 +158,7 @@ void adagrad_fused(const Tensor& param, const Tensor& grad, const Tensor& sum, c
       [&](auto P, auto G, auto S) {
         auto run = [&](const auto& d) {
           S = S + d * T(1) * d;
-          P = P + d * neg_clr / (S.sqrt() + eps);
+          P = P + d * neg_clr / (sqrt_of(S) + eps);
         };
         if (a.weight_decay != 0)
           run(G * sign + P * wd);

@@ -12,33 +12,8 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "ember/core/cpu/loops.h"
+#include "ember/core/cpu/math.h"
 #include "ember/core/kernels/unary.h"
-
-namespace ember::cpu {
-
-// tanh and erf: Eigen's float approximations, on packets and single values alike (so a value's
-// result does not depend on where it sits), and std:: for double. NB: the library builds with
-// EIGEN_FAST_MATH=0 (CMakeLists.txt): Eigen's fast sqrt loses 1-2 bits and turns +inf into NaN,
-// and the same switch would otherwise leave tanh and erf unvectorised.
-template <typename T, bool IsErf>
-struct TanhOrErf {
-  template <typename V>
-  static V f(const V& x) {
-    if constexpr (std::is_same_v<T, float>)
-      return IsErf ? Eigen::internal::generic_fast_erf_float(x) : Eigen::internal::generic_fast_tanh_float(x);
-    else
-      return IsErf ? std::erf(x) : std::tanh(x);
-  }
-  T operator()(const T& x) const { return f(x); }
-  template <typename Packet>
-  Packet packetOp(const Packet& x) const { return f(x); }
-};
-}  // namespace ember::cpu
-
-template <typename T, bool IsErf>
-struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
-  enum { Cost = 30 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
-};
 
 namespace ember::cpu {
 namespace {
@@ -67,11 +42,6 @@ T saturate(double v) {
   }
 }
 
-template <typename X>
-auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
-template <typename X>
-auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
-
 template <typename T>
 T int_pow(T x, int64_t e) {
   T result = 1;
@@ -91,7 +61,7 @@ void pow_scalar(const Tensor& out, const Tensor& in, double e) {
     if (e == 2) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.square(); });
     if (e == 3) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.cube(); });
     if (e == 1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
-    if (e == 0.5) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.sqrt(); });
+    if (e == 0.5) return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
     if (e == -1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.inverse(); });
     if (e == -2) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.square().inverse(); });
     return unary_kernel<T, T>(out, in, [p](const auto& x) { return x.pow(p); });
@@ -127,8 +97,8 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
   switch (op) {
     case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.exp(); });
     case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.log(); });
-    case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.sqrt(); });
-    case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.rsqrt(); });
+    case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
+    case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / sqrt_of(x); });
     case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });
     case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.logistic(); });
     case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return erf_of(x); });

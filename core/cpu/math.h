@@ -1,0 +1,58 @@
+#pragma once
+// Elementwise math the CPU kernels share, vectorised and the same on packets and single values
+// (so a value's result never depends on where it sits in a buffer):
+//   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
+//   tanh_of, erf_of: Eigen's float approximations, std:: for double.
+// NB: the library builds with EIGEN_FAST_MATH=0 (CMakeLists.txt): Eigen's fast sqrt is an rsqrt
+// estimate and a Newton step, 1-2 bits off and NaN for +inf. The same switch also turns off
+// Eigen's packet paths of sqrt on AVX-512 and of tanh and erf everywhere, which would leave them
+// scalar (5x slower in Adam's update): these functors run the packet functions explicitly.
+#include <Eigen/Core>
+#include <cmath>
+#include <type_traits>
+#include <unsupported/Eigen/SpecialFunctions>
+
+namespace ember::cpu {
+
+template <typename T>
+struct ExactSqrt {
+  T operator()(const T& x) const { return std::sqrt(x); }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const { return Eigen::internal::psqrt(x); }
+};
+
+template <typename T, bool IsErf>
+struct TanhOrErf {
+  template <typename V>
+  static V f(const V& x) {
+    if constexpr (std::is_same_v<T, float>)
+      return IsErf ? Eigen::internal::generic_fast_erf_float(x) : Eigen::internal::generic_fast_tanh_float(x);
+    else
+      return IsErf ? std::erf(x) : std::tanh(x);
+  }
+  T operator()(const T& x) const { return f(x); }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const { return f(x); }
+};
+
+}  // namespace ember::cpu
+
+template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::ExactSqrt<T>> {
+  enum { Cost = 10 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
+};
+template <typename T, bool IsErf>
+struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
+  enum { Cost = 30 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
+};
+
+namespace ember::cpu {
+
+template <typename X>
+auto sqrt_of(const X& x) { return x.unaryExpr(ExactSqrt<typename X::Scalar>()); }
+template <typename X>
+auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
+template <typename X>
+auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
+
+}  // namespace ember::cpu
