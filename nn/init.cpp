@@ -37,8 +37,8 @@ double calculate_gain(const std::string& nonlinearity, double param) {
   throw ValueError("calculate_gain: unsupported nonlinearity '" + nonlinearity + "'");
 }
 
-std::pair<int64_t, int64_t> fan_in_and_fan_out(const Tensor& t) {
-  EMBER_CHECK_VALUE(t.dim() >= 2, "init: fan in and fan out need a tensor with at least 2 dims, got ",
+std::pair<int64_t, int64_t> fan_in_and_fan_out(const Tensor& t, const char* op) {
+  EMBER_CHECK_VALUE(t.dim() >= 2, op, ": fan in and fan out need a tensor with at least 2 dims, got shape ",
                     t.sizes());
   int64_t receptive = 1;
   for (int64_t d = 2; d < t.dim(); ++d) receptive *= t.size(d);
@@ -62,34 +62,35 @@ Tensor zeros_(Tensor t) { return constant_(std::move(t), 0.0); }
 Tensor ones_(Tensor t) { return constant_(std::move(t), 1.0); }
 
 Tensor xavier_uniform_(Tensor t, double gain, Generator* gen) {
-  auto [fan_in, fan_out] = fan_in_and_fan_out(t);
+  auto [fan_in, fan_out] = fan_in_and_fan_out(t, "xavier_uniform_");
   double bound = gain * std::sqrt(6.0 / static_cast<double>(fan_in + fan_out));
   return uniform_(std::move(t), -bound, bound, gen);
 }
 
 Tensor xavier_normal_(Tensor t, double gain, Generator* gen) {
-  auto [fan_in, fan_out] = fan_in_and_fan_out(t);
+  auto [fan_in, fan_out] = fan_in_and_fan_out(t, "xavier_normal_");
   return normal_(std::move(t), 0.0, gain * std::sqrt(2.0 / static_cast<double>(fan_in + fan_out)), gen);
 }
 
 namespace {
-double kaiming_std(const Tensor& t, double a, FanMode mode, const std::string& nonlinearity) {
-  auto [fan_in, fan_out] = fan_in_and_fan_out(t);
+double kaiming_std(const Tensor& t, double a, FanMode mode, const std::string& nonlinearity,
+                   const char* op) {
+  auto [fan_in, fan_out] = fan_in_and_fan_out(t, op);
   int64_t fan = mode == FanMode::FanIn ? fan_in : fan_out;
-  EMBER_CHECK_VALUE(fan > 0, "init: kaiming initialisation of a tensor with zero elements");
+  EMBER_CHECK_VALUE(fan > 0, op, ": a tensor with zero elements has no fan");
   return calculate_gain(nonlinearity, a) / std::sqrt(static_cast<double>(fan));
 }
 }  // namespace
 
 Tensor kaiming_uniform_(Tensor t, double a, FanMode mode, const std::string& nonlinearity,
                         Generator* gen) {
-  double bound = std::sqrt(3.0) * kaiming_std(t, a, mode, nonlinearity);
+  double bound = std::sqrt(3.0) * kaiming_std(t, a, mode, nonlinearity, "kaiming_uniform_");
   return uniform_(std::move(t), -bound, bound, gen);
 }
 
 Tensor kaiming_normal_(Tensor t, double a, FanMode mode, const std::string& nonlinearity,
                        Generator* gen) {
-  return normal_(std::move(t), 0.0, kaiming_std(t, a, mode, nonlinearity), gen);
+  return normal_(std::move(t), 0.0, kaiming_std(t, a, mode, nonlinearity, "kaiming_normal_"), gen);
 }
 
 Tensor trunc_normal_(Tensor t, double mean, double std, double a, double b, Generator* gen) {

@@ -13,8 +13,9 @@ enum class FanMode { FanIn, FanOut };
 /// Recommended gain for a nonlinearity: "linear", "conv2d", "sigmoid", "tanh", "relu",
 /// "leaky_relu" (with `param` as the negative slope), "selu".
 double calculate_gain(const std::string& nonlinearity, double param = 0.01);
-/// (fan_in, fan_out) of a weight of at least 2 dims: [out, in, *receptive field].
-std::pair<int64_t, int64_t> fan_in_and_fan_out(const Tensor& t);
+/// (fan_in, fan_out) of a weight of at least 2 dims: [out, in, *receptive field]; `op` names the
+/// caller in the error for fewer dims.
+std::pair<int64_t, int64_t> fan_in_and_fan_out(const Tensor& t, const char* op = "fan_in_and_fan_out");
 
 Tensor uniform_(Tensor t, double a = 0.0, double b = 1.0, Generator* gen = nullptr);
 Tensor normal_(Tensor t, double mean = 0.0, double std = 1.0, Generator* gen = nullptr);

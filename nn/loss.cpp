@@ -48,8 +48,12 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
   Tensor safe = where(keep, idx, scalar_tensor(0, kInt64));
   int64_t classes = log_probs.size(1);
   Tensor bad = logical_and(keep, logical_or(lt(safe, 0), ge(safe, classes)));
-  EMBER_CHECK_INDEX(!sum(bad.to(kInt64)).item<int64_t>(), op, ": target index out of range for ",
-                    classes, " classes");
+  if (sum(bad.to(kInt64)).item<int64_t>() != 0) {
+    const int64_t at = argmax(reshape(bad.to(kInt64), {-1})).item<int64_t>();
+    EMBER_CHECK_INDEX(false, op, ": target ", reshape(idx, {-1}).select(0, at).item<int64_t>(),
+                      " (element ", at, ") is out of range for ", classes, " classes; expected a class in [0, ",
+                      classes, ") or ignore_index ", ignore_index);
+  }
   Tensor picked = squeeze(gather(log_probs, 1, unsqueeze(safe, 1)), 1);
   Tensor mask = keep.to(log_probs.dtype());
   return {neg(picked) * mask, mask};

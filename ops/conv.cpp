@@ -32,7 +32,9 @@ void check_conv(const Tensor& input, const Tensor& weight, const Tensor& bias, c
   bool same = input.dtype() == weight.dtype() && (!bias.defined() || bias.dtype() == input.dtype());
   EMBER_CHECK_TYPE(same, "conv2d: input, weight and bias must have the same dtype, got input ", describe(input),
                    ", weight ", describe(weight), ", bias ", bias.defined() ? describe(bias) : std::string("none"));
-  check_floating_compute(input.dtype(), "conv2d");
+  check_compute_dtype(input.dtype(), "conv2d");
+  EMBER_CHECK_TYPE(input.is_floating_point(), "conv2d: input and weight must be float32 or float64, got ",
+                   describe(input), " and ", describe(weight));
   EMBER_CHECK_VALUE(input.device() == weight.device() && (!bias.defined() || bias.device() == input.device()),
                     "conv2d: input, weight and bias must be on the same device");
   EMBER_CHECK_VALUE(p.groups > 0, "conv2d: groups must be positive, got ", p.groups);

@@ -72,7 +72,8 @@ void bind_init(py::module_& i) {
   i.def("calculate_gain", [](const std::string& nl, std::optional<double> param) {
     return I::calculate_gain(nl, param.value_or(0.01));
   }, py::arg("nonlinearity"), py::arg("param") = py::none());
-  i.def("_calculate_fan_in_and_fan_out", &I::fan_in_and_fan_out, py::arg("tensor"));
+  i.def("_calculate_fan_in_and_fan_out", [](const Tensor& t) { return I::fan_in_and_fan_out(t, "_calculate_fan_in_and_fan_out"); },
+        py::arg("tensor"));
   i.def("uniform_", [](Tensor t, double a, double b, Generator* g) { return I::uniform_(t, a, b, g); },
         py::arg("tensor"), py::arg("a") = 0.0, py::arg("b") = 1.0, py::arg("generator") = py::none());
   i.def("normal_", [](Tensor t, double mean, double std, Generator* g) { return I::normal_(t, mean, std, g); },

@@ -78,7 +78,7 @@ TEST(LayerInitTest, InitFunctionsMatchTheirDistributions) {
   expect_error<ValueError>([] { nn::init::calculate_gain("swish"); },
                            {"calculate_gain: unsupported nonlinearity 'swish'"});
   expect_error<ValueError>([&] { nn::init::xavier_uniform_(empty({3}), 1.0, &g); },
-                           {"fan in and fan out need a tensor with at least 2 dims, got [3]"});
+                           {"xavier_uniform_: fan in and fan out need a tensor with at least 2 dims, got shape [3]"});
 }
 
 TEST(LayerModeTest, DropoutIsIdentityInEvalAndScalesInTraining) {

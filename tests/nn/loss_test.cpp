@@ -85,7 +85,8 @@ TEST(LossTest, CrossEntropyChecksTargetShapeAndRange) {
     EXPECT_STREQ(e.what(), "cross_entropy: target of shape [2] does not match input of shape [3, 4] (expected [3])");
   }
   expect_error<IndexError>([&] { F::cross_entropy(logits, tensor<int64_t>({0, 1, 4})); },
-                           {"cross_entropy: target index out of range for 4 classes"});
+                           {"cross_entropy: target 4 (element 2) is out of range for 4 classes; expected a class "
+                            "in [0, 4) or ignore_index -100"});
   expect_error<TypeError>([&] { F::cross_entropy(logits, zeros({3})); },
                           {"cross_entropy: target must hold class indices (int64), got float32"});
   expect_error<ValueError>([] { F::mse_loss(zeros({2}), zeros({3})); },

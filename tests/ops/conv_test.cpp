@@ -188,5 +188,5 @@ TEST(Conv2dTest, ErrorsNameShapes) {
   expect_error([&] { conv2d(x, w, Tensor(), 0); }, {"conv2d: stride must be positive, got [0, 0]"});
   expect_error([&] { conv2d(x, w, Tensor(), 1, -1); }, {"conv2d: padding must be non-negative"});
   expect_error<TypeError>([] { conv2d(ones({1, 3, 8, 8}, kInt64), ones({4, 3, 3, 3}, kInt64)); },
-                          {"conv2d: expected a floating point tensor (float32 or float64), got int64"});
+                          {"conv2d: input and weight must be float32 or float64, got int64 [1, 3, 8, 8] and int64 [4, 3, 3, 3]"});
 }
