@@ -159,6 +159,15 @@ std::shared_ptr<Module> hold_module(const py::handle& obj) {
 
 namespace {
 
+// What a module attribute name holds, as Module._entry(name) reports it to the Python half.
+enum class EntryKind { Parameter, Buffer, Child };
+
+// A registered tensor as Python sees a parameter: an nn.Parameter handle (a Python subclass of
+// Tensor, defined in ember/nn/modules.py).
+py::object parameter_handle(const Tensor& t) {
+  return py::module_::import("ember.nn.modules").attr("Parameter").attr("_wrap")(t);
+}
+
 py::list pairs(const std::vector<std::pair<std::string, Tensor>>& items) {
   py::list out;
   for (const auto& [k, v] : items) out.append(py::make_tuple(k, v));
@@ -166,6 +175,10 @@ py::list pairs(const std::vector<std::pair<std::string, Tensor>>& items) {
 }
 
 void bind_module(py::module_& nn) {
+  py::enum_<EntryKind>(nn, "EntryKind", "What a module attribute name holds (Module._entry).")
+      .value("Parameter", EntryKind::Parameter)
+      .value("Buffer", EntryKind::Buffer)
+      .value("Child", EntryKind::Child);
   py::class_<Module, PyModule, std::shared_ptr<Module>> cls(nn, "Module", R"doc(
 The base of every layer, as torch.nn.Module. Subclass it in Python: assigning an nn.Parameter,
 an nn.Module or a buffer name registers it; forward(...) runs through __call__.)doc");
@@ -195,11 +208,11 @@ an nn.Module or a buffer name registers it; forward(...) runs through __call__.)
       .def("_has_buffer", &Module::has_buffer)
       .def("_has_child", &Module::has_child)
       .def("_is_persistent_buffer", &Module::is_persistent_buffer)
-      // (kind, value): kind 1 parameter, 2 buffer, 3 child; None when `name` is none of them.
+      // (EntryKind, value), or None when `name` is no parameter, buffer or child.
       .def("_entry", [](const Module& m, const std::string& name) -> py::object {
-        if (m.has_parameter(name)) return py::make_tuple(1, m.parameter(name));
-        if (m.has_buffer(name)) return py::make_tuple(2, m.buffer(name));
-        if (m.has_child(name)) return py::make_tuple(3, m.child(name));
+        if (m.has_parameter(name)) return py::make_tuple(EntryKind::Parameter, m.parameter(name));
+        if (m.has_buffer(name)) return py::make_tuple(EntryKind::Buffer, m.buffer(name));
+        if (m.has_child(name)) return py::make_tuple(EntryKind::Child, m.child(name));
         return py::none();
       })
       .def("_named_parameters", [](const Module& m, const std::string& prefix, bool recurse) {
@@ -277,6 +290,39 @@ an nn.Module or a buffer name registers it; forward(...) runs through __call__.)
 template <typename M>
 using Layer = py::class_<M, PyLayer<M>, Module, std::shared_ptr<M>>;
 
+// NB: read-only; `layer.bias = nn.Parameter(...)` goes through Module.__setattr__.
+py::object bias_of(const Module& m) {
+  return m.has_parameter("bias") ? parameter_handle(m.parameter("bias")) : py::none();
+}
+
+// The child at a Python index of a container (negative counts from the end).
+std::shared_ptr<Module> child_at(const Module& container, int64_t index) {
+  auto children = container.named_children();
+  const auto n = static_cast<int64_t>(children.size());
+  EMBER_CHECK_INDEX(index >= -n && index < n, "index ", index, " is out of range for ",
+                    container.type_name(), " of length ", n);
+  return children[static_cast<size_t>(index < 0 ? index + n : index)].second;
+}
+
+// The (name, child) pairs a Python slice selects.
+std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_in(const Module& container,
+                                                                          const py::slice& slice) {
+  auto children = container.named_children();
+  py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+  if (!slice.compute(static_cast<py::ssize_t>(children.size()), &start, &stop, &step, &length))
+    throw py::error_already_set();
+  std::vector<std::pair<std::string, std::shared_ptr<Module>>> out;
+  for (py::ssize_t i = 0; i < length; ++i) out.push_back(children[static_cast<size_t>(start + i * step)]);
+  return out;
+}
+
+// iter(container): its children, in order.
+py::iterator iterate_children(const Module& container) {
+  py::list children;
+  for (const auto& [name, m] : container.named_children()) children.append(py::cast(m));
+  return py::iter(children);
+}
+
 void bind_layers(py::module_& nn) {
   Layer<nn::Linear>(nn, "Linear", "y = x W^T + b (torch.nn.Linear).")
       .def(layer_init<nn::Linear>([](int64_t in, int64_t out, bool bias) {
@@ -284,6 +330,8 @@ void bind_layers(py::module_& nn) {
       }), py::arg("in_features"), py::arg("out_features"), py::arg("bias") = true)
       .def_property_readonly("in_features", [](const nn::Linear& l) { return l.options().in_features; })
       .def_property_readonly("out_features", [](const nn::Linear& l) { return l.options().out_features; })
+      .def_property_readonly("bias", [](const nn::Linear& l) { return bias_of(l); },
+                             "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Linear::reset_parameters);
 
   Layer<nn::Conv2d>(nn, "Conv2d", "2-D convolution over [N, C, H, W] (torch.nn.Conv2d).")
@@ -304,6 +352,8 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("padding", [](const nn::Conv2d& c) { return size2_tuple(c.options().padding); })
       .def_property_readonly("dilation", [](const nn::Conv2d& c) { return size2_tuple(c.options().dilation); })
       .def_property_readonly("groups", [](const nn::Conv2d& c) { return c.options().groups; })
+      .def_property_readonly("bias", [](const nn::Conv2d& c) { return bias_of(c); },
+                             "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Conv2d::reset_parameters);
 
   auto pool_options = [](py::object kernel, py::object stride, py::object padding, py::object dilation,
@@ -446,7 +496,14 @@ Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be writt
         self.cast<nn::Sequential&>().push_back(hold_module(module));
         return self;
       }, py::arg("module"))
-      .def("__len__", &nn::Sequential::size);
+      .def("__len__", &nn::Sequential::size)
+      .def("__getitem__", [](const nn::Sequential& s, int64_t i) { return child_at(s, i); })
+      .def("__getitem__", [](const nn::Sequential& s, const py::slice& slice) {
+        auto seq = std::make_shared<nn::Sequential>();  // the children keep their names
+        for (const auto& [name, m] : children_in(s, slice)) seq->push_back(name, m);
+        return seq;
+      })
+      .def("__iter__", [](const nn::Sequential& s) { return iterate_children(s); });
 
   Layer<nn::ModuleList>(nn, "ModuleList", "An indexable list of registered modules (torch.nn.ModuleList).")
       .def(container_init<nn::ModuleList>([](nn::ModuleList& list, std::optional<py::iterable> modules) {
@@ -461,7 +518,23 @@ Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be writt
         for (py::handle m : modules) self.cast<nn::ModuleList&>().push_back(hold_module(m));
         return self;
       }, py::arg("modules"))
-      .def("__len__", &nn::ModuleList::size);
+      .def("__iadd__", [](py::object self, py::iterable modules) {
+        for (py::handle m : modules) self.cast<nn::ModuleList&>().push_back(hold_module(m));
+        return self;
+      })
+      .def("__len__", &nn::ModuleList::size)
+      .def("__getitem__", [](const nn::ModuleList& l, int64_t i) { return child_at(l, i); })
+      .def("__getitem__", [](const nn::ModuleList& l, const py::slice& slice) {
+        auto list = std::make_shared<nn::ModuleList>();
+        for (const auto& [name, m] : children_in(l, slice)) list->push_back(m);
+        return list;
+      })
+      .def("__setitem__", [](nn::ModuleList& l, int64_t i, py::handle module) {
+        const auto n = static_cast<int64_t>(l.size());
+        EMBER_CHECK_INDEX(i >= -n && i < n, "index ", i, " is out of range for ModuleList of length ", n);
+        l.replace_module(std::to_string(i < 0 ? i + n : i), hold_module(module));
+      })
+      .def("__iter__", [](const nn::ModuleList& l) { return iterate_children(l); });
 
   Layer<nn::ModuleDict>(nn, "ModuleDict", "Registered modules by name, in insertion order (torch.nn.ModuleDict).")
       .def(container_init<nn::ModuleDict>([](nn::ModuleDict& dict, std::optional<py::object> modules) {
@@ -478,7 +551,38 @@ Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be writt
         else d.insert(key, hold_module(module));
       })
       .def("__contains__", &nn::ModuleDict::contains)
-      .def("__len__", &nn::ModuleDict::size);
+      .def("__len__", &nn::ModuleDict::size)
+      .def("__getitem__", [](const nn::ModuleDict& d, const std::string& key) {
+        if (!d.contains(key)) throw py::key_error(key);
+        return d.child(key);
+      })
+      .def("__iter__", [](const nn::ModuleDict& d) {
+        py::list keys;
+        for (const auto& [name, m] : d.named_children()) keys.append(name);
+        return py::iter(keys);
+      })
+      .def("keys", [](const nn::ModuleDict& d) {
+        py::list keys;
+        for (const auto& [name, m] : d.named_children()) keys.append(name);
+        return keys;
+      })
+      .def("values", [](const nn::ModuleDict& d) {
+        py::list values;
+        for (const auto& [name, m] : d.named_children()) values.append(py::cast(m));
+        return values;
+      })
+      .def("items", [](const nn::ModuleDict& d) {
+        py::list items;
+        for (const auto& [name, m] : d.named_children()) items.append(py::make_tuple(name, m));
+        return items;
+      })
+      .def("update", [](py::object self, py::object modules) {
+        py::object items = py::hasattr(modules, "items") ? modules.attr("items")() : modules;
+        for (py::handle kv : items) {
+          auto pair = kv.cast<py::tuple>();
+          self.attr("__setitem__")(pair[0], pair[1]);
+        }
+      }, py::arg("modules"));
 }
 
 }  // namespace

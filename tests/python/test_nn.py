@@ -438,3 +438,26 @@ def test_cross_entropy_over_only_ignored_targets_is_nan_with_zero_gradient():
     assert math.isnan(loss.item())
     loss.backward()
     assert np.all(logits.grad.numpy() == 0)
+
+
+def test_containers_index_slice_and_iterate_from_cpp():
+    a, b, c = nn.Linear(1, 1), nn.ReLU(), nn.Linear(1, 1)
+    seq = nn.Sequential(collections.OrderedDict(first=a, act=b, last=c))
+    assert seq[0] is not None and seq[-1].out_features == 1
+    assert [type(m).__name__ for m in seq] == ["Linear", "ReLU", "Linear"]
+    tail = seq[1:]
+    assert isinstance(tail, nn.Sequential) and [n for n, _ in tail.named_children()] == ["act", "last"]
+    assert [type(m).__name__ for m in seq[::-1]] == ["Linear", "ReLU", "Linear"]
+    with pytest.raises(IndexError, match="index 3 is out of range for Sequential of length 3"):
+        seq[3]
+    ml = nn.ModuleList([a, b])
+    ml += [c]
+    ml[-1] = nn.Tanh()
+    assert [type(m).__name__ for m in ml] == ["Linear", "ReLU", "Tanh"] and len(ml[:2]) == 2
+    md = nn.ModuleDict({"x": a})
+    md.update({"y": b})
+    assert list(md) == ["x", "y"] and md.keys() == ["x", "y"] and [k for k, _ in md.items()] == ["x", "y"]
+    with pytest.raises(KeyError):
+        md["z"]
+    assert nn.Linear(2, 2, bias=False).bias is None and nn.Linear(2, 2).bias.shape == (2,)
+    assert isinstance(nn.Conv2d(1, 1, 1).bias, nn.Parameter)

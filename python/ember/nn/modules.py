@@ -1,9 +1,14 @@
 """ember.nn.Module and ember.nn.Parameter.
 
-Module is the C++ class ember._C.nn.Module itself (so that the built-in layers, bound from C++,
-are ember.nn.Module instances as in PyTorch); this file adds the Python half of its API to it:
-attribute registration, the traversals that return generators, state_dict as an OrderedDict,
-__call__. Subclass it as in PyTorch:
+The Python half of Module's API is the mixin class ModuleMethods below: attribute registration,
+the traversals that return generators, state_dict as an OrderedDict, __call__. ember.nn.Module is
+the C++ class ember._C.nn.Module with these methods; it has to be that one class, not a Python
+subclass of it, because modules built in C++ (the built-in layers, the children a
+TransformerEncoderLayer makes, what ember.io.load_module rebuilds) reach Python as instances of the
+C++ classes and must be nn.Module instances with the whole API, as in PyTorch. So the methods are
+installed on it once, by _install() at the end of this file. The containers' indexing and
+iteration and the layers' own properties are bound in C++ (python/src/nn.cpp), beside the classes.
+Subclass Module as in PyTorch:
 
     class Net(ember.nn.Module):
         def __init__(self):
@@ -80,8 +85,8 @@ def _holds_modules(value: Any) -> bool:
     return any(isinstance(v, _CModule) for v in items)
 
 
-class _ModuleMethods:
-    """The Python half of ember.nn.Module (installed onto it below)."""
+class ModuleMethods:
+    """The Python half of ember.nn.Module (installed onto the C++ class by _install below)."""
 
     def __init__(self, *args, **kwargs) -> None:
         # NB: the printed and saved type name is the Python class name ("Net(...)").
@@ -147,7 +152,7 @@ class _ModuleMethods:
             entry = self._entry(name)
             if entry is not None:
                 kind, value = entry
-                return Parameter._wrap(value) if kind == 1 else value
+                return Parameter._wrap(value) if kind == _C.nn.EntryKind.Parameter else value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
@@ -316,13 +321,19 @@ def _missing(m, part: str):
 
 
 _base_init = _CModule.__init__
-for _name, _value in list(vars(_ModuleMethods).items()):
-    if _name in ("__module__", "__dict__", "__weakref__", "__doc__", "__qualname__"):
-        continue
-    setattr(_CModule, _name, _value)
+
+
+def _install(cls, mixin) -> None:
+    """Puts the methods `mixin` defines onto the C++ class `cls` (see the module docstring)."""
+    for name, value in vars(mixin).items():
+        if name not in ("__module__", "__dict__", "__weakref__", "__doc__", "__qualname__"):
+            setattr(cls, name, value)
+
+
+_install(_CModule, ModuleMethods)
 
 if typing.TYPE_CHECKING:
-    class Module(_CModule, _ModuleMethods):  # what editors and type checkers see
+    class Module(_CModule, ModuleMethods):  # what editors and type checkers see
         ...
 else:
     Module = _CModule

@@ -26,8 +26,6 @@ from .. import _C
 from .._C import Tensor
 from . import lr_scheduler  # noqa: F401
 
-Optimizer = _C.optim.Optimizer
-
 def _named(params: Any, who: str) -> list:
     if isinstance(params, Tensor):
         raise TypeError(f"{who}: params must be an iterable of (name, tensor) pairs, got a Tensor")
@@ -121,7 +119,11 @@ class ParamGroup(MutableMapping):
 _Report = collections.namedtuple("OptimizerLoadReport", ["missing", "unexpected", "moved"])
 
 
-class _OptimizerMethods:
+class Optimizer(_C.optim.Optimizer):
+    """The base of Ember's optimizers (torch.optim.Optimizer's API over the C++ optimizer): the
+    live param_groups views, add_param_group, step(closure), load_state_dict's report and repr.
+    Each optimizer below derives from it and from its C++ class."""
+
     @property
     def param_groups(self) -> list:
         return [ParamGroup(self, i) for i in range(self._num_groups())]
@@ -131,12 +133,21 @@ class _OptimizerMethods:
         rest = {k: v for k, v in param_group.items() if k != "params"}
         self._add_param_group(_named(param_group["params"], self._name), _hyper(rest, self._name))
 
-    def step_closure(self, closure: Callable[[], Any]) -> Any:
-        from ..autograd import enable_grad
-        with enable_grad():
-            loss = closure()
-        self._step()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One update of every parameter that has a gradient; with a closure, calls it (under
+        enable_grad) first and returns its loss."""
+        loss = None
+        if closure is not None:
+            from ..autograd import enable_grad
+            with enable_grad():
+                loss = closure()
+        _C.optim.Optimizer.step(self)
         return loss
+
+    def load_state_dict(self, state_dict: Mapping, strict: bool = False):
+        """Restores state by parameter name (see the C++ Optimizer::load_state_dict): returns
+        (missing, unexpected, moved) names; strict makes unexpected names an error."""
+        return _Report(*_C.optim.Optimizer.load_state_dict(self, state_dict, strict))
 
     def __repr__(self) -> str:
         lines = [f"{self._name} ("]
@@ -147,61 +158,37 @@ class _OptimizerMethods:
         return "\n".join(lines + [")"])
 
 
-def _step(self, closure: Callable[[], Any] | None = None) -> Any:
-    """One update of every parameter that has a gradient; with a closure, calls it (under
-    enable_grad) first and returns its loss."""
-    if closure is None:
-        self._step()
-        return None
-    return self.step_closure(closure)
-
-
-def _load_state_dict(self, state_dict: Mapping, strict: bool = False):
-    """Restores state by parameter name (see the C++ Optimizer::load_state_dict): returns
-    (missing, unexpected, moved) names; strict makes unexpected names an error."""
-    return _Report(*self._load_state_dict(state_dict, strict))
-
-
-Optimizer._step = Optimizer.step
-Optimizer._load_state_dict = Optimizer.load_state_dict
-for _name, _value in list(vars(_OptimizerMethods).items()):
-    if not _name.startswith("__") or _name == "__repr__":
-        setattr(Optimizer, _name, _value)
-Optimizer.step = _step
-Optimizer.load_state_dict = _load_state_dict
-
-
-class SGD(_C.optim.SGD):
+class SGD(Optimizer, _C.optim.SGD):
     """torch.optim.SGD(params, lr, momentum, dampening, weight_decay, nesterov, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-3, momentum: float = 0.0, dampening: float = 0.0,
                  weight_decay: float = 0.0, nesterov: bool = False, *, maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, **unsupported), "SGD")
-        super().__init__(_groups(params, "SGD"), d)
+        _C.optim.SGD.__init__(self, _groups(params, "SGD"), d)
 
 
-class Adam(_C.optim.Adam):
+class Adam(Optimizer, _C.optim.Adam):
     """torch.optim.Adam(params, lr, betas, eps, weight_decay, amsgrad, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, **unsupported), "Adam")
-        super().__init__(_groups(params, "Adam"), d)
+        _C.optim.Adam.__init__(self, _groups(params, "Adam"), d)
 
 
-class AdamW(_C.optim.AdamW):
+class AdamW(Optimizer, _C.optim.AdamW):
     """torch.optim.AdamW(params, lr, betas, eps, weight_decay=0.01, amsgrad, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, **unsupported), "AdamW")
-        super().__init__(_groups(params, "AdamW"), d)
+        _C.optim.AdamW.__init__(self, _groups(params, "AdamW"), d)
 
 
-class RMSprop(_C.optim.RMSprop):
+class RMSprop(Optimizer, _C.optim.RMSprop):
     """torch.optim.RMSprop(params, lr=0.01, alpha, eps, weight_decay, momentum, centered, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
@@ -209,10 +196,10 @@ class RMSprop(_C.optim.RMSprop):
                  maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
                         centered=centered, maximize=maximize, **unsupported), "RMSprop")
-        super().__init__(_groups(params, "RMSprop"), d)
+        _C.optim.RMSprop.__init__(self, _groups(params, "RMSprop"), d)
 
 
-class Adagrad(_C.optim.Adagrad):
+class Adagrad(Optimizer, _C.optim.Adagrad):
     """torch.optim.Adagrad(params, lr=0.01, lr_decay, weight_decay, initial_accumulator_value, eps,
     maximize)."""
 
@@ -222,7 +209,7 @@ class Adagrad(_C.optim.Adagrad):
         d = _hyper(dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, eps=eps, maximize=maximize,
                         **unsupported), "Adagrad")
-        super().__init__(_groups(params, "Adagrad"), d)
+        _C.optim.Adagrad.__init__(self, _groups(params, "Adagrad"), d)
 
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "ParamGroup", "lr_scheduler"]
