@@ -23,20 +23,9 @@ namespace {
 using nn::Module;
 using Gil = py::call_guard<py::gil_scoped_release>;
 
-// Lets Python subclasses override forward and extra_repr; C++ calling either takes the GIL.
-class PyModule : public Module {
- public:
-  using Module::Module;
-  Tensor forward(const Tensor& input) override {
-    PYBIND11_OVERRIDE_NAME(Tensor, Module, "forward", forward, input);
-  }
-  std::string extra_repr() const override {
-    PYBIND11_OVERRIDE_NAME(std::string, Module, "extra_repr", extra_repr, );
-  }
-};
-
-// The same for a Python subclass of a built-in layer (class MyLinear(nn.Linear)): without it, a
-// C++ caller (Sequential, a parent layer) would run the built-in forward and skip the override.
+// Lets a Python subclass of Module, or of a built-in layer (class MyLinear(nn.Linear)), override
+// forward and extra_repr: without it, a C++ caller (Sequential, a parent layer) would run the
+// built-in forward and skip the override. C++ calling either takes the GIL.
 template <typename M>
 class PyLayer : public M {
  public:
@@ -78,6 +67,8 @@ class PyLayer<nn::MultiheadAttention> : public nn::MultiheadAttention {
                                            average_attn_weights);
   }
 };
+
+using PyModule = PyLayer<Module>;
 
 template <typename T, typename Arg>
 std::shared_ptr<T> construct(Arg&& arg) {
