@@ -1,11 +1,13 @@
 #pragma once
 // Tensor: a cheap, copyable handle to a shared TensorImpl. Copies alias; views (reshape, transpose,
-// slice, ...) share storage; clone() and contiguous() copy. The op methods are declared here and
-// defined next to their op in ops/, the autograd methods in autograd/.
+// slice, ...) share storage; clone() and contiguous() copy. The op methods are generated from the
+// op table (ops/ops.toml) and forward to the ops' free functions; the in-place methods are defined
+// in ops/inplace.cpp, the autograd methods in autograd/.
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -127,92 +129,9 @@ class Tensor {
   int register_hook(std::function<Tensor(const Tensor&)> fn) const;
   void remove_hook(int handle) const;
 
-  // ---- ops (defined in ops/, each next to its free function)
-  Tensor add(const Tensor& other, Scalar alpha = 1) const;
-  Tensor add(Scalar other) const;
-  Tensor sub(const Tensor& other, Scalar alpha = 1) const;
-  Tensor sub(Scalar other) const;
-  Tensor mul(const Tensor& other) const;
-  Tensor mul(Scalar other) const;
-  Tensor div(const Tensor& other) const;
-  Tensor div(Scalar other) const;
-  Tensor pow(const Tensor& exponent) const;
-  Tensor pow(Scalar exponent) const;
-  Tensor maximum(const Tensor& other) const;
-  Tensor minimum(const Tensor& other) const;
-  Tensor neg() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sqrt() const;
-  Tensor rsqrt() const;
-  Tensor abs() const;
-  Tensor sign() const;
-  Tensor tanh() const;
-  Tensor sigmoid() const;
-  Tensor relu() const;
-  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
-
-  Tensor eq(const Tensor& other) const;
-  Tensor eq(Scalar other) const;
-  Tensor ne(const Tensor& other) const;
-  Tensor ne(Scalar other) const;
-  Tensor lt(const Tensor& other) const;
-  Tensor lt(Scalar other) const;
-  Tensor le(const Tensor& other) const;
-  Tensor le(Scalar other) const;
-  Tensor gt(const Tensor& other) const;
-  Tensor gt(Scalar other) const;
-  Tensor ge(const Tensor& other) const;
-  Tensor ge(Scalar other) const;
-
-  /// Reductions: an empty `dims` reduces over every dimension.
-  Tensor sum(IntArrayRef dims = {}, bool keepdim = false) const;
-  Tensor mean(IntArrayRef dims = {}, bool keepdim = false) const;
-  Tensor max() const;
-  Tensor min() const;
-  /// (values, indices) along `dim`.
-  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
-  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
-  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-  Tensor var(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
-  Tensor std(IntArrayRef dims = {}, int64_t correction = 1, bool keepdim = false) const;
-  Tensor logsumexp(IntArrayRef dims, bool keepdim = false) const;
-  Tensor norm(double p = 2, IntArrayRef dims = {}, bool keepdim = false) const;
-
-  Tensor matmul(const Tensor& other) const;
-
-  Tensor reshape(IntArrayRef shape) const;
-  Tensor view(IntArrayRef shape) const;
-  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
-  Tensor permute(IntArrayRef dims) const;
-  Tensor transpose(int64_t dim0, int64_t dim1) const;
-  /// Transpose of a tensor with at most 2 dimensions.
-  Tensor t() const;
-  Tensor contiguous() const;
-  Tensor squeeze() const;
-  Tensor squeeze(int64_t dim) const;
-  Tensor unsqueeze(int64_t dim) const;
-  Tensor expand(IntArrayRef shape) const;
-  Tensor expand_as(const Tensor& other) const;
-  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
-  Tensor slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-               int64_t step = 1) const;
-  Tensor select(int64_t dim, int64_t index) const;
-
-  Tensor index_select(int64_t dim, const Tensor& index) const;
-  Tensor gather(int64_t dim, const Tensor& index) const;
-  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
-  Tensor masked_fill(const Tensor& mask, Scalar value) const;
-  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
-  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
-
-  Tensor softmax(int64_t dim) const;
-  Tensor log_softmax(int64_t dim) const;
-
-  Tensor to(DType dtype) const;
-  Tensor to(Device device) const;
-  Tensor clone() const;
+  // ---- ops: one method per op of the table (ops/ops.toml), generated with their declarations
+  // (t.f(args) is ember::f(t, args); <build>/generated/include/ember/core/tensor_methods.inc).
+#include "ember/core/tensor_methods.inc"
 
   // ---- in-place ops: write through the handle (hence const, as in libtorch), bump the version
   // counter and return *this

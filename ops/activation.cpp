@@ -135,8 +135,4 @@ Tensor leaky_relu(const Tensor& t, double negative_slope) {
                                        UnaryParams{negative_slope});
 }
 
-Tensor Tensor::tanh() const { return ember::tanh(*this); }
-Tensor Tensor::sigmoid() const { return ember::sigmoid(*this); }
-Tensor Tensor::relu() const { return ember::relu(*this); }
-
 }  // namespace ember

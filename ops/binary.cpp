@@ -179,8 +179,8 @@ Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
                    "sub: subtracting two bool tensors is not supported; use logical ops");
   return add_impl(a, b, alpha, true, "sub");
 }
-Tensor add(const Tensor& a, Scalar b) { return add(a, wrap_scalar(b, a)); }
-Tensor sub(const Tensor& a, Scalar b) { return sub(a, wrap_scalar(b, a)); }
+Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, wrap_scalar(b, a), alpha); }
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return sub(a, wrap_scalar(b, a), alpha); }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
   Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, result_type(a, b), "mul");
@@ -255,17 +255,5 @@ Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
 Tensor operator/(const Tensor& a, Scalar b) { return div(a, b); }
 Tensor operator/(Scalar a, const Tensor& b) { return div(true_division_scalar(a, b), b); }
 Tensor operator-(const Tensor& a) { return neg(a); }
-
-Tensor Tensor::add(const Tensor& other, Scalar alpha) const { return ember::add(*this, other, alpha); }
-Tensor Tensor::add(Scalar other) const { return ember::add(*this, other); }
-Tensor Tensor::sub(const Tensor& other, Scalar alpha) const { return ember::sub(*this, other, alpha); }
-Tensor Tensor::sub(Scalar other) const { return ember::sub(*this, other); }
-Tensor Tensor::mul(const Tensor& other) const { return ember::mul(*this, other); }
-Tensor Tensor::mul(Scalar other) const { return ember::mul(*this, other); }
-Tensor Tensor::div(const Tensor& other) const { return ember::div(*this, other); }
-Tensor Tensor::div(Scalar other) const { return ember::div(*this, other); }
-Tensor Tensor::pow(const Tensor& exponent) const { return ember::pow(*this, exponent); }
-Tensor Tensor::maximum(const Tensor& other) const { return ember::maximum(*this, other); }
-Tensor Tensor::minimum(const Tensor& other) const { return ember::minimum(*this, other); }
 
 }  // namespace ember

@@ -105,17 +105,4 @@ Tensor operator>(const Tensor& a, Scalar b) { return gt(a, b); }
 Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
 Tensor operator>=(const Tensor& a, Scalar b) { return ge(a, b); }
 
-Tensor Tensor::eq(const Tensor& other) const { return ember::eq(*this, other); }
-Tensor Tensor::eq(Scalar other) const { return ember::eq(*this, other); }
-Tensor Tensor::ne(const Tensor& other) const { return ember::ne(*this, other); }
-Tensor Tensor::ne(Scalar other) const { return ember::ne(*this, other); }
-Tensor Tensor::lt(const Tensor& other) const { return ember::lt(*this, other); }
-Tensor Tensor::lt(Scalar other) const { return ember::lt(*this, other); }
-Tensor Tensor::le(const Tensor& other) const { return ember::le(*this, other); }
-Tensor Tensor::le(Scalar other) const { return ember::le(*this, other); }
-Tensor Tensor::gt(const Tensor& other) const { return ember::gt(*this, other); }
-Tensor Tensor::gt(Scalar other) const { return ember::gt(*this, other); }
-Tensor Tensor::ge(const Tensor& other) const { return ember::ge(*this, other); }
-Tensor Tensor::ge(Scalar other) const { return ember::ge(*this, other); }
-
 }  // namespace ember

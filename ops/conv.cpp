@@ -11,7 +11,6 @@ namespace ember {
 using autograd::SavedTensor;
 using autograd::TensorList;
 
-
 namespace {
 
 int64_t conv_out_size(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t dilation) {

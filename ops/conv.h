@@ -3,14 +3,12 @@
 // unbatched [C, H, W], weight [O, C / groups, kH, kW], optional bias [O]; output
 // [N, O, (H + 2 pH - dH (kH - 1) - 1) / sH + 1, (same for W)]. Differentiable in input, weight and
 // bias, to any order (the gradients are convolutions again).
+// conv2d(x, w, b, /*stride=*/2, /*padding=*/1) is declared from the op table
+// (ember/ops/functions.h); bias may be an undefined Tensor().
 #include "ember/core/kernels/conv.h"
-#include "ember/core/tensor.h"
+#include "ember/ops/functions.h"
 
 namespace ember {
-
-/// conv2d(x, w, b, /*stride=*/2, /*padding=*/1); bias may be an undefined Tensor().
-Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor(),
-              Size2 stride = 1, Size2 padding = 0, Size2 dilation = 1, int64_t groups = 1);
 
 namespace detail {
 /// The gradient of conv2d with respect to its input [N, C, H, W] (`input_shape`), given the

@@ -49,8 +49,4 @@ Tensor to(const Tensor& t, Device device) {
   return t.device() == device ? t : convert(t, t.dtype(), device);
 }
 
-Tensor Tensor::clone() const { return ember::clone(*this); }
-Tensor Tensor::to(DType dtype) const { return ember::to(*this, dtype); }
-Tensor Tensor::to(Device device) const { return ember::to(*this, device); }
-
 }  // namespace ember

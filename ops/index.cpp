@@ -268,6 +268,14 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, Scalar value) {
   return out;
 }
 
+Tensor masked_fill(const Tensor& t, const Tensor& mask, const Tensor& value) {
+  EMBER_CHECK_VALUE(value.numel() == 1, "masked_fill: value must be a one-element tensor, got ",
+                    describe(value));
+  if (is_floating(value.dtype())) return masked_fill(t, mask, Scalar(value.item<double>()));
+  if (value.dtype() == kBool) return masked_fill(t, mask, Scalar(value.item<bool>()));
+  return masked_fill(t, mask, Scalar(value.item<int64_t>()));
+}
+
 Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int64_t> padding_idx) {
   check_same_device(weight, indices, "embedding");
   EMBER_CHECK_VALUE(weight.dim() == 2, "embedding: weight must be 2-D [num_embeddings, dim], got ",
@@ -297,19 +305,6 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
     autograd::set_history(out, node);
   }
   return out;
-}
-
-Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
-  return ember::index_select(*this, dim, index);
-}
-Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
-  return ember::gather(*this, dim, index);
-}
-Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
-  return ember::scatter_add(*this, dim, index, src);
-}
-Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
-  return ember::masked_fill(*this, mask, value);
 }
 
 }  // namespace ember

@@ -168,11 +168,4 @@ std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
   return split(t, split_size, d);
 }
 
-std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
-  return ember::split(*this, split_size, dim);
-}
-std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
-  return ember::chunk(*this, chunks, dim);
-}
-
 }  // namespace ember

@@ -138,6 +138,17 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   return batched_matmul(a, b);
 }
 
-Tensor Tensor::matmul(const Tensor& other) const { return ember::matmul(*this, other); }
+Tensor mm(const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_VALUE(a.dim() == 2 && b.dim() == 2, "mm: expected 2-D tensors, got ", a.sizes(), " and ",
+                    b.sizes());
+  return matmul(a, b);
+}
+
+Tensor bmm(const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_VALUE(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.sizes(), " and ",
+                    b.sizes());
+  EMBER_CHECK_VALUE(a.size(0) == b.size(0), "bmm: batch sizes differ: ", a.sizes(), " and ", b.sizes());
+  return matmul(a, b);
+}
 
 }  // namespace ember

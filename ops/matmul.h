@@ -1,15 +1,9 @@
 #pragma once
-// Matrix products with PyTorch's matmul semantics: 1-D x 1-D is a dot product (0-d result),
-// 2-D x 2-D a matrix product, a 1-D operand gets a dim prepended (left) or appended (right) that
-// is removed again, and N-D operands multiply their last two dims batched over the broadcast of
-// the rest: [2, 1, 3, 4] @ [5, 4, 6] -> [2, 5, 3, 6]. Both operands must have one dtype (float32,
-// float64 or an integer type other than bool). Transposed operands are multiplied in place.
+// Matrix products with PyTorch's matmul semantics (matmul, mm, bmm: declared from the op table,
+// ember/ops/functions.h): 1-D x 1-D is a dot product (0-d result), 2-D x 2-D a matrix product, a
+// 1-D operand gets a dim prepended (left) or appended (right) that is removed again, and N-D
+// operands multiply their last two dims batched over the broadcast of the rest:
+// [2, 1, 3, 4] @ [5, 4, 6] -> [2, 5, 3, 6]. Both operands must have one dtype (float32, float64 or
+// an integer type other than bool). Transposed operands are multiplied in place.
 #include "ember/core/kernels/matmul.h"
-#include "ember/core/tensor.h"
-
-namespace ember {
-
-/// a @ b: matmul(x, w.t()) for a linear layer, matmul(q, k.transpose(-2, -1)) for attention.
-Tensor matmul(const Tensor& a, const Tensor& b);
-
-}  // namespace ember
+#include "ember/ops/functions.h"

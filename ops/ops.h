@@ -1,5 +1,7 @@
 #pragma once
-// Every differentiable op, as free functions (ember::add, ember::matmul, ...).
+// Every differentiable op, as free functions (ember::add, ember::matmul, ...): those of the op
+// table (ember/ops/functions.h, generated from ops/ops.toml) and the operators.
+#include "ember/ops/functions.h"
 #include "ember/ops/activation.h"
 #include "ember/ops/advanced_index.h"
 #include "ember/ops/binary.h"

@@ -260,11 +260,12 @@ struct NormBackward : autograd::Node {
 
 }  // namespace
 
-Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim) {
+Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+  if (dtype && *dtype != t.dtype()) return sum(t.to(*dtype), dims, keepdim);
   DimVector rd = reduction_dims(dims, t.dim(), "sum");
-  DType dtype = is_integral(t.dtype()) ? kInt64 : t.dtype();
-  check_compute_dtype(dtype, "sum");
-  Tensor out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, dtype);
+  DType accumulate = is_integral(t.dtype()) ? kInt64 : t.dtype();
+  check_compute_dtype(accumulate, "sum");
+  Tensor out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, accumulate);
   if (autograd::any_requires_grad(t)) {
     auto node = autograd::make_node<SumBackward>(t);
     node->in_shape = t.sizes().vec();
@@ -275,7 +276,8 @@ Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim) {
   return out;
 }
 
-Tensor mean(const Tensor& t, IntArrayRef dims, bool keepdim) {
+Tensor mean(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+  if (dtype && *dtype != t.dtype()) return mean(t.to(*dtype), dims, keepdim);
   check_floating(t, "mean");
   DimVector rd = reduction_dims(dims, t.dim(), "mean");
   int64_t count = 1;
@@ -296,6 +298,9 @@ Tensor min(const Tensor& t) {
                     ") without a dim");
   return extreme(t, {}, false, false, "min");
 }
+
+Tensor max(const Tensor& a, const Tensor& b) { return maximum(a, b); }
+Tensor min(const Tensor& a, const Tensor& b) { return minimum(a, b); }
 
 std::tuple<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) {
   return extreme_dim(t, dim, keepdim, true);
@@ -422,35 +427,6 @@ Tensor sum_to(const Tensor& t, IntArrayRef shape) {
       dims.push_back(lead + static_cast<int64_t>(i));
   Tensor r = dims.empty() ? t : sum(t, dims, true);
   return reshape(r, shape);
-}
-
-Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const { return ember::sum(*this, dims, keepdim); }
-Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const { return ember::mean(*this, dims, keepdim); }
-Tensor Tensor::max() const { return ember::max(*this); }
-Tensor Tensor::min() const { return ember::min(*this); }
-std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
-  return ember::max(*this, dim, keepdim);
-}
-std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
-  return ember::min(*this, dim, keepdim);
-}
-Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
-  return ember::argmax(*this, dim, keepdim);
-}
-Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
-  return ember::argmin(*this, dim, keepdim);
-}
-Tensor Tensor::var(IntArrayRef dims, int64_t correction, bool keepdim) const {
-  return ember::var(*this, dims, correction, keepdim);
-}
-Tensor Tensor::std(IntArrayRef dims, int64_t correction, bool keepdim) const {
-  return ember::std(*this, dims, correction, keepdim);
-}
-Tensor Tensor::logsumexp(IntArrayRef dims, bool keepdim) const {
-  return ember::logsumexp(*this, dims, keepdim);
-}
-Tensor Tensor::norm(double p, IntArrayRef dims, bool keepdim) const {
-  return ember::norm(*this, p, dims, keepdim);
 }
 
 }  // namespace ember

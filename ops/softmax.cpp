@@ -54,7 +54,4 @@ Tensor softmax_impl(const Tensor& t, int64_t dim, bool log) {
 Tensor softmax(const Tensor& t, int64_t dim) { return softmax_impl(t, dim, false); }
 Tensor log_softmax(const Tensor& t, int64_t dim) { return softmax_impl(t, dim, true); }
 
-Tensor Tensor::softmax(int64_t dim) const { return ember::softmax(*this, dim); }
-Tensor Tensor::log_softmax(int64_t dim) const { return ember::log_softmax(*this, dim); }
-
 }  // namespace ember

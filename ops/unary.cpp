@@ -211,16 +211,4 @@ Tensor pow(const Tensor& t, Scalar exponent) {
   return out;
 }
 
-Tensor Tensor::neg() const { return ember::neg(*this); }
-Tensor Tensor::exp() const { return ember::exp(*this); }
-Tensor Tensor::log() const { return ember::log(*this); }
-Tensor Tensor::sqrt() const { return ember::sqrt(*this); }
-Tensor Tensor::rsqrt() const { return ember::rsqrt(*this); }
-Tensor Tensor::abs() const { return ember::abs(*this); }
-Tensor Tensor::sign() const { return ember::sign(*this); }
-Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
-  return ember::clamp(*this, min, max);
-}
-Tensor Tensor::pow(Scalar exponent) const { return ember::pow(*this, exponent); }
-
 }  // namespace ember

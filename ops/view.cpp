@@ -202,15 +202,14 @@ Tensor contiguous(const Tensor& t) {
   return out;
 }
 
-Tensor squeeze(const Tensor& t) {
-  DimVector shape;
-  for (int64_t s : t.sizes())
-    if (s != 1) shape.push_back(s);
-  return view(t, shape);
-}
-
-Tensor squeeze(const Tensor& t, int64_t dim) {
-  int64_t d = wrap_dim(dim, t.dim(), "squeeze");
+Tensor squeeze(const Tensor& t, std::optional<int64_t> dim) {
+  if (!dim) {
+    DimVector shape;
+    for (int64_t s : t.sizes())
+      if (s != 1) shape.push_back(s);
+    return view(t, shape);
+  }
+  int64_t d = wrap_dim(*dim, t.dim(), "squeeze");
   if (t.dim() == 0) return view(t, {});
   if (t.size(d) != 1) return view(t, t.sizes());
   DimVector shape = t.sizes().vec();
@@ -294,6 +293,26 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
   return record_view(t, out);
 }
 
+Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.sizes()); }
+Tensor reshape_as(const Tensor& t, const Tensor& other) { return reshape(t, other.sizes()); }
+Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
+Tensor broadcast_to(const Tensor& t, IntArrayRef size) { return expand(t, size); }
+Tensor swapaxes(const Tensor& t, int64_t axis0, int64_t axis1) { return transpose(t, axis0, axis1); }
+
+Tensor t(const Tensor& self) {
+  EMBER_CHECK_VALUE(self.dim() <= 2, "t: expects a tensor with at most 2 dims, got ", self.dim(),
+                    "; use transpose() or permute()");
+  return self.dim() < 2 ? view(self, self.sizes()) : transpose(self, 0, 1);
+}
+
+std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
+  int64_t d = wrap_dim(dim, t.dim(), "unbind");
+  std::vector<Tensor> out;
+  out.reserve(static_cast<size_t>(t.size(d)));
+  for (int64_t i = 0; i < t.size(d); ++i) out.push_back(select(t, d, i));
+  return out;
+}
+
 Tensor slice_backward(const Tensor& grad, IntArrayRef in_shape, int64_t dim, int64_t start,
                       int64_t end, int64_t step) {
   Tensor out = zeros(in_shape, grad.options());
@@ -311,34 +330,5 @@ Tensor slice_backward(const Tensor& grad, IntArrayRef in_shape, int64_t dim, int
   }
   return out;
 }
-
-Tensor Tensor::reshape(IntArrayRef shape) const { return ember::reshape(*this, shape); }
-Tensor Tensor::view(IntArrayRef shape) const { return ember::view(*this, shape); }
-Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
-  return ember::flatten(*this, start_dim, end_dim);
-}
-Tensor Tensor::permute(IntArrayRef dims) const { return ember::permute(*this, dims); }
-Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
-  return ember::transpose(*this, dim0, dim1);
-}
-Tensor Tensor::t() const {
-  EMBER_CHECK_VALUE(dim() <= 2, "t: expects a tensor with at most 2 dims, got ", dim(),
-                    "; use transpose() or permute()");
-  return dim() < 2 ? ember::view(*this, sizes()) : ember::transpose(*this, 0, 1);
-}
-Tensor Tensor::contiguous() const { return ember::contiguous(*this); }
-Tensor Tensor::squeeze() const { return ember::squeeze(*this); }
-Tensor Tensor::squeeze(int64_t dim) const { return ember::squeeze(*this, dim); }
-Tensor Tensor::unsqueeze(int64_t dim) const { return ember::unsqueeze(*this, dim); }
-Tensor Tensor::expand(IntArrayRef shape) const { return ember::expand(*this, shape); }
-Tensor Tensor::expand_as(const Tensor& other) const { return ember::expand(*this, other.sizes()); }
-Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
-  return ember::narrow(*this, dim, start, length);
-}
-Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-                     int64_t step) const {
-  return ember::slice(*this, dim, start, end, step);
-}
-Tensor Tensor::select(int64_t dim, int64_t index) const { return ember::select(*this, dim, index); }
 
 }  // namespace ember

@@ -25,20 +25,19 @@ def fix(text: str) -> str:
     text = re.sub(r"(def \w+\([^)]*: )device\b", r"\1_device", text)
     text = text.replace("Union[bool, int, float]", "bool | int | float")
     text = text.replace("generator: Generator = None", "generator: Generator | None = None")
+    text = re.sub(r"(def (split|chunk|unbind)\(.*\)) -> tuple:", r"\1 -> tuple[Tensor, ...]:", text)
     text = re.sub(r"def (\w+)\(self: _dtype", r"def \1(self", text)
     aliases = "\n_dtype: typing.TypeAlias = dtype\n_device: typing.TypeAlias = device\n"
     return re.sub(r"(\nclass Tensor:)", aliases + r"\1", text, count=1)
 
 
-# ember.nn.Module and ember.optim.Optimizer are the C++ classes with Python methods installed on
-# them (python/ember/nn/modules.py, python/ember/optim/__init__.py); these names appear in the
-# annotations of those methods.
+# ember.nn.Module is the C++ class with the Python methods of its mixin installed on it
+# (python/ember/nn/modules.py); these names appear in the annotations of those methods.
 EXTRA_IMPORTS = {
     "nn/__init__.pyi": "import collections\nfrom ember._C import Tensor\n"
                        "from ember.nn.modules import Parameter, _IncompatibleKeys\n",
-    "optim.pyi": "from collections.abc import Mapping\n",
 }
-UNRESOLVED = "^(Parameter|Tensor|_IncompatibleKeys|Mapping)$"
+UNRESOLVED = "^(Parameter|Tensor|_IncompatibleKeys)$"
 
 
 def main() -> None:

@@ -46,7 +46,7 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
         case BinaryOp::Minimum:
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x && y; });
         default:
-          EMBER_CHECK_TYPE(false, "binary op ", static_cast<int>(op), " is not defined for bool");
+          EMBER_CHECK_TYPE(false, detail::op_name(op), ": not defined for bool tensors");
       }
     } else {
       switch (op) {

@@ -116,7 +116,7 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
       return unary_kernel<T, T>(out, in, [slope](const auto& x) { return (x > T(0)).select(x, x * slope); });
     }
     default:
-      EMBER_CHECK_AS(NotImplementedError, false, detail::unary_op_name(op), ": no CPU kernel for ",
+      EMBER_CHECK_AS(NotImplementedError, false, detail::op_name(op), ": no CPU kernel for ",
                      out.dtype());
   }
 }
@@ -125,7 +125,7 @@ void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParam
   visit_compute_dtype(out.dtype(), "unary", [&]<typename T>(type_tag<T>) {
     if constexpr (std::is_same_v<T, bool>) {
       // Only sign is defined for bool (sign(b) = b); the ops refuse the rest before getting here.
-      EMBER_CHECK_TYPE(op == UnaryOp::Sign, detail::unary_op_name(op), ": not supported for bool tensors");
+      EMBER_CHECK_TYPE(op == UnaryOp::Sign, detail::op_name(op), ": not supported for bool tensors");
       return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
     } else {
       switch (op) {
@@ -147,7 +147,7 @@ void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParam
         case UnaryOp::PowScalar: return pow_scalar<T>(out, in, p.a);
         default:
           if constexpr (std::is_floating_point_v<T>) return floating_unary<T>(op, out, in, p);
-          EMBER_CHECK_AS(NotImplementedError, false, detail::unary_op_name(op), ": no CPU kernel for ",
+          EMBER_CHECK_AS(NotImplementedError, false, detail::op_name(op), ": no CPU kernel for ",
                          out.dtype());
       }
     }
@@ -180,7 +180,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
           return g * (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t.square()) * k * (T(1) + T(3) * c * x.square()));
         });
       default:
-        EMBER_CHECK_AS(NotImplementedError, false, detail::unary_op_name(op),
+        EMBER_CHECK_AS(NotImplementedError, false, detail::op_name(op),
                        ": no fused gradient kernel on the CPU");
     }
   });

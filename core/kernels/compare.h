@@ -2,11 +2,11 @@
 // The kernel contract of comparisons, logical ops and where (ops/compare.h). Ops call these stubs;
 // each backend (core/cpu/, cuda/) registers its kernels into them.
 #include "ember/core/dispatch.h"
+#include "ember/core/kernels/op_codes.h"  // UnaryOp, BinaryOp, CompareOp: from the op table
 #include "ember/core/tensor.h"
 
 namespace ember {
 
-enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr };
 /// Kernel: out (bool) = a op b; a and b already broadcast to out's shape and of one dtype.
 /// The logical ops treat nonzero (and NaN) as true.
 using CompareFn = void (*)(CompareOp op, const Tensor& out, const Tensor& a, const Tensor& b);

@@ -1,16 +1,14 @@
 #pragma once
-// The kernel contract of elementwise ops of one tensor (ops/unary.h, ops/activation.h): the op
-// codes, their parameters and the kernels of the forward and of the fused activation gradients. Ops
-// call these stubs; each backend (core/cpu/, cuda/) registers its kernels into them.
+// The kernel contract of elementwise ops of one tensor (ops/unary.h, ops/activation.h): the
+// parameters of the op codes (the codes are the `kernel`s of the op table, ops/ops.toml) and the
+// kernels of the forward and of the fused activation gradients. Ops call these stubs; each backend
+// (core/cpu/, cuda/) registers its kernels into them and handles every code.
 #include "ember/core/dispatch.h"
+#include "ember/core/kernels/op_codes.h"  // UnaryOp, BinaryOp, CompareOp: from the op table
 #include "ember/core/tensor.h"
 
 namespace ember {
 
-enum class UnaryOp : uint8_t {
-  Neg, Exp, Log, Sqrt, Rsqrt, Abs, Sign, Tanh, Sigmoid, Relu, Gelu, GeluTanh, LeakyRelu, Clamp,
-  PowScalar, Erf,
-};
 /// Extra arguments of parametrised unary ops: LeakyRelu slope (a), Clamp bounds (a = min,
 /// b = max, each used only when has_a / has_b), PowScalar exponent (a).
 struct UnaryParams {
@@ -27,10 +25,5 @@ EMBER_DECLARE_STUB(unary_stub, UnaryFn);
 using ActivationBackwardFn = void (*)(UnaryOp op, const Tensor& grad_in, const Tensor& grad,
                                       const Tensor& saved, const UnaryParams& p);
 EMBER_DECLARE_STUB(activation_backward_stub, ActivationBackwardFn);
-
-namespace detail {
-/// "exp", "clamp", ...: how ops and kernels name a unary op in errors.
-const char* unary_op_name(UnaryOp op);
-}  // namespace detail
 
 }  // namespace ember

@@ -12,6 +12,7 @@
 
 #include "ember/core/scalar.h"
 #include "ember/core/shape.h"
+#include "ember/core/size2.h"
 #include "ember/core/tensor.h"
 
 namespace py = pybind11;
@@ -45,6 +46,7 @@ void bind_dtype(py::module_& m);     // dtype and device objects
 void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, in-place ops, repr
 void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
 void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
+void bind_table_ops(py::module_& m);  // those of the op table (generated: op_bindings.cpp)
 void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
 void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
 void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
@@ -61,6 +63,19 @@ py::class_<Tensor> tensor_class(py::module_& m);
 std::vector<int64_t> size_args(const py::args& args);
 /// Dims from None (every dim: empty), an int or a sequence of ints.
 std::vector<int64_t> dims_arg(const py::handle& dim);
+/// stride=2 or stride=(2, 1), as PyTorch takes them (None: nullopt for the optional form).
+Size2 size2(const py::handle& v);
+std::optional<Size2> optional_size2(const py::handle& v);
+/// f() with the GIL released, for ops that may run long: without_gil([&] { return matmul(a, b); }).
+template <typename F>
+auto without_gil(F&& f) {
+  py::gil_scoped_release nogil;
+  return f();
+}
+/// A Python tuple of tensors (split, chunk and unbind return tuples, as in PyTorch).
+py::tuple tensor_tuple(const std::vector<Tensor>& tensors);
+/// A named tuple with these fields, as torch.return_types: named_tuple({"values", "indices"}, r).
+py::object named_tuple(std::initializer_list<const char*> fields, const std::tuple<Tensor, Tensor>& values);
 /// A Tensor, or a 0-d tensor made from a Python number in the dtype `like op number` computes in.
 Tensor as_tensor_like(const py::handle& value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.

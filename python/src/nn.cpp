@@ -588,6 +588,18 @@ void bind_nn(py::module_& m) {
          "The C++ object's address: identifies a module whatever Python object wraps it.");
   bind_layers(nn);
   bind_containers(nn);
+
+  // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with
+  // `from .._C.nn import *` (so a new layer needs no line there).
+  py::list all;
+  py::handle module_class = nn.attr("Module");
+  for (auto [name, value] : nn.attr("__dict__").cast<py::dict>()) {
+    bool is_layer = PyType_Check(value.ptr()) && !value.is(module_class) &&
+                    PyObject_IsSubclass(value.ptr(), module_class.ptr()) == 1;
+    if (is_layer && py::str(name).cast<std::string>()[0] != '_') all.append(name);
+  }
+  all.attr("sort")();
+  nn.attr("__all__") = all;
 }
 
 }  // namespace ember::python

@@ -234,8 +234,6 @@ and views (reshape, transpose, indexing with ints and slices) share its storage.
       .def("bool", [](const Tensor& t) { return t.to(kBool); })
       .def("byte", [](const Tensor& t) { return t.to(kUInt8); })
       .def("cpu", [](const Tensor& t) { return t.to(Device()); })
-      .def("clone", &Tensor::clone)
-      .def("contiguous", &Tensor::contiguous)
       .def("new_zeros", [](const Tensor& t, const py::args& size) {
         return zeros(size_args(size), t.options());
       })

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Proves that the build enforces Ember's layers (cmake/EmberLayers.cmake): compiled from a layer's
 # include root, a header of the layer itself compiles, and a header of a layer above it does not,
-# because that folder is not there.
+# because that folder is not there (nor its generated headers: LAYER/generated/).
 #   check_layering.sh CXX LAYER_ROOTS layer:own_header:upward_header ...
 set -euo pipefail
 cxx=$1 roots=$2
 shift 2
 probe() {  # probe LAYER HEADER: compiles a file that includes ember/HEADER from LAYER's root
-  printf '#include "ember/%s"\n' "$2" | "$cxx" -std=c++20 -fsyntax-only -I"$roots/$1" -x c++ - 2>&1
+  printf '#include "ember/%s"\n' "$2" |
+    "$cxx" -std=c++20 -fsyntax-only -I"$roots/$1" -I"$roots/$1/generated" -x c++ - 2>&1
 }
 for spec in "$@"; do
   IFS=: read -r layer own up <<<"$spec"

@@ -240,3 +240,10 @@ TEST(BinaryTest, TrueDivisionByANumberKeepsTheNumber) {
   EXPECT_NEAR((tensor<int32_t>({3}) / (int64_t{1} << 33)).item(), 3.0 / 8589934592.0, 1e-16);
   EXPECT_EQ((u / 2).dtype(), kFloat32);
 }
+
+TEST(BinaryTest, ScalarOtherTakesAlphaToo) {
+  Tensor x = tensor({1.0, 2.0});
+  expect_values_near(add(x, 3, 2), {7, 8}, 0, 0);
+  expect_values_near(x.sub(1.5, 2), {-2, -1}, 0, 0);
+  EXPECT_EQ(add(tensor(std::vector<int64_t>{1}), 2, 3).dtype(), kInt64);
+}

@@ -412,3 +412,15 @@ TEST(EmbeddingTest, Gradcheck) {
     return y * y;
   }, {draw({4, 3})});
 }
+
+TEST(MaskedFillTest, AOneElementTensorValueIsItsNumber) {
+  Tensor x = grid();
+  Tensor mask = x > 5;
+  EXPECT_EQ(masked_fill(x, mask, tensor({-1.0})).to_vector<double>(),
+            masked_fill(x, mask, -1.0).to_vector<double>());
+  Tensor ints = arange(4, TensorOptions(kInt64));
+  Tensor big = scalar_tensor(int64_t{1} << 60, kInt64);  // beyond a double's 53 bits
+  EXPECT_EQ(ints.masked_fill(ints > 2, big).to_vector<int64_t>()[3], int64_t{1} << 60);
+  expect_error([&] { masked_fill(x, mask, tensor({1.0, 2.0})); },
+               {"masked_fill: value must be a one-element tensor, got float64 [2]"});
+}

@@ -239,3 +239,14 @@ TEST(MatmulTest, EmptyInnerDimWithBatchDimsGivesZeros) {
   EXPECT_EQ(b.grad().sizes(), IntArrayRef({0, 4}));
   EXPECT_EQ(nn::functional::linear(ones({1, 1, 0}), ones({2, 0})).sizes(), IntArrayRef({1, 1, 2}));
 }
+
+TEST(MatmulTest, MmAndBmmTakeOnlyTheirRanks) {
+  Generator gen(3);
+  Tensor a = randn({2, 3}, kFloat64, &gen), b = randn({3, 4}, kFloat64, &gen);
+  EXPECT_EQ(mm(a, b).to_vector<double>(), matmul(a, b).to_vector<double>());
+  Tensor ba = randn({5, 2, 3}, kFloat64, &gen), bb = randn({5, 3, 4}, kFloat64, &gen);
+  EXPECT_EQ(ba.bmm(bb).to_vector<double>(), matmul(ba, bb).to_vector<double>());
+  expect_error([&] { mm(ba, b); }, {"mm: expected 2-D tensors, got [5, 2, 3] and [3, 4]"});
+  expect_error([&] { bmm(a, b); }, {"bmm: expected 3-D tensors, got [2, 3] and [3, 4]"});
+  expect_error([&] { bmm(ba, randn({1, 3, 4})); }, {"bmm: batch sizes differ: [5, 2, 3] and [1, 3, 4]"});
+}

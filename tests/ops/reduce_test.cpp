@@ -465,3 +465,20 @@ TEST(ReduceTest, StdGradientOfConstantValuesIsZero) {
   EXPECT_EQ(one.grad().item(), 0.0);
   gradcheck([](const TensorList& in) { return ember::std(in[0], {1}); }, {randn({3, 4}, kFloat64).set_requires_grad()});
 }
+
+TEST(ReduceTest, SumAndMeanInARequestedDtype) {
+  Tensor x = tensor(std::vector<int64_t>{1, 2, 3, 4}, {2, 2});
+  Tensor s = sum(x, {0}, false, kFloat64);
+  EXPECT_EQ(s.dtype(), kFloat64);
+  expect_values(s, {4, 6});
+  Tensor m = x.mean({}, false, kFloat32);
+  EXPECT_EQ(m.dtype(), kFloat32);
+  EXPECT_DOUBLE_EQ(m.item(), 2.5);
+  expect_error([&] { mean(x); }, {"mean"});  // an integer mean needs a floating dtype
+}
+
+TEST(ReduceTest, MaxAndMinOfTwoTensorsAreMaximumAndMinimum) {
+  Tensor a = tensor({1.0, 5.0, -1.0}), b = tensor({2.0, 3.0, -4.0});
+  expect_values(max(a, b), {2, 5, -1});
+  expect_values(a.min(b), {1, 3, -4});
+}

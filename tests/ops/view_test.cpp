@@ -247,3 +247,32 @@ TEST(ViewTest, GradgradcheckThroughSliceAndSelect) {
     return y * y;
   }, {draw({5, 3})});
 }
+
+TEST(ViewTest, ConveniencesOfTheOpTableAreViewsOfTheirBase) {
+  Tensor x = range(6, {2, 3});
+  Tensor other = zeros({3, 2});
+  EXPECT_EQ(view_as(x, other).sizes(), IntArrayRef({3, 2}));
+  EXPECT_EQ(x.reshape_as(other).sizes(), IntArrayRef({3, 2}));
+  EXPECT_EQ(range(3, {1, 3}).expand_as(x).strides(), IntArrayRef({0, 1}));
+  EXPECT_EQ(broadcast_to(range(3, {3}), {4, 2, 3}).sizes(), IntArrayRef({4, 2, 3}));
+  EXPECT_EQ(swapaxes(x, 0, 1).sizes(), IntArrayRef({3, 2}));
+  EXPECT_EQ(t(x).sizes(), IntArrayRef({3, 2}));
+  EXPECT_EQ(squeeze(zeros({1, 3, 1}), std::nullopt).sizes(), IntArrayRef({3}));
+  EXPECT_EQ(x.squeeze(0).sizes(), IntArrayRef({2, 3}));
+  for (const Tensor& v : {view_as(x, other), t(x), swapaxes(x, 0, 1)}) EXPECT_TRUE(shares(v, x));
+  expect_error([&] { view_as(x.t(), zeros({6})); }, {"view"});
+  expect_error([&] { t(zeros({2, 2, 2})); }, {"t: expects a tensor with at most 2 dims, got 3"});
+}
+
+TEST(ViewTest, UnbindGivesEveryEntryOfADimAsAView) {
+  Tensor x = range(6, {2, 3});
+  std::vector<Tensor> rows = unbind(x), cols = x.unbind(-1);
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(cols.size(), 3u);
+  expect_values(rows[1], {3, 4, 5});
+  expect_values(cols[2], {2, 5});
+  EXPECT_TRUE(shares(rows[0], x));
+  EXPECT_TRUE(unbind(zeros({0, 2})).empty());
+  expect_error([&] { unbind(x, 2); }, {"unbind: dimension 2 out of range"});
+  gradcheck([](const TensorList& in) { return stack(unbind(in[0], 1), 0) * 2.0; }, {draw({2, 3})});
+}

@@ -461,3 +461,15 @@ def test_containers_index_slice_and_iterate_from_cpp():
         md["z"]
     assert nn.Linear(2, 2, bias=False).bias is None and nn.Linear(2, 2).bias.shape == (2,)
     assert isinstance(nn.Conv2d(1, 1, 1).bias, nn.Parameter)
+
+
+def test_every_built_in_layer_is_re_exported_by_ember_nn():
+    # ember/nn/__init__.py takes ember._C.nn.__all__, which the bindings compute: a new layer
+    # needs no line there, and nothing private leaks.
+    layers = [name for name, value in vars(ember._C.nn).items()
+              if isinstance(value, type) and issubclass(value, ember._C.nn.Module)
+              and value is not ember._C.nn.Module and not name.startswith("_")]
+    assert sorted(layers) == sorted(ember._C.nn.__all__)
+    for name in layers:
+        assert getattr(nn, name) is getattr(ember._C.nn, name)
+    assert nn.Module is ember._C.nn.Module and not hasattr(nn, "_BatchNorm")

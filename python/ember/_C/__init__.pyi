@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int32', 'int64', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int32', 'int64', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -204,25 +204,37 @@ class Tensor:
         True when both are the same tensor (not merely equal).
         """
     def abs(self) -> Tensor:
-        ...
+        """
+        |self| in self's dtype (bool refused, as on PyTorch's CPU).
+        """
     @typing.overload
     def add(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
         """
-        a + alpha * b (a - alpha * b for sub)
+        self + alpha * other, broadcast, in the promoted dtype.
         """
     @typing.overload
     def add(self, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
-        ...
+        """
+        self + alpha * other for a Python number other.
+        """
     def add_(self, other: typing.Any) -> typing.Any:
         ...
     def amax(self, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
-        ...
+        """
+        Maximum over dim (every dim when empty), values only; the gradient is shared evenly among the maximal elements. NaN propagates.
+        """
     def amin(self, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
-        ...
+        """
+        Minimum over dim (every dim when empty), values only; see amax.
+        """
     def argmax(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
-        ...
+        """
+        Index (int64) of the maximum along dim, or into the flattened tensor without dim.
+        """
     def argmin(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
-        ...
+        """
+        Index (int64) of the minimum along dim, or into the flattened tensor without dim.
+        """
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
         """
         Accumulates d self / d leaf into every leaf's .grad; gradient is needed unless self has one element.
@@ -230,23 +242,39 @@ class Tensor:
     def bfloat16(self) -> Tensor:
         ...
     def bmm(self, mat2: Tensor) -> Tensor:
-        ...
+        """
+        Batched product of 3-D tensors [B, n, k] @ [B, k, m].
+        """
     def bool(self) -> Tensor:
         ...
+    def broadcast_to(self, size: typing.Any) -> Tensor:
+        """
+        expand(size).
+        """
     def byte(self) -> Tensor:
         ...
-    def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> list[Tensor]:
-        ...
+    def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
+        """
+        split into pieces of ceil(size / chunks): at most chunks views.
+        """
     def clamp(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
-        ...
+        """
+        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
+        """
     def clamp_(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> typing.Any:
         ...
     def clip(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
-        ...
+        """
+        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
+        """
     def clone(self) -> Tensor:
-        ...
+        """
+        A contiguous copy that stays in the graph.
+        """
     def contiguous(self) -> Tensor:
-        ...
+        """
+        self when contiguous, else a contiguous copy.
+        """
     def copy_(self, src: Tensor) -> typing.Any:
         ...
     def cpu(self) -> Tensor:
@@ -261,7 +289,9 @@ class Tensor:
         ...
     @typing.overload
     def div(self, other: Tensor) -> Tensor:
-        ...
+        """
+        True division, broadcast: integer inputs give float32.
+        """
     @typing.overload
     def div(self, other: bool | int | float) -> Tensor:
         ...
@@ -269,7 +299,9 @@ class Tensor:
         ...
     @typing.overload
     def divide(self, other: Tensor) -> Tensor:
-        ...
+        """
+        True division, broadcast: integer inputs give float32.
+        """
     @typing.overload
     def divide(self, other: bool | int | float) -> Tensor:
         ...
@@ -279,46 +311,66 @@ class Tensor:
         ...
     @typing.overload
     def eq(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self == other elementwise, as a bool tensor (NaN != NaN).
+        """
     @typing.overload
     def eq(self, other: bool | int | float) -> Tensor:
         ...
     def erf(self) -> Tensor:
-        ...
+        """
+        The Gauss error function (GELU's building block).
+        """
     def exp(self) -> Tensor:
-        ...
+        """
+        e^self; integer tensors compute in float32.
+        """
     def expand(self, *args) -> Tensor:
         """
-        expand(3, -1): broadcast size-1 dims without copying.
+        expand(3, -1): size-1 dims broadcast (and leading dims added) without copying.
         """
     def expand_as(self, other: Tensor) -> Tensor:
-        ...
+        """
+        expand(other's shape).
+        """
     def fill_(self, value: typing.Any) -> typing.Any:
         ...
     def flatten(self, start_dim: typing.SupportsInt | typing.SupportsIndex = 0, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
-        ...
+        """
+        Dims start_dim..end_dim merged into one.
+        """
     def float(self) -> Tensor:
         ...
     def gather(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
-        ...
+        """
+        out[i][j] = self[index[i][j]][j] (dim 0), ...; out has index's shape.
+        """
     @typing.overload
     def ge(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self >= other elementwise, as a bool tensor.
+        """
     @typing.overload
     def ge(self, other: bool | int | float) -> Tensor:
         ...
     @typing.overload
     def gt(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self > other elementwise, as a bool tensor.
+        """
     @typing.overload
     def gt(self, other: bool | int | float) -> Tensor:
         ...
     def half(self) -> Tensor:
         ...
     def index_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
-        ...
+        """
+        A copy of self with source.select(dim, i) added to self.select(dim, index[i]).
+        """
     def index_select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
-        ...
+        """
+        The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
+        """
     def int(self) -> Tensor:
         ...
     def is_contiguous(self) -> bool:
@@ -331,67 +383,111 @@ class Tensor:
         """
     @typing.overload
     def le(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self <= other elementwise, as a bool tensor.
+        """
     @typing.overload
     def le(self, other: bool | int | float) -> Tensor:
         ...
     def log(self) -> Tensor:
-        ...
+        """
+        Natural logarithm: log(0) = -inf, log(x < 0) = nan.
+        """
     def log_softmax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-        ...
+        """
+        self - logsumexp(self, dim): the log of softmax without its underflow.
+        """
     def logical_and(self, other: Tensor) -> Tensor:
-        ...
+        """
+        Nonzero-ness of self and other combined (any dtypes, broadcast).
+        """
     def logical_not(self) -> Tensor:
-        ...
+        """
+        True where self is zero (any dtype; NaN is nonzero).
+        """
     def logical_or(self, other: Tensor) -> Tensor:
-        ...
+        """
+        Nonzero-ness of self or other (any dtypes, broadcast).
+        """
     def logsumexp(self, dim: typing.Any, keepdim: bool = False) -> Tensor:
-        ...
+        """
+        log(sum(exp(self))) over dim, as m + log(sum(exp(self - m))) with m the max, so it neither overflows nor underflows. Integer inputs give float32.
+        """
     def long(self) -> Tensor:
         ...
     @typing.overload
     def lt(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self < other elementwise, as a bool tensor.
+        """
     @typing.overload
     def lt(self, other: bool | int | float) -> Tensor:
         ...
-    def masked_fill(self, mask: Tensor, value: typing.Any) -> Tensor:
-        ...
+    @typing.overload
+    def masked_fill(self, mask: Tensor, value: bool | int | float) -> Tensor:
+        """
+        self with value where the bool mask holds (broadcast); the gradient flows where it does not.
+        """
+    @typing.overload
+    def masked_fill(self, mask: Tensor, value: Tensor) -> Tensor:
+        """
+        masked_fill with a 0-d tensor's value.
+        """
     def matmul(self, other: Tensor) -> Tensor:
-        ...
+        """
+        Matrix product with PyTorch's rules: 1-D operands get a dim added (and removed again), N-D operands multiply their last two dims batched over the broadcast of the rest.
+        """
     @typing.overload
     def max(self) -> Tensor:
-        ...
-    @typing.overload
-    def max(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
         """
-        (values, indices) along dim, as a named tuple.
+        The largest element as a 0-d tensor; empty tensors refused.
         """
     @typing.overload
     def max(self, other: Tensor) -> Tensor:
-        ...
+        """
+        maximum(self, other).
+        """
+    @typing.overload
+    def max(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
+        """
+        (values, int64 indices) of the maximum along dim; the first maximum wins ties and gets the gradient.
+        """
     def maximum(self, other: Tensor) -> Tensor:
-        ...
+        """
+        Elementwise max (NaN wins); where equal, the gradient is split evenly.
+        """
     def mean(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
-        ...
+        """
+        Mean over dim (every dim when empty), of a floating tensor (or of self in dtype).
+        """
     @typing.overload
     def min(self) -> Tensor:
-        ...
-    @typing.overload
-    def min(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
         """
-        (values, indices) along dim, as a named tuple.
+        The smallest element as a 0-d tensor; empty tensors refused.
         """
     @typing.overload
     def min(self, other: Tensor) -> Tensor:
-        ...
+        """
+        minimum(self, other).
+        """
+    @typing.overload
+    def min(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
+        """
+        (values, int64 indices) of the minimum along dim; see max.dim.
+        """
     def minimum(self, other: Tensor) -> Tensor:
-        ...
+        """
+        Elementwise min (NaN wins); where equal, the gradient is split evenly.
+        """
     def mm(self, mat2: Tensor) -> Tensor:
-        ...
+        """
+        Product of two matrices (2-D tensors).
+        """
     @typing.overload
     def mul(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self * other, broadcast, in the promoted dtype.
+        """
     @typing.overload
     def mul(self, other: bool | int | float) -> Tensor:
         ...
@@ -399,24 +495,34 @@ class Tensor:
         ...
     @typing.overload
     def multiply(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self * other, broadcast, in the promoted dtype.
+        """
     @typing.overload
     def multiply(self, other: bool | int | float) -> Tensor:
         ...
     def narrow(self, dim: typing.SupportsInt | typing.SupportsIndex, start: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-        ...
+        """
+        Entries [start, start + length) of dim, as a view.
+        """
     def ndimension(self) -> int:
         ...
     @typing.overload
     def ne(self, other: Tensor) -> Tensor:
-        ...
+        """
+        self != other elementwise, as a bool tensor.
+        """
     @typing.overload
     def ne(self, other: bool | int | float) -> Tensor:
         ...
     def neg(self) -> Tensor:
-        ...
+        """
+        -self; bool tensors are refused (use logical_not).
+        """
     def negative(self) -> Tensor:
-        ...
+        """
+        -self; bool tensors are refused (use logical_not).
+        """
     def nelement(self) -> int:
         ...
     def new_full(self, size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float) -> Tensor:
@@ -425,8 +531,10 @@ class Tensor:
         ...
     def new_zeros(self, *args) -> Tensor:
         ...
-    def norm(self, p: typing.SupportsFloat | typing.SupportsIndex = 2.0, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
-        ...
+    def norm(self, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
+        """
+        Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
+        """
     def numel(self) -> int:
         ...
     def numpy(self, force: bool = False) -> numpy.ndarray:
@@ -437,19 +545,27 @@ class Tensor:
         convert with .float() first). force=True copies instead (detached, on the CPU).
         """
     def permute(self, *args) -> Tensor:
-        ...
+        """
+        A view with the dims reordered: permute(0, 2, 1).
+        """
     @typing.overload
-    def pow(self, other: Tensor) -> Tensor:
-        ...
+    def pow(self, exponent: Tensor) -> Tensor:
+        """
+        self ** exponent elementwise, broadcast; integer powers of integers stay integer.
+        """
     @typing.overload
-    def pow(self, other: bool | int | float) -> Tensor:
-        ...
+    def pow(self, exponent: bool | int | float) -> Tensor:
+        """
+        self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
+        """
     def register_hook(self, hook: collections.abc.Callable) -> RemovableHandle:
         """
         hook(grad) -> new grad or None, run when the gradient of this tensor is computed.
         """
     def relu(self) -> Tensor:
-        ...
+        """
+        max(self, 0); NaN stays NaN; integer dtypes kept, bool refused.
+        """
     def requires_grad_(self, requires_grad: bool = True) -> typing.Any:
         ...
     def reshape(self, *args) -> Tensor:
@@ -457,35 +573,59 @@ class Tensor:
         reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
         """
     def reshape_as(self, other: Tensor) -> Tensor:
-        ...
+        """
+        reshape(other's shape).
+        """
     def retain_grad(self) -> None:
         ...
     def rsqrt(self) -> Tensor:
-        ...
+        """
+        1 / sqrt(self).
+        """
     def scatter_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
-        ...
+        """
+        A copy of self with src added at the positions index names along dim.
+        """
     def select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-        ...
+        """
+        Entry index of dim, that dim removed, as a view.
+        """
     def sigmoid(self) -> Tensor:
-        ...
+        """
+        1 / (1 + e^-self); integer tensors compute in float32.
+        """
     def sign(self) -> Tensor:
-        ...
+        """
+        -1, 0 or 1 in self's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
+        """
     def size(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
         """
         The shape as a tuple, or the size of one dim.
         """
     def softmax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+        """
+        exp(self) / sum(exp(self)) along dim, computed stably. Floating tensors only.
+        """
+    @typing.overload
+    def split(self, split_size_or_sections: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
+        """
+        Views of split_size entries along dim (the last may be smaller), or of the given sizes.
+        """
+    @typing.overload
+    def split(self, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         ...
-    def split(self, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> list[Tensor]:
-        """
-        Views of size split_size (or the given sizes).
-        """
     def sqrt(self) -> Tensor:
-        ...
+        """
+        Square root (nan below 0).
+        """
     def squeeze(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-        ...
+        """
+        Size-1 dims removed (only dim, when given and of size 1).
+        """
     def std(self, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-        ...
+        """
+        sqrt(var(input, dim, ...)).
+        """
     def storage_offset(self) -> int:
         ...
     def stride(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
@@ -495,31 +635,41 @@ class Tensor:
     @typing.overload
     def sub(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
         """
-        a + alpha * b (a - alpha * b for sub)
+        self - alpha * other, broadcast, in the promoted dtype.
         """
     @typing.overload
     def sub(self, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
-        ...
+        """
+        self - alpha * other for a Python number other.
+        """
     def sub_(self, other: typing.Any) -> typing.Any:
         ...
     @typing.overload
     def subtract(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
         """
-        a + alpha * b (a - alpha * b for sub)
+        self - alpha * other, broadcast, in the promoted dtype.
         """
     @typing.overload
     def subtract(self, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
-        ...
+        """
+        self - alpha * other for a Python number other.
+        """
     def sum(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         """
-        Sum over dim (an int or a tuple; every dim when None).
+        Sum over dim (every dim when empty), computed in dtype when given. Integer and bool sums accumulate in int64.
         """
     def swapaxes(self, axis0: typing.SupportsInt | typing.SupportsIndex, axis1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-        ...
+        """
+        transpose(axis0, axis1).
+        """
     def t(self) -> Tensor:
-        ...
+        """
+        Transpose of a tensor with at most 2 dims (the tensor itself below 2).
+        """
     def tanh(self) -> Tensor:
-        ...
+        """
+        Hyperbolic tangent; integer tensors compute in float32.
+        """
     @typing.overload
     def to(self, target: typing.Any) -> Tensor:
         """
@@ -533,27 +683,39 @@ class Tensor:
         The values as nested Python lists (a number for a 0-d tensor).
         """
     def transpose(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-        ...
+        """
+        A view with dim0 and dim1 swapped.
+        """
     @typing.overload
     def true_divide(self, other: Tensor) -> Tensor:
-        ...
+        """
+        True division, broadcast: integer inputs give float32.
+        """
     @typing.overload
     def true_divide(self, other: bool | int | float) -> Tensor:
         ...
     def type(self, dtype: _dtype | None = None) -> typing.Any:
         ...
-    def unbind(self, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
-        ...
+    def unbind(self, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
+        """
+        Every entry of dim, as views (select).
+        """
     def unsqueeze(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-        ...
+        """
+        A size-1 dim inserted at dim.
+        """
     def var(self, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-        ...
+        """
+        sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
+        """
     def view(self, *args) -> Tensor:
         """
-        view(2, -1): same storage with a new shape (fails if that needs a copy).
+        Same storage with a new shape (one entry may be -1); fails if that would need a copy.
         """
     def view_as(self, other: Tensor) -> Tensor:
-        ...
+        """
+        view(other's shape).
+        """
     def where(self, condition: Tensor, other: typing.Any) -> Tensor:
         ...
     def zero_(self) -> typing.Any:
@@ -627,14 +789,14 @@ class Generator:
         """
     def initial_seed(self) -> int:
         ...
-    def manual_seed(self, seed: typing.SupportsInt | typing.SupportsIndex) -> Generator:
-        ...
-    def set_state(self, state: tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]) -> None:
-        ...
     def load_state_dict(self, state_dict: dict) -> None:
         """
         Restores a state_dict(), or what ember.io.load gives back for a saved generator.
         """
+    def manual_seed(self, seed: typing.SupportsInt | typing.SupportsIndex) -> Generator:
+        ...
+    def set_state(self, state: tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]) -> None:
+        ...
     def state_dict(self) -> typing.Any:
         """
         The state as ember.io saves a generator: {'type': 'Generator', 'seed': ..., 'counter': ...}.
@@ -665,70 +827,114 @@ def _throw(kind: str, message: str) -> None:
     Throws the named ember exception (tests the mapping).
     """
 def abs(input: Tensor) -> Tensor:
-    ...
+    """
+    |input| in input's dtype (bool refused, as on PyTorch's CPU).
+    """
 def adaptive_avg_pool2d(input: Tensor, output_size: typing.Any) -> Tensor:
-    ...
+    """
+    Means over output_size windows that tile the input: output_size 1 is global average pooling.
+    """
 @typing.overload
 def add(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
     """
-    a + alpha * b (a - alpha * b for sub)
+    input + alpha * other, broadcast, in the promoted dtype.
     """
 @typing.overload
 def add(input: Tensor, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
-    ...
+    """
+    input + alpha * other for a Python number other.
+    """
 def amax(input: Tensor, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
-    ...
+    """
+    Maximum over dim (every dim when empty), values only; the gradient is shared evenly among the maximal elements. NaN propagates.
+    """
 def amin(input: Tensor, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
-    ...
+    """
+    Minimum over dim (every dim when empty), values only; see amax.
+    """
 def arange(start: bool | int | float, end: bool | int | float | None = None, step: bool | int | float = 1, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     arange(5), arange(1, 10, 2): int64 unless a bound or the step is a float (then float32).
     """
 def argmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
-    ...
+    """
+    Index (int64) of the maximum along dim, or into the flattened tensor without dim.
+    """
 def argmin(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
-    ...
+    """
+    Index (int64) of the minimum along dim, or into the flattened tensor without dim.
+    """
 def avg_pool2d(input: Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-    ...
+    """
+    Window means; count_include_pad counts zero padding in the divisor, divisor_override replaces it.
+    """
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
-    ...
+    """
+    Normalizes each channel (dim 1) with the batch statistics in training (updating the running ones in place) or the running statistics in evaluation, then scales by weight and adds bias.
+    """
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
-    ...
-def broadcast_to(input: Tensor, size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> Tensor:
-    ...
+    """
+    Batched product of 3-D tensors [B, n, k] @ [B, k, m].
+    """
+def broadcast_to(input: Tensor, size: typing.Any) -> Tensor:
+    """
+    expand(size).
+    """
 def cat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
-    ...
-def chunk(input: Tensor, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> list[Tensor]:
-    ...
+    """
+    Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
+    """
+def chunk(input: Tensor, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
+    """
+    split into pieces of ceil(size / chunks): at most chunks views.
+    """
 def clamp(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
-    ...
+    """
+    min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= input <= max.
+    """
 def clip(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
-    ...
+    """
+    min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= input <= max.
+    """
+def clone(input: Tensor) -> Tensor:
+    """
+    A contiguous copy that stays in the graph.
+    """
 def concat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
-    ...
+    """
+    Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
+    """
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
-    ...
+    """
+    2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O].
+    """
 def default_generator() -> Generator:
     """
     The generator random ops use when none is passed.
     """
 @typing.overload
 def div(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    True division, broadcast: integer inputs give float32.
+    """
 @typing.overload
 def div(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 @typing.overload
 def divide(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    True division, broadcast: integer inputs give float32.
+    """
 @typing.overload
 def divide(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def dropout(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = True, *, generator: Generator | None = None) -> Tensor:
-    ...
+    """
+    Zeroes each element with probability p and scales the rest by 1 / (1 - p) in training; the mask comes from generator (the default one when None).
+    """
 def embedding(weight: Tensor, input: Tensor, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
-    Rows of weight [V, D] for integer indices of any shape.
+    Rows of weight [V, D] for integer indices of any shape (input.shape + [D]); the row padding_idx gets no gradient.
     """
 def empty(*args, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
@@ -738,18 +944,26 @@ def empty_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: boo
     ...
 @typing.overload
 def eq(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input == other elementwise, as a bool tensor (NaN != NaN).
+    """
 @typing.overload
 def eq(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def erf(input: Tensor) -> Tensor:
-    ...
+    """
+    The Gauss error function (GELU's building block).
+    """
 def exp(input: Tensor) -> Tensor:
-    ...
+    """
+    e^input; integer tensors compute in float32.
+    """
 def eye(n: typing.SupportsInt | typing.SupportsIndex, m: typing.SupportsInt | typing.SupportsIndex | None = None, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     ...
 def flatten(input: Tensor, start_dim: typing.SupportsInt | typing.SupportsIndex = 0, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
-    ...
+    """
+    Dims start_dim..end_dim merged into one.
+    """
 def from_numpy(array: typing.Any) -> Tensor:
     """
     A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
@@ -763,52 +977,84 @@ def full(size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsInde
 def full_like(input: Tensor, fill_value: bool | int | float, *, dtype: _dtype | None = None, requires_grad: bool = False) -> Tensor:
     ...
 def gather(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
-    ...
+    """
+    out[i][j] = input[index[i][j]][j] (dim 0), ...; out has index's shape.
+    """
 @typing.overload
 def ge(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input >= other elementwise, as a bool tensor.
+    """
 @typing.overload
 def ge(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def gelu(input: Tensor, approximate: str = 'none') -> Tensor:
-    ...
+    """
+    input * Phi(input) with Phi the standard normal CDF (approximate="none"), or PyTorch's tanh approximation (approximate="tanh"). Floating tensors only.
+    """
 @typing.overload
 def gt(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input > other elementwise, as a bool tensor.
+    """
 @typing.overload
 def gt(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
-    ...
+    """
+    A copy of input with source.select(dim, i) added to input.select(dim, index[i]).
+    """
 def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
-    ...
-def layer_norm(input: Tensor, normalized_shape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
-    ...
+    """
+    The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
+    """
+def layer_norm(input: Tensor, normalized_shape: typing.Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
+    """
+    Normalizes over the last dims (normalized_shape), then scales by weight and adds bias.
+    """
 @typing.overload
 def le(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input <= other elementwise, as a bool tensor.
+    """
 @typing.overload
 def le(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def leaky_relu(input: Tensor, negative_slope: typing.SupportsFloat | typing.SupportsIndex = 0.01) -> Tensor:
-    ...
+    """
+    input where input > 0, else negative_slope * input. Floating tensors only.
+    """
 def linspace(start: typing.SupportsFloat | typing.SupportsIndex, end: typing.SupportsFloat | typing.SupportsIndex, steps: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     ...
 def log(input: Tensor) -> Tensor:
-    ...
+    """
+    Natural logarithm: log(0) = -inf, log(x < 0) = nan.
+    """
 def log_softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-    ...
+    """
+    input - logsumexp(input, dim): the log of softmax without its underflow.
+    """
 def logical_and(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    Nonzero-ness of input and other combined (any dtypes, broadcast).
+    """
 def logical_not(input: Tensor) -> Tensor:
-    ...
+    """
+    True where input is zero (any dtype; NaN is nonzero).
+    """
 def logical_or(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    Nonzero-ness of input or other (any dtypes, broadcast).
+    """
 def logsumexp(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
-    ...
+    """
+    log(sum(exp(input))) over dim, as m + log(sum(exp(input - m))) with m the max, so it neither overflows nor underflows. Integer inputs give float32.
+    """
 @typing.overload
 def lt(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input < other elementwise, as a bool tensor.
+    """
 @typing.overload
 def lt(input: Tensor, other: bool | int | float) -> Tensor:
     ...
@@ -816,85 +1062,135 @@ def manual_seed(seed: typing.SupportsInt | typing.SupportsIndex) -> None:
     """
     Seeds the default generator.
     """
-def masked_fill(input: Tensor, mask: Tensor, value: typing.Any) -> Tensor:
-    ...
+@typing.overload
+def masked_fill(input: Tensor, mask: Tensor, value: bool | int | float) -> Tensor:
+    """
+    input with value where the bool mask holds (broadcast); the gradient flows where it does not.
+    """
+@typing.overload
+def masked_fill(input: Tensor, mask: Tensor, value: Tensor) -> Tensor:
+    """
+    masked_fill with a 0-d tensor's value.
+    """
 def matmul(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    Matrix product with PyTorch's rules: 1-D operands get a dim added (and removed again), N-D operands multiply their last two dims batched over the broadcast of the rest.
+    """
 @typing.overload
 def max(input: Tensor) -> Tensor:
-    ...
-@typing.overload
-def max(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
     """
-    (values, indices) along dim, as a named tuple.
+    The largest element as a 0-d tensor; empty tensors refused.
     """
 @typing.overload
 def max(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    maximum(input, other).
+    """
+@typing.overload
+def max(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
+    """
+    (values, int64 indices) of the maximum along dim; the first maximum wins ties and gets the gradient.
+    """
 def max_pool2d(input: Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, dilation: typing.Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> typing.Any:
-    ...
+    """
+    Window maxima over the last two dims (and their flat positions with return_indices=True).
+    """
 def maximum(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    Elementwise max (NaN wins); where equal, the gradient is split evenly.
+    """
 def mean(input: Tensor, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
-    ...
+    """
+    Mean over dim (every dim when empty), of a floating tensor (or of input in dtype).
+    """
 @typing.overload
 def min(input: Tensor) -> Tensor:
-    ...
-@typing.overload
-def min(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
     """
-    (values, indices) along dim, as a named tuple.
+    The smallest element as a 0-d tensor; empty tensors refused.
     """
 @typing.overload
 def min(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    minimum(input, other).
+    """
+@typing.overload
+def min(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
+    """
+    (values, int64 indices) of the minimum along dim; see max.dim.
+    """
 def minimum(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    Elementwise min (NaN wins); where equal, the gradient is split evenly.
+    """
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
-    ...
+    """
+    Product of two matrices (2-D tensors).
+    """
 @typing.overload
 def mul(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input * other, broadcast, in the promoted dtype.
+    """
 @typing.overload
 def mul(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 @typing.overload
 def multiply(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input * other, broadcast, in the promoted dtype.
+    """
 @typing.overload
 def multiply(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def narrow(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, start: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-    ...
+    """
+    Entries [start, start + length) of dim, as a view.
+    """
 @typing.overload
 def ne(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    input != other elementwise, as a bool tensor.
+    """
 @typing.overload
 def ne(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 def neg(input: Tensor) -> Tensor:
-    ...
+    """
+    -input; bool tensors are refused (use logical_not).
+    """
 def negative(input: Tensor) -> Tensor:
-    ...
-def norm(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2.0, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
-    ...
+    """
+    -input; bool tensors are refused (use logical_not).
+    """
+def norm(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
+    """
+    Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
+    """
 def ones(*args, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     ones(2, 3) or ones((2, 3)).
     """
 def ones_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: bool = False) -> Tensor:
     ...
-def permute(input: Tensor, dims: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> Tensor:
-    ...
+def permute(input: Tensor, dims: typing.Any) -> Tensor:
+    """
+    A view with the dims reordered: permute(0, 2, 1).
+    """
 @typing.overload
-def pow(input: Tensor, other: Tensor) -> Tensor:
-    ...
+def pow(input: Tensor, exponent: Tensor) -> Tensor:
+    """
+    input ** exponent elementwise, broadcast; integer powers of integers stay integer.
+    """
 @typing.overload
-def pow(input: Tensor, other: bool | int | float) -> Tensor:
-    ...
+def pow(input: Tensor, exponent: bool | int | float) -> Tensor:
+    """
+    input ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
+    """
 @typing.overload
 def pow(self: bool | int | float, exponent: Tensor) -> Tensor:
-    ...
+    """
+    self ** exponent for a Python number self.
+    """
 def rand(*args, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     Uniform in [0, 1): rand(2, 3, generator=g).
@@ -920,77 +1216,125 @@ def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generat
     A random permutation of range(n) (int64).
     """
 def relu(input: Tensor) -> Tensor:
-    ...
-def reshape(input: Tensor, shape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> Tensor:
-    ...
+    """
+    max(input, 0); NaN stays NaN; integer dtypes kept, bool refused.
+    """
+def reshape(input: Tensor, shape: typing.Any) -> Tensor:
+    """
+    reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
+    """
 def rsqrt(input: Tensor) -> Tensor:
-    ...
+    """
+    1 / sqrt(input).
+    """
 def scalar_tensor(value: bool | int | float, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     A 0-d tensor (float32 unless dtype= says otherwise).
     """
 def scatter_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
-    ...
+    """
+    A copy of input with src added at the positions index names along dim.
+    """
 def select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-    ...
+    """
+    Entry index of dim, that dim removed, as a view.
+    """
 def sigmoid(input: Tensor) -> Tensor:
-    ...
+    """
+    1 / (1 + e^-input); integer tensors compute in float32.
+    """
 def sign(input: Tensor) -> Tensor:
-    ...
+    """
+    -1, 0 or 1 in input's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
+    """
 def softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    """
+    exp(input) / sum(exp(input)) along dim, computed stably. Floating tensors only.
+    """
+@typing.overload
+def split(input: Tensor, split_size_or_sections: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
+    """
+    Views of split_size entries along dim (the last may be smaller), or of the given sizes.
+    """
+@typing.overload
+def split(input: Tensor, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     ...
-def split(input: Tensor, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> list[Tensor]:
-    """
-    Views of size split_size (or the given sizes).
-    """
 def sqrt(input: Tensor) -> Tensor:
-    ...
+    """
+    Square root (nan below 0).
+    """
 def squeeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-    ...
+    """
+    Size-1 dims removed (only dim, when given and of size 1).
+    """
 def stack(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
-    ...
+    """
+    Same-shaped tensors joined along a new dim.
+    """
 def std(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-    ...
+    """
+    sqrt(var(input, dim, ...)).
+    """
 @typing.overload
 def sub(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
     """
-    a + alpha * b (a - alpha * b for sub)
+    input - alpha * other, broadcast, in the promoted dtype.
     """
 @typing.overload
 def sub(input: Tensor, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
-    ...
+    """
+    input - alpha * other for a Python number other.
+    """
 @typing.overload
 def subtract(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
     """
-    a + alpha * b (a - alpha * b for sub)
+    input - alpha * other, broadcast, in the promoted dtype.
     """
 @typing.overload
 def subtract(input: Tensor, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
-    ...
+    """
+    input - alpha * other for a Python number other.
+    """
 def sum(input: Tensor, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
     """
-    Sum over dim (an int or a tuple; every dim when None).
+    Sum over dim (every dim when empty), computed in dtype when given. Integer and bool sums accumulate in int64.
     """
 def swapaxes(input: Tensor, axis0: typing.SupportsInt | typing.SupportsIndex, axis1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-    ...
+    """
+    transpose(axis0, axis1).
+    """
 def t(input: Tensor) -> Tensor:
-    ...
+    """
+    Transpose of a tensor with at most 2 dims (the tensor itself below 2).
+    """
 def tanh(input: Tensor) -> Tensor:
-    ...
+    """
+    Hyperbolic tangent; integer tensors compute in float32.
+    """
 def transpose(input: Tensor, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-    ...
+    """
+    A view with dim0 and dim1 swapped.
+    """
 @typing.overload
 def true_divide(input: Tensor, other: Tensor) -> Tensor:
-    ...
+    """
+    True division, broadcast: integer inputs give float32.
+    """
 @typing.overload
 def true_divide(input: Tensor, other: bool | int | float) -> Tensor:
     ...
-def unbind(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
-    ...
+def unbind(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
+    """
+    Every entry of dim, as views (select).
+    """
 def unsqueeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
-    ...
+    """
+    A size-1 dim inserted at dim.
+    """
 def var(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
-    ...
+    """
+    sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
+    """
 def where(condition: Tensor, input: typing.Any, other: typing.Any) -> Tensor:
     """
     input where condition holds, else other (either may be a Python number).

@@ -2,7 +2,6 @@
 ember.optim's C++ half: optimizers and LR schedulers
 """
 from __future__ import annotations
-from collections.abc import Mapping
 import collections.abc
 import ember._C
 import typing
@@ -12,60 +11,33 @@ class Optimizer:
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
     checkpoint lands on the right parameter even after the model's parameters were reordered.
     """
-    @staticmethod
-    def _load_state_dict(*args, **kwargs):
-        """
-        load_state_dict(self: ember._C.optim.Optimizer, state_dict: object, strict: bool = False) -> tuple[list[str], list[str], list[str]]
-        """
-    @staticmethod
-    def _step(*args, **kwargs):
-        """
-        step(self: ember._C.optim.Optimizer) -> None
-        
-        One update of every parameter that has a gradient.
-        """
-    def __repr__(self) -> str:
+    def _add_param_group(self, arg0: collections.abc.Sequence[tuple[str, ember._C.Tensor]], arg1: dict) -> None:
         ...
-    def _add_param_group(self, arg0: collections.abc.Sequence[tuple[str, ember._C.Tensor]], arg1: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
-        ...
-    def _group_options(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> dict[str, float]:
+    def _group_options(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> dict:
         ...
     def _group_params(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> list[tuple[str, ember._C.Tensor]]:
         ...
     def _num_groups(self) -> int:
         ...
-    def _set_group_option(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: str, arg2: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def _set_group_option(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: str, arg2: typing.Any) -> None:
         ...
-    def add_param_group(self, param_group: Mapping) -> None:
-        """
-        Adds a group {"params": named parameters, hyperparameter: value, ...}.
-        """
-    def load_state_dict(self, state_dict: Mapping, strict: bool = False):
-        """
-        Restores state by parameter name (see the C++ Optimizer::load_state_dict): returns
-            (missing, unexpected, moved) names; strict makes unexpected names an error.
-        """
+    def load_state_dict(self, state_dict: typing.Any, strict: bool = False) -> tuple[list[str], list[str], list[str]]:
+        ...
     def state_dict(self) -> typing.Any:
         """
         {'type', 'param_groups': [{hyperparameters..., 'params': [names]}], 'state': {name: {...}}}; refers to the live state tensors.
         """
-    def step(self, closure: typing.Callable[[], typing.Any] | None = None) -> typing.Any:
+    def step(self) -> None:
         """
-        One update of every parameter that has a gradient; with a closure, calls it (under
-            enable_grad) first and returns its loss.
+        One update of every parameter that has a gradient.
         """
-    def step_closure(self, closure: typing.Callable[[], typing.Any]) -> typing.Any:
-        ...
     def zero_grad(self, set_to_none: bool = True) -> None:
         ...
     @property
     def _name(self) -> str:
         ...
     @property
-    def defaults(self) -> dict[str, float]:
-        ...
-    @property
-    def param_groups(self) -> list:
+    def defaults(self) -> dict:
         ...
     @property
     def state(self) -> dict[str, dict[str, ember._C.Tensor]]:
@@ -76,31 +48,31 @@ class SGD(Optimizer):
     """
     SGD with momentum (torch.optim.SGD).
     """
-    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...
 class Adam(Optimizer):
     """
     Adam (torch.optim.Adam).
     """
-    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...
 class AdamW(Optimizer):
     """
     AdamW (torch.optim.AdamW).
     """
-    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...
 class RMSprop(Optimizer):
     """
     RMSprop (torch.optim.RMSprop).
     """
-    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...
 class Adagrad(Optimizer):
     """
     Adagrad (torch.optim.Adagrad).
     """
-    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]]], defaults: collections.abc.Mapping[str, typing.SupportsFloat | typing.SupportsIndex]) -> None:
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...
 class LRScheduler:
     """

@@ -17,31 +17,8 @@ each other both ways. See ember.nn.modules for the registration rules.
 from __future__ import annotations
 
 from .. import _C
-from .._C.nn import (  # noqa: F401  (re-exported; the containers' indexing and iteration are C++)
-    AdaptiveAvgPool2d,
-    AvgPool2d,
-    BatchNorm1d,
-    BatchNorm2d,
-    Conv2d,
-    Dropout,
-    Embedding,
-    Flatten,
-    GELU,
-    Identity,
-    LayerNorm,
-    LeakyReLU,
-    Linear,
-    MaxPool2d,
-    ModuleDict,
-    ModuleList,
-    MultiheadAttention,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    Softmax,
-    Tanh,
-    TransformerEncoderLayer,
-)
+# Every built-in layer and container (ember._C.nn.__all__); their indexing and iteration are C++.
+from .._C.nn import *  # noqa: F401,F403
 from .modules import Module, Parameter  # noqa: F401
 from . import functional, init, utils  # noqa: F401,E402
 

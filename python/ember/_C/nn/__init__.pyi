@@ -10,7 +10,57 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list[str] = ['AdaptiveAvgPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'Identity', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'Module', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer', 'functional', 'init']
+__all__: list = ['AdaptiveAvgPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'Identity', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer']
+class EntryKind:
+    """
+    What a module attribute name holds (Module._entry).
+    
+    Members:
+    
+      Parameter
+    
+      Buffer
+    
+      Child
+    """
+    Buffer: typing.ClassVar[EntryKind]
+    Child: typing.ClassVar[EntryKind]
+    Parameter: typing.ClassVar[EntryKind]
+    __members__: typing.ClassVar[dict[str, EntryKind]]
+    @typing.overload
+    def __eq__(self, other: EntryKind) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: EntryKind) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
 class Module:
     """
     The base of every layer, as torch.nn.Module. Subclass it in Python: assigning an nn.Parameter,
@@ -177,7 +227,7 @@ class Linear(Module):
     def reset_parameters(self) -> None:
         ...
     @property
-    def bias(self):
+    def bias(self) -> typing.Any:
         """
         The bias parameter, or None for a layer built with bias=False.
         """
@@ -196,7 +246,7 @@ class Conv2d(Module):
     def reset_parameters(self) -> None:
         ...
     @property
-    def bias(self):
+    def bias(self) -> typing.Any:
         """
         The bias parameter, or None for a layer built with bias=False.
         """
@@ -368,11 +418,15 @@ class Sequential(Module):
     Runs its children in order (torch.nn.Sequential): Sequential(m1, m2, ...) names them "0", "1", ...;
     Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be written in Python.
     """
-    def __getitem__(self, index):
+    @typing.overload
+    def __getitem__(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> Module:
+        ...
+    @typing.overload
+    def __getitem__(self, arg0: slice) -> Sequential:
         ...
     def __init__(self, *args) -> None:
         ...
-    def __iter__(self) -> typing.Iterator[Module]:
+    def __iter__(self) -> collections.abc.Iterator:
         ...
     def __len__(self) -> int:
         ...
@@ -382,17 +436,21 @@ class ModuleList(Module):
     """
     An indexable list of registered modules (torch.nn.ModuleList).
     """
-    def __getitem__(self, index):
+    @typing.overload
+    def __getitem__(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> Module:
         ...
-    def __iadd__(self, modules):
+    @typing.overload
+    def __getitem__(self, arg0: slice) -> ModuleList:
+        ...
+    def __iadd__(self, arg0: collections.abc.Iterable) -> typing.Any:
         ...
     def __init__(self, modules: collections.abc.Iterable | None = None) -> None:
         ...
-    def __iter__(self) -> typing.Iterator[Module]:
+    def __iter__(self) -> collections.abc.Iterator:
         ...
     def __len__(self) -> int:
         ...
-    def __setitem__(self, index: int, module: Module) -> None:
+    def __setitem__(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: typing.Any) -> None:
         ...
     def append(self, module: typing.Any) -> typing.Any:
         ...
@@ -404,23 +462,23 @@ class ModuleDict(Module):
     """
     def __contains__(self, arg0: str) -> bool:
         ...
-    def __getitem__(self, key: str) -> Module:
+    def __getitem__(self, arg0: str) -> Module:
         ...
     def __init__(self, modules: typing.Any | None = None) -> None:
         ...
-    def __iter__(self):
+    def __iter__(self) -> collections.abc.Iterator:
         ...
     def __len__(self) -> int:
         ...
     def __setitem__(self, arg0: str, arg1: typing.Any) -> None:
         ...
-    def items(self):
+    def items(self) -> list:
         ...
-    def keys(self):
+    def keys(self) -> list:
         ...
-    def update(self, modules) -> None:
+    def update(self, modules: typing.Any) -> None:
         ...
-    def values(self):
+    def values(self) -> list:
         ...
 def _address(arg0: Module) -> int:
     """

@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+"""Generates the declarations and bindings of Ember's ops from the op table (ops/ops.toml).
+
+    python3 ops/codegen.py ops/ops.toml <out>        # the build runs it (cmake/EmberCodegen.cmake)
+
+Writes, under <out> (a file is rewritten only when its text changes, so nothing rebuilds needlessly):
+    include/ember/core/tensor_methods.inc  the op methods of Tensor (inside class Tensor)
+    include/ember/core/kernels/op_codes.h  the op codes of the elementwise kernel families
+    include/ember/ops/functions.h          the free functions ember::<op>
+    ops/tensor_methods.cpp                 Tensor::<op>, forwarding to ember::<op>
+    python/op_bindings.cpp                 ember.<op> and Tensor.<op> (pybind11)
+    python/ember/_ops.py                   the names `ember` re-exports
+    python/ember/nn/_functional_ops.py     the names `ember.nn.functional` re-exports
+The table's header comment documents its fields and types. Errors name the entry and the field.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pathlib
+import re
+import sys
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11: the backport (a build requirement there)
+    import tomli as tomllib
+
+
+@dataclasses.dataclass(frozen=True)
+class Type:
+    """How one table type appears in C++ and in the Python binding."""
+    cpp: str                 # C++ parameter type
+    cpp_none: str | None     # C++ value of a None default (None: the type has no None)
+    py: str                  # the binding lambda's parameter type
+    convert: str = "{}"      # C++ expression turning the binding's parameter into `cpp`
+    in_core: bool = True     # usable in a Tensor method (core/tensor.h knows the type)
+
+
+TYPES = {
+    "Tensor": Type("const Tensor&", None, "const Tensor&"),
+    "Tensor?": Type("const Tensor&", "Tensor()", "const std::optional<Tensor>&", "{}.value_or(Tensor())"),
+    "Tensor[]": Type("const std::vector<Tensor>&", None, "const std::vector<Tensor>&"),
+    "Scalar": Type("Scalar", None, "Scalar"),
+    "Scalar?": Type("std::optional<Scalar>", "std::nullopt", "std::optional<Scalar>"),
+    "int": Type("int64_t", None, "int64_t"),
+    "int?": Type("std::optional<int64_t>", "std::nullopt", "std::optional<int64_t>"),
+    "int[]": Type("IntArrayRef", "{}", "const py::object&", "dims_arg({})"),
+    "int...": Type("IntArrayRef", None, "const py::object&", "dims_arg({})"),
+    "int[2]": Type("Size2", None, "const py::object&", "size2({})", in_core=False),
+    "int[2]?": Type("std::optional<Size2>", "std::nullopt", "const py::object&", "optional_size2({})",
+                    in_core=False),
+    "float": Type("double", None, "double"),
+    "bool": Type("bool", None, "bool"),
+    "bool?": Type("std::optional<bool>", "std::nullopt", "std::optional<bool>"),
+    "str": Type("std::string_view", None, "const std::string&"),
+    "ScalarType": Type("DType", None, "DType"),
+    "ScalarType?": Type("std::optional<DType>", "std::nullopt", "std::optional<DType>"),
+    "Device": Type("Device", None, "Device"),
+    "Generator?": Type("Generator*", "nullptr", "Generator*", in_core=False),
+}
+RETURNS = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>"}
+FIELDS = {"sig", "doc", "variants", "python", "python_names", "python_variants", "functional", "nogil",
+          "kernel"}
+VARIANTS = {"function", "method"}
+HEADER = "Generated from ops/ops.toml by ops/codegen.py: edit the table, not this file."
+
+
+class TableError(Exception):
+    pass
+
+
+@dataclasses.dataclass
+class Arg:
+    type: str
+    name: str
+    default: str | None
+    kw_only: bool
+
+    @property
+    def t(self) -> Type:
+        return TYPES[self.type]
+
+    def cpp_default(self) -> str | None:
+        d = self.default
+        if d is None:
+            return None
+        if d == "None":
+            return self.t.cpp_none
+        return {"True": "true", "False": "false", "[]": "{}"}.get(d, d)
+
+    def py_default(self) -> str:
+        d = self.default
+        return {"None": "py::none()", "True": "true", "False": "false", "[]": "py::tuple()"}.get(d, d)
+
+
+@dataclasses.dataclass
+class Op:
+    name: str
+    overload: str
+    args: list[Arg]
+    returns: list[tuple[str, str | None]]  # (type, name) of each result
+    doc: str
+    variants: list[str]
+    python: str
+    python_names: list[str]
+    python_variants: list[str]
+    functional: bool
+    nogil: bool
+    kernels: list[tuple[str, str]]  # (enum, enumerator)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.name}.{self.overload}" if self.overload else self.name
+
+    def cpp_return(self) -> str:
+        if len(self.returns) == 1:
+            return RETURNS[self.returns[0][0]]
+        return "std::tuple<" + ", ".join(RETURNS[t] for t, _ in self.returns) + ">"
+
+
+def split_top(text: str) -> list[str]:
+    """Splits at commas outside brackets and quotes."""
+    parts, depth, quoted, current = [], 0, False, ""
+    for c in text:
+        if c == '"':
+            quoted = not quoted
+        elif not quoted and c in "([":
+            depth += 1
+        elif not quoted and c in ")]":
+            depth -= 1
+        if c == "," and depth == 0 and not quoted:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += c
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+SIG = re.compile(r"^(\w+)(?:\.(\w+))?\((.*)\)\s*->\s*(.+)$")
+
+
+def parse_op(entry: dict, where: str) -> Op:
+    unknown = set(entry) - FIELDS
+    if unknown:
+        raise TableError(f"{where}: unknown field(s) {sorted(unknown)}; known: {sorted(FIELDS)}")
+    if "sig" not in entry:
+        raise TableError(f"{where}: missing `sig`")
+    m = SIG.match(entry["sig"])
+    if not m:
+        raise TableError(f"{where}: sig {entry['sig']!r} is not `name[.overload](args) -> Return`")
+    name, overload, arg_text, ret_text = m.groups()
+    where = f"op {name}{'.' + overload if overload else ''}"
+    args, kw_only = [], False
+    for part in split_top(arg_text):
+        if part == "*":
+            kw_only = True
+            continue
+        am = re.match(r"^(\S+)\s+(\w+)(?:\s*=\s*(.+))?$", part)
+        if not am or am.group(1) not in TYPES:
+            raise TableError(f"{where}: argument {part!r}: expected `Type name[=default]` with Type one of "
+                             f"{', '.join(TYPES)}")
+        args.append(Arg(am.group(1), am.group(2), am.group(3), kw_only))
+    ret_text = ret_text.strip()
+    if ret_text.startswith("("):
+        returns = []
+        for part in split_top(ret_text[1:-1]):
+            bits = part.split()
+            returns.append((bits[0], bits[1] if len(bits) > 1 else None))
+    else:
+        returns = [(ret_text, None)]
+    for t, _ in returns:
+        if t not in RETURNS:
+            raise TableError(f"{where}: return type {t!r}: expected one of {', '.join(RETURNS)}")
+    variants = entry.get("variants", ["function", "method"])
+    python = entry.get("python", "generated")
+    if not set(variants) <= VARIANTS or "function" not in variants:
+        raise TableError(f"{where}: variants {variants}: expected [\"function\"] or [\"function\", \"method\"]")
+    if python not in ("generated", "custom", "none"):
+        raise TableError(f"{where}: python {python!r}: expected \"generated\", \"custom\" or \"none\"")
+    python_variants = entry.get("python_variants", variants)
+    if not set(python_variants) <= VARIANTS or not python_variants:
+        raise TableError(f"{where}: python_variants {python_variants}: expected a subset of {sorted(VARIANTS)}")
+    kernels = entry.get("kernel", [])
+    kernels = [kernels] if isinstance(kernels, str) else kernels
+    parsed_kernels = []
+    for k in kernels:
+        km = re.match(r"^(\w+Op)::(\w+)$", k)
+        if not km:
+            raise TableError(f"{where}: kernel {k!r}: expected `FamilyOp::Code`, e.g. \"UnaryOp::Tanh\"")
+        parsed_kernels.append((km.group(1), km.group(2)))
+    op = Op(name, overload or "", args, returns, " ".join(entry.get("doc", "").split()), variants, python,
+            entry.get("python_names", [name]), python_variants, entry.get("functional", False),
+            entry.get("nogil", False), parsed_kernels)
+    check_op(op, where)
+    return op
+
+
+def check_op(op: Op, where: str) -> None:
+    wants_method = "method" in op.variants or (op.python != "none" and "method" in op.python_variants)
+    if wants_method and (not op.args or op.args[0].type != "Tensor" or op.args[0].name != "self"):
+        raise TableError(f"{where}: a method needs `Tensor self` as its first argument")
+    if "method" in op.variants:
+        for a in op.args[1:]:
+            if not a.t.in_core:
+                raise TableError(f"{where}: argument {a.name} ({a.type}) cannot appear in a Tensor method: "
+                                 "core/tensor.h does not know its type; make the op a function only")
+    for a in op.args:
+        if a.default == "None" and a.t.cpp_none is None:
+            raise TableError(f"{where}: argument {a.name}: {a.type} cannot default to None")
+        if a.type == "int..." and (a is not op.args[-1] or len(op.args) != 2):
+            raise TableError(f"{where}: int... must be the only argument after self")
+
+
+def load(table: pathlib.Path) -> list[Op]:
+    data = tomllib.loads(table.read_text())
+    if set(data) != {"op"}:
+        raise TableError(f"{table}: expected only [[op]] entries, got {sorted(data)}")
+    ops = [parse_op(e, f"{table} entry {i + 1}") for i, e in enumerate(data["op"])]
+    seen, codes = {}, {}
+    for op in ops:
+        if op.full_name in seen:
+            raise TableError(f"op {op.full_name}: listed twice")
+        seen[op.full_name] = op
+        for code in op.kernels:
+            if code in codes:
+                raise TableError(f"op {op.full_name}: kernel {code[0]}::{code[1]} is already op "
+                                 f"{codes[code].full_name}'s")
+            codes[code] = op
+    return ops
+
+
+# ---- C++
+
+
+def comment(doc: str, indent: str = "") -> str:
+    if not doc:
+        return ""
+    lines, line = [], ""
+    for word in doc.split():
+        if len(indent) + 4 + len(line) + len(word) + 1 > 100 and line:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "".join(f"{indent}/// {l}\n" for l in lines)
+
+
+def cpp_params(args: list[Arg], with_defaults: bool) -> str:
+    # C++ defaults only after the last argument without one.
+    last_required = max((i for i, a in enumerate(args) if a.cpp_default() is None), default=-1)
+    out = []
+    for i, a in enumerate(args):
+        p = f"{a.t.cpp} {a.name}"
+        if with_defaults and i > last_required:
+            p += f" = {a.cpp_default()}"
+        out.append(p)
+    return ", ".join(out)
+
+
+def functions_h(ops: list[Op]) -> str:
+    decls = "".join(f"{comment(op.doc)}{op.cpp_return()} {op.name}({cpp_params(op.args, True)});\n"
+                    for op in ops)
+    return f"""#pragma once
+// {HEADER}
+// The free functions of every op in the table; each is defined next to its backward in
+// ops/<family>.cpp.
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "ember/core/generator.h"
+#include "ember/core/size2.h"
+#include "ember/core/tensor.h"
+
+namespace ember {{
+
+{decls}
+}}  // namespace ember
+"""
+
+
+def method_ops(ops: list[Op]) -> list[Op]:
+    return [op for op in ops if "method" in op.variants]
+
+
+def tensor_methods_inc(ops: list[Op]) -> str:
+    decls = "".join(f"{comment(op.doc, '  ')}  {op.cpp_return()} {op.name}({cpp_params(op.args[1:], True)}) const;\n"
+                    for op in method_ops(ops))
+    return f"""// {HEADER}
+// The op methods of Tensor, included inside the class (core/tensor.h): t.f(args) is ember::f(t, args),
+// defined in ops/ (generated: ops/tensor_methods.cpp).
+{decls}"""
+
+
+def tensor_methods_cpp(ops: list[Op]) -> str:
+    defs = []
+    for op in method_ops(ops):
+        call = ", ".join(["*this"] + [a.name for a in op.args[1:]])
+        defs.append(f"{op.cpp_return()} Tensor::{op.name}({cpp_params(op.args[1:], False)}) const {{\n"
+                    f"  return ember::{op.name}({call});\n}}\n")
+    body = "\n".join(defs)
+    return f"""// {HEADER}
+#include "ember/ops/ops.h"
+
+namespace ember {{
+
+{body}
+}}  // namespace ember
+"""
+
+
+def op_codes_h(ops: list[Op]) -> str:
+    families: dict[str, list[tuple[str, str]]] = {}
+    for op in ops:
+        for family, code in op.kernels:
+            families.setdefault(family, []).append((code, op.name))
+    enums, names = [], []
+    for family, codes in families.items():
+        enums.append(f"enum class {family} : uint8_t {{ {', '.join(c for c, _ in codes)} }};\n")
+        cases = "".join(f"    case {family}::{c}: return \"{n}\";\n" for c, n in codes)
+        names.append(f"constexpr const char* op_name({family} op) {{\n  switch (op) {{\n{cases}  }}\n"
+                     f"  return \"{family}\";\n}}\n")
+    return f"""#pragma once
+// {HEADER}
+// The op codes of the kernel families, one per `kernel` of the table (kernel contracts:
+// core/kernels/<family>.h), and the op's name each stands for in error messages.
+#include <cstdint>
+
+namespace ember {{
+
+{''.join(enums)}
+namespace detail {{
+{''.join(names)}}}  // namespace detail
+
+}}  // namespace ember
+"""
+
+
+# ---- Python
+
+
+def py_name_of_first(op: Op, arg: Arg, is_function: bool) -> str:
+    return "input" if is_function and arg.name == "self" and arg.type == "Tensor" else arg.name
+
+
+def python_doc(op: Op, is_function: bool) -> str:
+    """The docstring: the table's doc, whose `self` is `input` in the function form."""
+    if is_function and op.args and op.args[0].name == "self" and op.args[0].type == "Tensor":
+        return re.sub(r"\bself\b", "input", op.doc)
+    return op.doc
+
+
+def binding(op: Op, py_name: str, is_function: bool) -> str:
+    args = op.args
+    params, py_args, setup, call = [], [], [], []
+    for i, a in enumerate(args):
+        name = py_name_of_first(op, a, is_function) if i == 0 else a.name
+        var = f"{name}_"
+        if not is_function and i == 0:
+            params.append("const Tensor& self")
+            call.append("self")
+            continue
+        if a.type == "int..." and not is_function:
+            params.append(f"const py::args& {name}")
+            setup.append(f"auto {var} = size_args({name});")
+            call.append(var)
+            continue
+        params.append(f"{a.t.py} {name}")
+        if a.t.convert == "{}":
+            call.append(name)
+        else:
+            setup.append(f"auto {var} = {a.t.convert.format(name)};")
+            call.append(var)
+        if a.kw_only and not any(x.kw_only for x in args[:i]):
+            py_args.append("py::kw_only()")
+        arg = f'py::arg("{name}")'
+        if a.default is not None:
+            arg += f" = {a.py_default()}"
+        py_args.append(arg)
+    invoke = f"ember::{op.name}({', '.join(call)})"
+    if op.nogil:
+        invoke = f"without_gil([&] {{ return {invoke}; }})"
+    kinds = [t for t, _ in op.returns]
+    if len(op.returns) > 1 and all(n for _, n in op.returns):
+        fields = ", ".join(f'"{n}"' for _, n in op.returns)
+        invoke = f"named_tuple({{{fields}}}, {invoke})"
+    elif kinds == ["Tensor[]"]:
+        invoke = f"tensor_tuple({invoke})"
+    body = "".join(f"    {s}\n" for s in setup) + f"    return {invoke};\n"
+    extras = py_args + ([f'R"doc({python_doc(op, is_function)})doc"'] if op.doc else [])
+    target = "m" if is_function else "cls"
+    extra = "".join(f",\n      {e}" for e in extras)
+    return f'  {target}.def("{py_name}", []({", ".join(params)}) {{\n{body}  }}{extra});\n'
+
+
+def op_bindings_cpp(ops: list[Op]) -> str:
+    defs = []
+    for op in ops:
+        if op.python != "generated":
+            continue
+        for py_name in op.python_names:
+            if "function" in op.python_variants:
+                defs.append(binding(op, py_name, True))
+            if "method" in op.python_variants:
+                defs.append(binding(op, py_name, False))
+    return f"""// {HEADER}
+// ember.<op>(input, ...) and Tensor.<op>(...) for each op of the table bound by the generator, in
+// table order (the order in which pybind11 tries overloads).
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "ember/ops/ops.h"
+
+namespace ember::python {{
+
+void bind_table_ops(py::module_& m) {{
+  auto cls = tensor_class(m);
+{''.join(defs)}}}
+
+}}  // namespace ember::python
+"""
+
+
+def python_exports(names: list[str], source: str, what: str) -> str:
+    unique = sorted(set(names))
+    imports = "".join(f"    {n},\n" for n in unique)
+    listed = "".join(f"    \"{n}\",\n" for n in unique)
+    return f'''"""{HEADER}
+
+{what}"""
+from {source} import (  # noqa: F401  (re-exported)
+{imports})
+
+__all__ = [
+{listed}]
+'''
+
+
+def exported(ops: list[Op], functional_only: bool) -> list[str]:
+    return [n for op in ops if op.python != "none" and "function" in op.python_variants
+            and (op.functional or not functional_only) for n in op.python_names]
+
+
+# ---- output
+
+
+def outputs(ops: list[Op]) -> dict[str, str]:
+    return {
+        "include/ember/core/tensor_methods.inc": tensor_methods_inc(ops),
+        "include/ember/core/kernels/op_codes.h": op_codes_h(ops),
+        "include/ember/ops/functions.h": functions_h(ops),
+        "ops/tensor_methods.cpp": tensor_methods_cpp(ops),
+        "python/op_bindings.cpp": op_bindings_cpp(ops),
+        "python/ember/_ops.py": python_exports(exported(ops, False), "._C", "The ops `ember` re-exports."),
+        "python/ember/nn/_functional_ops.py": python_exports(
+            exported(ops, True), ".._C", "The ops `ember.nn.functional` re-exports."),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("table", type=pathlib.Path)
+    parser.add_argument("out", type=pathlib.Path)
+    args = parser.parse_args()
+    try:
+        ops = load(args.table)
+    except TableError as e:
+        print(f"codegen: {e}", file=sys.stderr)
+        return 1
+    for rel, text in outputs(ops).items():
+        path = args.out / rel
+        if path.exists() and path.read_text() == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

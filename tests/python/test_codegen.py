@@ -1,0 +1,131 @@
+"""The op table (ops/ops.toml) and its generator (ops/codegen.py): every op the table binds is
+reachable from Python under each of its names, with the table's docstring, and in the committed
+type stubs; a malformed table is an error that names the entry and the field."""
+import ast
+import importlib.util
+import pathlib
+import sys
+import textwrap
+
+import pytest
+
+import ember
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("codegen", ROOT / "ops" / "codegen.py")
+codegen = importlib.util.module_from_spec(spec)
+sys.modules["codegen"] = codegen  # NB: dataclasses look their module up
+spec.loader.exec_module(codegen)
+
+OPS = codegen.load(ROOT / "ops" / "ops.toml")
+BOUND = [op for op in OPS if op.python != "none"]
+
+
+def bindings():
+    """(op, python name, is_function) for every Python binding the table asks for."""
+    for op in BOUND:
+        for name in op.python_names:
+            for variant in op.python_variants:
+                yield op, name, variant == "function"
+
+
+@pytest.mark.parametrize("op,name,is_function", list(bindings()),
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_every_table_op_is_reachable_under_each_name(op, name, is_function):
+    where = ember if is_function else ember.Tensor
+    assert hasattr(where, name), f"{op.full_name}: {'ember' if is_function else 'ember.Tensor'}.{name} is missing"
+    if op.functional and is_function:
+        assert getattr(ember.nn.functional, name) is getattr(ember, name)
+    if op.python == "generated" and op.doc:
+        assert codegen.python_doc(op, is_function) in getattr(where, name).__doc__
+
+
+def test_tensor_methods_forward_to_the_functions():
+    x = ember.tensor([[1.0, -2.0], [3.0, 4.0]])
+    assert ember.equal(x.amax(1), ember.amax(x, 1))
+    assert ember.equal(x.broadcast_to((2, 2, 2)), ember.broadcast_to(x, (2, 2, 2)))
+    assert ember.equal(ember.clone(x), x)
+    assert isinstance(x.split(1), tuple) and isinstance(ember.unbind(x), tuple)
+    values, indices = ember.max(x, 1)
+    assert ember.max(x, 1).values is not None and ember.equal(indices, ember.tensor([0, 1]))
+    assert ember.equal(x.masked_fill(x < 0, ember.tensor(0.0)), ember.tensor([[1.0, 0.0], [3.0, 4.0]]))
+    assert ember.equal(x.sum(dtype=ember.float64), ember.tensor(6.0, dtype=ember.float64))
+    with pytest.raises(ValueError, match=r"bmm: expected 3-D tensors, got \[2, 2\] and \[2, 2\]"):
+        ember.bmm(x, x)
+
+
+def _stubs():
+    """{name: [its definitions]} of the module's functions and of Tensor's methods in the stubs."""
+    tree = ast.parse((ROOT / "python" / "ember" / "_C" / "__init__.pyi").read_text())
+    tensor = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
+    found = ({}, {})
+    for table, body in zip(found, (tree.body, tensor.body)):
+        for node in body:
+            if isinstance(node, ast.FunctionDef):
+                table.setdefault(node.name, []).append(node)
+    return found
+
+
+def test_the_committed_stubs_know_every_table_op():
+    # python/generate_stubs.py regenerates them from a build; this fails when that was forgotten.
+    functions, methods = _stubs()
+    stale = []
+    for op, name, is_function in bindings():
+        stubs = (functions if is_function else methods).get(name)
+        if not stubs:
+            stale.append(f"{name} ({'function' if is_function else 'method'}) is missing")
+        elif op.python == "generated" and op.doc and not any(
+                codegen.python_doc(op, is_function) in (ast.get_docstring(s) or "") for s in stubs):
+            stale.append(f"{name} has another docstring than the table's")
+    assert not stale, "stale stubs, run python/generate_stubs.py: " + "; ".join(stale)
+
+
+def load_table(tmp_path, text):
+    table = tmp_path / "ops.toml"
+    table.write_text(textwrap.dedent(text))
+    return codegen.load(table)
+
+
+@pytest.mark.parametrize("entry,message", [
+    ('sig = "f(Tensor self) -> Tensor"\nkernal = "UnaryOp::F"', r"entry 1: unknown field\(s\) \['kernal'\]"),
+    ('doc = "no signature"', r"entry 1: missing `sig`"),
+    ('sig = "f(Tensor self)"', r"sig 'f\(Tensor self\)' is not `name\[.overload\]\(args\) -> Return`"),
+    ('sig = "f(Tensor self, Float x) -> Tensor"', r"op f: argument 'Float x': expected `Type name\[=default\]`"),
+    ('sig = "f(Tensor self) -> Tensor[2]"', r"op f: return type 'Tensor\[2\]'"),
+    ('sig = "f(int x) -> Tensor"', r"op f: a method needs `Tensor self` as its first argument"),
+    ('sig = "f(Tensor self, int[2] k) -> Tensor"', r"op f: argument k \(int\[2\]\) cannot appear in a Tensor method"),
+    ('sig = "f(Tensor self, int x=None) -> Tensor"', r"op f: argument x: int cannot default to None"),
+    ('sig = "f(Tensor self) -> Tensor"\npython = "yes"', r"op f: python 'yes'"),
+    ('sig = "f(Tensor self) -> Tensor"\nvariants = ["method"]', r"op f: variants \['method'\]"),
+    ('sig = "f(Tensor self) -> Tensor"\nkernel = "Tanh"', r"op f: kernel 'Tanh': expected `FamilyOp::Code`"),
+])
+def test_a_malformed_entry_is_an_error_naming_it(tmp_path, entry, message):
+    with pytest.raises(codegen.TableError, match=message):
+        load_table(tmp_path, "[[op]]\n" + entry + "\n")
+
+
+def test_an_op_listed_twice_or_a_kernel_code_claimed_twice_is_an_error(tmp_path):
+    with pytest.raises(codegen.TableError, match=r"op f: listed twice"):
+        load_table(tmp_path, '[[op]]\nsig = "f(Tensor self) -> Tensor"\n[[op]]\nsig = "f(Tensor self) -> Tensor"\n')
+    with pytest.raises(codegen.TableError, match=r"op g: kernel UnaryOp::F is already op f's"):
+        load_table(tmp_path, '[[op]]\nsig = "f(Tensor self) -> Tensor"\nkernel = "UnaryOp::F"\n'
+                             '[[op]]\nsig = "g(Tensor self) -> Tensor"\nkernel = "UnaryOp::F"\n')
+
+
+def test_generated_declarations_follow_the_signature(tmp_path):
+    ops = load_table(tmp_path, '''
+        [[op]]
+        sig = "f.Tensor(Tensor self, Tensor? w=None, int[] dim=None, *, float eps=1e-5) -> (Tensor values, Tensor indices)"
+        kernel = ["UnaryOp::F", "UnaryOp::G"]
+        doc = "One f."
+    ''')
+    out = codegen.outputs(ops)
+    assert ("std::tuple<Tensor, Tensor> f(const Tensor& self, const Tensor& w = Tensor(), IntArrayRef dim = {}, "
+            "double eps = 1e-5);") in out["include/ember/ops/functions.h"]
+    assert ("std::tuple<Tensor, Tensor> f(const Tensor& w = Tensor(), IntArrayRef dim = {}, double eps = 1e-5) const;"
+            in out["include/ember/core/tensor_methods.inc"])
+    assert "enum class UnaryOp : uint8_t { F, G };" in out["include/ember/core/kernels/op_codes.h"]
+    binding = out["python/op_bindings.cpp"]
+    assert 'py::arg("input"), py::arg("w") = py::none(), py::arg("dim") = py::none(), py::kw_only(), ' \
+           'py::arg("eps") = 1e-5' in binding.replace("\n      ", " ").replace(",  ", ", ")
+    assert 'named_tuple({"values", "indices"}, ember::f(input, w_, dim_, eps))' in binding
