@@ -62,10 +62,11 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
 Tensor masked_reduce(const Tensor& loss, const Tensor& mask, Reduction reduction) {
   if (reduction != Reduction::Mean) return reduce(loss, reduction);
   // NB: when every target is ignored the mean is 0/0, NaN, as in PyTorch, but its gradient must be
-  // 0 (PyTorch's), not 0 * (1/0): the division uses a count of at least 1.
-  Tensor count = sum(mask);
-  Tensor none = eq(count, 0);
-  return where(none, std::numeric_limits<double>::quiet_NaN(), sum(loss) / where(none, 1, count));
+  // 0 (PyTorch's), not 0 * (1/0). The count is read on the host (picked_nll has already synced for
+  // its range check), which keeps the common case at one division.
+  const double count = sum(mask).item<double>();
+  if (count == 0) return sum(loss) * 0.0 + std::numeric_limits<double>::quiet_NaN();
+  return sum(loss) / count;
 }
 
 }  // namespace
