@@ -5,6 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
+PT_FUZZ_SECONDS ?= 30
 
 .PHONY: all deps build python test test-asan fuzz demo bench clean
 
@@ -51,8 +52,9 @@ test-asan: deps
 	$(ASAN_PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
 ## libFuzzer on the checkpoint loader for FUZZ_SECONDS, seeded with the malformed corpus and with
-## valid files written by io::save; fails on a crash, a sanitizer report, a leak, a hang or a huge
-## allocation (crash inputs land in $(FUZZ_DIR)/). Built with clang: see tests/fuzz/CMakeLists.txt.
+## valid files written by io::save, then on the torch.save pickle reader alone for PT_FUZZ_SECONDS,
+## seeded with the corpus's data.pkl files; fails on a crash, a sanitizer report, a leak, a hang or
+## a huge allocation (crash inputs land in $(FUZZ_DIR)/). Built with clang: see tests/fuzz/CMakeLists.txt.
 fuzz:
 	@scripts/install_deps.sh fuzz
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
@@ -65,6 +67,12 @@ fuzz:
 	  -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 \
 	  -dict=tests/fuzz/load_fuzzer.dict -artifact_prefix=$(FUZZ_DIR)/ \
 	  $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds tests/fixtures/io/malformed
+	@rm -rf $(FUZZ_DIR)/pt_seeds && mkdir -p $(FUZZ_DIR)/pt_seeds $(FUZZ_DIR)/pt_corpus
+	@python3 tests/fuzz/extract_pickles.py tests/fixtures/io/malformed $(FUZZ_DIR)/pt_seeds
+	$(FUZZ_DIR)/pt_fuzzer -max_total_time=$(PT_FUZZ_SECONDS) \
+	  -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 \
+	  -dict=tests/fuzz/pt_fuzzer.dict -artifact_prefix=$(FUZZ_DIR)/pt- \
+	  $(FUZZ_DIR)/pt_corpus $(FUZZ_DIR)/pt_seeds
 
 ## The main job (tutorial 1, tutorials/fashion_mnist): installs the data set, trains an MLP on
 ## Fashion-MNIST for 3 epochs, then a CNN for 5 epochs that is stopped after 2 (as a crash would

@@ -111,8 +111,8 @@ class OptionReader {
   /// Refuses options nobody read.
   void done() const {
     if (!options_.is_dict()) return;
-    for (const std::string& key : options_.keys())
-      EMBER_CHECK_VALUE(read_.count(key), "io: unknown option '", key, "' for ", type_, " at ", where(path_),
+    for (const Key& key : options_.keys())
+      EMBER_CHECK_VALUE(key.is_string() && read_.count(key.as_string()), "io: unknown option ", key, " for ", type_, " at ", where(path_),
                         " (written by a newer Ember?)");
   }
 
@@ -460,7 +460,10 @@ std::shared_ptr<nn::Module> build_at(const Value& node, const std::string& path,
                      " has no \"children\" dict");
     Children built;
     for (size_t i = 0; i < children->size(); ++i) {
-      const std::string& name = children->keys()[i];
+      const Key& key = children->keys()[i];
+      EMBER_CHECK_TYPE(key.is_string(), "io: the ", type, " at ", where(path), " has a child keyed by the int ", key,
+                       ", expected a name");
+      const std::string& name = key.as_string();
       built.emplace_back(name, build_at(children->items()[i], join(path, name), depth + 1));
     }
     module = entry->from_children(std::move(built));

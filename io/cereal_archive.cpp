@@ -65,7 +65,7 @@ const Value& ValueInputArchive::next_child(std::string& path) {
                     "' has ", node.size(), " entries; entry ", f.next, " was asked for");
   size_t i = f.next++;
   // NB: the root holds what was archived under value0; paths start below it.
-  path = frames_.size() == 1 ? "" : at(node.is_dict() ? node.keys()[i] : std::to_string(i));
+  path = frames_.size() == 1 ? "" : at(node.is_dict() ? node.keys()[i].str() : std::to_string(i));
   return node.items()[i];
 }
 

@@ -166,6 +166,7 @@ size_t File::Impl::index_of(const std::string& name) const {
 Tensor File::Impl::make_tensor(size_t i) const {
   const detail::TensorRecord& r = header.tensors[i];
   uint8_t* data = bytes + header.data_start + r.begin;
+  if (r.dtype == kBool) detail::check_bool_bytes(data, r.nbytes(), path, "tensor '" + r.key + "'");
   Tensor t;
   if (reinterpret_cast<uintptr_t>(data) % itemsize(r.dtype) == 0) {
     t = from_blob(data, r.shape, r.dtype, owner);
@@ -242,11 +243,18 @@ Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made)
     if (!v.is_array()) invalid("a dict node does not hold a list of [key, value] pairs");
     Value out = Value::dict();
     for (const json& item : v) {
-      if (!item.is_array() || item.size() != 2 || !item[0].is_string())
-        invalid("a dict item is not a [key, value] pair");
-      const std::string& key = item[0].get_ref<const std::string&>();
-      if (out.contains(key)) invalid("a dict holds key '", key, "' twice");
-      out.set(key, decode(item[1], depth + 1, made));
+      if (!item.is_array() || item.size() != 2) invalid("a dict item is not a [key, value] pair");
+      const json& k = item[0];
+      std::optional<Key> key;
+      if (k.is_string()) key = Key(k.get<std::string>());
+      // Int keys arrived with version 2; a version-1 file holding one is damaged, not old.
+      else if (version >= 2 && k.is_number_integer() && !(k.is_number_unsigned() && k.get<uint64_t>() > INT64_MAX))
+        key = Key(k.get<int64_t>());
+      else
+        invalid("a dict key is ", excerpt(k), ", expected a string", version >= 2 ? " or an int64" : "",
+                " (schema version ", version, ")");
+      if (out.contains(*key)) invalid("a dict holds key ", *key, " twice");
+      out.set(*key, decode(item[1], depth + 1, made));
     }
     return out;
   }
@@ -266,6 +274,7 @@ std::shared_ptr<File::Impl> open_impl(std::string path, std::shared_ptr<void> ow
     impl->torch = std::make_shared<detail::TorchFile>(detail::read_torch(bytes, size, impl->path, impl->owner));
     return impl;
   }
+  refuse_foreign_format(bytes, size, impl->path);
   impl->header = detail::parse_header(bytes, size, impl->path);
   for (const detail::TensorRecord& r : impl->header.tensors) {
     TensorInfo info;
@@ -275,8 +284,17 @@ std::shared_ptr<File::Impl> open_impl(std::string path, std::shared_ptr<void> ow
     info.nbytes = r.nbytes();
     impl->infos.push_back(std::move(info));
   }
-  auto doc = impl->header.metadata.find(detail::kDocumentKey);
-  if (doc != impl->header.metadata.end()) impl->read_document(doc->second);
+  // A file that claims to be Ember's (either key Ember writes) must hold a document that parses:
+  // it never falls back to a plain safetensors dict, which would hand the user a different tree.
+  const auto& metadata = impl->header.metadata;
+  auto doc = metadata.find(detail::kDocumentKey);
+  auto format = metadata.find(detail::kFormatKey);
+  if (doc != metadata.end()) {
+    impl->read_document(doc->second);
+  } else if (format != metadata.end() && format->second == detail::kFormatName) {
+    impl->invalid("__metadata__ says \"format\": \"", detail::kFormatName, "\" but holds no \"",
+                  detail::kDocumentKey, "\" document");
+  }
   for (size_t i = 0; i < impl->infos.size(); ++i) {
     TensorInfo& info = impl->infos[i];
     info.names.insert(info.names.begin(), info.key);

@@ -65,7 +65,7 @@ void retie(nn::Module& module, const Value& state) {
     const TensorImpl* impl = leaf.as_tensor().impl_ptr().get();
     auto [it, fresh] = groups.try_emplace(impl);
     if (fresh) order.push_back(impl);
-    it->second.push_back(state.keys()[i]);
+    it->second.push_back(state.keys()[i].str());
   }
   std::unordered_map<std::string, nn::StateEntry> entries;
   for (nn::StateEntry& e : module.state_entries(false)) entries.emplace(e.name, e);
@@ -158,7 +158,9 @@ nn::LoadResult load_into(nn::Module& module, const Value& state, bool strict, co
   std::unordered_map<std::string, const Value*> leaves;
   std::unordered_map<std::string, std::string> source_key;  // mapped key -> the state's key
   for (size_t i = 0; i < dict.size(); ++i) {
-    const std::string& key = dict.keys()[i];
+    EMBER_CHECK_TYPE(dict.keys()[i].is_string(), "io::load_into: the state's key ", dict.keys()[i],
+                     " is an int, expected a parameter or buffer name");
+    const std::string& key = dict.keys()[i].as_string();
     const Value& leaf = dict.items()[i];
     std::string target = key;
     if (key_map) {

@@ -22,13 +22,21 @@ void expect_type(const Value& v, Value::Type type, const char* expected, const s
                    ", expected ", expected);
 }
 
+const std::string& name_key(const Value& dict, size_t i, const std::string& where, const std::string& path) {
+  const Key& key = dict.keys()[i];
+  EMBER_CHECK_TYPE(key.is_string(), where, ": '", display(path), "' is keyed by the int ", key.str(),
+                   ", expected a name (PyTorch keys optimizer state by position: io::import_torch_optimizer "
+                   "maps it to names)");
+  return key.as_string();
+}
+
 const Value& field(const Value& dict, const std::string& key, const std::string& where,
                    const std::string& path) {
   expect_type(dict, Value::Type::Dict, "a dict", where, path);
   const Value* v = dict.find(key);
   if (v == nullptr) [[unlikely]] {
     std::string keys;
-    for (const std::string& k : dict.keys()) keys += (keys.empty() ? "'" : ", '") + k + "'";
+    for (const Key& k : dict.keys()) keys += (keys.empty() ? "" : ", ") + k.repr();
     throw KeyError(::ember::detail::str(where, ": '", join(path, key), "' is missing (",
                                         display(path), " has ", keys.empty() ? "no keys" : keys,
                                         ")"));
@@ -106,7 +114,7 @@ optim::SchedulerStateDict scheduler_state(const Value& value, const std::string&
   check_type_name(value, type, where);
   optim::SchedulerStateDict s;
   for (size_t i = 0; i < value.size(); ++i) {
-    const std::string& key = value.keys()[i];
+    const std::string& key = detail::name_key(value, i, where, "");
     const Value& v = value.items()[i];
     if (key == "type") continue;
     if (v.is_list() || v.is_tuple()) {
@@ -155,7 +163,7 @@ optim::OptimizerStateDict optimizer_state_from_value(const Value& value, const s
     for (size_t i = 0; i < names.size(); ++i)
       group.params.push_back(string(names[i], where, join(gpath, "params/" + std::to_string(i))));
     for (size_t i = 0; i < g.size(); ++i) {
-      const std::string& key = g.keys()[i];
+      const std::string& key = name_key(g, i, where, gpath);
       if (key != "params") group.options.set(key, hyperparam(g.items()[i], where, join(gpath, key)));
     }
     sd.param_groups.push_back(std::move(group));
@@ -163,15 +171,16 @@ optim::OptimizerStateDict optimizer_state_from_value(const Value& value, const s
   const Value& state = field(value, "state", where);
   expect_type(state, Value::Type::Dict, "a dict", where, "state");
   for (size_t i = 0; i < state.size(); ++i) {
-    const std::string& name = state.keys()[i];
+    const std::string& name = name_key(state, i, where, "state");
     const Value& entries = state.items()[i];
     const std::string ppath = "state/" + name;
     expect_type(entries, Value::Type::Dict, "a dict", where, ppath);
     optim::ParamState& ps = sd.state[name];
     for (size_t j = 0; j < entries.size(); ++j) {
       const Value& t = entries.items()[j];
-      expect_type(t, Value::Type::Tensor, "a Tensor", where, join(ppath, entries.keys()[j]));
-      ps[entries.keys()[j]] = t.as_tensor();
+      const std::string& key = name_key(entries, j, where, ppath);
+      expect_type(t, Value::Type::Tensor, "a Tensor", where, join(ppath, key));
+      ps[key] = t.as_tensor();
     }
   }
   return sd;

@@ -73,6 +73,9 @@ const Value& field(const Value& dict, const std::string& key, const std::string&
 /// A TypeError "<where>: '<path>' is of type <type>, expected <expected>" unless `v` is a `type`.
 void expect_type(const Value& v, Value::Type type, const char* expected, const std::string& where,
                  const std::string& path);
+/// Key `i` of `dict` as a name: a TypeError "<where>: '<path>' is keyed by the int K, expected
+/// a name" when it is an int (a tree from PyTorch, keyed by position, read where Ember keys by name).
+const std::string& name_key(const Value& dict, size_t i, const std::string& where, const std::string& path);
 /// The optimizer tree parsed into a state dict (types checked, "type" not compared).
 optim::OptimizerStateDict optimizer_state_from_value(const Value& value, const std::string& where);
 }  // namespace detail

@@ -21,6 +21,23 @@ bool is_pytorch_zip(const void* bytes, size_t size) {
   return size >= 4 && std::memcmp(bytes, "PK\x03\x04", 4) == 0;
 }
 
+void refuse_foreign_format(const void* bytes, size_t size, const std::string& file) {
+  // Before PyTorch 1.6 (and with _use_new_zipfile_serialization=False) torch.save wrote pickles
+  // one after another, the first being the magic number 0x1950a86a20f9469cfc6c as a LONG1.
+  static constexpr uint8_t kLegacyMagic[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c,
+                                             0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
+  const auto* p = static_cast<const uint8_t*>(bytes);
+  if (size >= sizeof(kLegacyMagic) && std::memcmp(p, kLegacyMagic, sizeof(kLegacyMagic)) == 0)
+    throw NotImplementedError(::ember::detail::str(
+        "io: '", file, "' is a legacy PyTorch checkpoint (torch.save before PyTorch 1.6, or with "
+        "_use_new_zipfile_serialization=False), which Ember does not read: load it in PyTorch and save it "
+        "again with torch.save(obj, path)"));
+  if (size >= 2 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5)
+    throw NotImplementedError(::ember::detail::str(
+        "io: '", file, "' is a Python pickle (protocol ", int(p[1]), "), not a checkpoint Ember reads (safetensors, "
+        "an Ember checkpoint or a torch.save zip archive); Ember never unpickles a file outside a torch.save archive"));
+}
+
 namespace detail {
 
 const ZipEntry* TorchFile::first_damaged() const {
@@ -57,8 +74,8 @@ struct Obj {
   double f = 0;
   std::string s;                   // Str; Global: "module.name"
   std::vector<uint32_t> items;     // list and tuple elements, dict values
-  std::vector<std::string> keys;   // dict keys, parallel to items
-  std::unordered_map<std::string, size_t> index;  // dict key -> position
+  std::vector<Key> keys;   // dict keys, parallel to items
+  std::unordered_map<Key, size_t, Key::Hash> index;  // dict key -> position
   std::shared_ptr<Storage> storage;  // Storage
   DType dtype = DType::Float32;      // Storage
   int64_t numel = 0;                 // Storage
@@ -191,15 +208,15 @@ class Unpickler {
     if (objs_[id].kind != kind) fail(what, " is a ", kind_name(objs_[id].kind), ", expected a ", kind_name(kind));
     return objs_[id];
   }
-  std::string dict_key(uint32_t id) {
+  Key dict_key(uint32_t id) {
     const Obj& k = objs_[id];
     if (k.kind == Obj::Kind::Str) return k.s;
-    if (k.kind == Obj::Kind::Int) return std::to_string(k.i);
+    if (k.kind == Obj::Kind::Int) return k.i;
     fail("a dict key is a ", kind_name(k.kind), " (only str and int keys are read)");
   }
   void set_item(uint32_t dict, uint32_t key, uint32_t value) {
     Obj& d = expect(dict, Obj::Kind::Dict, "the target of SETITEM");
-    std::string k = dict_key(key);
+    Key k = dict_key(key);
     auto [it, fresh] = d.index.emplace(k, d.items.size());
     if (fresh) {
       d.keys.push_back(std::move(k));
@@ -268,19 +285,17 @@ class Unpickler {
     size_t item = itemsize(dtype);
     if (numel < 0 || static_cast<uint64_t>(numel) > entry->size / item || entry->size != static_cast<uint64_t>(numel) * item)
       fail("storage '", key, "' of ", numel, " ", dtype, " elements does not match its entry of ", entry->size, " bytes");
-    std::shared_ptr<uint8_t[]> owned;
-    const uint8_t* bytes = zip_.read(*entry, owned);
+    const uint8_t* bytes = zip_.data(*entry);
     std::shared_ptr<Storage> storage;
     size_t nbytes = static_cast<size_t>(entry->size);
-    if (owned) {
-      storage = std::make_shared<Storage>(owned.get(), nbytes, Device(), owned);  // new[] is aligned
-    } else if (reinterpret_cast<uintptr_t>(bytes) % item == 0) {
+    if (reinterpret_cast<uintptr_t>(bytes) % item == 0) {
       storage = std::make_shared<Storage>(const_cast<uint8_t*>(bytes), nbytes, Device(), owner_);
     } else {
       // Another zip writer may place an entry off its alignment: that one is copied.
       storage = std::make_shared<Storage>(nbytes, Device());
       if (nbytes > 0) std::memcpy(storage->data(), bytes, nbytes);
     }
+    if (dtype == DType::Bool) check_bool_bytes(bytes, nbytes, zip_.file(), "storage '" + key + "'");
     out_.used.push_back(entry);
     uint32_t id = make(Obj::Kind::Storage);
     Obj& o = objs_[id];
@@ -403,7 +418,11 @@ class Unpickler {
           if (v < 2 || v > 5) fail("pickle protocol ", int(v), " (2 to 5 are read)");
           break;
         }
-        case 0x95: take(8); break;  // FRAME: a hint for buffered readers
+        case 0x95: {  // FRAME: a hint for buffered readers, but never one past the end
+          uint64_t n = read_le(8);
+          if (n > size_ - pos_) fail("a FRAME of ", n, " bytes runs past the end of the pickle (", size_ - pos_, " bytes left)");
+          break;
+        }
         case '}': push(make(Obj::Kind::Dict)); break;
         case ']': push(make(Obj::Kind::List)); break;
         case ')': push(make(Obj::Kind::Tuple)); break;
@@ -591,6 +610,28 @@ class Unpickler {
   std::unordered_map<std::string, uint32_t> views_;
 };
 
+// PyTorch's reader refuses archive versions outside the range it knows
+// (caffe2/serialize/versions.h); so does Ember, rather than guess at a newer layout.
+constexpr uint64_t kMinTorchArchiveVersion = 1, kMaxTorchArchiveVersion = 10;
+
+void check_archive_version(const ZipArchive& zip, const std::string& prefix) {
+  const ZipEntry* entry = zip.find(prefix + "/.data/version");
+  if (entry == nullptr) entry = zip.find(prefix + "/version");
+  if (entry == nullptr) return;  // torch.save always writes one; hand-made archives may not
+  std::string text(reinterpret_cast<const char*>(zip.data(*entry)), static_cast<size_t>(std::min<uint64_t>(entry->size, 32)));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  uint64_t version = 0;
+  bool digits = !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
+  if (digits) version = std::stoull(text);
+  if (!digits || version < kMinTorchArchiveVersion || version > kMaxTorchArchiveVersion) {
+    std::string shown = digits ? text : "'" + text.substr(0, 16) + "'";
+    for (char& c : shown) if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    throw ValueError(::ember::detail::str("io: '", zip.file(), "' is a PyTorch archive of version ", shown, " (",
+                                          entry->name, "); Ember reads versions ", kMinTorchArchiveVersion, " to ",
+                                          kMaxTorchArchiveVersion, ", those PyTorch's reader accepts"));
+  }
+}
+
 }  // namespace
 
 TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner) {
@@ -616,19 +657,21 @@ TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file,
   }
   std::string prefix = pickle->name.substr(0, pickle->name.size() - std::strlen("/data.pkl"));
   if (const ZipEntry* order = zip->find(prefix + "/byteorder")) {
-    std::shared_ptr<uint8_t[]> owned;
-    const uint8_t* p = zip->read(*order, owned);
+    const uint8_t* p = zip->data(*order);
     std::string text(reinterpret_cast<const char*>(p), static_cast<size_t>(std::min<uint64_t>(order->size, 16)));
     if (text != "little")
       throw NotImplementedError(::ember::detail::str("io: '", file, "' was written on a machine of byte order '",
                                                      text, "'; Ember reads little-endian checkpoints only"));
   }
-  std::shared_ptr<uint8_t[]> owned;
-  const uint8_t* pkl = zip->read(*pickle, owned);
+  check_archive_version(*zip, prefix);
   out.used.push_back(pickle);
-  Unpickler unpickler(*zip, prefix, std::move(owner), out);
-  out.root = unpickler.run(pkl, static_cast<size_t>(pickle->size));
+  out.root = read_pickle(*zip, prefix, zip->data(*pickle), static_cast<size_t>(pickle->size), std::move(owner), out);
   return out;
+}
+
+Value read_pickle(const ZipArchive& zip, const std::string& prefix, const uint8_t* pickle, size_t size,
+                  std::shared_ptr<void> owner, TorchFile& out) {
+  return Unpickler(zip, prefix, std::move(owner), out).run(pickle, size);
 }
 
 }  // namespace detail

@@ -7,7 +7,7 @@
 //   io::load_into(model, sd);                             // as for an Ember state dict
 //
 // data.pkl is read by a restricted unpickler that knows what state dicts and training
-// checkpoints hold: dict and OrderedDict (order kept; int keys become their decimal string),
+// checkpoints hold: dict and OrderedDict (order kept; int keys stay ints),
 // list, tuple, str, int, float, bool, None, torch.Size (a tuple), torch dtypes (their name,
 // "torch.float32") and tensors and parameters over typed storages of float64/32/16, bfloat16,
 // int64/32, uint8 and bool. Tensors over one storage share it in Ember, with their offsets and
@@ -28,8 +28,11 @@ namespace ember::io {
 
 /// True when `bytes` start like a zip archive (what torch.save writes).
 bool is_pytorch_zip(const void* bytes, size_t size);
+/// Throws a NotImplementedError naming `file` when `bytes` are a file Ember recognises but does
+/// not read (a legacy, pre-zip torch.save file or another Python pickle), saying what to do.
+void refuse_foreign_format(const void* bytes, size_t size, const std::string& file);
 
-/// A training checkpoint's optimizer.state_dict() from PyTorch ({"state": {"0": {...}, ...},
+/// A training checkpoint's optimizer.state_dict() from PyTorch ({"state": {0: {...}, ...},
 /// "param_groups": [{"lr": ..., "params": [0, 1, ...]}, ...]}, as io::load returns it) in Ember's
 /// optimizer tree (io/optim_io.h), ready for io::load_into(optimizer, value). PyTorch numbers
 /// parameters by position over all groups; `names` gives the structured name of each position
@@ -54,6 +57,12 @@ struct TorchFile {
 /// Parses the torch.save archive in `bytes` (`size` bytes, kept alive by `owner`; tensors borrow
 /// them where aligned). `file` names it in errors.
 TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner);
+
+/// The value tree of the `size`-byte pickle at `pickle`, its storages read from `zip` under
+/// `<prefix>/data/` (added to out.used). What read_torch does after the archive's checks; the
+/// pickle fuzzer (tests/fuzz/pt_fuzzer.cpp) calls it directly.
+Value read_pickle(const ZipArchive& zip, const std::string& prefix, const uint8_t* pickle, size_t size,
+                  std::shared_ptr<void> owner, TorchFile& out);
 
 }  // namespace detail
 

@@ -45,7 +45,7 @@ Value import_torch_optimizer(const Value& torch_state, const std::vector<std::st
     EMBER_CHECK_VALUE(g.is_dict(), where, ": '", gpath, "' is a ", g.type_name(), ", expected a dict");
     Value group = Value::dict();
     for (size_t k = 0; k < g.size(); ++k) {
-      const std::string& key = g.keys()[k];
+      const std::string& key = g.keys()[k].as_string();
       const Value& v = g.items()[k];
       std::string path = gpath + "/" + key;
       if (key == "params" || kIgnoredGroupKeys.count(key)) continue;
@@ -77,23 +77,17 @@ Value import_torch_optimizer(const Value& torch_state, const std::vector<std::st
   const Value& torch_per_param = torch_state.at("state");
   EMBER_CHECK_VALUE(torch_per_param.is_dict(), where, ": 'state' is a ", torch_per_param.type_name(), ", expected a dict");
   for (size_t i = 0; i < torch_per_param.size(); ++i) {
-    // io::load gives PyTorch's int keys as their decimal strings.
-    const std::string& key = torch_per_param.keys()[i];
-    std::string path = "state/" + key;
-    int64_t index = -1;
-    try {
-      size_t used = 0;
-      index = std::stoll(key, &used);
-      if (used != key.size()) index = -1;
-    } catch (const std::exception&) {
-    }
-    EMBER_CHECK_VALUE(index >= 0, where, ": '", path, "' is not keyed by a parameter index");
+    const Key& key = torch_per_param.keys()[i];
+    std::string path = "state/" + key.str();
+    EMBER_CHECK_VALUE(key.is_int() && key.as_int() >= 0, where, ": '", path,
+                      "' is not keyed by a parameter index (an int)");
+    int64_t index = key.as_int();
     const std::string& name = name_of(Value(index), path);
     const Value& entries = torch_per_param.items()[i];
     EMBER_CHECK_VALUE(entries.is_dict(), where, ": '", path, "' is a ", entries.type_name(), ", expected a dict");
     Value out = Value::dict();
     for (size_t k = 0; k < entries.size(); ++k) {
-      const std::string& what = entries.keys()[k];
+      const std::string& what = entries.keys()[k].as_string();
       const Value& v = entries.items()[k];
       EMBER_CHECK_VALUE((adam ? adam_state : sgd_state).count(what), where, ": '", path, "/", what,
                         "' is no state of Ember's ", type);

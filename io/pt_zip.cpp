@@ -5,7 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
-#include <limits>
+#include <memory>
 
 #include "ember/core/error.h"
 
@@ -53,8 +53,6 @@ struct UnzCloser {
   void operator()(void* f) const { unzClose(f); }
 };
 
-// The largest expansion deflate allows is about 1032:1; a declared size beyond it is a lie.
-constexpr uint64_t kMaxDeflateRatio = 1032;
 constexpr size_t kMaxNameBytes = 4096;
 
 }  // namespace
@@ -100,23 +98,22 @@ ZipArchive::ZipArchive(const uint8_t* bytes, size_t size, std::string file)
     e.name.assign(name, info.size_filename);
     if (e.name.find('\0') != std::string::npos) fail("entry ", i, " has a NUL byte in its name");
     if (info.flag & 1) fail("entry '", e.name, "' is encrypted");
-    if (info.compression_method != 0 && info.compression_method != Z_DEFLATED)
-      fail("entry '", e.name, "' uses compression method ", info.compression_method,
-           " (only stored and deflate are read)");
-    e.stored = info.compression_method == 0;
-    e.compressed_size = info.compressed_size;
+    // NB: torch.save stores every entry (PyTorch's zip writer has no compression); an archive
+    // re-zipped by another tool is refused rather than inflated, which would let a small file claim
+    // any amount of memory.
+    if (info.compression_method != 0)
+      fail("entry '", e.name, "' is compressed (zip method ", info.compression_method,
+           "); torch.save stores entries uncompressed: extract the archive and load the file torch.save wrote");
     e.size = info.uncompressed_size;
     e.crc32 = static_cast<uint32_t>(info.crc);
-    if (e.stored && e.compressed_size != e.size)
-      fail("stored entry '", e.name, "' has ", e.compressed_size, " bytes but declares ", e.size);
-    if (!e.stored && e.size / kMaxDeflateRatio > e.compressed_size + 64)
-      fail("entry '", e.name, "' claims to inflate ", e.compressed_size, " bytes to ", e.size);
+    if (info.compressed_size != e.size)
+      fail("stored entry '", e.name, "' has ", info.compressed_size, " bytes but declares ", e.size);
     // Opening the entry reads and checks its local header; the data starts after it.
     if (unzOpenCurrentFile(zip.get()) != UNZ_OK) fail("entry '", e.name, "' has an invalid local header");
     e.offset = unzGetCurrentFileZStreamPos64(zip.get());
     unzCloseCurrentFile(zip.get());
-    if (e.offset > size || e.compressed_size > size - e.offset)
-      fail("entry '", e.name, "' (", e.compressed_size, " bytes at offset ", e.offset,
+    if (e.offset > size || e.size > size - e.offset)
+      fail("entry '", e.name, "' (", e.size, " bytes at offset ", e.offset,
            ") runs past the end of the file (", size, " bytes): truncated?");
     if (!entries_.emplace(e.name, e).second) fail("entry '", e.name, "' appears twice");
     rc = unzGoToNextFile(zip.get());
@@ -130,48 +127,9 @@ const ZipEntry* ZipArchive::find(const std::string& name) const {
   return it == entries_.end() ? nullptr : &it->second;
 }
 
-const uint8_t* ZipArchive::read(const ZipEntry& e, std::shared_ptr<uint8_t[]>& owned) const {
-  if (e.stored) return bytes_ + e.offset;
-  auto fail = [&](const auto&... args) {
-    throw ValueError(::ember::detail::str("io: '", file_, "': entry '", e.name, "' cannot be inflated: ", args...));
-  };
-  EMBER_CHECK_VALUE(e.size < std::numeric_limits<size_t>::max(), "io: '", file_, "': entry '", e.name,
-                    "' is too large");
-  owned.reset(new uint8_t[e.size > 0 ? e.size : 1]);
-  z_stream z{};
-  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) fail("zlib cannot start");
-  uint64_t in_left = e.compressed_size, out_done = 0;
-  const uint8_t* in = bytes_ + e.offset;
-  int rc = Z_OK;
-  // zlib counts in uInt: feed and drain in chunks so entries above 4 GiB work too.
-  constexpr uint64_t kChunk = 1u << 30;
-  while (rc == Z_OK) {
-    if (z.avail_in == 0 && in_left > 0) {
-      z.next_in = const_cast<Bytef*>(in);
-      z.avail_in = static_cast<uInt>(std::min(in_left, kChunk));
-      in += z.avail_in;
-      in_left -= z.avail_in;
-    }
-    z.next_out = owned.get() + out_done;
-    z.avail_out = static_cast<uInt>(std::min(e.size - out_done, kChunk));
-    uInt before = z.avail_out;
-    rc = inflate(&z, Z_NO_FLUSH);
-    out_done += before - z.avail_out;
-    if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_left == 0) break;  // input ran out
-    if (rc == Z_BUF_ERROR && out_done == e.size) break;               // output full, more to come
-    if (rc == Z_BUF_ERROR) rc = Z_OK;
-  }
-  inflateEnd(&z);
-  if (rc != Z_STREAM_END) fail(rc == Z_DATA_ERROR ? "the deflate stream is corrupt" : "the data ends early or runs long");
-  if (out_done != e.size) fail("it inflates to ", out_done, " bytes, not the ", e.size, " declared");
-  return owned.get();
-}
-
 bool ZipArchive::check_crc(const ZipEntry& e) const {
-  std::shared_ptr<uint8_t[]> owned;
-  const uint8_t* p = read(e, owned);
   uLong crc = crc32_z(0L, Z_NULL, 0);
-  crc = crc32_z(crc, p, e.size);
+  crc = crc32_z(crc, data(e), e.size);
   return static_cast<uint32_t>(crc) == e.crc32;
 }
 

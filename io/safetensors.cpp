@@ -188,4 +188,11 @@ std::string format_header(const std::vector<TensorRecord>& tensors,
   return out + text;
 }
 
+void check_bool_bytes(const uint8_t* bytes, size_t n, const std::string& file, const std::string& what) {
+  const uint8_t* bad = std::find_if(bytes, bytes + n, [](uint8_t b) { return b > 1; });
+  if (bad != bytes + n)
+    throw ValueError(::ember::detail::str("io: '", file, "': ", what, " is bool but its element ", bad - bytes,
+                                          " holds the byte ", int(*bad), "; a bool must be 0 or 1"));
+}
+
 }  // namespace ember::io::detail

@@ -48,6 +48,10 @@ std::string_view safetensors_dtype(DType t);
 /// failure is a ValueError "io: '<file>' is not a valid safetensors file: <reason>".
 Header parse_header(const uint8_t* bytes, size_t size, const std::string& file);
 
+/// Refuses (ValueError naming `file` and `what`) bool data holding a byte other than 0 or 1:
+/// reading such a byte as a C++ bool is undefined behaviour.
+void check_bool_bytes(const uint8_t* bytes, size_t n, const std::string& file, const std::string& what);
+
 /// The 8-byte length and the padded JSON header for `tensors` (in data order) and `metadata`.
 std::string format_header(const std::vector<TensorRecord>& tensors,
                           const std::map<std::string, std::string>& metadata);

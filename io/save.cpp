@@ -74,8 +74,11 @@ class Writer {
       case Value::Type::Dict: {
         ojson items = ojson::array();
         for (size_t i = 0; i < v.size(); ++i) {
-          const std::string& key = v.keys()[i];
-          items.push_back(ojson::array({key, encode(v.items()[i], join(path, key), depth + 1)}));
+          const Key& key = v.keys()[i];
+          // An int key is a JSON integer (schema version 2); a str key stays a JSON string.
+          ojson k = key.is_int() ? ojson(key.as_int()) : ojson(key.as_string());
+          uses_int_keys_ |= key.is_int();
+          items.push_back(ojson::array({std::move(k), encode(v.items()[i], join(path, key.str()), depth + 1)}));
         }
         return scalar_node("dict", std::move(items));
       }
@@ -84,6 +87,9 @@ class Writer {
   }
 
   std::vector<Stored>& stored() { return stored_; }
+  /// The oldest schema version that holds what was encoded, so older readers keep reading files
+  /// that need nothing newer.
+  int64_t schema_version() const { return uses_int_keys_ ? 2 : 1; }
 
  private:
   static std::string join(const std::string& path, const std::string& part) {
@@ -115,6 +121,7 @@ class Writer {
   std::vector<Stored> stored_;
   std::unordered_map<const TensorImpl*, size_t> by_impl_;
   std::unordered_set<std::string> names_;
+  bool uses_int_keys_ = false;
 };
 
 ojson tensor_table(const std::vector<Stored>& stored) {
@@ -133,9 +140,9 @@ ojson tensor_table(const std::vector<Stored>& stored) {
 }
 
 // The whole header for the current checksums; its length does not depend on their values.
-std::string header_bytes(const ojson& root, const std::vector<Stored>& stored,
+std::string header_bytes(const ojson& root, int64_t version, const std::vector<Stored>& stored,
                          const std::vector<detail::TensorRecord>& records, const std::string& path) {
-  ojson doc{{"schema", detail::kSchemaName}, {"version", kSchemaVersion}, {"root", root},
+  ojson doc{{"schema", detail::kSchemaName}, {"version", version}, {"root", root},
             {"tensors", tensor_table(stored)}};
   try {
     return detail::format_header(records, {{detail::kFormatKey, detail::kFormatName},
@@ -199,7 +206,7 @@ void collect_leaves(const Value& v, const std::string& path, int depth,
   if (v.is_tensor()) {
     out.emplace_back(path.empty() ? "tensor" : path, v.as_tensor());
   } else if (v.is_dict()) {
-    for (size_t i = 0; i < v.size(); ++i) collect_leaves(v.items()[i], join(v.keys()[i]), depth + 1, out, dropped);
+    for (size_t i = 0; i < v.size(); ++i) collect_leaves(v.items()[i], join(v.keys()[i].str()), depth + 1, out, dropped);
   } else if (v.is_list() || v.is_tuple()) {
     for (size_t i = 0; i < v.size(); ++i) collect_leaves(v[i], join(std::to_string(i)), depth + 1, out, dropped);
   } else {
@@ -222,11 +229,11 @@ void save(const Value& value, const std::string& path, const SaveOptions& option
   std::vector<size_t> order;
   std::vector<detail::TensorRecord> records = layout(keys, tensors, order);
 
-  std::string header = header_bytes(root, stored, records, path);
+  std::string header = header_bytes(root, writer.schema_version(), stored, records, path);
   detail::AtomicFile file(path, options.durable);
   file.write(header.data(), header.size());
   for (size_t i : order) stored[i].checksum = write_tensor(file, stored[i].tensor);
-  std::string final_header = header_bytes(root, stored, records, path);
+  std::string final_header = header_bytes(root, writer.schema_version(), stored, records, path);
   EMBER_INTERNAL_ASSERT(final_header.size() == header.size(), "checksums changed the header size");
   file.write_at(final_header.data(), final_header.size(), 0);
   file.commit();

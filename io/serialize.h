@@ -17,8 +17,9 @@
 
 namespace ember::io {
 
-/// The schema version this build writes; it reads this one and every earlier one.
-inline constexpr int64_t kSchemaVersion = 1;
+/// The newest schema version this build writes; it reads this one and every earlier one. A file
+/// is written with the oldest version that holds its tree (1 unless a dict has an int key).
+inline constexpr int64_t kSchemaVersion = 2;
 
 struct SaveOptions {
   /// fsync the file and its directory before returning. Turn off only for scratch files.

@@ -22,7 +22,7 @@ std::string quoted(const std::set<std::string>& names) {
 void check_model_value(const Value& value) {
   detail::expect_type(value, Value::Type::Dict, "a dict", kWhere, "model");
   for (size_t i = 0; i < value.size(); ++i)
-    detail::expect_type(value.items()[i], Value::Type::Tensor, "a Tensor", kWhere, "model/" + value.keys()[i]);
+    detail::expect_type(value.items()[i], Value::Type::Tensor, "a Tensor", kWhere, "model/" + value.keys()[i].str());
 }
 
 // Every parameter of the optimizer must be named by the checkpoint and the other way round:
@@ -100,9 +100,9 @@ void TrainingState::load(const Value& value) {
 
   const Value& gens = field(value, "generators", kWhere);
   detail::expect_type(gens, Value::Type::Dict, "a dict", kWhere, "generators");
-  for (const std::string& name : gens.keys())
-    EMBER_CHECK_VALUE(generators.contains(name), kWhere, ": the checkpoint has generator '", name,
-                      "', which this training state does not list");
+  for (const Key& name : gens.keys())
+    EMBER_CHECK_VALUE(name.is_string() && generators.contains(name.as_string()), kWhere,
+                      ": the checkpoint has generator ", name, ", which this training state does not list");
   std::map<std::string, Generator::State> states;  // read into scratch generators: fully checked
   for (const auto& [name, g] : generators) {
     EMBER_CHECK_VALUE(g != nullptr, kWhere, ": generator '", name, "' is null");

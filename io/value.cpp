@@ -17,6 +17,18 @@ const char* tensor_kind_name(TensorKind kind) {
   return "?";
 }
 
+int64_t Key::as_int() const {
+  EMBER_CHECK_TYPE(is_int_, "io::Value: the dict key ", repr(), " is a str, expected an int");
+  return int_;
+}
+
+const std::string& Key::as_string() const {
+  EMBER_CHECK_TYPE(!is_int_, "io::Value: the dict key ", int_, " is an int, expected a str");
+  return string_;
+}
+
+std::ostream& operator<<(std::ostream& os, const Key& k) { return os << k.repr(); }
+
 Value::Value(Tensor t, TensorKind kind, bool persistent)
     : type_(Type::Tensor), tensor_(std::move(t)), kind_(kind), persistent_(persistent) {
   EMBER_CHECK_VALUE(tensor_.defined(), "io::Value: an undefined tensor cannot be stored");
@@ -41,7 +53,7 @@ Value Value::dict(std::vector<Item> items) {
   Value v;
   v.type_ = Type::Dict;
   for (Item& item : items) {
-    EMBER_CHECK_VALUE(!v.contains(item.first), "io::Value::dict: duplicate key '", item.first, "'");
+    EMBER_CHECK_VALUE(!v.contains(item.first), "io::Value::dict: duplicate key ", item.first);
     v.set(item.first, std::move(item.second));
   }
   return v;
@@ -128,33 +140,38 @@ void Value::push_back(Value v) {
   items_.push_back(std::move(v));
 }
 
-const std::vector<std::string>& Value::keys() const {
+const std::vector<Key>& Value::keys() const {
   check(Type::Dict, "dict");
   return keys_;
 }
 
-bool Value::contains(const std::string& key) const { return find(key) != nullptr; }
+bool Value::has_int_key() const {
+  for (const Key& k : keys()) if (k.is_int()) return true;
+  return false;
+}
 
-const Value* Value::find(const std::string& key) const {
+bool Value::contains(const Key& key) const { return find(key) != nullptr; }
+
+const Value* Value::find(const Key& key) const {
   check(Type::Dict, "dict");
   auto it = index_.find(key);
   return it == index_.end() ? nullptr : &items_[it->second];
 }
 
-const Value& Value::at(const std::string& key) const {
+const Value& Value::at(const Key& key) const {
   const Value* v = find(key);
   if (v == nullptr) [[unlikely]] {
     std::ostringstream known;
-    for (size_t i = 0; i < keys_.size() && i < 20; ++i) known << (i ? ", '" : "'") << keys_[i] << "'";
+    for (size_t i = 0; i < keys_.size() && i < 20; ++i) known << (i ? ", " : "") << keys_[i];
     if (keys_.size() > 20) known << ", ...";
-    throw KeyError(detail::str("io::Value: no key '", key, "' in dict (keys: ", known.str(), ")"));
+    throw KeyError(detail::str("io::Value: no key ", key, " in dict (keys: ", known.str(), ")"));
   }
   return *v;
 }
 
-Value& Value::at(const std::string& key) { return const_cast<Value&>(std::as_const(*this).at(key)); }
+Value& Value::at(const Key& key) { return const_cast<Value&>(std::as_const(*this).at(key)); }
 
-Value& Value::set(const std::string& key, Value v) {
+Value& Value::set(const Key& key, Value v) {
   check(Type::Dict, "dict");
   auto it = index_.find(key);
   if (it != index_.end()) return items_[it->second] = std::move(v);
@@ -227,7 +244,7 @@ void print(std::ostream& os, const Value& v) {
       os << '{';
       for (size_t i = 0; i < v.size(); ++i) {
         if (i) os << ", ";
-        os << '\'' << v.keys()[i] << "': ";
+        os << v.keys()[i] << ": ";
         print(os, v.items()[i]);
       }
       os << '}';

@@ -1,6 +1,7 @@
 #pragma once
 // io::Value: the tagged tree a checkpoint holds. None, bool, int, float, string, Tensor, list,
-// tuple and string-keyed dict (insertion order kept), to any depth. Every node keeps its type:
+// tuple and dict (insertion order kept; keys are str or int, as PyTorch's optimizer state
+// {0: ..., 1: ...} needs, and 0 and "0" are different keys), to any depth. Every node keeps its type:
 // a tuple ("best", t) comes back as that tuple, never as a list or a tensor.
 //
 //   io::Value ckpt = io::Value::dict({{"model", io::to_value(model)},
@@ -12,8 +13,11 @@
 // and the attribute map travel on the Tensor itself. The same Tensor under several names (a tie)
 // is saved once and comes back as one Tensor under every name.
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <iosfwd>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -26,10 +30,48 @@ enum class TensorKind : uint8_t { Tensor, Parameter, Buffer };
 /// "tensor", "parameter", "buffer": the names the file uses.
 const char* tensor_kind_name(TensorKind kind);
 
+/// A dict key: a string or an int64. Implicit from either, so `v.at("lr")` and `v.at(0)` read
+/// as they would in Python.
+class Key {
+ public:
+  Key(std::string s) : string_(std::move(s)) {}  // NOLINT: implicit
+  Key(const char* s) : string_(s) {}             // NOLINT: implicit
+  Key(int64_t i) : int_(i), is_int_(true) {}     // NOLINT: implicit
+  Key(int i) : Key(int64_t{i}) {}                // NOLINT: implicit
+
+  bool is_int() const { return is_int_; }
+  bool is_string() const { return !is_int_; }
+  /// The key's int or string; a TypeError naming the key when it is the other kind.
+  int64_t as_int() const;
+  const std::string& as_string() const;
+  /// The key as text: a string as itself, an int in decimal (for paths such as "state/0").
+  std::string str() const { return is_int_ ? std::to_string(int_) : string_; }
+  /// The key as Python prints it: 'name' or 0.
+  std::string repr() const { return is_int_ ? std::to_string(int_) : "'" + string_ + "'"; }
+
+  friend bool operator==(const Key& a, const Key& b) {
+    return a.is_int_ == b.is_int_ && a.int_ == b.int_ && a.string_ == b.string_;
+  }
+  friend bool operator==(const Key& a, std::string_view b) { return !a.is_int_ && a.string_ == b; }
+  friend bool operator==(const Key& a, const char* b) { return a == std::string_view(b); }
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      return k.is_int_ ? std::hash<int64_t>()(k.int_) : std::hash<std::string>()(k.string_);
+    }
+  };
+
+ private:
+  std::string string_;
+  int64_t int_ = 0;
+  bool is_int_ = false;
+};
+
+std::ostream& operator<<(std::ostream& os, const Key& k);
+
 class Value {
  public:
   enum class Type : uint8_t { None, Bool, Int, Float, String, Tensor, List, Tuple, Dict };
-  using Item = std::pair<std::string, Value>;
+  using Item = std::pair<Key, Value>;
 
   /// None.
   Value() = default;
@@ -84,15 +126,17 @@ class Value {
   void push_back(Value v);
 
   /// Keys of a dict, in insertion order.
-  const std::vector<std::string>& keys() const;
-  bool contains(const std::string& key) const;
+  const std::vector<Key>& keys() const;
+  /// True when some key of this dict is an int (the file then needs schema version 2).
+  bool has_int_key() const;
+  bool contains(const Key& key) const;
   /// The value under `key`; a KeyError naming the key and the keys there are.
-  const Value& at(const std::string& key) const;
-  Value& at(const std::string& key);
+  const Value& at(const Key& key) const;
+  Value& at(const Key& key);
   /// The value under `key`, or null when absent.
-  const Value* find(const std::string& key) const;
+  const Value* find(const Key& key) const;
   /// Sets `key`, keeping its position if it exists; returns the stored value.
-  Value& set(const std::string& key, Value v);
+  Value& set(const Key& key, Value v);
   /// at(key) for reading, set(key, None) when absent.
   Value& operator[](const std::string& key);
   const Value& operator[](const std::string& key) const { return at(key); }
@@ -115,8 +159,8 @@ class Value {
   TensorKind kind_ = TensorKind::Tensor;
   bool persistent_ = true;
   std::vector<Value> items_;  // list and tuple elements, dict values
-  std::vector<std::string> keys_;  // dict keys, parallel to items_
-  std::unordered_map<std::string, size_t> index_;  // dict key -> position
+  std::vector<Key> keys_;  // dict keys, parallel to items_
+  std::unordered_map<Key, size_t, Key::Hash> index_;  // dict key -> position
 };
 
 std::ostream& operator<<(std::ostream& os, const Value& v);

@@ -28,6 +28,14 @@ std::string type_name_of(const py::handle& obj) {
 
 std::string where(const std::string& path) { return path.empty() ? "the root" : "'" + path + "'"; }
 
+int64_t int_key(const py::handle& k, const std::string& path) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
+  EMBER_CHECK_VALUE(overflow == 0, "io.save: the dict key ", std::string(py::repr(k)), " at ", where(path),
+                    " does not fit in 64 bits");
+  return static_cast<int64_t>(v);
+}
+
 io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   EMBER_CHECK_VALUE(depth < kMaxDepth, "io.save: nesting deeper than ", kMaxDepth,
                     " levels at ", where(path), " (a container that holds itself?)");
@@ -53,10 +61,12 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   if (PyDict_Check(o)) {
     std::vector<io::Value::Item> items;
     for (auto [k, v] : obj.cast<py::dict>()) {
-      EMBER_CHECK_TYPE(PyUnicode_Check(k.ptr()), "io.save: dict keys must be str, got ", type_name_of(k),
-                       " key ", std::string(py::repr(k)), " at ", where(path));
-      std::string key = k.cast<std::string>();
-      items.emplace_back(key, to_value(v, child(key), depth + 1));
+      // str and int keys, as PyTorch's optimizer state {0: ...} has (a bool is not an int here).
+      bool is_int = PyLong_Check(k.ptr()) && !PyBool_Check(k.ptr());
+      EMBER_CHECK_TYPE(PyUnicode_Check(k.ptr()) || is_int, "io.save: dict keys must be str or int, got ",
+                       type_name_of(k), " key ", std::string(py::repr(k)), " at ", where(path));
+      io::Key key = is_int ? io::Key(int_key(k, path)) : io::Key(k.cast<std::string>());
+      items.emplace_back(key, to_value(v, child(key.str()), depth + 1));
     }
     return io::Value::dict(std::move(items));
   }
@@ -70,7 +80,7 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   if (py::isinstance<Generator>(obj)) return io::to_value(obj.cast<const Generator&>());
   throw ember::TypeError("io.save: can't save an object of type " + type_name_of(obj) + " at " +
                          where(path) + " (None, bool, int, float, str, Tensor, list, tuple, dict with str "
-                         "keys, modules, optimizers, schedulers and generators can be saved)");
+                         "or int keys, modules, optimizers, schedulers and generators can be saved)");
 }
 
 }  // namespace
@@ -99,7 +109,10 @@ py::object value_to_py(const io::Value& v) {
     case T::Dict: {
       py::dict out;
       const auto& keys = v.keys();
-      for (size_t i = 0; i < keys.size(); ++i) out[py::str(keys[i])] = value_to_py(v.items()[i]);
+      for (size_t i = 0; i < keys.size(); ++i) {
+        py::object key = keys[i].is_int() ? py::object(py::int_(keys[i].as_int())) : py::object(py::str(keys[i].as_string()));
+        out[key] = value_to_py(v.items()[i]);
+      }
       return out;
     }
   }

@@ -92,7 +92,7 @@ TEST(ArchitectureTest, ArchitectureRecordsTypeNamesAndOptionsNotClasses) {
   auto model = sequential({std::make_shared<nn::Linear>(3, 2), std::make_shared<nn::ReLU>()});
   Value arch = architecture(*model);
   EXPECT_EQ(arch.at("type").as_string(), "Sequential");
-  EXPECT_EQ(arch.at("children").keys(), (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(arch.at("children").keys(), (std::vector<Key>{"0", "1"}));
   const Value& linear = arch.at("children").at("0");
   EXPECT_TRUE(linear.equals(Value::dict({{"type", "Linear"},
                                          {"options", Value::dict({{"in_features", int64_t{3}},

@@ -55,7 +55,7 @@ TEST(ConvertTest, PlainSafetensorsHoldsEveryNameAndListsWhatItLeftOut) {
   EXPECT_FALSE(file.is_ember());
   EXPECT_EQ(file.metadata().at("converted_from"), ember);
   Value back = load(out);
-  ASSERT_EQ(back.keys(), (std::vector<std::string>{"model/embed.weight", "model/decoder.weight"}));
+  ASSERT_EQ(back.keys(), (std::vector<Key>{"model/embed.weight", "model/decoder.weight"}));
   EXPECT_TRUE(bitwise_equal(back.at("model/embed.weight").as_tensor(), shared));
   EXPECT_TRUE(bitwise_equal(back.at("model/decoder.weight").as_tensor(), shared));
 }

@@ -187,5 +187,32 @@ TEST(GoldenTest, V1FileTableListsEveryNameAndVerifies) {
   EXPECT_THAT(bits<uint16_t>(file.tensor("tensors/bf16")), ElementsAre(0x3F80, 0xC020, 0x7F7F, 0xFF80));
 }
 
+// Version 2 added int dict keys; everything version 1 held reads the same from a version-2 file.
+TEST(GoldenTest, V2IntKeysStayIntsBesideTheStrKeysThatReadTheSame) {
+  Value root = load(golden_file(2));
+  EXPECT_THAT(root.keys(), ElementsAre("scalars", "tensors", "note", "model", "paths", "step", "int_keys"));
+  const Value& ints = root.at("int_keys");
+  EXPECT_THAT(ints.keys(), ElementsAre(Key(0), Key("0"), Key(-1), Key(std::numeric_limits<int64_t>::max())));
+  EXPECT_TRUE(ints.keys()[0].is_int());
+  EXPECT_TRUE(ints.keys()[1].is_string());
+  EXPECT_THAT(bits<float>(tensor_at(ints.at(0), kFloat32, {1})), ElementsAre(7.0f));
+  EXPECT_THAT(bits<float>(tensor_at(ints.at("0"), kFloat32, {1})), ElementsAre(8.0f));
+  EXPECT_EQ(ints.at(-1).as_string(), "minus one");
+  EXPECT_TRUE(ints.at(std::numeric_limits<int64_t>::max()).at(3).as_bool());
+  EXPECT_EQ(root.at("step").as_int(), 1234);
+  EXPECT_THAT(bits<float>(tensor_at(root.at("model").at("decoder.weight"), kFloat32, {2, 2})), ElementsAre(1, 2, 3, 4));
+  EXPECT_THAT(bits<uint16_t>(tensor_at(root.at("tensors").at("bf16"), kBFloat16, {4})),
+              ElementsAre(0x3F80, 0xC020, 0x7F7F, 0xFF80));
+}
+
+TEST(GoldenTest, V2FileTableNamesTheCollidingIntAndStrPaths) {
+  File file = File::open(golden_file(2));
+  EXPECT_EQ(file.version(), 2);
+  EXPECT_EQ(file.tensors().size(), 20u);
+  EXPECT_THAT(bits<float>(file.tensor("int_keys/0")), ElementsAre(7.0f));
+  EXPECT_THAT(bits<float>(file.tensor("int_keys/0#2")), ElementsAre(8.0f));
+  for (const TensorInfo& info : file.tensors()) EXPECT_TRUE(file.verify(info.key)) << info.key;
+}
+
 }  // namespace
 }  // namespace ember::io

@@ -190,6 +190,15 @@ TEST(OptimIoTest, MalformedOptimizerValuesAreErrorsNamingThePath) {
   expect_error<TypeError>([&] { load_into(adam, bad_state); },
                           {"io::load_into(Adam): 'state/fc1.bias/exp_avg' is of type float, expected a "
                            "Tensor"});
+
+  // PyTorch's state, keyed by position, loaded as if it were Ember's: refused, with the way out.
+  Value positional = good;
+  Value by_position = Value::dict();
+  for (size_t i = 0; i < good.at("state").size(); ++i) by_position.set(int64_t(i), good.at("state").items()[i]);
+  positional.set("state", by_position);
+  expect_error<TypeError>([&] { load_into(adam, positional); },
+                          {"io::load_into(Adam): 'state' is keyed by the int 0, expected a name",
+                           "io::import_torch_optimizer maps it to names"});
 }
 
 TEST(OptimIoTest, FailedLoadLeavesTheOptimizerUnchanged) {

@@ -31,7 +31,7 @@ void flatten(const Value& v, const std::string& prefix, std::vector<std::pair<st
     out.emplace_back(prefix.empty() ? "tensor" : prefix, v.as_tensor());
   } else if (v.is_dict()) {
     for (size_t i = 0; i < v.size(); ++i)
-      flatten(v.items()[i], prefix.empty() ? v.keys()[i] : prefix + "/" + v.keys()[i], out);
+      flatten(v.items()[i], prefix.empty() ? v.keys()[i].str() : prefix + "/" + v.keys()[i].str(), out);
   } else if (v.is_list() || v.is_tuple()) {
     for (size_t i = 0; i < v.size(); ++i)
       flatten(v[i], prefix.empty() ? std::to_string(i) : prefix + "/" + std::to_string(i), out);
@@ -46,7 +46,7 @@ std::pair<Value, Value> load_checked(const std::string& name) {
   std::vector<std::pair<std::string, Tensor>> tensors;
   flatten(v, "", tensors);
   size_t stored = 0;
-  for (const std::string& key : expected.keys()) stored += key.rfind("ref/", 0) != 0;
+  for (const Key& key : expected.keys()) stored += key.str().rfind("ref/", 0) != 0;
   EXPECT_EQ(tensors.size(), stored) << name;
   for (const auto& [path, t] : tensors) {
     const Value* e = expected.find(path);
@@ -176,8 +176,9 @@ TEST(PtTest, NestedContainersScalarsAndStrings) {
   EXPECT_EQ(ints[2].as_int(), int64_t{1} << 40);
   EXPECT_EQ(ints[3].as_int(), INT64_MIN);
   EXPECT_EQ(ints[4].as_int(), INT64_MAX);
-  EXPECT_THAT(v.at("int_keys").keys(), ::testing::ElementsAre("0", "7"));
-  EXPECT_EQ(v.at("int_keys").at("7").as_string(), "seven");
+  EXPECT_THAT(v.at("int_keys").keys(), ::testing::ElementsAre(Key(0), Key(7)));
+  EXPECT_EQ(v.at("int_keys").at(7).as_string(), "seven");
+  EXPECT_FALSE(v.at("int_keys").contains("7")) << "the int key 7 is not the str key \"7\"";
   ASSERT_TRUE(v.at("size").is_tuple());
   EXPECT_EQ(v.at("size")[1].as_int(), 3);
   EXPECT_EQ(v.at("dtype").as_string(), "torch.float16");
@@ -224,6 +225,22 @@ TEST(PtTest, SgdMomentumCheckpointContinuesTrainingInEmber) {
   continue_training("sgd", "SGD", 3, [](Mlp& m) {
     return std::make_unique<optim::SGD>(m.named_parameters(), optim::SGDOptions{});
   });
+}
+
+// torch.optim keys state by int position: the ints survive io::load and an Ember save (schema
+// version 2), so a checkpoint converted to Ember keeps PyTorch's structure exactly.
+TEST(PtTest, OptimizerStateKeepsItsIntKeysThroughAnEmberFile) {
+  Value ckpt = load(fixture("adam.pt"));
+  const Value& state = ckpt.at("optimizer").at("state");
+  EXPECT_THAT(state.keys(), ::testing::ElementsAre(Key(0), Key(1), Key(2), Key(3)));
+  EXPECT_FALSE(state.contains("0"));
+  EXPECT_THAT(ckpt.at("optimizer").at("param_groups")[0].at("params").str(), HasSubstr("[0, 1, 2, 3]"));
+  TempDir dir;
+  save(ckpt, dir.file("adam.ember"));
+  EXPECT_EQ(File::open(dir.file("adam.ember")).version(), 2);
+  Value back = load(dir.file("adam.ember"));
+  EXPECT_TRUE(back.equals(ckpt));
+  EXPECT_TRUE(back.at("optimizer").at("state").keys()[3].is_int());
 }
 
 TEST(PtTest, ImportedAdamStateIsKeyedByName) {

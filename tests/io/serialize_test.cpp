@@ -176,6 +176,27 @@ TEST(SerializeTest, LoadTensorNamesTheMissingKey) {
   }
 }
 
+TEST(SerializeTest, IntKeysRoundTripAsIntsAndNeedVersionTwo) {
+  TempDir dir;
+  std::string path = dir.file("k.ember");
+  Tensor a = arange(3, kFloat32), b = ones({2}, kInt64);
+  // PyTorch's optimizer state is keyed by position; 0 and "0" are different keys.
+  Value state = Value::dict({{0, Value::dict({{"exp_avg", a}})}, {"0", b}, {-5, int64_t{1}}, {7, a}});
+  save(Value::dict({{"state", state}}), path);
+  File file = File::open(path);
+  EXPECT_EQ(file.version(), kSchemaVersion);
+  Value back = load(path);
+  EXPECT_TRUE(back.equals(Value::dict({{"state", state}})));
+  const Value& s = back.at("state");
+  EXPECT_THAT(s.keys(), ::testing::ElementsAre(Key(0), Key("0"), Key(-5), Key(7)));
+  EXPECT_TRUE(s.keys()[0].is_int());
+  EXPECT_FALSE(s.keys()[1].is_int());
+  EXPECT_TRUE(s.at(0).at("exp_avg").as_tensor().is_same(s.at(7).as_tensor())) << "a tie under int keys stays a tie";
+  EXPECT_EQ(s.at(-5).as_int(), 1);
+  expect_error<KeyError>([&] { s.at(1); }, {"no key 1 in dict (keys: 0, '0', -5, 7)"});
+  expect_error<TypeError>([&] { s.keys()[0].as_string(); }, {"the dict key 0 is an int, expected a str"});
+}
+
 TEST(SerializeTest, FileIsValidSafetensorsWithAlignedData) {
   TempDir dir;
   std::string path = dir.file("s.ember");
@@ -187,7 +208,7 @@ TEST(SerializeTest, FileIsValidSafetensorsWithAlignedData) {
   EXPECT_EQ(bytes[8], '{');
   File file = File::open(path);
   EXPECT_TRUE(file.is_ember());
-  EXPECT_EQ(file.version(), kSchemaVersion);
+  EXPECT_EQ(file.version(), 1) << "a tree without int keys is written as version 1, which older readers read";
   EXPECT_EQ(file.metadata().at("format"), "ember");
   // Widest elements first: the float64 tensor leads the data.
   EXPECT_EQ(file.tensors().front().key, "x");
@@ -205,7 +226,7 @@ TEST(SerializeTest, ReadsPlainSafetensorsInFileOrder) {
   bytes += header + std::string(reinterpret_cast<char*>(b), 8) + std::string(reinterpret_cast<char*>(&a), 8);
   write_file(dir.file("plain.safetensors"), bytes);
   Value v = load(dir.file("plain.safetensors"));
-  EXPECT_EQ(v.keys(), (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(v.keys(), (std::vector<Key>{"b", "a"}));
   EXPECT_EQ(v.at("a").as_tensor().item<int64_t>(), 42);
   EXPECT_EQ(v.at("b").as_tensor().to_vector<float>(), (std::vector<float>{1.5f, -2.f}));
   EXPECT_FALSE(File::open(dir.file("plain.safetensors")).is_ember());

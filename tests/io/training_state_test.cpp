@@ -169,7 +169,7 @@ TEST(TrainingStateResumeTest, ResumedRunMatchesTheUninterruptedRunBitForBit) {
   // Every parameter and every optimizer state tensor, by name.
   const Value& ma = a.at("model");
   for (size_t i = 0; i < ma.size(); ++i) {
-    const std::string& name = ma.keys()[i];
+    const std::string& name = ma.keys()[i].as_string();
     EXPECT_TRUE(bitwise_equal(b.at("model").at(name).as_tensor(), ma.items()[i].as_tensor())) << name;
     EXPECT_FALSE(bitwise_equal(half.at("model").at(name).as_tensor(), ma.items()[i].as_tensor()))
         << name << " did not change in the second half: the comparison would prove nothing";

@@ -1,6 +1,7 @@
 """ember.io from Python: nested containers round-trip with their types, tensors by name, modules,
 optimizers and schedulers inside checkpoints, CheckpointManager, and a model trained here and
 reloaded in another process giving identical outputs."""
+import json
 import os
 import subprocess
 import sys
@@ -55,9 +56,32 @@ def test_every_container_type_round_trips_with_types_kept(tmp_path):
     assert roundtrip(None, tmp_path) is None
 
 
+def test_int_keys_come_back_as_ints_beside_str_keys(tmp_path):
+    # A torch optimizer's state is {0: {...}, 1: {...}}; 0 and "0" are different keys.
+    t = ember.arange(3, dtype=ember.float32)
+    obj = {"state": {0: {"exp_avg": t}, "0": "str zero", -(2 ** 63): None, 2 ** 63 - 1: [t]}}
+    back = roundtrip(obj, tmp_path)
+    same_structure(obj, back)
+    assert [type(k) for k in back["state"]] == [int, str, int, int]
+    assert schema_version(tmp_path / "obj.ember") == 2
+    ember.io.save({"a": 1}, tmp_path / "plain.ember")
+    assert schema_version(tmp_path / "plain.ember") == 1, "no int key: older Ember reads it"
+
+
+def schema_version(path):
+    """The "version" of Ember's document in a checkpoint's safetensors header (io/FORMAT.md)."""
+    raw = open(path, "rb").read()
+    header = json.loads(raw[8:8 + int.from_bytes(raw[:8], "little")])
+    return json.loads(header["__metadata__"]["ember"])["version"]
+
+
 def test_unsavable_objects_and_keys_are_type_errors(tmp_path):
-    with pytest.raises(TypeError, match="dict keys must be str"):
-        ember.io.save({1: 2}, tmp_path / "x.ember")
+    with pytest.raises(TypeError, match=r"dict keys must be str or int, got float key 1.5 at the root"):
+        ember.io.save({1.5: 2}, tmp_path / "x.ember")
+    with pytest.raises(TypeError, match=r"dict keys must be str or int, got bool key True"):
+        ember.io.save({True: 2}, tmp_path / "x.ember")
+    with pytest.raises(ValueError, match=r"the dict key 18446744073709551616 at 'a' does not fit in 64 bits"):
+        ember.io.save({"a": {2 ** 64: 2}}, tmp_path / "x.ember")
     with pytest.raises(TypeError, match=r"can't save an object of type set at 'a/0'"):
         ember.io.save({"a": [{1, 2}]}, tmp_path / "x.ember")
     with pytest.raises(ValueError, match="64 bits"):

@@ -154,7 +154,8 @@ void print_tree(std::ostream& os, const io::Value& v, const std::string& label, 
     case io::Value::Type::Dict:
       os << "dict (" << v.size() << (v.size() == 1 ? " key)\n" : " keys)\n");
       for (size_t i = 0; i < v.size(); ++i)
-        print_tree(os, v.items()[i], quote(v.keys()[i]), child_path(v.keys()[i]), depth + 1, names);
+        print_tree(os, v.items()[i], v.keys()[i].is_int() ? v.keys()[i].str() : quote(v.keys()[i].as_string()),
+                   child_path(v.keys()[i].str()), depth + 1, names);
       return;
   }
 }

@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   // {"model": state_dict, "optimizer": optimizer.state_dict(), "epoch": 3}, as torch.save wrote it.
   io::Value ckpt = io::load(argv[1]);
   std::printf("checkpoint: epoch %lld, keys", static_cast<long long>(ckpt.at("epoch").as_int()));
-  for (const std::string& key : ckpt.at("model").keys()) std::printf(" %s", key.c_str());
+  for (const io::Key& key : ckpt.at("model").keys()) std::printf(" %s", key.str().c_str());
   std::printf("\n");
 
   Mlp model;

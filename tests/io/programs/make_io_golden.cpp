@@ -98,6 +98,12 @@ io::Value golden() {
       {"paths", Value::dict({{"a/b", from_bits<int32_t>({1}, {1}, kInt32)},
                              {"a", Value::dict({{"b", from_bits<int32_t>({2}, {1}, kInt32)}})}})},
       {"step", int64_t{1234}},
+      // Schema version 2: int keys (PyTorch's optimizer state), beside a str key that reads the
+      // same; both hold tensors, so their paths collide too ("int_keys/0" and "int_keys/0#2").
+      {"int_keys", Value::dict({{0, from_bits<float>({7.0f}, {1}, kFloat32)},
+                                {"0", from_bits<float>({8.0f}, {1}, kFloat32)},
+                                {-1, "minus one"},
+                                {std::numeric_limits<int64_t>::max(), Value::dict({{int64_t{3}, true}})}})},
   });
 }
 
@@ -118,6 +124,12 @@ int main(int argc, char** argv) {
   try {
     std::filesystem::create_directories(dir);
     io::save(golden(), file.string());
+    if (io::File::open(file.string()).version() != io::kSchemaVersion) {
+      std::cerr << "make_io_golden: the tree was written as an older version: add what version "
+                << io::kSchemaVersion << " brought to golden()\n";
+      std::filesystem::remove_all(dir);
+      return 1;
+    }
   } catch (const std::exception& e) {
     std::cerr << "make_io_golden: error: " << e.what() << '\n';
     return 1;

@@ -1,0 +1,62 @@
+// libFuzzer target for the torch.save pickle reader on its own (io/pt_load.cpp). Each input is a
+// data.pkl: it is unpickled against a fixed, valid archive (the corpus's ok_torch_optimizer.pt,
+// whose storages 0 to 3 hold float32, bool and int64 data), so no mutation is spent on the zip
+// container or its CRCs, which load_fuzzer covers. Every tensor reached is read byte for byte.
+// The only acceptable failure is an ember::Error. Built and run by `make fuzz`; its seeds are the
+// data.pkl of every .pt file in the malformed corpus.
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/io/pt_load.h"
+
+namespace {
+
+using ember::io::Value;
+
+uint64_t sink = 0;
+
+void read_all(const Value& v) {
+  if (v.is_tensor()) {
+    const ember::Tensor& t = v.as_tensor();
+    // A view may be strided inside its storage: read every element it reaches.
+    ember::Tensor c = t.contiguous();
+    const auto* p = static_cast<const uint8_t*>(c.data_ptr());
+    for (size_t i = 0; i < c.nbytes(); ++i) sink += p[i];
+    return;
+  }
+  if (v.is_list() || v.is_tuple() || v.is_dict())
+    for (const Value& item : v.items()) read_all(item);
+}
+
+struct Archive {
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<ember::io::detail::ZipArchive> zip;
+};
+
+const Archive& archive() {
+  static const Archive a = [] {
+    Archive out;
+    std::ifstream in(EMBER_PT_FUZZ_ARCHIVE, std::ios::binary);
+    out.bytes.assign(std::istreambuf_iterator<char>(in), {});
+    out.zip = std::make_unique<ember::io::detail::ZipArchive>(out.bytes.data(), out.bytes.size(), EMBER_PT_FUZZ_ARCHIVE);
+    return out;
+  }();
+  return a;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const Archive& a = archive();
+  try {
+    ember::io::detail::TorchFile out;
+    read_all(ember::io::detail::read_pickle(*a.zip, "archive", data, size, nullptr, out));
+  } catch (const ember::Error&) {
+    // A clean refusal: what a malformed pickle must produce.
+  }
+  return 0;
+}
