@@ -21,6 +21,8 @@ std::string_view dtype_name(DType t) {
   switch (t) {
     case DType::Bool: return "bool";
     case DType::UInt8: return "uint8";
+    case DType::Int8: return "int8";
+    case DType::Int16: return "int16";
     case DType::Int32: return "int32";
     case DType::Int64: return "int64";
     case DType::Float16: return "float16";
@@ -36,6 +38,8 @@ std::optional<DType> dtype_from_name(std::string_view name) {
     if (dtype_name(static_cast<DType>(i)) == name) return static_cast<DType>(i);
   if (name == "BOOL") return DType::Bool;
   if (name == "U8") return DType::UInt8;
+  if (name == "I8") return DType::Int8;
+  if (name == "I16") return DType::Int16;
   if (name == "I32") return DType::Int32;
   if (name == "I64") return DType::Int64;
   if (name == "F16") return DType::Float16;
@@ -59,12 +63,16 @@ DType promote_types(DType a, DType b) {
   }
   if (a == DType::Bool) return b;
   if (b == DType::Bool) return a;
+  // uint8 with int8: neither holds the other's range, so both go to int16 (as in PyTorch).
+  if ((a == DType::UInt8 && b == DType::Int8) || (a == DType::Int8 && b == DType::UInt8)) return DType::Int16;
   return itemsize(a) >= itemsize(b) ? a : b;
 }
 
 void check_compute_dtype(DType t, const char* op) {
   EMBER_CHECK_TYPE(t != DType::Float16 && t != DType::BFloat16, op, ": dtype ", t,
                    " is a storage type here; convert with to(float32) first");
+  EMBER_CHECK_TYPE(t != DType::Int8 && t != DType::Int16, op, ": dtype ", t,
+                   " is a storage type here; convert with to(int32), to(int64) or to(float32) first");
 }
 
 void check_floating_compute(DType t, const char* op) {

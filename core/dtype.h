@@ -1,6 +1,7 @@
 #pragma once
-// Element types. float16 and bfloat16 are storage types: tensors hold them and convert with
-// to(dtype); arithmetic on them raises a TypeError naming the dtype.
+// Element types. float16, bfloat16, int8 and int16 are storage types: tensors hold them, move
+// them (views, copies, cat, indexing) and convert with to(dtype); arithmetic and comparisons on
+// them raise a TypeError naming the dtype.
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -9,8 +10,9 @@
 
 namespace ember {
 
-enum class DType : uint8_t { Bool, UInt8, Int32, Int64, Float16, BFloat16, Float32, Float64 };
-inline constexpr int kNumDTypes = 8;
+// NB: new dtypes go at the end; files and bindings use names, but the numbering stays stable.
+enum class DType : uint8_t { Bool, UInt8, Int32, Int64, Float16, BFloat16, Float32, Float64, Int8, Int16 };
+inline constexpr int kNumDTypes = 10;
 
 /// IEEE half precision, stored as its bits.
 struct Half {
@@ -31,7 +33,9 @@ struct BFloat16 {
 constexpr size_t itemsize(DType t) {
   switch (t) {
     case DType::Bool:
-    case DType::UInt8: return 1;
+    case DType::UInt8:
+    case DType::Int8: return 1;
+    case DType::Int16:
     case DType::Float16:
     case DType::BFloat16: return 2;
     case DType::Int32:
@@ -59,6 +63,8 @@ DType promote_types(DType a, DType b);
 template <typename T> struct dtype_of_t;
 template <> struct dtype_of_t<bool> { static constexpr DType value = DType::Bool; };
 template <> struct dtype_of_t<uint8_t> { static constexpr DType value = DType::UInt8; };
+template <> struct dtype_of_t<int8_t> { static constexpr DType value = DType::Int8; };
+template <> struct dtype_of_t<int16_t> { static constexpr DType value = DType::Int16; };
 template <> struct dtype_of_t<int32_t> { static constexpr DType value = DType::Int32; };
 template <> struct dtype_of_t<int64_t> { static constexpr DType value = DType::Int64; };
 template <> struct dtype_of_t<Half> { static constexpr DType value = DType::Float16; };
@@ -92,6 +98,8 @@ decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
     case DType::Bool: return f(type_tag<bool>{});
     case DType::UInt8: return f(type_tag<uint8_t>{});
+    case DType::Int8: return f(type_tag<int8_t>{});
+    case DType::Int16: return f(type_tag<int16_t>{});
     case DType::Int32: return f(type_tag<int32_t>{});
     case DType::Int64: return f(type_tag<int64_t>{});
     case DType::Float16: return f(type_tag<Half>{});
@@ -107,7 +115,7 @@ void check_compute_dtype(DType t, const char* op);
 /// Throws a TypeError (naming `op` and the dtype) unless `t` is float32 or float64.
 void check_floating_compute(DType t, const char* op);
 
-/// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16).
+/// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16/int8/int16).
 template <typename F>
 decltype(auto) visit_compute_dtype(DType t, const char* op, F&& f) {
   switch (t) {
@@ -138,6 +146,8 @@ decltype(auto) visit_floating_dtype(DType t, const char* op, F&& f) {
 namespace ember {
 inline constexpr DType kBool = DType::Bool;
 inline constexpr DType kUInt8 = DType::UInt8;
+inline constexpr DType kInt8 = DType::Int8;
+inline constexpr DType kInt16 = DType::Int16;
 inline constexpr DType kInt32 = DType::Int32;
 inline constexpr DType kInt64 = DType::Int64;
 inline constexpr DType kFloat16 = DType::Float16;

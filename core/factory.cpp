@@ -164,6 +164,8 @@ Tensor tensor(const std::vector<T>& values, IntArrayRef shape, TensorOptions opt
 }
 
 template Tensor tensor(const std::vector<uint8_t>&, IntArrayRef, TensorOptions);
+template Tensor tensor(const std::vector<int8_t>&, IntArrayRef, TensorOptions);
+template Tensor tensor(const std::vector<int16_t>&, IntArrayRef, TensorOptions);
 template Tensor tensor(const std::vector<int32_t>&, IntArrayRef, TensorOptions);
 template Tensor tensor(const std::vector<int64_t>&, IntArrayRef, TensorOptions);
 template Tensor tensor(const std::vector<float>&, IntArrayRef, TensorOptions);

@@ -38,6 +38,8 @@ std::vector<T> Tensor::to_vector() const {
   template T Tensor::item<T>() const;         \
   template std::vector<T> Tensor::to_vector<T>() const;
 EMBER_INSTANTIATE(uint8_t)
+EMBER_INSTANTIATE(int8_t)
+EMBER_INSTANTIATE(int16_t)
 EMBER_INSTANTIATE(int32_t)
 EMBER_INSTANTIATE(int64_t)
 EMBER_INSTANTIATE(float)

@@ -60,7 +60,7 @@ constexpr StorageType kStorageTypes[] = {
     {"HalfStorage", DType::Float16, "float16"},     {"BFloat16Storage", DType::BFloat16, "bfloat16"},
     {"LongStorage", DType::Int64, "int64"},         {"IntStorage", DType::Int32, "int32"},
     {"ByteStorage", DType::UInt8, "uint8"},         {"BoolStorage", DType::Bool, "bool"},
-    {"ShortStorage", std::nullopt, "int16"},        {"CharStorage", std::nullopt, "int8"},
+    {"ShortStorage", DType::Int16, "int16"},        {"CharStorage", DType::Int8, "int8"},
     {"ComplexFloatStorage", std::nullopt, "complex64"}, {"ComplexDoubleStorage", std::nullopt, "complex128"},
 };
 constexpr const char* kTorchDTypes[] = {"float64", "float32", "float16", "bfloat16", "int64", "int32",

@@ -10,7 +10,7 @@
 // checkpoints hold: dict and OrderedDict (order kept; int keys stay ints),
 // list, tuple, str, int, float, bool, None, torch.Size (a tuple), torch dtypes (their name,
 // "torch.float32") and tensors and parameters over typed storages of float64/32/16, bfloat16,
-// int64/32, uint8 and bool. Tensors over one storage share it in Ember, with their offsets and
+// int64/32/16, int8, uint8 and bool. Tensors over one storage share it in Ember, with their offsets and
 // strides (views stay views); the same storage, offset, shape and strides give the same Tensor,
 // so a tie stays a tie. Any other global is refused with a ValueError naming it ("os.system"),
 // as torch.load(weights_only=True) does; every count, length, memo index and nesting level is

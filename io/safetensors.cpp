@@ -14,7 +14,7 @@ using json = nlohmann::json;
 namespace {
 
 constexpr std::pair<DType, std::string_view> kDTypeNames[] = {
-    {DType::Bool, "BOOL"}, {DType::UInt8, "U8"},    {DType::Int32, "I32"},
+    {DType::Bool, "BOOL"}, {DType::UInt8, "U8"},    {DType::Int8, "I8"},   {DType::Int16, "I16"}, {DType::Int32, "I32"},
     {DType::Int64, "I64"}, {DType::Float16, "F16"}, {DType::BFloat16, "BF16"},
     {DType::Float32, "F32"}, {DType::Float64, "F64"}};
 

@@ -21,12 +21,13 @@ void bind_dtype(py::module_& m) {
       .def("__hash__", [](DType t) { return static_cast<int>(t); })
       .def(py::pickle([](DType t) { return std::string(dtype_name(t)); },
                       [](const std::string& name) { return *dtype_from_name(name); }));
-  for (DType t : {kBool, kUInt8, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64})
+  for (DType t : {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64})
     m.attr(std::string(dtype_name(t)).c_str()) = py::cast(t);
   // PyTorch's aliases.
   m.attr("half") = py::cast(kFloat16);
   m.attr("float") = py::cast(kFloat32);
   m.attr("double") = py::cast(kFloat64);
+  m.attr("short") = py::cast(kInt16);
   m.attr("int") = py::cast(kInt32);
   m.attr("long") = py::cast(kInt64);
 

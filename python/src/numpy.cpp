@@ -20,6 +20,8 @@ py::dtype numpy_dtype(DType t, const char* op) {
   switch (t) {
     case kBool: return py::dtype("bool");
     case kUInt8: return py::dtype("uint8");
+    case kInt8: return py::dtype("int8");
+    case kInt16: return py::dtype("int16");
     case kInt32: return py::dtype("int32");
     case kInt64: return py::dtype("int64");
     case kFloat16: return py::dtype("float16");
@@ -36,6 +38,8 @@ std::string buffer_format(DType t) {
   switch (t) {
     case kBool: return "?";
     case kUInt8: return "B";
+    case kInt8: return "b";
+    case kInt16: return py::format_descriptor<int16_t>::format();
     case kInt32: return py::format_descriptor<int32_t>::format();
     case kInt64: return py::format_descriptor<int64_t>::format();
     case kFloat16: return "e";
@@ -49,13 +53,15 @@ std::string buffer_format(DType t) {
 DType ember_dtype(const py::dtype& d) {
   if (d.kind() == 'b' && d.itemsize() == 1) return kBool;
   if (d.kind() == 'u' && d.itemsize() == 1) return kUInt8;
+  if (d.kind() == 'i' && d.itemsize() == 1) return kInt8;
+  if (d.kind() == 'i' && d.itemsize() == 2) return kInt16;
   if (d.kind() == 'i' && d.itemsize() == 4) return kInt32;
   if (d.kind() == 'i' && d.itemsize() == 8) return kInt64;
   if (d.kind() == 'f' && d.itemsize() == 2) return kFloat16;
   if (d.kind() == 'f' && d.itemsize() == 4) return kFloat32;
   if (d.kind() == 'f' && d.itemsize() == 8) return kFloat64;
   throw ember::TypeError("from_numpy: can't convert an array of dtype " + std::string(py::str(d)) +
-                         "; supported: bool, uint8, int32, int64, float16, float32, float64");
+                         "; supported: bool, uint8, int8, int16, int32, int64, float16, float32, float64");
 }
 
 void check_numpy_ok(const Tensor& t, const char* op) {
@@ -97,7 +103,7 @@ void bind_numpy(py::module_& m) {
     return from_numpy(py::reinterpret_borrow<py::array>(a));
   }, py::arg("array"), R"doc(
 A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
-tensor keeps the array alive. Supported dtypes: bool, uint8, int32, int64, float16, float32,
+tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16, float32,
 float64; negative strides are refused (copy with ember.tensor(a) instead).)doc");
 
   auto cls = tensor_class(m);

@@ -233,6 +233,8 @@ and views (reshape, transpose, indexing with ints and slices) share its storage.
       .def("int", [](const Tensor& t) { return t.to(kInt32); })
       .def("bool", [](const Tensor& t) { return t.to(kBool); })
       .def("byte", [](const Tensor& t) { return t.to(kUInt8); })
+      .def("char", [](const Tensor& t) { return t.to(kInt8); })
+      .def("short", [](const Tensor& t) { return t.to(kInt16); })
       .def("cpu", [](const Tensor& t) { return t.to(Device()); })
       .def("new_zeros", [](const Tensor& t, const py::args& size) {
         return zeros(size_args(size), t.options());

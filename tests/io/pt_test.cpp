@@ -128,6 +128,10 @@ TEST(PtTest, EveryDtypeLoadsBitForBit) {
   EXPECT_EQ(v.at("bool").as_tensor().dtype(), kBool);
   EXPECT_EQ(v.at("u8").as_tensor().dtype(), kUInt8);
   EXPECT_EQ(v.at("i32").as_tensor().dtype(), kInt32);
+  EXPECT_EQ(v.at("i16").as_tensor().dtype(), kInt16);
+  EXPECT_EQ(v.at("i16").as_tensor().to_vector<int16_t>(), (std::vector<int16_t>{-32768, 32767, -1}));
+  EXPECT_EQ(v.at("i8").as_tensor().dtype(), kInt8);
+  EXPECT_EQ(v.at("i8").as_tensor().to_vector<int8_t>(), (std::vector<int8_t>{-128, 127, -1, 0}));
   EXPECT_EQ(v.at("i64").as_tensor().data_ptr<int64_t>()[0], INT64_MIN);
   EXPECT_EQ(v.at("scalar").as_tensor().dim(), 0);
   EXPECT_EQ(v.at("scalar").as_tensor().item<float>(), 2.5f);

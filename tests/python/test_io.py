@@ -261,3 +261,15 @@ def test_pytorch_pickle_with_a_forbidden_global_is_refused(tmp_path):
     bad = os.path.join(os.path.dirname(__file__), "..", "fixtures", "io", "malformed")
     with pytest.raises(ValueError, match="refers to the global 'os.system'"):
         ember.io.load(os.path.join(bad, "pt_global_os_system.pt"))
+
+
+def test_int8_and_int16_round_trip_bit_for_bit(tmp_path):
+    i8 = ember.tensor([-128, 127, -1, 0], dtype=ember.int8)
+    i16 = ember.from_numpy(np.array([[-(2 ** 15), 2 ** 15 - 1], [7, -7]], dtype=np.int16)).t()
+    back = roundtrip({"i8": i8, "i16": i16, "short": i16.short(), "char": ember.arange(4).char()}, tmp_path)
+    assert back["i8"].dtype == ember.int8 and back["i8"].tolist() == [-128, 127, -1, 0]
+    assert back["i16"].dtype == ember.int16 and back["i16"].tolist() == [[-32768, 7], [32767, -7]]
+    assert back["char"].dtype == ember.int8 and back["short"].dtype == ember.short == ember.int16
+    with pytest.raises(TypeError, match="int8 is a storage type here"):
+        back["i8"] + 1
+    assert (back["i8"].int() + 1).tolist() == [-127, 128, 0, 1]

@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int32', 'int64', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'short', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -252,6 +252,8 @@ class Tensor:
         expand(size).
         """
     def byte(self) -> Tensor:
+        ...
+    def char(self) -> Tensor:
         ...
     def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         """
@@ -590,6 +592,8 @@ class Tensor:
         """
         Entry index of dim, that dim removed, as a view.
         """
+    def short(self) -> Tensor:
+        ...
     def sigmoid(self) -> Tensor:
         """
         1 / (1 + e^-self); integer tensors compute in float32.
@@ -967,7 +971,7 @@ def flatten(input: Tensor, start_dim: typing.SupportsInt | typing.SupportsIndex 
 def from_numpy(array: typing.Any) -> Tensor:
     """
     A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
-    tensor keeps the array alive. Supported dtypes: bool, uint8, int32, int64, float16, float32,
+    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16, float32,
     float64; negative strides are refused (copy with ember.tensor(a) instead).
     """
 def full(size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
@@ -1354,7 +1358,10 @@ float32: dtype
 float64: dtype
 half: dtype
 int: dtype
+int16: dtype
 int32: dtype
 int64: dtype
+int8: dtype
 long: dtype
+short: dtype
 uint8: dtype
