@@ -2,13 +2,18 @@
 // Elementwise math the CPU kernels share, vectorised and the same on packets and single values
 // (so a value's result never depends on where it sits in a buffer):
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
-//   tanh_of, erf_of: Eigen's float approximations, std:: for double.
+//   tanh_of, erf_of: Eigen's float approximations, std:: for double;
+//   exp_of: Eigen's exp, but 0 where the result would not be a normal number. Eigen's packet exp
+//   clamps its input (to -709.78 for double, -88.38 for float, on every instruction set), so
+//   exp(-inf) came out as 5.6e-309 in a packet and 0 in a scalar tail: a softmax over a -inf mask
+//   gave masked positions weight, and logsumexp over all -inf gave -709 instead of -inf.
 // NB: the library builds with EIGEN_FAST_MATH=0 (CMakeLists.txt): Eigen's fast sqrt is an rsqrt
 // estimate and a Newton step, 1-2 bits off and NaN for +inf. The same switch also turns off
 // Eigen's packet paths of sqrt on AVX-512 and of tanh and erf everywhere, which would leave them
 // scalar (5x slower in Adam's update): these functors run the packet functions explicitly.
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -35,8 +40,27 @@ struct TanhOrErf {
   Packet packetOp(const Packet& x) const { return f(x); }
 };
 
+template <typename T>
+struct ExpOrZero {
+  // The smallest x whose exp is a normal number; below it, 0 (PyTorch gives a subnormal there).
+  static T cutoff() {
+    static const T c = std::log(std::numeric_limits<T>::min());
+    return c;
+  }
+  T operator()(const T& x) const { return x < cutoff() ? T(0) : std::exp(x); }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    using namespace Eigen::internal;
+    return pselect(pcmp_lt(x, pset1<Packet>(cutoff())), pzero(x), pexp(x));
+  }
+};
+
 }  // namespace ember::cpu
 
+template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::ExpOrZero<T>> {
+  enum { Cost = 20 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
+};
 template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::ExactSqrt<T>> {
   enum { Cost = 10 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
@@ -54,5 +78,7 @@ template <typename X>
 auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
 template <typename X>
 auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
+template <typename X>
+auto exp_of(const X& x) { return x.unaryExpr(ExpOrZero<typename X::Scalar>()); }
 
 }  // namespace ember::cpu

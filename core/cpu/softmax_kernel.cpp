@@ -14,6 +14,7 @@
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
+#include "ember/core/cpu/math.h"
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/kernels/softmax.h"
 
@@ -56,10 +57,10 @@ void softmax_row(T* out, const T* x, int64_t R, bool log) {
   T m = v.maxCoeff();
   if (log) {
     // (x - m) - log(sum): exact for the largest element even when |m| is large.
-    T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return (segment(x + i, len) - m).exp(); }));
+    T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return exp_of(segment(x + i, len) - m); }));
     o = (v - m) - log_sum;
   } else {
-    o = (v - m).exp();
+    o = exp_of(v - m);
     o *= T(1) / sum_run(out, R);
   }
 }
@@ -75,9 +76,9 @@ void softmax_cols(T* out, const T* x, int64_t R, int64_t I, int64_t i0, int64_t 
   s.setZero(n);
   for (int64_t r = 0; r < R; ++r) {
     if (log) {
-      s += (row(r) - m).exp();
+      s += exp_of(row(r) - m);
     } else {
-      orow(r) = (row(r) - m).exp();
+      orow(r) = exp_of(row(r) - m);
       s += orow(r);
     }
   }
@@ -114,7 +115,7 @@ void softmax_backward_row(T* gi, const T* g, const T* y, int64_t R, bool log) {
   ConstVecMap<T> gv(g, R), yv(y, R);
   VecMap<T> o(gi, R);
   if (log)
-    o = gv - yv.exp() * sum_run(g, R);
+    o = gv - exp_of(yv) * sum_run(g, R);
   else
     o = yv * (gv - sum_blocks<T>(R, [&](int64_t i, auto len) { return segment(g + i, len) * segment(y + i, len); }));
 }
@@ -134,7 +135,7 @@ void softmax_backward_cols(T* gi, const T* g, const T* y, int64_t R, int64_t I, 
   for (int64_t r = 0; r < R; ++r) {
     VecMap<T> o(gi + r * I + i0, n);
     if (log)
-      o = at(g, r) - at(y, r).exp() * s;
+      o = at(g, r) - exp_of(at(y, r)) * s;
     else
       o = at(y, r) * (at(g, r) - s);
   }

@@ -95,7 +95,7 @@ void clamp(const Tensor& out, const Tensor& in, const UnaryParams& p) {
 template <typename T>
 void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
   switch (op) {
-    case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.exp(); });
+    case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return exp_of(x); });
     case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.log(); });
     case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
     case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / sqrt_of(x); });
@@ -170,7 +170,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
       case UnaryOp::Gelu:
         return run([](const auto& g, const auto& x) {
           constexpr T inv_sqrt2 = T(std::numbers::sqrt2 / 2), inv_sqrt2pi = T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2);
-          return g * (T(0.5) * (T(1) + erf_of(x * inv_sqrt2)) + x * inv_sqrt2pi * (T(-0.5) * x.square()).exp());
+          return g * (T(0.5) * (T(1) + erf_of(x * inv_sqrt2)) + x * inv_sqrt2pi * exp_of(T(-0.5) * x.square()));
         });
       case UnaryOp::GeluTanh:
         return run([](const auto& g, const auto& x) {

@@ -155,3 +155,26 @@ TEST(SoftmaxTest, SavedOutputModifiedInPlaceIsAnError) {
   y.mul_(2.0);
   expect_error([&] { y.sum().backward(); }, {"modified by an in-place operation", "SoftmaxBackward"});
 }
+
+// A -inf mask (attention's) gives masked positions exactly zero weight and zero gradient, in both
+// float dtypes and at every row length (vectorised lanes and scalar tails alike).
+TEST(SoftmaxTest, MinusInfinityMaskGetsExactlyZeroWeight) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (DType dtype : {kFloat32, kFloat64}) {
+    for (int64_t n : {2, 3, 8, 17, 33}) {
+      Tensor x = randn({3, n}, dtype);
+      Tensor mask = ge(arange(n).reshape({1, n}), n / 2).expand({3, n});
+      Tensor masked = where(mask, full({}, -inf, dtype), x).set_requires_grad();
+      Tensor p = softmax(masked, 1);
+      std::vector<double> values = p.to_vector<double>();
+      std::vector<bool> m = mask.contiguous().to_vector<bool>();
+      for (size_t i = 0; i < values.size(); ++i)
+        if (m[i]) ASSERT_EQ(values[i], 0.0) << dtype << ", n " << n << ", element " << i;
+      (p * randn({3, n}, dtype)).sum().backward();
+      std::vector<double> g = masked.grad().to_vector<double>();
+      for (size_t i = 0; i < g.size(); ++i)
+        if (m[i]) ASSERT_EQ(g[i], 0.0) << dtype << ", n " << n << ", element " << i;
+    }
+    EXPECT_EQ(logsumexp(full({5}, -inf, dtype), {0}).item<double>(), -inf);
+  }
+}

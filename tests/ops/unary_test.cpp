@@ -357,3 +357,18 @@ TEST(UnaryTest, TanhAndErfDoNotDependOnPositionAndMatchTheStandardLibrary) {
   EXPECT_EQ(tanh(full({40}, kInf)).to_vector<float>()[39], 1.0f);
   EXPECT_EQ(erf(full({40}, -kInf)).to_vector<float>()[0], -1.0f);
 }
+
+// Eigen's packet exp clamps its input, so exp(-inf) was 5.6e-309 (float64) in a vectorised lane
+// and 0 in a scalar tail, on every instruction set: the result depended on where a value sat.
+TEST(UnaryTest, ExpOfVeryNegativeIsZeroAtEveryPosition) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (DType dtype : {kFloat32, kFloat64}) {
+    for (int64_t n = 1; n <= 40; ++n) {
+      Tensor x = full({n}, -inf, dtype);
+      for (double v : exp(x).to_vector<double>()) ASSERT_EQ(v, 0.0) << dtype << ", n " << n;
+      Tensor y = full({n}, dtype == kFloat32 ? -100.0 : -800.0, dtype);
+      for (double v : exp(y).to_vector<double>()) ASSERT_EQ(v, 0.0) << dtype << ", n " << n;
+      for (double v : exp(zeros({n}, dtype)).to_vector<double>()) ASSERT_EQ(v, 1.0);
+    }
+  }
+}
