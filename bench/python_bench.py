@@ -59,6 +59,7 @@ def main():
     else:
         import ember as lib
         import ember.nn.functional as F
+        lib.set_num_threads(threads)
         named = lambda m: m.named_parameters()  # Ember keys optimizer state by name
     nn, optim = lib.nn, lib.optim
 

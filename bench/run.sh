@@ -5,7 +5,9 @@
 # all in one run; then summary.py prints the tables, markdown-ready, from the result files in
 # $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
 #   bench/run.sh            # everything (a few minutes on 2 cores)
-#   bench/run.sh cpp        # only the listed parts (cpp python io), then the tables of all
+#   bench/run.sh cpp        # only the listed parts (cpp python io contended), then the tables of all
+# "contended" runs the C++ training steps again with 1 and then 2 CPU-bound processes competing
+# for the cores, each library at its default thread setting (needs the cpp part's programs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh data
@@ -17,15 +19,15 @@ torch=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__f
 res=$build/bench
 (($#)) || rm -rf "$res"
 mkdir -p "$res"
-parts=" ${*:-cpp python io} "
+parts=" ${*:-cpp python io contended} "
 flags=(-std=c++20 -O2 -march=native)
 # shellcheck disable=SC2054  # -Wl,-rpath,DIR is one word
-ember=(-I "$build/include" -L"$build" -lember -Wl,-rpath,"$PWD/$build")
+ember=(-I "$build/include" -I "$build/generated/include" -L"$build" -lember -Wl,-rpath,"$PWD/$build")
 say() { echo "bench: $*" >&2; }
 
 if [[ $parts == *" cpp "* ]]; then
   say "building cpp_bench against Ember and against libtorch"
-  g++ "${flags[@]}" -fopenmp bench/cpp_bench.cpp -o "$res/ember-cpp" "${ember[@]}" -lz
+  g++ "${flags[@]}" bench/cpp_bench.cpp -o "$res/ember-cpp" "${ember[@]}" -lz
   g++ "${flags[@]}" -DBENCH_TORCH -I "$torch/include" -I "$torch/include/torch/csrc/api/include" \
     bench/cpp_bench.cpp -o "$res/torch-cpp" -L"$torch/lib" -ltorch_cpu -lc10 -lz \
     -Wl,-rpath,"$torch/lib"
@@ -52,5 +54,19 @@ if [[ $parts == *" io "* ]]; then
   g++ "${flags[@]}" bench/io_bench.cpp -o "$res/io_bench" "${ember[@]}"
   "$res/io_bench" "$scratch" "${state[@]}" >"$res/ember-cpp.io"
   "$venv/bin/python" bench/io_bench.py "$scratch" "${state[@]}" >"$res/torch-py.io"
+fi
+if [[ $parts == *" contended "* ]]; then
+  unset OMP_NUM_THREADS  # each library's default
+  for busy in 0 1 2; do
+    say "contended: C++ training steps with $busy busy process(es)"
+    pids=()
+    for ((i = 0; i < busy; i++)); do
+      (while :; do :; done) &
+      pids+=($!)
+    done
+    "$res/ember-cpp" contended >"$res/ember-cpp.contended$busy"
+    "$res/torch-cpp" contended >"$res/torch-cpp.contended$busy"
+    ((busy == 0)) || { kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true; }
+  done
 fi
 "$venv/bin/python" bench/summary.py "$res"

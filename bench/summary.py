@@ -3,7 +3,10 @@ thread setting, the ratios Ember/PyTorch and the issue's targets; then each thre
 the checkpoint details. Standard library only.
     python summary.py RESULTS_DIR
 RESULTS_DIR holds SIDE.THREADS files (SIDE: ember-cpp, torch-cpp, ember-py, torch-py; THREADS: 1,
-2, or io for the checkpoint runs), each of "name value unit" lines.
+2, io for the checkpoint runs, or contendedN for the C++ training steps with N busy processes
+competing, at default threads), each of "name value unit" lines. The contended table checks issue
+14's target: with 1 and with 2 busy processes, Ember's step at most 2x its quiet step and faster
+than PyTorch's contended step.
 """
 import datetime
 import importlib.metadata
@@ -51,7 +54,7 @@ def cost(entry):
 
 def best(runs, name):
     """(value, unit, threads) at the thread setting where `name` is fastest, or None."""
-    found = [(*r[name], t) for t, r in runs.items() if name in r]
+    found = [(*r[name], t) for t, r in runs.items() if name in r and not t.startswith("contended")]
     return min(found, key=cost, default=None)
 
 
@@ -93,6 +96,34 @@ def machine():
             "for C++)")
 
 
+CONTENDED = ["mlp_step_b64_sgd", "mlp_step_b64_adam", "mlp_step_b512_sgd", "mlp_step_b512_adam",
+             "cnn_step_b64_adam"]
+
+
+def contended(results):
+    """The C++ training steps with 0, 1 and 2 busy processes (mean ms/step, default threads)."""
+    e, t = results["ember-cpp"], results["torch-cpp"]
+    if "contended0" not in e or "contended0" not in t:
+        return
+    print("A busy machine: C++ training steps (mean ms/step over 3 s, each library at its default "
+          "threads) with 0, 1 and 2 CPU-bound processes competing; in brackets, x its quiet step. "
+          "Target: Ember's contended step at most 2x its quiet one and faster than PyTorch's.\n")
+    labels = {name: label for name, label, _ in WORKLOADS}
+    rows = []
+    for name in CONTENDED:
+        try:
+            ev = [e[f"contended{b}"][name][0] for b in range(3)]
+            tv = [t[f"contended{b}"][name][0] for b in range(3)]
+        except KeyError:
+            continue
+        fmt = lambda v, q: f"{v:.3g} ({v / q:.2f}x)"
+        met = all(ev[b] <= 2 * ev[0] and ev[b] < tv[b] for b in (1, 2))
+        rows.append([labels[name], f"{ev[0]:.3g}", fmt(ev[1], ev[0]), fmt(ev[2], ev[0]), f"{tv[0]:.3g}",
+                     fmt(tv[1], tv[0]), fmt(tv[2], tv[0]), "yes" if met else "no"])
+    table(["workload", "Ember quiet", "Ember, 1 busy", "Ember, 2 busy", "PyTorch quiet", "PyTorch, 1 busy",
+           "PyTorch, 2 busy", "met"], rows)
+
+
 def main():
     results = load(sys.argv[1])
     print(f"machine: {machine()}\n")
@@ -119,6 +150,8 @@ def main():
                 rows.append([label, threads, *map(cell, (e_cpp, t_cpp, e_py, t_py)),
                              times(ratio(e_cpp, t_cpp)), times(ratio(e_py, t_py))])
     table(["workload", "threads", *HEADS, "C++ ratio", "Python ratio"], rows)
+
+    contended(results)
 
     ember, torch = results["ember-cpp"].get("io"), results["torch-py"].get("io")
     if ember and torch:

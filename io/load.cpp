@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "ember/core/factory.h"
+#include "ember/core/parallel.h"
 #include "ember/io/checksum.h"
 #include "ember/io/mapped_file.h"
 #include "ember/io/pt_load.h"
@@ -353,9 +354,10 @@ Value File::root(bool verify) const {
   size_t n = impl.infos.size();
   if (verify) {
     std::vector<char> ok(n, 1);
-    // Tensors are hashed on both cores; the first damaged one (in file order) is reported.
-#pragma omp parallel for schedule(dynamic)
-    for (size_t i = 0; i < n; ++i) ok[i] = impl.verify(i);
+    // Tensors are hashed on every thread; the first damaged one (in file order) is reported.
+    parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) ok[static_cast<size_t>(i)] = impl.verify(static_cast<size_t>(i));
+    });
     for (size_t i = 0; i < n; ++i)
       if (!ok[i]) impl.check_checksum(i);
   }

@@ -17,13 +17,7 @@ namespace {
 // Multiply-adds from which a batch is split over threads.
 constexpr int64_t kConvGrain = int64_t{1} << 17;
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
+int max_threads() { return available_threads(); }
 
 struct Geometry {
   int64_t N, C, H, W, O, kH, kW, oH, oW, G, Cg, Og, K, P;

@@ -17,7 +17,7 @@ namespace ember::cpu {
 namespace {
 
 // Multiply-adds each thread must get before a product is split over threads (about a
-// microsecond of work, the cost of waking a waiting OpenMP thread). The product is split into
+// microsecond of work, the cost of waking a waiting pool thread). The product is split into
 // independent row or column blocks, one Eigen GEMM each: no synchronisation but the final join,
 // unlike Eigen's own threading, which spins on packed blocks shared between threads and stalls
 // badly when another process holds one of the cores.

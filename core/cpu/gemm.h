@@ -1,7 +1,7 @@
 #pragma once
 // The one place CPU code multiplies matrices: matmul and conv2d call gemm, which hands strided
 // row- or column-major operands to Eigen's GEMM without copying them. A large product is split
-// into row or column blocks over the OpenMP threads; inside a parallel region (callers that split
+// into row or column blocks over Ember's threads (core/parallel.h); inside a task (callers that split
 // a batch over threads) it runs on the calling thread.
 #include <cstdint>
 

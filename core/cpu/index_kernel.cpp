@@ -2,7 +2,7 @@
 //
 // Copies move elements by size only (a float32 and an int32 move alike), so one instantiation
 // per element size serves every dtype. Indices are checked serially before any parallel loop: an
-// exception must not escape an OpenMP region. The general paths view each tensor without the
+// a bad index is reported once, before any task runs. The general paths view each tensor without the
 // indexed dim ("positions") and walk the positions with for_each_strided, looping over the
 // indexed dim inside; contiguous index_select and index_add move whole rows instead.
 #include <cstdlib>

@@ -183,10 +183,7 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
     T* gip = grad_in.defined() ? static_cast<T*>(grad_in.data_ptr()) : nullptr;
     bool want_w = grad_weight.defined(), want_b = grad_bias.defined();
     // Weight and bias gradients sum over rows: each chunk of rows sums into its own partial.
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-#endif
+    const int threads = available_threads();
     int64_t chunks = R * D < kElementwiseGrain ? 1 : std::min<int64_t>(threads, R);
     std::vector<ArrD> part_w(static_cast<size_t>(want_w ? chunks : 0), ArrD::Zero(want_w ? D : 0));
     std::vector<ArrD> part_b(static_cast<size_t>(want_b ? chunks : 0), ArrD::Zero(want_b ? D : 0));

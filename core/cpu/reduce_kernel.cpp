@@ -29,13 +29,7 @@ namespace {
 // block and not with the whole length.
 constexpr int64_t kSumBlock = 4096;
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_in_parallel() ? 1 : omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
+int max_threads() { return available_threads(); }
 
 // NB: sums run in an order fixed by n (sum_run), never by x's address.
 template <ReduceOp Op, typename T>

@@ -8,6 +8,7 @@
 
 #include "ember/core/factory.h"
 #include "ember/core/generator.h"
+#include "ember/core/parallel.h"
 #include "ember/io/optim_io.h"
 
 namespace ember::python {
@@ -58,6 +59,11 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
   m.def("default_generator", &default_generator, py::return_value_policy::reference,
         "The generator random ops use when none is passed.");
   m.def("manual_seed", &ember::manual_seed, py::arg("seed"), "Seeds the default generator.");
+  m.def("get_num_threads", &ember::get_num_threads,
+        "Threads Ember's CPU ops use, the caller included (default: OMP_NUM_THREADS, else the CPUs "
+        "this process may run on).");
+  m.def("set_num_threads", &ember::set_num_threads, py::arg("threads"),
+        "Sets the number of threads Ember's CPU ops use (at least 1).");
 
   auto sized = [&m](const char* name, Tensor (*fn)(IntArrayRef, TensorOptions), const char* doc) {
     m.def(name, [fn](const py::args& size, std::optional<DType> dtype, std::optional<Device> device,

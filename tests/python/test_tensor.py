@@ -398,3 +398,19 @@ def test_zero_dim_float64_does_not_promote_a_float32_batch():
     scale = ember.tensor(0.5, dtype=ember.float64)
     assert (x * scale).dtype == ember.float32 and (scale + x).dtype == ember.float32
     assert (ember.ones(3, dtype=ember.int32) * scale).dtype == ember.float64
+
+
+def test_thread_count_is_settable_as_in_torch():
+    saved = ember.get_num_threads()
+    assert saved >= 1
+    try:
+        ember.set_num_threads(1)
+        assert ember.get_num_threads() == 1
+        x = ember.randn(300, 300)
+        one = (x @ x).sum(1)
+        ember.set_num_threads(2)
+        np.testing.assert_allclose((x @ x).sum(1).numpy(), one.numpy(), rtol=1e-5, atol=1e-3)
+        with pytest.raises(ValueError, match="at least 1 thread, got 0"):
+            ember.set_num_threads(0)
+    finally:
+        ember.set_num_threads(saved)

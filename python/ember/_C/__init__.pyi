@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'short', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -996,6 +996,10 @@ def gelu(input: Tensor, approximate: str = 'none') -> Tensor:
     """
     input * Phi(input) with Phi the standard normal CDF (approximate="none"), or PyTorch's tanh approximation (approximate="tanh"). Floating tensors only.
     """
+def get_num_threads() -> int:
+    """
+    Threads Ember's CPU ops use, the caller included (default: OMP_NUM_THREADS, else the CPUs this process may run on).
+    """
 @typing.overload
 def gt(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1242,6 +1246,10 @@ def scatter_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, i
 def select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     Entry index of dim, that dim removed, as a view.
+    """
+def set_num_threads(threads: typing.SupportsInt | typing.SupportsIndex) -> None:
+    """
+    Sets the number of threads Ember's CPU ops use (at least 1).
     """
 def sigmoid(input: Tensor) -> Tensor:
     """

@@ -1,6 +1,6 @@
 #pragma once
 // Runs a helper program in a child process for the io tests: posix_spawn (fork + exec at once, so
-// the gtest process never keeps running Ember in a forked copy; OpenMP is not fork-safe), with
+// the gtest process never keeps running Ember in a forked copy; a forked copy has none of the parent's threads), with
 // the child's stdout read through a pipe.
 #include <signal.h>
 #include <spawn.h>
