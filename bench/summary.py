@@ -87,11 +87,15 @@ def machine():
         info = f.read()
     model = next((line.split(":", 1)[1].strip() for line in info.splitlines()
                   if line.startswith("model name")), "?")
-    avx512 = ", AVX-512" if " avx512f" in info else ""
+    flags = next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), [])
+    # The vector extensions a GEMM kernel can use: tables are kept per kind of machine.
+    wanted = [("avx512f", "AVX-512F"), ("avx512bw", "AVX-512BW"), ("avx512_vnni", "AVX-512 VNNI"),
+              ("avx512_bf16", "AVX-512 BF16"), ("amx_tile", "AMX"), ("avx2", "AVX2"), ("fma", "FMA")]
+    vector = ", ".join(label for flag, label in wanted if flag in flags) or "no AVX2"
     here = os.path.dirname(os.path.abspath(__file__))
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
                             text=True, cwd=here).stdout.strip()
-    return (f"{os.cpu_count()} cores ({model}{avx512}), {datetime.date.today()}, Ember "
+    return (f"{os.cpu_count()} cores ({model}; {vector}), {datetime.date.today()}, Ember "
             f"{commit or '?'}, torch {importlib.metadata.version('torch')} from PyPI (its libtorch "
             "for C++)")
 
