@@ -32,6 +32,19 @@ namespace {
 
 thread_local bool t_in_task = false;
 
+// Marks the current thread as running a task (nested parallel_for calls then run inline) for
+// the guard's lifetime, exceptions included.
+class InTask {
+ public:
+  InTask() : outer_(t_in_task) { t_in_task = true; }
+  ~InTask() { t_in_task = outer_; }
+  InTask(const InTask&) = delete;
+  InTask& operator=(const InTask&) = delete;
+
+ private:
+  bool outer_;
+};
+
 int default_threads() {
   if (const char* env = std::getenv("OMP_NUM_THREADS")) {
     int n = std::atoi(env);
@@ -111,15 +124,8 @@ class Pool {
   }
 
   static void run_inline(int64_t tasks, detail::TaskRef task) {
-    const bool outer = t_in_task;
-    t_in_task = true;
-    try {
-      for (int64_t i = 0; i < tasks; ++i) task(i);
-    } catch (...) {
-      t_in_task = outer;
-      throw;
-    }
-    t_in_task = outer;
+    InTask in_task;
+    for (int64_t i = 0; i < tasks; ++i) task(i);
   }
 
   // Claims and runs tasks of job `id` until none is left to claim.
@@ -133,15 +139,13 @@ class Pool {
       const int64_t index = static_cast<int64_t>(s & 0xffffffffu);
       if (index >= tasks) return;
       if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel)) continue;
-      const bool outer = t_in_task;
-      t_in_task = true;
       try {
+        InTask in_task;
         task(index);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex_);
         if (!error_) error_ = std::current_exception();
       }
-      t_in_task = outer;
       finished_.fetch_add(1, std::memory_order_release);
     }
   }

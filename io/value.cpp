@@ -145,11 +145,6 @@ const std::vector<Key>& Value::keys() const {
   return keys_;
 }
 
-bool Value::has_int_key() const {
-  for (const Key& k : keys()) if (k.is_int()) return true;
-  return false;
-}
-
 bool Value::contains(const Key& key) const { return find(key) != nullptr; }
 
 const Value* Value::find(const Key& key) const {

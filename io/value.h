@@ -127,8 +127,6 @@ class Value {
 
   /// Keys of a dict, in insertion order.
   const std::vector<Key>& keys() const;
-  /// True when some key of this dict is an int (the file then needs schema version 2).
-  bool has_int_key() const;
   bool contains(const Key& key) const;
   /// The value under `key`; a KeyError naming the key and the keys there are.
   const Value& at(const Key& key) const;

@@ -17,8 +17,6 @@ namespace {
 // Multiply-adds from which a batch is split over threads.
 constexpr int64_t kConvGrain = int64_t{1} << 17;
 
-int max_threads() { return available_threads(); }
-
 struct Geometry {
   int64_t N, C, H, W, O, kH, kW, oH, oW, G, Cg, Og, K, P;
   int64_t sh, sw, ph, pw, dh, dw;
@@ -167,7 +165,7 @@ void col2im(const Geometry& g, T* col, T* x) {
 // work is worth it.
 template <typename F>
 void over_batch(const Geometry& g, const F& f) {
-  if (g.N >= 2 && g.N >= max_threads())
+  if (g.N >= 2 && g.N >= available_threads())
     parallel_for(0, g.N, std::max<int64_t>(1, kConvGrain / g.sample_work()), f);
   else
     f(0, g.N);
@@ -225,7 +223,7 @@ void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
   // buffers are then added in a fixed order, so results do not depend on thread timing.
   int64_t chunks = 1;
   if (g.N >= 2 && g.N * g.sample_work() >= 2 * kConvGrain)
-    chunks = std::min<int64_t>(max_threads(), g.N);
+    chunks = std::min<int64_t>(available_threads(), g.N);
   const int64_t size = g.O * g.K;
   std::vector<std::vector<T>> partial(static_cast<size_t>(chunks - 1), std::vector<T>(static_cast<size_t>(size)));
   auto run = [&](int64_t c_lo, int64_t c_hi) {

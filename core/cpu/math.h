@@ -13,7 +13,6 @@
 // scalar (5x slower in Adam's update): these functors run the packet functions explicitly.
 #include <Eigen/Core>
 #include <cmath>
-#include <limits>
 #include <type_traits>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -42,10 +41,11 @@ struct TanhOrErf {
 
 template <typename T>
 struct ExpOrZero {
-  // The smallest x whose exp is a normal number; below it, 0 (PyTorch gives a subnormal there).
-  static T cutoff() {
-    static const T c = std::log(std::numeric_limits<T>::min());
-    return c;
+  // The smallest x whose exp is a normal number, log(numeric_limits<T>::min()); below it, 0
+  // (PyTorch gives a subnormal there). A constant: this runs once per packet.
+  static constexpr T cutoff() {
+    if constexpr (std::is_same_v<T, float>) return -87.33654475f;
+    else return -708.3964185322641;
   }
   T operator()(const T& x) const { return x < cutoff() ? T(0) : std::exp(x); }
   template <typename Packet>

@@ -29,8 +29,6 @@ namespace {
 // block and not with the whole length.
 constexpr int64_t kSumBlock = 4096;
 
-int max_threads() { return available_threads(); }
-
 // NB: sums run in an order fixed by n (sum_run), never by x's address.
 template <ReduceOp Op, typename T>
 T reduce_run(const T* x, int64_t n) {
@@ -121,7 +119,7 @@ template <ReduceOp Op, typename T>
 void reduce_4d(T* out, const T* x, const Layout& l) {
   int64_t per_o = l.A * l.R * l.I;
   int64_t work = l.O * per_o;
-  int threads = max_threads();
+  int threads = available_threads();
   if (work < kElementwiseGrain || threads == 1) {
     reduce_range<Op, T>(out, x, l, 0, l.O, 0, l.R, 0, l.I);
   } else if (l.O >= threads) {

@@ -16,32 +16,12 @@
 
 #include "ember/core/factory.h"
 #include "ember/io/serialize.h"
+#include "read_all.h"
 
 namespace {
 
+using ember::fuzz::read_all;
 using ember::io::Value;
-
-uint64_t sink = 0;  // keeps the reads below from being optimized away
-
-void read_all(const Value& v) {
-  switch (v.type()) {
-    case Value::Type::Tensor: {
-      const ember::Tensor& t = v.as_tensor();
-      // Loaded tensors are contiguous views of the file (or copies of it).
-      const auto* p = static_cast<const uint8_t*>(t.data_ptr());
-      for (size_t i = 0; i < t.nbytes(); ++i) sink += p[i];
-      sink += t.requires_grad() + static_cast<uint64_t>(t.dim());
-      return;
-    }
-    case Value::Type::List:
-    case Value::Type::Tuple:
-    case Value::Type::Dict:
-      for (const Value& item : v.items()) read_all(item);
-      return;
-    default:
-      sink += static_cast<uint64_t>(v.type());
-  }
-}
 
 void write_seeds(const std::string& dir) {
   using namespace ember;
@@ -74,8 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     ember::io::File file = ember::io::File::from_bytes(data, size, "fuzz-input");
     for (const ember::io::TensorInfo& info : file.tensors()) {
-      sink += file.verify(info.key);
-      for (const std::string& name : info.names) sink += file.info(name).nbytes;
+      ember::fuzz::sink += file.verify(info.key);
+      for (const std::string& name : info.names) ember::fuzz::sink += file.info(name).nbytes;
     }
     // Unverified, so that inputs with a wrong checksum (nearly all mutations of the data) still
     // reach the tree decoder; verify() above has hashed every tensor already.

@@ -12,25 +12,9 @@
 #include <vector>
 
 #include "ember/io/pt_load.h"
+#include "read_all.h"
 
 namespace {
-
-using ember::io::Value;
-
-uint64_t sink = 0;
-
-void read_all(const Value& v) {
-  if (v.is_tensor()) {
-    const ember::Tensor& t = v.as_tensor();
-    // A view may be strided inside its storage: read every element it reaches.
-    ember::Tensor c = t.contiguous();
-    const auto* p = static_cast<const uint8_t*>(c.data_ptr());
-    for (size_t i = 0; i < c.nbytes(); ++i) sink += p[i];
-    return;
-  }
-  if (v.is_list() || v.is_tuple() || v.is_dict())
-    for (const Value& item : v.items()) read_all(item);
-}
 
 struct Archive {
   std::vector<uint8_t> bytes;
@@ -54,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Archive& a = archive();
   try {
     ember::io::detail::TorchFile out;
-    read_all(ember::io::detail::read_pickle(*a.zip, "archive", data, size, nullptr, out));
+    ember::fuzz::read_all(ember::io::detail::read_pickle(*a.zip, "archive", data, size, nullptr, out));
   } catch (const ember::Error&) {
     // A clean refusal: what a malformed pickle must produce.
   }
