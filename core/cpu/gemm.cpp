@@ -6,6 +6,9 @@
 // Threads come from the split in gemm() below, never from Eigen itself.
 #define EIGEN_DONT_PARALLELIZE
 
+#include <dnnl.h>
+#include <omp.h>
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <type_traits>
@@ -24,6 +27,9 @@ namespace {
 constexpr int64_t kThreadWork = int64_t{1} << 16;
 // Split points fall on multiples of this many rows or columns (a multiple of the register tile).
 constexpr int64_t kSplitUnit = 16;
+// Multiply-adds below which a float product stays with Eigen: oneDNN's call costs 0.1-0.3 us more,
+// which only such small products notice.
+constexpr int64_t kSmallProduct = int64_t{1} << 16;
 
 // A matrix as Eigen sees it: storage order and leading dimension.
 struct Layout {
@@ -78,8 +84,29 @@ void loop_gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, 
   }
 }
 
+// float products of any size beyond the smallest go to oneDNN's sgemm, which reaches 0.95-1.05x of
+// MKL where Eigen gets 0.85-0.9x (bench/README.md, "GEMM"). It runs single-threaded inside each of
+// gemm()'s blocks: Debian builds oneDNN on OpenMP, whose thread count for the calling thread is
+// set to 1 for the call (and put back, so a user's own OpenMP code is unaffected), so it never
+// starts an OpenMP thread.
+void onednn_sgemm(const MatrixRef<float>& a, const MatrixRef<float>& b, float* c, int64_t ldc, bool accumulate) {
+  Layout la = layout_of(a.rows, a.cols, a.row_stride, a.col_stride);
+  Layout lb = layout_of(b.rows, b.cols, b.row_stride, b.col_stride);
+  const int omp_threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  dnnl_status_t status = dnnl_sgemm(la.row_major ? 'N' : 'T', lb.row_major ? 'N' : 'T', a.rows, b.cols, a.cols,
+                                    1.0f, a.data, la.ld, b.data, lb.ld, accumulate ? 1.0f : 0.0f, c,
+                                    std::max<int64_t>(ldc, 1));
+  omp_set_num_threads(omp_threads);
+  EMBER_INTERNAL_ASSERT(status == dnnl_success, "gemm: oneDNN sgemm failed with status ", static_cast<int>(status),
+                        " for [", a.rows, ", ", a.cols, "] @ [", b.rows, ", ", b.cols, "]");
+}
+
 template <typename T>
-void eigen_dispatch(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool accumulate) {
+void block_gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool accumulate) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (a.rows * a.cols * b.cols >= kSmallProduct) return onednn_sgemm(a, b, c, ldc, accumulate);
+  }
   Layout la = layout_of(a.rows, a.cols, a.row_stride, a.col_stride);
   Layout lb = layout_of(b.rows, b.cols, b.row_stride, b.col_stride);
   constexpr int R = Eigen::RowMajor, C = Eigen::ColMajor;
@@ -124,10 +151,10 @@ void gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool 
                  [&](int64_t lo, int64_t hi) {
                    const int64_t begin = lo * kSplitUnit, len = std::min(hi * kSplitUnit, dim) - begin;
                    if (split_rows)
-                     eigen_dispatch<T>({a.data + begin * a.row_stride, len, k, a.row_stride, a.col_stride}, b,
+                     block_gemm<T>({a.data + begin * a.row_stride, len, k, a.row_stride, a.col_stride}, b,
                                        c + begin * ldc, ldc, accumulate);
                    else
-                     eigen_dispatch<T>(a, {b.data + begin * b.col_stride, k, len, b.row_stride, b.col_stride},
+                     block_gemm<T>(a, {b.data + begin * b.col_stride, k, len, b.row_stride, b.col_stride},
                                        c + begin, ldc, accumulate);
                  });
   }

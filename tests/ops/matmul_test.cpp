@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <filesystem>
 
 #include "ember/ember.h"
 #include "ember/ops/matmul.h"
@@ -133,10 +135,51 @@ TEST(MatmulTest, TransposedSlicedAndExpandedOperands) {
 }
 
 TEST(MatmulTest, LargeProductMatchesReference) {
-  // Big enough for Eigen's blocked, multithreaded GEMM; odd sizes exercise the edge blocks.
+  // Big enough for oneDNN's sgemm split over threads; odd sizes exercise the edge blocks.
   Tensor a = draw({70, 131}, 9, kFloat32), b = draw({131, 93}, 10, kFloat32);
   expect_matches_reference(matmul(a, b), a, b, 1e-4);
   expect_matches_reference(matmul(b.t(), a.t()), b.t(), a.t(), 1e-4);
+}
+
+// float products past the small-product cutoff go to oneDNN (core/cpu/gemm.cpp): every pairing of
+// row- and column-major operands, padded leading dimensions, at 1, 2 and 3 threads, against a
+// float64 reference; the same product gives the same bits every time at a given thread count.
+TEST(MatmulTest, LargeFloatProductsInEveryLayoutMatchReferenceAndRepeatBitForBit) {
+  const int saved = get_num_threads();
+  for (int threads : {1, 2, 3}) {
+    set_num_threads(threads);
+    uint64_t seed = 60;
+    for (auto [m, k, n] : {std::array<int64_t, 3>{97, 131, 83}, {256, 64, 300}, {33, 517, 17}}) {
+      Tensor a = draw({m, k + 3}, seed++, kFloat32).narrow(1, 1, k);  // row-major, padded
+      Tensor at = draw({k, m + 5}, seed++, kFloat32).narrow(1, 2, m).t();  // column-major, padded
+      Tensor b = draw({k, n}, seed++, kFloat32), bt = draw({n, k}, seed++, kFloat32).t();
+      for (const Tensor& x : {a, at})
+        for (const Tensor& y : {b, bt}) {
+          Tensor got = matmul(x, y);
+          expect_matches_reference(got, x, y, 1e-4);
+          EXPECT_EQ(matmul(x, y).to_vector<float>(), got.to_vector<float>()) << threads << " threads";
+        }
+    }
+  }
+  set_num_threads(saved);
+}
+
+// Debian's oneDNN is built on OpenMP; Ember runs it single-threaded inside its own pool, so a product
+// starts no thread beyond the pool's.
+TEST(MatmulTest, FloatProductsStartNoThreadsOfTheirOwn) {
+  auto threads_now = [] {
+    int n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) n += entry.exists();
+    return n;
+  };
+  const int saved = get_num_threads();
+  set_num_threads(2);
+  Tensor a = draw({512, 512}, 70, kFloat32), b = draw({512, 512}, 71, kFloat32);
+  matmul(a, b);  // starts the pool's worker if it is not running yet
+  const int before = threads_now();
+  for (int i = 0; i < 5; ++i) matmul(a, b.t());
+  EXPECT_EQ(threads_now(), before);
+  set_num_threads(saved);
 }
 
 TEST(MatmulTest, ManySmallBatchedProductsMatchReference) {
