@@ -27,6 +27,13 @@ void refuse_foreign_format(const void* bytes, size_t size, const std::string& fi
   static constexpr uint8_t kLegacyMagic[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c,
                                              0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19};
   const auto* p = static_cast<const uint8_t*>(bytes);
+  // NB: a safetensors header length can begin with the same bytes as a pickle (0x380 is 80 03 ...);
+  // a file whose length fits and whose header opens with '{' is left to the safetensors reader.
+  if (size > 8) {
+    uint64_t header_length = 0;
+    for (int i = 7; i >= 0; --i) header_length = header_length << 8 | p[i];
+    if (header_length <= size - 8 && p[8] == '{') return;
+  }
   if (size >= sizeof(kLegacyMagic) && std::memcmp(p, kLegacyMagic, sizeof(kLegacyMagic)) == 0)
     throw NotImplementedError(::ember::detail::str(
         "io: '", file, "' is a legacy PyTorch checkpoint (torch.save before PyTorch 1.6, or with "
