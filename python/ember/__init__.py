@@ -71,6 +71,7 @@ from ._ops import *  # noqa: E402,F401,F403
 from . import autograd  # noqa: E402
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401
+from .serialization import load, save  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

@@ -18,8 +18,11 @@ tensor. Saves are atomic; loads verify checksums; loaded tensors share the file'
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
-from typing import Any
+import shutil
+import tempfile
+from typing import Any, BinaryIO, Iterator, Union
 
 from . import _C
 from ._C.io import load_module, save_module  # noqa: F401  (re-exported)
@@ -37,6 +40,45 @@ def save(obj: Any, f: str | os.PathLike, *, durable: bool = True) -> None:
 def load(f: str | os.PathLike, *, verify: bool = True) -> Any:
     """Reads what save wrote. verify=False skips the checksums."""
     return _C.io.load(os.fspath(f), verify)
+
+
+@contextlib.contextmanager
+def _as_path(f: Union[str, os.PathLike, BinaryIO]) -> Iterator[str]:
+    """f's path, or the path of a temporary copy of a binary file object's remaining bytes."""
+    if isinstance(f, (str, os.PathLike)):
+        yield os.fspath(f)
+        return
+    if not hasattr(f, "read"):
+        raise TypeError(f"expected a path or a binary file object, got {type(f).__name__}")
+    with tempfile.TemporaryDirectory(prefix="ember-load-") as scratch:
+        path = os.path.join(scratch, "checkpoint")
+        with open(path, "wb") as dst:
+            shutil.copyfileobj(f, dst)
+        yield path
+
+
+def load_into(module: Any, f: Union[str, os.PathLike, BinaryIO], strict: bool = True, *, key: str = ""):
+    """Loads module's state from f (a path or a binary file object) in place, with what a state
+    dict loses: each tensor's requires_grad and attributes. key selects a subtree of the saved
+    object, "/"-separated ("model" for ember.save({"model": model, ...}, f)); with "" the file
+    holds the module itself (ember.save(model, f)) or a state dict. Returns (missing_keys,
+    unexpected_keys) as load_state_dict does; with strict, any such key is a RuntimeError and
+    nothing changes; a shape mismatch always is one.
+
+        ember.save({"model": model, "optimizer": opt}, "ckpt.ember")
+        ember.io.load_into(model, "ckpt.ember", key="model")   # frozen layers stay frozen
+    """
+    from .nn.modules import _IncompatibleKeys
+
+    with _as_path(f) as path:
+        try:
+            missing, unexpected, mismatches = _C.io.load_into(module, path, strict, key)
+        except KeyError as e:
+            raise RuntimeError(f"Error(s) in loading state for {type(module).__name__}:\n"
+                               f"{e.args[0] if e.args else e}") from None
+    if mismatches:
+        raise RuntimeError(f"Error(s) in loading state for {type(module).__name__}:\n{mismatches}")
+    return _IncompatibleKeys(missing, unexpected)
 
 
 def load_tensor(f: str | os.PathLike, name: str) -> _C.Tensor:

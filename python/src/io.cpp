@@ -152,6 +152,35 @@ void bind_io(py::module_& m) {
          "Writes the module's architecture and state (built-in layers and containers only).");
   io.def("load_module", [](const std::string& path) { return io::load_module(path); }, py::arg("path"),
          "Rebuilds a module written by save_module.");
+  io.def("load_into", [](nn::Module& module, const std::string& path, bool strict, const std::string& key) {
+    nn::LoadResult r;
+    {
+      py::gil_scoped_release release;
+      io::Value root = io::load(path);
+      const io::Value* state = &root;
+      std::string walked;
+      for (size_t begin = 0; !key.empty() && begin <= key.size();) {
+        const size_t end = std::min(key.find('/', begin), key.size());
+        const std::string part = key.substr(begin, end - begin);
+        walked += (walked.empty() ? "" : "/") + part;
+        EMBER_CHECK_KEY(state->is_dict() && state->find(io::Key(part)) != nullptr, "io.load_into: '", path,
+                        "' has no entry '", walked, "'");
+        state = &state->at(io::Key(part));
+        begin = end + 1;
+      }
+      r = io::load_into(module, *state, strict);
+    }
+    std::string mismatches;
+    for (const auto& m : r.shape_mismatches) {
+      std::string c = "[", w = "[";
+      for (size_t i = 0; i < m.checkpoint_shape.size(); ++i) c += (i ? ", " : "") + std::to_string(m.checkpoint_shape[i]);
+      for (size_t i = 0; i < m.model_shape.size(); ++i) w += (i ? ", " : "") + std::to_string(m.model_shape[i]);
+      mismatches += "size mismatch for '" + m.key + "': checkpoint " + c + "], model " + w + "]\n";
+    }
+    return py::make_tuple(r.missing_keys, r.unexpected_keys, mismatches);
+  }, py::arg("module"), py::arg("path"), py::arg("strict") = true, py::arg("key") = "",
+         "Loads the module state saved at key ('/'-separated; '' for the root) of the file at path in place, "
+         "with requires_grad and attributes; returns (missing_keys, unexpected_keys, size mismatches).");
   io.def("_tensor_names", [](const std::string& path) {
     std::vector<std::vector<std::string>> out;
     for (const io::TensorInfo& info : io::File::open(path).tensors()) out.push_back(info.names);

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ember._C
 import ember._C.nn
 import typing
-__all__: list[str] = ['CheckpointManager', 'load', 'load_module', 'load_tensor', 'save', 'save_module']
+__all__: list[str] = ['CheckpointManager', 'load', 'load_into', 'load_module', 'load_tensor', 'save', 'save_module']
 class CheckpointManager:
     """
     Numbered checkpoints in a directory ("ckpt-<step>.ember"), keeping the newest keep_last; restore()
@@ -42,6 +42,10 @@ def _tensor_names(path: str) -> list[list[str]]:
 def load(path: str, verify: bool = True) -> typing.Any:
     """
     Reads what save wrote, every container type kept.
+    """
+def load_into(module: ember._C.nn.Module, path: str, strict: bool = True, key: str = '') -> tuple[list[str], list[str], str]:
+    """
+    Loads the module state saved at key ('/'-separated; '' for the root) of the file at path in place, with requires_grad and attributes; returns (missing_keys, unexpected_keys, size mismatches).
     """
 def load_module(path: str) -> ember._C.nn.Module:
     """

@@ -1,0 +1,73 @@
+"""ember.save and ember.load: PyTorch's top-level checkpoint calls over Ember's format (ember.io).
+
+    ember.save(model.state_dict(), "model.pt")              # a path: written atomically
+    ember.save({"model": model, "epoch": 3}, buffer)       # or a binary file object (io.BytesIO)
+    state = ember.load("model.pt", map_location="cpu")
+    model.load_state_dict(state)
+
+What a file holds and how each container comes back is ember.io's (see its docstring); ember.load
+also reads files that torch.save wrote (zip format), without executing anything. A file object is
+written through a temporary file, so the bytes it receives are those of a complete checkpoint.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import Any, BinaryIO, Union
+
+from . import io as _io
+
+File = Union[str, os.PathLike, BinaryIO]
+
+
+def _is_path(f: Any) -> bool:
+    return isinstance(f, (str, os.PathLike))
+
+
+def _check_map_location(map_location: Any) -> None:
+    # NB: tensors load on the CPU, Ember's only device in this build; a mapping or callable
+    # (PyTorch's other forms) is accepted when it sends everything to the CPU.
+    if map_location is None or callable(map_location):
+        return
+    if isinstance(map_location, dict):
+        targets = list(map_location.values())
+    else:
+        targets = [map_location]
+    for target in targets:
+        name = str(target)
+        if name != "cpu" and not name.startswith("cpu:"):
+            raise RuntimeError(f"load: map_location={name!r}: this build of Ember has only the CPU "
+                               "(load with map_location='cpu')")
+
+
+def save(obj: Any, f: File, *, durable: bool = True) -> None:
+    """Writes obj (tensors, modules, optimizers, schedulers and nested containers of them and of
+    plain values) to f: a path, written atomically (a failed save leaves the previous file whole),
+    or a binary file object open for writing. durable=False skips the fsync of a path."""
+    if _is_path(f):
+        _io.save(obj, f, durable=durable)
+        return
+    if not hasattr(f, "write"):
+        raise TypeError(f"save: f must be a path or a binary file object, got {type(f).__name__}")
+    with tempfile.TemporaryDirectory(prefix="ember-save-") as scratch:
+        path = os.path.join(scratch, "checkpoint.ember")
+        _io.save(obj, path, durable=False)
+        with open(path, "rb") as src:
+            shutil.copyfileobj(src, f)
+
+
+def load(f: File, map_location: Any = None, weights_only: Any = None, *, mmap: Any = None,
+         verify: bool = True) -> Any:
+    """Reads what save (or torch.save) wrote to f: a path, or a binary file object open for
+    reading (read from its current position to the end). Checksums are verified unless
+    verify=False. map_location may name the CPU (Ember's only device here) in any of PyTorch's
+    forms. weights_only and mmap are accepted for PyTorch scripts: Ember's loader never executes
+    code from a file (a torch.save pickle that names anything but tensors and plain containers is
+    refused), and a path is always memory-mapped."""
+    _check_map_location(map_location)
+    if _is_path(f):
+        return _io.load(f, verify=verify)
+    with _io._as_path(f) as path:
+        # NB: the loaded tensors map the file's pages; they stay valid after the file is removed.
+        return _io.load(path, verify=verify)
