@@ -1,0 +1,132 @@
+"""What PyTorch scripts probe and set on a CPU machine: ember.cuda, ember.backends,
+ember.accelerator, the default generator's state (get_rng_state), inference_mode, and ember.amp's
+autocast and GradScaler with mixed precision off."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+from ember import nn
+
+
+def test_rng_state_round_trips_and_replays_the_same_numbers(tmp_path):
+    ember.manual_seed(123)
+    ember.randn(5)
+    state = ember.get_rng_state()
+    assert state.dtype == ember.uint8 and list(state.shape) == [16]
+    first = ember.randn(7).numpy()
+    ember.save({"rng": state}, tmp_path / "rng.pt")  # scripts keep it in their checkpoints
+    ember.randn(100)
+    ember.set_rng_state(ember.load(tmp_path / "rng.pt")["rng"])
+    np.testing.assert_array_equal(ember.randn(7).numpy(), first)
+
+
+def test_set_rng_state_names_what_it_expected():
+    with pytest.raises(ValueError, match=r"uint8 tensor of 16 elements.*float32 of shape \[16\]"):
+        ember.set_rng_state(ember.zeros(16))
+    with pytest.raises(ValueError, match=r"shape \[3\]"):
+        ember.set_rng_state(ember.zeros(3, dtype=ember.uint8))
+    with pytest.raises(TypeError, match="got list"):
+        ember.set_rng_state([0] * 16)
+
+
+def test_initial_seed_and_seed():
+    ember.manual_seed(42)
+    assert ember.initial_seed() == 42
+    s = ember.seed()
+    assert isinstance(s, int) and 0 <= s < 2 ** 63 and ember.initial_seed() == s
+
+
+def test_cuda_queries_answer_and_device_calls_say_there_is_no_cuda():
+    assert ember.cuda.is_available() is False and ember.cuda.device_count() == 0
+    ember.cuda.manual_seed(0)
+    ember.cuda.manual_seed_all(0)
+    ember.cuda.empty_cache()
+    with pytest.raises(RuntimeError, match="ember.cuda.synchronize: this build of Ember has no CUDA"):
+        ember.cuda.synchronize()
+    device = "cuda" if ember.cuda.is_available() else "cpu"
+    assert ember.ones(2, device=device).device == ember.device("cpu")
+
+
+def test_backend_flags_scripts_set_are_accepted():
+    ember.backends.cudnn.benchmark = True
+    ember.backends.cudnn.deterministic = True
+    ember.backends.cuda.matmul.allow_tf32 = True
+    assert ember.backends.cudnn.is_available() is False and ember.backends.mps.is_available() is False
+    assert ember.accelerator.is_available() is False and ember.accelerator.current_accelerator() is None
+    ember.backends.cudnn.benchmark = False
+    ember.backends.cudnn.deterministic = False
+
+
+def test_inference_mode_as_context_and_decorator():
+    x = ember.ones(2, requires_grad=True)
+    with ember.inference_mode():
+        assert not ember.is_grad_enabled() and not (x * 2).requires_grad
+    assert ember.is_grad_enabled()
+
+    @ember.inference_mode()
+    def predict(t):
+        return t * 3
+
+    assert not predict(x).requires_grad and ember.is_grad_enabled()
+    with ember.inference_mode(False):
+        assert ember.is_grad_enabled() and (x * 2).requires_grad
+
+
+def train(steps, scaler=None, amp_enabled=False):
+    ember.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    opt = ember.optim.SGD(model.named_parameters(), lr=0.1)
+    x, y = ember.randn(16, 4), ember.randint(0, 2, (16,))
+    for _ in range(steps):
+        opt.zero_grad()
+        with ember.autocast(device_type="cpu", dtype=ember.bfloat16, enabled=amp_enabled):
+            loss = nn.functional.cross_entropy(model(x), y)
+        if scaler is None:
+            loss.backward()
+            opt.step()
+        else:
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            scaler.step(opt)
+            scaler.update()
+    return [p.detach().numpy().copy() for p in model.parameters()]
+
+
+def test_a_disabled_amp_loop_trains_exactly_as_a_plain_one():
+    plain = train(5)
+    scaler = ember.amp.GradScaler(enabled=False)
+    assert not scaler.is_enabled() and scaler.get_scale() == 1.0 and scaler.state_dict() == {}
+    for a, b in zip(plain, train(5, scaler=scaler)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_an_enabled_grad_scaler_warns_and_turns_itself_off():
+    with pytest.warns(UserWarning, match="disabling it"):
+        scaler = ember.amp.GradScaler()
+    assert not scaler.is_enabled()
+
+
+def test_autocast_to_float32_and_disabled_autocast_change_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with ember.autocast(device_type="cpu", dtype=ember.float32):
+            assert (ember.ones(2) * 2).dtype == ember.float32
+        with ember.autocast(device_type="cpu", enabled=False):
+            pass
+
+        @ember.autocast(device_type="cpu", enabled=False)
+        def f(t):
+            return t + 1
+
+        assert f(ember.ones(1)).item() == 2.0
+
+
+def test_autocast_that_asks_for_half_precision_says_it_is_not_implemented():
+    with pytest.raises(NotImplementedError, match="mixed precision.*enabled=False"):
+        with ember.autocast(device_type="cpu", dtype=ember.bfloat16):
+            pass
+    with pytest.warns(UserWarning, match="'cuda' is not available"):
+        with ember.autocast(device_type="cuda"):
+            pass
