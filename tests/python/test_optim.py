@@ -66,12 +66,13 @@ def test_sgd_step_matches_hand_computation():
     np.testing.assert_allclose(w.detach().numpy(), [0.54, -1.08], rtol=1e-6)
 
 
-def test_plain_parameters_are_refused_with_an_explanation():
+def test_a_single_tensor_or_other_items_as_params_are_refused_with_an_explanation():
+    # (model.parameters() itself works: tests/python/test_optim_plain_params.py)
     model = MLP()
-    with pytest.raises(TypeError, match="named_parameters"):
-        optim.SGD(model.parameters(), lr=0.1)
-    with pytest.raises(TypeError, match="named_parameters"):
-        optim.Adam([{"params": list(model.parameters())}])
+    with pytest.raises(TypeError, match=r"got a Tensor \(pass \[t\] or model.parameters\(\)\)"):
+        optim.SGD(next(model.parameters()), lr=0.1)
+    with pytest.raises(TypeError, match="expected tensors or \\(name, tensor\\) pairs, got int"):
+        optim.Adam([{"params": [1, 2]}])
 
 
 def test_param_groups_with_dicts_and_lr_written_back():

@@ -209,7 +209,10 @@ class ModuleMethods:
             yield name, Parameter._wrap(t)
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
-        for _, p in self.named_parameters(recurse=recurse):
+        """The parameters of named_parameters(); each carries its structured name (relative to
+        this module), under which an optimizer built from them keys its state."""
+        for name, p in self.named_parameters(recurse=recurse):
+            p._ember_name = name
             yield p
 
     def named_buffers(self, prefix: str = "", recurse: bool = True,

@@ -10,7 +10,16 @@ parameters:
 
 `params` is an iterable of (name, tensor) pairs (what Module.named_parameters() yields, or a
 dict name -> tensor), or a list of param-group dicts whose "params" is such an iterable. Plain
-tensors (model.parameters()) are refused with a TypeError: Ember does not invent names for them.
+tensors work too, as in PyTorch: those of Module.parameters() carry their structured names, so
+
+    opt = ember.optim.SGD(model.parameters(), lr=0.1)        # state keyed "fc.weight", ...
+    opt = ember.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)
+
+key state by name as well. Where a name is missing (a tensor made by hand) or two tensors would
+share one (groups from model.a.parameters() and model.b.parameters() both hold "weight"), every
+parameter is keyed by its position instead, "#0", "#1", ... over all groups, as PyTorch keys
+them; state_dict() then says "keyed_by": "position", and loading such state into an optimizer
+whose parameters differ in number or shape is a ValueError, never a silent swap.
 
 opt.param_groups is a list of dict-like views: opt.param_groups[0]["lr"] = 0.01 writes the new lr
 into the optimizer. state_dict() is {"type", "param_groups": [{..., "params": [names]}], "state":
@@ -27,22 +36,43 @@ from .._C import Tensor
 from . import lr_scheduler  # noqa: F401
 
 def _named(params: Any, who: str) -> list:
+    """[(name or None, tensor)]: pairs keep their name, a plain tensor the one Module.parameters()
+    gave it (None for any other tensor)."""
     if isinstance(params, Tensor):
-        raise TypeError(f"{who}: params must be an iterable of (name, tensor) pairs, got a Tensor")
+        raise TypeError(f"{who}: params must be an iterable of tensors or of (name, tensor) pairs, got a "
+                        "Tensor (pass [t] or model.parameters())")
     if isinstance(params, Mapping):
         params = params.items()
     out = []
     for item in params:
         if isinstance(item, Tensor):
-            raise TypeError(
-                f"{who}: got a plain tensor where a (name, tensor) pair was expected. Ember keys "
-                f"optimizer state by parameter name, so pass model.named_parameters() instead of "
-                f"model.parameters() (or (name, tensor) pairs, or a dict name -> tensor).")
+            out.append((getattr(item, "_ember_name", None), item))
+            continue
         if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)
                 and isinstance(item[1], Tensor)):
-            raise TypeError(f"{who}: expected (name, tensor) pairs, got {type(item).__name__}")
+            raise TypeError(f"{who}: expected tensors or (name, tensor) pairs, got {type(item).__name__}")
         out.append((item[0], item[1]))
     return out
+
+
+_POSITION = "#"
+
+
+def _resolve_names(groups: list, first_position: int = 0) -> tuple[list, bool]:
+    """The groups with every name filled in, and whether they are keyed by position (some name
+    missing or repeated: then every parameter is named "#<position over all groups>")."""
+    names = [n for params, _ in groups for n, _ in params]
+    positional = any(n is None for n in names) or len(set(names)) != len(names)
+    if not positional:
+        return groups, False
+    out, i = [], first_position
+    for params, options in groups:
+        renamed = []
+        for _, t in params:
+            renamed.append((f"{_POSITION}{i}", t))
+            i += 1
+        out.append((renamed, options))
+    return out, True
 
 
 def _hyper(options: Mapping, who: str) -> dict:
@@ -61,7 +91,8 @@ def _hyper(options: Mapping, who: str) -> dict:
 
 def _groups(params: Any, who: str) -> list:
     if isinstance(params, Tensor):
-        raise TypeError(f"{who}: params must be named parameters or param-group dicts, got a Tensor")
+        raise TypeError(f"{who}: params must be an iterable of tensors, of (name, tensor) pairs or of "
+                        "param-group dicts, got a Tensor (pass [t] or model.parameters())")
     if not isinstance(params, Mapping):
         params = list(params)
         if params and all(isinstance(g, Mapping) for g in params):
@@ -76,6 +107,12 @@ def _groups(params: Any, who: str) -> list:
     if not named:
         raise ValueError(f"{who}: got an empty parameter list")
     return [(named, {})]
+
+
+def _init(opt: Any, cls: Any, params: Any, options: dict, who: str) -> None:
+    groups, positional = _resolve_names(_groups(params, who))
+    cls.__init__(opt, groups, options)
+    opt._keyed_by_position = positional
 
 
 class ParamGroup(MutableMapping):
@@ -131,7 +168,14 @@ class Optimizer(_C.optim.Optimizer):
     def add_param_group(self, param_group: Mapping) -> None:
         """Adds a group {"params": named parameters, hyperparameter: value, ...}."""
         rest = {k: v for k, v in param_group.items() if k != "params"}
-        self._add_param_group(_named(param_group["params"], self._name), _hyper(rest, self._name))
+        named = _named(param_group["params"], self._name)
+        existing = [n for g in self.param_groups for n in g["param_names"]]
+        if self._keyed_by_position:
+            [(named, _)], _ = _resolve_names([([(None, t) for _, t in named], {})], len(existing))
+        elif any(n is None or n in existing for n, _ in named) or len({n for n, _ in named}) != len(named):
+            raise ValueError(f"{self._name}.add_param_group: the optimizer keys its state by name, and these "
+                             "parameters have no names of their own or repeat one; pass (name, tensor) pairs")
+        self._add_param_group(named, _hyper(rest, self._name))
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a gradient; with a closure, calls it (under
@@ -144,10 +188,54 @@ class Optimizer(_C.optim.Optimizer):
         _C.optim.Optimizer.step(self)
         return loss
 
+    _keyed_by_position = False
+
+    def state_dict(self) -> dict:
+        """{"param_groups", "state"} keyed by parameter name (plus "keyed_by": "position" when
+        the parameters had no names: see the module docstring)."""
+        state = _C.optim.Optimizer.state_dict(self)
+        if self._keyed_by_position:
+            state["keyed_by"] = "position"
+        return state
+
     def load_state_dict(self, state_dict: Mapping, strict: bool = False):
         """Restores state by parameter name (see the C++ Optimizer::load_state_dict): returns
-        (missing, unexpected, moved) names; strict makes unexpected names an error."""
+        (missing, unexpected, moved) names; strict makes unexpected names an error. State keyed by
+        position loads only into an optimizer keyed by position whose parameters match it in
+        number and shape (a ValueError says which differs)."""
+        state_dict = dict(state_dict)
+        names = [n for g in state_dict.get("param_groups", []) for n in g.get("params", [])]
+        saved_positional = state_dict.pop("keyed_by", "name") == "position" or (
+            bool(names) and all(isinstance(n, str) and n.startswith(_POSITION) for n in names))
+        if saved_positional or self._keyed_by_position:
+            self._check_positions(state_dict, saved_positional)
         return _Report(*_C.optim.Optimizer.load_state_dict(self, state_dict, strict))
+
+    def _check_positions(self, state_dict: Mapping, saved_positional: bool) -> None:
+        who = f"{self._name}.load_state_dict"
+        if saved_positional != self._keyed_by_position:
+            mine = "position" if self._keyed_by_position else "name"
+            theirs = "position" if saved_positional else "name"
+            raise ValueError(f"{who}: the state is keyed by {theirs} but this optimizer keys its parameters "
+                             f"by {mine}; build both from the same kind of parameters (model.parameters() or "
+                             "model.named_parameters())")
+        saved = [len(g["params"]) for g in state_dict.get("param_groups", [])]
+        mine = [len(g["param_names"]) for g in self.param_groups]
+        if saved != mine:
+            raise ValueError(f"{who}: state keyed by position holds groups of {saved} parameters, this optimizer "
+                             f"has {mine}: the model changed, so positions would land on other parameters")
+        params = [t for g in self.param_groups for t in g["params"]]
+        for key, entry in state_dict.get("state", {}).items():
+            digits = str(key)[len(_POSITION):]
+            if not (str(key).startswith(_POSITION) and digits.isdigit() and int(digits) < len(params)):
+                raise ValueError(f"{who}: state keyed by position has an entry {key!r}, not one of "
+                                 f"{_POSITION}0..{_POSITION}{len(params) - 1}")
+            pos = int(digits)
+            for field, value in entry.items():
+                if isinstance(value, Tensor) and value.dim() > 0 and list(value.shape) != list(params[pos].shape):
+                    raise ValueError(f"{who}: state '{field}' of parameter {key} has shape {list(value.shape)}, "
+                                     f"the parameter at that position {list(params[pos].shape)}: the model changed, "
+                                     "so positions would land on other parameters")
 
     def __repr__(self) -> str:
         lines = [f"{self._name} ("]
@@ -165,7 +253,7 @@ class SGD(Optimizer, _C.optim.SGD):
                  weight_decay: float = 0.0, nesterov: bool = False, *, maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, **unsupported), "SGD")
-        _C.optim.SGD.__init__(self, _groups(params, "SGD"), d)
+        _init(self, _C.optim.SGD, params, d, "SGD")
 
 
 class Adam(Optimizer, _C.optim.Adam):
@@ -175,7 +263,7 @@ class Adam(Optimizer, _C.optim.Adam):
                  weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, **unsupported), "Adam")
-        _C.optim.Adam.__init__(self, _groups(params, "Adam"), d)
+        _init(self, _C.optim.Adam, params, d, "Adam")
 
 
 class AdamW(Optimizer, _C.optim.AdamW):
@@ -185,7 +273,7 @@ class AdamW(Optimizer, _C.optim.AdamW):
                  weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, **unsupported), "AdamW")
-        _C.optim.AdamW.__init__(self, _groups(params, "AdamW"), d)
+        _init(self, _C.optim.AdamW, params, d, "AdamW")
 
 
 class RMSprop(Optimizer, _C.optim.RMSprop):
@@ -196,7 +284,7 @@ class RMSprop(Optimizer, _C.optim.RMSprop):
                  maximize: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
                         centered=centered, maximize=maximize, **unsupported), "RMSprop")
-        _C.optim.RMSprop.__init__(self, _groups(params, "RMSprop"), d)
+        _init(self, _C.optim.RMSprop, params, d, "RMSprop")
 
 
 class Adagrad(Optimizer, _C.optim.Adagrad):
@@ -209,7 +297,7 @@ class Adagrad(Optimizer, _C.optim.Adagrad):
         d = _hyper(dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, eps=eps, maximize=maximize,
                         **unsupported), "Adagrad")
-        _C.optim.Adagrad.__init__(self, _groups(params, "Adagrad"), d)
+        _init(self, _C.optim.Adagrad, params, d, "Adagrad")
 
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "ParamGroup", "lr_scheduler"]
