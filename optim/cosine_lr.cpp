@@ -27,6 +27,55 @@ std::vector<double> CosineAnnealingLR::get_lr() {
   return lrs;
 }
 
+std::vector<double> CosineAnnealingLR::lr_at_zero() {
+  std::vector<double> lrs;
+  for (double base : base_lrs_) lrs.push_back(eta_min_ + (base - eta_min_) * (1 + std::cos(0.0)) / 2);
+  return lrs;
+}
+
+CosineAnnealingWarmRestarts::CosineAnnealingWarmRestarts(Optimizer& optimizer, int64_t T_0, int64_t T_mult,
+                                                         double eta_min)
+    : LRScheduler(optimizer, "CosineAnnealingWarmRestarts"), T_0_(T_0), T_mult_(T_mult), eta_min_(eta_min),
+      T_i_(T_0) {
+  EMBER_CHECK_VALUE(T_0 > 0, "CosineAnnealingWarmRestarts: T_0 must be a positive integer, got ", T_0);
+  EMBER_CHECK_VALUE(T_mult >= 1, "CosineAnnealingWarmRestarts: T_mult must be an integer >= 1, got ", T_mult);
+  start();
+}
+
+std::vector<double> CosineAnnealingWarmRestarts::get_lr() {
+  using std::numbers::pi;
+  if (last_epoch_ == 0) {  // step 0, or a restart (SequentialLR): torch's step(epoch=0)
+    T_i_ = T_0_;
+    T_cur_ = 0;
+  } else if (++T_cur_ >= T_i_) {
+    T_cur_ %= T_i_;
+    T_i_ *= T_mult_;
+  }
+  std::vector<double> lrs;
+  for (double base : base_lrs_)
+    lrs.push_back(eta_min_ + (base - eta_min_) *
+                                 (1 + std::cos(pi * static_cast<double>(T_cur_) / static_cast<double>(T_i_))) / 2);
+  return lrs;
+}
+
+SchedulerStateDict CosineAnnealingWarmRestarts::state_dict() const {
+  SchedulerStateDict s = LRScheduler::state_dict();
+  s.scalars["T_cur"] = static_cast<double>(T_cur_);
+  s.scalars["T_i"] = static_cast<double>(T_i_);
+  return s;
+}
+
+void CosineAnnealingWarmRestarts::load_state_dict(const SchedulerStateDict& state) {
+  auto it_cur = state.scalars.find("T_cur"), it_i = state.scalars.find("T_i");
+  EMBER_CHECK_KEY(it_cur != state.scalars.end() && it_i != state.scalars.end(),
+                  "CosineAnnealingWarmRestarts.load_state_dict: the state has no 'T_cur' or 'T_i'");
+  EMBER_CHECK_VALUE(it_i->second >= 1, "CosineAnnealingWarmRestarts.load_state_dict: T_i must be positive, got ",
+                    it_i->second);
+  LRScheduler::load_state_dict(state);
+  T_cur_ = static_cast<int64_t>(it_cur->second);
+  T_i_ = static_cast<int64_t>(it_i->second);
+}
+
 OneCycleLR::OneCycleLR(Optimizer& optimizer, std::vector<double> max_lrs, int64_t total_steps,
                        OneCycleOptions options)
     : LRScheduler(optimizer, "OneCycleLR"), total_steps_(total_steps), options_(options) {

@@ -15,10 +15,31 @@ class CosineAnnealingLR : public LRScheduler {
 
  protected:
   std::vector<double> get_lr() override;
+  std::vector<double> lr_at_zero() override;  // torch's closed form (its rounding)
 
  private:
   int64_t T_max_;
   double eta_min_;
+};
+
+/// SGDR (Loshchilov & Hutter): lr = eta_min + (base_lr - eta_min) (1 + cos(pi T_cur / T_i)) / 2,
+/// where T_cur counts steps since the last restart and the period T_i starts at T_0 and is
+/// multiplied by T_mult at each restart: CosineAnnealingWarmRestarts(opt, 10, 2).
+class CosineAnnealingWarmRestarts : public LRScheduler {
+ public:
+  CosineAnnealingWarmRestarts(Optimizer& optimizer, int64_t T_0, int64_t T_mult = 1, double eta_min = 0);
+
+  /// And "T_cur", "T_i".
+  SchedulerStateDict state_dict() const override;
+  void load_state_dict(const SchedulerStateDict& state) override;
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  int64_t T_0_, T_mult_;
+  double eta_min_;
+  int64_t T_cur_ = -1, T_i_;
 };
 
 /// Settings of OneCycleLR beyond max_lr and total_steps; defaults as torch.

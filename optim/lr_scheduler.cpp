@@ -11,6 +11,10 @@ void LRScheduler::start() {
     g.options.set_default("initial_lr", g.get("lr"));
     base_lrs_.push_back(g.get("initial_lr"));
   }
+  initial_step();
+}
+
+void LRScheduler::initial_step() {
   step_count_ = 0;
   is_initial_ = true;
   try {
@@ -20,6 +24,40 @@ void LRScheduler::start() {
     throw;
   }
   is_initial_ = false;
+}
+
+std::vector<double> LRScheduler::lr_at_zero() {
+  auto& gs = groups();
+  std::vector<double> saved = group_lrs();
+  for (size_t i = 0; i < gs.size(); ++i) gs[i].options.set("lr", base_lrs_[i]);
+  is_initial_ = true;
+  std::vector<double> lrs;
+  try {
+    lrs = get_lr();
+  } catch (...) {
+    is_initial_ = false;
+    for (size_t i = 0; i < gs.size(); ++i) gs[i].options.set("lr", saved[i]);
+    throw;
+  }
+  is_initial_ = false;
+  return lrs;
+}
+
+void LRScheduler::restart() {
+  auto& gs = groups();
+  EMBER_CHECK_VALUE(gs.size() == base_lrs_.size(), name_, ": the optimizer has ", gs.size(),
+                    " parameter groups, the scheduler was built for ", base_lrs_.size());
+  const int64_t saved = last_epoch_;
+  last_epoch_ = 0;
+  std::vector<double> lrs;
+  try {
+    lrs = lr_at_zero();
+  } catch (...) {
+    last_epoch_ = saved;
+    throw;
+  }
+  for (size_t i = 0; i < gs.size(); ++i) gs[i].options.set("lr", lrs[i]);
+  last_lr_ = group_lrs();
 }
 
 std::vector<double> LRScheduler::group_lrs() const {

@@ -32,7 +32,10 @@ class LRScheduler {
   LRScheduler& operator=(const LRScheduler&) = delete;
 
   /// Advances the schedule by one and writes the new lr into every group.
-  void step();
+  virtual void step();
+  /// Jumps to epoch 0 of the schedule and writes its lrs (torch's _update_lr(0): what SequentialLR
+  /// does to the scheduler whose milestone has come).
+  virtual void restart();
   /// The lr of each group after the last step.
   const std::vector<double>& get_last_lr() const { return last_lr_; }
   /// Steps taken since construction (0 right after it).
@@ -40,6 +43,8 @@ class LRScheduler {
   /// Each group's "initial_lr": what closed-form schedules scale.
   const std::vector<double>& base_lrs() const { return base_lrs_; }
   const std::string& name() const { return name_; }
+  /// The optimizer whose groups it writes.
+  Optimizer& optimizer() const { return *optimizer_; }
 
   /// {"last_epoch", "step_count"} and {"base_lrs", "last_lr"}.
   virtual SchedulerStateDict state_dict() const;
@@ -50,6 +55,11 @@ class LRScheduler {
   LRScheduler(Optimizer& optimizer, std::string name);
   /// Records "initial_lr" and base_lrs and takes step 0; derived constructors call it last.
   void start();
+  /// Step 0: step() with step_count 0 and is_initial_ set (recursive forms keep the current lr).
+  void initial_step();
+  /// The lr of each group at epoch 0 from base_lrs (default: the first step's value with every
+  /// group's lr at its base).
+  virtual std::vector<double> lr_at_zero();
   /// The lr of each group at last_epoch(); recursive forms read the groups' current lr.
   virtual std::vector<double> get_lr() = 0;
   /// The "lr" each group has now.
@@ -63,6 +73,8 @@ class LRScheduler {
   bool is_initial_ = false;  // inside the constructor's step 0
   std::vector<double> base_lrs_;
   std::vector<double> last_lr_;
+
+  friend class SequentialLR;  // undoes its schedulers' step 0 as torch's does
 };
 
 /// lr = base_lr * fn(last_epoch), one function for all groups or one per group.

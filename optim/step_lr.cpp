@@ -76,4 +76,19 @@ std::vector<double> LinearLR::get_lr() {
   return lrs;
 }
 
+PolynomialLR::PolynomialLR(Optimizer& optimizer, int64_t total_iters, double power)
+    : LRScheduler(optimizer, "PolynomialLR"), total_iters_(total_iters), power_(power) {
+  EMBER_CHECK_VALUE(total_iters > 0, "PolynomialLR: total_iters must be positive, got ", total_iters);
+  start();
+}
+
+std::vector<double> PolynomialLR::get_lr() {
+  std::vector<double> lrs = group_lrs();
+  if (is_initial_ || last_epoch_ > total_iters_) return lrs;
+  const double t = static_cast<double>(last_epoch_), n = static_cast<double>(total_iters_);
+  const double factor = std::pow((1.0 - t / n) / (1.0 - (t - 1) / n), power_);
+  for (double& lr : lrs) lr *= factor;
+  return lrs;
+}
+
 }  // namespace ember::optim

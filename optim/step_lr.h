@@ -59,4 +59,18 @@ class LinearLR : public LRScheduler {
   int64_t total_iters_;
 };
 
+/// The lr factor decays as (1 - t / total_iters)^power to 0 at total_iters, then stays:
+/// PolynomialLR(opt, 100, 2.0).
+class PolynomialLR : public LRScheduler {
+ public:
+  PolynomialLR(Optimizer& optimizer, int64_t total_iters = 5, double power = 1.0);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  int64_t total_iters_;
+  double power_;
+};
+
 }  // namespace ember::optim

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ember/io/optim_io.h"
@@ -247,6 +248,54 @@ checkpoint lands on the right parameter even after the model's parameters were r
          py::arg("anneal_strategy"), py::arg("cycle_momentum"), py::arg("base_momentum"),
          py::arg("max_momentum"), py::arg("div_factor"), py::arg("final_div_factor"), py::arg("three_phase"),
          alive);
+  Scheduler<optim::PolynomialLR>(o, "PolynomialLR")
+      .def(py::init<Optimizer&, int64_t, double>(), py::arg("optimizer"), py::arg("total_iters") = 5,
+           py::arg("power") = 1.0, alive);
+  Scheduler<optim::CosineAnnealingWarmRestarts>(o, "CosineAnnealingWarmRestarts")
+      .def(py::init<Optimizer&, int64_t, int64_t, double>(), py::arg("optimizer"), py::arg("T_0"),
+           py::arg("T_mult") = 1, py::arg("eta_min") = 0.0, alive);
+  Scheduler<optim::CyclicLR>(o, "CyclicLR")
+      .def(py::init([](Optimizer& opt, std::vector<double> base_lrs, std::vector<double> max_lrs, int64_t up,
+                       std::optional<int64_t> down, const std::string& mode, double gamma, py::object scale_fn,
+                       const std::string& scale_mode, bool cycle_momentum, double base_momentum,
+                       double max_momentum) {
+        optim::CyclicOptions c;
+        c.step_size_up = up;
+        c.step_size_down = down.value_or(0);
+        EMBER_CHECK_VALUE(!down || *down > 0, "CyclicLR: step_size_down must be positive, got ", down.value_or(0));
+        EMBER_CHECK_VALUE(mode == "triangular" || mode == "triangular2" || mode == "exp_range" || !scale_fn.is_none(),
+                          "CyclicLR: mode must be 'triangular', 'triangular2' or 'exp_range', got '", mode, "'");
+        EMBER_CHECK_VALUE(scale_mode == "cycle" || scale_mode == "iterations",
+                          "CyclicLR: scale_mode must be 'cycle' or 'iterations', got '", scale_mode, "'");
+        c.mode = mode == "triangular2" ? optim::CyclicOptions::Mode::Triangular2
+                 : mode == "exp_range" ? optim::CyclicOptions::Mode::ExpRange
+                                       : optim::CyclicOptions::Mode::Triangular;
+        c.gamma = gamma;
+        if (!scale_fn.is_none()) {
+          std::shared_ptr<py::function> held(new py::function(scale_fn.cast<py::function>()), [](py::function* f) {
+            py::gil_scoped_acquire gil;
+            delete f;
+          });
+          c.scale_fn = [held](double x) {
+            py::gil_scoped_acquire gil;
+            return (*held)(x).cast<double>();
+          };
+          c.scale_by_cycle = scale_mode == "cycle";
+        }
+        c.cycle_momentum = cycle_momentum;
+        c.base_momentum = base_momentum;
+        c.max_momentum = max_momentum;
+        return std::make_shared<optim::CyclicLR>(opt, std::move(base_lrs), std::move(max_lrs), std::move(c));
+      }), py::arg("optimizer"), py::arg("base_lrs"), py::arg("max_lrs"), py::arg("step_size_up"),
+         py::arg("step_size_down"), py::arg("mode"), py::arg("gamma"), py::arg("scale_fn"), py::arg("scale_mode"),
+         py::arg("cycle_momentum"), py::arg("base_momentum"), py::arg("max_momentum"), alive);
+  Scheduler<optim::SequentialLR>(o, "SequentialLR")
+      .def(py::init<Optimizer&, std::vector<std::shared_ptr<optim::LRScheduler>>, std::vector<int64_t>>(),
+           py::arg("optimizer"), py::arg("schedulers"), py::arg("milestones"), alive)
+      .def_property_readonly("schedulers", &optim::SequentialLR::schedulers);
+  Scheduler<optim::ChainedScheduler>(o, "ChainedScheduler")
+      .def(py::init<std::vector<std::shared_ptr<optim::LRScheduler>>>(), py::arg("schedulers"))
+      .def_property_readonly("schedulers", &optim::ChainedScheduler::schedulers);
   Scheduler<optim::LambdaLR>(o, "LambdaLR")
       .def(py::init([](Optimizer& opt, py::object fns) {
         if (py::isinstance<py::function>(fns)) return std::make_shared<optim::LambdaLR>(opt, lr_function(fns));

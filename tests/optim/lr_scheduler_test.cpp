@@ -71,6 +71,32 @@ std::unique_ptr<LRScheduler> make_scheduler(const std::string& name, const Fixtu
     return std::make_unique<OneCycleLR>(opt, std::vector<double>{s("max_lr0")}, i("total_steps"),
                                         o);
   }
+  if (kind == "PolynomialLR") return std::make_unique<PolynomialLR>(opt, i("total_iters"), s("power"));
+  if (kind == "CosineAnnealingWarmRestarts")
+    return std::make_unique<CosineAnnealingWarmRestarts>(opt, i("T_0"), i("T_mult"), s("eta_min"));
+  if (kind == "CyclicLR") {
+    CyclicOptions o{.step_size_up = i("step_size_up")};
+    if (name == "sched_CyclicLR") {
+      o.step_size_down = i("step_size_down");
+      return std::make_unique<CyclicLR>(opt, std::vector<double>{0.01, 0.002}, std::vector<double>{0.1, 0.05}, o);
+    }
+    if (name == "sched_CyclicLR_triangular2") {
+      o.mode = CyclicOptions::Mode::Triangular2;
+      return std::make_unique<CyclicLR>(opt, std::vector<double>{0.01}, std::vector<double>{0.1}, o);
+    }
+    o.mode = CyclicOptions::Mode::ExpRange;
+    o.gamma = s("gamma");
+    return std::make_unique<CyclicLR>(opt, std::vector<double>{0.001}, std::vector<double>{0.01}, o);
+  }
+  if (kind == "SequentialLR") {
+    std::vector<std::shared_ptr<LRScheduler>> parts{std::make_shared<LinearLR>(opt, 0.1, 1.0, 10),
+                                                    std::make_shared<CosineAnnealingLR>(opt, 100, 0.001),
+                                                    std::make_shared<StepLR>(opt, 30, 0.5)};
+    return std::make_unique<SequentialLR>(opt, std::move(parts), std::vector<int64_t>{10, 150});
+  }
+  if (kind == "ChainedScheduler")
+    return std::make_unique<ChainedScheduler>(std::vector<std::shared_ptr<LRScheduler>>{
+        std::make_shared<LinearLR>(opt, 0.2, 1.0, 25), std::make_shared<ExponentialLR>(opt, 0.99)});
   ADD_FAILURE() << "unknown scheduler " << kind;
   return nullptr;
 }
@@ -124,7 +150,7 @@ TEST(LRSchedulerTest, SequencesMatchTorch) {
     EXPECT_EQ(sched->last_epoch(), kSteps);
     ++checked;
   }
-  EXPECT_EQ(checked, 10);
+  EXPECT_EQ(checked, 18);
 }
 
 TEST(LRSchedulerTest, ReduceLROnPlateauMatchesTorch) {

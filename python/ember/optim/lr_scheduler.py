@@ -7,17 +7,22 @@ from __future__ import annotations
 from typing import Callable, Sequence, Union
 
 from .._C.optim import (  # noqa: F401  (re-exported)
+    ChainedScheduler as _ChainedScheduler,
     CosineAnnealingLR,
+    CosineAnnealingWarmRestarts,
     ExponentialLR,
     LambdaLR,
     LinearLR,
     LRScheduler,
     MultiStepLR,
     NoamDecay,
+    PolynomialLR,
     ReduceLROnPlateau,
+    SequentialLR,
     StepLR,
     WarmupCosineLR,
 )
+from .._C.optim import CyclicLR as _CyclicLR
 from .._C.optim import OneCycleLR as _OneCycleLR
 
 _LRLambda = Union[Callable[[int], float], Sequence[Callable[[int], float]]]
@@ -40,5 +45,39 @@ class OneCycleLR(_OneCycleLR):
                          base_momentum, max_momentum, div_factor, final_div_factor, three_phase)
 
 
-__all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LinearLR", "CosineAnnealingLR",
+def _per_group(value, what: str) -> list:
+    return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
+
+
+class CyclicLR(_CyclicLR):
+    """torch.optim.lr_scheduler.CyclicLR: the lr cycles between base_lr and max_lr (one value or one
+    per group); momentum (or Adam's beta1) cycles inversely between max_momentum and
+    base_momentum unless cycle_momentum=False."""
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up: int = 2000, step_size_down: int | None = None,
+                 mode: str = "triangular", gamma: float = 1.0, scale_fn: Callable[[float], float] | None = None,
+                 scale_mode: str = "cycle", cycle_momentum: bool = True, base_momentum: float = 0.8,
+                 max_momentum: float = 0.9, last_epoch: int = -1):
+        if last_epoch != -1:
+            raise ValueError("CyclicLR: last_epoch is not supported (resume with load_state_dict)")
+        for name, value in (("base_momentum", base_momentum), ("max_momentum", max_momentum)):
+            if isinstance(value, (list, tuple)):
+                if len(set(value)) != 1:
+                    raise NotImplementedError(f"CyclicLR: one {name} per group is not supported; give one value")
+        base_m = base_momentum[0] if isinstance(base_momentum, (list, tuple)) else base_momentum
+        max_m = max_momentum[0] if isinstance(max_momentum, (list, tuple)) else max_momentum
+        super().__init__(optimizer, _per_group(base_lr, "base_lr"), _per_group(max_lr, "max_lr"), int(step_size_up),
+                         None if step_size_down is None else int(step_size_down), mode, float(gamma), scale_fn,
+                         scale_mode, bool(cycle_momentum), float(base_m), float(max_m))
+
+
+class ChainedScheduler(_ChainedScheduler):
+    """torch.optim.lr_scheduler.ChainedScheduler(schedulers, optimizer=None): steps each in turn."""
+
+    def __init__(self, schedulers, optimizer=None):
+        super().__init__(list(schedulers))
+
+
+__all__ = ["LRScheduler", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR", "SequentialLR",
+           "ChainedScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LinearLR", "CosineAnnealingLR",
            "OneCycleLR", "LambdaLR", "ReduceLROnPlateau", "WarmupCosineLR", "NoamDecay"]

@@ -175,7 +175,10 @@ class Module:
     def num_parameters(self, trainable_only: bool = False) -> int:
         ...
     def parameters(self, recurse: bool = True) -> typing.Iterator[Parameter]:
-        ...
+        """
+        The parameters of named_parameters(); each carries its structured name (relative to
+                this module), under which an optimizer built from them keys its state.
+        """
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """
         Registers a buffer: state that is not trained but is moved by to() and, when
