@@ -231,7 +231,8 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
     const Tensor& p = *it->second.param;
     for (const auto& [key, t] : s) {
       EMBER_CHECK_VALUE(t.defined(), where, ": state '", key, "' of '", n, "' is undefined");
-      if (key == "step") continue;
+      // NB: the per-parameter scalars (NAdam's running product of momentum coefficients too).
+      if (key == "step" || key == "mu_product") continue;
       EMBER_CHECK_VALUE(t.sizes() == p.sizes(), where, ": shape mismatch for '", n,
                         "': checkpoint '", key, "' ", t.sizes(), ", parameter ", p.sizes());
     }

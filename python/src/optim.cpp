@@ -182,6 +182,10 @@ checkpoint lands on the right parameter even after the model's parameters were r
       }), py::arg("groups"), py::arg("defaults"));
   def_optimizer<optim::RMSpropOptions, optim::RMSprop>(o, "RMSprop", "RMSprop (torch.optim.RMSprop).");
   def_optimizer<optim::AdagradOptions, optim::Adagrad>(o, "Adagrad", "Adagrad (torch.optim.Adagrad).");
+  def_optimizer<optim::AdadeltaOptions, optim::Adadelta>(o, "Adadelta", "Adadelta (torch.optim.Adadelta).");
+  def_optimizer<optim::AdamaxOptions, optim::Adamax>(o, "Adamax", "Adamax (torch.optim.Adamax).");
+  def_optimizer<optim::NAdamOptions, optim::NAdam>(o, "NAdam", "NAdam (torch.optim.NAdam).");
+  def_optimizer<optim::RAdamOptions, optim::RAdam>(o, "RAdam", "RAdam (torch.optim.RAdam).");
 
   o.def("clip_grad_norm_", [](const std::vector<Tensor>& params, double max_norm, double norm_type,
                               bool error_if_nonfinite) {

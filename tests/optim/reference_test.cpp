@@ -48,6 +48,10 @@ std::unique_ptr<Optimizer> make_optimizer(const std::string& kind, NamedParamete
   if (kind == "AdamW") return std::make_unique<AdamW>(groups);
   if (kind == "RMSprop") return std::make_unique<RMSprop>(groups);
   if (kind == "Adagrad") return std::make_unique<Adagrad>(groups);
+  if (kind == "Adadelta") return std::make_unique<Adadelta>(groups);
+  if (kind == "Adamax") return std::make_unique<Adamax>(groups);
+  if (kind == "NAdam") return std::make_unique<NAdam>(groups);
+  if (kind == "RAdam") return std::make_unique<RAdam>(groups);
   ADD_FAILURE() << "unknown optimizer " << kind;
   return nullptr;
 }
@@ -108,3 +112,11 @@ TEST(OptimReferenceTest, AdamTensorOpPathMatchesTorch) { run_all("adam_", true);
 TEST(OptimReferenceTest, AdamWTensorOpPathMatchesTorch) { run_all("adamw_", true); }
 TEST(OptimReferenceTest, RMSpropTensorOpPathMatchesTorch) { run_all("rmsprop_", true); }
 TEST(OptimReferenceTest, AdagradTensorOpPathMatchesTorch) { run_all("adagrad_", true); }
+TEST(OptimReferenceTest, AdadeltaMatchesTorch) { run_all("adadelta_", false); }
+TEST(OptimReferenceTest, AdamaxMatchesTorch) { run_all("adamax_", false); }
+TEST(OptimReferenceTest, NAdamMatchesTorch) { run_all("nadam_", false); }
+TEST(OptimReferenceTest, RAdamMatchesTorch) { run_all("radam_", false); }
+TEST(OptimReferenceTest, AdadeltaOnStridedGradientsMatchesTorch) { run_all("adadelta_", true); }
+TEST(OptimReferenceTest, AdamaxOnStridedGradientsMatchesTorch) { run_all("adamax_", true); }
+TEST(OptimReferenceTest, NAdamOnStridedGradientsMatchesTorch) { run_all("nadam_", true); }
+TEST(OptimReferenceTest, RAdamOnStridedGradientsMatchesTorch) { run_all("radam_", true); }

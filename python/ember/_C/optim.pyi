@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['Adagrad', 'Adam', 'AdamW', 'ChainedScheduler', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
+__all__: list[str] = ['Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
 class Optimizer:
     """
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
@@ -71,6 +71,30 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     """
     Adagrad (torch.optim.Adagrad).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class Adadelta(Optimizer):
+    """
+    Adadelta (torch.optim.Adadelta).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class Adamax(Optimizer):
+    """
+    Adamax (torch.optim.Adamax).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class NAdam(Optimizer):
+    """
+    NAdam (torch.optim.NAdam).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class RAdam(Optimizer):
+    """
+    RAdam (torch.optim.RAdam).
     """
     def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...

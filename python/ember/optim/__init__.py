@@ -300,4 +300,48 @@ class Adagrad(Optimizer, _C.optim.Adagrad):
         _init(self, _C.optim.Adagrad, params, d, "Adagrad")
 
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "ParamGroup", "lr_scheduler"]
+class Adadelta(Optimizer, _C.optim.Adadelta):
+    """torch.optim.Adadelta(params, lr=1.0, rho, eps, weight_decay, maximize)."""
+
+    def __init__(self, params: Iterable, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
+                 weight_decay: float = 0.0, *, maximize: bool = False, **unsupported):
+        d = _hyper(dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, **unsupported),
+                   "Adadelta")
+        _init(self, _C.optim.Adadelta, params, d, "Adadelta")
+
+
+class Adamax(Optimizer, _C.optim.Adamax):
+    """torch.optim.Adamax(params, lr=2e-3, betas, eps, weight_decay, maximize)."""
+
+    def __init__(self, params: Iterable, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0.0, *, maximize: bool = False, **unsupported):
+        d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize, **unsupported),
+                   "Adamax")
+        _init(self, _C.optim.Adamax, params, d, "Adamax")
+
+
+class NAdam(Optimizer, _C.optim.NAdam):
+    """torch.optim.NAdam(params, lr=2e-3, betas, eps, weight_decay, momentum_decay,
+    decoupled_weight_decay, maximize)."""
+
+    def __init__(self, params: Iterable, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0.0, momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False,
+                 *, maximize: bool = False, **unsupported):
+        d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, **unsupported), "NAdam")
+        _init(self, _C.optim.NAdam, params, d, "NAdam")
+
+
+class RAdam(Optimizer, _C.optim.RAdam):
+    """torch.optim.RAdam(params, lr=1e-3, betas, eps, weight_decay, decoupled_weight_decay, maximize)."""
+
+    def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0.0, decoupled_weight_decay: bool = False, *, maximize: bool = False,
+                 **unsupported):
+        d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, **unsupported), "RAdam")
+        _init(self, _C.optim.RAdam, params, d, "RAdam")
+
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+           "ParamGroup", "lr_scheduler"]

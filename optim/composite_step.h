@@ -1,0 +1,30 @@
+#pragma once
+// Pieces the optimizers written with tensor ops share (Adadelta, Adamax, NAdam, RAdam), each as
+// torch's single-tensor path computes it, so that float32 results round the same way.
+#include "ember/core/tensor.h"
+#include "ember/ops/functions.h"
+
+namespace ember::optim::detail {
+
+/// ±grad, plus weight_decay * param when weight_decay != 0 (L2 decay on the gradient).
+inline Tensor decayed_grad(const Tensor& grad, const Tensor& param, bool maximize, double weight_decay) {
+  Tensor g = maximize ? neg(grad) : grad;
+  return weight_decay != 0 ? add(g, param, weight_decay) : g;
+}
+
+/// torch.lerp(start, end, weight) for a scalar weight: start + w (end - start) below 0.5, else
+/// end - (end - start)(1 - w).
+inline Tensor lerp_scalar(const Tensor& start, const Tensor& end, double weight) {
+  Tensor diff = sub(end, start);
+  return weight < 0.5 ? add(start, mul(diff, weight)) : sub(end, mul(diff, 1 - weight));
+}
+
+/// self + value * t1 * t2 (torch's addcmul).
+inline Tensor addcmul_scalar(const Tensor& self, const Tensor& t1, const Tensor& t2, double value) {
+  return add(self, mul(mul(t1, value), t2));
+}
+
+/// Writes `value` into the state tensor `state` (same shape).
+inline void assign(const Tensor& state, const Tensor& value) { state.copy_(value); }
+
+}  // namespace ember::optim::detail
