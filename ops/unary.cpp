@@ -86,6 +86,118 @@ struct ErfBackward : SavedOneBackward {
   }
 };
 
+// The trigonometric, hyperbolic and logarithmic family: each backward reads x (or y) once.
+// d sin x = cos x
+struct SinBackward : SavedOneBackward {
+  const char* name() const override { return "SinBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * cos(saved.unpack(this))}; }
+};
+// d cos x = -sin x
+struct CosBackward : SavedOneBackward {
+  const char* name() const override { return "CosBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * -sin(saved.unpack(this))}; }
+};
+// d tan x = 1 + y^2
+struct TanBackward : SavedOneBackward {
+  const char* name() const override { return "TanBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor y = saved.unpack(this);
+    return {g[0] * (y * y + 1.0)};
+  }
+};
+// d asin x = 1 / sqrt(1 - x^2)
+struct AsinBackward : SavedOneBackward {
+  const char* name() const override { return "AsinBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] * rsqrt(1.0 - x * x)};
+  }
+};
+// d acos x = -1 / sqrt(1 - x^2)
+struct AcosBackward : SavedOneBackward {
+  const char* name() const override { return "AcosBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] * -rsqrt(1.0 - x * x)};
+  }
+};
+// d atan x = 1 / (1 + x^2)
+struct AtanBackward : SavedOneBackward {
+  const char* name() const override { return "AtanBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] / (x * x + 1.0)};
+  }
+};
+// d sinh x = cosh x
+struct SinhBackward : SavedOneBackward {
+  const char* name() const override { return "SinhBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * cosh(saved.unpack(this))}; }
+};
+// d cosh x = sinh x
+struct CoshBackward : SavedOneBackward {
+  const char* name() const override { return "CoshBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * sinh(saved.unpack(this))}; }
+};
+// d asinh x = 1 / sqrt(x^2 + 1)
+struct AsinhBackward : SavedOneBackward {
+  const char* name() const override { return "AsinhBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] * rsqrt(x * x + 1.0)};
+  }
+};
+// d acosh x = 1 / sqrt(x^2 - 1)
+struct AcoshBackward : SavedOneBackward {
+  const char* name() const override { return "AcoshBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] * rsqrt(x * x - 1.0)};
+  }
+};
+// d atanh x = 1 / (1 - x^2)
+struct AtanhBackward : SavedOneBackward {
+  const char* name() const override { return "AtanhBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] / (1.0 - x * x)};
+  }
+};
+// d log1p x = 1 / (1 + x)
+struct Log1pBackward : SavedOneBackward {
+  const char* name() const override { return "Log1pBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] / (saved.unpack(this) + 1.0)}; }
+};
+// d expm1 x = y + 1
+struct Expm1Backward : SavedOneBackward {
+  const char* name() const override { return "Expm1Backward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * (saved.unpack(this) + 1.0)}; }
+};
+// d log_b x = 1 / (x ln b)
+struct LogBaseBackward : SavedOneBackward {
+  double ln_base = 1;
+  const char* name() const override { return "LogBaseBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] / (saved.unpack(this) * ln_base)}; }
+};
+// d (1/x) = -y^2
+struct ReciprocalBackward : SavedOneBackward {
+  const char* name() const override { return "ReciprocalBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor y = saved.unpack(this);
+    return {g[0] * -(y * y)};
+  }
+};
+// d floor x = d ceil x = d round x = d trunc x = 0
+struct ZeroBackward : autograd::Node {
+  const char* name() const override { return "ZeroBackward"; }
+  TensorList apply(TensorList&& g) override { return {zeros_like(g[0])}; }
+};
+// d frac x = 1
+struct FracBackward : autograd::Node {
+  const char* name() const override { return "FracBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0]}; }
+};
+
 // d clamp(x)/dx = grad where min <= x <= max, else 0
 struct ClampBackward : SavedOneBackward {
   std::optional<Scalar> min, max;
@@ -153,6 +265,83 @@ Tensor log(const Tensor& t) { return floating_unary<LogBackward>(UnaryOp::Log, t
 Tensor sqrt(const Tensor& t) { return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true); }
 Tensor rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
 Tensor erf(const Tensor& t) { return floating_unary<ErfBackward>(UnaryOp::Erf, t, "erf", false); }
+
+Tensor sin(const Tensor& t) { return floating_unary<SinBackward>(UnaryOp::Sin, t, "sin", false); }
+Tensor cos(const Tensor& t) { return floating_unary<CosBackward>(UnaryOp::Cos, t, "cos", false); }
+Tensor tan(const Tensor& t) { return floating_unary<TanBackward>(UnaryOp::Tan, t, "tan", true); }
+Tensor asin(const Tensor& t) { return floating_unary<AsinBackward>(UnaryOp::Asin, t, "asin", false); }
+Tensor acos(const Tensor& t) { return floating_unary<AcosBackward>(UnaryOp::Acos, t, "acos", false); }
+Tensor atan(const Tensor& t) { return floating_unary<AtanBackward>(UnaryOp::Atan, t, "atan", false); }
+Tensor sinh(const Tensor& t) { return floating_unary<SinhBackward>(UnaryOp::Sinh, t, "sinh", false); }
+Tensor cosh(const Tensor& t) { return floating_unary<CoshBackward>(UnaryOp::Cosh, t, "cosh", false); }
+Tensor asinh(const Tensor& t) { return floating_unary<AsinhBackward>(UnaryOp::Asinh, t, "asinh", false); }
+Tensor acosh(const Tensor& t) { return floating_unary<AcoshBackward>(UnaryOp::Acosh, t, "acosh", false); }
+Tensor atanh(const Tensor& t) { return floating_unary<AtanhBackward>(UnaryOp::Atanh, t, "atanh", false); }
+Tensor log1p(const Tensor& t) { return floating_unary<Log1pBackward>(UnaryOp::Log1p, t, "log1p", false); }
+Tensor expm1(const Tensor& t) { return floating_unary<Expm1Backward>(UnaryOp::Expm1, t, "expm1", true); }
+Tensor reciprocal(const Tensor& t) {
+  return floating_unary<ReciprocalBackward>(UnaryOp::Reciprocal, t, "reciprocal", true);
+}
+
+namespace {
+Tensor log_base(UnaryOp op, const Tensor& t, const char* name, double ln_base) {
+  DType dtype = detail::float_result_type(t.dtype());
+  check_compute_dtype(dtype, name);
+  Tensor out = detail::unary_forward(op, t, dtype);
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<LogBaseBackward>(t);
+    autograd::set_history(out, node);
+    node->saved = SavedTensor(t);
+    node->ln_base = ln_base;
+  }
+  return out;
+}
+
+// floor, ceil, round, trunc: integer tensors come back as a copy, floating ones rounded; the
+// gradient is zero.
+Tensor rounding(UnaryOp op, const Tensor& t, const char* name) {
+  EMBER_CHECK_TYPE(t.dtype() != kBool, name, ": not supported for bool tensors");
+  check_compute_dtype(t.dtype(), name);
+  Tensor out = is_floating(t.dtype()) ? detail::unary_forward(op, t, t.dtype()) : clone(t).detach();
+  if (autograd::any_requires_grad(t)) autograd::set_history(out, autograd::make_node<ZeroBackward>(t));
+  return out;
+}
+}  // namespace
+
+Tensor log2(const Tensor& t) { return log_base(UnaryOp::Log2, t, "log2", std::numbers::ln2); }
+Tensor log10(const Tensor& t) { return log_base(UnaryOp::Log10, t, "log10", std::numbers::ln10); }
+Tensor floor(const Tensor& t) { return rounding(UnaryOp::Floor, t, "floor"); }
+Tensor ceil(const Tensor& t) { return rounding(UnaryOp::Ceil, t, "ceil"); }
+Tensor round(const Tensor& t) { return rounding(UnaryOp::Round, t, "round"); }
+Tensor trunc(const Tensor& t) { return rounding(UnaryOp::Trunc, t, "trunc"); }
+
+Tensor frac(const Tensor& t) {
+  EMBER_CHECK_TYPE(is_floating(t.dtype()), "frac: expected a floating tensor, got ", t.dtype());
+  check_compute_dtype(t.dtype(), "frac");
+  Tensor out = detail::unary_forward(UnaryOp::Frac, t, t.dtype());
+  if (autograd::any_requires_grad(t)) autograd::set_history(out, autograd::make_node<FracBackward>(t));
+  return out;
+}
+
+Tensor square(const Tensor& t) { return t.dtype() == kBool ? mul(t.to(kInt64), t.to(kInt64)) : mul(t, t); }
+
+Tensor isnan(const Tensor& t) {
+  if (!is_floating(t.dtype())) return zeros(t.sizes(), TensorOptions(kBool).device(t.device()));
+  NoGradGuard no_grad;
+  return ne(t, t);
+}
+
+Tensor isinf(const Tensor& t) {
+  if (!is_floating(t.dtype())) return zeros(t.sizes(), TensorOptions(kBool).device(t.device()));
+  NoGradGuard no_grad;
+  return eq(abs(t), std::numeric_limits<double>::infinity());
+}
+
+Tensor isfinite(const Tensor& t) {
+  if (!is_floating(t.dtype())) return ones(t.sizes(), TensorOptions(kBool).device(t.device()));
+  NoGradGuard no_grad;
+  return logical_and(eq(t, t), ne(abs(t), std::numeric_limits<double>::infinity()));
+}
 
 Tensor abs(const Tensor& t) {
   EMBER_CHECK_TYPE(t.dtype() != kBool, "abs: not supported for bool tensors");

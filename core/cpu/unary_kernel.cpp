@@ -102,6 +102,30 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });
     case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.logistic(); });
     case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return erf_of(x); });
+    // NB: the rest of the trigonometric and hyperbolic family, and the rounding ops, through the
+    // C library, elementwise: correctly rounded or within an ulp, where Eigen's packet versions
+    // of some (tan, the inverses) are missing or looser.
+    case UnaryOp::Sin: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::sin(v); }); });
+    case UnaryOp::Cos: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::cos(v); }); });
+    case UnaryOp::Tan: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::tan(v); }); });
+    case UnaryOp::Asin: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::asin(v); }); });
+    case UnaryOp::Acos: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::acos(v); }); });
+    case UnaryOp::Atan: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::atan(v); }); });
+    case UnaryOp::Sinh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::sinh(v); }); });
+    case UnaryOp::Cosh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::cosh(v); }); });
+    case UnaryOp::Asinh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::asinh(v); }); });
+    case UnaryOp::Acosh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::acosh(v); }); });
+    case UnaryOp::Atanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::atanh(v); }); });
+    case UnaryOp::Log1p: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::log1p(v); }); });
+    case UnaryOp::Expm1: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::expm1(v); }); });
+    case UnaryOp::Log2: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::log2(v); }); });
+    case UnaryOp::Log10: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::log10(v); }); });
+    case UnaryOp::Reciprocal: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / x; });
+    case UnaryOp::Floor: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.floor(); });
+    case UnaryOp::Ceil: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.ceil(); });
+    case UnaryOp::Round: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::nearbyint(v); }); });
+    case UnaryOp::Trunc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::trunc(v); }); });
+    case UnaryOp::Frac: return unary_kernel<T, T>(out, in, [](const auto& x) { return x - x.unaryExpr([](T v) { return std::trunc(v); }); });
     case UnaryOp::Gelu:
       return unary_kernel<T, T>(out, in, [](const auto& x) {
         return T(0.5) * x * (T(1) + erf_of(x * T(std::numbers::sqrt2 / 2)));

@@ -372,3 +372,90 @@ TEST(UnaryTest, ExpOfVeryNegativeIsZeroAtEveryPosition) {
     }
   }
 }
+
+// The trigonometric, hyperbolic, logarithmic and rounding ops PyTorch scripts use: values against
+// the C library, integer inputs, gradients by finite differences inside each domain.
+TEST(UnaryTest, TrigonometricAndHyperbolicFunctionsMatchTheStandardLibrary) {
+  const std::vector<double> xs{-0.9, -0.3, 0.0, 0.25, 0.8};
+  Tensor x = tensor(xs);
+  struct Case {
+    Tensor (*op)(const Tensor&);
+    double (*ref)(double);
+  };
+  for (auto [op, ref] : std::vector<Case>{{sin, std::sin}, {cos, std::cos}, {tan, std::tan}, {asin, std::asin},
+                                          {acos, std::acos}, {atan, std::atan}, {sinh, std::sinh}, {cosh, std::cosh},
+                                          {asinh, std::asinh}, {atanh, std::atanh}, {log1p, std::log1p},
+                                          {expm1, std::expm1}}) {
+    std::vector<double> want;
+    for (double v : xs) want.push_back(ref(v));
+    EXPECT_EQ(op(x).to_vector<double>(), want);
+  }
+  EXPECT_EQ(acosh(tensor({1.0, 2.5})).to_vector<double>(), (std::vector<double>{0.0, std::acosh(2.5)}));
+  EXPECT_EQ(log2(tensor({8.0, 0.5})).to_vector<double>(), (std::vector<double>{3.0, -1.0}));
+  EXPECT_EQ(log10(tensor({1000.0})).to_vector<double>(), (std::vector<double>{3.0}));
+  EXPECT_EQ(reciprocal(tensor({4.0, -0.5})).to_vector<double>(), (std::vector<double>{0.25, -2.0}));
+  // Outside the domain: NaN; at the poles: infinities.
+  EXPECT_TRUE(std::isnan(asin(tensor({1.5})).item()));
+  EXPECT_TRUE(std::isnan(acosh(tensor({0.5})).item()));
+  EXPECT_EQ(atanh(tensor({1.0})).item(), kInf);
+  EXPECT_EQ(log1p(tensor({-1.0})).item(), -kInf);
+  // Integer inputs compute in float32.
+  Tensor i = tensor(std::vector<int64_t>{0, 1, 2});
+  EXPECT_EQ(sin(i).dtype(), kFloat32);
+  EXPECT_EQ(reciprocal(i).to_vector<float>(), (std::vector<float>{std::numeric_limits<float>::infinity(), 1.0f, 0.5f}));
+}
+
+TEST(UnaryTest, TrigonometricAndHyperbolicGradientsMatchFiniteDifferences) {
+  check_grads([](const Tensor& t) { return sin(t); }, -3, 3);
+  check_grads([](const Tensor& t) { return cos(t); }, -3, 3);
+  check_grads([](const Tensor& t) { return tan(t); }, -1.2, 1.2);
+  check_grads([](const Tensor& t) { return asin(t); }, -0.9, 0.9);
+  check_grads([](const Tensor& t) { return acos(t); }, -0.9, 0.9);
+  check_grads([](const Tensor& t) { return atan(t); }, -3, 3);
+  check_grads([](const Tensor& t) { return sinh(t); }, -2, 2);
+  check_grads([](const Tensor& t) { return cosh(t); }, -2, 2);
+  check_grads([](const Tensor& t) { return asinh(t); }, -3, 3);
+  check_grads([](const Tensor& t) { return acosh(t); }, 1.2, 3);
+  check_grads([](const Tensor& t) { return atanh(t); }, -0.9, 0.9);
+  check_grads([](const Tensor& t) { return log1p(t); }, -0.5, 3);
+  check_grads([](const Tensor& t) { return expm1(t); }, -2, 2);
+  check_grads([](const Tensor& t) { return log2(t); }, 0.5, 3);
+  check_grads([](const Tensor& t) { return log10(t); }, 0.5, 3);
+  check_grads([](const Tensor& t) { return reciprocal(t); }, 0.5, 3);
+  check_grads([](const Tensor& t) { return square(t); }, -2, 2);
+  check_grads([](const Tensor& t) { return frac(t); }, 0.1, 0.9);
+  gradgradcheck([](const TensorList& in) { return sin(in[0]) * tan(in[0]); },
+                {(rand({5}, kFloat64) - 0.5).set_requires_grad()});
+}
+
+TEST(UnaryTest, RoundingOpsRoundHalvesToEvenAndKeepIntegers) {
+  Tensor x = tensor({-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.7, -2.7});
+  EXPECT_EQ(round(x).to_vector<double>(), (std::vector<double>{-2, -2, -0.0, 0, 2, 2, 3, -3}));
+  EXPECT_EQ(floor(x).to_vector<double>(), (std::vector<double>{-3, -2, -1, 0, 1, 2, 2, -3}));
+  EXPECT_EQ(ceil(x).to_vector<double>(), (std::vector<double>{-2, -1, -0.0, 1, 2, 3, 3, -2}));
+  EXPECT_EQ(trunc(x).to_vector<double>(), (std::vector<double>{-2, -1, -0.0, 0, 1, 2, 2, -2}));
+  expect_values_near(frac(x), {-0.5, -0.5, -0.5, 0.5, 0.5, 0.5, 0.7, -0.7}, 1e-12);
+  Tensor i = tensor(std::vector<int64_t>{-3, 4});
+  for (Tensor r : {floor(i), ceil(i), round(i), trunc(i)}) {
+    EXPECT_EQ(r.dtype(), kInt64);
+    EXPECT_EQ(r.to_vector<int64_t>(), (std::vector<int64_t>{-3, 4}));
+    EXPECT_FALSE(r.is_same(i));  // a copy, as in PyTorch
+  }
+  EXPECT_EQ(square(i).to_vector<int64_t>(), (std::vector<int64_t>{9, 16}));
+  Tensor leaf = x.clone().set_requires_grad();
+  floor(leaf).sum().backward();
+  EXPECT_EQ(leaf.grad().to_vector<double>(), std::vector<double>(8, 0.0));
+  expect_error<TypeError>([&] { frac(i); }, {"frac: expected a floating tensor, got int64"});
+  expect_error<TypeError>([&] { floor(tensor(std::vector<bool>{true})); }, {"floor: not supported for bool tensors"});
+}
+
+TEST(UnaryTest, NanAndInfPredicates) {
+  Tensor x = tensor({1.0, kNaN, kInf, -kInf, 0.0});
+  EXPECT_EQ(isnan(x).to_vector<bool>(), (std::vector<bool>{false, true, false, false, false}));
+  EXPECT_EQ(isinf(x).to_vector<bool>(), (std::vector<bool>{false, false, true, true, false}));
+  EXPECT_EQ(isfinite(x).to_vector<bool>(), (std::vector<bool>{true, false, false, false, true}));
+  Tensor i = tensor(std::vector<int64_t>{1, 2});
+  EXPECT_EQ(isnan(i).to_vector<bool>(), (std::vector<bool>{false, false}));
+  EXPECT_EQ(isfinite(i).to_vector<bool>(), (std::vector<bool>{true, true}));
+  EXPECT_EQ(isnan(x.set_requires_grad()).requires_grad(), false);
+}

@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'argmax', 'argmin', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'eye', 'flatten', 'float', 'float16', 'float32', 'float64', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'relu', 'reshape', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'softmax', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tanh', 'transpose', 'true_divide', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atanh', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'float', 'float16', 'float32', 'float64', 'floor', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'reshape', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -209,6 +209,14 @@ class Tensor:
         """
         |self| in self's dtype (bool refused, as on PyTorch's CPU).
         """
+    def acos(self) -> Tensor:
+        """
+        Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
+        """
+    def acosh(self) -> Tensor:
+        """
+        Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
+        """
     @typing.overload
     def add(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
         """
@@ -229,6 +237,30 @@ class Tensor:
         """
         Minimum over dim (every dim when empty), values only; see amax.
         """
+    def arccos(self) -> Tensor:
+        """
+        Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
+        """
+    def arccosh(self) -> Tensor:
+        """
+        Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
+        """
+    def arcsin(self) -> Tensor:
+        """
+        Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
+        """
+    def arcsinh(self) -> Tensor:
+        """
+        Inverse hyperbolic sine. Integer tensors compute in float32.
+        """
+    def arctan(self) -> Tensor:
+        """
+        Arctangent. Integer tensors compute in float32.
+        """
+    def arctanh(self) -> Tensor:
+        """
+        Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
+        """
     def argmax(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
         """
         Index (int64) of the maximum along dim, or into the flattened tensor without dim.
@@ -236,6 +268,22 @@ class Tensor:
     def argmin(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
         """
         Index (int64) of the minimum along dim, or into the flattened tensor without dim.
+        """
+    def asin(self) -> Tensor:
+        """
+        Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
+        """
+    def asinh(self) -> Tensor:
+        """
+        Inverse hyperbolic sine. Integer tensors compute in float32.
+        """
+    def atan(self) -> Tensor:
+        """
+        Arctangent. Integer tensors compute in float32.
+        """
+    def atanh(self) -> Tensor:
+        """
+        Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
         """
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
         """
@@ -255,6 +303,10 @@ class Tensor:
         """
     def byte(self) -> Tensor:
         ...
+    def ceil(self) -> Tensor:
+        """
+        The smallest integer >= self; integer tensors as they are. Gradient zero.
+        """
     def char(self) -> Tensor:
         ...
     def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
@@ -281,6 +333,14 @@ class Tensor:
         """
     def copy_(self, src: Tensor) -> typing.Any:
         ...
+    def cos(self) -> Tensor:
+        """
+        Cosine (radians). Integer tensors compute in float32.
+        """
+    def cosh(self) -> Tensor:
+        """
+        Hyperbolic cosine. Integer tensors compute in float32.
+        """
     def cpu(self) -> Tensor:
         ...
     def data_ptr(self) -> int:
@@ -337,14 +397,30 @@ class Tensor:
         """
         expand(other's shape).
         """
+    def expm1(self) -> Tensor:
+        """
+        e^self - 1, accurate for small self. Integer tensors compute in float32.
+        """
     def fill_(self, value: typing.Any) -> typing.Any:
         ...
+    def fix(self) -> Tensor:
+        """
+        self rounded toward zero; integer tensors as they are. Gradient zero.
+        """
     def flatten(self, start_dim: typing.SupportsInt | typing.SupportsIndex = 0, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
         """
         Dims start_dim..end_dim merged into one.
         """
     def float(self) -> Tensor:
         ...
+    def floor(self) -> Tensor:
+        """
+        The largest integer <= self; integer tensors are returned as they are (a copy). Gradient zero.
+        """
+    def frac(self) -> Tensor:
+        """
+        self - trunc(self), with self's sign. Floating tensors only.
+        """
     def gather(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
         """
         out[i][j] = self[index[i][j]][j] (dim 0), ...; out has index's shape.
@@ -381,6 +457,18 @@ class Tensor:
         ...
     def is_floating_point(self) -> bool:
         ...
+    def isfinite(self) -> Tensor:
+        """
+        Where self is neither NaN nor infinite (bool); true everywhere for integer tensors.
+        """
+    def isinf(self) -> Tensor:
+        """
+        Where self is +inf or -inf (bool).
+        """
+    def isnan(self) -> Tensor:
+        """
+        Where self is NaN (bool); false everywhere for integer tensors.
+        """
     def item(self) -> typing.Any:
         """
         The value of a one-element tensor as a Python number.
@@ -396,6 +484,18 @@ class Tensor:
     def log(self) -> Tensor:
         """
         Natural logarithm: log(0) = -inf, log(x < 0) = nan.
+        """
+    def log10(self) -> Tensor:
+        """
+        Base-10 logarithm. Integer tensors compute in float32.
+        """
+    def log1p(self) -> Tensor:
+        """
+        log(1 + self), accurate for small self. Integer tensors compute in float32.
+        """
+    def log2(self) -> Tensor:
+        """
+        Base-2 logarithm. Integer tensors compute in float32.
         """
     def log_softmax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -562,6 +662,10 @@ class Tensor:
         """
         self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
         """
+    def reciprocal(self) -> Tensor:
+        """
+        1 / self. Integer tensors compute in float32.
+        """
     def register_hook(self, hook: collections.abc.Callable) -> RemovableHandle:
         """
         hook(grad) -> new grad or None, run when the gradient of this tensor is computed.
@@ -582,6 +686,10 @@ class Tensor:
         """
     def retain_grad(self) -> None:
         ...
+    def round(self) -> Tensor:
+        """
+        The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
+        """
     def rsqrt(self) -> Tensor:
         """
         1 / sqrt(self).
@@ -604,6 +712,14 @@ class Tensor:
         """
         -1, 0 or 1 in self's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
         """
+    def sin(self) -> Tensor:
+        """
+        Sine (radians). Integer tensors compute in float32.
+        """
+    def sinh(self) -> Tensor:
+        """
+        Hyperbolic sine. Integer tensors compute in float32.
+        """
     def size(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
         """
         The shape as a tuple, or the size of one dim.
@@ -623,6 +739,10 @@ class Tensor:
     def sqrt(self) -> Tensor:
         """
         Square root (nan below 0).
+        """
+    def square(self) -> Tensor:
+        """
+        self * self, in self's dtype (bool gives int64, as PyTorch).
         """
     def squeeze(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
         """
@@ -672,6 +792,10 @@ class Tensor:
         """
         Transpose of a tensor with at most 2 dims (the tensor itself below 2).
         """
+    def tan(self) -> Tensor:
+        """
+        Tangent (radians). Integer tensors compute in float32.
+        """
     def tanh(self) -> Tensor:
         """
         Hyperbolic tangent; integer tensors compute in float32.
@@ -700,6 +824,10 @@ class Tensor:
     @typing.overload
     def true_divide(self, other: bool | int | float) -> Tensor:
         ...
+    def trunc(self) -> Tensor:
+        """
+        self rounded toward zero; integer tensors as they are. Gradient zero.
+        """
     def type(self, dtype: _dtype | None = None) -> typing.Any:
         ...
     def unbind(self, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
@@ -836,6 +964,14 @@ def abs(input: Tensor) -> Tensor:
     """
     |input| in input's dtype (bool refused, as on PyTorch's CPU).
     """
+def acos(input: Tensor) -> Tensor:
+    """
+    Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
+    """
+def acosh(input: Tensor) -> Tensor:
+    """
+    Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
+    """
 def adaptive_avg_pool2d(input: Tensor, output_size: typing.Any) -> Tensor:
     """
     Means over output_size windows that tile the input: output_size 1 is global average pooling.
@@ -862,6 +998,30 @@ def arange(start: bool | int | float, end: bool | int | float | None = None, ste
     """
     arange(5), arange(1, 10, 2): int64 unless a bound or the step is a float (then float32).
     """
+def arccos(input: Tensor) -> Tensor:
+    """
+    Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
+    """
+def arccosh(input: Tensor) -> Tensor:
+    """
+    Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
+    """
+def arcsin(input: Tensor) -> Tensor:
+    """
+    Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
+    """
+def arcsinh(input: Tensor) -> Tensor:
+    """
+    Inverse hyperbolic sine. Integer tensors compute in float32.
+    """
+def arctan(input: Tensor) -> Tensor:
+    """
+    Arctangent. Integer tensors compute in float32.
+    """
+def arctanh(input: Tensor) -> Tensor:
+    """
+    Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
+    """
 def argmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
     """
     Index (int64) of the maximum along dim, or into the flattened tensor without dim.
@@ -869,6 +1029,22 @@ def argmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None 
 def argmin(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
     """
     Index (int64) of the minimum along dim, or into the flattened tensor without dim.
+    """
+def asin(input: Tensor) -> Tensor:
+    """
+    Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
+    """
+def asinh(input: Tensor) -> Tensor:
+    """
+    Inverse hyperbolic sine. Integer tensors compute in float32.
+    """
+def atan(input: Tensor) -> Tensor:
+    """
+    Arctangent. Integer tensors compute in float32.
+    """
+def atanh(input: Tensor) -> Tensor:
+    """
+    Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
     """
 def avg_pool2d(input: Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
@@ -889,6 +1065,10 @@ def broadcast_to(input: Tensor, size: typing.Any) -> Tensor:
 def cat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """
     Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
+    """
+def ceil(input: Tensor) -> Tensor:
+    """
+    The smallest integer >= input; integer tensors as they are. Gradient zero.
     """
 def chunk(input: Tensor, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     """
@@ -913,6 +1093,14 @@ def concat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
     """
     2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O].
+    """
+def cos(input: Tensor) -> Tensor:
+    """
+    Cosine (radians). Integer tensors compute in float32.
+    """
+def cosh(input: Tensor) -> Tensor:
+    """
+    Hyperbolic cosine. Integer tensors compute in float32.
     """
 def default_generator() -> Generator:
     """
@@ -964,11 +1152,27 @@ def exp(input: Tensor) -> Tensor:
     """
     e^input; integer tensors compute in float32.
     """
+def expm1(input: Tensor) -> Tensor:
+    """
+    e^input - 1, accurate for small input. Integer tensors compute in float32.
+    """
 def eye(n: typing.SupportsInt | typing.SupportsIndex, m: typing.SupportsInt | typing.SupportsIndex | None = None, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     ...
+def fix(input: Tensor) -> Tensor:
+    """
+    input rounded toward zero; integer tensors as they are. Gradient zero.
+    """
 def flatten(input: Tensor, start_dim: typing.SupportsInt | typing.SupportsIndex = 0, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
     """
     Dims start_dim..end_dim merged into one.
+    """
+def floor(input: Tensor) -> Tensor:
+    """
+    The largest integer <= input; integer tensors are returned as they are (a copy). Gradient zero.
+    """
+def frac(input: Tensor) -> Tensor:
+    """
+    input - trunc(input), with input's sign. Floating tensors only.
     """
 def from_numpy(array: typing.Any) -> Tensor:
     """
@@ -1018,6 +1222,18 @@ def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, 
     """
     The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
     """
+def isfinite(input: Tensor) -> Tensor:
+    """
+    Where input is neither NaN nor infinite (bool); true everywhere for integer tensors.
+    """
+def isinf(input: Tensor) -> Tensor:
+    """
+    Where input is +inf or -inf (bool).
+    """
+def isnan(input: Tensor) -> Tensor:
+    """
+    Where input is NaN (bool); false everywhere for integer tensors.
+    """
 def layer_norm(input: Tensor, normalized_shape: typing.Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
     Normalizes over the last dims (normalized_shape), then scales by weight and adds bias.
@@ -1039,6 +1255,18 @@ def linspace(start: typing.SupportsFloat | typing.SupportsIndex, end: typing.Sup
 def log(input: Tensor) -> Tensor:
     """
     Natural logarithm: log(0) = -inf, log(x < 0) = nan.
+    """
+def log10(input: Tensor) -> Tensor:
+    """
+    Base-10 logarithm. Integer tensors compute in float32.
+    """
+def log1p(input: Tensor) -> Tensor:
+    """
+    log(1 + input), accurate for small input. Integer tensors compute in float32.
+    """
+def log2(input: Tensor) -> Tensor:
+    """
+    Base-2 logarithm. Integer tensors compute in float32.
     """
 def log_softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
@@ -1225,6 +1453,10 @@ def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generat
     """
     A random permutation of range(n) (int64).
     """
+def reciprocal(input: Tensor) -> Tensor:
+    """
+    1 / input. Integer tensors compute in float32.
+    """
 def relu(input: Tensor) -> Tensor:
     """
     max(input, 0); NaN stays NaN; integer dtypes kept, bool refused.
@@ -1232,6 +1464,10 @@ def relu(input: Tensor) -> Tensor:
 def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """
     reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
+    """
+def round(input: Tensor) -> Tensor:
+    """
+    The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
     """
 def rsqrt(input: Tensor) -> Tensor:
     """
@@ -1261,6 +1497,14 @@ def sign(input: Tensor) -> Tensor:
     """
     -1, 0 or 1 in input's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
     """
+def sin(input: Tensor) -> Tensor:
+    """
+    Sine (radians). Integer tensors compute in float32.
+    """
+def sinh(input: Tensor) -> Tensor:
+    """
+    Hyperbolic sine. Integer tensors compute in float32.
+    """
 def softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     exp(input) / sum(exp(input)) along dim, computed stably. Floating tensors only.
@@ -1276,6 +1520,10 @@ def split(input: Tensor, split_size_or_sections: typing.Any, dim: typing.Support
 def sqrt(input: Tensor) -> Tensor:
     """
     Square root (nan below 0).
+    """
+def square(input: Tensor) -> Tensor:
+    """
+    input * input, in input's dtype (bool gives int64, as PyTorch).
     """
 def squeeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
@@ -1321,6 +1569,10 @@ def t(input: Tensor) -> Tensor:
     """
     Transpose of a tensor with at most 2 dims (the tensor itself below 2).
     """
+def tan(input: Tensor) -> Tensor:
+    """
+    Tangent (radians). Integer tensors compute in float32.
+    """
 def tanh(input: Tensor) -> Tensor:
     """
     Hyperbolic tangent; integer tensors compute in float32.
@@ -1337,6 +1589,10 @@ def true_divide(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def true_divide(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def trunc(input: Tensor) -> Tensor:
+    """
+    input rounded toward zero; integer tensors as they are. Gradient zero.
+    """
 def unbind(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     """
     Every entry of dim, as views (select).

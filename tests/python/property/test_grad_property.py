@@ -25,12 +25,17 @@ def case(name, layouts=LAYOUTS):
 
 
 def values(draw, shape, kind="any"):
-    """float64 values of a shape: "any" in [-2, 2], "positive" in [0.5, 2], "away" from 0 (|x| >= 0.2),
+    """float64 values of a shape: "any" in [-2, 2], "positive" in [0.5, 2], "unit" in [-0.9, 0.9],
+    "above_one" in [1.2, 3], "away" from 0 (|x| >= 0.2),
     "distinct" (gaps of at least 1/16 of the range, so max and sort are stable under eps)."""
     rng = np.random.default_rng(draw(seeds()))
     n = numel(shape)
     if kind == "positive":
         v = rng.uniform(0.5, 2, n)
+    elif kind == "unit":
+        v = rng.uniform(-0.9, 0.9, n)
+    elif kind == "above_one":
+        v = rng.uniform(1.2, 3, n)
     elif kind == "away":
         v = rng.choice([-1.0, 1.0], n) * rng.uniform(0.2, 2, n)
     elif kind == "distinct":
@@ -60,6 +65,13 @@ _UNARY = {
     "mul_scalar": (lambda t: t * -2.5, "any"), "div_scalar": (lambda t: t / 4.0, "any"),
     "clone": (lambda t: t.clone() * 1.0, "any"), "contiguous": (lambda t: t.contiguous() * 1.0, "any"),
     "to_float64": (lambda t: t.to(ember.float64) * 1.0, "any"),
+    "sin": (ember.sin, "any"), "cos": (ember.cos, "any"), "tan": (ember.tan, "unit"),
+    "asin": (ember.asin, "unit"), "acos": (ember.acos, "unit"), "atan": (ember.atan, "any"),
+    "sinh": (ember.sinh, "any"), "cosh": (ember.cosh, "any"), "asinh": (ember.asinh, "any"),
+    "acosh": (ember.acosh, "above_one"), "atanh": (ember.atanh, "unit"), "log1p": (ember.log1p, "positive"),
+    "expm1": (ember.expm1, "any"), "log2": (ember.log2, "positive"), "log10": (ember.log10, "positive"),
+    "reciprocal": (ember.reciprocal, "away"), "frac": (lambda t: ember.frac(t * 0.3), "unit"),
+    "square": (ember.square, "any"),
 }
 for _name, (_fn, _kind) in _UNARY.items():
     case(_name)(lambda draw, fn=_fn, kind=_kind: (fn, [values(draw, any_shape(draw), kind)]))
