@@ -239,6 +239,89 @@ Tensor pow(const Tensor& a, const Tensor& b) {
 }
 Tensor pow(Scalar a, const Tensor& b) { return pow(wrap_scalar(a, b), b); }
 
+namespace {
+// d(a mod b)/da = grad ; d/db = -grad * q(a / b), q = floor for remainder, trunc for fmod
+struct ModBackward : autograd::Node {
+  SavedTensor a, b;
+  DimVector a_shape, b_shape;
+  bool floor_quotient = true;
+  const char* name() const override { return floor_quotient ? "RemainderBackward" : "FmodBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb;
+    if (needs_input_grad(0)) ga = sum_to(g[0], a_shape);
+    if (needs_input_grad(1)) {
+      Tensor q = a.unpack(this) / b.unpack(this);
+      gb = sum_to(-g[0] * (floor_quotient ? floor(q) : trunc(q)), b_shape);
+    }
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+  }
+};
+
+// d atan2(a, b)/da = grad * b / (a^2 + b^2) ; d/db = -grad * a / (a^2 + b^2)
+struct Atan2Backward : autograd::Node {
+  SavedTensor a, b;
+  DimVector a_shape, b_shape;
+  const char* name() const override { return "Atan2Backward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor av = a.unpack(this), bv = b.unpack(this);
+    Tensor r2 = av * av + bv * bv;
+    Tensor ga, gb;
+    if (needs_input_grad(0)) ga = sum_to(g[0] * bv / r2, a_shape);
+    if (needs_input_grad(1)) gb = sum_to(-g[0] * av / r2, b_shape);
+    return {ga, gb};
+  }
+  void release_saved() override {
+    a.reset();
+    b.reset();
+  }
+};
+
+Tensor modulo(BinaryOp op, const Tensor& a, const Tensor& b, const char* name) {
+  DType dtype = result_type(a, b);
+  EMBER_CHECK_TYPE(dtype != kBool, name, ": not supported for bool tensors");
+  check_compute_dtype(dtype, name);
+  Tensor out = detail::binary_forward(op, a, b, dtype, name);
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<ModBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->floor_quotient = op == BinaryOp::Remainder;
+    if (node->needs_input_grad(1)) {
+      node->a = SavedTensor(a);
+      node->b = SavedTensor(b);
+    }
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+}  // namespace
+
+Tensor remainder(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Remainder, a, b, "remainder"); }
+Tensor remainder(const Tensor& a, Scalar b) { return remainder(a, wrap_scalar(b, a)); }
+Tensor remainder(Scalar a, const Tensor& b) { return remainder(wrap_scalar(a, b), b); }
+Tensor fmod(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Fmod, a, b, "fmod"); }
+Tensor fmod(const Tensor& a, Scalar b) { return fmod(a, wrap_scalar(b, a)); }
+
+Tensor atan2(const Tensor& a, const Tensor& b) {
+  DType dtype = result_type(a, b);
+  if (!is_floating(dtype)) dtype = kFloat32;
+  check_compute_dtype(dtype, "atan2");
+  Tensor out = detail::binary_forward(BinaryOp::Atan2, a, b, dtype, "atan2");
+  if (autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<Atan2Backward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->a = SavedTensor(a);
+    node->b = SavedTensor(b);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
 Tensor maximum(const Tensor& a, const Tensor& b) { return max_min(a, b, true); }
 Tensor minimum(const Tensor& a, const Tensor& b) { return max_min(a, b, false); }
 
@@ -254,6 +337,9 @@ Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
 Tensor operator/(const Tensor& a, Scalar b) { return div(a, b); }
 Tensor operator/(Scalar a, const Tensor& b) { return div(true_division_scalar(a, b), b); }
+Tensor operator%(const Tensor& a, const Tensor& b) { return remainder(a, b); }
+Tensor operator%(const Tensor& a, Scalar b) { return remainder(a, b); }
+Tensor operator%(Scalar a, const Tensor& b) { return remainder(a, b); }
 Tensor operator-(const Tensor& a) { return neg(a); }
 
 }  // namespace ember

@@ -1,6 +1,6 @@
 #pragma once
 // Elementwise arithmetic with broadcasting (NumPy rules) and PyTorch's type promotion
-// (core/promotion.h): add, sub, mul, div, pow, maximum, minimum (declared from the op table,
+// (core/promotion.h): add, sub, mul, div, pow, remainder, fmod, atan2, maximum, minimum (declared from the op table,
 // ember/ops/functions.h) and their operators. A Scalar operand or a 0-d tensor keeps a dimensioned
 // tensor's dtype unless it is of a higher category (a float meeting an integer tensor gives
 // float32).
@@ -22,6 +22,10 @@ Tensor operator*(Scalar a, const Tensor& b);
 Tensor operator/(const Tensor& a, const Tensor& b);
 Tensor operator/(const Tensor& a, Scalar b);
 Tensor operator/(Scalar a, const Tensor& b);
+/// remainder (Python's %: the divisor's sign).
+Tensor operator%(const Tensor& a, const Tensor& b);
+Tensor operator%(const Tensor& a, Scalar b);
+Tensor operator%(Scalar a, const Tensor& b);
 Tensor operator-(const Tensor& a);
 
 /// A 0-d tensor holding s in the dtype `t op s` computes in.

@@ -1,5 +1,7 @@
 #pragma once
-// Elementwise math of one tensor: neg, exp, log, sqrt, rsqrt, abs, sign, erf, clamp and
+// Elementwise math of one tensor: neg, exp, log, sqrt, rsqrt, abs, sign, erf, the trigonometric and
+// hyperbolic functions and their inverses, log1p/expm1/log2/log10, reciprocal, square, the rounding ops
+// (floor, ceil, round, trunc keep integer dtypes; frac), isnan/isinf/isfinite, clamp and
 // pow(Tensor, Scalar) (declared from the op table, ember/ops/functions.h). Floating functions (exp,
 // log, sqrt, rsqrt, erf) of integer or bool tensors compute in float32, as in PyTorch; neg, abs,
 // sign and clamp keep integer dtypes. Activations (tanh, sigmoid, relu, gelu, leaky_relu) are in

@@ -30,6 +30,31 @@ T pow_scalar(T x, T y) {
   }
 }
 
+// C's fmod: the sign of the dividend. Integer division by zero is an error, as in PyTorch.
+template <typename T>
+T fmod_of(T p, T q) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fmod(p, q);
+  } else {
+    EMBER_CHECK_VALUE(q != 0, "fmod: integer division by zero");
+    if constexpr (std::is_signed_v<T>)
+      if (q == -1) return 0;  // NB: lowest() % -1 overflows in C++
+    return static_cast<T>(p % q);
+  }
+}
+
+// Python's %: the sign of the divisor (fmod, then shifted by q where the signs differ).
+template <typename T>
+T remainder_of(T p, T q) {
+  if constexpr (std::is_integral_v<T>) {
+    EMBER_CHECK_VALUE(q != 0, "remainder: integer division by zero");
+  }
+  T r = fmod_of<T>(p, q);
+  if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+    if (r != 0 && ((q < 0) != (r < 0))) r = static_cast<T>(r + q);
+  return r;
+}
+
 // maximum/minimum propagate NaN (PyTorch); Eigen's vectorised max/min do when asked to.
 template <typename T>
 constexpr int kNaN = std::is_floating_point_v<T> ? Eigen::PropagateNaN : Eigen::PropagateFast;
@@ -82,6 +107,21 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
             return x.binaryExpr(y, Eigen::internal::scalar_min_op<T, T, kNaN<T>>());
           });
+        case BinaryOp::Remainder:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+            return x.binaryExpr(y, [](T p, T q) { return remainder_of<T>(p, q); });
+          });
+        case BinaryOp::Fmod:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+            return x.binaryExpr(y, [](T p, T q) { return fmod_of<T>(p, q); });
+          });
+        case BinaryOp::Atan2:
+          if constexpr (std::is_floating_point_v<T>)
+            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+              return x.binaryExpr(y, [](T p, T q) { return std::atan2(p, q); });
+            });
+          else
+            EMBER_CHECK_TYPE(false, "atan2: integer inputs compute in float32; got ", out.dtype());
       }
     }
   });

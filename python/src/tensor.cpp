@@ -262,6 +262,9 @@ and views (reshape, transpose, indexing with ints and slices) share its storage.
       .def("__pow__", [](const Tensor& a, const Tensor& b) { return a.pow(b); }, py::is_operator())
       .def("__pow__", [](const Tensor& a, Scalar b) { return a.pow(b); }, py::is_operator())
       .def("__rpow__", [](const Tensor& a, Scalar b) { return pow(b, a); }, py::is_operator())
+      .def("__mod__", [](const Tensor& a, const Tensor& b) { return a % b; }, py::is_operator())
+      .def("__mod__", [](const Tensor& a, Scalar b) { return a % b; }, py::is_operator())
+      .def("__rmod__", [](const Tensor& a, Scalar b) { return b % a; }, py::is_operator())
       .def("__matmul__", &ember::matmul, py::is_operator(),
            py::call_guard<py::gil_scoped_release>())
       .def("__neg__", [](const Tensor& a) { return -a; })

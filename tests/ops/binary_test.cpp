@@ -247,3 +247,34 @@ TEST(BinaryTest, ScalarOtherTakesAlphaToo) {
   expect_values_near(x.sub(1.5, 2), {-2, -1}, 0, 0);
   EXPECT_EQ(add(tensor(std::vector<int64_t>{1}), 2, 3).dtype(), kInt64);
 }
+
+// remainder (Python's %, the divisor's sign), fmod (C's, the dividend's) and atan2.
+TEST(BinaryTest, RemainderAndFmodFollowPythonAndC) {
+  Tensor a = tensor({5.0, -5.0, 5.0, -5.0, 5.5, 0.0}), b = tensor({3.0, 3.0, -3.0, -3.0, 2.0, 4.0});
+  EXPECT_EQ(remainder(a, b).to_vector<double>(), (std::vector<double>{2, 1, -1, -2, 1.5, 0}));
+  EXPECT_EQ(fmod(a, b).to_vector<double>(), (std::vector<double>{2, -2, 2, -2, 1.5, 0}));
+  EXPECT_EQ((a % 2.0).to_vector<double>(), (std::vector<double>{1, 1, 1, 1, 1.5, 0}));
+  Tensor i = tensor(std::vector<int64_t>{7, -7, std::numeric_limits<int64_t>::min()});
+  EXPECT_EQ((i % 3).to_vector<int64_t>(), (std::vector<int64_t>{1, 2, 1}));
+  EXPECT_EQ(fmod(i, int64_t{3}).to_vector<int64_t>(), (std::vector<int64_t>{1, -1, -2}));
+  EXPECT_EQ((i % -1).to_vector<int64_t>(), (std::vector<int64_t>{0, 0, 0}));  // no overflow at lowest()
+  EXPECT_EQ((int64_t{7} % tensor(std::vector<int64_t>{3, -3})).to_vector<int64_t>(), (std::vector<int64_t>{1, -2}));
+  EXPECT_EQ(remainder(tensor(std::vector<int32_t>{5}), 2.5).dtype(), kFloat32);
+  expect_error<ValueError>([&] { remainder(i, int64_t{0}); }, {"remainder: integer division by zero"});
+  expect_error<ValueError>([&] { fmod(i, int64_t{0}); }, {"fmod: integer division by zero"});
+  EXPECT_TRUE(std::isnan(remainder(tensor({1.0}), 0.0).item()));
+  expect_error<TypeError>([&] { remainder(tensor(std::vector<bool>{true}), tensor(std::vector<bool>{true})); },
+                          {"remainder: not supported for bool tensors"});
+}
+
+TEST(BinaryTest, RemainderFmodAtan2GradientsMatchFiniteDifferences) {
+  // Values whose quotients stay away from integers, where remainder and fmod jump.
+  Tensor a = tensor(std::vector<double>{2.3, -1.7, 0.6, 3.4, -2.2, 1.1}, {2, 3}).set_requires_grad();
+  Tensor b = tensor(std::vector<double>{0.9, 1.3, -0.8}, {3}).set_requires_grad();
+  gradcheck([](const TensorList& in) { return remainder(in[0], in[1]); }, {a, b});
+  gradcheck([](const TensorList& in) { return fmod(in[0], in[1]); }, {a, b});
+  gradcheck([](const TensorList& in) { return atan2(in[0], in[1]); }, {a, b});
+  gradgradcheck([](const TensorList& in) { return atan2(in[0], in[1]); }, {a, b});
+  EXPECT_NEAR(atan2(tensor({1.0}), tensor({-1.0})).item(), 3 * std::atan(1.0), 1e-15);
+  EXPECT_EQ(atan2(tensor(std::vector<int64_t>{1}), tensor(std::vector<int64_t>{0})).dtype(), kFloat32);
+}

@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctanh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atanh', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'float', 'float16', 'float32', 'float64', 'floor', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'reshape', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'reshape', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -148,6 +148,12 @@ class Tensor:
     def __matmul__(self, arg0: Tensor) -> Tensor:
         ...
     @typing.overload
+    def __mod__(self, arg0: Tensor) -> Tensor:
+        ...
+    @typing.overload
+    def __mod__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
     def __mul__(self, arg0: Tensor) -> Tensor:
         ...
     @typing.overload
@@ -174,6 +180,8 @@ class Tensor:
     def __radd__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __repr__(self) -> str:
+        ...
+    def __rmod__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __rmul__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -257,6 +265,10 @@ class Tensor:
         """
         Arctangent. Integer tensors compute in float32.
         """
+    def arctan2(self, other: Tensor) -> Tensor:
+        """
+        The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
+        """
     def arctanh(self) -> Tensor:
         """
         Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
@@ -280,6 +292,10 @@ class Tensor:
     def atan(self) -> Tensor:
         """
         Arctangent. Integer tensors compute in float32.
+        """
+    def atan2(self, other: Tensor) -> Tensor:
+        """
+        The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
     def atanh(self) -> Tensor:
         """
@@ -417,6 +433,14 @@ class Tensor:
         """
         The largest integer <= self; integer tensors are returned as they are (a copy). Gradient zero.
         """
+    @typing.overload
+    def fmod(self, other: Tensor) -> Tensor:
+        """
+        self - trunc(self / other) * other, broadcast: the sign of self, as C's fmod; integer division by zero is an error. Gradient: 1 and -trunc(self / other).
+        """
+    @typing.overload
+    def fmod(self, other: bool | int | float) -> Tensor:
+        ...
     def frac(self) -> Tensor:
         """
         self - trunc(self), with self's sign. Floating tensors only.
@@ -674,6 +698,14 @@ class Tensor:
         """
         max(self, 0); NaN stays NaN; integer dtypes kept, bool refused.
         """
+    @typing.overload
+    def remainder(self, other: Tensor) -> Tensor:
+        """
+        self - floor(self / other) * other, broadcast: the sign of other, as Python's % (and PyTorch's); integer division by zero is an error. Gradient: 1 and -floor(self / other).
+        """
+    @typing.overload
+    def remainder(self, other: bool | int | float) -> Tensor:
+        ...
     def requires_grad_(self, requires_grad: bool = True) -> typing.Any:
         ...
     def reshape(self, *args) -> Tensor:
@@ -1018,6 +1050,10 @@ def arctan(input: Tensor) -> Tensor:
     """
     Arctangent. Integer tensors compute in float32.
     """
+def arctan2(input: Tensor, other: Tensor) -> Tensor:
+    """
+    The angle of (other, input) in (-pi, pi], broadcast; integer inputs compute in float32.
+    """
 def arctanh(input: Tensor) -> Tensor:
     """
     Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
@@ -1041,6 +1077,10 @@ def asinh(input: Tensor) -> Tensor:
 def atan(input: Tensor) -> Tensor:
     """
     Arctangent. Integer tensors compute in float32.
+    """
+def atan2(input: Tensor, other: Tensor) -> Tensor:
+    """
+    The angle of (other, input) in (-pi, pi], broadcast; integer inputs compute in float32.
     """
 def atanh(input: Tensor) -> Tensor:
     """
@@ -1170,6 +1210,14 @@ def floor(input: Tensor) -> Tensor:
     """
     The largest integer <= input; integer tensors are returned as they are (a copy). Gradient zero.
     """
+@typing.overload
+def fmod(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input - trunc(input / other) * other, broadcast: the sign of input, as C's fmod; integer division by zero is an error. Gradient: 1 and -trunc(input / other).
+    """
+@typing.overload
+def fmod(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
 def frac(input: Tensor) -> Tensor:
     """
     input - trunc(input), with input's sign. Floating tensors only.
@@ -1460,6 +1508,19 @@ def reciprocal(input: Tensor) -> Tensor:
 def relu(input: Tensor) -> Tensor:
     """
     max(input, 0); NaN stays NaN; integer dtypes kept, bool refused.
+    """
+@typing.overload
+def remainder(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input - floor(input / other) * other, broadcast: the sign of other, as Python's % (and PyTorch's); integer division by zero is an error. Gradient: 1 and -floor(input / other).
+    """
+@typing.overload
+def remainder(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def remainder(self: bool | int | float, other: Tensor) -> Tensor:
+    """
+    remainder for a Python number self (other % ... in Python).
     """
 def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """

@@ -374,3 +374,42 @@ def test_fill_zero_copy_inplace(data):
         assert t.copy_(src.tensor) is t
     assert_close(t, expected, dtype=dest.tensor.dtype, what=op)
     assert_buffer_written(dest, before, expected)
+
+
+# ---- remainder, fmod (%), atan2: divisors kept away from 0 (integer division by zero is an error)
+
+_MOD = {"remainder": (ember.remainder, np.remainder), "__mod__": (lambda a, b: a % b, np.remainder),
+        "fmod": (ember.fmod, np.fmod)}
+
+
+@pytest.mark.parametrize("name", sorted(_MOD))
+@given(data=st.data())
+def test_remainder_and_fmod_match_numpy(name, data):
+    """remainder takes the divisor's sign (Python's %), fmod the dividend's (C's), in the promoted dtype,
+    for tensors and Python numbers on the right, broadcast, in every layout."""
+    fn, ref = _MOD[name]
+    sa, sb = data.draw(broadcastable_shapes(2))
+    dtypes = FLOAT_DTYPES + [ember.int64, ember.int32]
+    a = data.draw(tensors(shape=sa, dtypes=dtypes, lo=-50, hi=50), label="a")
+    sign = data.draw(st.sampled_from([1, -1]))
+    if data.draw(st.booleans()):
+        b = data.draw(tensors(shape=sb, dtypes=dtypes, lo=1, hi=7), label="b")
+        other, x_other = b.tensor * sign, b.array * sign
+    else:
+        other = sign * data.draw(st.integers(1, 7) | st.floats(0.25, 7, width=32))
+        x_other = np.asarray(other)
+    promoted = result_type(a.tensor, other)
+    expected = binary_oracle(ref, a.array, x_other, promoted, promoted)
+    assert_close(fn(a.tensor, other), expected, dtype=promoted, what=f"{name}({a.tensor!r}, {other!r})")
+
+
+@given(data=st.data())
+def test_atan2_matches_numpy(data):
+    sa, sb = data.draw(broadcastable_shapes(2))
+    y = data.draw(tensors(shape=sa, dtypes=ALL_DTYPES), label="y")
+    x = data.draw(tensors(shape=sb, dtypes=ALL_DTYPES), label="x")
+    promoted = result_type(y.tensor, x.tensor)
+    out_dtype = promoted if is_float(promoted) else ember.float32
+    expected = binary_oracle(np.arctan2, y.array, x.array, out_dtype, out_dtype)
+    assert_close(ember.atan2(y.tensor, x.tensor), expected, dtype=out_dtype, what="atan2")
+    assert_close(ember.arctan2(y.tensor, x.tensor), expected, dtype=out_dtype, what="arctan2")
