@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'amax', 'amin', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'ones', 'ones_like', 'optim', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'reshape', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -237,6 +237,18 @@ class Tensor:
         """
     def add_(self, other: typing.Any) -> typing.Any:
         ...
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
+        """
+        beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape.
+        """
+    @typing.overload
+    def all(self) -> Tensor:
+        """
+        Whether every entry is nonzero (a 0-d bool).
+        """
+    @typing.overload
+    def all(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+        ...
     def amax(self, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
         """
         Maximum over dim (every dim when empty), values only; the gradient is shared evenly among the maximal elements. NaN propagates.
@@ -245,6 +257,14 @@ class Tensor:
         """
         Minimum over dim (every dim when empty), values only; see amax.
         """
+    @typing.overload
+    def any(self) -> Tensor:
+        """
+        Whether any entry is nonzero (a 0-d bool).
+        """
+    @typing.overload
+    def any(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+        ...
     def arccos(self) -> Tensor:
         """
         Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
@@ -304,6 +324,10 @@ class Tensor:
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
         """
         Accumulates d self / d leaf into every leaf's .grad; gradient is needed unless self has one element.
+        """
+    def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
+        """
+        beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
         """
     def bfloat16(self) -> Tensor:
         ...
@@ -427,6 +451,10 @@ class Tensor:
         """
         Dims start_dim..end_dim merged into one.
         """
+    def flip(self, dims: typing.Any) -> Tensor:
+        """
+        A copy with the order of the entries along each of dims reversed.
+        """
     def float(self) -> Tensor:
         ...
     def floor(self) -> Tensor:
@@ -457,6 +485,10 @@ class Tensor:
     @typing.overload
     def ge(self, other: bool | int | float) -> Tensor:
         ...
+    def ger(self, vec2: Tensor) -> Tensor:
+        """
+        The outer product of two 1-D tensors: out[i][j] = self[i] * vec2[j].
+        """
     @typing.overload
     def gt(self, other: Tensor) -> Tensor:
         """
@@ -672,6 +704,10 @@ class Tensor:
         that requires grad is refused (call .detach() first); bfloat16 has no NumPy dtype (TypeError:
         convert with .float() first). force=True copies instead (detached, on the CPU).
         """
+    def outer(self, vec2: Tensor) -> Tensor:
+        """
+        The outer product of two 1-D tensors: out[i][j] = self[i] * vec2[j].
+        """
     def permute(self, *args) -> Tensor:
         """
         A view with the dims reordered: permute(0, 2, 1).
@@ -706,6 +742,14 @@ class Tensor:
     @typing.overload
     def remainder(self, other: bool | int | float) -> Tensor:
         ...
+    def repeat(self, *args) -> Tensor:
+        """
+        self tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
+        """
+    def repeat_interleave(self, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        Each entry along dim repeated `repeats` times in place (of the flattened tensor without dim).
+        """
     def requires_grad_(self, requires_grad: bool = True) -> typing.Any:
         ...
     def reshape(self, *args) -> Tensor:
@@ -718,6 +762,10 @@ class Tensor:
         """
     def retain_grad(self) -> None:
         ...
+    def roll(self, shifts: typing.Any, dims: typing.Any = ()) -> Tensor:
+        """
+        Entries shifted along dims by shifts (wrapping around); with no dims, the flattened tensor is rolled and the shape restored.
+        """
     def round(self) -> Tensor:
         """
         The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
@@ -847,6 +895,14 @@ class Tensor:
     def transpose(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
         A view with dim0 and dim1 swapped.
+        """
+    def tril(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+        """
+        The lower triangle of the last two dims (j - i <= diagonal), zeros above.
+        """
+    def triu(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+        """
+        The upper triangle of the last two dims (j - i >= diagonal), zeros below.
         """
     @typing.overload
     def true_divide(self, other: Tensor) -> Tensor:
@@ -1018,6 +1074,18 @@ def add(input: Tensor, other: bool | int | float, *, alpha: bool | int | float =
     """
     input + alpha * other for a Python number other.
     """
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
+    """
+    beta * input + alpha * (mat1 @ mat2), input broadcast to the product's shape.
+    """
+@typing.overload
+def all(input: Tensor) -> Tensor:
+    """
+    Whether every entry is nonzero (a 0-d bool).
+    """
+@typing.overload
+def all(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+    ...
 def amax(input: Tensor, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
     """
     Maximum over dim (every dim when empty), values only; the gradient is shared evenly among the maximal elements. NaN propagates.
@@ -1026,6 +1094,14 @@ def amin(input: Tensor, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
     """
     Minimum over dim (every dim when empty), values only; see amax.
     """
+@typing.overload
+def any(input: Tensor) -> Tensor:
+    """
+    Whether any entry is nonzero (a 0-d bool).
+    """
+@typing.overload
+def any(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+    ...
 def arange(start: bool | int | float, end: bool | int | float | None = None, step: bool | int | float = 1, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     arange(5), arange(1, 10, 2): int64 unless a bound or the step is a float (then float32).
@@ -1089,6 +1165,10 @@ def atanh(input: Tensor) -> Tensor:
 def avg_pool2d(input: Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
     Window means; count_include_pad counts zero padding in the divisor, divisor_override replaces it.
+    """
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
+    """
+    beta * input + alpha * (batch1 @ batch2) for 3-D batches, input broadcast.
     """
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
@@ -1206,6 +1286,10 @@ def flatten(input: Tensor, start_dim: typing.SupportsInt | typing.SupportsIndex 
     """
     Dims start_dim..end_dim merged into one.
     """
+def flip(input: Tensor, dims: typing.Any) -> Tensor:
+    """
+    A copy with the order of the entries along each of dims reversed.
+    """
 def floor(input: Tensor) -> Tensor:
     """
     The largest integer <= input; integer tensors are returned as they are (a copy). Gradient zero.
@@ -1249,6 +1333,10 @@ def ge(input: Tensor, other: bool | int | float) -> Tensor:
 def gelu(input: Tensor, approximate: str = 'none') -> Tensor:
     """
     input * Phi(input) with Phi the standard normal CDF (approximate="none"), or PyTorch's tanh approximation (approximate="tanh"). Floating tensors only.
+    """
+def ger(input: Tensor, vec2: Tensor) -> Tensor:
+    """
+    The outer product of two 1-D tensors: out[i][j] = input[i] * vec2[j].
     """
 def get_num_threads() -> int:
     """
@@ -1452,12 +1540,20 @@ def norm(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim:
     """
     Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
     """
+def one_hot(input: Tensor, num_classes: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
+    """
+    int64 [..., num_classes] with a 1 at each entry's class (num_classes -1: max + 1); classes must be in [0, num_classes).
+    """
 def ones(*args, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     ones(2, 3) or ones((2, 3)).
     """
 def ones_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: bool = False) -> Tensor:
     ...
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """
+    The outer product of two 1-D tensors: out[i][j] = input[i] * vec2[j].
+    """
 def permute(input: Tensor, dims: typing.Any) -> Tensor:
     """
     A view with the dims reordered: permute(0, 2, 1).
@@ -1522,9 +1618,21 @@ def remainder(self: bool | int | float, other: Tensor) -> Tensor:
     """
     remainder for a Python number self (other % ... in Python).
     """
+def repeat(input: Tensor, repeats: typing.Any) -> Tensor:
+    """
+    input tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
+    """
+def repeat_interleave(input: Tensor, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Each entry along dim repeated `repeats` times in place (of the flattened tensor without dim).
+    """
 def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """
     reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
+    """
+def roll(input: Tensor, shifts: typing.Any, dims: typing.Any = ()) -> Tensor:
+    """
+    Entries shifted along dims by shifts (wrapping around); with no dims, the flattened tensor is rolled and the shape restored.
     """
 def round(input: Tensor) -> Tensor:
     """
@@ -1641,6 +1749,14 @@ def tanh(input: Tensor) -> Tensor:
 def transpose(input: Tensor, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     A view with dim0 and dim1 swapped.
+    """
+def tril(input: Tensor, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+    """
+    The lower triangle of the last two dims (j - i <= diagonal), zeros above.
+    """
+def triu(input: Tensor, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+    """
+    The upper triangle of the last two dims (j - i >= diagonal), zeros below.
     """
 @typing.overload
 def true_divide(input: Tensor, other: Tensor) -> Tensor:

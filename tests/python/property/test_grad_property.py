@@ -77,6 +77,51 @@ for _name, (_fn, _kind) in _UNARY.items():
     case(_name)(lambda draw, fn=_fn, kind=_kind: (fn, [values(draw, any_shape(draw), kind)]))
 
 
+@case("tril_triu")
+def _tril_triu(draw):
+    k = draw(st.integers(-3, 3))
+    fn = draw(st.sampled_from([ember.tril, ember.triu]))
+    return (lambda t: fn(t, k)), [values(draw, any_shape(draw, min_dims=2))]
+
+
+@case("flip_roll")
+def _flip_roll(draw):
+    shape = any_shape(draw, min_dims=1)
+    nd = len(shape)
+    dims = draw(st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd, unique=True))
+    shifts = [draw(st.integers(-5, 5)) for _ in dims]
+    if draw(st.booleans()):
+        return (lambda t: ember.flip(t, dims)), [values(draw, shape)]
+    return (lambda t: ember.roll(t, shifts, dims)), [values(draw, shape)]
+
+
+@case("repeat")
+def _repeat(draw):
+    shape = any_shape(draw, max_dims=4, max_numel=12)
+    reps = [draw(st.integers(1, 3)) for _ in range(len(shape) + draw(st.integers(0, 1)))] or [2]
+    return (lambda t: t.repeat(*reps)), [values(draw, shape)]
+
+
+@case("repeat_interleave")
+def _repeat_interleave(draw):
+    shape = any_shape(draw, min_dims=1, max_dims=4)
+    r, d = draw(st.integers(1, 3)), draw(st.integers(0, len(shape) - 1))
+    return (lambda t: t.repeat_interleave(r, dim=d)), [values(draw, shape)]
+
+
+@case("outer_addmm_baddbmm")
+def _products(draw):
+    m, k, n = (draw(st.integers(1, 4)) for _ in range(3))
+    kind = draw(st.sampled_from(["outer", "addmm", "baddbmm"]))
+    if kind == "outer":
+        return ember.outer, [values(draw, (m,)), values(draw, (n,))]
+    if kind == "addmm":
+        return (lambda s, a, b: ember.addmm(s, a, b, beta=0.5, alpha=-1.5)), \
+            [values(draw, (n,)), values(draw, (m, k)), values(draw, (k, n))]
+    return (lambda s, a, b: ember.baddbmm(s, a, b, beta=2.0, alpha=0.5)), \
+        [values(draw, (m, n)), values(draw, (2, m, k)), values(draw, (2, k, n))]
+
+
 @case("clamp")
 def _clamp(draw):
     x = values(draw, any_shape(draw))
