@@ -1,8 +1,14 @@
 """The Python half of ember.Tensor: what PyTorch scripts do with a tensor that is plain Python
-protocol rather than an op: f"{loss:.4f}" (__format__), and a __repr__ that pprint can look up
-(pybind11's own method objects are unhashable, and pprint keys a dict by the type's __repr__)."""
+protocol or argument handling rather than an op: f"{loss:.4f}" (__format__); a __repr__ that pprint
+can look up (pybind11's own method objects are unhashable, and pprint keys a dict by the type's
+__repr__); PyTorch's keywords that change nothing on the CPU (to(non_blocking=)); add_/sub_ with
+alpha; clamp with tensor bounds; new_tensor, new_empty, type_as, mT, and cuda() saying there is no
+CUDA."""
 from __future__ import annotations
 
+from typing import Any
+
+from . import _C
 from ._C import Tensor
 
 _c_repr = Tensor.__repr__
@@ -22,3 +28,65 @@ def _format(self: Tensor, format_spec: str) -> str:
 
 Tensor.__repr__ = _repr
 Tensor.__format__ = _format
+
+_c_to = Tensor.to
+_c_add_ = Tensor.add_
+_c_sub_ = Tensor.sub_
+_c_clamp = Tensor.clamp
+
+
+def _to(self: Tensor, *args: Any, non_blocking: bool = False, copy: bool = False, memory_format: Any = None,
+        **kwargs: Any) -> Tensor:
+    # NB: non_blocking has nothing to overlap on the CPU; memory_format: Ember tensors are strided.
+    out = _c_to(self, *args, **kwargs)
+    return out.clone() if copy and out._is_same(self) else out
+
+
+def _add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return _c_add_(self, other if alpha == 1 else _C.mul(other, alpha) if isinstance(other, Tensor) else other * alpha)
+
+
+def _sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return _c_sub_(self, other if alpha == 1 else _C.mul(other, alpha) if isinstance(other, Tensor) else other * alpha)
+
+
+def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A001,A002 (PyTorch's names)
+    """min(max(input, min), max) elementwise; the bounds are numbers or tensors (broadcast, NaN
+    propagates as in PyTorch)."""
+    if not isinstance(min, Tensor) and not isinstance(max, Tensor):
+        return _c_clamp(input, min, max)
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of 'min' and 'max' must be given")
+    out = input
+    if min is not None:
+        out = _C.maximum(out, min if isinstance(min, Tensor) else _C.full_like(out, min))
+    if max is not None:
+        out = _C.minimum(out, max if isinstance(max, Tensor) else _C.full_like(out, max))
+    return out
+
+
+def _new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    from . import tensor
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    return _C.empty(*shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _cuda(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    raise RuntimeError("Tensor.cuda: this build of Ember has no CUDA backend (ember.cuda.is_available() is False)")
+
+
+Tensor.to = _to
+Tensor.add_ = _add_
+Tensor.sub_ = _sub_
+Tensor.clamp = clamp
+Tensor.clip = clamp
+Tensor.new_tensor = _new_tensor
+Tensor.new_empty = _new_empty
+Tensor.type_as = lambda self, other: self.to(other.dtype)
+Tensor.mT = property(lambda self: self.transpose(-2, -1))
+Tensor.cuda = _cuda
+

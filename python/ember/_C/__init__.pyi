@@ -68,6 +68,18 @@ class Tensor:
     ember.zeros(2, 3), ember.from_numpy(array), ...; copies of the Python object share the tensor,
     and views (reshape, transpose, indexing with ints and slices) share its storage.
     """
+    @staticmethod
+    def clamp(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+        """
+        min(max(input, min), max) elementwise; the bounds are numbers or tensors (broadcast, NaN
+            propagates as in PyTorch).
+        """
+    @staticmethod
+    def clip(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+        """
+        min(max(input, min), max) elementwise; the bounds are numbers or tensors (broadcast, NaN
+            propagates as in PyTorch).
+        """
     def __abs__(self) -> Tensor:
         ...
     @typing.overload
@@ -235,7 +247,7 @@ class Tensor:
         """
         self + alpha * other for a Python number other.
         """
-    def add_(self, other: typing.Any) -> typing.Any:
+    def add_(self, other: typing.Any, *, alpha: typing.Any = 1) -> Tensor:
         ...
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
         """
@@ -353,16 +365,8 @@ class Tensor:
         """
         split into pieces of ceil(size / chunks): at most chunks views.
         """
-    def clamp(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
-        """
-        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
-        """
     def clamp_(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> typing.Any:
         ...
-    def clip(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
-        """
-        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
-        """
     def clone(self) -> Tensor:
         """
         A contiguous copy that stays in the graph.
@@ -382,6 +386,8 @@ class Tensor:
         Hyperbolic cosine. Integer tensors compute in float32.
         """
     def cpu(self) -> Tensor:
+        ...
+    def cuda(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         ...
     def data_ptr(self) -> int:
         ...
@@ -685,9 +691,13 @@ class Tensor:
         """
     def nelement(self) -> int:
         ...
+    def new_empty(self, *size: typing.Any, dtype: typing.Any = None, device: typing.Any = None, requires_grad: bool = False) -> Tensor:
+        ...
     def new_full(self, size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float) -> Tensor:
         ...
     def new_ones(self, *args) -> Tensor:
+        ...
+    def new_tensor(self, data: typing.Any, dtype: typing.Any = None, device: typing.Any = None, requires_grad: bool = False) -> Tensor:
         ...
     def new_zeros(self, *args) -> Tensor:
         ...
@@ -848,7 +858,7 @@ class Tensor:
         """
         self - alpha * other for a Python number other.
         """
-    def sub_(self, other: typing.Any) -> typing.Any:
+    def sub_(self, other: typing.Any, *, alpha: typing.Any = 1) -> Tensor:
         ...
     @typing.overload
     def subtract(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
@@ -880,13 +890,7 @@ class Tensor:
         """
         Hyperbolic tangent; integer tensors compute in float32.
         """
-    @typing.overload
-    def to(self, target: typing.Any) -> Tensor:
-        """
-        A copy in another dtype or on another device (the tensor itself if already so).
-        """
-    @typing.overload
-    def to(self, *, device: _device | None = None, dtype: _dtype | None = None) -> Tensor:
+    def to(self, *args: typing.Any, non_blocking: bool = False, copy: bool = False, memory_format: typing.Any = None, **kwargs: typing.Any) -> Tensor:
         ...
     def tolist(self) -> typing.Any:
         """
@@ -917,6 +921,8 @@ class Tensor:
         self rounded toward zero; integer tensors as they are. Gradient zero.
         """
     def type(self, dtype: _dtype | None = None) -> typing.Any:
+        ...
+    def type_as(self, other):
         ...
     def unbind(self, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         """
@@ -977,6 +983,9 @@ class Tensor:
         ...
     @property
     def itemsize(self) -> int:
+        ...
+    @property
+    def mT(self):
         ...
     @property
     def nbytes(self) -> int:

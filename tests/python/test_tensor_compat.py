@@ -1,0 +1,78 @@
+"""Tensor calls PyTorch scripts make that are argument handling rather than new math: add_/sub_
+with alpha, to(non_blocking=, copy=), clamp with tensor bounds, meshgrid (against NumPy), new_tensor,
+new_empty, type_as, mT, and cuda() on a CPU-only build."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ember
+
+
+def test_add_sub_in_place_with_alpha():
+    t, x = ember.ones(3), ember.arange(3).float()
+    same = t.add_(x, alpha=2)
+    assert same._is_same(t) and t.tolist() == [1.0, 3.0, 5.0]
+    t.sub_(x, alpha=0.5)
+    assert t.tolist() == [1.0, 2.5, 4.0]
+    t.add_(1.5)
+    assert t.tolist() == [2.5, 4.0, 5.5]
+    p = ember.ones(2, requires_grad=True)
+    with ember.no_grad():
+        p.add_(ember.ones(2), alpha=-0.1)  # the SGD update scripts write by hand
+    assert p.tolist() == pytest.approx([0.9, 0.9])
+
+
+def test_to_accepts_non_blocking_and_copy():
+    t = ember.ones(2)
+    assert t.to("cpu", non_blocking=True)._is_same(t)
+    assert t.to(ember.float64, non_blocking=True).dtype == ember.float64
+    copied = t.to("cpu", copy=True)
+    assert not copied._is_same(t) and copied.tolist() == t.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_clamp_with_tensor_bounds_matches_numpy(data):
+    n = data.draw(st.integers(0, 6))
+    finite = st.floats(-5, 5, width=32)
+    x = np.array(data.draw(st.lists(finite, min_size=n, max_size=n)), dtype=np.float32)
+    lo = np.array(data.draw(st.lists(finite, min_size=n, max_size=n)), dtype=np.float32)
+    hi = lo + np.float32(data.draw(st.floats(0, 3, width=32)))
+    got = ember.clamp(ember.from_numpy(x), min=ember.from_numpy(lo), max=ember.from_numpy(hi))
+    np.testing.assert_array_equal(got.numpy(), np.minimum(np.maximum(x, lo), hi))
+    np.testing.assert_array_equal(ember.from_numpy(x).clamp(min=ember.from_numpy(lo)).numpy(), np.maximum(x, lo))
+    np.testing.assert_array_equal(ember.clip(ember.from_numpy(x), max=1.0).numpy(), np.minimum(x, 1.0))
+
+
+def test_clamp_with_tensor_bounds_propagates_nan_and_gradients():
+    x = ember.tensor([float("nan"), -2.0, 0.5, 3.0], requires_grad=True)
+    out = ember.clamp(x, min=ember.zeros(4), max=ember.ones(4))
+    assert np.isnan(out[0].item()) and out[1:].tolist() == [0.0, 0.5, 1.0]
+    out[1:].sum().backward()
+    assert x.grad[1:].tolist() == [0.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="at least one of 'min' and 'max'"):
+        ember.clamp(x)
+
+
+@pytest.mark.parametrize("indexing", ["ij", "xy"])
+@pytest.mark.parametrize("sizes", [[3], [2, 3], [2, 0, 4], [1, 2, 3]])
+def test_meshgrid_matches_numpy(indexing, sizes):
+    inputs = [ember.arange(n) * (k + 1) for k, n in enumerate(sizes)]
+    got = ember.meshgrid(*inputs, indexing=indexing)
+    want = np.meshgrid(*[t.numpy() for t in inputs], indexing=indexing)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.numpy().shape == w.shape and (g.numpy() == w).all()
+    assert [tuple(t.shape) for t in ember.meshgrid(inputs, indexing=indexing)] == [w.shape for w in want]
+    with pytest.raises(ValueError, match="indexing must be 'ij' or 'xy'"):
+        ember.meshgrid(*inputs, indexing="yx")
+
+
+def test_new_tensor_new_empty_type_as_mT_and_cuda():
+    t = ember.zeros(2, 3, dtype=ember.float64)
+    assert t.new_tensor([1, 2]).dtype == ember.float64 and t.new_tensor([1, 2]).tolist() == [1.0, 2.0]
+    assert tuple(t.new_empty(4, 5).shape) == (4, 5) and t.new_empty((2,)).dtype == ember.float64
+    assert ember.arange(3).type_as(t).dtype == ember.float64
+    assert tuple(t.mT.shape) == (3, 2) and tuple(ember.zeros(4, 2, 3).mT.shape) == (4, 3, 2)
+    with pytest.raises(RuntimeError, match="no CUDA backend"):
+        t.cuda()
