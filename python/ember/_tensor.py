@@ -50,11 +50,20 @@ def _sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     return _c_sub_(self, other if alpha == 1 else _C.mul(other, alpha) if isinstance(other, Tensor) else other * alpha)
 
 
+_c_clamp_fn = _C.clamp
+_TENSOR_BOUNDS = "\n\nmin and max may also be tensors (broadcast; NaN propagates, as in PyTorch)."
+
+
+def _doc_body(doc: str | None) -> str:
+    # NB: pybind11 opens a docstring with the signature line; the wrapper has its own signature.
+    doc = doc or ""
+    head, sep, rest = doc.partition("\n\n")
+    return rest.strip() if sep and "(" in head and "->" in head else doc.strip()
+
+
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A001,A002 (PyTorch's names)
-    """min(max(input, min), max) elementwise; the bounds are numbers or tensors (broadcast, NaN
-    propagates as in PyTorch)."""
     if not isinstance(min, Tensor) and not isinstance(max, Tensor):
-        return _c_clamp(input, min, max)
+        return _c_clamp_fn(input, min, max)
     if min is None and max is None:
         raise ValueError("clamp: at least one of 'min' and 'max' must be given")
     out = input
@@ -82,8 +91,16 @@ def _cuda(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 Tensor.to = _to
 Tensor.add_ = _add_
 Tensor.sub_ = _sub_
-Tensor.clamp = clamp
-Tensor.clip = clamp
+clamp.__doc__ = _doc_body(_c_clamp_fn.__doc__) + _TENSOR_BOUNDS
+
+
+def _clamp_method(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    return clamp(self, min, max)
+
+
+_clamp_method.__doc__ = _doc_body(_c_clamp.__doc__) + _TENSOR_BOUNDS
+Tensor.clamp = _clamp_method
+Tensor.clip = _clamp_method
 Tensor.new_tensor = _new_tensor
 Tensor.new_empty = _new_empty
 Tensor.type_as = lambda self, other: self.to(other.dtype)

@@ -68,18 +68,6 @@ class Tensor:
     ember.zeros(2, 3), ember.from_numpy(array), ...; copies of the Python object share the tensor,
     and views (reshape, transpose, indexing with ints and slices) share its storage.
     """
-    @staticmethod
-    def clamp(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
-        """
-        min(max(input, min), max) elementwise; the bounds are numbers or tensors (broadcast, NaN
-            propagates as in PyTorch).
-        """
-    @staticmethod
-    def clip(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
-        """
-        min(max(input, min), max) elementwise; the bounds are numbers or tensors (broadcast, NaN
-            propagates as in PyTorch).
-        """
     def __abs__(self) -> Tensor:
         ...
     @typing.overload
@@ -365,8 +353,20 @@ class Tensor:
         """
         split into pieces of ceil(size / chunks): at most chunks views.
         """
+    def clamp(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+        """
+        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
+        
+        min and max may also be tensors (broadcast; NaN propagates, as in PyTorch).
+        """
     def clamp_(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> typing.Any:
         ...
+    def clip(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+        """
+        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
+        
+        min and max may also be tensors (broadcast; NaN propagates, as in PyTorch).
+        """
     def clone(self) -> Tensor:
         """
         A contiguous copy that stays in the graph.
