@@ -1,0 +1,74 @@
+"""Records what PyTorch gives for the scripts in tests/compat, so tests/python/test_compat_scripts.py
+can compare Ember's run of the same code. Needs PyTorch (pip install torch numpy); the output is
+committed, so the tests never need it.
+
+    python tests/compat/make_fixtures.py
+
+For each script: its data (a 512-image slice of Debian's Fashion-MNIST, saved with torch.save), its
+initial state dict (torch.save of the model PyTorch built), and the losses of a short run of the
+script itself under PyTorch, started from that state with shuffling and dropout off (the random
+streams of the two libraries differ; everything else is the same code).
+"""
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "fixtures")
+FMNIST = "/usr/share/datasets/fashion-mnist"
+RUN_ARGS = ["--epochs", "2", "--batch-size", "32", "--test-batch-size", "64", "--dropout", "0", "--no-shuffle",
+            "--lr", "0.5", "--log-interval", "1000"]
+
+
+def read_idx(name, offset):
+    with gzip.open(os.path.join(FMNIST, name)) as f:
+        return np.frombuffer(f.read(), dtype=np.uint8, offset=offset)
+
+
+def torch_version_of(script):
+    """The script's source with its first line, `import ember as torch`, as `import torch`."""
+    with open(script) as f:
+        lines = f.read().split("\n")
+    assert lines[0] == "import ember as torch", script
+    body = "\n".join(["import torch"] + lines[1:])
+    return body.replace("import ember.", "import torch.").replace("from ember.", "from torch.")
+
+
+def main():
+    os.makedirs(FIXTURES, exist_ok=True)
+    images = read_idx("train-images-idx3-ubyte.gz", 16).reshape(-1, 28, 28)[:512].copy()
+    labels = read_idx("train-labels-idx1-ubyte.gz", 8)[:512].astype(np.int64)
+    data_path = os.path.join(FIXTURES, "fmnist_512.pt")
+    torch.save({"images": torch.from_numpy(images), "labels": torch.from_numpy(labels)}, data_path)
+
+    script = os.path.join(HERE, "mnist_cnn.py")
+    source = torch_version_of(script)
+    namespace = {"__name__": "compat_fixture"}
+    exec(compile(source, script, "exec"), namespace)
+    torch.manual_seed(0)
+    init_path = os.path.join(FIXTURES, "mnist_cnn_init.pt")
+    torch.save(namespace["Net"](0.0).state_dict(), init_path)
+
+    torch_script = os.path.join(FIXTURES, "mnist_cnn_torch.py")
+    with open(torch_script, "w") as f:
+        f.write(source)
+    out = os.path.join(FIXTURES, "mnist_cnn.losses.json")
+    subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
+                    *RUN_ARGS], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    os.remove(torch_script)
+    with open(out) as f:
+        recorded = json.load(f)
+    recorded["args"] = RUN_ARGS
+    recorded["torch"] = torch.__version__
+    with open(out, "w") as f:
+        json.dump(recorded, f, indent=1)
+    print(f"wrote {FIXTURES}: {len(recorded['train'])} losses")
+
+
+if __name__ == "__main__":
+    main()
