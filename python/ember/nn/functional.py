@@ -10,13 +10,64 @@ from .. import _C
 from ._functional_ops import *  # noqa: F401,F403
 from .._C.nn.functional import (  # noqa: F401
     binary_cross_entropy_with_logits,
-    cross_entropy,
     l1_loss,
     linear,
     mse_loss,
-    nll_loss,
     smooth_l1_loss,
 )
+from .._C.nn.functional import cross_entropy as _cross_entropy
+from .._C.nn.functional import nll_loss as _nll_loss
+
+
+def _weighted_nll(log_probs, target, weight, ignore_index: int, reduction: str, who: str):
+    # -weight[t] * log_probs[t] per sample; "mean" divides by the weights of the counted targets,
+    # as PyTorch does. Classes are dim 1 ([N, C] or [N, C, d1, ...]).
+    c = log_probs.shape[1]
+    if weight.dim() != 1 or weight.shape[0] != c:
+        raise ValueError(f"{who}: weight must be 1-D with one entry per class ({c}), got shape {list(weight.shape)}")
+    if log_probs.dim() > 2:  # [N, C, d...] -> [N * d..., C]
+        order = [0] + list(range(2, log_probs.dim())) + [1]
+        flat = log_probs.permute(*order).reshape(-1, c)
+    else:
+        flat = log_probs
+    t = target.reshape(-1)
+    keep = t != ignore_index
+    safe = _C.where(keep, t, _C.zeros_like(t))
+    w = weight.index_select(0, safe) * keep.to(weight.dtype)
+    picked = flat.gather(1, safe.unsqueeze(1)).squeeze(1)
+    losses = -(picked * w)
+    if reduction == "none":
+        return losses.reshape(target.shape)
+    if reduction == "sum":
+        return losses.sum()
+    if reduction == "mean":
+        return losses.sum() / w.sum()
+    raise ValueError(f"{who}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+
+
+def cross_entropy(input, target, weight=None, ignore_index: int = -100, reduction: str = "mean",  # noqa: A002
+                  label_smoothing: float = 0.0):
+    """log_softmax over dim 1 and the negative log-likelihood of class-index targets; weight gives
+    each class's weight (then "mean" divides by the weights of the counted targets, as PyTorch)."""
+    if weight is None:
+        return _cross_entropy(input, target, None, ignore_index, reduction, label_smoothing)
+    if label_smoothing:
+        raise NotImplementedError("cross_entropy: weight together with label_smoothing is not implemented")
+    return _weighted_nll(log_softmax(input, 1), target, weight, ignore_index, reduction, "cross_entropy")
+
+
+cross_entropy.__doc__ = (_cross_entropy.__doc__ or "").split("\n\n", 1)[-1].strip() + "\n\n" + cross_entropy.__doc__
+
+
+def nll_loss(input, target, weight=None, ignore_index: int = -100, reduction: str = "mean"):  # noqa: A002
+    """The negative log-likelihood of class-index targets given log-probabilities; weight as in
+    cross_entropy."""
+    if weight is None:
+        return _nll_loss(input, target, None, ignore_index, reduction)
+    return _weighted_nll(input, target, weight, ignore_index, reduction, "nll_loss")
+
+
+nll_loss.__doc__ = (_nll_loss.__doc__ or "").split("\n\n", 1)[-1].strip() + "\n\n" + nll_loss.__doc__
 
 
 def embedding(input, weight, padding_idx=None):  # noqa: A002  (PyTorch's names)
@@ -31,6 +82,129 @@ def silu(input):  # noqa: A002
 
 def flatten(input, start_dim: int = 0, end_dim: int = -1):  # noqa: A002
     return _C.flatten(input, start_dim, end_dim)
+
+
+# ---- activations and losses written with ember's ops (their gradients are the ops')
+
+def _reduce(loss, reduction: str, who: str):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{who}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):  # noqa: A002
+    """input clamped to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError(f"hardtanh: min_val ({min_val}) must not exceed max_val ({max_val})")
+    return _C.clamp(input, min_val, max_val)
+
+
+def relu6(input, inplace: bool = False):  # noqa: A002
+    """min(max(input, 0), 6)."""
+    return _C.clamp(input, 0.0, 6.0)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
+    """input where > 0, else alpha * (e^input - 1)."""
+    return _C.where(input > 0, input, _C.expm1(input) * alpha)
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):  # noqa: A002
+    """log(1 + e^(beta input)) / beta, and input itself where beta * input > threshold."""
+    scaled = input * beta
+    return _C.where(scaled > threshold, input, _C.log1p(_C.exp(_C.clamp(scaled, None, threshold))) / beta)
+
+
+def logsigmoid(input):  # noqa: A002
+    """log(sigmoid(input)), computed as min(input, 0) - log1p(e^-|input|) so it neither overflows nor
+    underflows."""
+    return _C.clamp(input, None, 0.0) - _C.log1p(_C.exp(-_C.abs(input)))
+
+
+def mish(input, inplace: bool = False):  # noqa: A002
+    """input * tanh(softplus(input))."""
+    return input * _C.tanh(softplus(input))
+
+
+def binary_cross_entropy(input, target, weight=None, reduction: str = "mean"):  # noqa: A002
+    """-(target log(input) + (1 - target) log(1 - input)) for probabilities input; each log is
+    clamped at -100, as PyTorch does, so input 0 or 1 gives a finite loss."""
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(f"binary_cross_entropy: target shape {list(target.shape)} must match input shape "
+                         f"{list(input.shape)}")
+    log_p = _C.clamp(_C.log(input), -100.0, None)
+    log_q = _C.clamp(_C.log(1 - input), -100.0, None)
+    loss = -(target * log_p + (1 - target) * log_q)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "binary_cross_entropy")
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0):  # noqa: A002
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), d = input - target."""
+    if delta <= 0:
+        raise ValueError(f"huber_loss: delta must be positive, got {delta}")
+    d = _C.abs(input - target)
+    loss = _C.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    return _reduce(loss, reduction, "huber_loss")
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean",  # noqa: A002
+           log_target: bool = False):
+    """KL(target || exp(input)) pointwise: target (log target - input), 0 where target is 0 (or
+    exp(target) (target - input) with log_target). reduction "batchmean" divides the sum by the
+    batch size, which is the mathematically right KL divergence."""
+    if log_target:
+        loss = _C.exp(target) * (target - input)
+    else:
+        safe = _C.where(target > 0, target, _C.ones_like(target))
+        loss = _C.where(target > 0, target * (_C.log(safe) - input), _C.zeros_like(input * target))
+    if reduction == "batchmean":
+        return loss.sum() / (input.shape[0] if input.dim() > 0 else 1)
+    return _reduce(loss, reduction, "kl_div")
+
+
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12):  # noqa: A002
+    """input / max(||input||_p along dim, eps)."""
+    norm = (_C.abs(input) ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    return input / _C.clamp(norm, eps, None)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    """x1 . x2 / max(||x1|| ||x2||, eps) along dim (x1 and x2 broadcast)."""
+    dot = (x1 * x2).sum(dim)
+    n1 = (x1 * x1).sum(dim).sqrt()
+    n2 = (x2 * x2).sum(dim).sqrt()
+    return dot / _C.clamp(n1 * n2, eps, None)
+
+
+def pad(input, pad, mode: str = "constant", value: float | None = None):  # noqa: A002
+    """Pads the last len(pad) // 2 dims: pad = (left, right, top, bottom, ...), from the last dim
+    backwards, as PyTorch's; negative amounts crop. Constant mode only (value, default 0)."""
+    if mode != "constant":
+        raise NotImplementedError(f"pad: mode {mode!r} is not implemented; only 'constant'")
+    if len(pad) % 2 or len(pad) // 2 > input.dim():
+        raise ValueError(f"pad: expected an even number of amounts for at most {input.dim()} dims, got {len(pad)}")
+    out = input
+    for i in range(len(pad) // 2):
+        d = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        if before < 0:
+            out = out.narrow(d, -before, out.shape[d] + before)
+        if after < 0:
+            out = out.narrow(d, 0, out.shape[d] + after)
+        parts = []
+        for amount in (max(before, 0), max(after, 0)):
+            shape = list(out.shape)
+            shape[d] = amount
+            parts.append(_C.full(shape, 0.0 if value is None else value, dtype=out.dtype))
+        if before > 0 or after > 0:
+            out = _C.cat([parts[0], out, parts[1]], d)
+    return out
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]
