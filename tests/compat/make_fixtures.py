@@ -68,6 +68,42 @@ def main():
     with open(out, "w") as f:
         json.dump(recorded, f, indent=1)
     print(f"wrote {FIXTURES}: {len(recorded['train'])} losses")
+    record_gpt()
+
+
+GPT_ARGS = ["--max-iters", "30", "--dropout", "0", "--sequential-batches", "--batch-size", "4", "--block-size", "32",
+            "--lr", "3e-3"]
+
+
+def record_gpt():
+    # Tokens: the bytes of a fixed text (this file's docstring repeated), ids in order of first use.
+    text = (__doc__ * 40).encode()
+    vocab = sorted(set(text))
+    tokens = torch.tensor([vocab.index(b) for b in text], dtype=torch.long)
+    data_path = os.path.join(FIXTURES, "gpt_tokens.pt")
+    torch.save({"tokens": tokens}, data_path)
+    script = os.path.join(HERE, "gpt.py")
+    source = torch_version_of(script)
+    namespace = {"__name__": "compat_fixture"}
+    exec(compile(source, script, "exec"), namespace)
+    torch.manual_seed(0)
+    model = namespace["GPT"](vocab_size=len(vocab), block_size=32, n_layer=2, n_head=4, n_embd=64, dropout=0.0)
+    init_path = os.path.join(FIXTURES, "gpt_init.pt")
+    torch.save(model.state_dict(), init_path)
+    torch_script = os.path.join(FIXTURES, "gpt_torch.py")
+    with open(torch_script, "w") as f:
+        f.write(source)
+    out = os.path.join(FIXTURES, "gpt.losses.json")
+    subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
+                    *GPT_ARGS], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    os.remove(torch_script)
+    with open(out) as f:
+        recorded = json.load(f)
+    recorded["args"] = GPT_ARGS
+    recorded["torch"] = torch.__version__
+    with open(out, "w") as f:
+        json.dump(recorded, f, indent=1)
+    print(f"wrote {out}: {len(recorded['train'])} losses")
 
 
 if __name__ == "__main__":

@@ -13,11 +13,11 @@ COMPAT = os.path.join(os.path.dirname(__file__), "..", "compat")
 FIXTURES = os.path.join(COMPAT, "fixtures")
 
 
-def run_script(name, tmp_path, extra=()):
+def run_script(name, tmp_path, extra=(), data="fmnist_512.pt"):
     with open(os.path.join(FIXTURES, f"{name}.losses.json")) as f:
         recorded = json.load(f)
     out = tmp_path / "losses.json"
-    cmd = [sys.executable, os.path.join(COMPAT, f"{name}.py"), "--data", os.path.join(FIXTURES, "fmnist_512.pt"),
+    cmd = [sys.executable, os.path.join(COMPAT, f"{name}.py"), "--data", os.path.join(FIXTURES, data),
            "--init", os.path.join(FIXTURES, f"{name}_init.pt"), "--losses-out", str(out), *recorded["args"], *extra]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -48,3 +48,31 @@ def test_mnist_cnn_with_adadelta_and_steplr_matches_pytorch(tmp_path):
         assert gl == pytest.approx(wl, rel=5e-3)
     assert "Test set: Average loss:" in stdout
     assert os.path.getsize(tmp_path / "mnist_cnn.pt") > 0
+
+
+def test_gpt_with_tied_weights_adamw_groups_and_clipping_matches_pytorch(tmp_path):
+    got, want, stdout = run_script("gpt", tmp_path, data="gpt_tokens.pt")
+    assert len(got["train"]) == len(want["train"]) == 30
+    for step, (g, w) in enumerate(zip(got["train"], want["train"])):
+        assert g == pytest.approx(w, rel=1e-5), (step, g, w)
+    assert "iter 20: loss" in stdout
+
+
+def test_gpt_resumed_from_its_checkpoint_continues_exactly(tmp_path):
+    with open(os.path.join(FIXTURES, "gpt.losses.json")) as f:
+        args = json.load(f)["args"]
+    ckpt = tmp_path / "ckpt.pt"
+    base = [sys.executable, os.path.join(COMPAT, "gpt.py"), "--data", os.path.join(FIXTURES, "gpt_tokens.pt"),
+            "--init", os.path.join(FIXTURES, "gpt_init.pt"), *args]
+
+    def run(*extra):
+        out = tmp_path / "losses.json"
+        done = subprocess.run([*base, "--losses-out", str(out), *extra], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        with open(out) as f:
+            return json.load(f)["train"]
+
+    straight = run("--max-iters", "20", "--lr-decay-iters", "20")
+    first = run("--max-iters", "12", "--lr-decay-iters", "20", "--out", str(ckpt))
+    rest = run("--max-iters", "20", "--lr-decay-iters", "20", "--out", str(ckpt), "--resume")
+    assert first + rest == straight

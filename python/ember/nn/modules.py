@@ -206,13 +206,14 @@ class ModuleMethods:
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """(structured name, parameter) pairs in registration order, each tensor once."""
         for name, t in self._named_parameters(prefix, recurse):
-            yield name, Parameter._wrap(t)
+            p = Parameter._wrap(t)
+            p._ember_name = name
+            yield name, p
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """The parameters of named_parameters(); each carries its structured name (relative to
         this module), under which an optimizer built from them keys its state."""
-        for name, p in self.named_parameters(recurse=recurse):
-            p._ember_name = name
+        for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix: str = "", recurse: bool = True,
