@@ -69,10 +69,27 @@ void load_parts(const std::vector<std::shared_ptr<LRScheduler>>& parts, const Sc
 
 }  // namespace
 
+CompositeLR::CompositeLR(Optimizer& optimizer, std::string name, std::vector<std::shared_ptr<LRScheduler>> schedulers)
+    : LRScheduler(optimizer, std::move(name)), schedulers_(std::move(schedulers)) {
+  check_parts(schedulers_, &optimizer, name_.c_str());
+}
+
+SchedulerStateDict CompositeLR::state_dict() const {
+  SchedulerStateDict s = LRScheduler::state_dict();
+  add_parts(s, schedulers_);
+  return s;
+}
+
+void CompositeLR::load_state_dict(const SchedulerStateDict& state) {
+  const std::string who = name_ + ".load_state_dict";
+  split_parts(state, schedulers_.size(), who);  // checks before any change
+  LRScheduler::load_state_dict(own_part(state));
+  load_parts(schedulers_, state, who);
+}
+
 SequentialLR::SequentialLR(Optimizer& optimizer, std::vector<std::shared_ptr<LRScheduler>> schedulers,
                            std::vector<int64_t> milestones)
-    : LRScheduler(optimizer, "SequentialLR"), schedulers_(std::move(schedulers)), milestones_(std::move(milestones)) {
-  check_parts(schedulers_, &optimizer, "SequentialLR");
+    : CompositeLR(optimizer, "SequentialLR", std::move(schedulers)), milestones_(std::move(milestones)) {
   EMBER_CHECK_VALUE(milestones_.size() + 1 == schedulers_.size(), "SequentialLR: expected ",
                     schedulers_.size() - 1, " milestones (one fewer than the schedulers), got ", milestones_.size());
   EMBER_CHECK_VALUE(std::is_sorted(milestones_.begin(), milestones_.end()),
@@ -99,22 +116,8 @@ void SequentialLR::step() {
   last_lr_ = schedulers_[i]->get_last_lr();
 }
 
-SchedulerStateDict SequentialLR::state_dict() const {
-  SchedulerStateDict s = LRScheduler::state_dict();
-  add_parts(s, schedulers_);
-  return s;
-}
-
-void SequentialLR::load_state_dict(const SchedulerStateDict& state) {
-  split_parts(state, schedulers_.size(), "SequentialLR.load_state_dict");  // checks before any change
-  LRScheduler::load_state_dict(own_part(state));
-  load_parts(schedulers_, state, "SequentialLR.load_state_dict");
-}
-
 ChainedScheduler::ChainedScheduler(std::vector<std::shared_ptr<LRScheduler>> schedulers)
-    : LRScheduler(optimizer_of(schedulers), "ChainedScheduler"),
-      schedulers_(std::move(schedulers)) {
-  check_parts(schedulers_, optimizer_, "ChainedScheduler");
+    : CompositeLR(optimizer_of(schedulers), "ChainedScheduler", schedulers) {  // NB: a copy, not a move: argument order is unspecified
   for (auto& g : groups()) base_lrs_.push_back(g.get("initial_lr"));
   last_epoch_ = 0;
   last_lr_ = group_lrs();
@@ -125,18 +128,6 @@ void ChainedScheduler::step() {
   ++step_count_;
   for (auto& s : schedulers_) s->step();
   last_lr_ = group_lrs();
-}
-
-SchedulerStateDict ChainedScheduler::state_dict() const {
-  SchedulerStateDict s = LRScheduler::state_dict();
-  add_parts(s, schedulers_);
-  return s;
-}
-
-void ChainedScheduler::load_state_dict(const SchedulerStateDict& state) {
-  split_parts(state, schedulers_.size(), "ChainedScheduler.load_state_dict");  // checks before any change
-  LRScheduler::load_state_dict(own_part(state));
-  load_parts(schedulers_, state, "ChainedScheduler.load_state_dict");
 }
 
 }  // namespace ember::optim

@@ -6,10 +6,15 @@
 
 namespace ember::optim::detail {
 
-/// ±grad, plus weight_decay * param when weight_decay != 0 (L2 decay on the gradient).
-inline Tensor decayed_grad(const Tensor& grad, const Tensor& param, bool maximize, double weight_decay) {
+/// ±grad with weight decay: added to the gradient (L2, weight_decay * param), or, when
+/// `decoupled` (AdamW's way), applied to the parameter itself first (param *= 1 - lr weight_decay).
+inline Tensor decayed_grad(const Tensor& grad, const Tensor& param, bool maximize, double weight_decay,
+                           bool decoupled = false, double lr = 0) {
   Tensor g = maximize ? neg(grad) : grad;
-  return weight_decay != 0 ? add(g, param, weight_decay) : g;
+  if (weight_decay == 0) return g;
+  if (!decoupled) return add(g, param, weight_decay);
+  param.mul_(1 - lr * weight_decay);
+  return g;
 }
 
 /// torch.lerp(start, end, weight) for a scalar weight: start + w (end - start) below 0.5, else

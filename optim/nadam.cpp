@@ -47,13 +47,7 @@ void NAdam::update(const ParamUpdate& u) {
   const Tensor& v = detail::state_entry(u.state, "exp_avg_sq", zeros_like_p);
 
   const double bias_correction2 = 1 - std::pow(beta2, t);
-  Tensor g = o.maximize ? neg(u.grad) : u.grad;
-  if (u.weight_decay != 0) {
-    if (o.decoupled_weight_decay)
-      p.mul_(1 - u.lr * u.weight_decay);
-    else
-      g = add(g, p, u.weight_decay);
-  }
+  const Tensor g = detail::decayed_grad(u.grad, p, o.maximize, u.weight_decay, o.decoupled_weight_decay, u.lr);
   const double mu = beta1 * (1.0 - 0.5 * std::pow(0.96, t * o.momentum_decay));
   const double mu_next = beta1 * (1.0 - 0.5 * std::pow(0.96, (t + 1) * o.momentum_decay));
   // NB: the product lives in a float32 tensor, as torch's; its rounding is part of the update.

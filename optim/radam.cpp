@@ -43,13 +43,7 @@ void RAdam::update(const ParamUpdate& u) {
   const Tensor& m = detail::state_entry(u.state, "exp_avg", zeros_like_p);
   const Tensor& v = detail::state_entry(u.state, "exp_avg_sq", zeros_like_p);
 
-  Tensor g = o.maximize ? neg(u.grad) : u.grad;
-  if (u.weight_decay != 0) {
-    if (o.decoupled_weight_decay)
-      p.mul_(1 - u.lr * u.weight_decay);
-    else
-      g = add(g, p, u.weight_decay);
-  }
+  const Tensor g = detail::decayed_grad(u.grad, p, o.maximize, u.weight_decay, o.decoupled_weight_decay, u.lr);
   detail::assign(m, detail::lerp_scalar(m, g, 1 - beta1));
   detail::assign(v, detail::addcmul_scalar(mul(v, beta2), g, g, 1 - beta2));
   const double bias_correction1 = 1 - std::pow(beta1, t), bias_correction2 = 1 - std::pow(beta2, t);

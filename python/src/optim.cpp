@@ -296,10 +296,10 @@ checkpoint lands on the right parameter even after the model's parameters were r
   Scheduler<optim::SequentialLR>(o, "SequentialLR")
       .def(py::init<Optimizer&, std::vector<std::shared_ptr<optim::LRScheduler>>, std::vector<int64_t>>(),
            py::arg("optimizer"), py::arg("schedulers"), py::arg("milestones"), alive)
-      .def_property_readonly("schedulers", &optim::SequentialLR::schedulers);
+      .def_property_readonly("schedulers", [](const optim::SequentialLR& s) { return s.schedulers(); });
   Scheduler<optim::ChainedScheduler>(o, "ChainedScheduler")
       .def(py::init<std::vector<std::shared_ptr<optim::LRScheduler>>>(), py::arg("schedulers"))
-      .def_property_readonly("schedulers", &optim::ChainedScheduler::schedulers);
+      .def_property_readonly("schedulers", [](const optim::ChainedScheduler& s) { return s.schedulers(); });
   Scheduler<optim::LambdaLR>(o, "LambdaLR")
       .def(py::init([](Optimizer& opt, py::object fns) {
         if (py::isinstance<py::function>(fns)) return std::make_shared<optim::LambdaLR>(opt, lr_function(fns));

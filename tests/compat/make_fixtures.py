@@ -46,28 +46,8 @@ def main():
     data_path = os.path.join(FIXTURES, "fmnist_512.pt")
     torch.save({"images": torch.from_numpy(images), "labels": torch.from_numpy(labels)}, data_path)
 
-    script = os.path.join(HERE, "mnist_cnn.py")
-    source = torch_version_of(script)
-    namespace = {"__name__": "compat_fixture"}
-    exec(compile(source, script, "exec"), namespace)
     torch.manual_seed(0)
-    init_path = os.path.join(FIXTURES, "mnist_cnn_init.pt")
-    torch.save(namespace["Net"](0.0).state_dict(), init_path)
-
-    torch_script = os.path.join(FIXTURES, "mnist_cnn_torch.py")
-    with open(torch_script, "w") as f:
-        f.write(source)
-    out = os.path.join(FIXTURES, "mnist_cnn.losses.json")
-    subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
-                    *RUN_ARGS], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
-    os.remove(torch_script)
-    with open(out) as f:
-        recorded = json.load(f)
-    recorded["args"] = RUN_ARGS
-    recorded["torch"] = torch.__version__
-    with open(out, "w") as f:
-        json.dump(recorded, f, indent=1)
-    print(f"wrote {FIXTURES}: {len(recorded['train'])} losses")
+    record("mnist_cnn", data_path, lambda ns: ns["Net"](0.0), RUN_ARGS)
     record_gpt()
 
 
@@ -82,29 +62,31 @@ def record_gpt():
     tokens = torch.tensor([vocab.index(b) for b in text], dtype=torch.long)
     data_path = os.path.join(FIXTURES, "gpt_tokens.pt")
     torch.save({"tokens": tokens}, data_path)
-    script = os.path.join(HERE, "gpt.py")
+    torch.manual_seed(0)
+    record("gpt", data_path, lambda ns: ns["GPT"](vocab_size=len(vocab), block_size=32, n_layer=2, n_head=4,
+                                                  n_embd=64, dropout=0.0), GPT_ARGS)
+
+
+def record(name, data_path, build_model, args):
+    """Saves the initial state dict of build_model(the script's namespace under PyTorch), runs the
+    script under PyTorch from it with args, and writes fixtures/<name>.losses.json."""
+    script = os.path.join(HERE, f"{name}.py")
     source = torch_version_of(script)
     namespace = {"__name__": "compat_fixture"}
     exec(compile(source, script, "exec"), namespace)
-    torch.manual_seed(0)
-    model = namespace["GPT"](vocab_size=len(vocab), block_size=32, n_layer=2, n_head=4, n_embd=64, dropout=0.0)
-    init_path = os.path.join(FIXTURES, "gpt_init.pt")
-    torch.save(model.state_dict(), init_path)
-    torch_script = os.path.join(FIXTURES, "gpt_torch.py")
+    init_path = os.path.join(FIXTURES, f"{name}_init.pt")
+    torch.save(build_model(namespace).state_dict(), init_path)
+    torch_script = os.path.join(FIXTURES, f"{name}_torch.py")
     with open(torch_script, "w") as f:
         f.write(source)
-    out = os.path.join(FIXTURES, "gpt.losses.json")
+    out = os.path.join(FIXTURES, f"{name}.losses.json")
     subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
-                    *GPT_ARGS], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+                    *args], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
     os.remove(torch_script)
     with open(out) as f:
         recorded = json.load(f)
-    recorded["args"] = GPT_ARGS
+    recorded["args"] = args
     recorded["torch"] = torch.__version__
     with open(out, "w") as f:
         json.dump(recorded, f, indent=1)
     print(f"wrote {out}: {len(recorded['train'])} losses")
-
-
-if __name__ == "__main__":
-    main()
