@@ -13,6 +13,7 @@
 #include "ember/core/kernels/pool.h"
 #include "ember/core/kernels/reduce.h"
 #include "ember/core/kernels/softmax.h"
+#include "ember/core/kernels/sort.h"
 
 namespace ember {
 
@@ -36,6 +37,9 @@ EMBER_DEFINE_STUB(index_add_stub, IndexAddFn);
 EMBER_DEFINE_STUB(masked_fill_stub, MaskedFillFn);
 
 EMBER_DEFINE_STUB(cat_stub, CatFn);
+
+EMBER_DEFINE_STUB(argsort_stub, ArgsortFn);
+EMBER_DEFINE_STUB(cumsum_stub, CumsumFn);
 
 EMBER_DEFINE_STUB(matmul_stub, MatmulFn);
 

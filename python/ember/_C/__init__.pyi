@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -301,6 +301,10 @@ class Tensor:
         """
         Index (int64) of the minimum along dim, or into the flattened tensor without dim.
         """
+    def argsort(self, dim: typing.SupportsInt | typing.SupportsIndex = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+        """
+        int64 indices that sort self along dim; NaN sorts above every number; equal entries keep their order (the sort is always stable).
+        """
     def asin(self) -> Tensor:
         """
         Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
@@ -389,6 +393,10 @@ class Tensor:
         ...
     def cuda(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         ...
+    def cumsum(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
+        """
     def data_ptr(self) -> int:
         ...
     def detach(self) -> Tensor:
@@ -534,6 +542,10 @@ class Tensor:
     def item(self) -> typing.Any:
         """
         The value of a one-element tensor as a Python number.
+        """
+    def kthvalue(self, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, keepdim: bool = False) -> typing.Any:
+        """
+        The k-th smallest entry (k from 1) along dim and its index.
         """
     @typing.overload
     def le(self, other: Tensor) -> Tensor:
@@ -818,6 +830,10 @@ class Tensor:
         """
         exp(self) / sum(exp(self)) along dim, computed stably. Floating tensors only.
         """
+    def sort(self, dim: typing.SupportsInt | typing.SupportsIndex = -1, descending: bool = False, *, stable: bool = False) -> typing.Any:
+        """
+        (values, indices) of self sorted along dim (see argsort); the gradient flows back to where each value came from.
+        """
     @typing.overload
     def split(self, split_size_or_sections: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         """
@@ -895,6 +911,10 @@ class Tensor:
     def tolist(self) -> typing.Any:
         """
         The values as nested Python lists (a number for a 0-d tensor).
+        """
+    def topk(self, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, largest: bool = True, sorted: bool = True) -> typing.Any:
+        """
+        The k largest (or smallest) entries along dim and their indices, in sorted order.
         """
     def transpose(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -1151,6 +1171,10 @@ def argmin(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None 
     """
     Index (int64) of the minimum along dim, or into the flattened tensor without dim.
     """
+def argsort(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+    """
+    int64 indices that sort input along dim; NaN sorts above every number; equal entries keep their order (the sort is always stable).
+    """
 def asin(input: Tensor) -> Tensor:
     """
     Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
@@ -1230,6 +1254,10 @@ def cos(input: Tensor) -> Tensor:
 def cosh(input: Tensor) -> Tensor:
     """
     Hyperbolic cosine. Integer tensors compute in float32.
+    """
+def cumsum(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
     """
 def default_generator() -> Generator:
     """
@@ -1378,6 +1406,10 @@ def isinf(input: Tensor) -> Tensor:
 def isnan(input: Tensor) -> Tensor:
     """
     Where input is NaN (bool); false everywhere for integer tensors.
+    """
+def kthvalue(input: Tensor, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, keepdim: bool = False) -> typing.Any:
+    """
+    The k-th smallest entry (k from 1) along dim and its index.
     """
 def layer_norm(input: Tensor, normalized_shape: typing.Any, weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
@@ -1687,6 +1719,10 @@ def softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Te
     """
     exp(input) / sum(exp(input)) along dim, computed stably. Floating tensors only.
     """
+def sort(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1, descending: bool = False, *, stable: bool = False) -> typing.Any:
+    """
+    (values, indices) of input sorted along dim (see argsort); the gradient flows back to where each value came from.
+    """
 @typing.overload
 def split(input: Tensor, split_size_or_sections: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     """
@@ -1754,6 +1790,10 @@ def tan(input: Tensor) -> Tensor:
 def tanh(input: Tensor) -> Tensor:
     """
     Hyperbolic tangent; integer tensors compute in float32.
+    """
+def topk(input: Tensor, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, largest: bool = True, sorted: bool = True) -> typing.Any:
+    """
+    The k largest (or smallest) entries along dim and their indices, in sorted order.
     """
 def transpose(input: Tensor, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """

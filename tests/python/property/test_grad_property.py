@@ -77,6 +77,25 @@ for _name, (_fn, _kind) in _UNARY.items():
     case(_name)(lambda draw, fn=_fn, kind=_kind: (fn, [values(draw, any_shape(draw), kind)]))
 
 
+@case("sort_topk_kthvalue_cumsum", layouts=NO_EXPAND)  # an expanded view repeats values: ties
+def _sort_family(draw):
+    shape = any_shape(draw, min_dims=1, max_dims=4)
+    d = draw(st.integers(0, len(shape) - 1))
+    kinds = ["sort", "topk", "kthvalue", "cumsum"] if shape[d] else ["sort", "topk", "cumsum"]
+    kind = draw(st.sampled_from(kinds))
+    x = values(draw, shape, "distinct")  # distinct values: the order is stable under eps
+    if kind == "sort":
+        desc = draw(st.booleans())
+        return (lambda t: ember.sort(t, d, desc)[0]), [x]
+    if kind == "topk":
+        k = draw(st.integers(0, shape[d]))
+        return (lambda t: ember.topk(t, k, d)[0]), [x]
+    if kind == "kthvalue":
+        k = draw(st.integers(1, shape[d]))
+        return (lambda t: ember.kthvalue(t, k, d)[0]), [x]
+    return (lambda t: ember.cumsum(t, d)), [x]
+
+
 @case("tril_triu")
 def _tril_triu(draw):
     k = draw(st.integers(-3, 3))
@@ -569,3 +588,4 @@ def test_cross_entropy_all_ignored_has_zero_gradient(data):
     assert np.isnan(loss.item())
     loss.backward()
     np.testing.assert_array_equal(to_numpy(x.grad), np.zeros((n, c)))
+

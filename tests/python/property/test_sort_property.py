@@ -1,0 +1,99 @@
+"""argsort, sort, topk, kthvalue and cumsum against NumPy for every dtype, rank (0 to 8), empty dims
+and layout, NaN included (it sorts above every number, as in PyTorch); equal entries keep their
+order."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import ember
+from reference import assert_close
+from strategies import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, tensors
+
+
+def _sort_key(a, descending):
+    """A float64 key whose stable ascending argsort is the wanted order (NaN last, or first when
+    descending)."""
+    k = a.astype(np.float64)
+    if descending:
+        return np.where(np.isnan(k), -np.inf, -k) if np.issubdtype(a.dtype, np.floating) else -k
+    return k
+
+
+def _dim(data, x):
+    return data.draw(st.integers(-x.tensor.dim(), x.tensor.dim() - 1)) if x.tensor.dim() else 0
+
+
+@given(data=st.data())
+def test_argsort_and_sort_match_numpy(data):
+    x = data.draw(tensors(dtypes=ALL_DTYPES))
+    d, desc = _dim(data, x), data.draw(st.booleans())
+    a = x.array if x.tensor.dim() else x.array.reshape(1)
+    want = np.argsort(_sort_key(a, desc), axis=d, kind="stable")
+    if x.tensor.dim() == 0:
+        want = want.reshape(())
+    got = ember.argsort(x.tensor, dim=d, descending=desc)
+    assert_close(got, want, dtype=ember.int64, what=f"argsort(dim={d}, descending={desc})")
+    values, indices = ember.sort(x.tensor, d, desc)
+    assert_close(indices, want, dtype=ember.int64)
+    expected = np.take_along_axis(a, want.reshape(a.shape) if x.tensor.dim() == 0 else want, d)
+    assert_close(values, expected.reshape(x.array.shape), dtype=x.tensor.dtype)
+
+
+@given(data=st.data())
+def test_sort_with_nan_puts_it_last_or_first(data):
+    x = data.draw(tensors(dtypes=FLOAT_DTYPES, layouts=["contiguous"]))
+    if x.tensor.dim() == 0 or x.tensor.numel() == 0:
+        return
+    arr = x.array.copy()
+    arr.flat[data.draw(st.integers(0, arr.size - 1))] = np.nan
+    t = ember.tensor(arr)
+    for desc in (False, True):
+        want = np.argsort(_sort_key(arr, desc), axis=-1, kind="stable")
+        assert_close(ember.argsort(t, descending=desc), want, dtype=ember.int64, what=f"nan, descending={desc}")
+
+
+@given(data=st.data())
+def test_topk_and_kthvalue_match_numpy(data):
+    x = data.draw(tensors(dtypes=INT_DTYPES + FLOAT_DTYPES))
+    if x.tensor.dim() == 0:
+        return
+    d = _dim(data, x)
+    n = x.tensor.shape[d]
+    k = data.draw(st.integers(0, n))
+    largest = data.draw(st.booleans())
+    order = np.argsort(_sort_key(x.array, largest), axis=d, kind="stable")
+    idx = np.take(order, range(k), axis=d)
+    values, indices = ember.topk(x.tensor, k, d, largest)
+    assert_close(indices, idx, dtype=ember.int64)
+    assert_close(values, np.take_along_axis(x.array, idx, d), dtype=x.tensor.dtype)
+    if n:
+        kk = data.draw(st.integers(1, n))
+        keep = data.draw(st.booleans())
+        asc = np.argsort(_sort_key(x.array, False), axis=d, kind="stable")
+        i = np.take(asc, [kk - 1], axis=d)
+        v = np.take_along_axis(x.array, i, d)
+        got_v, got_i = ember.kthvalue(x.tensor, kk, d, keep)
+        assert_close(got_i, i if keep else np.squeeze(i, d), dtype=ember.int64)
+        assert_close(got_v, v if keep else np.squeeze(v, d), dtype=x.tensor.dtype)
+
+
+@given(data=st.data())
+def test_cumsum_matches_numpy(data):
+    x = data.draw(tensors(dtypes=ALL_DTYPES))
+    d = _dim(data, x)
+    a = x.array if x.tensor.dim() else x.array.reshape(1)
+    out_dtype = x.tensor.dtype if x.tensor.dtype in FLOAT_DTYPES else ember.int64
+    wide = np.float64 if out_dtype in FLOAT_DTYPES else np.int64
+    want = np.cumsum(a.astype(wide), axis=d).reshape(x.array.shape)
+    assert_close(ember.cumsum(x.tensor, d), want, dtype=out_dtype, what=f"cumsum(dim={d})")
+    assert_close(x.tensor.cumsum(d, dtype=ember.float64), np.cumsum(a.astype(np.float64), axis=d).reshape(x.array.shape),
+                 dtype=ember.float64)
+
+
+def test_errors_name_k_and_the_size():
+    with pytest.raises(IndexError, match="topk: k = 4 is out of range for a dim of size 3"):
+        ember.topk(ember.zeros(3), 4)
+    with pytest.raises(IndexError, match="kthvalue: k = 0 is out of range"):
+        ember.kthvalue(ember.zeros(3), 0)
+    with pytest.raises(TypeError, match="float16"):
+        ember.argsort(ember.zeros(3, dtype=ember.float16))
