@@ -95,23 +95,26 @@ Tensor outer(const Tensor& self, const Tensor& vec2) {
   return mul(self.unsqueeze(1), vec2.unsqueeze(0));
 }
 
+namespace {
+// beta * self + alpha * product, self broadcast. NB: beta == 0 ignores self entirely (NaN and inf in
+// it included), as PyTorch does.
+Tensor scaled_sum(const Tensor& self, Tensor product, const Scalar& beta, const Scalar& alpha) {
+  if (alpha.to<double>() != 1) product = mul(product, alpha);
+  if (beta.to<double>() == 0) return add(product, zeros_like(self).expand_as(product));
+  return add(beta.to<double>() == 1 ? self : mul(self, beta), product);
+}
+}  // namespace
+
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
   EMBER_CHECK_VALUE(mat1.dim() == 2 && mat2.dim() == 2, "addmm: expected 2-D matrices, got shapes ", mat1.sizes(),
                     " and ", mat2.sizes());
-  Tensor product = mm(mat1, mat2);
-  if (alpha.to<double>() != 1) product = mul(product, alpha);
-  // NB: beta == 0 ignores self entirely (NaN and inf in it included), as PyTorch does.
-  if (beta.to<double>() == 0) return add(product, zeros_like(self).expand_as(product));
-  return add(beta.to<double>() == 1 ? self : mul(self, beta), product);
+  return scaled_sum(self, mm(mat1, mat2), beta, alpha);
 }
 
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta, Scalar alpha) {
   EMBER_CHECK_VALUE(batch1.dim() == 3 && batch2.dim() == 3, "baddbmm: expected 3-D batches, got shapes ",
                     batch1.sizes(), " and ", batch2.sizes());
-  Tensor product = bmm(batch1, batch2);
-  if (alpha.to<double>() != 1) product = mul(product, alpha);
-  if (beta.to<double>() == 0) return add(product, zeros_like(self).expand_as(product));
-  return add(beta.to<double>() == 1 ? self : mul(self, beta), product);
+  return scaled_sum(self, bmm(batch1, batch2), beta, alpha);
 }
 
 Tensor one_hot(const Tensor& self, int64_t num_classes) {

@@ -30,7 +30,7 @@ Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "argsort");
   Tensor rows = rows_last(self, d);
   Tensor indices = empty(rows.sizes(), TensorOptions(kInt64).device(self.device()));
-  if (rows.numel() > 0) argsort_stub(self.device().type, indices, rows, descending, stable);
+  if (rows.numel() > 0) argsort_stub(self.device().type, indices, rows, descending);  // NB: always stable
   Tensor out = indices.transpose(d, -1);
   return self.dim() == 0 ? out.reshape({}) : contiguous_data(out);
 }

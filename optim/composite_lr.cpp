@@ -61,11 +61,6 @@ SchedulerStateDict own_part(const SchedulerStateDict& state) {
   return own;
 }
 
-void load_parts(const std::vector<std::shared_ptr<LRScheduler>>& parts, const SchedulerStateDict& state,
-                const std::string& who) {
-  std::vector<SchedulerStateDict> split = split_parts(state, parts.size(), who);
-  for (size_t i = 0; i < parts.size(); ++i) parts[i]->load_state_dict(split[i]);
-}
 
 }  // namespace
 
@@ -82,9 +77,9 @@ SchedulerStateDict CompositeLR::state_dict() const {
 
 void CompositeLR::load_state_dict(const SchedulerStateDict& state) {
   const std::string who = name_ + ".load_state_dict";
-  split_parts(state, schedulers_.size(), who);  // checks before any change
+  const std::vector<SchedulerStateDict> parts = split_parts(state, schedulers_.size(), who);  // checks first
   LRScheduler::load_state_dict(own_part(state));
-  load_parts(schedulers_, state, who);
+  for (size_t i = 0; i < parts.size(); ++i) schedulers_[i]->load_state_dict(parts[i]);
 }
 
 SequentialLR::SequentialLR(Optimizer& optimizer, std::vector<std::shared_ptr<LRScheduler>> schedulers,

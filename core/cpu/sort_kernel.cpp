@@ -22,7 +22,7 @@ bool less_nan_last(T a, T b) {
   return a < b;
 }
 
-void cpu_argsort(const Tensor& indices, const Tensor& in, bool descending, bool stable) {
+void cpu_argsort(const Tensor& indices, const Tensor& in, bool descending) {
   const int64_t n = in.size(-1), rows = n == 0 ? 0 : in.numel() / n;
   visit_compute_dtype(in.dtype(), "argsort", [&]<typename T>(type_tag<T>) {
     const T* x = static_cast<const T*>(in.data_ptr());
@@ -35,9 +35,6 @@ void cpu_argsort(const Tensor& indices, const Tensor& in, bool descending, bool 
         auto order = [&](int64_t a, int64_t b) {
           return descending ? less_nan_last(row[b], row[a]) : less_nan_last(row[a], row[b]);
         };
-        // NB: always stable: the unstable order of equal keys would differ between machines'
-        // standard libraries, and stability costs little here.
-        (void)stable;
         std::stable_sort(idx, idx + n, order);
       }
     });

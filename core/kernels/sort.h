@@ -10,8 +10,9 @@ namespace ember {
 
 /// Kernel: the int64 `indices` ([rows, n], contiguous) get, per row of the contiguous `in`, the
 /// order that sorts it ascending (or descending); NaN sorts above every number, as in PyTorch;
-/// `stable` keeps equal entries in their input order. in is of a compute dtype.
-using ArgsortFn = void (*)(const Tensor& indices, const Tensor& in, bool descending, bool stable);
+/// equal entries keep their input order (always stable, so results do not depend on the standard
+/// library's unstable sort). in is of a compute dtype.
+using ArgsortFn = void (*)(const Tensor& indices, const Tensor& in, bool descending);
 EMBER_DECLARE_STUB(argsort_stub, ArgsortFn);
 
 /// Kernel: out[r][j] = in[r][0] + ... + in[r][j] (running sums along each row of the contiguous

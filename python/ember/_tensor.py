@@ -42,12 +42,18 @@ def _to(self: Tensor, *args: Any, non_blocking: bool = False, copy: bool = False
     return out.clone() if copy and out._is_same(self) else out
 
 
+def _scaled(other: Any, alpha: Any) -> Any:
+    if alpha == 1:
+        return other
+    return _C.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+
+
 def _add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return _c_add_(self, other if alpha == 1 else _C.mul(other, alpha) if isinstance(other, Tensor) else other * alpha)
+    return _c_add_(self, _scaled(other, alpha))
 
 
 def _sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return _c_sub_(self, other if alpha == 1 else _C.mul(other, alpha) if isinstance(other, Tensor) else other * alpha)
+    return _c_sub_(self, _scaled(other, alpha))
 
 
 _c_clamp_fn = _C.clamp
