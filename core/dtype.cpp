@@ -29,6 +29,8 @@ std::string_view dtype_name(DType t) {
     case DType::BFloat16: return "bfloat16";
     case DType::Float32: return "float32";
     case DType::Float64: return "float64";
+    case DType::Complex64: return "complex64";
+    case DType::Complex128: return "complex128";
   }
   return "unknown";
 }
@@ -46,6 +48,13 @@ std::optional<DType> dtype_from_name(std::string_view name) {
   if (name == "BF16") return DType::BFloat16;
   if (name == "F32") return DType::Float32;
   if (name == "F64") return DType::Float64;
+  if (name == "C64") return DType::Complex64;
+  return std::nullopt;
+}
+
+std::optional<DType> complex_dtype(DType t) {
+  if (t == DType::Float32) return DType::Complex64;
+  if (t == DType::Float64) return DType::Complex128;
   return std::nullopt;
 }
 
@@ -53,6 +62,12 @@ std::ostream& operator<<(std::ostream& os, DType t) { return os << dtype_name(t)
 
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
+  // A complex operand decides, at the precision of the wider float part (as PyTorch:
+  // complex64 with float64 is complex128).
+  if (is_complex(a) || is_complex(b)) {
+    DType part = promote_types(is_complex(a) ? real_dtype(a) : a, is_complex(b) ? real_dtype(b) : b);
+    return part == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  }
   bool fa = is_floating(a), fb = is_floating(b);
   if (fa != fb) return fa ? a : b;  // a float operand decides
   if (fa) {
@@ -73,6 +88,9 @@ void check_compute_dtype(DType t, const char* op) {
                    " is a storage type here; convert with to(float32) first");
   EMBER_CHECK_TYPE(t != DType::Int8 && t != DType::Int16, op, ": dtype ", t,
                    " is a storage type here; convert with to(int32), to(int64) or to(float32) first");
+  EMBER_CHECK_TYPE(!is_complex(t), op, ": dtype ", t,
+                   " is a storage type here; compute on view_as_real(t), a ", real_dtype(t),
+                   " view with a trailing dim of 2");
 }
 
 void check_floating_compute(DType t, const char* op) {

@@ -1,7 +1,9 @@
 #pragma once
-// Element types. float16, bfloat16, int8 and int16 are storage types: tensors hold them, move
-// them (views, copies, cat, indexing) and convert with to(dtype); arithmetic and comparisons on
-// them raise a TypeError naming the dtype.
+// Element types. float16, bfloat16, int8, int16, complex64 and complex128 are storage types:
+// tensors hold them, move them (views, copies, cat, indexing) and convert with to(dtype);
+// arithmetic and comparisons on them raise a TypeError naming the dtype. A complex tensor is
+// computed on through view_as_real (a float view with a trailing dim of 2).
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -11,8 +13,10 @@
 namespace ember {
 
 // NB: new dtypes go at the end; files and bindings use names, but the numbering stays stable.
-enum class DType : uint8_t { Bool, UInt8, Int32, Int64, Float16, BFloat16, Float32, Float64, Int8, Int16 };
-inline constexpr int kNumDTypes = 10;
+enum class DType : uint8_t {
+  Bool, UInt8, Int32, Int64, Float16, BFloat16, Float32, Float64, Int8, Int16, Complex64, Complex128
+};
+inline constexpr int kNumDTypes = 12;
 
 /// IEEE half precision, stored as its bits.
 struct Half {
@@ -41,15 +45,24 @@ constexpr size_t itemsize(DType t) {
     case DType::Int32:
     case DType::Float32: return 4;
     case DType::Int64:
-    case DType::Float64: return 8;
+    case DType::Float64:
+    case DType::Complex64: return 8;
+    case DType::Complex128: return 16;
   }
   return 0;
 }
 constexpr bool is_floating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
 }
+constexpr bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
 /// Integral, bool included.
-constexpr bool is_integral(DType t) { return !is_floating(t); }
+constexpr bool is_integral(DType t) { return !is_floating(t) && !is_complex(t); }
+/// The real dtype of a complex one's parts (complex64 -> float32); other dtypes map to themselves.
+constexpr DType real_dtype(DType t) {
+  return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t;
+}
+/// The complex dtype whose parts are `t` (float32 -> complex64, float64 -> complex128).
+std::optional<DType> complex_dtype(DType t);
 
 /// "float32", "int64", ...: the names PyTorch and safetensors users know.
 std::string_view dtype_name(DType t);
@@ -71,18 +84,31 @@ template <> struct dtype_of_t<Half> { static constexpr DType value = DType::Floa
 template <> struct dtype_of_t<BFloat16> { static constexpr DType value = DType::BFloat16; };
 template <> struct dtype_of_t<float> { static constexpr DType value = DType::Float32; };
 template <> struct dtype_of_t<double> { static constexpr DType value = DType::Float64; };
+template <> struct dtype_of_t<std::complex<float>> { static constexpr DType value = DType::Complex64; };
+template <> struct dtype_of_t<std::complex<double>> { static constexpr DType value = DType::Complex128; };
 /// The DType of a C++ element type: dtype_of<float> == DType::Float32.
 template <typename T> inline constexpr DType dtype_of = dtype_of_t<T>::value;
 
 template <typename T> struct type_tag { using type = T; };
 
-/// static_cast that also converts to and from Half and BFloat16 (through float).
+template <typename T> inline constexpr bool is_complex_v = false;
+template <typename T> inline constexpr bool is_complex_v<std::complex<T>> = true;
+
+/// static_cast that also converts to and from Half and BFloat16 (through float) and complex
+/// numbers: a real becomes a complex with imaginary part 0, a complex becomes its real part (as
+/// PyTorch's to(dtype), which warns; ops/convert.cpp warns), bool is true when either part is not 0.
 template <typename To, typename From>
 inline To convert(From v) {
   constexpr bool to16 = std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>;
   constexpr bool from16 = std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>;
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (is_complex_v<From>) {
+    if constexpr (is_complex_v<To>) return To(v);
+    else if constexpr (std::is_same_v<To, bool>) return v.real() != 0 || v.imag() != 0;
+    else return convert<To>(v.real());
+  } else if constexpr (is_complex_v<To>) {
+    return To(convert<typename To::value_type>(v), 0);
   } else if constexpr (to16) {
     return To(static_cast<float>(v));
   } else if constexpr (from16) {
@@ -106,6 +132,8 @@ decltype(auto) visit_dtype(DType t, F&& f) {
     case DType::BFloat16: return f(type_tag<BFloat16>{});
     case DType::Float32: return f(type_tag<float>{});
     case DType::Float64: return f(type_tag<double>{});
+    case DType::Complex64: return f(type_tag<std::complex<float>>{});
+    case DType::Complex128: return f(type_tag<std::complex<double>>{});
   }
   __builtin_unreachable();
 }
@@ -115,7 +143,7 @@ void check_compute_dtype(DType t, const char* op);
 /// Throws a TypeError (naming `op` and the dtype) unless `t` is float32 or float64.
 void check_floating_compute(DType t, const char* op);
 
-/// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16/int8/int16).
+/// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16/int8/int16/complex).
 template <typename F>
 decltype(auto) visit_compute_dtype(DType t, const char* op, F&& f) {
   switch (t) {
@@ -154,4 +182,6 @@ inline constexpr DType kFloat16 = DType::Float16;
 inline constexpr DType kBFloat16 = DType::BFloat16;
 inline constexpr DType kFloat32 = DType::Float32;
 inline constexpr DType kFloat64 = DType::Float64;
+inline constexpr DType kComplex64 = DType::Complex64;
+inline constexpr DType kComplex128 = DType::Complex128;
 }  // namespace ember

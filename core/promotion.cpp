@@ -7,6 +7,7 @@ namespace {
 
 int category(DType t) {
   if (t == kBool) return 0;
+  if (is_complex(t)) return 3;
   return is_floating(t) ? 2 : 1;
 }
 
@@ -16,10 +17,14 @@ DType number_dtype(const Scalar& s) {
   return s.is_floating() ? kFloat32 : kInt64;
 }
 
-// `lower` (0-d tensors or numbers) only matters when its category is above `higher`'s.
+// `lower` (0-d tensors or numbers) only matters when its category is above `higher`'s. A complex
+// `lower` keeps a floating `higher`'s precision (float32 with a complex128 0-d is complex64). NB:
+// PyTorch gives float16 and bfloat16 complex32 there, which Ember lacks: complex64 instead.
 DType combine(std::optional<DType> higher, std::optional<DType> lower) {
   if (!higher) return *lower;
   if (!lower || category(*lower) <= category(*higher)) return *higher;
+  if (is_complex(*lower) && is_floating(*higher))
+    return complex_dtype(*higher).value_or(kComplex64);
   return promote_types(*higher, *lower);
 }
 

@@ -46,6 +46,8 @@ EMBER_INSTANTIATE(float)
 EMBER_INSTANTIATE(double)
 EMBER_INSTANTIATE(Half)
 EMBER_INSTANTIATE(BFloat16)
+EMBER_INSTANTIATE(std::complex<float>)
+EMBER_INSTANTIATE(std::complex<double>)
 #undef EMBER_INSTANTIATE
 template bool Tensor::item<bool>() const;
 
@@ -66,23 +68,34 @@ constexpr int64_t kEdgeItems = 3;
 void print_values(std::ostream& os, const Tensor& tensor) {
   const Tensor t = tensor.device().is_cpu() ? tensor : copy_as(tensor, tensor.dtype(), Device());
   const bool floating = is_floating(t.dtype()), boolean = t.dtype() == kBool;
+  const bool complex = is_complex(t.dtype());
   const bool summarize = t.numel() > kSummaryThreshold;
+  auto print_real = [&](double v) {
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
+      os << static_cast<int64_t>(v) << '.';
+    } else if (std::isnan(v)) {
+      os << "nan";  // NB: not "-nan" for a NaN with its sign bit set, as PyTorch prints it
+    } else {
+      std::ostringstream one;
+      one << std::setprecision(4) << v;
+      os << one.str();
+    }
+  };
   auto print_one = [&](int64_t offset) {  // offset: in elements from t's data pointer
     if (boolean) {
       os << (t.data_ptr<bool>()[offset] ? "True" : "False");
-    } else if (floating) {
-      const double v = visit_dtype(t.dtype(), [&]<typename T>(type_tag<T>) {
-        return convert<double>(t.data_ptr<T>()[offset]);
+    } else if (complex) {  // as Python and PyTorch: 1.+2.j, 0.-1.j
+      const auto z = visit_dtype(t.dtype(), [&]<typename T>(type_tag<T>) {
+        return convert<std::complex<double>>(t.data_ptr<T>()[offset]);
       });
-      if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e16) {
-        os << static_cast<int64_t>(v) << '.';
-      } else if (std::isnan(v)) {
-        os << "nan";  // NB: not "-nan" for a NaN with its sign bit set, as PyTorch prints it
-      } else {
-        std::ostringstream one;
-        one << std::setprecision(4) << v;
-        os << one.str();
-      }
+      print_real(z.real());
+      os << (std::signbit(z.imag()) && !std::isnan(z.imag()) ? '-' : '+');
+      print_real(std::fabs(z.imag()));
+      os << 'j';
+    } else if (floating) {
+      print_real(visit_dtype(t.dtype(), [&]<typename T>(type_tag<T>) {
+        return convert<double>(t.data_ptr<T>()[offset]);
+      }));
     } else {
       os << visit_dtype(t.dtype(), [&]<typename T>(type_tag<T>) { return convert<int64_t>(t.data_ptr<T>()[offset]); });
     }
@@ -121,7 +134,9 @@ std::string Tensor::str() const {
   std::ostringstream os;
   os << "tensor(";
   print_values(os, *this);
-  if (dtype() != kFloat32 && dtype() != kInt64 && dtype() != kBool) os << ", dtype=ember." << dtype();
+  // As PyTorch: the dtypes a literal would give (float32, int64, bool, complex64) go unnamed.
+  if (dtype() != kFloat32 && dtype() != kInt64 && dtype() != kBool && dtype() != kComplex64)
+    os << ", dtype=ember." << dtype();
   if (!device().is_cpu()) os << ", device='" << device() << "'";
   if (requires_grad()) os << ", requires_grad=True";
   os << ')';

@@ -67,6 +67,7 @@ class Tensor {
   int64_t storage_offset() const { return impl().offset(); }
   bool is_contiguous() const { return impl().is_contiguous(); }
   bool is_floating_point() const { return is_floating(dtype()); }
+  bool is_complex() const { return ember::is_complex(dtype()); }
   size_t itemsize() const { return ember::itemsize(dtype()); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * itemsize(); }
   TensorOptions options() const { return TensorOptions(dtype()).device(device()); }

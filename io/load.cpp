@@ -125,6 +125,17 @@ void File::Impl::read_document(const std::string& text) {
     auto cs = entry.find("checksum");
     if (cs == entry.end() || !cs->is_string() || !(info.checksum = detail::parse_checksum(cs->get<std::string>())))
       invalid("tensor '", info.key, "' has no valid checksum");
+    auto dt = entry.find("dtype");
+    if (dt != entry.end()) {
+      // Version 3: a complex128 tensor stored as float64 (real, imaginary) pairs.
+      if (this->version < 3) invalid("tensor '", info.key, "': \"dtype\" needs schema version 3, the file has ", version);
+      if (*dt != dtype_name(kComplex128)) invalid("tensor '", info.key, "': dtype ", excerpt(*dt), " is not \"complex128\"");
+      if (info.dtype != kFloat64 || info.shape.empty() || info.shape.back() != 2)
+        invalid("tensor '", info.key, "' is complex128, so it must be stored as F64 with a last dim of 2, not ",
+                info.dtype, " ", IntArrayRef(info.shape));
+      info.dtype = kComplex128;
+      info.shape.pop_back();
+    }
     auto rg = entry.find("requires_grad");
     if (rg != entry.end()) {
       if (!rg->is_boolean()) invalid("tensor '", info.key, "': requires_grad is not a bool");
@@ -168,15 +179,15 @@ Tensor File::Impl::make_tensor(size_t i) const {
   const detail::TensorRecord& r = header.tensors[i];
   uint8_t* data = bytes + header.data_start + r.begin;
   if (r.dtype == kBool) detail::check_bool_bytes(data, r.nbytes(), path, "tensor '" + r.key + "'");
+  const TensorInfo& info = infos[i];  // its dtype and shape differ from r's for complex128
   Tensor t;
   if (reinterpret_cast<uintptr_t>(data) % itemsize(r.dtype) == 0) {
-    t = from_blob(data, r.shape, r.dtype, owner);
+    t = from_blob(data, info.shape, info.dtype, owner);
   } else {
     // Files from other writers may place a tensor off its alignment: that one is copied.
-    t = empty(r.shape, r.dtype);
+    t = empty(info.shape, info.dtype);
     if (r.nbytes() > 0) std::memcpy(t.data_ptr(), data, r.nbytes());
   }
-  const TensorInfo& info = infos[i];
   if (!info.attributes.empty()) t.attributes() = info.attributes;
   if (info.requires_grad) t.set_requires_grad(true);
   return t;

@@ -55,20 +55,18 @@ const ZipEntry* TorchFile::first_damaged() const {
 
 namespace {
 
-// NB: the storage classes torch.save names (torch.FloatStorage, ...) and the dtypes they hold;
-// those Ember has no dtype for are named so that the refusal says which.
+// NB: the storage classes torch.save names (torch.FloatStorage, ...) and the dtypes they hold.
 struct StorageType {
   const char* name;
-  std::optional<DType> dtype;
-  const char* torch_dtype;
+  DType dtype;
 };
 constexpr StorageType kStorageTypes[] = {
-    {"DoubleStorage", DType::Float64, "float64"},   {"FloatStorage", DType::Float32, "float32"},
-    {"HalfStorage", DType::Float16, "float16"},     {"BFloat16Storage", DType::BFloat16, "bfloat16"},
-    {"LongStorage", DType::Int64, "int64"},         {"IntStorage", DType::Int32, "int32"},
-    {"ByteStorage", DType::UInt8, "uint8"},         {"BoolStorage", DType::Bool, "bool"},
-    {"ShortStorage", DType::Int16, "int16"},        {"CharStorage", DType::Int8, "int8"},
-    {"ComplexFloatStorage", std::nullopt, "complex64"}, {"ComplexDoubleStorage", std::nullopt, "complex128"},
+    {"DoubleStorage", DType::Float64},         {"FloatStorage", DType::Float32},
+    {"HalfStorage", DType::Float16},           {"BFloat16Storage", DType::BFloat16},
+    {"LongStorage", DType::Int64},             {"IntStorage", DType::Int32},
+    {"ByteStorage", DType::UInt8},             {"BoolStorage", DType::Bool},
+    {"ShortStorage", DType::Int16},            {"CharStorage", DType::Int8},
+    {"ComplexFloatStorage", DType::Complex64}, {"ComplexDoubleStorage", DType::Complex128},
 };
 constexpr const char* kTorchDTypes[] = {"float64", "float32", "float16", "bfloat16", "int64", "int32",
                                         "int16", "int8", "uint8", "bool", "double", "float", "half",
@@ -277,10 +275,7 @@ class Unpickler {
     for (const StorageType& s : kStorageTypes)
       if (type.s == std::string("torch.") + s.name) st = &s;
     if (st == nullptr) fail("'", type.s, "' is not a storage type");
-    if (!st->dtype)
-      throw NotImplementedError(::ember::detail::str("io: '", zip_.file(), "' holds a storage of ", st->torch_dtype,
-                                                     " (torch.", st->name, "), which Ember has no dtype for"));
-    DType dtype = *st->dtype;
+    DType dtype = st->dtype;
     auto cached = storages_.find(key);
     if (cached != storages_.end()) {
       if (objs_[cached->second].dtype != dtype)

@@ -16,7 +16,7 @@ namespace {
 constexpr std::pair<DType, std::string_view> kDTypeNames[] = {
     {DType::Bool, "BOOL"}, {DType::UInt8, "U8"},    {DType::Int8, "I8"},   {DType::Int16, "I16"}, {DType::Int32, "I32"},
     {DType::Int64, "I64"}, {DType::Float16, "F16"}, {DType::BFloat16, "BF16"},
-    {DType::Float32, "F32"}, {DType::Float64, "F64"}};
+    {DType::Float32, "F32"}, {DType::Float64, "F64"}, {DType::Complex64, "C64"}};
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (const auto& [dtype, text] : kDTypeNames)
@@ -54,7 +54,7 @@ TensorRecord parse_record(const std::string& key, const json& entry, const Inval
   std::optional<DType> parsed = parse_dtype(dtype.get_ref<const std::string&>());
   if (!parsed)
     invalid("entry '", key, "': unknown dtype '", dtype.get_ref<const std::string&>(),
-            "' (Ember reads BOOL, U8, I32, I64, F16, BF16, F32, F64)");
+            "' (Ember reads BOOL, U8, I8, I16, I32, I64, F16, BF16, F32, F64, C64)");
   r.dtype = *parsed;
 
   const json& shape = field("shape");

@@ -89,7 +89,11 @@ class Writer {
   std::vector<Stored>& stored() { return stored_; }
   /// The oldest schema version that holds what was encoded, so older readers keep reading files
   /// that need nothing newer.
-  int64_t schema_version() const { return uses_int_keys_ ? 2 : 1; }
+  int64_t schema_version() const {
+    for (const Stored& s : stored_)
+      if (s.tensor.dtype() == kComplex128) return 3;
+    return uses_int_keys_ ? 2 : 1;
+  }
 
  private:
   static std::string join(const std::string& path, const std::string& part) {
@@ -134,6 +138,7 @@ ojson tensor_table(const std::vector<Stored>& stored) {
                 {"requires_grad", s.tensor.requires_grad()},
                 {"names", s.names}};
     if (!attributes.empty()) entry["attributes"] = std::move(attributes);
+    if (s.tensor.dtype() == kComplex128) entry["dtype"] = dtype_name(kComplex128);  // stored as F64 pairs
     table[s.names[0]] = std::move(entry);
   }
   return table;
@@ -157,6 +162,8 @@ std::string header_bytes(const ojson& root, int64_t version, const std::vector<S
 
 namespace {
 
+DType real_dtype_for_file(DType t) { return t == kComplex128 ? kFloat64 : t; }
+
 // Data order: widest elements first, so every tensor starts on a multiple of its item size (the
 // data itself starts on an 8-byte boundary) and loads without a copy. Returns the records in
 // data order; order[i] is the index (into names/tensors) of the i-th record.
@@ -171,7 +178,11 @@ std::vector<detail::TensorRecord> layout(const std::vector<std::string>& names,
   uint64_t offset = 0;
   for (size_t i : order) {
     const Tensor& t = tensors[i];
-    records.push_back({names[i], t.dtype(), t.sizes().vec(), offset, offset + t.nbytes()});
+    DimVector shape = t.sizes().vec();
+    // NB: safetensors has no complex128: its bytes are written as float64 (real, imaginary)
+    // pairs, view_as_real's layout, and Ember's document names the dtype (io/FORMAT.md).
+    if (t.dtype() == kComplex128) shape.push_back(2);
+    records.push_back({names[i], real_dtype_for_file(t.dtype()), shape, offset, offset + t.nbytes()});
     offset += t.nbytes();
   }
   return records;

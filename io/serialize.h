@@ -18,8 +18,9 @@
 namespace ember::io {
 
 /// The newest schema version this build writes; it reads this one and every earlier one. A file
-/// is written with the oldest version that holds its tree (1 unless a dict has an int key).
-inline constexpr int64_t kSchemaVersion = 2;
+/// is written with the oldest version that holds its tree: 1, 2 when a dict has an int key, 3
+/// when it holds a complex128 tensor.
+inline constexpr int64_t kSchemaVersion = 3;
 
 struct SaveOptions {
   /// fsync the file and its directory before returning. Turn off only for scratch files.

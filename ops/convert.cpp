@@ -2,6 +2,7 @@
 
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
+#include "ember/core/warning.h"
 
 namespace ember {
 
@@ -24,6 +25,8 @@ struct ToBackward : autograd::Node {
 };
 
 Tensor convert(const Tensor& t, DType dtype, Device device) {
+  if (is_complex(t.dtype()) && !is_complex(dtype) && dtype != kBool)
+    warn(detail::str("to: casting ", t.dtype(), " to ", dtype, " discards the imaginary part"));
   Tensor out = copy_as(t, dtype, device);
   if (autograd::any_requires_grad(t)) {
     if (is_floating(dtype)) {

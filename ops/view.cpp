@@ -294,6 +294,47 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
 }
 
 Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.sizes()); }
+
+// Complex numbers are (real, imaginary) pairs of their real dtype, so both views only rescale the
+// layout: sizes gain or lose a trailing 2, strides and the offset double or halve.
+Tensor view_as_real(const Tensor& t) {
+  EMBER_CHECK_TYPE(is_complex(t.dtype()), "view_as_real: expected a complex tensor, got ", t.dtype());
+  DimVector sizes = t.sizes().vec(), strides;
+  for (int64_t s : t.strides()) strides.push_back(2 * s);
+  sizes.push_back(2);
+  strides.push_back(1);
+  return record_view(t, make_tensor(t.storage(), real_dtype(t.dtype()), sizes, strides,
+                                    2 * t.storage_offset()));
+}
+
+Tensor view_as_complex(const Tensor& t) {
+  const std::optional<DType> complex = complex_dtype(t.dtype());
+  EMBER_CHECK_TYPE(complex.has_value(), "view_as_complex: expected a float32 or float64 tensor, got ",
+                   t.dtype());
+  EMBER_CHECK_VALUE(!t.requires_grad(), "view_as_complex: complex tensors cannot require gradients "
+                    "here; detach() the input first");
+  EMBER_CHECK_VALUE(t.dim() >= 1 && t.sizes().back() == 2, "view_as_complex: the last dim must have "
+                    "size 2 (real, imaginary), got shape ", t.sizes());
+  EMBER_CHECK_VALUE(t.strides().back() == 1, "view_as_complex: the last dim must have stride 1, got "
+                    "strides ", t.strides());
+  DimVector sizes(t.sizes().begin(), t.sizes().end() - 1), strides;
+  for (size_t d = 0; d + 1 < static_cast<size_t>(t.dim()); ++d) {
+    EMBER_CHECK_VALUE(t.strides()[d] % 2 == 0, "view_as_complex: every stride but the last must be "
+                      "even, got strides ", t.strides());
+    strides.push_back(t.strides()[d] / 2);
+  }
+  EMBER_CHECK_VALUE(t.storage_offset() % 2 == 0, "view_as_complex: the storage offset must be even, "
+                    "got ", t.storage_offset());
+  return record_view(t, make_tensor(t.storage(), *complex, sizes, strides, t.storage_offset() / 2));
+}
+
+Tensor real(const Tensor& t) { return is_complex(t.dtype()) ? select(view_as_real(t), -1, 0) : t; }
+
+Tensor imag(const Tensor& t) {
+  EMBER_CHECK_TYPE(is_complex(t.dtype()), "imag: only complex tensors have imaginary parts, got ",
+                   t.dtype());
+  return select(view_as_real(t), -1, 1);
+}
 Tensor reshape_as(const Tensor& t, const Tensor& other) { return reshape(t, other.sizes()); }
 Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
 Tensor broadcast_to(const Tensor& t, IntArrayRef size) { return expand(t, size); }

@@ -36,9 +36,13 @@ using BitsOf = std::conditional_t<sizeof(T) == 1, uint8_t,
 // half the time (10x slower), and this form vectorises. Works for every dtype, float16 included.
 template <typename T>
 inline T select_bits(uint8_t c, T x, T y) {
+  if constexpr (sizeof(T) > 8) {  // complex128: no 16-byte integer to mask with
+    return c ? x : y;
+  } else {
   using Bits = BitsOf<T>;
   const Bits mask = static_cast<Bits>(Bits{0} - static_cast<Bits>(c));
   return std::bit_cast<T>(static_cast<Bits>((std::bit_cast<Bits>(x) & mask) | (std::bit_cast<Bits>(y) & ~mask)));
+  }
 }
 
 // NB: out never overlaps the inputs (a fresh tensor); saying so lets the loop vectorise without

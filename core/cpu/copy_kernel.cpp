@@ -26,7 +26,7 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
           From v;
           std::memcpy(&v, x, sizeof(From));
           To w;
-          if constexpr (std::is_same_v<To, bool>)
+          if constexpr (std::is_same_v<To, bool> && !is_complex_v<From>)
             w = convert<double>(v) != 0.0;  // NB: not through float32, where 1e-300 is 0
           else
             w = convert<To>(v);

@@ -15,15 +15,21 @@
 namespace ember::cpu {
 namespace {
 
-/// f(type_tag<U>) with U an unsigned integer of `size` bytes: the element type of a plain copy.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+/// f(type_tag<U>) with U a plain type of `size` bytes: the element type of a plain copy.
 template <typename F>
 void visit_itemsize(size_t size, F&& f) {
   switch (size) {
     case 1: return f(type_tag<uint8_t>{});
     case 2: return f(type_tag<uint16_t>{});
     case 4: return f(type_tag<uint32_t>{});
-    default: return f(type_tag<uint64_t>{});
+    case 8: return f(type_tag<uint64_t>{});
+    case 16: return f(type_tag<Bytes16>{});  // complex128
   }
+  EMBER_CHECK(false, "index: no plain copy for ", size, "-byte elements");
 }
 
 template <typename F>

@@ -34,6 +34,10 @@ from ._C import (  # noqa: F401  (re-exported)
     empty,
     empty_like,
     eye,
+    cdouble,
+    cfloat,
+    complex64,
+    complex128,
     float,
     float16,
     float32,
@@ -99,6 +103,8 @@ def tensor(data, *, dtype=None, requires_grad=False) -> Tensor:
             # Python floats: the default dtype. NB: only without `dtype`, which they reach directly
             # (through float32, ember.tensor([1e-300], dtype=ember.float64) was 0).
             array = array.astype(_np.float32)
+        elif dtype is None and not isinstance(data, (_np.ndarray, _np.generic)) and array.dtype == _np.complex128:
+            array = array.astype(_np.complex64)  # Python complex numbers: the default complex dtype
         if array.dtype.byteorder == ">":
             array = array.astype(array.dtype.newbyteorder("="))
         if not array.flags.c_contiguous:  # NB: not ascontiguousarray, which makes 0-d arrays 1-d

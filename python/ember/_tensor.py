@@ -111,5 +111,8 @@ Tensor.new_tensor = _new_tensor
 Tensor.new_empty = _new_empty
 Tensor.type_as = lambda self, other: self.to(other.dtype)
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
+# torch's complex parts are properties: views of the complex tensor (t.real of a real t is t).
+Tensor.real = property(lambda self: _C.real(self))
+Tensor.imag = property(lambda self: _C.imag(self))
 Tensor.cuda = _cuda
 

@@ -11,6 +11,7 @@ namespace ember::python {
 void bind_dtype(py::module_& m) {
   py::class_<DType>(m, "dtype", "An element type: ember.float32, ember.int64, ... (as torch.dtype)")
       .def_property_readonly("is_floating_point", [](DType t) { return is_floating(t); })
+      .def_property_readonly("is_complex", [](DType t) { return is_complex(t); })
       .def_property_readonly("itemsize", [](DType t) { return itemsize(t); },
                              "Bytes per element.")
       .def("__repr__", [](DType t) { return "ember." + std::string(dtype_name(t)); })
@@ -21,7 +22,8 @@ void bind_dtype(py::module_& m) {
       .def("__hash__", [](DType t) { return static_cast<int>(t); })
       .def(py::pickle([](DType t) { return std::string(dtype_name(t)); },
                       [](const std::string& name) { return *dtype_from_name(name); }));
-  for (DType t : {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64})
+  for (DType t : {kBool, kUInt8, kInt8, kInt16, kInt32, kInt64, kFloat16, kBFloat16, kFloat32, kFloat64,
+                  kComplex64, kComplex128})
     m.attr(std::string(dtype_name(t)).c_str()) = py::cast(t);
   // PyTorch's aliases.
   m.attr("half") = py::cast(kFloat16);
@@ -30,6 +32,8 @@ void bind_dtype(py::module_& m) {
   m.attr("short") = py::cast(kInt16);
   m.attr("int") = py::cast(kInt32);
   m.attr("long") = py::cast(kInt64);
+  m.attr("cfloat") = py::cast(kComplex64);
+  m.attr("cdouble") = py::cast(kComplex128);
 
   py::class_<Device>(m, "device", "Where a tensor lives: ember.device('cpu'), ember.device('cuda:0')")
       .def(py::init([](const std::string& spec) { return Device(spec); }), py::arg("type"))

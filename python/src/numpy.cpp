@@ -27,6 +27,8 @@ py::dtype numpy_dtype(DType t, const char* op) {
     case kFloat16: return py::dtype("float16");
     case kFloat32: return py::dtype("float32");
     case kFloat64: return py::dtype("float64");
+    case kComplex64: return py::dtype("complex64");
+    case kComplex128: return py::dtype("complex128");
     case kBFloat16: break;
   }
   throw ember::TypeError(std::string(op) +
@@ -45,6 +47,8 @@ std::string buffer_format(DType t) {
     case kFloat16: return "e";
     case kFloat32: return "f";
     case kFloat64: return "d";
+    case kComplex64: return "Zf";
+    case kComplex128: return "Zd";
     case kBFloat16: break;
   }
   throw ember::TypeError("buffer: bfloat16 has no buffer format; convert first, e.g. t.float()");
@@ -60,8 +64,11 @@ DType ember_dtype(const py::dtype& d) {
   if (d.kind() == 'f' && d.itemsize() == 2) return kFloat16;
   if (d.kind() == 'f' && d.itemsize() == 4) return kFloat32;
   if (d.kind() == 'f' && d.itemsize() == 8) return kFloat64;
+  if (d.kind() == 'c' && d.itemsize() == 8) return kComplex64;
+  if (d.kind() == 'c' && d.itemsize() == 16) return kComplex128;
   throw ember::TypeError("from_numpy: can't convert an array of dtype " + std::string(py::str(d)) +
-                         "; supported: bool, uint8, int8, int16, int32, int64, float16, float32, float64");
+                         "; supported: bool, uint8, int8, int16, int32, int64, float16, float32, float64, "
+                         "complex64, complex128");
 }
 
 void check_numpy_ok(const Tensor& t, const char* op) {
@@ -103,8 +110,9 @@ void bind_numpy(py::module_& m) {
     return from_numpy(py::reinterpret_borrow<py::array>(a));
   }, py::arg("array"), R"doc(
 A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
-tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16, float32,
-float64; negative strides are refused (copy with ember.tensor(a) instead).)doc");
+tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16,
+float32, float64, complex64, complex128; negative strides are refused (copy with ember.tensor(a)
+instead).)doc");
 
   auto cls = tensor_class(m);
   cls.def("numpy", [](const py::object& self, bool force) -> py::array {

@@ -2,6 +2,7 @@
 // side), in-place ops, repr and the shared argument helpers of bindings.h.
 #include "bindings.h"
 
+#include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
 #include <string>
@@ -90,6 +91,7 @@ Tensor as_tensor_like(const py::handle& value, const Tensor& like) {
 
 py::object item_of(const Tensor& t) {
   if (t.dtype() == kBool) return py::bool_(t.item<bool>());
+  if (t.is_complex()) return py::cast(t.item<std::complex<double>>());
   if (is_floating(t.dtype())) return py::float_(t.item<double>());
   return py::int_(t.item<int64_t>());
 }
@@ -97,9 +99,11 @@ py::object item_of(const Tensor& t) {
 namespace {
 
 py::object tolist(const Tensor& t) {
-  Tensor c = copy_as(t, is_floating(t.dtype()) ? kFloat64 : (t.dtype() == kBool ? kBool : kInt64),
-                     Device());
+  const DType as = t.is_complex() ? kComplex128
+                   : is_floating(t.dtype()) ? kFloat64 : (t.dtype() == kBool ? kBool : kInt64);
+  Tensor c = copy_as(t, as, Device());
   auto one = [&](int64_t i) -> py::object {
+    if (c.dtype() == kComplex128) return py::cast(c.data_ptr<std::complex<double>>()[i]);
     if (c.dtype() == kFloat64) return py::float_(c.data_ptr<double>()[i]);
     if (c.dtype() == kBool) return py::bool_(c.data_ptr<bool>()[i]);
     return py::int_(c.data_ptr<int64_t>()[i]);
@@ -176,6 +180,7 @@ and views (reshape, transpose, indexing with ints and slices) share its storage.
       .def("storage_offset", &Tensor::storage_offset)
       .def("is_contiguous", &Tensor::is_contiguous)
       .def("is_floating_point", &Tensor::is_floating_point)
+      .def("is_complex", &Tensor::is_complex)
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_same", &Tensor::is_same, "True when both are the same tensor (not merely equal).")
       .def("__hash__", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.impl_ptr().get()); })
@@ -235,6 +240,8 @@ and views (reshape, transpose, indexing with ints and slices) share its storage.
       .def("byte", [](const Tensor& t) { return t.to(kUInt8); })
       .def("char", [](const Tensor& t) { return t.to(kInt8); })
       .def("short", [](const Tensor& t) { return t.to(kInt16); })
+      .def("cfloat", [](const Tensor& t) { return t.to(kComplex64); })
+      .def("cdouble", [](const Tensor& t) { return t.to(kComplex128); })
       .def("cpu", [](const Tensor& t) { return t.to(Device()); })
       .def("new_zeros", [](const Tensor& t, const py::args& size) {
         return zeros(size_args(size), t.options());

@@ -19,6 +19,10 @@ nlohmann::json fixture() {
   return nlohmann::json::parse(in);
 }
 
+// PyTorch's complex32 (float16 or bfloat16 with a complex 0-d tensor), which Ember has no dtype
+// for: Ember gives complex64 (core/promotion.cpp).
+bool is_complex32(const nlohmann::json& name) { return name == "complex32" || name == "bcomplex32"; }
+
 DType dtype_of_name(const std::string& name) {
   auto t = dtype_from_name(name);
   EXPECT_TRUE(t.has_value()) << name;
@@ -36,7 +40,9 @@ Scalar number(const std::string& kind) {
 }
 
 // Storage-only dtypes: result_type is checked for them, arithmetic is not.
-bool computes(DType t) { return t != kFloat16 && t != kBFloat16 && t != kInt8 && t != kInt16; }
+bool computes(DType t) {
+  return t != kFloat16 && t != kBFloat16 && t != kInt8 && t != kInt16 && !is_complex(t);
+}
 
 }  // namespace
 
@@ -45,8 +51,13 @@ TEST(PromotionTest, TensorPairsMatchPyTorch) {
   const nlohmann::json table = fixture();
   for (const auto& row : table["pairs"]) {
     Tensor a = operand(row[0], row[1]), b = operand(row[2], row[3]);
-    DType want = dtype_of_name(row[4]);
     std::string what = row.dump();
+    ++checked;
+    if (is_complex32(row[4])) {
+      EXPECT_EQ(result_type(a, b), kComplex64) << what;
+      continue;
+    }
+    DType want = dtype_of_name(row[4]);
     EXPECT_EQ(result_type(a, b), want) << what;
     if (computes(a.dtype()) && computes(b.dtype()) && computes(want)) {
       EXPECT_EQ((a + b).dtype(), want) << what;
@@ -54,15 +65,15 @@ TEST(PromotionTest, TensorPairsMatchPyTorch) {
       EXPECT_EQ(maximum(a, b).dtype(), want) << what;
       EXPECT_EQ(where(ones({}, kBool), a, b).dtype(), want) << what;
     }
-    ++checked;
   }
-  EXPECT_EQ(checked, 400);
+  EXPECT_EQ(checked, 576);
 }
 
 TEST(PromotionTest, TrueDivisionMatchesPyTorch) {
   const nlohmann::json table = fixture();
   for (const auto& row : table["div"]) {
     Tensor a = operand(row[0], row[1]), b = operand(row[2], row[3]);
+    if (is_complex32(row[4])) continue;
     DType want = dtype_of_name(row[4]);
     if (computes(a.dtype()) && computes(b.dtype()) && computes(want))
       EXPECT_EQ((a / b).dtype(), want) << row.dump();

@@ -367,7 +367,9 @@ def _promotion_fixture():
         return json.load(f)
 
 
-_STORAGE_ONLY = {"float16", "bfloat16", "int8", "int16"}  # Ember stores these; arithmetic needs a conversion
+# Ember stores these; arithmetic needs a conversion (complex: through view_as_real). PyTorch's
+# complex32 (float16 with a complex 0-d tensor) has no Ember dtype.
+_STORAGE_ONLY = {"float16", "bfloat16", "int8", "int16", "complex64", "complex128", "complex32", "bcomplex32"}
 
 
 def _operand(dtype, rank):

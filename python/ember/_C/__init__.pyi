@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'imag', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -26,6 +26,9 @@ class dtype:
     def __setstate__(self, arg0: str) -> None:
         ...
     def __str__(self) -> str:
+        ...
+    @property
+    def is_complex(self) -> bool:
         ...
     @property
     def is_floating_point(self) -> bool:
@@ -347,10 +350,14 @@ class Tensor:
         """
     def byte(self) -> Tensor:
         ...
+    def cdouble(self) -> Tensor:
+        ...
     def ceil(self) -> Tensor:
         """
         The smallest integer >= self; integer tensors as they are. Gradient zero.
         """
+    def cfloat(self) -> Tensor:
+        ...
     def char(self) -> Tensor:
         ...
     def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
@@ -522,6 +529,8 @@ class Tensor:
         The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
         """
     def int(self) -> Tensor:
+        ...
+    def is_complex(self) -> bool:
         ...
     def is_contiguous(self) -> bool:
         ...
@@ -996,6 +1005,9 @@ class Tensor:
     def grad_fn(self) -> Node:
         ...
     @property
+    def imag(self):
+        ...
+    @property
     def is_cuda(self) -> bool:
         ...
     @property
@@ -1012,6 +1024,9 @@ class Tensor:
         ...
     @property
     def ndim(self) -> int:
+        ...
+    @property
+    def real(self):
         ...
     @property
     def requires_grad(self) -> bool:
@@ -1346,8 +1361,9 @@ def frac(input: Tensor) -> Tensor:
 def from_numpy(array: typing.Any) -> Tensor:
     """
     A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
-    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16, float32,
-    float64; negative strides are refused (copy with ember.tensor(a) instead).
+    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16,
+    float32, float64, complex64, complex128; negative strides are refused (copy with ember.tensor(a)
+    instead).
     """
 def full(size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
@@ -1387,6 +1403,10 @@ def gt(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def gt(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def imag(input: Tensor) -> Tensor:
+    """
+    The imaginary parts of a complex tensor (a view).
+    """
 def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
     """
     A copy of input with source.select(dim, i) added to input.select(dim, index[i]).
@@ -1638,6 +1658,10 @@ def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generat
     """
     A random permutation of range(n) (int64).
     """
+def real(input: Tensor) -> Tensor:
+    """
+    The real parts of a complex tensor (a view); a real tensor itself.
+    """
 def reciprocal(input: Tensor) -> Tensor:
     """
     1 / input. Integer tensors compute in float32.
@@ -1831,6 +1855,14 @@ def var(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, kee
     """
     sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
     """
+def view_as_complex(input: Tensor) -> Tensor:
+    """
+    A float32/float64 tensor whose last dim is 2 with stride 1 seen as complex64/complex128: a view.
+    """
+def view_as_real(input: Tensor) -> Tensor:
+    """
+    A complex tensor's bytes as its real dtype with a trailing dim of 2 (real, imaginary): a view.
+    """
 def where(condition: Tensor, input: typing.Any, other: typing.Any) -> Tensor:
     """
     input where condition holds, else other (either may be a Python number).
@@ -1843,6 +1875,10 @@ def zeros_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: boo
     ...
 bfloat16: dtype
 bool: dtype
+cdouble: dtype
+cfloat: dtype
+complex128: dtype
+complex64: dtype
 double: dtype
 float: dtype
 float16: dtype

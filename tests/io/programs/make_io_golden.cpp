@@ -104,6 +104,18 @@ io::Value golden() {
                                 {"0", from_bits<float>({8.0f}, {1}, kFloat32)},
                                 {-1, "minus one"},
                                 {std::numeric_limits<int64_t>::max(), Value::dict({{int64_t{3}, true}})}})},
+      // Schema version 3: complex128, stored as float64 pairs and named in the table; complex64
+      // (safetensors' C64) and the int8/int16 dtypes that came without a version of their own.
+      {"storage_types", Value::dict({
+          // 1.5-2j, -0+inf*j
+          {"c64", from_bits<uint32_t>({0x3FC00000, 0xC0000000, 0x80000000, 0x7F800000}, {2}, kComplex64)},
+          // 0.1-1e300j, 5e-324+nan*j, then 1+2j and 3+4j in a transposed 2x2 with 5+6j, 7+8j
+          {"c128", from_bits<double>({0.1, -1e300, 5e-324, std::nan("")}, {2}, kComplex128)},
+          {"c128_transposed", from_bits<double>({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2}, kComplex128).t()},
+          {"c128_empty", empty({0, 2}, kComplex128)},
+          {"i8", from_bits<int8_t>({-128, -1, 0, 127}, {4}, kInt8)},
+          {"i16", from_bits<int16_t>({-32768, -1, 0, 32767}, {2, 2}, kInt16)},
+      })},
   });
 }
 

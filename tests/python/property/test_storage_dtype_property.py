@@ -1,16 +1,20 @@
-"""Storage dtypes (int8, int16, float16): they hold, move and convert values exactly, in every layout.
+"""Storage dtypes (int8, int16, float16, complex64, complex128): they hold, move and convert values
+exactly, in every layout.
 
-Ember computes in bool, uint8, int32/64 and float32/64; int8, int16, float16 and bfloat16 are held and
-moved (views, copies, cat, indexing, checkpoints) and converted with to(). Oracle: NumPy on the same
-values, compared bit for bit.
+Ember computes in bool, uint8, int32/64 and float32/64; int8, int16, float16, bfloat16 and the complex
+dtypes are held and moved (views, copies, cat, indexing, checkpoints) and converted with to(). Oracle:
+NumPy on the same values, compared bit for bit.
 """
+import warnings
+
 import numpy as np
 from hypothesis import given, strategies as st
 
 import ember
 from strategies import layout, shapes
 
-STORAGE = {ember.int8: np.int8, ember.int16: np.int16, ember.float16: np.float16}
+STORAGE = {ember.int8: np.int8, ember.int16: np.int16, ember.float16: np.float16,
+           ember.complex64: np.complex64, ember.complex128: np.complex128}
 
 
 @st.composite
@@ -22,6 +26,9 @@ def storage_tensors(draw):
     if np_dtype.kind == "i":
         info = np.iinfo(np_dtype)
         values = draw(st.lists(st.integers(int(info.min), int(info.max)), min_size=n, max_size=n))
+    elif np_dtype.kind == "c":  # every finite and non-finite part, NaN included
+        values = draw(st.lists(st.complex_numbers(width=8 * np_dtype.itemsize, allow_subnormal=True),
+                               min_size=n, max_size=n))
     else:
         values = draw(st.lists(st.floats(-65504, 65504, width=16), min_size=n, max_size=n))
     array = np.array(values, dtype=np_dtype).reshape(shape)
@@ -63,10 +70,15 @@ def test_cat_stack_and_index_select_move_exact_values(case, copies):
 @given(storage_tensors())
 def test_conversions_match_numpy(case):
     dtype, t, a = case
-    for target, np_target in ((ember.int64, np.int64), (ember.float64, np.float64), (ember.float32, np.float32)):
-        if np.dtype(STORAGE[dtype]).kind == "f" and np_target is np.int64:
-            continue  # float -> int of out-of-range values is undefined (in C++ and in NumPy)
-        same(t.to(target), a.astype(np_target))
+    kind = np.dtype(STORAGE[dtype]).kind
+    targets = [(ember.float64, np.float64), (ember.float32, np.float32), (ember.complex128, np.complex128),
+               (ember.complex64, np.complex64)]
+    if kind == "i":  # float -> int of out-of-range values is undefined (in C++ and in NumPy)
+        targets.append((ember.int64, np.int64))
+    for target, np_target in targets:
+        with warnings.catch_warnings():  # complex -> real keeps the real part; both sides warn
+            warnings.simplefilter("ignore")
+            same(t.to(target), a.astype(np_target))
     same(t.to(ember.bool), a != 0)
 
 
