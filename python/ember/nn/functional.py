@@ -182,29 +182,4 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     return dot / _C.clamp(n1 * n2, eps, None)
 
 
-def pad(input, pad, mode: str = "constant", value: float | None = None):  # noqa: A002
-    """Pads the last len(pad) // 2 dims: pad = (left, right, top, bottom, ...), from the last dim
-    backwards, as PyTorch's; negative amounts crop. Constant mode only (value, default 0)."""
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not implemented; only 'constant'")
-    if len(pad) % 2 or len(pad) // 2 > input.dim():
-        raise ValueError(f"pad: expected an even number of amounts for at most {input.dim()} dims, got {len(pad)}")
-    out = input
-    for i in range(len(pad) // 2):
-        d = input.dim() - 1 - i
-        before, after = pad[2 * i], pad[2 * i + 1]
-        if before < 0:
-            out = out.narrow(d, -before, out.shape[d] + before)
-        if after < 0:
-            out = out.narrow(d, 0, out.shape[d] + after)
-        parts = []
-        for amount in (max(before, 0), max(after, 0)):
-            shape = list(out.shape)
-            shape[d] = amount
-            parts.append(_C.full(shape, 0.0 if value is None else value, dtype=out.dtype))
-        if before > 0 or after > 0:
-            out = _C.cat([parts[0], out, parts[1]], d)
-    return out
-
-
 __all__ = [name for name in dir() if not name.startswith("_")]
