@@ -1,6 +1,7 @@
 """Gradients of prod, cumprod (with zeros in the input), logcumsumexp, cummax/cummin, diagonal,
-diag_embed, diag, masked_select, einsum and pad in every mode, against central finite differences
-(float64), with leaves of any layout, as test_grad_property.py does for the other ops."""
+diag_embed, diag, masked_select, einsum, pad in every mode and the losses' class weights and
+probability targets, against central finite differences (float64), with leaves of any layout, as
+test_grad_property.py does for the other ops."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -115,6 +116,37 @@ def _pad(draw):
         if n + amounts[-1] + amounts[-2] < 1:
             amounts[-2:] = [0, 0]
     return (lambda t: F.pad(t, amounts, mode=mode)), [values(draw, shape)]
+
+
+@case("weighted_smoothed_cross_entropy")
+def _cross_entropy(draw):
+    n, c = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    extra = draw(st.sampled_from([(), (2,)]))
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    smoothing = draw(st.sampled_from([0.0, 0.2]))
+    weight = ember.tensor(values(draw, (c,), "positive"))
+    if draw(st.booleans()):  # class probabilities
+        p = values(draw, (n, c) + extra, "positive")
+        target = ember.tensor(p / p.sum(1, keepdims=True))
+        return (lambda x: F.cross_entropy(x, target, weight=weight, reduction=reduction,
+                                          label_smoothing=smoothing)), [values(draw, (n, c) + extra)]
+    labels = np.array(draw(st.lists(st.integers(0, c - 1), min_size=n * numel(extra), max_size=n * numel(extra))),
+                      np.int64).reshape((n,) + extra)
+    ignore = -100 if (labels == labels.flat[0]).all() else int(labels.flat[0])
+    target = ember.tensor(labels)
+    return (lambda x: F.cross_entropy(x, target, weight=weight, ignore_index=ignore, reduction=reduction,
+                                      label_smoothing=smoothing)), [values(draw, (n, c) + extra)]
+
+
+@case("bce_with_logits_weight")
+def _bce(draw):
+    shape = any_shape(draw, min_dims=1, max_dims=4, allow_empty=False)
+    reduction = draw(st.sampled_from(["mean", "sum", "none"]))
+    weight = ember.tensor(values(draw, shape[-1:]))
+    pos_weight = ember.tensor(values(draw, shape[-1:], "positive")) if draw(st.booleans()) else None
+    return (lambda x, y: F.binary_cross_entropy_with_logits(x, y, weight=weight, reduction=reduction,
+                                                            pos_weight=pos_weight)), \
+        [values(draw, shape), values(draw, shape, "positive") / 2]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
