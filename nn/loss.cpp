@@ -30,10 +30,22 @@ void check_same_shape(const Tensor& input, const Tensor& target, const char* op)
                     " and target of shape ", target.sizes(), " differ");
 }
 
-// Checks [N, C, d...] against [N, d...] and returns the per-element -log p[target] with ignored
-// positions zeroed, plus the float mask of counted positions.
-std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& target, int64_t ignore_index,
-                                     const char* op) {
+// weight viewed along the class dim 1 of a [N, C, d...] tensor of `ndim` dims, after checking it
+// holds one entry per class.
+Tensor class_weights(const Tensor& weight, int64_t classes, int64_t ndim, const char* op) {
+  EMBER_CHECK_VALUE(weight.dim() == 1 && weight.size(0) == classes, op,
+                    ": weight tensor should be defined either for all ", classes,
+                    " classes or no classes but got weight tensor of shape: ", weight.sizes());
+  DimVector shape(static_cast<size_t>(ndim), 1);
+  shape[1] = classes;
+  return reshape(weight, shape);
+}
+
+// Checks [N, C, d...] against [N, d...] and returns the per-element -weight[target] * log p[target]
+// (weight 1 without one) with ignored positions zeroed, plus each position's weight in the mean
+// (weight[target], or 1; 0 where ignored).
+std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& target, const Tensor& weight,
+                                     int64_t ignore_index, const char* op) {
   EMBER_CHECK_VALUE(log_probs.dim() >= 2, op, ": input must be [N, C] or [N, C, d...], got ",
                     log_probs.sizes());
   EMBER_CHECK_TYPE(target.dtype() == kInt64 || target.dtype() == kInt32, op,
@@ -47,6 +59,7 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
   Tensor keep = ne(idx, ignore_index);
   Tensor safe = where(keep, idx, scalar_tensor(0, kInt64));
   int64_t classes = log_probs.size(1);
+  if (weight.defined()) class_weights(weight, classes, 2, op);
   Tensor bad = logical_and(keep, logical_or(lt(safe, 0), ge(safe, classes)));
   if (sum(bad.to(kInt64)).item<int64_t>() != 0) {
     const int64_t at = argmax(reshape(bad.to(kInt64), {-1})).item<int64_t>();
@@ -56,41 +69,90 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
   }
   Tensor picked = squeeze(gather(log_probs, 1, unsqueeze(safe, 1)), 1);
   Tensor mask = keep.to(log_probs.dtype());
+  if (weight.defined()) mask = reshape(index_select(weight, 0, reshape(safe, {-1})), safe.sizes()) * mask;
   return {neg(picked) * mask, mask};
 }
 
-Tensor masked_reduce(const Tensor& loss, const Tensor& mask, Reduction reduction) {
+// Mean divides by the summed weights of the counted positions (their count without weights).
+Tensor masked_reduce(const Tensor& loss, const Tensor& weights, Reduction reduction) {
   if (reduction != Reduction::Mean) return reduce(loss, reduction);
   // NB: when every target is ignored the mean is 0/0, NaN, as in PyTorch, but its gradient must be
-  // 0 (PyTorch's), not 0 * (1/0). The count is read on the host (picked_nll has already synced for
+  // 0 (PyTorch's), not 0 * (1/0). The total is read on the host (picked_nll has already synced for
   // its range check), which keeps the common case at one division.
-  const double count = sum(mask).item<double>();
-  if (count == 0) return sum(loss) * 0.0 + std::numeric_limits<double>::quiet_NaN();
-  return sum(loss) / count;
+  const double total = sum(weights).item<double>();
+  if (total == 0) return sum(loss) * 0.0 + std::numeric_limits<double>::quiet_NaN();
+  return sum(loss) / total;
+}
+
+// An unbatched [C] input (with a 0-d target, or [C] probabilities) as a batch of one; the
+// unreduced loss is made 0-d again.
+template <typename Loss>
+Tensor batch_of_one(const Tensor& input, const Tensor& target, bool probabilities, Reduction reduction,
+                    const char* op, const Loss& loss) {
+  if (input.dim() != 1) return loss(input, target);
+  EMBER_CHECK_VALUE(probabilities || (target.dim() <= 1 && target.numel() == 1), op, ": target of shape ",
+                    target.sizes(), " does not match input of shape ", input.sizes(), " (expected a 0-d class index)");
+  Tensor out = loss(unsqueeze(input, 0), probabilities ? unsqueeze(target, 0) : reshape(target, {1}));
+  return reduction == Reduction::None ? reshape(out, {}) : out;
+}
+
+// Cross entropy against class probabilities `target` (input's shape), PyTorch's formula: the
+// smoothed target mixes in 1 / C, and Mean divides by the number of positions, N * d...
+Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
+                                   Reduction reduction, double label_smoothing) {
+  EMBER_CHECK_TYPE(is_floating(target.dtype()),
+                   "cross_entropy: Expected floating point type for target with class probabilities, got ",
+                   target.dtype());
+  EMBER_CHECK_VALUE(ignore_index < 0, "cross_entropy: ignore_index is not supported for floating point target, got ",
+                    ignore_index);
+  const int64_t classes = input.size(1);
+  Tensor log_probs = log_softmax(input, 1);
+  Tensor t = label_smoothing > 0 ? target * (1.0 - label_smoothing) + label_smoothing / static_cast<double>(classes)
+                                 : target;
+  Tensor terms = log_probs * t;
+  if (weight.defined()) terms = terms * class_weights(weight, classes, input.dim(), "cross_entropy");
+  switch (reduction) {
+    case Reduction::None: return neg(sum(terms, {1}));
+    case Reduction::Sum: return neg(sum(terms));
+    case Reduction::Mean:
+      if (input.numel() == 0) return sum(terms) * 0.0 + std::numeric_limits<double>::quiet_NaN();
+      return neg(sum(terms)) / static_cast<double>(input.numel() / classes);
+  }
+  return terms;
 }
 
 }  // namespace
 
-Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_index, Reduction reduction) {
-  auto [loss, mask] = picked_nll(log_probs, target, ignore_index, "nll_loss");
-  return masked_reduce(loss, mask, reduction);
+Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_index, Reduction reduction,
+                const Tensor& weight) {
+  return batch_of_one(log_probs, target, false, reduction, "nll_loss", [&](const Tensor& x, const Tensor& t) {
+    auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "nll_loss");
+    return masked_reduce(loss, weights, reduction);
+  });
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_index, Reduction reduction,
-                     double label_smoothing) {
+                     double label_smoothing, const Tensor& weight) {
   EMBER_CHECK_VALUE(label_smoothing >= 0.0 && label_smoothing <= 1.0,
-                    "cross_entropy: label_smoothing must be in [0, 1], got ", label_smoothing);
-  EMBER_CHECK_VALUE(input.dim() >= 2, "cross_entropy: input must be [N, C] or [N, C, d...], got ",
+                    "cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+  EMBER_CHECK_VALUE(input.dim() >= 1, "cross_entropy: input must be [C], [N, C] or [N, C, d...], got ",
                     input.sizes());
-  Tensor log_probs = log_softmax(input, 1);
-  auto [loss, mask] = picked_nll(log_probs, target, ignore_index, "cross_entropy");
-  if (label_smoothing > 0.0) {
-    // The uniform part: the mean over classes of -log p, on counted positions only.
-    double classes = static_cast<double>(input.size(1));
-    Tensor smooth = neg(sum(log_probs, {1})) * mask / classes;
-    loss = loss * (1.0 - label_smoothing) + smooth * label_smoothing;
-  }
-  return masked_reduce(loss, mask, reduction);
+  const bool probabilities = target.sizes() == input.sizes();
+  return batch_of_one(input, target, probabilities, reduction, "cross_entropy", [&](const Tensor& x, const Tensor& t) {
+    if (probabilities)
+      return cross_entropy_probabilities(x, t, weight, ignore_index, reduction, label_smoothing);
+    Tensor log_probs = log_softmax(x, 1);
+    auto [loss, weights] = picked_nll(log_probs, t, weight, ignore_index, "cross_entropy");
+    Tensor nll = masked_reduce(loss, weights, reduction);
+    if (label_smoothing == 0.0) return nll;
+    // PyTorch's: (1 - s) * nll + s / C * the summed -log p of every class (weighted by class),
+    // zero where ignored, reduced as nll is (Mean by the same weights).
+    const int64_t classes = x.size(1);
+    Tensor all = weight.defined() ? log_probs * class_weights(weight, classes, x.dim(), "cross_entropy") : log_probs;
+    Tensor counted = ne(t.to(kInt64), ignore_index).to(log_probs.dtype());
+    Tensor smooth = masked_reduce(neg(sum(all, {1})) * counted, weights, reduction);
+    return nll * (1.0 - label_smoothing) + smooth * (label_smoothing / static_cast<double>(classes));
+  });
 }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
@@ -114,7 +176,7 @@ Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction reduc
 }
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
-                                        const Tensor& pos_weight, Reduction reduction) {
+                                        const Tensor& pos_weight, Reduction reduction, const Tensor& weight) {
   check_same_shape(input, target, "binary_cross_entropy_with_logits");
   // log(1 + e^-|x|) + max(-x, 0) = -log sigmoid(x), computed without overflow.
   Tensor log_sig_neg = log(exp(neg(abs(input))) + 1.0) + relu(neg(input));
@@ -125,6 +187,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
   } else {
     loss = (1.0 - target) * input + log_sig_neg;
   }
+  if (weight.defined()) loss = loss * weight;
   return reduce(loss, reduction);
 }
 

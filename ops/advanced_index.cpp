@@ -158,4 +158,16 @@ Tensor nonzero(const Tensor& t) {
   return tensor(coords, {rows, t.dim()}, TensorOptions(kInt64).device(t.device()));
 }
 
+Tensor argwhere(const Tensor& self) { return nonzero(self); }
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  EMBER_CHECK_TYPE(mask.dtype() == kBool, "masked_select: expected a bool mask, got ", mask.dtype());
+  EMBER_CHECK_VALUE(mask.device() == self.device(), "masked_select: mask on ", mask.device(), " for a tensor on ",
+                    self.device());
+  DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
+  // The flat positions of the true entries, picked by index_select (whose gradient is index_add).
+  Tensor positions = nonzero(reshape(expand(mask, shape), {-1})).reshape({-1});
+  return index_select(reshape(expand(self, shape), {-1}), 0, positions);
+}
+
 }  // namespace ember

@@ -1,6 +1,7 @@
 #pragma once
 // Advanced indexing, PyTorch's t[indices] and t[indices] = values: index, index_put and nonzero
-// (declared from the op table, ember/ops/functions.h). `indices` has one entry per leading index
+// (argwhere), and masked_select, t[mask] of the broadcast pair as one flat copy (declared from the
+// op table, ember/ops/functions.h). `indices` has one entry per leading index
 // position: an undefined Tensor takes a whole dim (Python's `:`), an int64/int32 tensor picks
 // entries of one dim, a bool (or uint8) mask picks the true positions of as many dims as it has.
 // The int indices (masks turned into their coordinates) broadcast together; the result's indexed

@@ -72,7 +72,7 @@ Tensor reduce_forward(ReduceOp op, const Tensor& t, IntArrayRef rd, bool keepdim
   } else {
     out = empty(reduced_shape(t.sizes(), rd, true), TensorOptions(dtype).device(t.device()));
     if (in.numel() == 0)
-      fill_data(out, 0);
+      fill_data(out, op == ReduceOp::Prod ? 1 : 0);  // the empty sum and product
     else
       reduce_stub(t.device().type, op, out, in, rd);
   }
@@ -414,6 +414,75 @@ Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim) {
     node->result = SavedTensor(out, true);
   }
   return out;
+}
+
+namespace {
+
+// grad * prod_{i != k} x_i along dim: the running products of the entries before k and after k
+// (exclusive cumprods from both ends), exact with zeros and differentiable (PyTorch's
+// prod_safe_zeros_backward). grad has x's shape with dim of size 1.
+Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& x, int64_t dim) {
+  if (x.numel() == 0) return expand(grad, x.sizes());
+  const int64_t n = x.size(dim);
+  DimVector one = x.sizes().vec();
+  one[static_cast<size_t>(dim)] = 1;
+  Tensor ones_ = ones(one, x.options());
+  Tensor before = cumprod(cat({ones_, narrow(x, dim, 0, n - 1)}, dim), dim);
+  Tensor after = flip(cumprod(cat({ones_, flip(narrow(x, dim, 1, n - 1), {dim})}, dim), dim), {dim});
+  return grad * (before * after);
+}
+
+// d prod(x)/dx_k = grad * prod_{i != k} x_i: grad * (result / x) when no entry is 0 (PyTorch's
+// fast path), else prod_safe_zeros_backward along dim (the flattened tensor for a full product).
+struct ProdBackward : autograd::Node {
+  SavedTensor self, result;
+  std::optional<int64_t> dim;  // none: the product of every entry
+  bool keepdim = false;
+  const char* name() const override { return "ProdBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = self.unpack(this);
+    if (x.dim() == 0) return {g[0]};
+    Tensor r = result.unpack(this), gk = g[0];
+    if (dim && !keepdim) {
+      gk = unsqueeze(gk, *dim);
+      r = unsqueeze(r, *dim);
+    }
+    if (!any(eq(x, 0)).item<bool>()) return {gk * (r / x)};
+    if (dim) return {prod_safe_zeros_backward(gk, x, *dim)};
+    return {reshape(prod_safe_zeros_backward(reshape(gk, {1}), reshape(x, {-1}), 0), x.sizes())};
+  }
+  void release_saved() override {
+    self.reset();
+    result.reset();
+  }
+};
+
+Tensor prod_impl(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  DType accumulate = is_integral(t.dtype()) ? kInt64 : t.dtype();
+  check_compute_dtype(accumulate, "prod");
+  DimVector rd = dim ? reduction_dims({*dim}, t.dim(), "prod") : reduction_dims({}, t.dim(), "prod");
+  Tensor out = reduce_forward(ReduceOp::Prod, t, rd, keepdim && dim, accumulate);
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<ProdBackward>(t);
+    if (dim && t.dim() > 0) node->dim = rd[0];
+    node->keepdim = keepdim;
+    node->self = SavedTensor(t);
+    autograd::set_history(out, node);
+    node->result = SavedTensor(out, true);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor prod(const Tensor& t, std::optional<DType> dtype) {
+  if (dtype && *dtype != t.dtype()) return prod(t.to(*dtype));
+  return prod_impl(t, std::nullopt, false);
+}
+
+Tensor prod(const Tensor& t, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+  if (dtype && *dtype != t.dtype()) return prod(t.to(*dtype), dim, keepdim);
+  return prod_impl(t, dim, keepdim);
 }
 
 Tensor sum_to(const Tensor& t, IntArrayRef shape) {

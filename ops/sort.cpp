@@ -17,13 +17,12 @@ struct CumsumBackward : autograd::Node {
   TensorList apply(TensorList&& g) override { return {flip(cumsum(flip(g[0], {dim}), dim), {dim})}; }
 };
 
-// t with `dim` moved last, contiguous, and its original dim count (0-d tensors act as [1]).
+}  // namespace
+
 Tensor rows_last(const Tensor& t, int64_t dim) {
   Tensor v = t.dim() == 0 ? t.reshape({1}) : t;
   return contiguous_data(v.transpose(dim, -1));
 }
-
-}  // namespace
 
 Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   check_compute_dtype(self.dtype(), "argsort");

@@ -106,10 +106,14 @@ OneCycleLR::OneCycleLR(Optimizer& optimizer, std::vector<double> max_lrs, int64_
     momentum_key_ = d.contains("momentum") ? "momentum" : d.contains("betas") ? "betas" : "";
     EMBER_CHECK_VALUE(!momentum_key_.empty(), "OneCycleLR: ", optimizer.name(),
                       " has neither momentum nor betas to cycle; set cycle_momentum = false");
-    for (auto& g : gs) {
-      set_momentum(g, options.max_momentum);
-      g.options.set("max_momentum", options.max_momentum);
-      g.options.set("base_momentum", options.base_momentum);
+    const std::vector<double> base = per_group_bound(options.base_momentums, options.base_momentum, gs.size(),
+                                                     "OneCycleLR", "base_momentum");
+    const std::vector<double> max = per_group_bound(options.max_momentums, options.max_momentum, gs.size(),
+                                                    "OneCycleLR", "max_momentum");
+    for (size_t i = 0; i < gs.size(); ++i) {
+      set_momentum(gs[i], max[i]);
+      gs[i].options.set("max_momentum", max[i]);
+      gs[i].options.set("base_momentum", base[i]);
     }
   }
   start();

@@ -50,6 +50,8 @@ struct OneCycleOptions {
   bool cycle_momentum = true;
   double base_momentum = 0.85;
   double max_momentum = 0.95;
+  /// One momentum bound per parameter group (torch's lists); empty: the scalar for every group.
+  std::vector<double> base_momentums, max_momentums;
   double div_factor = 25;
   double final_div_factor = 1e4;
   bool three_phase = false;

@@ -34,15 +34,18 @@ CyclicLR::CyclicLR(Optimizer& optimizer, std::vector<double> base_lrs, std::vect
     momentum_key_ = d.contains("momentum") ? "momentum" : d.contains("betas") ? "betas" : "";
     EMBER_CHECK_VALUE(!momentum_key_.empty(), "CyclicLR: ", optimizer.name(),
                       " has neither momentum nor betas to cycle; set cycle_momentum = false");
-    base_momentums_.assign(gs.size(), options_.base_momentum);
-    max_momentums_.assign(gs.size(), options_.max_momentum);
-    for (auto& g : gs) {
+    base_momentums_ = per_group_bound(options_.base_momentums, options_.base_momentum, gs.size(), "CyclicLR",
+                                      "base_momentum");
+    max_momentums_ = per_group_bound(options_.max_momentums, options_.max_momentum, gs.size(), "CyclicLR",
+                                     "max_momentum");
+    for (size_t i = 0; i < gs.size(); ++i) {
+      auto& g = gs[i];
       if (momentum_key_ == "betas")
-        g.options.set("betas", Betas{options_.max_momentum, g.options.pair("betas").second});
+        g.options.set("betas", Betas{max_momentums_[i], g.options.pair("betas").second});
       else
-        g.options.set("momentum", options_.max_momentum);
-      g.options.set("max_momentum", options_.max_momentum);
-      g.options.set("base_momentum", options_.base_momentum);
+        g.options.set("momentum", max_momentums_[i]);
+      g.options.set("max_momentum", max_momentums_[i]);
+      g.options.set("base_momentum", base_momentums_[i]);
     }
   }
   start();

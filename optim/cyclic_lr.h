@@ -23,6 +23,8 @@ struct CyclicOptions {
   bool cycle_momentum = true;
   double base_momentum = 0.8;
   double max_momentum = 0.9;
+  /// One momentum bound per parameter group (torch's lists); empty: the scalar for every group.
+  std::vector<double> base_momentums, max_momentums;
 };
 
 /// The lr goes from base_lr up to max_lr over step_size_up steps and back over step_size_down,

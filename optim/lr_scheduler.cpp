@@ -117,14 +117,30 @@ void LRScheduler::load_state_dict(const SchedulerStateDict& state) {
   last_lr_ = std::move(last);
 }
 
+std::vector<double> per_group_bound(const std::vector<double>& values, double fallback, size_t groups,
+                                    const char* scheduler, const char* what) {
+  if (values.empty()) return std::vector<double>(groups, fallback);
+  EMBER_CHECK_VALUE(values.size() == groups, scheduler, ": expected ", groups, " values for ", what,
+                    " (one per parameter group), got ", values.size());
+  return values;
+}
+
+namespace {
+
+std::vector<LambdaLR::Fn> checked_functions(std::vector<LambdaLR::Fn> fns, size_t groups, const char* scheduler) {
+  EMBER_CHECK_VALUE(fns.size() == groups, scheduler, ": expected ", groups,
+                    " functions (one per parameter group), got ", fns.size());
+  for (const auto& f : fns) EMBER_CHECK_VALUE(static_cast<bool>(f), scheduler, ": empty function");
+  return fns;
+}
+
+}  // namespace
+
 LambdaLR::LambdaLR(Optimizer& optimizer, Fn fn)
     : LambdaLR(optimizer, std::vector<Fn>(optimizer.param_groups().size(), fn)) {}
 
 LambdaLR::LambdaLR(Optimizer& optimizer, std::vector<Fn> fns)
-    : LRScheduler(optimizer, "LambdaLR"), fns_(std::move(fns)) {
-  EMBER_CHECK_VALUE(fns_.size() == groups().size(), "LambdaLR: expected ", groups().size(),
-                    " functions (one per parameter group), got ", fns_.size());
-  for (const auto& f : fns_) EMBER_CHECK_VALUE(static_cast<bool>(f), "LambdaLR: empty function");
+    : LRScheduler(optimizer, "LambdaLR"), fns_(checked_functions(std::move(fns), groups().size(), "LambdaLR")) {
   start();
 }
 
@@ -132,6 +148,31 @@ std::vector<double> LambdaLR::get_lr() {
   std::vector<double> out;
   for (size_t i = 0; i < base_lrs_.size(); ++i) out.push_back(base_lrs_[i] * fns_[i](last_epoch_));
   return out;
+}
+
+MultiplicativeLR::MultiplicativeLR(Optimizer& optimizer, Fn fn)
+    : MultiplicativeLR(optimizer, std::vector<Fn>(optimizer.param_groups().size(), fn)) {}
+
+MultiplicativeLR::MultiplicativeLR(Optimizer& optimizer, std::vector<Fn> fns)
+    : LRScheduler(optimizer, "MultiplicativeLR"),
+      fns_(checked_functions(std::move(fns), groups().size(), "MultiplicativeLR")) {
+  start();
+}
+
+void MultiplicativeLR::restart() {
+  auto& gs = groups();
+  EMBER_CHECK_VALUE(gs.size() == fns_.size(), name_, ": the optimizer has ", gs.size(),
+                    " parameter groups, the scheduler was built for ", fns_.size());
+  last_epoch_ = 0;
+  for (size_t i = 0; i < gs.size(); ++i) gs[i].options.set("lr", gs[i].get("lr") * fns_[i](0));
+  last_lr_ = group_lrs();
+}
+
+std::vector<double> MultiplicativeLR::get_lr() {
+  std::vector<double> lrs = group_lrs();
+  if (last_epoch_ == 0) return lrs;
+  for (size_t i = 0; i < lrs.size(); ++i) lrs[i] *= fns_[i](last_epoch_);
+  return lrs;
 }
 
 }  // namespace ember::optim

@@ -77,6 +77,11 @@ class LRScheduler {
   friend class SequentialLR;  // undoes its schedulers' step 0 as torch's does
 };
 
+/// One value per parameter group: `values` when it is not empty (it must then have one per group),
+/// else `fallback` for every group; errors name `scheduler` and `what`.
+std::vector<double> per_group_bound(const std::vector<double>& values, double fallback, size_t groups,
+                                    const char* scheduler, const char* what);
+
 /// lr = base_lr * fn(last_epoch), one function for all groups or one per group.
 /// NB: the function is code, not state: state_dict() saves last_epoch and base_lrs only, and a
 /// resumed run must build the scheduler with the same function(s).
@@ -85,6 +90,23 @@ class LambdaLR : public LRScheduler {
   using Fn = std::function<double(int64_t)>;
   LambdaLR(Optimizer& optimizer, Fn fn);
   LambdaLR(Optimizer& optimizer, std::vector<Fn> fns);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  std::vector<Fn> fns_;
+};
+
+/// lr *= fn(last_epoch) at every step after the first, one function for all groups or one per
+/// group (torch's MultiplicativeLR); like LambdaLR, the functions are code, not state.
+class MultiplicativeLR : public LRScheduler {
+ public:
+  using Fn = LambdaLR::Fn;
+  MultiplicativeLR(Optimizer& optimizer, Fn fn);
+  MultiplicativeLR(Optimizer& optimizer, std::vector<Fn> fns);
+  /// As torch's step(0) (it has no closed form): the current lr times fn(0).
+  void restart() override;
 
  protected:
   std::vector<double> get_lr() override;

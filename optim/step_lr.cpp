@@ -76,6 +76,24 @@ std::vector<double> LinearLR::get_lr() {
   return lrs;
 }
 
+ConstantLR::ConstantLR(Optimizer& optimizer, double factor, int64_t total_iters)
+    : LRScheduler(optimizer, "ConstantLR"), factor_(factor), total_iters_(total_iters) {
+  EMBER_CHECK_VALUE(factor >= 0 && factor <= 1,
+                    "ConstantLR: Constant multiplicative factor expected to be between 0 and 1, got ", factor);
+  start();
+}
+
+std::vector<double> ConstantLR::get_lr() {
+  // Recursive, as torch's: the factor at step 0, its inverse at total_iters.
+  std::vector<double> lrs = group_lrs();
+  if (last_epoch_ == 0) {
+    for (double& lr : lrs) lr *= factor_;
+  } else if (last_epoch_ == total_iters_) {
+    for (double& lr : lrs) lr *= 1.0 / factor_;
+  }
+  return lrs;
+}
+
 PolynomialLR::PolynomialLR(Optimizer& optimizer, int64_t total_iters, double power)
     : LRScheduler(optimizer, "PolynomialLR"), total_iters_(total_iters), power_(power) {
   EMBER_CHECK_VALUE(total_iters > 0, "PolynomialLR: total_iters must be positive, got ", total_iters);

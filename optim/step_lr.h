@@ -59,6 +59,20 @@ class LinearLR : public LRScheduler {
   int64_t total_iters_;
 };
 
+/// The lr is scaled by factor until total_iters steps, then back to the initial lr:
+/// ConstantLR(opt, 0.5, 4) halves the first four steps' lr (torch's ConstantLR).
+class ConstantLR : public LRScheduler {
+ public:
+  ConstantLR(Optimizer& optimizer, double factor = 1.0 / 3, int64_t total_iters = 5);
+
+ protected:
+  std::vector<double> get_lr() override;
+
+ private:
+  double factor_;
+  int64_t total_iters_;
+};
+
 /// The lr factor decays as (1 - t / total_iters)^power to 0 at total_iters, then stays:
 /// PolynomialLR(opt, 100, 2.0).
 class PolynomialLR : public LRScheduler {

@@ -29,6 +29,17 @@ namespace {
 // block and not with the whole length.
 constexpr int64_t kSumBlock = 4096;
 
+// a * b, wrapping for integers as PyTorch's do (signed overflow is undefined in C++).
+template <typename T>
+T times(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+  } else {
+    return a * b;
+  }
+}
+
 // NB: sums run in an order fixed by n (sum_run), never by x's address.
 template <ReduceOp Op, typename T>
 T reduce_run(const T* x, int64_t n) {
@@ -42,6 +53,10 @@ T reduce_run(const T* x, int64_t n) {
       }
     }
     return sum_run(x, n);
+  } else if constexpr (Op == ReduceOp::Prod) {
+    T acc = T(1);
+    for (int64_t i = 0; i < n; ++i) acc = times(acc, x[i]);
+    return acc;
   } else {
     return extreme_run<Op == ReduceOp::Max, T>(x, n);
   }
@@ -52,6 +67,10 @@ template <ReduceOp Op, typename T, typename A, typename B>
 void combine(A&& o, const B& x) {
   if constexpr (Op == ReduceOp::Sum)
     o += x;
+  else if constexpr (Op == ReduceOp::Prod && std::is_integral_v<T>)
+    o = o.binaryExpr(x, [](T a, T b) { return times(a, b); });
+  else if constexpr (Op == ReduceOp::Prod)
+    o *= x;
   else if constexpr (Op == ReduceOp::Max)
     o = o.binaryExpr(x, Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>());
   else
@@ -62,6 +81,8 @@ template <ReduceOp Op, typename T>
 T combine_scalar(T a, T b) {
   if constexpr (Op == ReduceOp::Sum) {
     return a + b;
+  } else if constexpr (Op == ReduceOp::Prod) {
+    return times(a, b);
   } else {
     if constexpr (std::is_floating_point_v<T>) {
       if (a != a) return a;  // NaN wins
@@ -219,6 +240,7 @@ void cpu_reduce(ReduceOp op, const Tensor& out, const Tensor& in, IntArrayRef di
         case ReduceOp::Sum: reduce_4d<ReduceOp::Sum, T>(o, x, l); break;
         case ReduceOp::Max: reduce_4d<ReduceOp::Max, T>(o, x, l); break;
         case ReduceOp::Min: reduce_4d<ReduceOp::Min, T>(o, x, l); break;
+        case ReduceOp::Prod: reduce_4d<ReduceOp::Prod, T>(o, x, l); break;
       }
     }
   });

@@ -6,8 +6,9 @@
 
 namespace ember {
 
-enum class ReduceOp : uint8_t { Sum, Max, Min };
-/// Kernel: out (contiguous, input's shape with `dims` set to 1) = op over `dims` of in.
+enum class ReduceOp : uint8_t { Sum, Max, Min, Prod };
+/// Kernel: out (contiguous, input's shape with `dims` set to 1) = op over `dims` of in (Prod:
+/// integers wrap, as PyTorch's).
 /// `dims` is sorted, unique and non-empty, every reduced dim is non-empty; in has out's dtype
 /// (never bool).
 using ReduceFn = void (*)(ReduceOp op, const Tensor& out, const Tensor& in, IntArrayRef dims);

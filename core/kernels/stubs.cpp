@@ -12,6 +12,8 @@
 #include "ember/core/kernels/optim.h"
 #include "ember/core/kernels/pool.h"
 #include "ember/core/kernels/reduce.h"
+#include "ember/core/kernels/sampling.h"
+#include "ember/core/kernels/scan.h"
 #include "ember/core/kernels/softmax.h"
 #include "ember/core/kernels/sort.h"
 
@@ -40,6 +42,9 @@ EMBER_DEFINE_STUB(cat_stub, CatFn);
 
 EMBER_DEFINE_STUB(argsort_stub, ArgsortFn);
 EMBER_DEFINE_STUB(cumsum_stub, CumsumFn);
+EMBER_DEFINE_STUB(scan_stub, ScanFn);
+
+EMBER_DEFINE_STUB(multinomial_stub, MultinomialFn);
 
 EMBER_DEFINE_STUB(matmul_stub, MatmulFn);
 

@@ -36,17 +36,19 @@ void bind_functional_forms(py::module_& f) {
         "input @ weight^T + bias.");
   f.def("cross_entropy", [](const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
                             int64_t ignore_index, const std::string& reduction, double label_smoothing) {
-    EMBER_CHECK_VALUE(!weight, "cross_entropy: per-class weight is not supported");
-    return F::cross_entropy(input, target, ignore_index, reduction_of(reduction), label_smoothing);
+    return F::cross_entropy(input, target, ignore_index, reduction_of(reduction), label_smoothing,
+                            weight.value_or(Tensor()));
   }, py::arg("input"), py::arg("target"), py::arg("weight") = py::none(), py::arg("ignore_index") = -100,
         py::arg("reduction") = "mean", py::arg("label_smoothing") = 0.0,
-        "-log_softmax(input)[target] for class indices target (int64).");
+        "-log_softmax(input)[target] for class indices target (int64), or against class probabilities (a "
+        "floating target of input's shape); weight gives each class's weight (then \"mean\" divides by the "
+        "weights of the counted targets), label_smoothing mixes in the uniform distribution, as PyTorch.");
   f.def("nll_loss", [](const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
                        int64_t ignore_index, const std::string& reduction) {
-    EMBER_CHECK_VALUE(!weight, "nll_loss: per-class weight is not supported");
-    return F::nll_loss(input, target, ignore_index, reduction_of(reduction));
+    return F::nll_loss(input, target, ignore_index, reduction_of(reduction), weight.value_or(Tensor()));
   }, py::arg("input"), py::arg("target"), py::arg("weight") = py::none(), py::arg("ignore_index") = -100,
-        py::arg("reduction") = "mean", "-input[target] for log-probabilities input.");
+        py::arg("reduction") = "mean",
+        "-weight[target] * input[target] for log-probabilities input; weight as in cross_entropy.");
   f.def("mse_loss", [](const Tensor& input, const Tensor& target, const std::string& reduction) {
     return F::mse_loss(input, target, reduction_of(reduction));
   }, py::arg("input"), py::arg("target"), py::arg("reduction") = "mean");
@@ -60,9 +62,8 @@ void bind_functional_forms(py::module_& f) {
   f.def("binary_cross_entropy_with_logits", [](const Tensor& input, const Tensor& target,
                                                const std::optional<Tensor>& weight, const std::string& reduction,
                                                const std::optional<Tensor>& pos_weight) {
-    EMBER_CHECK_VALUE(!weight, "binary_cross_entropy_with_logits: weight is not supported (pos_weight is)");
     return F::binary_cross_entropy_with_logits(input, target, pos_weight.value_or(Tensor()),
-                                               reduction_of(reduction));
+                                               reduction_of(reduction), weight.value_or(Tensor()));
   }, py::arg("input"), py::arg("target"), py::arg("weight") = py::none(), py::arg("reduction") = "mean",
         py::arg("pos_weight") = py::none());
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "ember/core/factory.h"
 #include "ember/ops/ops.h"
 
 namespace ember::python {
@@ -55,6 +56,42 @@ int64_t correction_of(std::optional<bool> unbiased, std::optional<int64_t> corre
   return unbiased.value_or(true) ? 1 : 0;
 }
 
+// nonzero(as_tuple=True) and where(condition): one 1-D index tensor per dim (a 0-d input counts as
+// 1-D, as in PyTorch).
+py::tuple nonzero_tuple(const Tensor& t) {
+  Tensor coords = ember::nonzero(t);
+  if (t.dim() == 0) return py::make_tuple(zeros({coords.size(0)}, TensorOptions(kInt64)));
+  py::tuple out(static_cast<size_t>(t.dim()));
+  for (int64_t d = 0; d < t.dim(); ++d) out[static_cast<size_t>(d)] = py::cast(coords.select(1, d));
+  return out;
+}
+
+// einsum's sublist form, einsum(op0, [0, 1], op1, [1, 2], [0, 2]): the equation it stands for
+// (subscripts 0..51 are a-z then A-Z, as in PyTorch; Ellipsis is "...").
+std::string sublist_equation(const py::args& args, std::vector<Tensor>& operands) {
+  auto term = [](const py::handle& sublist) {
+    std::string out;
+    for (py::handle item : sublist) {
+      if (item.is(py::ellipsis())) {
+        out += "...";
+        continue;
+      }
+      const int64_t v = item.cast<int64_t>();
+      EMBER_CHECK_VALUE(v >= 0 && v < 52, "einsum(): subscript in subscript list is not within the valid range [0, 52), got ", v);
+      out += static_cast<char>(v < 26 ? 'a' + v : 'A' + (v - 26));
+    }
+    return out;
+  };
+  std::string eq;
+  size_t i = 0;
+  for (; i + 1 < args.size(); i += 2) {
+    operands.push_back(args[i].cast<Tensor>());
+    eq += (i ? "," : "") + term(args[i + 1]);
+  }
+  if (i < args.size()) eq += "->" + term(args[i]);
+  return eq;
+}
+
 }  // namespace
 
 void bind_ops(py::module_& m) {
@@ -88,6 +125,37 @@ void bind_ops(py::module_& m) {
     cls.def(name, f, py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false,
             py::kw_only(), py::arg("correction") = py::none(), doc);
   }
+
+  m.def("where", [](const Tensor& cond) { return nonzero_tuple(cond); }, py::arg("condition"),
+        "where(condition): nonzero(condition, as_tuple=True).");
+  auto nonzero = [](const Tensor& t, bool as_tuple) -> py::object {
+    if (as_tuple) return nonzero_tuple(t);
+    return py::cast(ember::nonzero(t));
+  };
+  const char* nonzero_doc = "Coordinates of the nonzero elements, one row each in row-major order: [n, input.dim()]; "
+                            "with as_tuple=True one 1-D tensor per dim.";
+  m.def("nonzero", nonzero, py::arg("input"), py::kw_only(), py::arg("as_tuple") = false, nonzero_doc);
+  cls.def("nonzero", nonzero, py::kw_only(), py::arg("as_tuple") = false, nonzero_doc);
+
+  m.def("einsum", [](const py::args& args) {
+    EMBER_CHECK_VALUE(args.size() >= 1, "einsum(): must specify the equation string and at least one operand, "
+                                        "or at least one operand and its subscripts list");
+    std::vector<Tensor> operands;
+    std::string equation;
+    if (py::isinstance<py::str>(args[0])) {
+      equation = args[0].cast<std::string>();
+      if (args.size() == 2 && !py::isinstance<Tensor>(args[1])) {
+        operands = args[1].cast<std::vector<Tensor>>();
+      } else {
+        for (size_t i = 1; i < args.size(); ++i) operands.push_back(args[i].cast<Tensor>());
+      }
+    } else {
+      equation = sublist_equation(args, operands);
+    }
+    return without_gil([&] { return ember::einsum(equation, operands); });
+  }, "einsum(equation, *operands): sums of products of the operands' entries as the equation names them "
+     "(PyTorch's syntax: subscripts a-zA-Z, ... for the dims not named, -> and the output, or the implicit "
+     "output); also einsum(equation, [operands]) and the sublist form einsum(op0, [0, 1], op1, [1, 2], [0, 2]).");
 
   m.def("max_pool2d", [](const Tensor& input, const py::object& kernel, const py::object& stride,
                          const py::object& padding, const py::object& dilation, bool ceil_mode,

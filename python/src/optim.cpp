@@ -110,6 +110,22 @@ optim::LambdaLR::Fn lr_function(py::function fn) {
 template <typename S>
 using Scheduler = py::class_<S, optim::LRScheduler, std::shared_ptr<S>>;
 
+// A momentum bound given as one number (every group) or as a list (one per group), as torch takes.
+void momentum_bound(const py::handle& value, double& scalar, std::vector<double>& per_group) {
+  if (PyFloat_Check(value.ptr()) || PyLong_Check(value.ptr()))
+    scalar = value.cast<double>();
+  else
+    per_group = value.cast<std::vector<double>>();
+}
+
+// One lr function or a sequence of them (one per group), for LambdaLR and MultiplicativeLR.
+std::vector<optim::LambdaLR::Fn> lr_functions(py::object fns, size_t groups) {
+  if (py::isinstance<py::function>(fns)) return std::vector<optim::LambdaLR::Fn>(groups, lr_function(fns));
+  std::vector<optim::LambdaLR::Fn> list;
+  for (py::handle f : fns) list.push_back(lr_function(py::reinterpret_borrow<py::function>(f)));
+  return list;
+}
+
 }  // namespace
 
 void bind_optim(py::module_& m) {
@@ -233,8 +249,8 @@ checkpoint lands on the right parameter even after the model's parameters were r
            py::arg("warmup_steps"), alive);
   Scheduler<optim::OneCycleLR>(o, "OneCycleLR")
       .def(py::init([](Optimizer& opt, std::vector<double> max_lrs, int64_t total_steps, double pct_start,
-                       const std::string& anneal, bool cycle_momentum, double base_momentum,
-                       double max_momentum, double div_factor, double final_div_factor, bool three_phase) {
+                       const std::string& anneal, bool cycle_momentum, py::object base_momentum,
+                       py::object max_momentum, double div_factor, double final_div_factor, bool three_phase) {
         optim::OneCycleOptions oc;
         oc.pct_start = pct_start;
         EMBER_CHECK_VALUE(anneal == "cos" || anneal == "linear",
@@ -242,8 +258,8 @@ checkpoint lands on the right parameter even after the model's parameters were r
         oc.anneal_strategy = anneal == "cos" ? optim::OneCycleOptions::Anneal::Cos
                                              : optim::OneCycleOptions::Anneal::Linear;
         oc.cycle_momentum = cycle_momentum;
-        oc.base_momentum = base_momentum;
-        oc.max_momentum = max_momentum;
+        momentum_bound(base_momentum, oc.base_momentum, oc.base_momentums);
+        momentum_bound(max_momentum, oc.max_momentum, oc.max_momentums);
         oc.div_factor = div_factor;
         oc.final_div_factor = final_div_factor;
         oc.three_phase = three_phase;
@@ -261,8 +277,8 @@ checkpoint lands on the right parameter even after the model's parameters were r
   Scheduler<optim::CyclicLR>(o, "CyclicLR")
       .def(py::init([](Optimizer& opt, std::vector<double> base_lrs, std::vector<double> max_lrs, int64_t up,
                        std::optional<int64_t> down, const std::string& mode, double gamma, py::object scale_fn,
-                       const std::string& scale_mode, bool cycle_momentum, double base_momentum,
-                       double max_momentum) {
+                       const std::string& scale_mode, bool cycle_momentum, py::object base_momentum,
+                       py::object max_momentum) {
         optim::CyclicOptions c;
         c.step_size_up = up;
         c.step_size_down = down.value_or(0);
@@ -287,8 +303,8 @@ checkpoint lands on the right parameter even after the model's parameters were r
           c.scale_by_cycle = scale_mode == "cycle";
         }
         c.cycle_momentum = cycle_momentum;
-        c.base_momentum = base_momentum;
-        c.max_momentum = max_momentum;
+        momentum_bound(base_momentum, c.base_momentum, c.base_momentums);
+        momentum_bound(max_momentum, c.max_momentum, c.max_momentums);
         return std::make_shared<optim::CyclicLR>(opt, std::move(base_lrs), std::move(max_lrs), std::move(c));
       }), py::arg("optimizer"), py::arg("base_lrs"), py::arg("max_lrs"), py::arg("step_size_up"),
          py::arg("step_size_down"), py::arg("mode"), py::arg("gamma"), py::arg("scale_fn"), py::arg("scale_mode"),
@@ -302,13 +318,20 @@ checkpoint lands on the right parameter even after the model's parameters were r
       .def_property_readonly("schedulers", [](const optim::ChainedScheduler& s) { return s.schedulers(); });
   Scheduler<optim::LambdaLR>(o, "LambdaLR")
       .def(py::init([](Optimizer& opt, py::object fns) {
-        if (py::isinstance<py::function>(fns)) return std::make_shared<optim::LambdaLR>(opt, lr_function(fns));
-        std::vector<optim::LambdaLR::Fn> list;
-        for (py::handle f : fns) list.push_back(lr_function(py::reinterpret_borrow<py::function>(f)));
-        return std::make_shared<optim::LambdaLR>(opt, std::move(list));
+        return std::make_shared<optim::LambdaLR>(opt, lr_functions(fns, opt.param_groups().size()));
       }), py::arg("optimizer"), py::arg("lr_lambda"), alive,
          "lr = initial lr * lr_lambda(epoch); one function or one per group. The function is code, "
          "not state: state_dict() does not hold it.");
+
+  Scheduler<optim::MultiplicativeLR>(o, "MultiplicativeLR")
+      .def(py::init([](Optimizer& opt, py::object fns) {
+        return std::make_shared<optim::MultiplicativeLR>(opt, lr_functions(fns, opt.param_groups().size()));
+      }), py::arg("optimizer"), py::arg("lr_lambda"), alive,
+         "lr *= lr_lambda(epoch) at every step; one function or one per group. The function is code, not "
+         "state: state_dict() does not hold it.");
+  Scheduler<optim::ConstantLR>(o, "ConstantLR")
+      .def(py::init<Optimizer&, double, int64_t>(), py::arg("optimizer"), py::arg("factor") = 1.0 / 3,
+           py::arg("total_iters") = 5, alive, "lr scaled by factor until total_iters steps, then restored.");
 
   py::class_<optim::ReduceLROnPlateau, std::shared_ptr<optim::ReduceLROnPlateau>>(o, "ReduceLROnPlateau",
       "Cuts the lrs by factor once a metric stalls: scheduler.step(val_loss).")

@@ -114,3 +114,51 @@ TEST(LossTest, MeanOverOnlyIgnoredTargetsIsNanWithZeroGradient) {
   Tensor one = F::cross_entropy(x, tensor<int64_t>({1, -100}));
   EXPECT_NEAR(one.item(), F::cross_entropy(x.slice(0, 0, 1), tensor<int64_t>({1})).item(), 1e-12);
 }
+
+// Class weights with label smoothing and ignore_index, class-probability targets, unbatched inputs
+// and BCE's weight, against PyTorch (tests/fixtures/functional.json, make_functional_fixtures.py),
+// in float64 and float32, every reduction.
+TEST(LossTest, WeightsSmoothingAndProbabilityTargetsMatchPyTorch) {
+  static const auto cases = ember::testing::load_fixture("functional.json");
+  int checked = 0;
+  for (const auto& [name, c] : cases) {
+    if (name.rfind("loss_", 0) != 0) continue;
+    SCOPED_TRACE(name);
+    const std::string loss = c.strings.at("loss");
+    const F::Reduction reduction = reduction_of(c.strings.at("reduction"));
+    const bool is_float64 = c.tensor("input").dtype() == kFloat64;
+    const double rtol = is_float64 ? 1e-10 : 1e-5, atol = is_float64 ? 1e-12 : 1e-6;
+    Tensor weight = c.tensors.count("weight") ? c.tensor("weight") : Tensor();
+    Tensor x = c.tensor("input").clone().set_requires_grad();
+    Tensor y;
+    if (loss == "cross_entropy") {
+      y = F::cross_entropy(x, c.tensor("target"), static_cast<int64_t>(c.scalar("ignore_index")), reduction,
+                           c.scalar("label_smoothing"), weight);
+    } else if (loss == "nll_loss") {
+      y = F::nll_loss(x, c.tensor("target"), static_cast<int64_t>(c.scalar("ignore_index")), reduction, weight);
+    } else {
+      y = F::binary_cross_entropy_with_logits(x, c.tensor("target"), c.tensors.count("pos_weight") ? c.tensor("pos_weight") : Tensor(),
+                                              reduction, weight);
+    }
+    expect_close(y, c.tensor("output"), rtol, atol, "output");
+    (y * c.tensor("grad_output")).sum().backward();
+    expect_close(x.grad(), c.tensor("grad.input"), rtol, atol, "grad.input");
+    ++checked;
+  }
+  EXPECT_GT(checked, 70);
+}
+
+TEST(LossTest, ClassWeightsAndProbabilityTargetsCheckTheirShapes) {
+  Tensor logits = zeros({4, 3});
+  expect_error<ValueError>([&] { F::cross_entropy(logits, tensor<int64_t>({0, 1, 2, 0}), -100, F::Reduction::Mean, 0.0, ones({2})); },
+                           {"cross_entropy: weight tensor should be defined either for all 3 classes or no classes but "
+                            "got weight tensor of shape: [2]"});
+  expect_error<ValueError>([&] { F::cross_entropy(logits, zeros({4, 3}), 1); },
+                           {"cross_entropy: ignore_index is not supported for floating point target, got 1"});
+  expect_error<TypeError>([&] { F::cross_entropy(logits, zeros({4, 3}, kInt64)); },
+                          {"cross_entropy: Expected floating point type for target with class probabilities, got int64"});
+  expect_error<ValueError>([&] { F::cross_entropy(zeros({3}), tensor<int64_t>({0, 1})); },
+                           {"cross_entropy: target of shape [2] does not match input of shape [3] (expected a 0-d class index)"});
+  expect_error<ValueError>([&] { F::cross_entropy(logits, tensor<int64_t>({0, 1, 2, 0}), -100, F::Reduction::Mean, 1.5); },
+                           {"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: 1.5"});
+}

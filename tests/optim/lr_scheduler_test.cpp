@@ -57,7 +57,16 @@ std::unique_ptr<LRScheduler> make_scheduler(const std::string& name, const Fixtu
     return std::make_unique<LambdaLR>(
         opt, [base](int64_t e) { return std::pow(base, static_cast<double>(e)); });
   }
+  if (kind == "MultiplicativeLR")
+    return std::make_unique<MultiplicativeLR>(opt, [](int64_t e) { return 0.95 + 0.02 * static_cast<double>(e % 4); });
+  if (kind == "ConstantLR") return std::make_unique<ConstantLR>(opt, s("factor"), i("total_iters"));
   if (kind == "OneCycleLR") {
+    if (name == "sched_OneCycleLR_group_momentum") {
+      OneCycleOptions o;
+      o.base_momentums = {0.8, 0.85};
+      o.max_momentums = {0.9, 0.99};
+      return std::make_unique<OneCycleLR>(opt, std::vector<double>{s("max_lr0"), s("max_lr1")}, i("total_steps"), o);
+    }
     if (name == "sched_OneCycleLR")
       return std::make_unique<OneCycleLR>(opt, std::vector<double>{s("max_lr0"), s("max_lr1")},
                                           i("total_steps"));
@@ -80,6 +89,17 @@ std::unique_ptr<LRScheduler> make_scheduler(const std::string& name, const Fixtu
       o.step_size_down = i("step_size_down");
       return std::make_unique<CyclicLR>(opt, std::vector<double>{0.01, 0.002}, std::vector<double>{0.1, 0.05}, o);
     }
+    if (name == "sched_CyclicLR_group_momentum") {
+      o.base_momentums = {0.8, 0.7};
+      o.max_momentums = {0.9, 0.95};
+      return std::make_unique<CyclicLR>(opt, std::vector<double>{0.01, 0.002}, std::vector<double>{0.1, 0.05}, o);
+    }
+    if (name == "sched_CyclicLR_group_betas_adam") {
+      o.mode = CyclicOptions::Mode::Triangular2;
+      o.base_momentums = {0.85, 0.8};
+      o.max_momentums = {0.95, 0.9};
+      return std::make_unique<CyclicLR>(opt, std::vector<double>{0.001}, std::vector<double>{0.01}, o);
+    }
     if (name == "sched_CyclicLR_triangular2") {
       o.mode = CyclicOptions::Mode::Triangular2;
       return std::make_unique<CyclicLR>(opt, std::vector<double>{0.01}, std::vector<double>{0.1}, o);
@@ -87,6 +107,11 @@ std::unique_ptr<LRScheduler> make_scheduler(const std::string& name, const Fixtu
     o.mode = CyclicOptions::Mode::ExpRange;
     o.gamma = s("gamma");
     return std::make_unique<CyclicLR>(opt, std::vector<double>{0.001}, std::vector<double>{0.01}, o);
+  }
+  if (name == "sched_SequentialLR_constant_multiplicative") {
+    std::vector<std::shared_ptr<LRScheduler>> parts{
+        std::make_shared<ConstantLR>(opt, 0.5, 20), std::make_shared<MultiplicativeLR>(opt, [](int64_t) { return 0.99; })};
+    return std::make_unique<SequentialLR>(opt, std::move(parts), std::vector<int64_t>{30});
   }
   if (kind == "SequentialLR") {
     std::vector<std::shared_ptr<LRScheduler>> parts{std::make_shared<LinearLR>(opt, 0.1, 1.0, 10),
@@ -150,7 +175,7 @@ TEST(LRSchedulerTest, SequencesMatchTorch) {
     EXPECT_EQ(sched->last_epoch(), kSteps);
     ++checked;
   }
-  EXPECT_EQ(checked, 18);
+  EXPECT_EQ(checked, 24);
 }
 
 TEST(LRSchedulerTest, ReduceLROnPlateauMatchesTorch) {
@@ -350,4 +375,31 @@ TEST(LRSchedulerTest, ReduceLROnPlateauRejectsBadSettings) {
             "ReduceLROnPlateau: factor must be < 1, got 1");
   EXPECT_EQ(message_of([&] { ReduceLROnPlateau(*opt, {.min_lrs = {0.1}}); }),
             "ReduceLROnPlateau: expected 2 min_lrs (one per parameter group), got 1");
+}
+
+TEST(LRSchedulerTest, PerGroupMomentumListsNeedOneValuePerGroup) {
+  auto opt = two_groups();
+  CyclicOptions c;
+  c.base_momentums = {0.8, 0.7, 0.6};
+  expect_error<ValueError>([&] { CyclicLR(*opt, {0.01}, {0.1}, c); },
+                           {"CyclicLR: expected 2 values for base_momentum (one per parameter group), got 3"});
+  OneCycleOptions o;
+  o.max_momentums = {0.9};
+  expect_error<ValueError>([&] { OneCycleLR(*opt, {0.1}, 10, o); },
+                           {"OneCycleLR: expected 2 values for max_momentum (one per parameter group), got 1"});
+  expect_error<ValueError>([&] { ConstantLR(*opt, 1.5); },
+                           {"ConstantLR: Constant multiplicative factor expected to be between 0 and 1, got 1.5"});
+  expect_error<ValueError>([&] { MultiplicativeLR(*opt, std::vector<MultiplicativeLR::Fn>{[](int64_t) { return 1.0; }}); },
+                           {"MultiplicativeLR: expected 2 functions (one per parameter group), got 1"});
+}
+
+TEST(LRSchedulerTest, MultiplicativeLRStateHoldsNoFunction) {
+  auto opt = two_groups();
+  MultiplicativeLR sched(*opt, [](int64_t) { return 0.5; });
+  sched.step();
+  sched.step();
+  EXPECT_NEAR(opt->param_groups()[0].get("lr"), 0.025, 1e-15);
+  SchedulerStateDict state = sched.state_dict();
+  EXPECT_EQ(state.scalars.at("last_epoch"), 2);
+  EXPECT_EQ(state.scalars.size(), 2u);  // last_epoch and step_count: no function
 }

@@ -1,5 +1,6 @@
 """The schedulers PyTorch scripts build from Python (PolynomialLR, CosineAnnealingWarmRestarts,
-CyclicLR, SequentialLR, ChainedScheduler) with torch's signatures, against the torch sequences in
+CyclicLR and OneCycleLR with per-group momentum lists, SequentialLR, ChainedScheduler,
+MultiplicativeLR, ConstantLR) with torch's signatures, against the torch sequences in
 tests/fixtures/optim.json (recorded by make_optim_fixtures.py), and resumed through a checkpoint."""
 import io
 import json
@@ -43,7 +44,43 @@ CASES = {
         milestones=[10, 150])),
     "sched_ChainedScheduler": (False, lambda o: S.ChainedScheduler([S.LinearLR(o, 0.2, 1.0, 25),
                                                                      S.ExponentialLR(o, 0.99)])),
+    "sched_MultiplicativeLR": (False, lambda o: S.MultiplicativeLR(o, lambda e: 0.95 + 0.02 * (e % 4))),
+    "sched_ConstantLR": (False, lambda o: S.ConstantLR(o, factor=0.4, total_iters=7)),
+    "sched_SequentialLR_constant_multiplicative": (False, lambda o: S.SequentialLR(
+        o, [S.ConstantLR(o, 0.5, 20), S.MultiplicativeLR(o, lambda e: 0.99)], milestones=[30])),
+    "sched_CyclicLR_group_momentum": (False, lambda o: S.CyclicLR(
+        o, base_lr=[0.01, 0.002], max_lr=[0.1, 0.05], step_size_up=10, base_momentum=[0.8, 0.7],
+        max_momentum=[0.9, 0.95])),
+    "sched_CyclicLR_group_betas_adam": (True, lambda o: S.CyclicLR(
+        o, base_lr=0.001, max_lr=0.01, step_size_up=15, mode="triangular2", base_momentum=[0.85, 0.8],
+        max_momentum=[0.95, 0.9])),
+    "sched_OneCycleLR_group_momentum": (False, lambda o: S.OneCycleLR(
+        o, [1.0, 0.3], total_steps=300, base_momentum=[0.8, 0.85], max_momentum=[0.9, 0.99])),
 }
+
+
+def torch_momentum(name):
+    with open(FIXTURE) as f:
+        t = json.load(f)["cases"][name]["tensors"]["momentum"]
+    return np.array(t["data"], dtype=np.float64).reshape(t["shape"])
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(CASES) if "group_" in n])
+def test_per_group_momentum_follows_torch(name):
+    adam, make = CASES[name]
+    momentum = (lambda g: g["betas"][0]) if adam else (lambda g: g["momentum"])
+    want = torch_momentum(name)
+    opt = two_groups(adam)
+    sched = make(opt)
+    # Each group keeps its own bounds, as torch's groups do.
+    assert [g["max_momentum"] for g in opt.param_groups] == list(want[0])
+    assert len({g["base_momentum"] for g in opt.param_groups}) == 2
+    got = [[momentum(g) for g in opt.param_groups]]
+    for _ in range(len(want) - 1):
+        opt.step()
+        sched.step()
+        got.append([momentum(g) for g in opt.param_groups])
+    np.testing.assert_allclose(np.array(got), want, rtol=1e-12, atol=1e-18)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -117,3 +154,9 @@ def test_errors_name_the_problem():
     plain = ember.optim.Adagrad([("p", p)], lr=0.1)
     with pytest.raises(ValueError, match="neither momentum nor betas"):
         S.CyclicLR(plain, 0.01, 0.1)
+    with pytest.raises(ValueError, match=r"CyclicLR: expected 2 values for max_momentum \(one per parameter group\), got 3"):
+        S.CyclicLR(opt, 0.01, 0.1, max_momentum=[0.9, 0.9, 0.9])
+    with pytest.raises(ValueError, match=r"OneCycleLR: expected 2 values for base_momentum"):
+        S.OneCycleLR(opt, 0.1, total_steps=10, base_momentum=[0.8])
+    with pytest.raises(ValueError, match="ConstantLR: Constant multiplicative factor expected to be between 0 and 1"):
+        S.ConstantLR(opt, factor=2.0)

@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'imag', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'histc', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -26,9 +26,6 @@ class dtype:
     def __setstate__(self, arg0: str) -> None:
         ...
     def __str__(self) -> str:
-        ...
-    @property
-    def is_complex(self) -> bool:
         ...
     @property
     def is_floating_point(self) -> bool:
@@ -308,6 +305,10 @@ class Tensor:
         """
         int64 indices that sort self along dim; NaN sorts above every number; equal entries keep their order (the sort is always stable).
         """
+    def argwhere(self) -> Tensor:
+        """
+        The coordinates of the nonzero entries, one row each in row-major order: [n, self.dim()].
+        """
     def asin(self) -> Tensor:
         """
         Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
@@ -338,6 +339,10 @@ class Tensor:
         """
     def bfloat16(self) -> Tensor:
         ...
+    def bincount(self, weights: Tensor | None = None, minlength: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+        """
+        How often each value of a 1-D tensor of non-negative integers occurs (int64), or the sum of weights at each value; at least minlength entries.
+        """
     def bmm(self, mat2: Tensor) -> Tensor:
         """
         Batched product of 3-D tensors [B, n, k] @ [B, k, m].
@@ -350,14 +355,10 @@ class Tensor:
         """
     def byte(self) -> Tensor:
         ...
-    def cdouble(self) -> Tensor:
-        ...
     def ceil(self) -> Tensor:
         """
         The smallest integer >= self; integer tensors as they are. Gradient zero.
         """
-    def cfloat(self) -> Tensor:
-        ...
     def char(self) -> Tensor:
         ...
     def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
@@ -400,6 +401,18 @@ class Tensor:
         ...
     def cuda(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         ...
+    def cummax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The running maximum along dim and where it was last taken (a tie moves the index on; NaN is the maximum from where it appears).
+        """
+    def cummin(self, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        The running minimum along dim and where it was last taken (as cummax).
+        """
+    def cumprod(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        Running products along dim; integer and bool tensors multiply in int64 unless dtype says otherwise. The gradient is exact where entries are 0.
+        """
     def cumsum(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
         Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
@@ -409,6 +422,18 @@ class Tensor:
     def detach(self) -> Tensor:
         """
         Same data (shared storage), cut from the graph.
+        """
+    def diag(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+        """
+        A 1-D tensor made the given diagonal of a square matrix, or a copy of a 2-D tensor's diagonal.
+        """
+    def diag_embed(self, offset: typing.SupportsInt | typing.SupportsIndex = 0, dim1: typing.SupportsInt | typing.SupportsIndex = -2, dim2: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
+        """
+        Zeros with the last dim of self on the diagonal (i, i + offset) of two new dims dim1 and dim2 (of the result), each of size self.size(-1) + |offset|.
+        """
+    def diagonal(self, offset: typing.SupportsInt | typing.SupportsIndex = 0, dim1: typing.SupportsInt | typing.SupportsIndex = 0, dim2: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
+        """
+        A view of the entries (i, i + offset) of dims dim1 and dim2, which are removed; the diagonal is the last dim.
         """
     def dim(self) -> int:
         ...
@@ -520,6 +545,10 @@ class Tensor:
         ...
     def half(self) -> Tensor:
         ...
+    def histc(self, bins: typing.SupportsInt | typing.SupportsIndex = 100, min: bool | int | float = 0, max: bool | int | float = 0) -> Tensor:
+        """
+        Histogram of bins equal bins over [min, max] (the data's range when min == max) in self's dtype; entries outside are ignored, the right edge is in the last bin.
+        """
     def index_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
         """
         A copy of self with source.select(dim, i) added to self.select(dim, index[i]).
@@ -529,8 +558,6 @@ class Tensor:
         The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
         """
     def int(self) -> Tensor:
-        ...
-    def is_complex(self) -> bool:
         ...
     def is_contiguous(self) -> bool:
         ...
@@ -584,6 +611,10 @@ class Tensor:
         """
         self - logsumexp(self, dim): the log of softmax without its underflow.
         """
+    def logcumsumexp(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+        """
+        log(cumsum(exp(self))) along dim without overflow; floating tensors only.
+        """
     def logical_and(self, other: Tensor) -> Tensor:
         """
         Nonzero-ness of self and other combined (any dtypes, broadcast).
@@ -619,6 +650,10 @@ class Tensor:
     def masked_fill(self, mask: Tensor, value: Tensor) -> Tensor:
         """
         masked_fill with a 0-d tensor's value.
+        """
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """
+        The entries of self where the bool mask (broadcast with self) is true, as a 1-D copy.
         """
     def matmul(self, other: Tensor) -> Tensor:
         """
@@ -680,6 +715,10 @@ class Tensor:
         ...
     def mul_(self, other: typing.Any) -> typing.Any:
         ...
+    def multinomial(self, num_samples: typing.SupportsInt | typing.SupportsIndex, replacement: bool = False, *, generator: Generator | None = None) -> Tensor:
+        """
+        num_samples category indices drawn from each row of weights self (1-D or 2-D, non-negative, not necessarily normalised), without replacement unless replacement=True.
+        """
     @typing.overload
     def multiply(self, other: Tensor) -> Tensor:
         """
@@ -722,6 +761,10 @@ class Tensor:
         ...
     def new_zeros(self, *args) -> Tensor:
         ...
+    def nonzero(self, *, as_tuple: bool = False) -> typing.Any:
+        """
+        Coordinates of the nonzero elements, one row each in row-major order: [n, input.dim()]; with as_tuple=True one 1-D tensor per dim.
+        """
     def norm(self, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
         """
         Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
@@ -753,6 +796,14 @@ class Tensor:
         """
         self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
         """
+    @typing.overload
+    def prod(self, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        The product of every entry (1 for an empty tensor); integer and bool tensors multiply in int64 (wrapping), as PyTorch, unless dtype says otherwise. The gradient is exact where entries are 0.
+        """
+    @typing.overload
+    def prod(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+        ...
     def reciprocal(self) -> Tensor:
         """
         1 / self. Integer tensors compute in float32.
@@ -1005,9 +1056,6 @@ class Tensor:
     def grad_fn(self) -> Node:
         ...
     @property
-    def imag(self):
-        ...
-    @property
     def is_cuda(self) -> bool:
         ...
     @property
@@ -1024,9 +1072,6 @@ class Tensor:
         ...
     @property
     def ndim(self) -> int:
-        ...
-    @property
-    def real(self):
         ...
     @property
     def requires_grad(self) -> bool:
@@ -1190,6 +1235,10 @@ def argsort(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1, 
     """
     int64 indices that sort input along dim; NaN sorts above every number; equal entries keep their order (the sort is always stable).
     """
+def argwhere(input: Tensor) -> Tensor:
+    """
+    The coordinates of the nonzero entries, one row each in row-major order: [n, input.dim()].
+    """
 def asin(input: Tensor) -> Tensor:
     """
     Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
@@ -1221,6 +1270,10 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: bool | int |
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
     Normalizes each channel (dim 1) with the batch statistics in training (updating the running ones in place) or the running statistics in evaluation, then scales by weight and adds bias.
+    """
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+    """
+    How often each value of a 1-D tensor of non-negative integers occurs (int64), or the sum of weights at each value; at least minlength entries.
     """
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """
@@ -1270,6 +1323,18 @@ def cosh(input: Tensor) -> Tensor:
     """
     Hyperbolic cosine. Integer tensors compute in float32.
     """
+def cummax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+    """
+    The running maximum along dim and where it was last taken (a tie moves the index on; NaN is the maximum from where it appears).
+    """
+def cummin(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+    """
+    The running minimum along dim and where it was last taken (as cummax).
+    """
+def cumprod(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    Running products along dim; integer and bool tensors multiply in int64 unless dtype says otherwise. The gradient is exact where entries are 0.
+    """
 def cumsum(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
     """
     Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
@@ -1277,6 +1342,18 @@ def cumsum(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dty
 def default_generator() -> Generator:
     """
     The generator random ops use when none is passed.
+    """
+def diag(input: Tensor, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
+    """
+    A 1-D tensor made the given diagonal of a square matrix, or a copy of a 2-D tensor's diagonal.
+    """
+def diag_embed(input: Tensor, offset: typing.SupportsInt | typing.SupportsIndex = 0, dim1: typing.SupportsInt | typing.SupportsIndex = -2, dim2: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
+    """
+    Zeros with the last dim of input on the diagonal (i, i + offset) of two new dims dim1 and dim2 (of the result), each of size input.size(-1) + |offset|.
+    """
+def diagonal(input: Tensor, offset: typing.SupportsInt | typing.SupportsIndex = 0, dim1: typing.SupportsInt | typing.SupportsIndex = 0, dim2: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
+    """
+    A view of the entries (i, i + offset) of dims dim1 and dim2, which are removed; the diagonal is the last dim.
     """
 @typing.overload
 def div(input: Tensor, other: Tensor) -> Tensor:
@@ -1297,6 +1374,10 @@ def divide(input: Tensor, other: bool | int | float) -> Tensor:
 def dropout(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = True, *, generator: Generator | None = None) -> Tensor:
     """
     Zeroes each element with probability p and scales the rest by 1 / (1 - p) in training; the mask comes from generator (the default one when None).
+    """
+def einsum(*args) -> Tensor:
+    """
+    einsum(equation, *operands): sums of products of the operands' entries as the equation names them (PyTorch's syntax: subscripts a-zA-Z, ... for the dims not named, -> and the output, or the implicit output); also einsum(equation, [operands]) and the sublist form einsum(op0, [0, 1], op1, [1, 2], [0, 2]).
     """
 def embedding(weight: Tensor, input: Tensor, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
@@ -1361,9 +1442,8 @@ def frac(input: Tensor) -> Tensor:
 def from_numpy(array: typing.Any) -> Tensor:
     """
     A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
-    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16,
-    float32, float64, complex64, complex128; negative strides are refused (copy with ember.tensor(a)
-    instead).
+    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16, float32,
+    float64; negative strides are refused (copy with ember.tensor(a) instead).
     """
 def full(size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
@@ -1403,9 +1483,9 @@ def gt(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def gt(input: Tensor, other: bool | int | float) -> Tensor:
     ...
-def imag(input: Tensor) -> Tensor:
+def histc(input: Tensor, bins: typing.SupportsInt | typing.SupportsIndex = 100, min: bool | int | float = 0, max: bool | int | float = 0) -> Tensor:
     """
-    The imaginary parts of a complex tensor (a view).
+    Histogram of bins equal bins over [min, max] (the data's range when min == max) in input's dtype; entries outside are ignored, the right edge is in the last bin.
     """
 def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
     """
@@ -1469,6 +1549,10 @@ def log_softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -
     """
     input - logsumexp(input, dim): the log of softmax without its underflow.
     """
+def logcumsumexp(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    """
+    log(cumsum(exp(input))) along dim without overflow; floating tensors only.
+    """
 def logical_and(input: Tensor, other: Tensor) -> Tensor:
     """
     Nonzero-ness of input and other combined (any dtypes, broadcast).
@@ -1506,6 +1590,10 @@ def masked_fill(input: Tensor, mask: Tensor, value: bool | int | float) -> Tenso
 def masked_fill(input: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """
     masked_fill with a 0-d tensor's value.
+    """
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """
+    The entries of input where the bool mask (broadcast with input) is true, as a 1-D copy.
     """
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1569,6 +1657,10 @@ def mul(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def mul(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def multinomial(input: Tensor, num_samples: typing.SupportsInt | typing.SupportsIndex, replacement: bool = False, *, generator: Generator | None = None) -> Tensor:
+    """
+    num_samples category indices drawn from each row of weights input (1-D or 2-D, non-negative, not necessarily normalised), without replacement unless replacement=True.
+    """
 @typing.overload
 def multiply(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1597,6 +1689,10 @@ def negative(input: Tensor) -> Tensor:
     """
     -input; bool tensors are refused (use logical_not).
     """
+def nonzero(input: Tensor, *, as_tuple: bool = False) -> typing.Any:
+    """
+    Coordinates of the nonzero elements, one row each in row-major order: [n, input.dim()]; with as_tuple=True one 1-D tensor per dim.
+    """
 def norm(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
     """
     Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
@@ -1614,6 +1710,10 @@ def ones_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: bool
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """
     The outer product of two 1-D tensors: out[i][j] = input[i] * vec2[j].
+    """
+def pad(input: Tensor, pad: typing.Any, mode: str = 'constant', value: bool | int | float | None = None) -> Tensor:
+    """
+    Pads the last len(pad) / 2 dims, pad = (left, right, top, bottom, ...) from the last dim backwards (negative amounts crop): mode "constant" (with value, default 0), "reflect", "replicate" or "circular".
     """
 def permute(input: Tensor, dims: typing.Any) -> Tensor:
     """
@@ -1634,6 +1734,14 @@ def pow(self: bool | int | float, exponent: Tensor) -> Tensor:
     """
     self ** exponent for a Python number self.
     """
+@typing.overload
+def prod(input: Tensor, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    The product of every entry (1 for an empty tensor); integer and bool tensors multiply in int64 (wrapping), as PyTorch, unless dtype says otherwise. The gradient is exact where entries are 0.
+    """
+@typing.overload
+def prod(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    ...
 def rand(*args, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     Uniform in [0, 1): rand(2, 3, generator=g).
@@ -1657,10 +1765,6 @@ def randn_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: boo
 def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generator | None = None, dtype: _dtype | None = None) -> Tensor:
     """
     A random permutation of range(n) (int64).
-    """
-def real(input: Tensor) -> Tensor:
-    """
-    The real parts of a complex tensor (a view); a real tensor itself.
     """
 def reciprocal(input: Tensor) -> Tensor:
     """
@@ -1855,17 +1959,15 @@ def var(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, kee
     """
     sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
     """
-def view_as_complex(input: Tensor) -> Tensor:
-    """
-    A float32/float64 tensor whose last dim is 2 with stride 1 seen as complex64/complex128: a view.
-    """
-def view_as_real(input: Tensor) -> Tensor:
-    """
-    A complex tensor's bytes as its real dtype with a trailing dim of 2 (real, imaginary): a view.
-    """
+@typing.overload
 def where(condition: Tensor, input: typing.Any, other: typing.Any) -> Tensor:
     """
     input where condition holds, else other (either may be a Python number).
+    """
+@typing.overload
+def where(condition: Tensor) -> tuple:
+    """
+    where(condition): nonzero(condition, as_tuple=True).
     """
 def zeros(*args, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
@@ -1875,10 +1977,6 @@ def zeros_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: boo
     ...
 bfloat16: dtype
 bool: dtype
-cdouble: dtype
-cfloat: dtype
-complex128: dtype
-complex64: dtype
 double: dtype
 float: dtype
 float16: dtype

@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
+__all__: list[str] = ['Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
 class Optimizer:
     """
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
@@ -138,7 +138,7 @@ class NoamDecay(LRScheduler):
     def __init__(self, optimizer: Optimizer, d_model: typing.SupportsInt | typing.SupportsIndex, warmup_steps: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
 class OneCycleLR(LRScheduler):
-    def __init__(self, optimizer: Optimizer, max_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], total_steps: typing.SupportsInt | typing.SupportsIndex, pct_start: typing.SupportsFloat | typing.SupportsIndex, anneal_strategy: str, cycle_momentum: bool, base_momentum: typing.SupportsFloat | typing.SupportsIndex, max_momentum: typing.SupportsFloat | typing.SupportsIndex, div_factor: typing.SupportsFloat | typing.SupportsIndex, final_div_factor: typing.SupportsFloat | typing.SupportsIndex, three_phase: bool) -> None:
+    def __init__(self, optimizer: Optimizer, max_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], total_steps: typing.SupportsInt | typing.SupportsIndex, pct_start: typing.SupportsFloat | typing.SupportsIndex, anneal_strategy: str, cycle_momentum: bool, base_momentum: typing.Any, max_momentum: typing.Any, div_factor: typing.SupportsFloat | typing.SupportsIndex, final_div_factor: typing.SupportsFloat | typing.SupportsIndex, three_phase: bool) -> None:
         ...
 class PolynomialLR(LRScheduler):
     def __init__(self, optimizer: Optimizer, total_iters: typing.SupportsInt | typing.SupportsIndex = 5, power: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> None:
@@ -147,7 +147,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
     def __init__(self, optimizer: Optimizer, T_0: typing.SupportsInt | typing.SupportsIndex, T_mult: typing.SupportsInt | typing.SupportsIndex = 1, eta_min: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
         ...
 class CyclicLR(LRScheduler):
-    def __init__(self, optimizer: Optimizer, base_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], max_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], step_size_up: typing.SupportsInt | typing.SupportsIndex, step_size_down: typing.SupportsInt | typing.SupportsIndex | None, mode: str, gamma: typing.SupportsFloat | typing.SupportsIndex, scale_fn: typing.Any, scale_mode: str, cycle_momentum: bool, base_momentum: typing.SupportsFloat | typing.SupportsIndex, max_momentum: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def __init__(self, optimizer: Optimizer, base_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], max_lrs: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], step_size_up: typing.SupportsInt | typing.SupportsIndex, step_size_down: typing.SupportsInt | typing.SupportsIndex | None, mode: str, gamma: typing.SupportsFloat | typing.SupportsIndex, scale_fn: typing.Any, scale_mode: str, cycle_momentum: bool, base_momentum: typing.Any, max_momentum: typing.Any) -> None:
         ...
 class SequentialLR(LRScheduler):
     def __init__(self, optimizer: Optimizer, schedulers: collections.abc.Sequence[LRScheduler], milestones: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
@@ -165,6 +165,16 @@ class LambdaLR(LRScheduler):
     def __init__(self, optimizer: Optimizer, lr_lambda: typing.Any) -> None:
         """
         lr = initial lr * lr_lambda(epoch); one function or one per group. The function is code, not state: state_dict() does not hold it.
+        """
+class MultiplicativeLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, lr_lambda: typing.Any) -> None:
+        """
+        lr *= lr_lambda(epoch) at every step; one function or one per group. The function is code, not state: state_dict() does not hold it.
+        """
+class ConstantLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, factor: typing.SupportsFloat | typing.SupportsIndex = 0.3333333333333333, total_iters: typing.SupportsInt | typing.SupportsIndex = 5) -> None:
+        """
+        lr scaled by factor until total_iters steps, then restored.
         """
 class ReduceLROnPlateau:
     """

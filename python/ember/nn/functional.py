@@ -10,64 +10,13 @@ from .. import _C
 from ._functional_ops import *  # noqa: F401,F403
 from .._C.nn.functional import (  # noqa: F401
     binary_cross_entropy_with_logits,
+    cross_entropy,
     l1_loss,
     linear,
     mse_loss,
+    nll_loss,
     smooth_l1_loss,
 )
-from .._C.nn.functional import cross_entropy as _cross_entropy
-from .._C.nn.functional import nll_loss as _nll_loss
-
-
-def _weighted_nll(log_probs, target, weight, ignore_index: int, reduction: str, who: str):
-    # -weight[t] * log_probs[t] per sample; "mean" divides by the weights of the counted targets,
-    # as PyTorch does. Classes are dim 1 ([N, C] or [N, C, d1, ...]).
-    c = log_probs.shape[1]
-    if weight.dim() != 1 or weight.shape[0] != c:
-        raise ValueError(f"{who}: weight must be 1-D with one entry per class ({c}), got shape {list(weight.shape)}")
-    if log_probs.dim() > 2:  # [N, C, d...] -> [N * d..., C]
-        order = [0] + list(range(2, log_probs.dim())) + [1]
-        flat = log_probs.permute(*order).reshape(-1, c)
-    else:
-        flat = log_probs
-    t = target.reshape(-1)
-    keep = t != ignore_index
-    safe = _C.where(keep, t, _C.zeros_like(t))
-    w = weight.index_select(0, safe) * keep.to(weight.dtype)
-    picked = flat.gather(1, safe.unsqueeze(1)).squeeze(1)
-    losses = -(picked * w)
-    if reduction == "none":
-        return losses.reshape(target.shape)
-    if reduction == "sum":
-        return losses.sum()
-    if reduction == "mean":
-        return losses.sum() / w.sum()
-    raise ValueError(f"{who}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
-
-
-def cross_entropy(input, target, weight=None, ignore_index: int = -100, reduction: str = "mean",  # noqa: A002
-                  label_smoothing: float = 0.0):
-    """log_softmax over dim 1 and the negative log-likelihood of class-index targets; weight gives
-    each class's weight (then "mean" divides by the weights of the counted targets, as PyTorch)."""
-    if weight is None:
-        return _cross_entropy(input, target, None, ignore_index, reduction, label_smoothing)
-    if label_smoothing:
-        raise NotImplementedError("cross_entropy: weight together with label_smoothing is not implemented")
-    return _weighted_nll(log_softmax(input, 1), target, weight, ignore_index, reduction, "cross_entropy")
-
-
-cross_entropy.__doc__ = (_cross_entropy.__doc__ or "").split("\n\n", 1)[-1].strip() + "\n\n" + cross_entropy.__doc__
-
-
-def nll_loss(input, target, weight=None, ignore_index: int = -100, reduction: str = "mean"):  # noqa: A002
-    """The negative log-likelihood of class-index targets given log-probabilities; weight as in
-    cross_entropy."""
-    if weight is None:
-        return _nll_loss(input, target, None, ignore_index, reduction)
-    return _weighted_nll(input, target, weight, ignore_index, reduction, "nll_loss")
-
-
-nll_loss.__doc__ = (_nll_loss.__doc__ or "").split("\n\n", 1)[-1].strip() + "\n\n" + nll_loss.__doc__
 
 
 def embedding(input, weight, padding_idx=None):  # noqa: A002  (PyTorch's names)
@@ -180,31 +129,6 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     n1 = (x1 * x1).sum(dim).sqrt()
     n2 = (x2 * x2).sum(dim).sqrt()
     return dot / _C.clamp(n1 * n2, eps, None)
-
-
-def pad(input, pad, mode: str = "constant", value: float | None = None):  # noqa: A002
-    """Pads the last len(pad) // 2 dims: pad = (left, right, top, bottom, ...), from the last dim
-    backwards, as PyTorch's; negative amounts crop. Constant mode only (value, default 0)."""
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not implemented; only 'constant'")
-    if len(pad) % 2 or len(pad) // 2 > input.dim():
-        raise ValueError(f"pad: expected an even number of amounts for at most {input.dim()} dims, got {len(pad)}")
-    out = input
-    for i in range(len(pad) // 2):
-        d = input.dim() - 1 - i
-        before, after = pad[2 * i], pad[2 * i + 1]
-        if before < 0:
-            out = out.narrow(d, -before, out.shape[d] + before)
-        if after < 0:
-            out = out.narrow(d, 0, out.shape[d] + after)
-        parts = []
-        for amount in (max(before, 0), max(after, 0)):
-            shape = list(out.shape)
-            shape[d] = amount
-            parts.append(_C.full(shape, 0.0 if value is None else value, dtype=out.dtype))
-        if before > 0 or after > 0:
-            out = _C.cat([parts[0], out, parts[1]], d)
-    return out
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]

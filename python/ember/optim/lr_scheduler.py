@@ -9,11 +9,13 @@ from typing import Callable, Sequence, Union
 from .._C.optim import (  # noqa: F401  (re-exported)
     ChainedScheduler as _ChainedScheduler,
     CosineAnnealingLR,
+    ConstantLR,
     CosineAnnealingWarmRestarts,
     ExponentialLR,
     LambdaLR,
     LinearLR,
     LRScheduler,
+    MultiplicativeLR,
     MultiStepLR,
     NoamDecay,
     PolynomialLR,
@@ -42,11 +44,17 @@ class OneCycleLR(_OneCycleLR):
             total_steps = epochs * steps_per_epoch
         max_lrs = [float(v) for v in max_lr] if isinstance(max_lr, (list, tuple)) else [float(max_lr)]
         super().__init__(optimizer, max_lrs, total_steps, pct_start, anneal_strategy, cycle_momentum,
-                         base_momentum, max_momentum, div_factor, final_div_factor, three_phase)
+                         _number_or_list(base_momentum), _number_or_list(max_momentum), div_factor,
+                         final_div_factor, three_phase)
 
 
 def _per_group(value, what: str) -> list:
     return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
+
+
+def _number_or_list(value):
+    # torch takes a momentum bound as one number or one per group.
+    return [float(v) for v in value] if isinstance(value, (list, tuple)) else float(value)
 
 
 class CyclicLR(_CyclicLR):
@@ -60,15 +68,10 @@ class CyclicLR(_CyclicLR):
                  max_momentum: float = 0.9, last_epoch: int = -1):
         if last_epoch != -1:
             raise ValueError("CyclicLR: last_epoch is not supported (resume with load_state_dict)")
-        for name, value in (("base_momentum", base_momentum), ("max_momentum", max_momentum)):
-            if isinstance(value, (list, tuple)):
-                if len(set(value)) != 1:
-                    raise NotImplementedError(f"CyclicLR: one {name} per group is not supported; give one value")
-        base_m = base_momentum[0] if isinstance(base_momentum, (list, tuple)) else base_momentum
-        max_m = max_momentum[0] if isinstance(max_momentum, (list, tuple)) else max_momentum
         super().__init__(optimizer, _per_group(base_lr, "base_lr"), _per_group(max_lr, "max_lr"), int(step_size_up),
                          None if step_size_down is None else int(step_size_down), mode, float(gamma), scale_fn,
-                         scale_mode, bool(cycle_momentum), float(base_m), float(max_m))
+                         scale_mode, bool(cycle_momentum), _number_or_list(base_momentum),
+                         _number_or_list(max_momentum))
 
 
 class ChainedScheduler(_ChainedScheduler):
@@ -78,6 +81,6 @@ class ChainedScheduler(_ChainedScheduler):
         super().__init__(list(schedulers))
 
 
-__all__ = ["LRScheduler", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR", "SequentialLR",
+__all__ = ["LRScheduler", "ConstantLR", "MultiplicativeLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR", "SequentialLR",
            "ChainedScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LinearLR", "CosineAnnealingLR",
            "OneCycleLR", "LambdaLR", "ReduceLROnPlateau", "WarmupCosineLR", "NoamDecay"]

@@ -565,16 +565,21 @@ def _pointwise(draw):
     return (lambda x, y: getattr(F, name)(x, y, reduction=reduction)), [a, b]
 
 
+def check_case(name, make, layouts, data):
+    """Draws a case's inputs as leaves (float64, any of the layouts) and checks that backward() gives
+    each the central-difference gradient of sum(output * w) for a random w."""
+    fn, arrays = make(data.draw)
+    leaves = [data.draw(layout(a, layouts=layouts, requires_grad=True), label=f"input {i}").tensor
+              for i, a in enumerate(arrays)]
+    check_gradients(fn, leaves, seed=data.draw(seeds()), what=name)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 @given(data=st.data())
 def test_gradient_matches_finite_differences(name, data):
     """backward() of the op gives every leaf (float64, any layout) the central-difference gradient of
     sum(output * w) for a random w."""
-    make, layouts = CASES[name]
-    fn, arrays = make(data.draw)
-    leaves = [data.draw(layout(a, layouts=layouts, requires_grad=True), label=f"input {i}").tensor
-              for i, a in enumerate(arrays)]
-    check_gradients(fn, leaves, seed=data.draw(seeds()), what=name)
+    check_case(name, *CASES[name], data)
 
 
 @given(data=st.data())
