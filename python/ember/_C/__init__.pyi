@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gt', 'half', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prelu', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -744,6 +744,10 @@ class Tensor:
         """
         self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
         """
+    def prelu(self, weight: Tensor) -> Tensor:
+        """
+        self where self > 0, else weight * self, with weight of one element or one per channel (dim 1).
+        """
     def reciprocal(self) -> Tensor:
         """
         1 / self. Integer tensors compute in float32.
@@ -1093,6 +1097,10 @@ def adaptive_avg_pool2d(input: Tensor, output_size: typing.Any) -> Tensor:
     """
     Means over output_size windows that tile the input: output_size 1 is global average pooling.
     """
+def adaptive_max_pool2d(input: Tensor, output_size: typing.Any, return_indices: bool = False) -> typing.Any:
+    """
+    Maxima over output_size windows that tile the input (and their flat positions with return_indices=True).
+    """
 @typing.overload
 def add(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
     """
@@ -1243,9 +1251,17 @@ def concat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | 
     """
     Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
     """
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
+    """
+    1-D cross-correlation of [N, C, L] (or [C, L]) with weight [O, C / groups, k] and optional bias [O]; padding may also be "valid" or "same".
+    """
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
     """
-    2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O].
+    2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O]; padding may also be "valid" or "same".
+    """
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, dilation: typing.Any = 1) -> Tensor:
+    """
+    The transposed 2-D convolution (conv2d's gradient in its input) of [N, Cin, H, W] (or [Cin, H, W]) with weight [Cin, Cout / groups, kH, kW] and optional bias [Cout].
     """
 def cos(input: Tensor) -> Tensor:
     """
@@ -1379,6 +1395,10 @@ def get_num_threads() -> int:
     """
     Threads Ember's CPU ops use, the caller included (default: OMP_NUM_THREADS, else the CPUs this process may run on).
     """
+def group_norm(input: Tensor, num_groups: typing.SupportsInt | typing.SupportsIndex, weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
+    """
+    Normalizes each sample over groups of num_groups consecutive channels (and the spatial dims) of [N, C, *], then scales by weight [C] and adds bias [C].
+    """
 @typing.overload
 def gt(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1394,6 +1414,10 @@ def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, ind
 def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
     """
     The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
+    """
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None, weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
+    """
+    Normalizes each channel of each sample of [N, C, *] over the spatial dims (use_input_stats, updating the running statistics averaged over the batch) or with the running statistics.
     """
 def isfinite(input: Tensor) -> Tensor:
     """
@@ -1595,6 +1619,10 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """
     The outer product of two 1-D tensors: out[i][j] = input[i] * vec2[j].
     """
+def pad(input: Tensor, pad: typing.Any, mode: str = 'constant', value: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Pads the last len(pad) / 2 dims, pad = (left, right, top, bottom, ...) from the last dim backwards: with value (mode "constant", where negative amounts crop), or "reflect", "replicate" or "circular" for the last 1 to 3 dims of a batched or unbatched input.
+    """
 def permute(input: Tensor, dims: typing.Any) -> Tensor:
     """
     A view with the dims reordered: permute(0, 2, 1).
@@ -1613,6 +1641,10 @@ def pow(input: Tensor, exponent: bool | int | float) -> Tensor:
 def pow(self: bool | int | float, exponent: Tensor) -> Tensor:
     """
     self ** exponent for a Python number self.
+    """
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """
+    input where input > 0, else weight * input, with weight of one element or one per channel (dim 1).
     """
 def rand(*args, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
@@ -1826,6 +1858,34 @@ def unbind(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) ->
 def unsqueeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     A size-1 dim inserted at dim.
+    """
+def upsample_bicubic2d(input: Tensor, output_size: typing.Any, align_corners: bool, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Bicubic interpolation (Keys, a = -0.75, edges replicated) of [N, C, H, W] (or [C, H, W]) to output_size, with upsample_bilinear2d's source positions.
+    """
+def upsample_bilinear2d(input: Tensor, output_size: typing.Any, align_corners: bool, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Bilinear interpolation of [N, C, H, W] (or [C, H, W]) to output_size, with PyTorch's source positions (corner pixels aligned, or pixel centres from scales or the size ratio).
+    """
+def upsample_linear1d(input: Tensor, output_size: typing.SupportsInt | typing.SupportsIndex, align_corners: bool, scales: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Linear interpolation of [N, C, L] (or [C, L]) to output_size, with PyTorch's source positions (corner pixels aligned, or pixel centres from scales or the size ratio).
+    """
+def upsample_nearest1d(input: Tensor, output_size: typing.SupportsInt | typing.SupportsIndex, scales: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Nearest-neighbour resampling of [N, C, L] (or [C, L]) to output_size: source index floor(i * scale), scale = 1 / scales or L / output_size, as PyTorch.
+    """
+def upsample_nearest2d(input: Tensor, output_size: typing.Any, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Nearest-neighbour resampling of [N, C, H, W] (or [C, H, W]) to output_size: source index floor(i * scale), scale = 1 / scales or in / out per dim, as PyTorch.
+    """
+def upsample_nearest_exact1d(input: Tensor, output_size: typing.SupportsInt | typing.SupportsIndex, scales: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    upsample_nearest1d with source index floor((i + 0.5) * scale) (PyTorch's 'nearest-exact').
+    """
+def upsample_nearest_exact2d(input: Tensor, output_size: typing.Any, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    upsample_nearest2d with source index floor((i + 0.5) * scale) (PyTorch's 'nearest-exact').
     """
 def var(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
