@@ -298,6 +298,17 @@ Value padding_value(const std::optional<PaddingRule>& rule, Value explicit_paddi
   return rule ? Value(padding_rule_name(*rule)) : explicit_padding;
 }
 
+// The padding option padding_value wrote: a name sets `rule` (`what` names it in the error), a
+// size is returned (`fallback` when absent).
+Size2 read_padding(OptionReader& r, const char* what, Size2 fallback, std::optional<PaddingRule>& rule) {
+  auto padding = r.get_size2_or_string("padding", fallback);
+  if (auto* name = std::get_if<std::string>(&padding)) {
+    rule = padding_rule(*name, what);
+    return fallback;
+  }
+  return std::get<Size2>(padding);
+}
+
 void Registry::add_builtins() {
   using namespace nn;
   builtin<Linear>(
@@ -328,11 +339,7 @@ void Registry::add_builtins() {
       [](OptionReader& r) {
         Conv2dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_size2("kernel_size")};
         o.stride = r.get_size2("stride", o.stride);
-        auto padding = r.get_size2_or_string("padding", o.padding);
-        if (auto* name = std::get_if<std::string>(&padding))
-          o.padding_rule = padding_rule(*name, "io: Conv2d padding");
-        else
-          o.padding = std::get<Size2>(padding);
+        o.padding = read_padding(r, "io: Conv2d padding", o.padding, o.padding_rule);
         o.dilation = r.get_size2("dilation", o.dilation);
         o.groups = r.get_int("groups", o.groups);
         o.bias = r.get_bool("bias", o.bias);
@@ -356,11 +363,7 @@ void Registry::add_builtins() {
       [](OptionReader& r) {
         Conv1dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_int("kernel_size")};
         o.stride = r.get_int("stride", o.stride);
-        auto padding = r.get_size2_or_string("padding", Size2(o.padding));
-        if (auto* name = std::get_if<std::string>(&padding))
-          o.padding_rule = padding_rule(*name, "io: Conv1d padding");
-        else
-          o.padding = std::get<Size2>(padding).w;
+        o.padding = read_padding(r, "io: Conv1d padding", Size2(o.padding), o.padding_rule).w;
         o.dilation = r.get_int("dilation", o.dilation);
         o.groups = r.get_int("groups", o.groups);
         o.bias = r.get_bool("bias", o.bias);

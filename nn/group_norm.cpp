@@ -1,8 +1,8 @@
 #include "ember/nn/group_norm.h"
 
-#include "ember/autograd/grad_mode.h"
 #include "ember/core/factory.h"
 #include "ember/nn/init.h"
+#include "ember/nn/normalization.h"
 #include "ember/ops/group_norm.h"
 #include "ember/ops/view.h"
 
@@ -54,19 +54,11 @@ InstanceNorm::InstanceNorm(const char* type_name, InstanceNormOptions options, i
   EMBER_CHECK_VALUE(options.num_features > 0, type_name, ": num_features must be positive, got ",
                     options.num_features);
   register_affine(*this, options.affine, options.bias, options.num_features);
-  if (options.track_running_stats) {
-    register_buffer("running_mean", zeros({options.num_features}));
-    register_buffer("running_var", ones({options.num_features}));
-    register_buffer("num_batches_tracked", zeros({}, kInt64));
-  }
+  if (options.track_running_stats) register_running_stats_buffers(*this, options.num_features);
 }
 
 void InstanceNorm::reset_running_stats() {
-  if (!options_.track_running_stats) return;
-  NoGradGuard no_grad;
-  Tensor(buffer("running_mean")).zero_();
-  Tensor(buffer("running_var")).fill_(1);
-  Tensor(buffer("num_batches_tracked")).zero_();
+  if (options_.track_running_stats) reset_running_stats_buffers(*this);
 }
 
 void InstanceNorm::reset_parameters() {
