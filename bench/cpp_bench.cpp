@@ -1,9 +1,9 @@
 // The workloads of bench/python_bench.py in C++, for Ember or (built with -DBENCH_TORCH) the
 // libtorch that PyTorch's PyPI wheel ships: per-op autograd overhead on tiny tensors, a 100,000-op
-// chain's backward, the 1024x1024 matmul, the MLP and CNN training steps, the per-step overhead
-// (the MLP's step 16 wide) and one Fashion-MNIST epoch of the MLP. The same loops run through a thin adapter, so both sides do the same work;
-// keep them in step with python_bench.py (same models, settings, budgets and timing). Prints
-// "name value unit" lines for bench/run.sh.
+// chain's backward, the 1024x1024 matmul, the MLP, CNN and ResNet-18 training steps, the per-step
+// overhead (the MLP's step 16 wide) and one Fashion-MNIST epoch of the MLP. The same loops run
+// through a thin adapter, so both sides do the same work; keep them in step with python_bench.py
+// (same models, settings, budgets and timing). Prints "name value unit" lines for bench/run.sh.
 //   cpp_bench THREADS
 #include <zlib.h>
 
@@ -46,10 +46,48 @@ inline Model cnn() {
                     Conv2d(Conv2dOptions(16, 32, 3).padding(1)), ReLU(), MaxPool2d(2), Flatten(),
                     Linear(32 * 7 * 7, 128), ReLU(), Linear(128, 10));
 }
+// torchvision's BasicBlock: two 3x3 convolutions with batch norm, in-place ReLUs (as torchvision),
+// and a 1x1 projection of the shortcut when the shape changes.
+struct BasicBlockImpl : torch::nn::Module {
+  torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
+  torch::nn::BatchNorm2d bn1{nullptr}, bn2{nullptr};
+  torch::nn::Sequential downsample{nullptr};
+  BasicBlockImpl(int64_t in, int64_t out, int64_t stride) {
+    using namespace torch::nn;
+    conv1 = register_module("conv1", Conv2d(Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(false)));
+    bn1 = register_module("bn1", BatchNorm2d(out));
+    conv2 = register_module("conv2", Conv2d(Conv2dOptions(out, out, 3).padding(1).bias(false)));
+    bn2 = register_module("bn2", BatchNorm2d(out));
+    if (stride != 1 || in != out)
+      downsample = register_module(
+          "downsample", Sequential(Conv2d(Conv2dOptions(in, out, 1).stride(stride).bias(false)), BatchNorm2d(out)));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    torch::Tensor out = bn1(conv1(x)).relu_();
+    out = bn2(conv2(out));
+    out += downsample ? downsample->forward(x) : x;
+    return out.relu_();
+  }
+};
+TORCH_MODULE(BasicBlock);
+inline Model resnet18() {
+  using namespace torch::nn;
+  Sequential s(Conv2d(Conv2dOptions(3, 64, 3).padding(1).bias(false)), BatchNorm2d(64), ReLU(ReLUOptions(true)));
+  int64_t in = 64;
+  for (auto [planes, stride] : {std::pair{64, 1}, std::pair{128, 2}, std::pair{256, 2}, std::pair{512, 2}})
+    for (int64_t block = 0; block < 2; ++block) {
+      s->push_back(BasicBlock(in, planes, block == 0 ? stride : 1));
+      in = planes;
+    }
+  s->push_back(AdaptiveAvgPool2d(AdaptiveAvgPool2dOptions({1, 1})));
+  s->push_back(Flatten());
+  s->push_back(Linear(512, 10));
+  return s;
+}
 inline Tensor forward(Model& m, const Tensor& x) { return m->forward(x); }
-inline std::unique_ptr<Optimizer> sgd(Model& m, double lr, double momentum) {
-  return std::make_unique<torch::optim::SGD>(m->parameters(),
-                                             torch::optim::SGDOptions(lr).momentum(momentum));
+inline std::unique_ptr<Optimizer> sgd(Model& m, double lr, double momentum, double weight_decay = 0) {
+  return std::make_unique<torch::optim::SGD>(
+      m->parameters(), torch::optim::SGDOptions(lr).momentum(momentum).weight_decay(weight_decay));
 }
 inline std::unique_ptr<Optimizer> adam(Model& m, double lr) {
   return std::make_unique<torch::optim::Adam>(m->parameters(), torch::optim::AdamOptions(lr));
@@ -96,10 +134,54 @@ inline Model cnn() {
                      std::make_shared<Linear>(LinearOptions{32 * 7 * 7, 128}),
                      std::make_shared<ReLU>(), std::make_shared<Linear>(LinearOptions{128, 10})});
 }
+// torchvision's BasicBlock: two 3x3 convolutions with batch norm, and a 1x1 projection of the
+// shortcut when the shape changes.
+class BasicBlock : public ember::nn::Module {
+ public:
+  BasicBlock(int64_t in, int64_t out, int64_t stride) : Module("BasicBlock") {
+    using namespace ember::nn;
+    auto conv = [](int64_t i, int64_t o, int64_t k, int64_t s) {
+      return std::make_shared<Conv2d>(Conv2dOptions{
+          .in_channels = i, .out_channels = o, .kernel_size = k, .stride = s, .padding = k / 2, .bias = false});
+    };
+    conv1_ = register_module("conv1", conv(in, out, 3, stride));
+    bn1_ = register_module("bn1", std::make_shared<BatchNorm2d>(out));
+    conv2_ = register_module("conv2", conv(out, out, 3, 1));
+    bn2_ = register_module("bn2", std::make_shared<BatchNorm2d>(out));
+    if (stride != 1 || in != out)
+      downsample_ = register_module("downsample", std::make_shared<Sequential>(std::vector<std::shared_ptr<Module>>{
+                                                      conv(in, out, 1, stride), std::make_shared<BatchNorm2d>(out)}));
+  }
+  Tensor forward(const Tensor& x) override {
+    Tensor out = ember::relu((*bn1_)((*conv1_)(x)));
+    out = (*bn2_)((*conv2_)(out));
+    return ember::relu(out + (downsample_ ? (*downsample_)(x) : x));
+  }
+
+ private:
+  std::shared_ptr<ember::nn::Module> conv1_, bn1_, conv2_, bn2_, downsample_;
+};
+inline Model resnet18() {
+  using namespace ember::nn;
+  std::vector<Model> layers{
+      std::make_shared<Conv2d>(Conv2dOptions{.in_channels = 3, .out_channels = 64, .kernel_size = 3, .padding = 1, .bias = false}),
+      std::make_shared<BatchNorm2d>(64), std::make_shared<ReLU>()};
+  int64_t in = 64;
+  for (auto [planes, stride] : {std::pair{64, 1}, std::pair{128, 2}, std::pair{256, 2}, std::pair{512, 2}})
+    for (int64_t block = 0; block < 2; ++block) {
+      layers.push_back(std::make_shared<BasicBlock>(in, planes, block == 0 ? stride : 1));
+      in = planes;
+    }
+  layers.push_back(std::make_shared<AdaptiveAvgPool2d>(ember::Size2(1)));
+  layers.push_back(std::make_shared<Flatten>());
+  layers.push_back(std::make_shared<Linear>(LinearOptions{512, 10}));
+  return sequential(std::move(layers));
+}
 inline Tensor forward(Model& m, const Tensor& x) { return (*m)(x); }
-inline std::unique_ptr<Optimizer> sgd(Model& m, double lr, double momentum) {
+inline std::unique_ptr<Optimizer> sgd(Model& m, double lr, double momentum, double weight_decay = 0) {
   return std::make_unique<ember::optim::SGD>(
-      m->named_parameters(), ember::optim::SGDOptions{.lr = lr, .momentum = momentum});
+      m->named_parameters(),
+      ember::optim::SGDOptions{.lr = lr, .momentum = momentum, .weight_decay = weight_decay});
 }
 inline std::unique_ptr<Optimizer> adam(Model& m, double lr) {
   return std::make_unique<ember::optim::Adam>(m->named_parameters(),
@@ -282,6 +364,16 @@ int main(int argc, char** argv) {
     lib::Tensor images = lib::randn({64, 1, 28, 28}), labels = lib::labels(64);
     double t = time_per_call([&] { train_step(cnn, *opt, images, labels); }, 2.0);
     report("cnn_step_b64_adam", t * 1e3, "ms/step");
+  }
+  // ResNet-18 (torchvision's layout adapted to 32x32 inputs: a 3x3 stem, no max pooling) on
+  // 3x32x32 images, batch 32, 10 classes, SGD with momentum and weight decay.
+  {
+    lib::manual_seed(0);
+    lib::Model net = lib::resnet18();
+    auto opt = lib::sgd(net, 0.1, 0.9, 5e-4);
+    lib::Tensor images = lib::randn({32, 3, 32, 32}), labels = lib::labels(32);
+    double t = time_per_call([&] { train_step(net, *opt, images, labels); }, 10.0);
+    report("resnet18_step_b32_sgd", t * 1e3, "ms/step");
   }
   // One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
   // the images are standardised beforehand, untimed.

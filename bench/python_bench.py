@@ -1,8 +1,8 @@
-"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP and CNN training steps and
-one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or PyTorch: the
-same code through the same names, as Ember's Python API follows PyTorch's. bench/cpp_bench.cpp
-runs the same workloads in C++; keep the two in step. Prints "name value unit" lines for
-bench/run.sh.
+"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP, CNN and ResNet-18 training
+steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or
+PyTorch: the same code through the same names, as Ember's Python API follows PyTorch's.
+bench/cpp_bench.cpp runs the same workloads in C++; keep the two in step. Prints "name value unit"
+lines for bench/run.sh.
     python python_bench.py ember|torch THREADS
 """
 import gzip
@@ -47,6 +47,38 @@ def train_step(model, opt, inputs, targets, F):
     opt.zero_grad()
     F.cross_entropy(model(inputs), targets).backward()
     opt.step()
+
+
+def resnet18(nn):
+    """torchvision's ResNet-18 with a 3x3 stem and no max pooling (32x32 inputs), 10 classes."""
+
+    class BasicBlock(nn.Module):
+        def __init__(self, inplanes, planes, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(planes)
+            self.relu = nn.ReLU(inplace=True)
+            self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(planes)
+            self.downsample = None
+            if stride != 1 or inplanes != planes:
+                self.downsample = nn.Sequential(nn.Conv2d(inplanes, planes, 1, stride, bias=False),
+                                                nn.BatchNorm2d(planes))
+
+        def forward(self, x):
+            out = self.relu(self.bn1(self.conv1(x)))
+            out = self.bn2(self.conv2(out))
+            out += x if self.downsample is None else self.downsample(x)
+            return self.relu(out)
+
+    layers = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True)]
+    inplanes = 64
+    for planes, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+        for block in range(2):
+            layers.append(BasicBlock(inplanes, planes, stride if block == 0 else 1))
+            inplanes = planes
+    layers += [nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(512, 10)]
+    return nn.Sequential(*layers)
 
 
 def main():
@@ -115,6 +147,15 @@ def main():
     images, labels = lib.randn(64, 1, 28, 28), lib.randint(0, 10, (64,))
     t = time_per_call(lambda: train_step(cnn, opt, images, labels, F), 2.0)
     print(f"cnn_step_b64_adam {t * 1e3:.4g} ms/step")
+
+    # ResNet-18 (torchvision's layout adapted to 32x32 inputs: a 3x3 stem, no max pooling) on
+    # 3x32x32 images, batch 32, 10 classes, SGD with momentum and weight decay.
+    lib.manual_seed(0)
+    net = resnet18(nn)
+    opt = optim.SGD(named(net), lr=0.1, momentum=0.9, weight_decay=5e-4)
+    images, labels = lib.randn(32, 3, 32, 32), lib.randint(0, 10, (32,))
+    t = time_per_call(lambda: train_step(net, opt, images, labels, F), 10.0)
+    print(f"resnet18_step_b32_sgd {t * 1e3:.4g} ms/step")
 
     # One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
     # the images are standardised beforehand, untimed.

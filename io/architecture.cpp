@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <variant>
 
 #include "ember/nn/nn.h"
 
@@ -101,6 +102,13 @@ class OptionReader {
   Size2 get_size2(const char* key, std::optional<Size2> fallback = std::nullopt) {
     const Value* v = find(key, fallback.has_value());
     if (!v) return *fallback;
+    return size2(key, *v);
+  }
+  /// An option that is a size or a name (a convolution's padding: [1, 1] or "same").
+  std::variant<Size2, std::string> get_size2_or_string(const char* key, Size2 fallback) {
+    const Value* v = find(key, true);
+    if (!v) return fallback;
+    if (v->is_string()) return v->as_string();
     return size2(key, *v);
   }
   std::optional<Size2> get_optional_size2(const char* key) {
@@ -265,6 +273,42 @@ nn::BatchNormOptions read_batch_norm_options(OptionReader& r) {
   return o;
 }
 
+Value instance_norm_options(const nn::InstanceNorm& m) {
+  const nn::InstanceNormOptions& o = m.options();
+  return Value::dict({{"num_features", o.num_features},
+                      {"eps", o.eps},
+                      {"momentum", o.momentum},
+                      {"affine", o.affine},
+                      {"track_running_stats", o.track_running_stats},
+                      {"bias", o.bias}});
+}
+
+nn::InstanceNormOptions read_instance_norm_options(OptionReader& r) {
+  nn::InstanceNormOptions o{r.get_int("num_features")};
+  o.eps = r.get_float("eps", o.eps);
+  o.momentum = r.get_float("momentum", o.momentum);
+  o.affine = r.get_bool("affine", o.affine);
+  o.track_running_stats = r.get_bool("track_running_stats", o.track_running_stats);
+  o.bias = r.get_bool("bias", o.bias);
+  return o;
+}
+
+// A convolution's padding: its name ("same", "valid") when given by name, else `explicit_padding`.
+Value padding_value(const std::optional<PaddingRule>& rule, Value explicit_padding) {
+  return rule ? Value(padding_rule_name(*rule)) : explicit_padding;
+}
+
+// The padding option padding_value wrote: a name sets `rule` (`what` names it in the error), a
+// size is returned (`fallback` when absent).
+Size2 read_padding(OptionReader& r, const char* what, Size2 fallback, std::optional<PaddingRule>& rule) {
+  auto padding = r.get_size2_or_string("padding", fallback);
+  if (auto* name = std::get_if<std::string>(&padding)) {
+    rule = padding_rule(*name, what);
+    return fallback;
+  }
+  return std::get<Size2>(padding);
+}
+
 void Registry::add_builtins() {
   using namespace nn;
   builtin<Linear>(
@@ -286,19 +330,69 @@ void Registry::add_builtins() {
                             {"out_channels", o.out_channels},
                             {"kernel_size", size2_value(o.kernel_size)},
                             {"stride", size2_value(o.stride)},
-                            {"padding", size2_value(o.padding)},
+                            {"padding", padding_value(o.padding_rule, size2_value(o.padding))},
                             {"dilation", size2_value(o.dilation)},
                             {"groups", o.groups},
-                            {"bias", o.bias}});
+                            {"bias", o.bias},
+                            {"padding_mode", o.padding_mode}});
       },
       [](OptionReader& r) {
         Conv2dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_size2("kernel_size")};
         o.stride = r.get_size2("stride", o.stride);
-        o.padding = r.get_size2("padding", o.padding);
+        o.padding = read_padding(r, "io: Conv2d padding", o.padding, o.padding_rule);
         o.dilation = r.get_size2("dilation", o.dilation);
         o.groups = r.get_int("groups", o.groups);
         o.bias = r.get_bool("bias", o.bias);
+        o.padding_mode = r.get_string("padding_mode", o.padding_mode);
         return std::make_shared<Conv2d>(o);
+      });
+  builtin<Conv1d>(
+      "Conv1d",
+      [](const Conv1d& m) {
+        const Conv1dOptions& o = m.options();
+        return Value::dict({{"in_channels", o.in_channels},
+                            {"out_channels", o.out_channels},
+                            {"kernel_size", o.kernel_size},
+                            {"stride", o.stride},
+                            {"padding", padding_value(o.padding_rule, Value(o.padding))},
+                            {"dilation", o.dilation},
+                            {"groups", o.groups},
+                            {"bias", o.bias},
+                            {"padding_mode", o.padding_mode}});
+      },
+      [](OptionReader& r) {
+        Conv1dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_int("kernel_size")};
+        o.stride = r.get_int("stride", o.stride);
+        o.padding = read_padding(r, "io: Conv1d padding", Size2(o.padding), o.padding_rule).w;
+        o.dilation = r.get_int("dilation", o.dilation);
+        o.groups = r.get_int("groups", o.groups);
+        o.bias = r.get_bool("bias", o.bias);
+        o.padding_mode = r.get_string("padding_mode", o.padding_mode);
+        return std::make_shared<Conv1d>(o);
+      });
+  builtin<ConvTranspose2d>(
+      "ConvTranspose2d",
+      [](const ConvTranspose2d& m) {
+        const ConvTranspose2dOptions& o = m.options();
+        return Value::dict({{"in_channels", o.in_channels},
+                            {"out_channels", o.out_channels},
+                            {"kernel_size", size2_value(o.kernel_size)},
+                            {"stride", size2_value(o.stride)},
+                            {"padding", size2_value(o.padding)},
+                            {"output_padding", size2_value(o.output_padding)},
+                            {"groups", o.groups},
+                            {"bias", o.bias},
+                            {"dilation", size2_value(o.dilation)}});
+      },
+      [](OptionReader& r) {
+        ConvTranspose2dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_size2("kernel_size")};
+        o.stride = r.get_size2("stride", o.stride);
+        o.padding = r.get_size2("padding", o.padding);
+        o.output_padding = r.get_size2("output_padding", o.output_padding);
+        o.groups = r.get_int("groups", o.groups);
+        o.bias = r.get_bool("bias", o.bias);
+        o.dilation = r.get_size2("dilation", o.dilation);
+        return std::make_shared<ConvTranspose2d>(o);
       });
   builtin<MaxPool2d>(
       "MaxPool2d", [](const MaxPool2d& m) { return pool_options(m.options()); },
@@ -310,6 +404,44 @@ void Registry::add_builtins() {
       "AdaptiveAvgPool2d",
       [](const AdaptiveAvgPool2d& m) { return Value::dict({{"output_size", size2_value(m.output_size())}}); },
       [](OptionReader& r) { return std::make_shared<AdaptiveAvgPool2d>(r.get_size2("output_size")); });
+  builtin<AdaptiveMaxPool2d>(
+      "AdaptiveMaxPool2d",
+      [](const AdaptiveMaxPool2d& m) {
+        return Value::dict({{"output_size", size2_value(m.output_size())}, {"return_indices", m.return_indices()}});
+      },
+      [](OptionReader& r) {
+        return std::make_shared<AdaptiveMaxPool2d>(r.get_size2("output_size"), r.get_bool("return_indices", false));
+      });
+  builtin<GroupNorm>(
+      "GroupNorm",
+      [](const GroupNorm& m) {
+        const GroupNormOptions& o = m.options();
+        return Value::dict({{"num_groups", o.num_groups},
+                            {"num_channels", o.num_channels},
+                            {"eps", o.eps},
+                            {"affine", o.affine},
+                            {"bias", o.bias}});
+      },
+      [](OptionReader& r) {
+        GroupNormOptions o{r.get_int("num_groups"), r.get_int("num_channels")};
+        o.eps = r.get_float("eps", o.eps);
+        o.affine = r.get_bool("affine", o.affine);
+        o.bias = r.get_bool("bias", o.bias);
+        return std::make_shared<GroupNorm>(o);
+      });
+  builtin<InstanceNorm1d>("InstanceNorm1d", instance_norm_options, [](OptionReader& r) {
+    return std::make_shared<InstanceNorm1d>(read_instance_norm_options(r));
+  });
+  builtin<InstanceNorm2d>("InstanceNorm2d", instance_norm_options, [](OptionReader& r) {
+    return std::make_shared<InstanceNorm2d>(read_instance_norm_options(r));
+  });
+  builtin<InstanceNorm3d>("InstanceNorm3d", instance_norm_options, [](OptionReader& r) {
+    return std::make_shared<InstanceNorm3d>(read_instance_norm_options(r));
+  });
+  builtin<PReLU>(
+      "PReLU",
+      [](const PReLU& m) { return Value::dict({{"num_parameters", m.num_parameters()}, {"init", m.init()}}); },
+      [](OptionReader& r) { return std::make_shared<PReLU>(r.get_int("num_parameters", 1), r.get_float("init", 0.25)); });
   builtin<BatchNorm1d>("BatchNorm1d", batch_norm_options, [](OptionReader& r) {
     return std::make_shared<BatchNorm1d>(read_batch_norm_options(r));
   });

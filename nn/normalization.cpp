@@ -15,19 +15,24 @@ BatchNorm::BatchNorm(const char* type_name, BatchNormOptions options, int64_t di
     register_parameter("weight", ones({options.num_features}));
     register_parameter("bias", zeros({options.num_features}));
   }
-  if (options.track_running_stats) {
-    register_buffer("running_mean", zeros({options.num_features}));
-    register_buffer("running_var", ones({options.num_features}));
-    register_buffer("num_batches_tracked", zeros({}, kInt64));
-  }
+  if (options.track_running_stats) register_running_stats_buffers(*this, options.num_features);
+}
+
+void register_running_stats_buffers(Module& m, int64_t features) {
+  m.register_buffer("running_mean", zeros({features}));
+  m.register_buffer("running_var", ones({features}));
+  m.register_buffer("num_batches_tracked", zeros({}, kInt64));
+}
+
+void reset_running_stats_buffers(Module& m) {
+  NoGradGuard no_grad;
+  Tensor(m.buffer("running_mean")).zero_();
+  Tensor(m.buffer("running_var")).fill_(1);
+  Tensor(m.buffer("num_batches_tracked")).zero_();
 }
 
 void BatchNorm::reset_running_stats() {
-  if (!options_.track_running_stats) return;
-  NoGradGuard no_grad;
-  Tensor(buffer("running_mean")).zero_();
-  Tensor(buffer("running_var")).fill_(1);
-  Tensor(buffer("num_batches_tracked")).zero_();
+  if (options_.track_running_stats) reset_running_stats_buffers(*this);
 }
 
 void BatchNorm::reset_parameters() {

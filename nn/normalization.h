@@ -66,4 +66,10 @@ class LayerNorm : public Module {
   LayerNormOptions options_;
 };
 
+/// The running statistics of a normalisation over `features` channels, as PyTorch's _NormBase
+/// registers them: buffers running_mean (zeros), running_var (ones), num_batches_tracked (int64 0).
+void register_running_stats_buffers(Module& m, int64_t features);
+/// Puts them back to those values.
+void reset_running_stats_buffers(Module& m);
+
 }  // namespace ember::nn

@@ -28,4 +28,14 @@ std::string AvgPool2d::extra_repr() const { return pool_repr(options_); }
 Tensor AdaptiveAvgPool2d::forward(const Tensor& input) { return adaptive_avg_pool2d(input, output_size_); }
 std::string AdaptiveAvgPool2d::extra_repr() const { return detail::str("output_size=", output_size_); }
 
+Tensor AdaptiveMaxPool2d::forward(const Tensor& input) { return adaptive_max_pool2d(input, output_size_); }
+std::tuple<Tensor, Tensor> AdaptiveMaxPool2d::forward_with_indices(const Tensor& input) {
+  return adaptive_max_pool2d_with_indices(input, output_size_);
+}
+std::string AdaptiveMaxPool2d::extra_repr() const {
+  // NB: PyTorch prints output_size as given; a square one is shown as one int here.
+  if (output_size_.h == output_size_.w) return detail::str("output_size=", output_size_.h);
+  return detail::str("output_size=(", output_size_.h, ", ", output_size_.w, ")");
+}
+
 }  // namespace ember::nn

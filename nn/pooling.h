@@ -1,6 +1,8 @@
 #pragma once
-// Pooling layers over [N, C, H, W] (or [C, H, W]): MaxPool2d, AvgPool2d, AdaptiveAvgPool2d.
+// Pooling layers over [N, C, H, W] (or [C, H, W]): MaxPool2d, AvgPool2d, AdaptiveAvgPool2d,
+// AdaptiveMaxPool2d.
 #include <optional>
+#include <tuple>
 
 #include "ember/nn/module.h"
 #include "ember/ops/conv.h"
@@ -50,6 +52,25 @@ class AdaptiveAvgPool2d : public Module {
 
  private:
   Size2 output_size_;
+};
+
+/// Maxima over output_size bins that cover the input exactly (AdaptiveAvgPool2d's bins).
+/// return_indices is recorded for Python, whose forward then returns the positions too; forward
+/// here returns the maxima alone, forward_with_indices both.
+class AdaptiveMaxPool2d : public Module {
+ public:
+  explicit AdaptiveMaxPool2d(Size2 output_size, bool return_indices = false)
+      : Module("AdaptiveMaxPool2d"), output_size_(output_size), return_indices_(return_indices) {}
+  Tensor forward(const Tensor& input) override;
+  /// The maxima and their int64 positions, flat in each H x W plane.
+  std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
+  std::string extra_repr() const override;
+  Size2 output_size() const { return output_size_; }
+  bool return_indices() const { return return_indices_; }
+
+ private:
+  Size2 output_size_;
+  bool return_indices_;
 };
 
 }  // namespace ember::nn

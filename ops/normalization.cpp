@@ -210,6 +210,15 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   if (training)
     EMBER_CHECK_VALUE(d.N * d.S > 1, "batch_norm: expected more than 1 value per channel when training, got input ",
                       input.sizes());
+  return detail::batch_norm_checked(input, running_mean, running_var, weight, bias, training, momentum, eps);
+}
+
+namespace detail {
+
+Tensor batch_norm_checked(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                          const Tensor& weight, const Tensor& bias, bool training, double momentum, double eps) {
+  BatchNormDims d = batch_norm_dims(input);
+  DimVector cshape{d.C};
   Tensor x = contiguous_data(input);
   Tensor mean, invstd;
   Tensor out = empty(input.sizes(), input.options());
@@ -248,6 +257,8 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
   }
   return out;
 }
+
+}  // namespace detail
 
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {

@@ -15,3 +15,10 @@
 // may be undefined. Both are differentiable in input, weight and bias.
 #include "ember/core/kernels/normalization.h"
 #include "ember/ops/functions.h"
+
+namespace ember::detail {
+/// batch_norm after its argument checks, also with a single value per channel (whose variance is
+/// 0): group_norm and instance_norm run through it. A running update then needs more than one.
+Tensor batch_norm_checked(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                          const Tensor& weight, const Tensor& bias, bool training, double momentum, double eps);
+}  // namespace ember::detail

@@ -59,6 +59,20 @@ Pool2dParams window_params(const char* op, const Tensor& input, Size2 kernel, st
   return p;
 }
 
+// Checks an adaptive pooling's output size against `input` and returns its geometry and output shape.
+Pool2dParams adaptive_params(const char* op, const Tensor& input, Size2 output_size, DimVector& out_shape) {
+  check_input(input, op);
+  EMBER_CHECK_VALUE(output_size.h >= 0 && output_size.w >= 0, op, ": output_size must be non-negative, got ",
+                    output_size);
+  Pool2dParams p;
+  p.adaptive = true;
+  out_shape = input.sizes().vec();
+  if (out_shape.size() == 3) out_shape.insert(out_shape.begin(), 1);
+  out_shape[2] = output_size.h;
+  out_shape[3] = output_size.w;
+  return p;
+}
+
 // ---- max
 
 Tensor max_pool2d_backward(const Tensor& grad, const Tensor& indices, IntArrayRef input_shape);
@@ -187,16 +201,20 @@ Tensor avg_pool2d(const Tensor& input, Size2 kernel_size, std::optional<Size2> s
   return unbatched_like(avg_pool_4d(batched(input), p, out_shape), input);
 }
 
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, Size2 output_size) {
+  DimVector out_shape;
+  Pool2dParams p = adaptive_params("adaptive_max_pool2d", input, output_size, out_shape);
+  auto [out, indices] = max_pool_4d(batched(input), p, out_shape);
+  return {unbatched_like(out, input), unbatched_like(indices, input)};
+}
+
+Tensor adaptive_max_pool2d(const Tensor& input, Size2 output_size) {
+  return std::get<0>(adaptive_max_pool2d_with_indices(input, output_size));
+}
+
 Tensor adaptive_avg_pool2d(const Tensor& input, Size2 output_size) {
-  check_input(input, "adaptive_avg_pool2d");
-  EMBER_CHECK_VALUE(output_size.h >= 0 && output_size.w >= 0,
-                    "adaptive_avg_pool2d: output_size must be non-negative, got ", output_size);
-  Pool2dParams p;
-  p.adaptive = true;
-  DimVector out_shape = input.sizes().vec();
-  if (out_shape.size() == 3) out_shape.insert(out_shape.begin(), 1);
-  out_shape[2] = output_size.h;
-  out_shape[3] = output_size.w;
+  DimVector out_shape;
+  Pool2dParams p = adaptive_params("adaptive_avg_pool2d", input, output_size, out_shape);
   return unbatched_like(avg_pool_4d(batched(input), p, out_shape), input);
 }
 

@@ -4,10 +4,10 @@
 // gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
 // column buffer); a single sample leaves the threading to Eigen's GEMM.
 #include <algorithm>
-#include <memory>
 #include <vector>
 
 #include "ember/core/cpu/gemm.h"
+#include "ember/core/factory.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/kernels/conv.h"
 
@@ -171,16 +171,28 @@ void over_batch(const Geometry& g, const F& f) {
     f(0, g.N);
 }
 
+// n elements of scratch memory from the tensor allocator, which keeps large freed blocks for the
+// next request of their size: a training step asks for the same buffers every step, and fresh
+// pages (malloc's large blocks are mmapped anew each time) cost a page fault each.
+template <typename T>
+Tensor scratch(int64_t n) {
+  return empty({std::max<int64_t>(n, 1)}, TensorOptions(dtype_of<T>));
+}
+
 // A column buffer per thread's share of the batch (none when the input is used directly).
 template <typename T>
-std::unique_ptr<T[]> column_buffer(const Geometry& g) {
-  return g.direct ? nullptr : std::unique_ptr<T[]>(new T[static_cast<size_t>(std::max<int64_t>(g.K * g.P, 1))]);
-}
+struct ColumnBuffer {
+  Tensor buffer;
+  explicit ColumnBuffer(const Geometry& g) {
+    if (!g.direct) buffer = scratch<T>(g.K * g.P);
+  }
+  T* get() const { return buffer.defined() ? buffer.data_ptr<T>() : nullptr; }
+};
 
 template <typename T>
 void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
   over_batch(g, [&](int64_t lo, int64_t hi) {
-    auto col = column_buffer<T>(g);
+    ColumnBuffer<T> col(g);
     for (int64_t n = lo; n < hi; ++n)
       for (int64_t grp = 0; grp < g.G; ++grp) {
         const T* xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
@@ -200,7 +212,7 @@ void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
 template <typename T>
 void input_grad(const Geometry& g, const T* gout, const T* w, T* gx) {
   over_batch(g, [&](int64_t lo, int64_t hi) {
-    auto col = column_buffer<T>(g);
+    ColumnBuffer<T> col(g);
     for (int64_t n = lo; n < hi; ++n)
       for (int64_t grp = 0; grp < g.G; ++grp) {
         MatrixRef<T> wt{w + grp * g.Og * g.K, g.K, g.Og, 1, g.K};  // weight^T, column-major
@@ -225,11 +237,12 @@ void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
   if (g.N >= 2 && g.N * g.sample_work() >= 2 * kConvGrain)
     chunks = std::min<int64_t>(available_threads(), g.N);
   const int64_t size = g.O * g.K;
-  std::vector<std::vector<T>> partial(static_cast<size_t>(chunks - 1), std::vector<T>(static_cast<size_t>(size)));
+  std::vector<Tensor> partial;
+  for (int64_t c = 1; c < chunks; ++c) partial.push_back(scratch<T>(size));
   auto run = [&](int64_t c_lo, int64_t c_hi) {
-    auto col = column_buffer<T>(g);
+    ColumnBuffer<T> col(g);
     for (int64_t c = c_lo; c < c_hi; ++c) {
-      T* dst = c == 0 ? gw : partial[static_cast<size_t>(c - 1)].data();
+      T* dst = c == 0 ? gw : partial[static_cast<size_t>(c - 1)].data_ptr<T>();
       const int64_t lo = g.N * c / chunks, hi = g.N * (c + 1) / chunks;
       if (lo == hi) std::fill(dst, dst + size, T(0));
       for (int64_t n = lo; n < hi; ++n)
@@ -250,8 +263,10 @@ void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
     parallel_for(0, chunks, 1, run);
   else
     run(0, 1);
-  for (const auto& part : partial)
-    for (int64_t i = 0; i < size; ++i) gw[i] += part[static_cast<size_t>(i)];
+  for (const Tensor& part : partial) {
+    const T* p = part.data_ptr<T>();
+    for (int64_t i = 0; i < size; ++i) gw[i] += p[i];
+  }
 }
 
 void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,

@@ -309,9 +309,47 @@ void avg_pool_backward(const Tensor& grad_input, const Tensor& grad_out, const P
   });
 }
 
+// Adaptive windows differ in size, so each is a loop of its own; the rule is max_run's (NaN wins,
+// and the first of equal values).
+template <typename T>
+void adaptive_max_pool(const Tensor& out, const Tensor& indices, const Tensor& input) {
+  const int64_t H = input.size(2), W = input.size(3), oH = out.size(2), oW = out.size(3);
+  const auto rows = adaptive_windows(H, oH), cols = adaptive_windows(W, oW);
+  const T* x = input.data_ptr<T>();
+  T* o = out.data_ptr<T>();
+  int64_t* idx = indices.data_ptr<int64_t>();
+  over_planes(input.size(0) * input.size(1), H * W + oH * oW, [&](int64_t lo, int64_t hi) {
+    for (int64_t plane = lo; plane < hi; ++plane) {
+      const T* xp = x + plane * H * W;
+      for (int64_t oh = 0; oh < oH; ++oh) {
+        const Window& r = rows[static_cast<size_t>(oh)];
+        for (int64_t ow = 0; ow < oW; ++ow) {
+          const Window& c = cols[static_cast<size_t>(ow)];
+          T best = -std::numeric_limits<T>::infinity();
+          int64_t arg = r.begin * W + c.begin;
+          for (int64_t ih = r.begin; ih < r.end; ++ih)
+            for (int64_t iw = c.begin; iw < c.end; ++iw) {
+              const T v = xp[ih * W + iw];
+              if (v > best || v != v) {
+                best = v;
+                arg = ih * W + iw;
+              }
+            }
+          o[(plane * oH + oh) * oW + ow] = best;
+          idx[(plane * oH + oh) * oW + ow] = arg;
+        }
+      }
+    }
+  });
+}
+
 void cpu_max_pool2d(const Tensor& out, const Tensor& indices, const Tensor& input, const Pool2dParams& p) {
-  visit_floating_dtype(input.dtype(), "max_pool2d",
-                       [&]<typename T>(type_tag<T>) { max_pool<T>(out, indices, input, p); });
+  visit_floating_dtype(input.dtype(), "max_pool2d", [&]<typename T>(type_tag<T>) {
+    if (p.adaptive)
+      adaptive_max_pool<T>(out, indices, input);
+    else
+      max_pool<T>(out, indices, input, p);
+  });
 }
 void cpu_max_pool2d_backward(const Tensor& grad_input, const Tensor& grad_out, const Tensor& indices) {
   visit_floating_dtype(grad_out.dtype(), "max_pool2d",

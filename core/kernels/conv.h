@@ -7,10 +7,15 @@
 
 namespace ember {
 
-/// Geometry of a convolution, for kernels (kernel size comes from the weight).
+/// Geometry of a convolution, for kernels (kernel size comes from the weight). `padding` is added
+/// before the first row/column and after the last; `extra_padding` after the last only, on top of
+/// it: 1 for padding="same" with an even total, and negative (trailing rows/columns left unread)
+/// for a transposed convolution's output_padding. Kernels take the output size from their
+/// tensors, so only the ops' shape computations read `extra_padding`.
 struct Conv2dParams {
   Size2 stride = 1, padding = 0, dilation = 1;
   int64_t groups = 1;
+  Size2 extra_padding = 0;
 };
 
 /// Kernel: out [N, O, oH, oW] = conv(input [N, C, H, W], weight, bias (undefined: none)); all

@@ -20,7 +20,7 @@ struct Pool2dParams {
 };
 
 /// Kernel: out and indices [N, C, oH, oW] (indices int64, flat into each H x W plane) from the
-/// contiguous input [N, C, H, W].
+/// contiguous input [N, C, H, W] (adaptive or not).
 using MaxPool2dFn = void (*)(const Tensor& out, const Tensor& indices, const Tensor& input,
                              const Pool2dParams& p);
 /// Kernel: grad_input [N, C, H, W] (overwritten) = grad_out scattered (summed) to `indices`.

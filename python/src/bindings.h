@@ -47,6 +47,7 @@ void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, i
 void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
 void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
 void bind_table_ops(py::module_& m);  // those of the op table (generated: op_bindings.cpp)
+void bind_conv_ops(py::module_& m);   // conv2d, conv1d, adaptive_max_pool2d (conv.cpp)
 void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
 void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
 void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
@@ -66,6 +67,8 @@ std::vector<int64_t> dims_arg(const py::handle& dim);
 /// stride=2 or stride=(2, 1), as PyTorch takes them (None: nullopt for the optional form).
 Size2 size2(const py::handle& v);
 std::optional<Size2> optional_size2(const py::handle& v);
+/// A 1-D op's size: stride=2 or stride=(2,); `op` and `name` name it in the error.
+int64_t size1(const py::handle& v, const char* op, const char* name);
 /// f() with the GIL released, for ops that may run long: without_gil([&] { return matmul(a, b); }).
 template <typename F>
 auto without_gil(F&& f) {

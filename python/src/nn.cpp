@@ -328,11 +328,13 @@ void bind_layers(py::module_& nn) {
   Layer<nn::Conv2d>(nn, "Conv2d", "2-D convolution over [N, C, H, W] (torch.nn.Conv2d).")
       .def(layer_init<nn::Conv2d>([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
                        py::object dilation, int64_t groups, bool bias, const std::string& padding_mode) {
-        EMBER_CHECK_VALUE(padding_mode == "zeros", "Conv2d: padding_mode '", padding_mode,
-                          "' is not supported (only 'zeros')");
-        return nn::Conv2dOptions{in, out, size2_of(kernel), size2_of(stride),
-                                                              size2_of(padding), size2_of(dilation),
-                                                              groups, bias};
+        nn::Conv2dOptions o{in, out, size2_of(kernel), size2_of(stride), 0, size2_of(dilation), groups, bias,
+                            padding_mode};
+        if (py::isinstance<py::str>(padding))
+          o.padding_rule = padding_rule(padding.cast<std::string>(), "Conv2d");
+        else
+          o.padding = size2_of(padding);
+        return o;
       }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
          py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
          py::arg("padding_mode") = "zeros")
@@ -340,12 +342,77 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("out_channels", [](const nn::Conv2d& c) { return c.options().out_channels; })
       .def_property_readonly("kernel_size", [](const nn::Conv2d& c) { return size2_tuple(c.options().kernel_size); })
       .def_property_readonly("stride", [](const nn::Conv2d& c) { return size2_tuple(c.options().stride); })
-      .def_property_readonly("padding", [](const nn::Conv2d& c) { return size2_tuple(c.options().padding); })
+      .def_property_readonly("padding", [](const nn::Conv2d& c) -> py::object {
+        const auto& rule = c.options().padding_rule;
+        return rule ? py::str(padding_rule_name(*rule)) : py::object(size2_tuple(c.options().padding));
+      }, "(h, w), or 'same' / 'valid' when given by name.")
       .def_property_readonly("dilation", [](const nn::Conv2d& c) { return size2_tuple(c.options().dilation); })
       .def_property_readonly("groups", [](const nn::Conv2d& c) { return c.options().groups; })
+      .def_property_readonly("padding_mode", [](const nn::Conv2d& c) { return c.options().padding_mode; })
       .def_property_readonly("bias", [](const nn::Conv2d& c) { return bias_of(c); },
                              "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Conv2d::reset_parameters);
+
+  Layer<nn::Conv1d>(nn, "Conv1d", "1-D convolution over [N, C, L] (torch.nn.Conv1d).")
+      .def(layer_init<nn::Conv1d>([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
+                       py::object dilation, int64_t groups, bool bias, const std::string& padding_mode) {
+        nn::Conv1dOptions o{in, out, size1(kernel, "Conv1d", "kernel_size"), size1(stride, "Conv1d", "stride"), 0,
+                            size1(dilation, "Conv1d", "dilation"), groups, bias, padding_mode};
+        if (py::isinstance<py::str>(padding))
+          o.padding_rule = padding_rule(padding.cast<std::string>(), "Conv1d");
+        else
+          o.padding = size1(padding, "Conv1d", "padding");
+        return o;
+      }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
+         py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
+         py::arg("padding_mode") = "zeros")
+      .def_property_readonly("in_channels", [](const nn::Conv1d& c) { return c.options().in_channels; })
+      .def_property_readonly("out_channels", [](const nn::Conv1d& c) { return c.options().out_channels; })
+      .def_property_readonly("kernel_size", [](const nn::Conv1d& c) { return py::make_tuple(c.options().kernel_size); })
+      .def_property_readonly("stride", [](const nn::Conv1d& c) { return py::make_tuple(c.options().stride); })
+      .def_property_readonly("padding", [](const nn::Conv1d& c) -> py::object {
+        const auto& rule = c.options().padding_rule;
+        return rule ? py::str(padding_rule_name(*rule)) : py::object(py::make_tuple(c.options().padding));
+      }, "(padding,), or 'same' / 'valid' when given by name.")
+      .def_property_readonly("dilation", [](const nn::Conv1d& c) { return py::make_tuple(c.options().dilation); })
+      .def_property_readonly("groups", [](const nn::Conv1d& c) { return c.options().groups; })
+      .def_property_readonly("padding_mode", [](const nn::Conv1d& c) { return c.options().padding_mode; })
+      .def_property_readonly("bias", [](const nn::Conv1d& c) { return bias_of(c); },
+                             "The bias parameter, or None for a layer built with bias=False.")
+      .def("reset_parameters", &nn::Conv1d::reset_parameters);
+
+  Layer<nn::ConvTranspose2d>(nn, "ConvTranspose2d",
+                             "Transposed 2-D convolution over [N, C, H, W] (torch.nn.ConvTranspose2d).")
+      .def(layer_init<nn::ConvTranspose2d>([](int64_t in, int64_t out, py::object kernel, py::object stride,
+                                              py::object padding, py::object output_padding, int64_t groups, bool bias,
+                                              py::object dilation, const std::string& padding_mode) {
+        EMBER_CHECK_VALUE(padding_mode == "zeros", "ConvTranspose2d: only padding_mode='zeros' is supported, got '",
+                          padding_mode, "' (as in PyTorch)");
+        return nn::ConvTranspose2dOptions{in, out, size2_of(kernel), size2_of(stride), size2_of(padding),
+                                          size2_of(output_padding), groups, bias, size2_of(dilation)};
+      }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
+         py::arg("padding") = 0, py::arg("output_padding") = 0, py::arg("groups") = 1, py::arg("bias") = true,
+         py::arg("dilation") = 1, py::arg("padding_mode") = "zeros")
+      .def("forward", [](nn::ConvTranspose2d& m, const Tensor& input, const py::object& output_size) {
+        if (output_size.is_none()) return without_gil([&] { return m.forward(input); });
+        std::vector<int64_t> size = output_size.cast<std::vector<int64_t>>();
+        return without_gil([&] { return m.forward(input, size); });
+      }, py::arg("input"), py::arg("output_size") = py::none(),
+         "The transposed convolution; output_size ([H, W] or the whole shape) picks the output_padding.")
+      .def_property_readonly("in_channels", [](const nn::ConvTranspose2d& c) { return c.options().in_channels; })
+      .def_property_readonly("out_channels", [](const nn::ConvTranspose2d& c) { return c.options().out_channels; })
+      .def_property_readonly("kernel_size", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().kernel_size); })
+      .def_property_readonly("stride", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().stride); })
+      .def_property_readonly("padding", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().padding); })
+      .def_property_readonly("output_padding", [](const nn::ConvTranspose2d& c) {
+        return size2_tuple(c.options().output_padding);
+      })
+      .def_property_readonly("dilation", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().dilation); })
+      .def_property_readonly("groups", [](const nn::ConvTranspose2d& c) { return c.options().groups; })
+      .def_property_readonly("padding_mode", [](const nn::ConvTranspose2d&) { return "zeros"; })
+      .def_property_readonly("bias", [](const nn::ConvTranspose2d& c) { return bias_of(c); },
+                             "The bias parameter, or None for a layer built with bias=False.")
+      .def("reset_parameters", &nn::ConvTranspose2d::reset_parameters);
 
   auto pool_options = [](py::object kernel, py::object stride, py::object padding, py::object dilation,
                          bool ceil_mode, bool count_include_pad) {
@@ -373,6 +440,60 @@ void bind_layers(py::module_& nn) {
       .def(layer_init<nn::AdaptiveAvgPool2d>([](py::object output_size) {
         return size2_of(output_size);
       }), py::arg("output_size"));
+
+  Layer<nn::AdaptiveMaxPool2d>(nn, "AdaptiveMaxPool2d",
+                               "Maxima over output_size bins (torch.nn.AdaptiveMaxPool2d).")
+      .def(layer_init<nn::AdaptiveMaxPool2d>([](py::object output_size, bool return_indices) {
+        return std::make_tuple(size2_of(output_size), return_indices);
+      }), py::arg("output_size"), py::arg("return_indices") = false)
+      .def("forward", [](nn::AdaptiveMaxPool2d& m, const Tensor& input) -> py::object {
+        auto [out, indices] = without_gil([&] { return m.forward_with_indices(input); });
+        if (m.return_indices()) return py::make_tuple(out, indices);
+        return py::cast(out);
+      }, py::arg("input"), "The maxima, and their flat positions with return_indices=True.")
+      .def_property_readonly("output_size", [](const nn::AdaptiveMaxPool2d& m) { return size2_tuple(m.output_size()); })
+      .def_property_readonly("return_indices", &nn::AdaptiveMaxPool2d::return_indices);
+
+  Layer<nn::GroupNorm>(nn, "GroupNorm", "Normalises each sample over groups of channels (torch.nn.GroupNorm).")
+      .def(layer_init<nn::GroupNorm>([](int64_t groups, int64_t channels, double eps, bool affine, bool bias) {
+        return nn::GroupNormOptions{groups, channels, eps, affine, bias};
+      }), py::arg("num_groups"), py::arg("num_channels"), py::arg("eps") = 1e-5, py::arg("affine") = true,
+         py::kw_only(), py::arg("bias") = true)
+      .def_property_readonly("num_groups", [](const nn::GroupNorm& g) { return g.options().num_groups; })
+      .def_property_readonly("num_channels", [](const nn::GroupNorm& g) { return g.options().num_channels; })
+      .def_property_readonly("eps", [](const nn::GroupNorm& g) { return g.options().eps; })
+      .def_property_readonly("affine", [](const nn::GroupNorm& g) { return g.options().affine; })
+      .def("reset_parameters", &nn::GroupNorm::reset_parameters);
+
+  Layer<nn::InstanceNorm>(nn, "_InstanceNorm")
+      .def_property_readonly("num_features", [](const nn::InstanceNorm& m) { return m.options().num_features; })
+      .def_property_readonly("eps", [](const nn::InstanceNorm& m) { return m.options().eps; })
+      .def_property_readonly("momentum", [](const nn::InstanceNorm& m) { return m.options().momentum; })
+      .def_property_readonly("affine", [](const nn::InstanceNorm& m) { return m.options().affine; })
+      .def_property_readonly("track_running_stats",
+                             [](const nn::InstanceNorm& m) { return m.options().track_running_stats; })
+      .def("reset_parameters", &nn::InstanceNorm::reset_parameters)
+      .def("reset_running_stats", &nn::InstanceNorm::reset_running_stats);
+  auto instance_norm_layer = [&nn]<typename M>(type_tag<M>, const char* name, const char* doc) {
+    py::class_<M, PyLayer<M>, nn::InstanceNorm, std::shared_ptr<M>>(nn, name, doc)
+        .def(layer_init<M>([](int64_t n, double eps, double momentum, bool affine, bool track, bool bias) {
+          return nn::InstanceNormOptions{n, eps, momentum, affine, track, bias};
+        }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = false,
+           py::arg("track_running_stats") = false, py::kw_only(), py::arg("bias") = true);
+  };
+  instance_norm_layer(type_tag<nn::InstanceNorm1d>{}, "InstanceNorm1d",
+                      "Normalises each channel of each sample over L (torch.nn.InstanceNorm1d).");
+  instance_norm_layer(type_tag<nn::InstanceNorm2d>{}, "InstanceNorm2d",
+                      "Normalises each channel of each sample over H, W (torch.nn.InstanceNorm2d).");
+  instance_norm_layer(type_tag<nn::InstanceNorm3d>{}, "InstanceNorm3d",
+                      "Normalises each channel of each sample over D, H, W (torch.nn.InstanceNorm3d).");
+
+  Layer<nn::PReLU>(nn, "PReLU", "max(0, x) + weight * min(0, x) with a learned weight (torch.nn.PReLU).")
+      .def(layer_init<nn::PReLU>([](int64_t num_parameters, double init) {
+        return std::make_tuple(num_parameters, init);
+      }), py::arg("num_parameters") = 1, py::arg("init") = 0.25)
+      .def_property_readonly("num_parameters", &nn::PReLU::num_parameters)
+      .def("reset_parameters", &nn::PReLU::reset_parameters);
 
   auto bn_options = [](int64_t n, double eps, double momentum, bool affine, bool track) {
     return nn::BatchNormOptions{n, eps, momentum, affine, track};

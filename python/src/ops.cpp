@@ -168,6 +168,6 @@ void bind_ops(py::module_& m) {
   }, py::arg("input"), py::arg("kernel_size"), py::arg("stride") = py::none(), py::arg("padding") = 0,
         py::arg("dilation") = 1, py::arg("ceil_mode") = false, py::arg("return_indices") = false,
         "Window maxima over the last two dims (and their flat positions with return_indices=True).");
+  bind_conv_ops(m);
 }
-
 }  // namespace ember::python

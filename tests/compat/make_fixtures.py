@@ -2,7 +2,8 @@
 can compare Ember's run of the same code. Needs PyTorch (pip install torch numpy); the output is
 committed, so the tests never need it.
 
-    python tests/compat/make_fixtures.py
+    python tests/compat/make_fixtures.py            # every script
+    python tests/compat/make_fixtures.py resnet     # only those named
 
 For each script: its data (a 512-image slice of Debian's Fashion-MNIST, saved with torch.save), its
 initial state dict (torch.save of the model PyTorch built), and the losses of a short run of the
@@ -14,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import torch
@@ -39,16 +41,33 @@ def torch_version_of(script):
     return body.replace("import ember.", "import torch.").replace("from ember.", "from torch.")
 
 
-def main():
+def main(names):
     os.makedirs(FIXTURES, exist_ok=True)
-    images = read_idx("train-images-idx3-ubyte.gz", 16).reshape(-1, 28, 28)[:512].copy()
-    labels = read_idx("train-labels-idx1-ubyte.gz", 8)[:512].astype(np.int64)
     data_path = os.path.join(FIXTURES, "fmnist_512.pt")
-    torch.save({"images": torch.from_numpy(images), "labels": torch.from_numpy(labels)}, data_path)
+    if not names or "mnist_cnn" in names or not os.path.exists(data_path):
+        images = read_idx("train-images-idx3-ubyte.gz", 16).reshape(-1, 28, 28)[:512].copy()
+        labels = read_idx("train-labels-idx1-ubyte.gz", 8)[:512].astype(np.int64)
+        torch.save({"images": torch.from_numpy(images), "labels": torch.from_numpy(labels)}, data_path)
 
-    torch.manual_seed(0)
-    record("mnist_cnn", data_path, lambda ns: ns["Net"](0.0), RUN_ARGS)
-    record_gpt()
+    if not names or "mnist_cnn" in names:
+        torch.manual_seed(0)
+        record("mnist_cnn", data_path, lambda ns: ns["Net"](0.0), RUN_ARGS)
+    if not names or "gpt" in names:
+        record_gpt()
+    if not names or "resnet" in names:
+        torch.manual_seed(0)
+        build = lambda ns: ns["build_model"]("resnet10", 8, 1)  # noqa: E731
+        record("resnet", data_path, build, RESNET_ARGS)
+        # the same run in float64, where the two libraries agree to rounding (float32 runs drift apart
+        # as training amplifies rounding: PyTorch's own float32 run is 1% from its float64 one)
+        record("resnet", data_path, build, RESNET_ARGS + ["--double"], out_name="resnet_float64",
+               init_path=os.path.join(FIXTURES, "resnet_init.pt"))
+
+
+# A ResNet-10 of width 8 (ResNet-18's layout with one block per stage, an eighth of its channels), two
+# epochs of 12 steps.
+RESNET_ARGS = ["-a", "resnet10", "--width", "8", "--epochs", "2", "-b", "32", "--lr", "0.05", "--no-shuffle",
+               "-p", "100"]
 
 
 GPT_ARGS = ["--max-iters", "30", "--dropout", "0", "--sequential-batches", "--batch-size", "4", "--block-size", "32",
@@ -67,21 +86,24 @@ def record_gpt():
                                                   n_embd=64, dropout=0.0), GPT_ARGS)
 
 
-def record(name, data_path, build_model, args):
-    """Saves the initial state dict of build_model(the script's namespace under PyTorch), runs the
-    script under PyTorch from it with args, and writes fixtures/<name>.losses.json."""
+def record(name, data_path, build_model, args, out_name=None, init_path=None):
+    """Saves the initial state dict of build_model(the script's namespace under PyTorch) (unless
+    init_path names one already saved), runs the script under PyTorch from it with args, and writes
+    fixtures/<out_name, default name>.losses.json."""
     script = os.path.join(HERE, f"{name}.py")
     source = torch_version_of(script)
-    namespace = {"__name__": "compat_fixture"}
-    exec(compile(source, script, "exec"), namespace)
-    init_path = os.path.join(FIXTURES, f"{name}_init.pt")
-    torch.save(build_model(namespace).state_dict(), init_path)
+    if init_path is None:
+        namespace = {"__name__": "compat_fixture"}
+        exec(compile(source, script, "exec"), namespace)
+        init_path = os.path.join(FIXTURES, f"{name}_init.pt")
+        torch.save(build_model(namespace).state_dict(), init_path)
     torch_script = os.path.join(FIXTURES, f"{name}_torch.py")
     with open(torch_script, "w") as f:
         f.write(source)
-    out = os.path.join(FIXTURES, f"{name}.losses.json")
-    subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
-                    *args], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    out = os.path.join(FIXTURES, f"{out_name or name}.losses.json")
+    with tempfile.TemporaryDirectory() as cwd:  # where a script writes its checkpoints
+        subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
+                        *args], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=cwd)
     os.remove(torch_script)
     with open(out) as f:
         recorded = json.load(f)
@@ -90,3 +112,7 @@ def record(name, data_path, build_model, args):
     with open(out, "w") as f:
         json.dump(recorded, f, indent=1)
     print(f"wrote {out}: {len(recorded['train'])} losses")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -88,6 +88,63 @@ TEST(ArchitectureTest, SequentialOfBuiltinLayersRebuildsWithIdenticalEvalOutputs
   EXPECT_EQ(loaded->state_dict().at("1.num_batches_tracked").item<int64_t>(), 1);
 }
 
+TEST(ArchitectureTest, ConvolutionNormalisationAndPReLULayersRebuildWithTheirOptions) {
+  TempDir dir;
+  manual_seed(21);
+  nn::Conv2dOptions same{2, 4, {3, 4}};
+  same.padding_rule = PaddingRule::Same;
+  same.padding_mode = "reflect";
+  same.dilation = {1, 2};
+  nn::Conv1dOptions valid{4, 4, 3};
+  valid.padding_rule = PaddingRule::Valid;
+  valid.groups = 2;
+  nn::Conv1dOptions circular{4, 2, 2, /*stride=*/1, /*padding=*/1};
+  circular.padding_mode = "circular";
+  auto model = sequential({
+      std::make_shared<nn::Conv2d>(same),
+      std::make_shared<nn::GroupNorm>(nn::GroupNormOptions{2, 4, 1e-4, true, /*bias=*/false}),
+      std::make_shared<nn::PReLU>(4, 0.3),
+      std::make_shared<nn::ConvTranspose2d>(nn::ConvTranspose2dOptions{4, 6, 3, 2, 1, 1, 2, false, 1}),
+      std::make_shared<nn::InstanceNorm2d>(nn::InstanceNormOptions{6, 1e-5, 0.2, true, true}),
+      std::make_shared<nn::AdaptiveMaxPool2d>(Size2(3, 4), /*return_indices=*/true),
+      std::make_shared<nn::Flatten>(2),
+      std::make_shared<nn::Conv1d>(nn::Conv1dOptions{6, 4, 3, 2, 1}),
+      std::make_shared<nn::InstanceNorm1d>(4),
+      std::make_shared<nn::Conv1d>(valid),
+      std::make_shared<nn::Conv1d>(circular),
+  });
+  Tensor x = randn({2, 2, 7, 9});
+  model->forward(x);  // running statistics move
+  model->eval();
+  Tensor expected = model->forward(x);
+  std::string path = dir.file("conv.ember");
+  save(*model, path);
+  manual_seed(22);
+  std::shared_ptr<nn::Sequential> loaded = load_module<nn::Sequential>(path);
+  expect_same_structure(*loaded, *model);
+  expect_same_weights(*loaded, *model);
+  loaded->eval();
+  EXPECT_TRUE(outputs_match(loaded->forward(x), expected));
+  const auto& conv = dynamic_cast<const nn::Conv2d&>(*(*loaded)[0]);
+  EXPECT_EQ(conv.options().padding_rule, PaddingRule::Same);
+  EXPECT_EQ(conv.options().padding_mode, "reflect");
+  EXPECT_TRUE(dynamic_cast<const nn::AdaptiveMaxPool2d&>(*(*loaded)[5]).return_indices());
+  const Value arch = architecture(*model);
+  EXPECT_EQ(arch.at("children").at("0").at("options").at("padding").as_string(), "same");
+  EXPECT_EQ(arch.at("children").at("7").at("options").at("padding").as_int(), 1);
+  auto norm3d = std::make_shared<nn::InstanceNorm3d>(nn::InstanceNormOptions{2, 1e-3, 0.1, true});
+  EXPECT_TRUE(architecture(*from_architecture(architecture(*norm3d))).equals(architecture(*norm3d)));
+  // a padding name no one knows is refused with the layer's name
+  Value bad = arch.at("children").at("0");
+  bad.at("options").set("padding", "full");
+  try {
+    from_architecture(bad);
+    FAIL() << "expected an error";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("io: Conv2d padding: invalid padding string 'full'"));
+  }
+}
+
 TEST(ArchitectureTest, ArchitectureRecordsTypeNamesAndOptionsNotClasses) {
   auto model = sequential({std::make_shared<nn::Linear>(3, 2), std::make_shared<nn::ReLU>()});
   Value arch = architecture(*model);

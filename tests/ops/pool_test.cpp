@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "ember/ember.h"
 #include "ember/ops/pool.h"
@@ -273,4 +275,65 @@ TEST(PoolTest, ErrorsNameArguments) {
                           {"max_pool2d: expected a floating point tensor (float32 or float64), got int64"});
   expect_error<TypeError>([] { avg_pool2d(ones({1, 1, 4, 4}, kInt32), 2); },
                           {"avg_pool2d: expected a floating point tensor (float32 or float64), got int32"});
+}
+
+// ---- adaptive_max_pool2d
+
+TEST(PoolTest, AdaptiveMaxPoolMatchesDefinition) {
+  for (auto [h, w, oh, ow] : std::vector<std::array<int64_t, 4>>{{7, 5, 3, 2}, {4, 6, 4, 6}, {3, 4, 5, 7}, {5, 5, 1, 1}}) {
+    Tensor x = distinct({2, 3, h, w}, static_cast<uint64_t>(h * 100 + w * 10 + oh));
+    auto [y, idx] = adaptive_max_pool2d_with_indices(x, {oh, ow});
+    std::vector<double> xv = x.to_vector<double>(), want;
+    std::vector<int64_t> want_idx;
+    for (int64_t plane = 0; plane < 6; ++plane)
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          // PyTorch's bins: [floor(i h / oh), ceil((i + 1) h / oh))
+          int64_t r0 = i * h / oh, r1 = ((i + 1) * h + oh - 1) / oh, c0 = j * w / ow, c1 = ((j + 1) * w + ow - 1) / ow;
+          double best = -INFINITY;
+          int64_t arg = 0;
+          for (int64_t r = r0; r < r1; ++r)
+            for (int64_t c = c0; c < c1; ++c)
+              if (xv[static_cast<size_t>(plane * h * w + r * w + c)] > best) {
+                best = xv[static_cast<size_t>(plane * h * w + r * w + c)];
+                arg = r * w + c;
+              }
+          want.push_back(best);
+          want_idx.push_back(arg);
+        }
+    expect_close(y, tensor(want, {2, 3, oh, ow}), 0, 0, "values");
+    EXPECT_EQ(idx.to_vector<int64_t>(), want_idx);
+    EXPECT_EQ(adaptive_max_pool2d(x, {oh, ow}).to_vector<double>(), want);
+  }
+  Tensor x = draw({3, 5, 4}, 90);  // unbatched, and global pooling
+  expect_close(adaptive_max_pool2d(x, 1), x.amax({1, 2}, true), 0, 0, "global");
+  expect_close(adaptive_max_pool2d(x, {5, 4}), x, 0, 0, "identity");
+}
+
+TEST(PoolTest, AdaptiveMaxPoolPropagatesNaNAndTakesFirstMaximum) {
+  Tensor x = tensor(std::vector<double>{1, 3, 3, 2, NAN, 0, 5, 5, 1}, {1, 1, 3, 3});
+  auto [y, idx] = adaptive_max_pool2d_with_indices(x, {2, 2});
+  // bins rows [0, 2) and [1, 3), columns likewise
+  EXPECT_EQ(idx.to_vector<int64_t>(), (std::vector<int64_t>{4, 4, 4, 4}));
+  EXPECT_TRUE(std::isnan(y.to_vector<double>()[0]));
+  auto [y2, idx2] = adaptive_max_pool2d_with_indices(tensor(std::vector<double>{1, 3, 3, 2}, {1, 1, 2, 2}), {1, 1});
+  EXPECT_EQ(idx2.to_vector<int64_t>(), (std::vector<int64_t>{1}));
+}
+
+TEST(PoolTest, AdaptiveMaxPoolGradients) {
+  auto fn = [](const TensorList& in) { return adaptive_max_pool2d(in[0], {3, 2}); };
+  gradcheck(fn, {distinct({2, 2, 5, 4}, 91).set_requires_grad()});
+  gradcheck([](const TensorList& in) { return adaptive_max_pool2d(in[0], {4, 5}); },
+            {distinct({1, 1, 3, 3}, 92).set_requires_grad()});  // overlapping bins: one element, many outputs
+  gradcheck(fn, {distinct({5, 4, 2}, 93).permute({2, 0, 1}).set_requires_grad()});  // unbatched, strided
+  gradgradcheck([](const TensorList& in) { return adaptive_max_pool2d(in[0] * in[0], 2); },
+                {distinct({1, 2, 4, 5}, 94).set_requires_grad()});
+}
+
+TEST(PoolTest, AdaptiveMaxPoolErrors) {
+  expect_error([] { adaptive_max_pool2d(ones({1, 2, 3, 3}), {-1, 2}); },
+               {"adaptive_max_pool2d: output_size must be non-negative, got [-1, 2]"});
+  expect_error([] { adaptive_max_pool2d(ones({3, 3}), 2); }, {"adaptive_max_pool2d", "[3, 3]"});
+  expect_error<TypeError>([] { adaptive_max_pool2d(ones({1, 2, 3, 3}, kInt64), 2); }, {"adaptive_max_pool2d", "int64"});
+  EXPECT_EQ(adaptive_max_pool2d(ones({0, 2, 3, 3}), 2).sizes(), IntArrayRef({0, 2, 2, 2}));
 }

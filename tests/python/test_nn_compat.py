@@ -128,6 +128,8 @@ def test_normalize_cosine_and_pad_match_numpy(n, c, h, d, data):
     reflect = min(left, h - 1)
     np.testing.assert_array_equal(F.pad(t(x), (reflect, 0), mode="reflect").numpy(),
                                   np.pad(x, [(0, 0), (0, 0), (reflect, 0)], mode="reflect"))
+    np.testing.assert_array_equal(F.pad(t(x), (0, h - 1), mode="reflect").numpy(),
+                                  np.pad(x, [(0, 0), (0, 0), (0, h - 1)], mode="reflect"))
 
 
 def test_dropout2d_drops_whole_channels_and_unflatten_reshapes():

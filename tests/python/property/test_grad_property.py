@@ -505,6 +505,96 @@ def _adaptive(draw):
     return (lambda x: ember.adaptive_avg_pool2d(x, out)), [values(draw, shape)]
 
 
+@case("conv1d")
+def _conv1d(draw):
+    groups, cg, per = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    k, stride, dilation = draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    padding = draw(st.sampled_from([0, 1, "same"])) if stride == 1 else draw(st.integers(0, 1))
+    length = draw(st.integers(dilation * (k - 1) + 1, 6))
+    return (lambda x, wt, b: F.conv1d(x, wt, b, stride, padding, dilation, groups)), [
+        values(draw, (draw(st.integers(1, 2)), groups * cg, length)), values(draw, (groups * per, cg, k)),
+        values(draw, (groups * per,))]
+
+
+@case("conv2d_same")
+def _conv2d_same(draw):
+    k = (draw(st.integers(1, 4)), draw(st.integers(1, 4)))
+    dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    c, o = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    return (lambda x, wt: F.conv2d(x, wt, None, 1, "same", dilation)), [
+        values(draw, (1, c, draw(st.integers(1, 4)), draw(st.integers(1, 4)))), values(draw, (o, c) + k)]
+
+
+@case("conv_transpose2d")
+def _conv_transpose2d(draw):
+    groups, cg, per = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    stride, dilation = (draw(st.integers(1, 3)), draw(st.integers(1, 2))), (draw(st.integers(1, 2)), 1)
+    padding = (draw(st.integers(0, 1)), 0)
+    output_padding = tuple(draw(st.integers(0, max(s, d) - 1)) for s, d in zip(stride, dilation))
+    h, w = draw(st.integers(2, 3)), draw(st.integers(1, 3))
+    if (h - 1) * stride[0] - 2 * padding[0] + dilation[0] * (k[0] - 1) + output_padding[0] + 1 < 1:
+        padding = (0, 0)  # the output would be empty
+    return (lambda x, wt, b: F.conv_transpose2d(x, wt, b, stride, padding, output_padding, groups, dilation)), [
+        values(draw, (draw(st.integers(1, 2)), groups * cg, h, w)), values(draw, (groups * cg, per) + k),
+        values(draw, (groups * per,))]
+
+
+@case("adaptive_max_pool2d", layouts=NO_EXPAND)
+def _adaptive_max(draw):
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 5)), draw(st.integers(1, 5)))
+    out = (draw(st.integers(1, 6)), draw(st.integers(1, 6)))
+    return (lambda x: F.adaptive_max_pool2d(x, out)), [values(draw, shape, "distinct")]
+
+
+@case("group_norm")
+def _group_norm(draw):
+    groups, per = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    shape = (draw(st.integers(1, 3)), groups * per) + draw(st.sampled_from([(2,), (2, 2), (3, 1)]))
+    return (lambda x, w, b: F.group_norm(x, groups, w, b)), [
+        values(draw, shape, "distinct"), values(draw, (shape[1],)), values(draw, (shape[1],))]
+
+
+@case("instance_norm")
+def _instance_norm(draw):
+    c = draw(st.integers(1, 3))
+    shape = (draw(st.integers(1, 3)), c) + draw(st.sampled_from([(3,), (2, 2)]))
+    return (lambda x, w, b: F.instance_norm(x, weight=w, bias=b)), [
+        values(draw, shape, "distinct"), values(draw, (c,)), values(draw, (c,))]
+
+
+@case("prelu")
+def _prelu(draw):
+    shape = any_shape(draw, min_dims=2, max_dims=4)
+    per_channel = draw(st.booleans())
+    return (lambda x, w: F.prelu(x, w)), [values(draw, shape, "away"), values(draw, (shape[1] if per_channel else 1,))]
+
+
+@case("pad")
+def _pad(draw):
+    mode = draw(st.sampled_from(["constant", "reflect", "replicate", "circular"]))
+    dims = draw(st.integers(1, 3))
+    shape = tuple(draw(st.integers(2, 4)) for _ in range(dims + draw(st.integers(1, 2))))
+    lo = -1 if mode == "constant" else 0
+    amounts = tuple(draw(st.integers(lo, n - 1)) for n in reversed(shape[-dims:]) for _ in range(2))
+    return (lambda x: F.pad(x, amounts, mode=mode, value=0.5 if mode == "constant" else None)), [values(draw, shape)]
+
+
+@case("interpolate")
+def _interpolate(draw):
+    mode = draw(st.sampled_from(["nearest", "nearest-exact", "linear", "bilinear", "bicubic", "area"]))
+    dims = 1 if mode == "linear" else 2 if mode in ("bilinear", "bicubic") else draw(st.integers(1, 2))
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 2))) + tuple(draw(st.integers(1, 4)) for _ in range(dims))
+    align = {} if mode in ("nearest", "nearest-exact", "area") else {"align_corners": draw(st.booleans())}
+    if draw(st.booleans()):
+        size = tuple(draw(st.integers(1, 6)) for _ in range(dims))
+        return (lambda x: F.interpolate(x, size=size, mode=mode, **align)), [values(draw, shape)]
+    scale = draw(st.sampled_from([0.6, 1.0, 1.5, 2.0, 2.7]))
+    if any(int(n * scale) < 1 for n in shape[2:]):
+        scale = 2.0
+    return (lambda x: F.interpolate(x, scale_factor=scale, mode=mode, **align)), [values(draw, shape)]
+
+
 @case("batch_norm")
 def _batch_norm(draw):
     c = draw(st.integers(1, 3))

@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'Identity', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer']
+__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GroupNorm', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'PReLU', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -269,7 +269,95 @@ class Conv2d(Module):
     def out_channels(self) -> int:
         ...
     @property
+    def padding(self) -> typing.Any:
+        """
+        (h, w), or 'same' / 'valid' when given by name.
+        """
+    @property
+    def padding_mode(self) -> str:
+        ...
+    @property
+    def stride(self) -> tuple:
+        ...
+class Conv1d(Module):
+    """
+    1-D convolution over [N, C, L] (torch.nn.Conv1d).
+    """
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros') -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> typing.Any:
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def dilation(self) -> tuple[int]:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @property
+    def in_channels(self) -> int:
+        ...
+    @property
+    def kernel_size(self) -> tuple[int]:
+        ...
+    @property
+    def out_channels(self) -> int:
+        ...
+    @property
+    def padding(self) -> typing.Any:
+        """
+        (padding,), or 'same' / 'valid' when given by name.
+        """
+    @property
+    def padding_mode(self) -> str:
+        ...
+    @property
+    def stride(self) -> tuple[int]:
+        ...
+class ConvTranspose2d(Module):
+    """
+    Transposed 2-D convolution over [N, C, H, W] (torch.nn.ConvTranspose2d).
+    """
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, dilation: typing.Any = 1, padding_mode: str = 'zeros') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, output_size: typing.Any = None) -> ember._C.Tensor:
+        """
+        The transposed convolution; output_size ([H, W] or the whole shape) picks the output_padding.
+        """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> typing.Any:
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def dilation(self) -> tuple:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @property
+    def in_channels(self) -> int:
+        ...
+    @property
+    def kernel_size(self) -> tuple:
+        ...
+    @property
+    def out_channels(self) -> int:
+        ...
+    @property
+    def output_padding(self) -> tuple:
+        ...
+    @property
     def padding(self) -> tuple:
+        ...
+    @property
+    def padding_mode(self) -> str:
         ...
     @property
     def stride(self) -> tuple:
@@ -291,6 +379,91 @@ class AdaptiveAvgPool2d(Module):
     Averages into output_size bins (torch.nn.AdaptiveAvgPool2d).
     """
     def __init__(self, output_size: typing.Any) -> None:
+        ...
+class AdaptiveMaxPool2d(Module):
+    """
+    Maxima over output_size bins (torch.nn.AdaptiveMaxPool2d).
+    """
+    def __init__(self, output_size: typing.Any, return_indices: bool = False) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor) -> typing.Any:
+        """
+        The maxima, and their flat positions with return_indices=True.
+        """
+    @property
+    def output_size(self) -> tuple:
+        ...
+    @property
+    def return_indices(self) -> bool:
+        ...
+class GroupNorm(Module):
+    """
+    Normalises each sample over groups of channels (torch.nn.GroupNorm).
+    """
+    def __init__(self, num_groups: typing.SupportsInt | typing.SupportsIndex, num_channels: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, affine: bool = True, *, bias: bool = True) -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def affine(self) -> bool:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @property
+    def num_channels(self) -> int:
+        ...
+    @property
+    def num_groups(self) -> int:
+        ...
+class _InstanceNorm(Module):
+    def reset_parameters(self) -> None:
+        ...
+    def reset_running_stats(self) -> None:
+        ...
+    @property
+    def affine(self) -> bool:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @property
+    def momentum(self) -> float:
+        ...
+    @property
+    def num_features(self) -> int:
+        ...
+    @property
+    def track_running_stats(self) -> bool:
+        ...
+class InstanceNorm1d(_InstanceNorm):
+    """
+    Normalises each channel of each sample over L (torch.nn.InstanceNorm1d).
+    """
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True) -> None:
+        ...
+class InstanceNorm2d(_InstanceNorm):
+    """
+    Normalises each channel of each sample over H, W (torch.nn.InstanceNorm2d).
+    """
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True) -> None:
+        ...
+class InstanceNorm3d(_InstanceNorm):
+    """
+    Normalises each channel of each sample over D, H, W (torch.nn.InstanceNorm3d).
+    """
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True) -> None:
+        ...
+class PReLU(Module):
+    """
+    max(0, x) + weight * min(0, x) with a learned weight (torch.nn.PReLU).
+    """
+    def __init__(self, num_parameters: typing.SupportsInt | typing.SupportsIndex = 1, init: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def num_parameters(self) -> int:
         ...
 class _BatchNorm(Module):
     def reset_parameters(self) -> None:

@@ -1,0 +1,29 @@
+#include "ember/ops/prelu.h"
+
+#include "ember/ops/binary.h"
+#include "ember/ops/compare.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+
+Tensor prelu(const Tensor& self, const Tensor& weight) {
+  EMBER_CHECK_VALUE(self.defined() && weight.defined(), "prelu: input and weight must be defined tensors");
+  check_floating_compute(self.dtype(), "prelu");
+  EMBER_CHECK_TYPE(weight.dtype() == self.dtype(), "prelu: weight has dtype ", weight.dtype(), "; expected ",
+                   self.dtype(), " (the input's)");
+  const int64_t channels = self.dim() >= 2 ? self.size(1) : 1;
+  EMBER_CHECK_VALUE(weight.dim() <= 1 && (weight.numel() == 1 || weight.numel() == channels), "prelu: weight ",
+                    weight.sizes(), " must have one element or one per channel (", channels,
+                    ", dim 1) of input ", self.sizes());
+  Tensor w = weight;
+  if (weight.numel() != 1) {  // [C] broadcast along dim 1
+    DimVector shape(static_cast<size_t>(self.dim()), 1);
+    shape[1] = channels;
+    w = reshape(weight, shape);
+  } else if (weight.dim() == 1) {
+    w = reshape(weight, {});
+  }
+  return where(gt(self, Scalar(0)), self, w * self);
+}
+
+}  // namespace ember
