@@ -51,6 +51,7 @@ TYPES = {
     "int[2]?": Type("std::optional<Size2>", "std::nullopt", "const py::object&", "optional_size2({})",
                     in_core=False),
     "float": Type("double", None, "double"),
+    "float?": Type("std::optional<double>", "std::nullopt", "std::optional<double>"),
     "bool": Type("bool", None, "bool"),
     "bool?": Type("std::optional<bool>", "std::nullopt", "std::optional<bool>"),
     "str": Type("std::string_view", None, "const std::string&"),

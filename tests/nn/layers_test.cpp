@@ -5,6 +5,7 @@
 #include "ember/ember.h"
 #include "support/expect.h"
 #include "support/fixture.h"
+#include "support/layer_check.h"
 
 using namespace ember;
 using ember::testing::expect_close;
@@ -23,49 +24,11 @@ const FixtureCase& fixture(const std::string& name) {
   return it->second;
 }
 
-constexpr double kRtol = 1e-5, kAtol = 1e-6;
-
-// Loads the fixture's parameters and buffers into `layer` (strict), runs `forward`, and compares
-// the output(s), the input gradients and every parameter gradient and updated buffer.
+// The case `name` of nn.json (support/layer_check.h).
 void check_layer(nn::Module& layer, const std::string& name, bool train,
-                 const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& forward) {
+                 const ember::testing::LayerForward& forward) {
   SCOPED_TRACE(name);
-  const FixtureCase& c = fixture(name);
-  nn::StateDict state;
-  for (const auto& [key, t] : c.tensors) {
-    if (key.rfind("param.", 0) == 0) state.insert(key.substr(6), t);
-    if (key.rfind("buffer.", 0) == 0) state.insert(key.substr(7), t);
-  }
-  nn::LoadResult r = layer.load_state_dict(state);
-  ASSERT_TRUE(r.ok()) << r.str();
-  layer.train(train);
-  std::vector<Tensor> inputs;
-  for (int i = 1;; ++i) {
-    std::string key = i == 1 ? "input" : "input" + std::to_string(i);
-    if (!c.tensors.count(key)) break;
-    Tensor x = c.tensor(key).clone();
-    if (x.is_floating_point()) x.set_requires_grad();
-    inputs.push_back(x);
-  }
-  std::vector<Tensor> outputs = forward(inputs);
-  Tensor total = zeros({});
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string suffix = i == 0 ? "" : std::to_string(i + 1);
-    expect_close(outputs[i], c.tensor("output" + suffix), kRtol, kAtol, "output" + suffix);
-    total = total + (outputs[i] * c.tensor("grad_output" + suffix)).sum();
-  }
-  total.backward();
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    std::string key = i == 0 ? "input" : "input" + std::to_string(i + 1);
-    if (c.tensors.count("grad." + key))
-      expect_close(inputs[i].grad(), c.tensor("grad." + key), kRtol, kAtol, "grad." + key);
-  }
-  for (const auto& [pname, p] : layer.named_parameters())
-    if (c.tensors.count("grad." + pname))
-      expect_close(p.grad(), c.tensor("grad." + pname), kRtol, kAtol, "grad." + pname);
-  for (const auto& [bname, b] : layer.named_buffers())
-    if (c.tensors.count("buffer_after." + bname))
-      expect_close(b, c.tensor("buffer_after." + bname), kRtol, kAtol, "buffer_after." + bname);
+  ember::testing::check_layer(layer, fixture(name), train, forward);
 }
 
 void check_layer(nn::Module& layer, const std::string& name, bool train = true) {
