@@ -65,7 +65,7 @@ TensorList attention_grads(const Tensor& g, const Tensor& q, const Tensor& k, co
 // The fused kernel's backward: its own kernel, or the composite formulas under create_graph.
 struct ScaledDotProductAttentionBackward : autograd::Node {
   SavedTensor q, k, v, out;
-  Tensor logsumexp, mask;  // never require grad
+  Tensor logsumexp, probs, mask;  // never require grad; probs may be undefined (recomputed)
   bool causal = false;
   double scale = 1.0;
   const char* name() const override { return "ScaledDotProductAttentionBackward"; }
@@ -76,7 +76,7 @@ struct ScaledDotProductAttentionBackward : autograd::Node {
     Tensor gq = needs_input_grad(0) ? empty(in.q.sizes(), in.q.options()) : Tensor();
     Tensor gk = needs_input_grad(1) ? empty(in.k.sizes(), in.k.options()) : Tensor();
     Tensor gv = needs_input_grad(2) ? empty(in.v.sizes(), in.v.options()) : Tensor();
-    attention_backward_stub(in.q.device().type, gq, gk, gv, g[0], out.unpack(this), logsumexp, in);
+    attention_backward_stub(in.q.device().type, gq, gk, gv, g[0], out.unpack(this), logsumexp, probs, in);
     return {gq, gk, gv};
   }
   void release_saved() override {
@@ -85,6 +85,7 @@ struct ScaledDotProductAttentionBackward : autograd::Node {
     v.reset();
     out.reset();
     logsumexp = Tensor();
+    probs = Tensor();
     mask = Tensor();
   }
 };
@@ -131,6 +132,11 @@ std::pair<Tensor, Tensor> share_heads(const Tensor& query, const Tensor& key, co
 
 }  // namespace
 
+int64_t& detail::attention_saved_probs_limit() {
+  static int64_t limit = int64_t{1} << 24;
+  return limit;
+}
+
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key_in, const Tensor& value_in,
                                     const Tensor& attn_mask, double dropout_p, bool is_causal,
                                     std::optional<double> scale, bool enable_gqa) {
@@ -168,14 +174,21 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key_in, c
   DimVector lse_shape = batch;
   lse_shape.push_back(L);
   Tensor logsumexp = empty(lse_shape, query.options());
-  attention_forward_stub(query.device().type, out, logsumexp, in);
-  if (autograd::any_requires_grad(in.q, in.k, in.v)) {
+  const bool grad = autograd::any_requires_grad(in.q, in.k, in.v);
+  // Kept for backward when they fit the limit (as many as the composite path would keep), else
+  // recomputed there from logsumexp.
+  Tensor probs;
+  if (grad && numel_of(batch) * L * S <= detail::attention_saved_probs_limit())
+    probs = empty(with_matrix(batch, L, S), query.options());
+  attention_forward_stub(query.device().type, out, logsumexp, probs, in);
+  if (grad) {
     auto node = autograd::make_node<ScaledDotProductAttentionBackward>(in.q, in.k, in.v);
     node->q = SavedTensor(in.q);
     node->k = SavedTensor(in.k);
     node->v = SavedTensor(in.v);
     node->mask = in.mask;
     node->logsumexp = logsumexp;
+    node->probs = probs;
     node->causal = is_causal;
     node->scale = s;
     autograd::set_history(out, node);

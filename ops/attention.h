@@ -10,8 +10,20 @@
 // gives zeros and passes no gradient (PyTorch 2.x's result, where a plain softmax gives NaN).
 //
 // Without dropout, on CPU, a fused kernel (core/kernels/attention.h) computes it a block of query
-// rows at a time and never stores the [L, S] probabilities; its backward recomputes them from the
-// saved row log-sum-exps. With dropout, with a floating mask that requires grad, or on a device
+// rows at a time. For backward it keeps the probabilities (as the composite path would) while they
+// number at most detail::attention_saved_probs_limit() (2^24), and otherwise only the row
+// log-sum-exps, from which backward recomputes them (FlashAttention's scheme: memory linear in
+// the sequence length). With dropout, with a floating mask that requires grad, or on a device
 // without the kernel, the same result is composed of matmul, softmax and dropout.
+#include <cstdint>
+
 #include "ember/core/kernels/attention.h"
 #include "ember/ops/functions.h"
+
+namespace ember::detail {
+
+/// Probabilities (elements over the whole batch) up to which the fused path keeps them for
+/// backward; settable (tests set it to 0 to run the recomputing backward).
+int64_t& attention_saved_probs_limit();
+
+}  // namespace ember::detail

@@ -1,11 +1,11 @@
 // CPU kernels of fused scaled dot-product attention (core/kernels/attention.h). Each batch entry's
 // query rows are taken a block at a time: the block's scores come from one gemm into a buffer
 // that stays in cache, are scaled, masked and turned into probabilities row by row, and one more
-// gemm multiplies them into the output; the [L, S] matrix of the whole entry is never built, and
-// nothing is recorded for autograd. The backward recomputes each block's probabilities from the
-// saved row log-sum-exps (FlashAttention's scheme) and accumulates the key and value gradients
+// gemm multiplies them into the output; nothing is recorded for autograd. The backward takes the
+// probabilities the forward kept, or recomputes each block's from the row log-sum-exps
+// (FlashAttention's scheme) when they were not kept, and accumulates the key and value gradients
 // over the blocks of an entry in a fixed order. Under a causal mask a block stops at the last key
-// its last row may see, so about half of the products are skipped.
+// its last row may see, and each row's exp at its own last key.
 // NB: GCC 12 flags Eigen's AVX-512 min/max/exp packets as reading uninitialised values (its
 // _mm512_undefined_* placeholders): a false positive that would bury real warnings.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -105,29 +105,59 @@ struct Problem {
   /// The keys rows [i0, i1) look at: under the causal mask none beyond the last row's own index.
   int64_t keys_for(int64_t i1) const { return causal ? std::min(S, i1) : S; }
 
-  /// Scores row i of entry b in x[0, n): scaled, plus the mask, -inf where a key is hidden.
-  void mask_row(T* x, int64_t n, int64_t b, int64_t i) const {
-    VecMap<T>(x, n) *= scale;
+  /// Scores row i of entry b, x[0, n), scaled and masked in place: -inf where a key is hidden.
+  /// Returns how many leading keys the row may see at all (the causal triangle); x beyond them is
+  /// zeroed, so the softmax and its exp skip them.
+  int64_t mask_row(T* x, int64_t n, int64_t b, int64_t i) const {
+    const int64_t len = causal ? std::min(n, i + 1) : n;
     constexpr T kNegInf = -std::numeric_limits<T>::infinity();
-    if (mask_data) {
+    VecMap<T> xv(x, len);
+    if (!mask_data) {
+      xv *= scale;
+    } else {
       const int64_t off = mask_offsets[static_cast<size_t>(b)] + i * mrs;
       if (bool_mask) {
         const bool* m = static_cast<const bool*>(mask_data) + off;
-        for (int64_t j = 0; j < n; ++j) x[j] = m[j * mcs] ? x[j] : kNegInf;
+        for (int64_t j = 0; j < len; ++j) x[j] = m[j * mcs] ? x[j] * scale : kNegInf;
       } else if (mcs == 1) {
-        VecMap<T>(x, n) += ConstVecMap<T>(static_cast<const T*>(mask_data) + off, n);
+        xv = xv * scale + ConstVecMap<T>(static_cast<const T*>(mask_data) + off, len);
       } else {
         const T* m = static_cast<const T*>(mask_data) + off;
-        for (int64_t j = 0; j < n; ++j) x[j] += m[j * mcs];
+        for (int64_t j = 0; j < len; ++j) x[j] = x[j] * scale + m[j * mcs];
       }
     }
-    if (causal)
-      for (int64_t j = i + 1; j < n; ++j) x[j] = kNegInf;
+    if (len < n) VecMap<T>(x + len, n - len).setZero();
+    return len;
   }
 
-  /// Block scores: buf[r * n + j] = q[i0 + r] . k[j] for j < n.
-  void scores(T* buf, int64_t b, int64_t i0, int64_t rows, int64_t n) const {
-    gemm<T>(q.rows(b, i0, rows, E), k.transposed(b, n, E), buf, n, false);
+  /// Scores row i of entry b, x[0, n), turned into probabilities in place; returns the row's
+  /// log-sum-exp (-inf, and zero probabilities, when no key is visible).
+  T softmax_row(T* x, int64_t n, int64_t b, int64_t i) const {
+    const int64_t len = mask_row(x, n, b, i);
+    const T top = len > 0 ? extreme_run<true>(x, len) : -std::numeric_limits<T>::infinity();
+    VecMap<T> xv(x, len);
+    if (top == -std::numeric_limits<T>::infinity()) {
+      xv.setZero();
+      return top;
+    }
+    xv = exp_of(xv - top);
+    const T sum = sum_run(x, len);
+    xv *= T(1) / sum;
+    return top + std::log(sum);
+  }
+
+  /// The probabilities of scores row x[0, n) again, from its log-sum-exp.
+  void probabilities_row(T* x, int64_t n, int64_t b, int64_t i, T lse) const {
+    const int64_t len = mask_row(x, n, b, i);
+    if (lse == -std::numeric_limits<T>::infinity())
+      VecMap<T>(x, len).setZero();
+    else
+      VecMap<T>(x, len) = exp_of(VecMap<T>(x, len) - lse);
+  }
+
+  /// Block scores: buf[r * ld + j] = q[i0 + r] . k[j] for j < n.
+  void scores(T* buf, int64_t ld, int64_t b, int64_t i0, int64_t rows, int64_t n) const {
+    gemm<T>(q.rows(b, i0, rows, E), k.transposed(b, n, E), buf, ld, false);
   }
 };
 
@@ -146,45 +176,36 @@ void run_tasks(int64_t tasks, int64_t work_per_task, const F& body) {
 }
 
 template <typename T>
-void forward(const Tensor& out, const Tensor& logsumexp, const AttentionInputs& in) {
+void forward(const Tensor& out, const Tensor& logsumexp, const Tensor& probs, const AttentionInputs& in) {
   const Problem<T> p(in);
   T* o = static_cast<T*>(out.data_ptr());
   T* lse = static_cast<T*>(logsumexp.data_ptr());
+  T* saved = probs.defined() ? static_cast<T*>(probs.data_ptr()) : nullptr;
   const int64_t blocks = p.blocks();
   run_tasks(p.batch * blocks, p.block * p.S * (p.E + p.Ev), [&](int64_t task) {
     const int64_t b = task / blocks, i0 = task % blocks * p.block;
     const int64_t rows = std::min(p.block, p.L - i0), n = p.keys_for(i0 + rows);
-    std::vector<T> buf(static_cast<size_t>(rows * n));
-    p.scores(buf.data(), b, i0, rows, n);
-    for (int64_t r = 0; r < rows; ++r) {
-      T* x = buf.data() + r * n;
-      const int64_t i = i0 + r;
-      p.mask_row(x, n, b, i);
-      const T top = n > 0 ? extreme_run<true>(x, n) : -std::numeric_limits<T>::infinity();
-      T& row_lse = lse[b * p.L + i];
-      if (top == -std::numeric_limits<T>::infinity()) {  // every key hidden: a zero row
-        VecMap<T>(x, n).setZero();
-        row_lse = top;
-        continue;
-      }
-      VecMap<T> xv(x, n);
-      xv = exp_of(xv - top);
-      const T sum = sum_run(x, n);
-      xv *= T(1) / sum;
-      row_lse = top + std::log(sum);
-    }
-    gemm<T>({buf.data(), rows, n, n, 1}, p.v.rows(b, 0, n, p.Ev), o + (b * p.L + i0) * p.Ev, p.Ev, false);
+    // The block's probabilities: in the saved ones (row stride S) or a buffer of its own.
+    std::vector<T> own(saved ? 0 : static_cast<size_t>(rows * n));
+    T* buf = saved ? saved + (b * p.L + i0) * p.S : own.data();
+    const int64_t ld = saved ? p.S : n;
+    if (saved && n < p.S)
+      for (int64_t r = 0; r < rows; ++r) VecMap<T>(buf + r * ld + n, p.S - n).setZero();
+    p.scores(buf, ld, b, i0, rows, n);
+    for (int64_t r = 0; r < rows; ++r) lse[b * p.L + i0 + r] = p.softmax_row(buf + r * ld, n, b, i0 + r);
+    gemm<T>({buf, rows, n, ld, 1}, p.v.rows(b, 0, n, p.Ev), o + (b * p.L + i0) * p.Ev, p.Ev, false);
   });
 }
 
 template <typename T>
 void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, const Tensor& grad_out,
-              const Tensor& out, const Tensor& logsumexp, const AttentionInputs& in) {
+              const Tensor& out, const Tensor& logsumexp, const Tensor& probs, const AttentionInputs& in) {
   const Problem<T> p(in);
   const Tensor g = gemm_ready(grad_out);
   const Operand<T> dout(g);
   const T* o = static_cast<const T*>(out.data_ptr());
   const T* lse = static_cast<const T*>(logsumexp.data_ptr());
+  const T* saved = probs.defined() ? static_cast<const T*>(probs.data_ptr()) : nullptr;
   T* dq = grad_q.defined() ? static_cast<T*>(grad_q.data_ptr()) : nullptr;
   T* dk = grad_k.defined() ? static_cast<T*>(grad_k.data_ptr()) : nullptr;
   T* dv = grad_v.defined() ? static_cast<T*>(grad_v.data_ptr()) : nullptr;
@@ -195,7 +216,7 @@ void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, 
     T* dvb = dv ? dv + b * p.S * p.Ev : nullptr;
     if (dkb) VecMap<T>(dkb, p.S * p.E).setZero();
     if (dvb) VecMap<T>(dvb, p.S * p.Ev).setZero();
-    std::vector<T> prob, dprob, dot(static_cast<size_t>(p.block));
+    std::vector<T> own, dprob, dot(static_cast<size_t>(p.block));
     for (int64_t blk = 0; blk < blocks; ++blk) {
       const int64_t i0 = blk * p.block, rows = std::min(p.block, p.L - i0), n = p.keys_for(i0 + rows);
       const MatrixRef<T> g_rows = dout.rows(b, i0, rows, p.Ev);
@@ -207,26 +228,29 @@ void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, 
         for (int64_t e = 0; e < p.Ev; ++e) s += grow[e * g_rows.col_stride] * orow[e];
         dot[static_cast<size_t>(r)] = s;
       }
-      prob.resize(static_cast<size_t>(rows * n));
-      dprob.resize(static_cast<size_t>(rows * n));
-      p.scores(prob.data(), b, i0, rows, n);
-      for (int64_t r = 0; r < rows; ++r) {
-        T* x = prob.data() + r * n;
-        p.mask_row(x, n, b, i0 + r);
-        const T row_lse = lse[b * p.L + i0 + r];
-        if (row_lse == -std::numeric_limits<T>::infinity())
-          VecMap<T>(x, n).setZero();
-        else
-          VecMap<T>(x, n) = exp_of(VecMap<T>(x, n) - row_lse);
+      // The block's probabilities (row stride ld): saved by the forward, or recomputed.
+      const T* prob;
+      int64_t ld;
+      if (saved) {
+        prob = saved + (b * p.L + i0) * p.S;
+        ld = p.S;
+      } else {
+        own.resize(static_cast<size_t>(rows * n));
+        p.scores(own.data(), n, b, i0, rows, n);
+        for (int64_t r = 0; r < rows; ++r)
+          p.probabilities_row(own.data() + r * n, n, b, i0 + r, lse[b * p.L + i0 + r]);
+        prob = own.data();
+        ld = n;
       }
       // d value += prob^T grad_out
-      if (dvb) gemm<T>({prob.data(), n, rows, 1, n}, g_rows, dvb, p.Ev, true);
+      if (dvb) gemm<T>({prob, n, rows, 1, ld}, g_rows, dvb, p.Ev, true);
       if (!dq && !dkb) continue;
       // d scores = prob * (grad_out v^T - dot)
+      dprob.resize(static_cast<size_t>(rows * n));
       gemm<T>(g_rows, p.v.transposed(b, n, p.Ev), dprob.data(), n, false);
       for (int64_t r = 0; r < rows; ++r) {
         VecMap<T> ds(dprob.data() + r * n, n);
-        ds = ConstVecMap<T>(prob.data() + r * n, n) * (ds - dot[static_cast<size_t>(r)]);
+        ds = ConstVecMap<T>(prob + r * ld, n) * (ds - dot[static_cast<size_t>(r)]);
       }
       // d query = d scores k * scale; d key += d scores^T q (scaled once at the end)
       if (dq) {
@@ -248,18 +272,19 @@ AttentionInputs gemm_ready_inputs(const AttentionInputs& in) {
   return r;
 }
 
-void cpu_attention_forward(const Tensor& out, const Tensor& logsumexp, const AttentionInputs& in) {
+void cpu_attention_forward(const Tensor& out, const Tensor& logsumexp, const Tensor& probs,
+                           const AttentionInputs& in) {
   const AttentionInputs r = gemm_ready_inputs(in);
   visit_floating_dtype(in.q.dtype(), "scaled_dot_product_attention",
-                       [&]<typename T>(type_tag<T>) { forward<T>(out, logsumexp, r); });
+                       [&]<typename T>(type_tag<T>) { forward<T>(out, logsumexp, probs, r); });
 }
 
 void cpu_attention_backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v,
                             const Tensor& grad_out, const Tensor& out, const Tensor& logsumexp,
-                            const AttentionInputs& in) {
+                            const Tensor& probs, const AttentionInputs& in) {
   const AttentionInputs r = gemm_ready_inputs(in);
   visit_floating_dtype(in.q.dtype(), "scaled_dot_product_attention", [&]<typename T>(type_tag<T>) {
-    backward<T>(grad_q, grad_k, grad_v, grad_out, out, logsumexp, r);
+    backward<T>(grad_q, grad_k, grad_v, grad_out, out, logsumexp, probs, r);
   });
 }
 

@@ -20,17 +20,20 @@ struct AttentionInputs {
 };
 
 /// Kernel: out [*, L, Ev] (contiguous) = softmax(q k^T * scale + mask) v, and logsumexp [*, L]
-/// (contiguous) of each row of the masked scores. A row whose keys are all masked out gets zero
-/// output and logsumexp -inf (PyTorch's result for such rows).
-using AttentionForwardFn = void (*)(const Tensor& out, const Tensor& logsumexp, const AttentionInputs& in);
+/// (contiguous) of each row of the masked scores; probs [*, L, S] (contiguous), when defined,
+/// receives the probabilities themselves (0 for hidden keys) for the backward. A row whose keys
+/// are all masked out gets zero output and logsumexp -inf (PyTorch's result for such rows).
+using AttentionForwardFn = void (*)(const Tensor& out, const Tensor& logsumexp, const Tensor& probs,
+                                    const AttentionInputs& in);
 EMBER_DECLARE_STUB(attention_forward_stub, AttentionForwardFn);
 
-/// Kernel: the gradients of the forward's out (out and logsumexp as it wrote them) for grad_out
-/// [*, L, Ev] (any layout): grad_q [*, L, E], grad_k [*, S, E], grad_v [*, S, Ev], each contiguous
-/// and overwritten, or undefined when not wanted. Fully masked rows contribute nothing.
+/// Kernel: the gradients of the forward's out (out, logsumexp and probs as it wrote them; probs
+/// undefined means: recompute them from logsumexp) for grad_out [*, L, Ev] (any layout):
+/// grad_q [*, L, E], grad_k [*, S, E], grad_v [*, S, Ev], each contiguous and overwritten, or
+/// undefined when not wanted. Fully masked rows contribute nothing.
 using AttentionBackwardFn = void (*)(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v,
                                      const Tensor& grad_out, const Tensor& out, const Tensor& logsumexp,
-                                     const AttentionInputs& in);
+                                     const Tensor& probs, const AttentionInputs& in);
 EMBER_DECLARE_STUB(attention_backward_stub, AttentionBackwardFn);
 
 }  // namespace ember

@@ -75,6 +75,18 @@ Tensor composite(const Tensor& q, const Tensor& k, const Tensor& v, Tensor keep,
   return scaled_dot_product_attention(q, k, v, mask.set_requires_grad());
 }
 
+// Sets the limit of kept probabilities for a scope (0: the backward recomputes them).
+class SavedProbsLimit {
+ public:
+  explicit SavedProbsLimit(int64_t limit) : saved_(detail::attention_saved_probs_limit()) {
+    detail::attention_saved_probs_limit() = limit;
+  }
+  ~SavedProbsLimit() { detail::attention_saved_probs_limit() = saved_; }
+
+ private:
+  int64_t saved_;
+};
+
 }  // namespace
 
 TEST(AttentionTest, MatchesPyTorch) {
@@ -102,9 +114,11 @@ TEST(AttentionTest, FusedMatchesReferenceAndCompositeAcrossBlocks) {
   struct Shape {
     int64_t B, L, S, E, Ev;
   };
+  for (int64_t limit : {detail::attention_saved_probs_limit(), int64_t{0}}) {  // kept, then recomputed
+  SavedProbsLimit keep_probs(limit);
   for (Shape s : {Shape{3, 5, 7, 4, 3}, Shape{2, 150, 130, 6, 5}, Shape{1, 200, 90, 3, 4}, Shape{2, 1, 1, 2, 2}}) {
     for (int kind = 0; kind < 4; ++kind) {  // none, causal, bool, float
-      SCOPED_TRACE(::testing::Message() << "L " << s.L << " S " << s.S << " mask kind " << kind);
+      SCOPED_TRACE(::testing::Message() << "L " << s.L << " S " << s.S << " mask kind " << kind << " limit " << limit);
       Tensor q = randn({s.B, s.L, s.E}, kFloat64).set_requires_grad();
       Tensor k = randn({s.B, s.S, s.E}, kFloat64).set_requires_grad();
       Tensor v = randn({s.B, s.S, s.Ev}, kFloat64).set_requires_grad();
@@ -121,6 +135,7 @@ TEST(AttentionTest, FusedMatchesReferenceAndCompositeAcrossBlocks) {
       TensorList slow = autograd::grad({(other * g).sum()}, {q, k, v});
       for (int i = 0; i < 3; ++i) expect_close(fused[i], slow[i], 1e-10, 1e-12, "gradient " + std::to_string(i));
     }
+  }
   }
 }
 
@@ -139,8 +154,11 @@ TEST(AttentionTest, GradientsMatchFiniteDifferences) {
   auto q = [](std::vector<int64_t> shape) { return randn(shape, kFloat64).set_requires_grad(); };
   auto check = [](const TensorList& in, const Tensor& mask, bool causal, std::optional<double> scale = std::nullopt,
                   bool gqa = false) {
-    gradcheck([&](const TensorList& x) { return scaled_dot_product_attention(x[0], x[1], x[2], mask, 0.0, causal, scale, gqa); },
-              in);
+    for (int64_t limit : {detail::attention_saved_probs_limit(), int64_t{0}}) {  // kept, then recomputed
+      SavedProbsLimit keep_probs(limit);
+      gradcheck([&](const TensorList& x) { return scaled_dot_product_attention(x[0], x[1], x[2], mask, 0.0, causal, scale, gqa); },
+                in);
+    }
   };
   check({q({2, 3, 4}), q({2, 5, 4}), q({2, 5, 3})}, Tensor(), false);
   check({q({2, 3, 4}), q({2, 5, 4}), q({2, 5, 3})}, Tensor(), false, 0.7);
