@@ -1,8 +1,8 @@
 // The workloads of bench/python_bench.py in C++, for Ember or (built with -DBENCH_TORCH) the
 // libtorch that PyTorch's PyPI wheel ships: per-op autograd overhead on tiny tensors, a 100,000-op
-// chain's backward, the 1024x1024 matmul, the MLP, CNN and ResNet-18 training steps, the per-step
-// overhead (the MLP's step 16 wide) and one Fashion-MNIST epoch of the MLP. The same loops run
-// through a thin adapter, so both sides do the same work; keep them in step with python_bench.py
+// chain's backward, the 1024x1024 matmul, the MLP, CNN, ResNet-18 and small-GPT training steps, the
+// per-step overhead (the MLP's step 16 wide) and one Fashion-MNIST epoch of the MLP. The same loops
+// run through a thin adapter, so both sides do the same work; keep them in step with python_bench.py
 // (same models, settings, budgets and timing). Prints "name value unit" lines for bench/run.sh.
 //   cpp_bench THREADS
 #include <zlib.h>
@@ -18,6 +18,12 @@
 
 using Widths = std::array<int64_t, 4>;  // an MLP's layer widths
 constexpr Widths kMLP = {784, 256, 128, 10}, kTiny = {16, 16, 16, 10};
+// The GPT of the training-step workload: nanoGPT's decoder (tests/compat/gpt.py) at 2 layers, 4
+// heads, 128 wide, blocks of 64 tokens from a 256-token vocabulary, batch 16, AdamW.
+struct GptShape {
+  int64_t vocab = 256, block = 64, layers = 2, heads = 4, width = 128, batch = 16;
+};
+constexpr GptShape kGpt;
 
 #ifdef BENCH_TORCH
 #include <torch/torch.h>
@@ -95,6 +101,56 @@ inline std::unique_ptr<Optimizer> adam(Model& m, double lr) {
 inline Tensor cross_entropy(const Tensor& x, const Tensor& y) {
   return torch::nn::functional::cross_entropy(x, y);
 }
+// A pre-norm decoder block: causal self-attention (scaled_dot_product_attention) and a GELU MLP.
+struct BlockImpl : torch::nn::Module {
+  torch::nn::LayerNorm ln_1{nullptr}, ln_2{nullptr};
+  torch::nn::Linear c_attn{nullptr}, c_proj{nullptr}, c_fc{nullptr}, mlp_proj{nullptr};
+  int64_t heads;
+  BlockImpl(int64_t c, int64_t h) : heads(h) {
+    ln_1 = register_module("ln_1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c})));
+    c_attn = register_module("c_attn", torch::nn::Linear(c, 3 * c));
+    c_proj = register_module("c_proj", torch::nn::Linear(c, c));
+    ln_2 = register_module("ln_2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c})));
+    c_fc = register_module("c_fc", torch::nn::Linear(c, 4 * c));
+    mlp_proj = register_module("mlp_proj", torch::nn::Linear(4 * c, c));
+  }
+  Tensor forward(Tensor x) {
+    const int64_t b = x.size(0), t = x.size(1), c = x.size(2);
+    auto qkv = c_attn->forward(ln_1->forward(x)).split(c, 2);
+    auto split_heads = [&](const Tensor& y) { return y.view({b, t, heads, c / heads}).transpose(1, 2); };
+    Tensor y = torch::scaled_dot_product_attention(split_heads(qkv[0]), split_heads(qkv[1]), split_heads(qkv[2]),
+                                                   {}, 0.0, true);
+    x = x + c_proj->forward(y.transpose(1, 2).contiguous().view({b, t, c}));
+    return x + mlp_proj->forward(torch::gelu(c_fc->forward(ln_2->forward(x))));
+  }
+};
+TORCH_MODULE(Block);
+struct GptImpl : torch::nn::Module {
+  torch::nn::Embedding wte{nullptr}, wpe{nullptr};
+  torch::nn::ModuleList blocks;
+  torch::nn::LayerNorm ln_f{nullptr};
+  torch::nn::Linear lm_head{nullptr};
+  explicit GptImpl(const GptShape& s) {
+    wte = register_module("wte", torch::nn::Embedding(s.vocab, s.width));
+    wpe = register_module("wpe", torch::nn::Embedding(s.block, s.width));
+    for (int64_t i = 0; i < s.layers; ++i) blocks->push_back(Block(s.width, s.heads));
+    register_module("blocks", blocks);
+    ln_f = register_module("ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({s.width})));
+    lm_head = register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(s.width, s.vocab).bias(false)));
+  }
+  Tensor forward(const Tensor& idx) {
+    Tensor x = wte->forward(idx) + wpe->forward(torch::arange(idx.size(1)));
+    for (const auto& block : *blocks) x = block->as<BlockImpl>()->forward(x);
+    return lm_head->forward(ln_f->forward(x));
+  }
+};
+TORCH_MODULE(Gpt);
+inline Gpt gpt(const GptShape& s) { return Gpt(s); }
+inline Tensor forward(Gpt& m, const Tensor& idx) { return m->forward(idx); }
+inline std::unique_ptr<Optimizer> adamw(Gpt& m, double lr) {
+  return std::make_unique<torch::optim::AdamW>(m->parameters(), torch::optim::AdamWOptions(lr));
+}
+inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return torch::randint(0, vocab, shape); }
 }  // namespace lib
 #else
 #include <ember/ember.h>
@@ -190,6 +246,59 @@ inline std::unique_ptr<Optimizer> adam(Model& m, double lr) {
 inline Tensor cross_entropy(const Tensor& x, const Tensor& y) {
   return ember::nn::functional::cross_entropy(x, y);
 }
+// A pre-norm decoder block: causal self-attention (scaled_dot_product_attention) and a GELU MLP.
+class Block : public ember::nn::Module {
+ public:
+  Block(int64_t c, int64_t h) : Module("Block"), heads_(h) {
+    using namespace ember::nn;
+    ln_1_ = register_module("ln_1", std::make_shared<LayerNorm>(c));
+    c_attn_ = register_module("c_attn", std::make_shared<Linear>(LinearOptions{c, 3 * c}));
+    c_proj_ = register_module("c_proj", std::make_shared<Linear>(LinearOptions{c, c}));
+    ln_2_ = register_module("ln_2", std::make_shared<LayerNorm>(c));
+    c_fc_ = register_module("c_fc", std::make_shared<Linear>(LinearOptions{c, 4 * c}));
+    mlp_proj_ = register_module("mlp_proj", std::make_shared<Linear>(LinearOptions{4 * c, c}));
+  }
+  Tensor forward(const Tensor& input) override {
+    const int64_t b = input.size(0), t = input.size(1), c = input.size(2);
+    auto qkv = ember::split((*c_attn_)((*ln_1_)(input)), c, 2);
+    auto split_heads = [&](const Tensor& y) { return y.view({b, t, heads_, c / heads_}).transpose(1, 2); };
+    Tensor y = ember::scaled_dot_product_attention(split_heads(qkv[0]), split_heads(qkv[1]), split_heads(qkv[2]),
+                                                   Tensor(), 0.0, true);
+    Tensor x = input + (*c_proj_)(y.transpose(1, 2).contiguous().view({b, t, c}));
+    return x + (*mlp_proj_)(ember::gelu((*c_fc_)((*ln_2_)(x))));
+  }
+
+ private:
+  int64_t heads_;
+  std::shared_ptr<ember::nn::Module> ln_1_, c_attn_, c_proj_, ln_2_, c_fc_, mlp_proj_;
+};
+class Gpt : public ember::nn::Module {
+ public:
+  explicit Gpt(const GptShape& s) : Module("Gpt") {
+    using namespace ember::nn;
+    wte_ = register_module("wte", std::make_shared<Embedding>(EmbeddingOptions{s.vocab, s.width}));
+    wpe_ = register_module("wpe", std::make_shared<Embedding>(EmbeddingOptions{s.block, s.width}));
+    auto blocks = register_module("blocks", std::make_shared<ModuleList>());
+    for (int64_t i = 0; i < s.layers; ++i) blocks->push_back(std::make_shared<Block>(s.width, s.heads));
+    blocks_ = blocks;
+    ln_f_ = register_module("ln_f", std::make_shared<LayerNorm>(s.width));
+    lm_head_ = register_module("lm_head", std::make_shared<Linear>(LinearOptions{s.width, s.vocab, false}));
+  }
+  Tensor forward(const Tensor& idx) override {
+    Tensor x = (*wte_)(idx) + (*wpe_)(ember::arange(idx.size(1)));
+    for (const auto& block : blocks_->children()) x = (*block)(x);
+    return (*lm_head_)((*ln_f_)(x));
+  }
+
+ private:
+  std::shared_ptr<ember::nn::Module> wte_, wpe_, ln_f_, lm_head_;
+  std::shared_ptr<ember::nn::ModuleList> blocks_;
+};
+inline Model gpt(const GptShape& s) { return std::make_shared<Gpt>(s); }
+inline std::unique_ptr<Optimizer> adamw(Model& m, double lr) {
+  return std::make_unique<ember::optim::AdamW>(m->named_parameters(), ember::optim::AdamWOptions{.lr = lr});
+}
+inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return ember::randint(0, vocab, shape); }
 }  // namespace lib
 #endif
 
@@ -233,6 +342,16 @@ void train_step(lib::Model& model, lib::Optimizer& opt, const lib::Tensor& x,
                 const lib::Tensor& y) {
   opt.zero_grad();
   lib::cross_entropy(lib::forward(model, x), y).backward();
+  opt.step();
+}
+
+// One GPT training step: zero the gradients, forward, cross-entropy over every position, backward,
+// update.
+template <typename M>
+void gpt_step(M& model, lib::Optimizer& opt, const lib::Tensor& idx, const lib::Tensor& targets) {
+  opt.zero_grad();
+  lib::Tensor logits = lib::forward(model, idx);
+  lib::cross_entropy(logits.view({-1, kGpt.vocab}), targets.view({-1})).backward();
   opt.step();
 }
 
@@ -374,6 +493,15 @@ int main(int argc, char** argv) {
     lib::Tensor images = lib::randn({32, 3, 32, 32}), labels = lib::labels(32);
     double t = time_per_call([&] { train_step(net, *opt, images, labels); }, 10.0);
     report("resnet18_step_b32_sgd", t * 1e3, "ms/step");
+  // The GPT's training step (kGpt), AdamW lr 3e-4.
+  {
+    lib::manual_seed(0);
+    auto model = lib::gpt(kGpt);
+    auto opt = lib::adamw(model, 3e-4);
+    lib::Tensor idx = lib::tokens(kGpt.vocab, {kGpt.batch, kGpt.block});
+    lib::Tensor targets = lib::tokens(kGpt.vocab, {kGpt.batch, kGpt.block});
+    double t = time_per_call([&] { gpt_step(model, *opt, idx, targets); }, 3.0);
+    report("gpt_step_b16_adamw", t * 1e3, "ms/step");
   }
   // One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
   // the images are standardised beforehand, untimed.

@@ -1,6 +1,6 @@
-"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP, CNN and ResNet-18 training
-steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or
-PyTorch: the same code through the same names, as Ember's Python API follows PyTorch's.
+"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP, CNN, ResNet-18 and small-GPT
+training steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember
+or PyTorch: the same code through the same names, as Ember's Python API follows PyTorch's.
 bench/cpp_bench.cpp runs the same workloads in C++; keep the two in step. Prints "name value unit"
 lines for bench/run.sh.
     python python_bench.py ember|torch THREADS
@@ -79,6 +79,40 @@ def resnet18(nn):
             inplanes = planes
     layers += [nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(512, 10)]
     return nn.Sequential(*layers)
+def gpt_model(lib, vocab=256, block=64, layers=2, heads=4, width=128):
+    """bench/cpp_bench.cpp's GPT: nanoGPT's pre-norm decoder with scaled_dot_product_attention."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln_1, self.ln_2 = nn.LayerNorm(width), nn.LayerNorm(width)
+            self.c_attn, self.c_proj = nn.Linear(width, 3 * width), nn.Linear(width, width)
+            self.c_fc, self.mlp_proj = nn.Linear(width, 4 * width), nn.Linear(4 * width, width)
+
+        def forward(self, x):
+            b, t, c = x.shape
+            q, k, v = (y.view(b, t, heads, c // heads).transpose(1, 2)
+                       for y in self.c_attn(self.ln_1(x)).split(c, dim=2))
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.c_proj(y.transpose(1, 2).contiguous().view(b, t, c))
+            return x + self.mlp_proj(F.gelu(self.c_fc(self.ln_2(x))))
+
+    class Gpt(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wte, self.wpe = nn.Embedding(vocab, width), nn.Embedding(block, width)
+            self.blocks = nn.ModuleList([Block() for _ in range(layers)])
+            self.ln_f = nn.LayerNorm(width)
+            self.lm_head = nn.Linear(width, vocab, bias=False)
+
+        def forward(self, idx):
+            x = self.wte(idx) + self.wpe(lib.arange(idx.shape[1]))
+            for block in self.blocks:
+                x = block(x)
+            return self.lm_head(self.ln_f(x))
+
+    return Gpt()
 
 
 def main():
@@ -156,6 +190,18 @@ def main():
     images, labels = lib.randn(32, 3, 32, 32), lib.randint(0, 10, (32,))
     t = time_per_call(lambda: train_step(net, opt, images, labels, F), 10.0)
     print(f"resnet18_step_b32_sgd {t * 1e3:.4g} ms/step")
+    # The GPT's training step: batch 16 of 64 tokens, AdamW lr 3e-4.
+    lib.manual_seed(0)
+    gpt = gpt_model(lib)
+    opt = optim.AdamW(named(gpt), lr=3e-4)
+    idx, targets = lib.randint(0, 256, (16, 64)), lib.randint(0, 256, (16, 64))
+
+    def gpt_step():
+        opt.zero_grad()
+        F.cross_entropy(gpt(idx).view(-1, 256), targets.view(-1)).backward()
+        opt.step()
+
+    print(f"gpt_step_b16_adamw {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
 
     # One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
     # the images are standardised beforehand, untimed.

@@ -19,8 +19,9 @@ using Children = std::vector<std::pair<std::string, std::shared_ptr<nn::Module>>
 struct TypeEntry {
   ToOptions to_options;
   FromOptions from_options;  // leaf types and user types
-  // Containers only: rebuilds the container from its already rebuilt children, names kept.
-  std::function<std::shared_ptr<nn::Module>(Children)> from_children;
+  // Containers and composites only: rebuilds the module from its already rebuilt children (names
+  // kept) and its options.
+  std::function<std::shared_ptr<nn::Module>(Children, const Value& options)> from_children;
 };
 
 std::string where(const std::string& path) { return path.empty() ? "the root module" : "'" + path + "'"; }
@@ -147,6 +148,38 @@ class OptionReader {
   std::set<std::string> read_;
 };
 
+// The rebuilt children of a composite layer (a TransformerEncoder's "layers" and "norm"), taken
+// by name and type; a child missing, of the wrong type or left over is refused.
+class ChildReader {
+ public:
+  ChildReader(Children children, std::string type, std::string path)
+      : children_(std::move(children)), type_(std::move(type)), path_(std::move(path)) {}
+
+  /// The child `name` as an M; null when it is absent and `optional`.
+  template <typename M>
+  std::shared_ptr<M> take(const std::string& name, bool optional = false) {
+    for (auto& [child_name, child] : children_) {
+      if (child_name != name || !child) continue;
+      auto typed = std::dynamic_pointer_cast<M>(child);
+      EMBER_CHECK_TYPE(typed != nullptr, "io: child '", name, "' of ", type_, " at ", where(path_), " is a ",
+                       child->type_name(), ", which it cannot hold there");
+      child.reset();
+      return typed;
+    }
+    EMBER_CHECK_VALUE(optional, "io: child '", name, "' of ", type_, " at ", where(path_), " is missing");
+    return nullptr;
+  }
+  /// Refuses children nobody took.
+  void done() const {
+    for (const auto& [name, child] : children_)
+      EMBER_CHECK_VALUE(child == nullptr, "io: unexpected child '", name, "' of ", type_, " at ", where(path_));
+  }
+
+ private:
+  Children children_;
+  std::string type_, path_;
+};
+
 Value size2_value(Size2 s) { return Value::list({s.h, s.w}); }
 Value int_list(const std::vector<int64_t>& xs) {
   std::vector<Value> items(xs.begin(), xs.end());
@@ -218,12 +251,39 @@ class Registry {
       as_layer<T>(m);
       return Value::dict();
     };
-    entry.from_children = [add = std::move(add)](Children children) {
+    entry.from_children = [add = std::move(add)](Children children, const Value&) {
       auto m = std::make_shared<T>();
       for (auto& [child_name, child] : children) add(*m, child_name, std::move(child));
       return std::shared_ptr<nn::Module>(m);
     };
     types_.emplace(name, std::move(entry));
+  }
+
+  // A built-in layer made of children it does not build itself (a TransformerEncoder's layers):
+  // recorded with its options and its children, rebuilt from both.
+  template <typename T>
+  void composite(const std::string& name, std::function<Value(const T&)> to,
+                 std::function<std::shared_ptr<nn::Module>(OptionReader&, ChildReader&)> build) {
+    TypeEntry entry;
+    entry.to_options = [to = std::move(to)](const nn::Module& m) { return to(as_layer<T>(m)); };
+    entry.from_children = [name, build = std::move(build)](Children children, const Value& options) {
+      OptionReader option_reader(options, name, building_path());
+      ChildReader child_reader(std::move(children), name, building_path());
+      std::shared_ptr<nn::Module> m = build(option_reader, child_reader);
+      option_reader.done();
+      child_reader.done();
+      return m;
+    };
+    types_.emplace(name, std::move(entry));
+  }
+
+  // A stack of transformer layers: its "layers" (a ModuleList) and optional "norm".
+  template <typename T>
+  void transformer_stack(const std::string& name) {
+    composite<T>(name, [](const T&) { return Value::dict(); }, [](OptionReader&, ChildReader& c) {
+      auto layers = c.take<nn::ModuleList>("layers");
+      return std::make_shared<T>(layers, c.take<nn::Module>("norm", true));
+    });
   }
 
   template <typename T>
@@ -289,6 +349,30 @@ nn::InstanceNormOptions read_instance_norm_options(OptionReader& r) {
   o.momentum = r.get_float("momentum", o.momentum);
   o.affine = r.get_bool("affine", o.affine);
   o.track_running_stats = r.get_bool("track_running_stats", o.track_running_stats);
+  o.bias = r.get_bool("bias", o.bias);
+  return o;
+}
+
+Value transformer_layer_options(const nn::TransformerLayerOptions& o) {
+  return Value::dict({{"d_model", o.d_model},
+                      {"nhead", o.nhead},
+                      {"dim_feedforward", o.dim_feedforward},
+                      {"dropout", o.dropout},
+                      {"activation", o.activation},
+                      {"layer_norm_eps", o.layer_norm_eps},
+                      {"batch_first", o.batch_first},
+                      {"norm_first", o.norm_first},
+                      {"bias", o.bias}});
+}
+
+nn::TransformerLayerOptions read_transformer_layer_options(OptionReader& r) {
+  nn::TransformerLayerOptions o{r.get_int("d_model"), r.get_int("nhead")};
+  o.dim_feedforward = r.get_int("dim_feedforward", o.dim_feedforward);
+  o.dropout = r.get_float("dropout", o.dropout);
+  o.activation = r.get_string("activation", o.activation);
+  o.layer_norm_eps = r.get_float("layer_norm_eps", o.layer_norm_eps);
+  o.batch_first = r.get_bool("batch_first", o.batch_first);
+  o.norm_first = r.get_bool("norm_first", o.norm_first);
   o.bias = r.get_bool("bias", o.bias);
   return o;
 }
@@ -507,37 +591,46 @@ void Registry::add_builtins() {
                             {"num_heads", o.num_heads},
                             {"dropout", o.dropout},
                             {"bias", o.bias},
-                            {"batch_first", o.batch_first}});
+                            {"batch_first", o.batch_first},
+                            {"add_bias_kv", o.add_bias_kv},
+                            {"add_zero_attn", o.add_zero_attn},
+                            {"kdim", o.kdim ? Value(*o.kdim) : Value()},
+                            {"vdim", o.vdim ? Value(*o.vdim) : Value()}});
       },
       [](OptionReader& r) {
         MultiheadAttentionOptions o{r.get_int("embed_dim"), r.get_int("num_heads")};
         o.dropout = r.get_float("dropout", o.dropout);
         o.bias = r.get_bool("bias", o.bias);
         o.batch_first = r.get_bool("batch_first", o.batch_first);
+        o.add_bias_kv = r.get_bool("add_bias_kv", o.add_bias_kv);
+        o.add_zero_attn = r.get_bool("add_zero_attn", o.add_zero_attn);
+        o.kdim = r.get_optional_int("kdim");
+        o.vdim = r.get_optional_int("vdim");
         return std::make_shared<MultiheadAttention>(o);
       });
   builtin<TransformerEncoderLayer>(
-      "TransformerEncoderLayer",
-      [](const TransformerEncoderLayer& m) {
-        const TransformerEncoderLayerOptions& o = m.options();
-        return Value::dict({{"d_model", o.d_model},
-                            {"nhead", o.nhead},
-                            {"dim_feedforward", o.dim_feedforward},
-                            {"dropout", o.dropout},
-                            {"activation", o.activation},
-                            {"layer_norm_eps", o.layer_norm_eps},
-                            {"batch_first", o.batch_first},
-                            {"norm_first", o.norm_first}});
+      "TransformerEncoderLayer", [](const TransformerEncoderLayer& m) { return transformer_layer_options(m.options()); },
+      [](OptionReader& r) { return std::make_shared<TransformerEncoderLayer>(read_transformer_layer_options(r)); });
+  builtin<TransformerDecoderLayer>(
+      "TransformerDecoderLayer", [](const TransformerDecoderLayer& m) { return transformer_layer_options(m.options()); },
+      [](OptionReader& r) { return std::make_shared<TransformerDecoderLayer>(read_transformer_layer_options(r)); });
+  transformer_stack<TransformerEncoder>("TransformerEncoder");
+  transformer_stack<TransformerDecoder>("TransformerDecoder");
+  composite<Transformer>(
+      "Transformer",
+      [](const Transformer& m) {
+        const TransformerOptions& o = m.options();
+        Value options = transformer_layer_options(o.layer());
+        options.set("num_encoder_layers", o.num_encoder_layers);
+        options.set("num_decoder_layers", o.num_decoder_layers);
+        return options;
       },
-      [](OptionReader& r) {
-        TransformerEncoderLayerOptions o{r.get_int("d_model"), r.get_int("nhead")};
-        o.dim_feedforward = r.get_int("dim_feedforward", o.dim_feedforward);
-        o.dropout = r.get_float("dropout", o.dropout);
-        o.activation = r.get_string("activation", o.activation);
-        o.layer_norm_eps = r.get_float("layer_norm_eps", o.layer_norm_eps);
-        o.batch_first = r.get_bool("batch_first", o.batch_first);
-        o.norm_first = r.get_bool("norm_first", o.norm_first);
-        return std::make_shared<TransformerEncoderLayer>(o);
+      [](OptionReader& r, ChildReader& c) {
+        TransformerOptions o = TransformerOptions::from(read_transformer_layer_options(r));
+        o.num_encoder_layers = r.get_int("num_encoder_layers", o.num_encoder_layers);
+        o.num_decoder_layers = r.get_int("num_decoder_layers", o.num_decoder_layers);
+        auto encoder = c.take<TransformerEncoder>("encoder");
+        return std::make_shared<Transformer>(o, encoder, c.take<TransformerDecoder>("decoder"));
       });
 
   container<Sequential>("Sequential", [](Sequential& s, const std::string& name, std::shared_ptr<Module> child) {
@@ -598,7 +691,8 @@ std::shared_ptr<nn::Module> build_at(const Value& node, const std::string& path,
       const std::string& name = key.as_string();
       built.emplace_back(name, build_at(children->items()[i], join(path, name), depth + 1));
     }
-    module = entry->from_children(std::move(built));
+    BuildingPath building(path);
+    module = entry->from_children(std::move(built), *options);
   } else {
     BuildingPath building(path);
     module = entry->from_options(*options);

@@ -14,15 +14,19 @@
 //   list of ints. A built-in layer reading its options fills a missing optional field with its
 //   default (so files keep loading when an option is added) and refuses a field it does not know.
 // - "children" is present for Sequential, ModuleList and ModuleDict, which are rebuilt from their
-//   children recursively, names kept. Every other layer builds its own children from its options
-//   (TransformerEncoderLayer builds its attention and feed-forward), so they are not recorded.
+//   children recursively, names kept, and for the layers made of children they do not build
+//   themselves (TransformerEncoder and TransformerDecoder: "layers" and "norm"; Transformer:
+//   "encoder" and "decoder", beside its options). Every other layer builds its own children from
+//   its options (TransformerEncoderLayer builds its attention and feed-forward), so they are not
+//   recorded.
 // - A module whose type is not registered is still recorded: {"type": name, "options": None,
 //   "children": {...}}; rebuilding it is an error naming the type and how to register it.
 //
 // Built-in types: Linear, Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm1d,
 // BatchNorm2d, LayerNorm, Embedding, Dropout, Flatten, ReLU, GELU, Tanh, Sigmoid, LeakyReLU,
 // Softmax, Identity, Sequential, ModuleList, ModuleDict, MultiheadAttention,
-// TransformerEncoderLayer. A user module registers its type once:
+// TransformerEncoderLayer, TransformerDecoderLayer, TransformerEncoder, TransformerDecoder,
+// Transformer. A user module registers its type once:
 //
 //   io::register_module_type("Block",
 //       [](const nn::Module& m) { auto& b = dynamic_cast<const Block&>(m);

@@ -1,10 +1,9 @@
 // CPU kernel for matmul (ops/matmul.h): one gemm per batch entry on the operands' own layout.
 // Large products are split over threads by Eigen; many small ones are split over the batch.
-#include "ember/core/copy.h"
 #include "ember/core/cpu/gemm.h"
+#include "ember/core/cpu/gemm_operand.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/kernels/matmul.h"
-#include "ember/core/strided.h"
 
 namespace ember::cpu {
 namespace {
@@ -13,22 +12,6 @@ namespace {
 // from which Eigen's own threading is the better split.
 constexpr int64_t kBatchGrain = int64_t{1} << 16;
 constexpr int64_t kOwnThreadsWork = int64_t{1} << 21;
-
-// t unchanged when gemm takes its last two dims as they are (row- or column-major, e.g. a
-// transposed weight), else a row-major copy; broadcast (stride-0) batch dims stay broadcast, so
-// each distinct matrix is copied once.
-Tensor gemm_ready(const Tensor& t) {
-  const int64_t nd = t.dim();
-  if (gemm_layout_ok(t.size(nd - 2), t.size(nd - 1), t.stride(nd - 2), t.stride(nd - 1))) return t;
-  DimVector sizes = t.sizes().vec();
-  for (int64_t d = 0; d < nd - 2; ++d)
-    if (t.stride(d) == 0) sizes[static_cast<size_t>(d)] = 1;
-  Tensor dense = contiguous_data(as_strided_data(t, sizes, t.strides(), t.storage_offset()));
-  DimVector strides = dense.strides().vec();
-  for (int64_t d = 0; d < nd - 2; ++d)
-    if (t.stride(d) == 0) strides[static_cast<size_t>(d)] = 0;
-  return as_strided_data(dense, t.sizes(), strides, dense.storage_offset());
-}
 
 template <typename T>
 void batched_gemm(const Tensor& out, const Tensor& a, const Tensor& b) {

@@ -1,6 +1,7 @@
 // Defines every stub that core/kernels/*.h declares, in one place: each backend registers its
 // kernels into them when the library loads (NB: constinit, so registration order is safe).
 #include "ember/core/kernels/unary.h"
+#include "ember/core/kernels/attention.h"
 #include "ember/core/kernels/binary.h"
 #include "ember/core/kernels/compare.h"
 #include "ember/core/kernels/conv.h"
@@ -20,6 +21,9 @@
 namespace ember {
 
 EMBER_DEFINE_STUB(activation_backward_stub, ActivationBackwardFn);
+
+EMBER_DEFINE_STUB(attention_forward_stub, AttentionForwardFn);
+EMBER_DEFINE_STUB(attention_backward_stub, AttentionBackwardFn);
 
 EMBER_DEFINE_STUB(binary_stub, BinaryFn);
 

@@ -22,6 +22,7 @@ namespace {
 
 using nn::Module;
 using Gil = py::call_guard<py::gil_scoped_release>;
+using namespace pybind11::literals;
 
 // Lets a Python subclass of Module, or of a built-in layer (class MyLinear(nn.Linear)), override
 // forward and extra_repr: without it, a C++ caller (Sequential, a parent layer) would run the
@@ -50,13 +51,16 @@ class PyLayer<nn::MultiheadAttention> : public nn::MultiheadAttention {
   }
   std::pair<Tensor, Tensor> forward(const Tensor& query, const Tensor& key, const Tensor& value,
                                     const Tensor& key_padding_mask, bool need_weights,
-                                    const Tensor& attn_mask, bool average_attn_weights) override {
+                                    const Tensor& attn_mask, bool average_attn_weights, bool is_causal) override {
     {
       py::gil_scoped_acquire gil;
       py::function override = py::get_override(static_cast<const nn::MultiheadAttention*>(this), "forward");
       if (override) {
-        py::object r = override(query, key, value, none_if_undefined(key_padding_mask), need_weights,
-                                none_if_undefined(attn_mask), average_attn_weights);
+        // PyTorch's keywords; is_causal only when set, so overrides written without it still run.
+        py::dict kwargs("key_padding_mask"_a = none_if_undefined(key_padding_mask), "need_weights"_a = need_weights,
+                        "attn_mask"_a = none_if_undefined(attn_mask), "average_attn_weights"_a = average_attn_weights);
+        if (is_causal) kwargs["is_causal"] = true;
+        py::object r = override(query, key, value, **kwargs);
         auto pair = r.cast<py::tuple>();
         EMBER_CHECK_TYPE(pair.size() == 2, "MultiheadAttention.forward override must return "
                          "(attn_output, attn_weights or None), got ", pair.size(), " values");
@@ -64,8 +68,84 @@ class PyLayer<nn::MultiheadAttention> : public nn::MultiheadAttention {
       }
     }
     return nn::MultiheadAttention::forward(query, key, value, key_padding_mask, need_weights, attn_mask,
-                                           average_attn_weights);
+                                           average_attn_weights, is_causal);
   }
+};
+
+py::object py_arg(const Tensor& t) { return none_if_undefined(t); }
+py::object py_arg(bool b) { return py::bool_(b); }
+py::object py_arg(std::optional<bool> b) { return b ? py::object(py::bool_(*b)) : py::object(py::none()); }
+
+// The result of the Python subclass's `forward` override on a built-in transformer module, called
+// by `call` (with PyTorch's keywords, as PyTorch's modules call their children), or nothing when
+// the subclass does not override it.
+template <typename M, typename F>
+std::optional<Tensor> python_forward(const M* self, const F& call) {
+  py::gil_scoped_acquire gil;
+  py::function override = py::get_override(self, "forward");
+  if (!override) return std::nullopt;
+  return call(override).template cast<Tensor>();
+}
+
+// The transformer layers and stacks: C++ containers (TransformerEncoder, Transformer) call their
+// multi-argument forward, which a Python subclass may override. Encoders take
+// (src, <MaskName>, src_key_padding_mask, is_causal), decoders the decoder's eight arguments;
+// is_causal is a bool for a layer and optional for a stack.
+inline constexpr char kSrcMask[] = "src_mask";
+inline constexpr char kMask[] = "mask";
+
+template <typename M, typename Causal, const char* MaskName>
+class PyEncoding : public M {
+ public:
+  using M::M;
+  Tensor forward(const Tensor& input) override { return forward(input, Tensor(), Tensor(), Causal{}); }
+  Tensor forward(const Tensor& src, const Tensor& mask, const Tensor& padding, Causal is_causal) override {
+    auto r = python_forward<M>(this, [&](const py::function& f) {
+      return f(src, py::arg(MaskName) = py_arg(mask), "src_key_padding_mask"_a = py_arg(padding),
+               "is_causal"_a = py_arg(is_causal));
+    });
+    return r ? *r : M::forward(src, mask, padding, is_causal);
+  }
+};
+
+template <typename M, typename Causal>
+class PyDecoding : public M {
+ public:
+  using M::M;
+  using M::forward;
+  Tensor forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask, const Tensor& memory_mask,
+                 const Tensor& tgt_padding, const Tensor& memory_padding, Causal tgt_is_causal,
+                 bool memory_is_causal) override {
+    auto r = python_forward<M>(this, [&](const py::function& f) {
+      return f(tgt, memory, "tgt_mask"_a = py_arg(tgt_mask), "memory_mask"_a = py_arg(memory_mask),
+               "tgt_key_padding_mask"_a = py_arg(tgt_padding), "memory_key_padding_mask"_a = py_arg(memory_padding),
+               "tgt_is_causal"_a = py_arg(tgt_is_causal), "memory_is_causal"_a = memory_is_causal);
+    });
+    return r ? *r : M::forward(tgt, memory, tgt_mask, memory_mask, tgt_padding, memory_padding, tgt_is_causal,
+                               memory_is_causal);
+  }
+};
+
+template <>
+class PyLayer<nn::TransformerEncoderLayer> : public PyEncoding<nn::TransformerEncoderLayer, bool, kSrcMask> {
+ public:
+  using PyEncoding::PyEncoding;
+};
+template <>
+class PyLayer<nn::TransformerEncoder>
+    : public PyEncoding<nn::TransformerEncoder, std::optional<bool>, kMask> {
+ public:
+  using PyEncoding::PyEncoding;
+};
+template <>
+class PyLayer<nn::TransformerDecoderLayer> : public PyDecoding<nn::TransformerDecoderLayer, bool> {
+ public:
+  using PyDecoding::PyDecoding;
+};
+template <>
+class PyLayer<nn::TransformerDecoder> : public PyDecoding<nn::TransformerDecoder, std::optional<bool>> {
+ public:
+  using PyDecoding::PyDecoding;
 };
 
 using PyModule = PyLayer<Module>;
@@ -556,41 +636,217 @@ void bind_layers(py::module_& nn) {
   Layer<nn::Identity>(nn, "Identity")
       .def(layer_init<nn::Identity>([](py::args, py::kwargs) { return std::make_tuple(); }));
 
-  Layer<nn::MultiheadAttention>(nn, "MultiheadAttention", "torch.nn.MultiheadAttention, same parameter names.")
-      .def(layer_init<nn::MultiheadAttention>([](int64_t embed_dim, int64_t num_heads, double dropout, bool bias, bool batch_first) {
-        nn::MultiheadAttentionOptions o{embed_dim, num_heads, dropout, bias, batch_first};
-        return o;
+  auto mha = Layer<nn::MultiheadAttention>(nn, "MultiheadAttention", "torch.nn.MultiheadAttention, same parameter names.")
+      .def(layer_init<nn::MultiheadAttention>([](int64_t embed_dim, int64_t num_heads, double dropout, bool bias,
+                                                 bool add_bias_kv, bool add_zero_attn, std::optional<int64_t> kdim,
+                                                 std::optional<int64_t> vdim, bool batch_first) {
+        return nn::MultiheadAttentionOptions{embed_dim, num_heads, dropout, bias, batch_first, add_bias_kv,
+                                             add_zero_attn, kdim, vdim};
       }), py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
-         py::arg("batch_first") = false)
+         py::arg("add_bias_kv") = false, py::arg("add_zero_attn") = false, py::arg("kdim") = py::none(),
+         py::arg("vdim") = py::none(), py::arg("batch_first") = false)
       .def("forward", [](nn::MultiheadAttention& m, const Tensor& q, const Tensor& k, const Tensor& v,
                          const std::optional<Tensor>& key_padding_mask, bool need_weights,
-                         const std::optional<Tensor>& attn_mask, bool average) -> py::tuple {
+                         const std::optional<Tensor>& attn_mask, bool average, bool is_causal) -> py::tuple {
         std::pair<Tensor, Tensor> r;
         {
           py::gil_scoped_release release;
           r = m.forward(q, k, v, key_padding_mask.value_or(Tensor()), need_weights,
-                        attn_mask.value_or(Tensor()), average);
+                        attn_mask.value_or(Tensor()), average, is_causal);
         }
         return py::make_tuple(r.first, r.second.defined() ? py::cast(r.second) : py::none());
       }, py::arg("query"), py::arg("key"), py::arg("value"), py::arg("key_padding_mask") = py::none(),
          py::arg("need_weights") = true, py::arg("attn_mask") = py::none(),
-         py::arg("average_attn_weights") = true, "(attn_output, attn_weights or None).")
+         py::arg("average_attn_weights") = true, py::arg("is_causal") = false, "(attn_output, attn_weights or None).")
       .def_property_readonly("embed_dim", [](const nn::MultiheadAttention& m) { return m.options().embed_dim; })
       .def_property_readonly("num_heads", [](const nn::MultiheadAttention& m) { return m.options().num_heads; })
+      .def_property_readonly("head_dim", [](const nn::MultiheadAttention& m) {
+        return m.options().embed_dim / m.options().num_heads;
+      })
+      .def_property_readonly("kdim", &nn::MultiheadAttention::kdim)
+      .def_property_readonly("vdim", &nn::MultiheadAttention::vdim)
+      .def_property_readonly("_qkv_same_embed_dim", &nn::MultiheadAttention::qkv_same_embed_dim)
+      .def_property_readonly("dropout", [](const nn::MultiheadAttention& m) { return m.options().dropout; })
+      .def_property_readonly("add_zero_attn", [](const nn::MultiheadAttention& m) { return m.options().add_zero_attn; })
       .def_property_readonly("batch_first", [](const nn::MultiheadAttention& m) { return m.options().batch_first; });
+  // NB: read-only; PyTorch's attributes that are None when the layer has no such parameter.
+  for (const char* name : {"in_proj_weight", "in_proj_bias", "q_proj_weight", "k_proj_weight", "v_proj_weight",
+                           "bias_k", "bias_v"}) {
+    mha.def_property_readonly(name, [key = std::string(name)](const nn::MultiheadAttention& m) -> py::object {
+      return m.has_parameter(key) ? parameter_handle(m.parameter(key)) : py::none();
+    });
+  }
 
+  // activation: "relu" / "gelu", or the functions and modules PyTorch scripts pass for them.
+  auto activation_name = [](const py::object& activation, const char* layer) -> std::string {
+    if (py::isinstance<py::str>(activation)) return activation.cast<std::string>();
+    py::module_ F = py::module_::import("ember.nn.functional");
+    if (activation.is(F.attr("relu")) || py::isinstance<nn::ReLU>(activation)) return "relu";
+    if (activation.is(F.attr("gelu"))) return "gelu";
+    if (py::isinstance<nn::GELU>(activation) && activation.cast<const nn::GELU&>().approximate() == "none")
+      return "gelu";
+    throw ember::NotImplementedError(std::string(layer) + ": activation must be 'relu', 'gelu', F.relu, F.gelu, "
+                                     "nn.ReLU() or nn.GELU(); other callables are not supported, got " +
+                                     std::string(py::repr(activation)));
+  };
+  auto layer_options = [activation_name](const char* layer, int64_t d_model, int64_t nhead, int64_t dim_ff,
+                                         double dropout, const py::object& activation, double eps, bool batch_first,
+                                         bool norm_first, bool bias) {
+    return nn::TransformerLayerOptions{d_model, nhead, dim_ff, dropout, activation_name(activation, layer),
+                                       eps, batch_first, norm_first, bias};
+  };
   Layer<nn::TransformerEncoderLayer>(nn, "TransformerEncoderLayer", "torch.nn.TransformerEncoderLayer.")
-      .def(layer_init<nn::TransformerEncoderLayer>([](int64_t d_model, int64_t nhead, int64_t dim_ff, double dropout,
-                       const std::string& activation, double eps, bool batch_first, bool norm_first) {
-        return nn::TransformerEncoderLayerOptions{
-            d_model, nhead, dim_ff, dropout, activation, eps, batch_first, norm_first};
+      .def(layer_init<nn::TransformerEncoderLayer>([layer_options](int64_t d_model, int64_t nhead, int64_t dim_ff,
+                                                                   double dropout, py::object activation, double eps,
+                                                                   bool batch_first, bool norm_first, bool bias) {
+        return layer_options("TransformerEncoderLayer", d_model, nhead, dim_ff, dropout, activation, eps, batch_first,
+                             norm_first, bias);
       }), py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
          py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
-         py::arg("norm_first") = false)
+         py::arg("norm_first") = false, py::arg("bias") = true)
       .def("forward", [](nn::TransformerEncoderLayer& m, const Tensor& src, const std::optional<Tensor>& mask,
-                         const std::optional<Tensor>& padding) {
-        return m.forward(src, mask.value_or(Tensor()), padding.value_or(Tensor()));
-      }, py::arg("src"), py::arg("src_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(), Gil());
+                         const std::optional<Tensor>& padding, bool is_causal) {
+        return m.forward(src, mask.value_or(Tensor()), padding.value_or(Tensor()), is_causal);
+      }, py::arg("src"), py::arg("src_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
+         py::arg("is_causal") = false, Gil())
+      .def_property_readonly("norm_first", [](const nn::TransformerEncoderLayer& m) { return m.options().norm_first; });
+
+  Layer<nn::TransformerDecoderLayer>(nn, "TransformerDecoderLayer", "torch.nn.TransformerDecoderLayer.")
+      .def(layer_init<nn::TransformerDecoderLayer>([layer_options](int64_t d_model, int64_t nhead, int64_t dim_ff,
+                                                                   double dropout, py::object activation, double eps,
+                                                                   bool batch_first, bool norm_first, bool bias) {
+        return layer_options("TransformerDecoderLayer", d_model, nhead, dim_ff, dropout, activation, eps, batch_first,
+                             norm_first, bias);
+      }), py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+         py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+         py::arg("norm_first") = false, py::arg("bias") = true)
+      .def("forward", [](nn::TransformerDecoderLayer& m, const Tensor& tgt, const Tensor& memory,
+                         const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
+                         const std::optional<Tensor>& tgt_padding, const std::optional<Tensor>& memory_padding,
+                         bool tgt_is_causal, bool memory_is_causal) {
+        return m.forward(tgt, memory, tgt_mask.value_or(Tensor()), memory_mask.value_or(Tensor()),
+                         tgt_padding.value_or(Tensor()), memory_padding.value_or(Tensor()), tgt_is_causal,
+                         memory_is_causal);
+      }, py::arg("tgt"), py::arg("memory"), py::arg("tgt_mask") = py::none(), py::arg("memory_mask") = py::none(),
+         py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
+         py::arg("tgt_is_causal") = false, py::arg("memory_is_causal") = false, Gil())
+      .def_property_readonly("norm_first", [](const nn::TransformerDecoderLayer& m) { return m.options().norm_first; });
+
+  // The stacks hold num_layers copies of the layer given: built-in layers are copied in C++, a
+  // Python subclass with copy.deepcopy (as PyTorch does for any layer).
+  auto stack_of = [](const py::object& layer, int64_t num_layers, const char* stack, const py::handle& builtin) {
+    EMBER_CHECK_VALUE(num_layers >= 0, stack, ": num_layers must not be negative, got ", num_layers);
+    auto layers = std::make_shared<nn::ModuleList>();
+    py::object deepcopy = py::module_::import("copy").attr("deepcopy");
+    for (int64_t i = 0; i < num_layers; ++i) {
+      if (py::type::of(layer).is(builtin)) {
+        if (py::isinstance<nn::TransformerEncoderLayer>(layer))
+          layers->push_back(nn::detail::copy_layer(layer.cast<const nn::TransformerEncoderLayer&>()));
+        else
+          layers->push_back(nn::detail::copy_layer(layer.cast<const nn::TransformerDecoderLayer&>()));
+        continue;
+      }
+      py::object copy;
+      try {
+        copy = deepcopy(layer);
+      } catch (py::error_already_set& e) {
+        throw ember::TypeError(std::string(stack) + ": cannot copy the layer, a " +
+                               std::string(py::str(py::type::of(layer).attr("__name__"))) + " (copy.deepcopy: " +
+                               e.what() + ")");
+      }
+      layers->push_back(hold_module(copy));
+    }
+    return layers;
+  };
+  auto norm_of = [](const py::object& norm) { return norm.is_none() ? nullptr : hold_module(norm); };
+
+  Layer<nn::TransformerEncoder>(nn, "TransformerEncoder", R"doc(
+torch.nn.TransformerEncoder: num_layers copies of encoder_layer ("layers.0", ...) and an optional
+final norm. enable_nested_tensor and mask_check are accepted and ignored (Ember has no nested
+tensors: padded positions are computed, never dropped).)doc")
+      .def(layer_init<nn::TransformerEncoder>([stack_of, norm_of](py::object layer, int64_t num_layers, py::object norm,
+                                                                  bool enable_nested_tensor, bool mask_check) {
+        auto layers = stack_of(layer, num_layers, "TransformerEncoder", py::type::of<nn::TransformerEncoderLayer>());
+        return std::make_tuple(layers, norm_of(norm));
+      }), py::arg("encoder_layer"), py::arg("num_layers"), py::arg("norm") = py::none(),
+         py::arg("enable_nested_tensor") = true, py::arg("mask_check") = true)
+      .def("forward", [](nn::TransformerEncoder& m, const Tensor& src, const std::optional<Tensor>& mask,
+                         const std::optional<Tensor>& padding, std::optional<bool> is_causal) {
+        return m.forward(src, mask.value_or(Tensor()), padding.value_or(Tensor()), is_causal);
+      }, py::arg("src"), py::arg("mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
+         py::arg("is_causal") = py::none(), Gil())
+      .def_property_readonly("num_layers", &nn::TransformerEncoder::num_layers)
+      .def_property_readonly("norm", [](const nn::TransformerEncoder& m) -> py::object {
+        return m.has_child("norm") ? py::cast(m.child("norm")) : py::none();
+      });
+
+  Layer<nn::TransformerDecoder>(nn, "TransformerDecoder", R"doc(
+torch.nn.TransformerDecoder: num_layers copies of decoder_layer ("layers.0", ...) and an optional
+final norm.)doc")
+      .def(layer_init<nn::TransformerDecoder>([stack_of, norm_of](py::object layer, int64_t num_layers, py::object norm) {
+        auto layers = stack_of(layer, num_layers, "TransformerDecoder", py::type::of<nn::TransformerDecoderLayer>());
+        return std::make_tuple(layers, norm_of(norm));
+      }), py::arg("decoder_layer"), py::arg("num_layers"), py::arg("norm") = py::none())
+      .def("forward", [](nn::TransformerDecoder& m, const Tensor& tgt, const Tensor& memory,
+                         const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
+                         const std::optional<Tensor>& tgt_padding, const std::optional<Tensor>& memory_padding,
+                         std::optional<bool> tgt_is_causal, bool memory_is_causal) {
+        return m.forward(tgt, memory, tgt_mask.value_or(Tensor()), memory_mask.value_or(Tensor()),
+                         tgt_padding.value_or(Tensor()), memory_padding.value_or(Tensor()), tgt_is_causal,
+                         memory_is_causal);
+      }, py::arg("tgt"), py::arg("memory"), py::arg("tgt_mask") = py::none(), py::arg("memory_mask") = py::none(),
+         py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
+         py::arg("tgt_is_causal") = py::none(), py::arg("memory_is_causal") = false, Gil())
+      .def_property_readonly("num_layers", &nn::TransformerDecoder::num_layers)
+      .def_property_readonly("norm", [](const nn::TransformerDecoder& m) -> py::object {
+        return m.has_child("norm") ? py::cast(m.child("norm")) : py::none();
+      });
+
+  Layer<nn::Transformer>(nn, "Transformer", R"doc(
+torch.nn.Transformer: an encoder and a decoder stack with PyTorch's parameter names; custom_encoder
+and custom_decoder take a TransformerEncoder / TransformerDecoder (or a subclass).)doc")
+      .def(layer_init<nn::Transformer>([activation_name](int64_t d_model, int64_t nhead, int64_t encoder_layers,
+                                                         int64_t decoder_layers, int64_t dim_ff, double dropout,
+                                                         py::object activation, py::object custom_encoder,
+                                                         py::object custom_decoder, double eps, bool batch_first,
+                                                         bool norm_first, bool bias) {
+        nn::TransformerOptions o{d_model, nhead, encoder_layers, decoder_layers, dim_ff, dropout,
+                                 activation_name(activation, "Transformer"), eps, batch_first, norm_first, bias};
+        auto typed = [](const py::object& m, const char* what, const char* type, auto tag) {
+          using M = typename decltype(tag)::type;
+          if (m.is_none()) return std::shared_ptr<M>();
+          EMBER_CHECK_TYPE(py::isinstance<M>(m), "Transformer: ", what, " must be a ", type, ", got a ",
+                           std::string(py::str(py::type::of(m).attr("__name__"))));
+          return std::static_pointer_cast<M>(hold_module(m));
+        };
+        return std::make_tuple(
+            o, typed(custom_encoder, "custom_encoder", "TransformerEncoder", type_tag<nn::TransformerEncoder>{}),
+            typed(custom_decoder, "custom_decoder", "TransformerDecoder", type_tag<nn::TransformerDecoder>{}));
+      }), py::arg("d_model") = 512, py::arg("nhead") = 8, py::arg("num_encoder_layers") = 6,
+         py::arg("num_decoder_layers") = 6, py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+         py::arg("activation") = "relu", py::arg("custom_encoder") = py::none(), py::arg("custom_decoder") = py::none(),
+         py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false, py::arg("norm_first") = false,
+         py::arg("bias") = true)
+      .def("forward", [](nn::Transformer& m, const Tensor& src, const Tensor& tgt, const std::optional<Tensor>& src_mask,
+                         const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
+                         const std::optional<Tensor>& src_padding, const std::optional<Tensor>& tgt_padding,
+                         const std::optional<Tensor>& memory_padding, std::optional<bool> src_is_causal,
+                         std::optional<bool> tgt_is_causal, bool memory_is_causal) {
+        return m.forward(src, tgt, src_mask.value_or(Tensor()), tgt_mask.value_or(Tensor()),
+                         memory_mask.value_or(Tensor()), src_padding.value_or(Tensor()), tgt_padding.value_or(Tensor()),
+                         memory_padding.value_or(Tensor()), src_is_causal, tgt_is_causal, memory_is_causal);
+      }, py::arg("src"), py::arg("tgt"), py::arg("src_mask") = py::none(), py::arg("tgt_mask") = py::none(),
+         py::arg("memory_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
+         py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
+         py::arg("src_is_causal") = py::none(), py::arg("tgt_is_causal") = py::none(),
+         py::arg("memory_is_causal") = false, Gil())
+      .def_static("generate_square_subsequent_mask", [](int64_t sz, py::object device, std::optional<DType> dtype) {
+        return nn::Transformer::generate_square_subsequent_mask(sz, dtype.value_or(kFloat32));
+      }, py::arg("sz"), py::arg("device") = py::none(), py::arg("dtype") = py::none(),
+         "[sz, sz]: -inf above the diagonal, 0 elsewhere (position i attends to 0 ... i).")
+      .def_property_readonly("d_model", [](const nn::Transformer& m) { return m.options().d_model; })
+      .def_property_readonly("nhead", [](const nn::Transformer& m) { return m.options().nhead; })
+      .def_property_readonly("batch_first", [](const nn::Transformer& m) { return m.options().batch_first; });
 }
 
 void bind_containers(py::module_& nn) {

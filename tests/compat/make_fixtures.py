@@ -62,6 +62,8 @@ def main(names):
         # as training amplifies rounding: PyTorch's own float32 run is 1% from its float64 one)
         record("resnet", data_path, build, RESNET_ARGS + ["--double"], out_name="resnet_float64",
                init_path=os.path.join(FIXTURES, "resnet_init.pt"))
+    if not names or "transformer_lm" in names:
+        record_transformer_lm()
 
 
 # A ResNet-10 of width 8 (ResNet-18's layout with one block per stage, an eighth of its channels), two
@@ -84,6 +86,19 @@ def record_gpt():
     torch.manual_seed(0)
     record("gpt", data_path, lambda ns: ns["GPT"](vocab_size=len(vocab), block_size=32, n_layer=2, n_head=4,
                                                   n_embd=64, dropout=0.0), GPT_ARGS)
+
+
+LM_ARGS = ["--emsize", "32", "--nhid", "48", "--nlayers", "2", "--nhead", "2", "--bptt", "16", "--batch_size", "64",
+           "--epochs", "2", "--dropout", "0", "--lr", "5", "--log-interval", "10"]
+
+
+def record_transformer_lm():
+    # The GPT's tokens (record_gpt writes them) as the corpus: 80% to train on, the rest to validate.
+    data_path = os.path.join(FIXTURES, "gpt_tokens.pt")
+    ntokens = int(torch.load(data_path)["tokens"].max()) + 1
+    torch.manual_seed(0)
+    record("transformer_lm", data_path, lambda ns: ns["TransformerModel"](ntokens, 32, 2, 48, 2, dropout=0.0, max_len=16),
+           LM_ARGS)
 
 
 def record(name, data_path, build_model, args, out_name=None, init_path=None):

@@ -8,6 +8,7 @@
 #include "ember/io/architecture.h"
 #include "ember/io/module_io.h"
 #include "io/io_test_util.h"
+#include "support/expect.h"
 
 namespace ember::io {
 namespace {
@@ -230,6 +231,45 @@ void register_scaled_block() {
     return true;
   }();
   ASSERT_TRUE(registered);
+}
+
+TEST(ArchitectureTest, TransformerStacksAndAttentionOptionsRoundTrip) {
+  TempDir dir;
+  manual_seed(15);
+  nn::TransformerOptions o{8, 2, 2, 1, 16, 0.0, "gelu"};
+  o.batch_first = o.norm_first = true;
+  o.bias = false;
+  auto model = std::make_shared<nn::ModuleDict>();
+  model->insert("transformer", std::make_shared<nn::Transformer>(o));
+  nn::MultiheadAttentionOptions mha{8, 2, 0.0, true, false, true, true, 3, 5};
+  model->insert("mha", std::make_shared<nn::MultiheadAttention>(mha));
+  model->insert("decoder", std::make_shared<nn::TransformerDecoder>(nn::TransformerDecoderLayer(8, 2), 1));
+  std::string path = dir.file("transformer.ember");
+  save(*model, path);
+  std::shared_ptr<nn::Module> loaded = load_module(path);
+  expect_same_structure(*loaded, *model);
+  expect_same_weights(*loaded, *model);
+  // The stacks record their children ("layers", "norm"); Transformer records its options too.
+  Value arch = architecture(*model);
+  EXPECT_TRUE(arch.at("children").at("transformer").at("children").at("encoder").at("children").contains("norm"));
+  EXPECT_FALSE(arch.at("children").at("decoder").at("children").contains("norm"));
+  auto& t = dynamic_cast<nn::Transformer&>(*loaded->child("transformer"));
+  EXPECT_TRUE(t.options().batch_first && t.options().norm_first && !t.options().bias);
+  EXPECT_EQ(t.encoder().num_layers(), 2);
+  auto& a = dynamic_cast<nn::MultiheadAttention&>(*loaded->child("mha"));
+  EXPECT_EQ(a.kdim(), 3);
+  EXPECT_EQ(a.vdim(), 5);
+  EXPECT_TRUE(a.options().add_bias_kv && a.options().add_zero_attn);
+  model->eval();
+  loaded->eval();
+  Tensor src = randn({2, 5, 8}), tgt = randn({2, 3, 8});
+  auto& original = dynamic_cast<nn::Transformer&>(*model->child("transformer"));
+  EXPECT_TRUE(outputs_match(t.forward(src, tgt), original.forward(src, tgt)));
+  // A stack whose "layers" is missing is refused with the path.
+  Value bad = architecture(*model->child("decoder"));
+  bad.at("children").set("extra", bad.at("children").at("layers"));
+  EXPECT_THAT(ember::testing::message_of([&] { from_architecture(bad); }),
+              HasSubstr("unexpected child 'extra' of TransformerDecoder"));
 }
 
 TEST(ArchitectureTest, RegisteredUserTypeRoundTripsInsideASequential) {

@@ -221,7 +221,7 @@ TEST(ConvLayersTest, EveryFixtureCaseMatchesPyTorch) {
         }
         return {layer->forward(in[0])};
       };
-      ember::testing::check_layer_case(*layer, c, train, forward, kRtol, kAtol);
+      ember::testing::check_layer(*layer, c, train, forward, {kRtol, kAtol});
       continue;
     }
     nn::Identity holder;
@@ -234,9 +234,9 @@ TEST(ConvLayersTest, EveryFixtureCaseMatchesPyTorch) {
       ADD_FAILURE() << "no C++ form for the case '" << name << "'";
       continue;
     }
-    ember::testing::check_layer_case(
-        holder, c, train, [&](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {f(in[0])}; }, kRtol,
-        kAtol);
+    ember::testing::check_layer(
+        holder, c, train, [&](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {f(in[0])}; },
+        {kRtol, kAtol});
   }
 }
 

@@ -24,11 +24,11 @@ const FixtureCase& fixture(const std::string& name) {
   return it->second;
 }
 
-// Loads the fixture's parameters and buffers into `layer` (strict), runs `forward`, and compares
-// the output(s), the input gradients and every parameter gradient and updated buffer.
-void check_layer(nn::Module& layer, const std::string& name, bool train, const ember::testing::LayerForward& forward) {
+// The case `name` of nn.json (support/layer_check.h).
+void check_layer(nn::Module& layer, const std::string& name, bool train,
+                 const ember::testing::LayerForward& forward) {
   SCOPED_TRACE(name);
-  ember::testing::check_layer_case(layer, fixture(name), train, forward);
+  ember::testing::check_layer(layer, fixture(name), train, forward);
 }
 
 void check_layer(nn::Module& layer, const std::string& name, bool train = true) {

@@ -662,6 +662,23 @@ def check_case(name, make, layouts, data):
     leaves = [data.draw(layout(a, layouts=layouts, requires_grad=True), label=f"input {i}").tensor
               for i, a in enumerate(arrays)]
     check_gradients(fn, leaves, seed=data.draw(seeds()), what=name)
+@case("scaled_dot_product_attention")
+def _sdpa(draw):
+    bq, bk, bv = draw(broadcastable_shapes(3, max_dims=2))
+    L, S, E, Ev = (draw(st.integers(lo, 3)) for lo in (0, 0, 1, 0))
+    rng = np.random.default_rng(draw(seeds()))
+    kind = draw(st.sampled_from(["none", "causal", "bool", "float"]))
+    mask = None
+    if kind == "bool":  # a row may see no key at all: zeros, and no gradient through it
+        mask = ember.tensor(rng.uniform(size=(L, S)) > 0.4)
+    elif kind == "float":
+        bias = rng.normal(size=(L, S))
+        bias[rng.uniform(size=(L, S)) < 0.3] = -np.inf
+        mask = ember.tensor(bias)
+    scale = draw(st.none() | st.floats(0.1, 1.5))
+    fn = lambda q, k, v: F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=kind == "causal",
+                                                        scale=scale)
+    return fn, [values(draw, bq + (L, E)), values(draw, bk + (S, E)), values(draw, bv + (S, Ev))]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -1,0 +1,39 @@
+#pragma once
+// The kernel contract of fused scaled dot-product attention (ops/attention.h): softmax(q k^T *
+// scale + mask) v without materialising the [L, S] scores of more than a block of query rows, and
+// its backward from the row log-sum-exps. Ops call these stubs; each backend (core/cpu/, cuda/)
+// registers its kernels into them.
+#include "ember/core/dispatch.h"
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+/// What one fused attention call reads. q [*, L, E], k [*, S, E], v [*, S, Ev] share their batch
+/// dims `*` (already broadcast: stride 0 where expanded) and one floating dtype; the last two dims
+/// of each are row- or column-major (gemm_layout_ok). mask is undefined or [*, L, S] of any
+/// layout, bool (true = takes part) or q's dtype (added to the scores). causal hides key j from
+/// query i when j > i (the top-left aligned triangle, as PyTorch).
+struct AttentionInputs {
+  Tensor q, k, v, mask;
+  bool causal = false;
+  double scale = 1.0;
+};
+
+/// Kernel: out [*, L, Ev] (contiguous) = softmax(q k^T * scale + mask) v, and logsumexp [*, L]
+/// (contiguous) of each row of the masked scores; probs [*, L, S] (contiguous), when defined,
+/// receives the probabilities themselves (0 for hidden keys) for the backward. A row whose keys
+/// are all masked out gets zero output and logsumexp -inf (PyTorch's result for such rows).
+using AttentionForwardFn = void (*)(const Tensor& out, const Tensor& logsumexp, const Tensor& probs,
+                                    const AttentionInputs& in);
+EMBER_DECLARE_STUB(attention_forward_stub, AttentionForwardFn);
+
+/// Kernel: the gradients of the forward's out (out, logsumexp and probs as it wrote them; probs
+/// undefined means: recompute them from logsumexp) for grad_out [*, L, Ev] (any layout):
+/// grad_q [*, L, E], grad_k [*, S, E], grad_v [*, S, Ev], each contiguous and overwritten, or
+/// undefined when not wanted. Fully masked rows contribute nothing.
+using AttentionBackwardFn = void (*)(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v,
+                                     const Tensor& grad_out, const Tensor& out, const Tensor& logsumexp,
+                                     const Tensor& probs, const AttentionInputs& in);
+EMBER_DECLARE_STUB(attention_backward_stub, AttentionBackwardFn);
+
+}  // namespace ember
