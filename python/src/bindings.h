@@ -37,6 +37,28 @@ struct type_caster<ember::Scalar> {
     return PyLong_FromLongLong(s.to<int64_t>());
   }
 };
+/// ember::Tensor to Python as the one Python object of that tensor (python/src/tensor_identity.cpp):
+/// a tensor that already has one gets it back, so the same tensor is the same object every time.
+/// Python to C++ is pybind11's. Every file that casts tensors sees this (they include this header).
+template <>
+class type_caster<ember::Tensor> : public type_caster_base<ember::Tensor> {
+ public:
+  static handle cast(const ember::Tensor& src, return_value_policy policy, handle parent);
+  static handle cast(ember::Tensor&& src, return_value_policy policy, handle parent) {
+    return cast(static_cast<const ember::Tensor&>(src), policy, parent);
+  }
+  static handle cast(const ember::Tensor* src, return_value_policy policy, handle parent) {
+    if (src == nullptr) return none().release();
+    return cast(*src, policy, parent);
+  }
+};
+
+/// NB: pybind11 moves a C++ value out of a Python object that has no other reference (a forward
+/// override's result, say), which would leave that tensor's object without its tensor while the
+/// tensor still names it. A Tensor is a handle: copying it is as cheap.
+template <>
+struct move_if_unreferenced<ember::Tensor, void> : std::false_type {};
+
 }  // namespace pybind11::detail
 
 namespace ember::python {
@@ -44,6 +66,7 @@ namespace ember::python {
 void bind_errors(py::module_& m);
 void bind_dtype(py::module_& m);     // dtype and device objects
 void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, in-place ops, repr
+void bind_tensor_identity(py::module_& m);  // one Python object per tensor: its lifetime, __init__
 void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
 void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
 void bind_table_ops(py::module_& m);  // those of the op table (generated: op_bindings.cpp)

@@ -7,6 +7,7 @@ PYBIND11_MODULE(_C, m) {
   bind_errors(m);
   bind_dtype(m);
   bind_tensor(m);
+  bind_tensor_identity(m);  // NB: before any Tensor object exists
   bind_creation(m);
   bind_numpy(m);
   bind_indexing(m);
