@@ -39,7 +39,7 @@ class TransformerEncoderLayer : public Module {
   Tensor self_attention_block(const Tensor& x, const Tensor& mask, const Tensor& padding);
   Tensor feed_forward_block(const Tensor& x);
 
-  Tensor run(const std::string& child, const Tensor& x) const { return child_as(child).forward(x); }
+  Tensor run(const std::string& child, const Tensor& x) const { return child_as(child)(x); }
 
   TransformerEncoderLayerOptions options_;
 };

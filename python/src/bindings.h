@@ -74,6 +74,7 @@ void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
 void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
 void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
 void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), the layers, containers
+void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers
 void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
@@ -103,6 +104,28 @@ py::object named_tuple(std::initializer_list<const char*> fields, const std::tup
 Tensor as_tensor_like(const py::handle& value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.
 py::object item_of(const Tensor& t);
+
+/// A Python callable that C++ may copy and destroy on a thread without the GIL (the autograd
+/// engine, a forward running with the GIL released): destruction takes the GIL; callers take it
+/// around each call.
+class PyCallable {
+ public:
+  explicit PyCallable(py::function fn)
+      : fn_(new py::function(std::move(fn)), [](py::function* f) {
+          if (!Py_IsInitialized()) {  // interpreter gone: leak it
+            f->release();
+            delete f;
+            return;
+          }
+          py::gil_scoped_acquire gil;
+          delete f;
+        }) {}
+  /// The function; call it, and drop what it returns, only while holding the GIL.
+  const py::function& fn() const { return *fn_; }
+
+ private:
+  std::shared_ptr<py::function> fn_;
+};
 
 /// The module behind a Python object, owned so that the Python object (a module written in Python
 /// keeps its attributes there) lives as long as C++ holds the module. A TypeError for non-modules.

@@ -14,6 +14,7 @@ PYBIND11_MODULE(_C, m) {
   bind_ops(m);
   bind_autograd(m);
   bind_nn(m);
+  bind_module_hooks(m);
   bind_functional(m);
   bind_optim(m);
   bind_io(m);

@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterator
 
 from .. import _C
 from .._C import Tensor
+from . import hooks as _hooks
 
 _CModule = _C.nn.Module
 _traversals = itertools.count(1)  # stamps named_parameters() traversals, later ones higher
@@ -98,7 +99,35 @@ class ModuleMethods:
         _base_init(self, type(self).__name__)
 
     def __call__(self, *args, **kwargs):
+        if self._has_hooks():
+            return _hooks.call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
+
+    # ---- hooks (ember/nn/hooks.py); each returns a handle whose remove() unregisters it
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> "_C.nn.RemovableHandle":
+        """hook(module, args) -> None or new args, before each forward (with_kwargs:
+        hook(module, args, kwargs) -> None or (new_args, new_kwargs))."""
+        return self._register_forward_pre_hook(hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> "_C.nn.RemovableHandle":
+        """hook(module, args, output) -> None or a new output, after each forward (with_kwargs:
+        hook(module, args, kwargs, output)); always_call also runs it when forward raises."""
+        return self._register_forward_hook(hook, prepend, with_kwargs, always_call)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> "_C.nn.RemovableHandle":
+        """hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients
+        with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits)."""
+        return self._register_full_backward_hook(hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> "_C.nn.RemovableHandle":
+        """PyTorch's deprecated form; Ember runs it as register_full_backward_hook."""
+        return self._register_full_backward_hook(hook, False)
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False):
+        raise NotImplementedError("register_full_backward_pre_hook is not supported by Ember; "
+                                  "register_full_backward_hook sees grad_output too")
 
     # ---- attributes
     def __setattr__(self, name: str, value: Any) -> None:
@@ -245,13 +274,15 @@ class ModuleMethods:
         """This module and every descendant, depth first, each once (PyTorch's order)."""
         if memo is None:
             memo = set()
+        # NB: keyed by the C++ module: a built-in child may reach Python as a new object each time.
         key = _C.nn._address(self)
         if key in memo:
             return
-        memo.add(key)
+        if remove_duplicate:
+            memo.add(key)
         yield prefix, self
         for name, child in self._named_children():
-            yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+            yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
     def modules(self) -> Iterator["Module"]:
         for _, m in self.named_modules():
