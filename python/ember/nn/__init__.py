@@ -23,6 +23,8 @@ from .modules import Module, Parameter  # noqa: F401
 from . import functional, init, utils  # noqa: F401,E402
 from .layers import *  # noqa: F401,F403,E402  (losses and activations written in Python)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402
+from . import parallel  # noqa: F401,E402
+from .parallel import DataParallel  # noqa: F401,E402
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]
