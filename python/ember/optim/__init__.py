@@ -589,5 +589,7 @@ class RAdam(Optimizer, _C.optim.RAdam):
         _init(self, _C.optim.RAdam, params, d, "RAdam")
 
 
+from .lbfgs import LBFGS  # noqa: E402  (written in Python on Optimizer)
+
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "ParamGroup", "lr_scheduler"]
+           "LBFGS", "ParamGroup", "lr_scheduler"]
