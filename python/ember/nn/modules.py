@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterator
 
 from .. import _C
 from .._C import Tensor
+from .._C.nn import RemovableHandle  # noqa: F401  (what register_*_hook return)
 from . import hooks as _hooks
 
 _CModule = _C.nn.Module
@@ -105,27 +106,27 @@ class ModuleMethods:
 
     # ---- hooks (ember/nn/hooks.py); each returns a handle whose remove() unregisters it
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
-                                  with_kwargs: bool = False) -> "_C.nn.RemovableHandle":
+                                  with_kwargs: bool = False) -> "RemovableHandle":
         """hook(module, args) -> None or new args, before each forward (with_kwargs:
         hook(module, args, kwargs) -> None or (new_args, new_kwargs))."""
         return self._register_forward_pre_hook(hook, prepend, with_kwargs)
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
-                              always_call: bool = False) -> "_C.nn.RemovableHandle":
+                              always_call: bool = False) -> "RemovableHandle":
         """hook(module, args, output) -> None or a new output, after each forward (with_kwargs:
         hook(module, args, kwargs, output)); always_call also runs it when forward raises."""
         return self._register_forward_hook(hook, prepend, with_kwargs, always_call)
 
-    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> "_C.nn.RemovableHandle":
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> "RemovableHandle":
         """hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients
         with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits)."""
         return self._register_full_backward_hook(hook, prepend)
 
-    def register_backward_hook(self, hook: Callable) -> "_C.nn.RemovableHandle":
+    def register_backward_hook(self, hook: Callable) -> "RemovableHandle":
         """PyTorch's deprecated form; Ember runs it as register_full_backward_hook."""
         return self._register_full_backward_hook(hook, False)
 
-    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False):
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> "RemovableHandle":
         raise NotImplementedError("register_full_backward_pre_hook is not supported by Ember; "
                                   "register_full_backward_hook sees grad_output too")
 
