@@ -105,21 +105,25 @@ Tensor as_tensor_like(const py::handle& value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.
 py::object item_of(const Tensor& t);
 
+/// Deletes a Python object that C++ holds (new py::object(...)), from any thread: with the GIL,
+/// or leaking the object once the interpreter is gone (C++ statics die after it).
+template <typename T>
+void delete_with_gil(T* o) {
+  if (!Py_IsInitialized()) {
+    o->release();
+    delete o;
+    return;
+  }
+  py::gil_scoped_acquire gil;
+  delete o;
+}
+
 /// A Python callable that C++ may copy and destroy on a thread without the GIL (the autograd
 /// engine, a forward running with the GIL released): destruction takes the GIL; callers take it
 /// around each call.
 class PyCallable {
  public:
-  explicit PyCallable(py::function fn)
-      : fn_(new py::function(std::move(fn)), [](py::function* f) {
-          if (!Py_IsInitialized()) {  // interpreter gone: leak it
-            f->release();
-            delete f;
-            return;
-          }
-          py::gil_scoped_acquire gil;
-          delete f;
-        }) {}
+  explicit PyCallable(py::function fn) : fn_(new py::function(std::move(fn)), &delete_with_gil<py::function>) {}
   /// The function; call it, and drop what it returns, only while holding the GIL.
   const py::function& fn() const { return *fn_; }
 

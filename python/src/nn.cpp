@@ -134,15 +134,7 @@ std::shared_ptr<Module> hold_module(const py::handle& obj) {
   auto module = obj.cast<std::shared_ptr<Module>>();
   EMBER_CHECK_VALUE(module != nullptr, "module is not initialised (was Module.__init__ called?)");
   std::shared_ptr<py::object> life(new py::object(py::reinterpret_borrow<py::object>(obj)),
-                                   [](py::object* o) {
-                                     if (!Py_IsInitialized()) {  // interpreter gone: leak it
-                                       o->release();
-                                       delete o;
-                                       return;
-                                     }
-                                     py::gil_scoped_acquire gil;
-                                     delete o;
-                                   });
+                                   &delete_with_gil<py::object>);
   // NB: aliasing constructor: the pointer is the module, the owner is the Python object (which
   // owns the module through its holder).
   return std::shared_ptr<Module>(life, module.get());
