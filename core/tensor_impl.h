@@ -1,9 +1,11 @@
 #pragma once
 // The shared implementation behind a Tensor handle: storage (shared by views), sizes, strides,
-// element offset and dtype, plus an opaque slot that autograd/ fills with its metadata.
+// element offset and dtype, plus an opaque slot that autograd/ fills with its metadata and one
+// that a language binding fills with its object for the tensor (core/binding_slot.h).
 #include <memory>
 
 #include "ember/core/attributes.h"
+#include "ember/core/binding_slot.h"
 #include "ember/core/dtype.h"
 #include "ember/core/shape.h"
 #include "ember/core/storage.h"
@@ -45,6 +47,9 @@ class TensorImpl {
   }
   const Attributes* attributes_if_any() const { return attributes_.get(); }
 
+  /// The binding's object for this tensor (the Python extension's one Python object).
+  BindingSlot& binding_slot() { return binding_slot_; }
+
   /// Takes `src`'s storage, dtype and layout and keeps this impl's autograd metadata: how
   /// Module::to() converts a parameter in place while every handle to it stays valid.
   void set_data(const TensorImpl& src);
@@ -61,6 +66,8 @@ class TensorImpl {
   bool contiguous_ = true;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   std::unique_ptr<Attributes> attributes_;
+  // NB: last, so it is destroyed first: an owned binding object goes while the impl is whole.
+  BindingSlot binding_slot_;
 };
 
 }  // namespace ember

@@ -27,7 +27,7 @@ std::shared_ptr<Module> Sequential::operator[](size_t index) const { return at_i
 
 Tensor Sequential::forward(const Tensor& input) {
   Tensor x = input;
-  for (const auto& m : children()) x = m->forward(x);
+  for (const auto& m : children()) x = (*m)(x);  // NB: with each child's hooks
   return x;
 }
 

@@ -345,4 +345,51 @@ Tensor Module::forward(const Tensor&) {
   return Tensor();
 }
 
+Tensor Module::operator()(const Tensor& input) {
+  std::shared_ptr<const HookLists> hooks = hooks_;  // NB: a hook may change hooks_ while it runs
+  if (!hooks || hooks->empty()) return forward(input);
+  return run_with_hooks(*this, *hooks, input, [this](const Tensor& x) { return forward(x); });
+}
+
+namespace {
+
+template <typename Fn>
+void insert_hook(std::vector<HookEntry<Fn>>& list, HookEntry<Fn> entry, bool prepend) {
+  list.insert(prepend ? list.begin() : list.end(), std::move(entry));
+}
+
+}  // namespace
+
+int Module::register_forward_pre_hook(ForwardPreHook hook, bool prepend) {
+  auto lists = hooks_ ? std::make_shared<HookLists>(*hooks_) : std::make_shared<HookLists>();
+  insert_hook(lists->pre, {next_hook_id_, std::move(hook)}, prepend);
+  hooks_ = std::move(lists);
+  return next_hook_id_++;
+}
+
+int Module::register_forward_hook(ForwardHook hook, bool prepend, bool always_call) {
+  auto lists = hooks_ ? std::make_shared<HookLists>(*hooks_) : std::make_shared<HookLists>();
+  insert_hook(lists->forward, {next_hook_id_, std::move(hook), always_call}, prepend);
+  hooks_ = std::move(lists);
+  return next_hook_id_++;
+}
+
+int Module::register_full_backward_hook(BackwardHook hook, bool prepend) {
+  auto lists = hooks_ ? std::make_shared<HookLists>(*hooks_) : std::make_shared<HookLists>();
+  insert_hook(lists->backward, {next_hook_id_, std::move(hook)}, prepend);
+  hooks_ = std::move(lists);
+  return next_hook_id_++;
+}
+
+bool Module::remove_hook(int id) {
+  if (!hooks_) return false;
+  auto lists = std::make_shared<HookLists>(*hooks_);
+  auto erase = [id](auto& list) {
+    return std::erase_if(list, [id](const auto& e) { return e.id == id; }) > 0;
+  };
+  bool found = erase(lists->pre) || erase(lists->forward) || erase(lists->backward);
+  if (found) hooks_ = lists->empty() ? nullptr : std::move(lists);
+  return found;
+}
+
 }  // namespace ember::nn

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ember/core/tensor.h"
+#include "ember/nn/module_hooks.h"
 #include "ember/nn/ordered_dict.h"
 
 namespace ember::nn {
@@ -142,7 +143,19 @@ class Module {
   // ---- running
   /// The single-tensor forward most layers have; modules without one throw NotImplementedError.
   virtual Tensor forward(const Tensor& input);
-  Tensor operator()(const Tensor& input) { return forward(input); }
+  /// forward with this module's hooks around it: how containers and layers call their children.
+  Tensor operator()(const Tensor& input);
+
+  // ---- hooks (nn/module_hooks.h), run by operator()
+  /// Adds a hook and returns its id (for remove_hook); prepend runs it before the others.
+  int register_forward_pre_hook(ForwardPreHook hook, bool prepend = false);
+  /// always_call: the hook also runs when forward throws (with an undefined output).
+  int register_forward_hook(ForwardHook hook, bool prepend = false, bool always_call = false);
+  int register_full_backward_hook(BackwardHook hook, bool prepend = false);
+  /// Removes hook `id` (of any kind); false when this module has no hook by that id.
+  bool remove_hook(int id);
+  /// The hooks as they are now, a snapshot that later changes leave alone (null when none).
+  std::shared_ptr<const HookLists> hooks() const { return hooks_; }
 
  private:
   struct Buffer {
@@ -162,6 +175,8 @@ class Module {
   OrderedDict<Buffer> buffers_;
   OrderedDict<std::shared_ptr<Module>> children_;
   bool training_ = true;
+  std::shared_ptr<const HookLists> hooks_;  // copied on write (nn/module_hooks.h); null when none
+  int next_hook_id_ = 0;
 };
 
 /// Prints module.str().

@@ -29,7 +29,7 @@ void register_norms(Module& layer, const TransformerLayerOptions& o, int count) 
 }
 
 Tensor run_child(const Module& layer, const std::string& name, const Tensor& x) {
-  return layer.child_as(name).forward(x);
+  return layer.child_as(name)(x);
 }
 
 Tensor feed_forward(const Module& layer, const std::string& activation, const Tensor& x) {

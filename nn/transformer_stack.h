@@ -28,7 +28,7 @@ class TransformerStack : public Module {
     if (norm) register_module("norm", std::move(norm));
   }
   /// x through the norm, when there is one.
-  Tensor final_norm(const Tensor& x) const { return has_child("norm") ? child_as("norm").forward(x) : x; }
+  Tensor final_norm(const Tensor& x) const { return has_child("norm") ? child_as("norm")(x) : x; }
   /// Whether the first layer's self-attention is batch-first (false without layers).
   bool batch_first() const {
     return num_layers() > 0 && layer(0).template child_as<MultiheadAttention>("self_attn").options().batch_first;

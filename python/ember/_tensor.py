@@ -116,3 +116,65 @@ Tensor.real = property(lambda self: _C.real(self))
 Tensor.imag = property(lambda self: _C.imag(self))
 Tensor.cuda = _cuda
 
+
+
+# ---- pickling and deepcopy: DataLoader worker processes send tensors back pickled, and
+# copy.deepcopy(model) copies its parameters. A tensor pickles as its values (a NumPy array,
+# whose protocol-5 pickling avoids a copy), its class (nn.Parameter or a subclass), requires_grad
+# and its Python attributes; bfloat16 travels as float32, which holds every bfloat16 exactly. Like
+# PyTorch, neither the gradient nor the graph is pickled.
+def _reduce_ex(self: Tensor, protocol: int) -> tuple:
+    t = self.detach()
+    bfloat16 = t.dtype == _C.bfloat16
+    if bfloat16:
+        t = t.float()
+    state = {k: v for k, v in self.__dict__.items() if k != "_ember_names"} or None  # NB: names of modules here
+    return (_rebuild_tensor, (type(self), t.numpy(force=True), bfloat16, self.requires_grad, state))
+
+
+def _rebuild_tensor(cls: type, array: Any, bfloat16: bool, requires_grad: bool, state: dict | None) -> Tensor:
+    import numpy as np
+
+    if not array.flags.writeable:  # NB: from_numpy shares memory, and a tensor may be written
+        array = np.array(array)
+    t = _C.from_numpy(array)
+    if bfloat16:
+        t = t.to(_C.bfloat16)
+    if cls is not Tensor:
+        obj = cls.__new__(cls)
+        Tensor.__init__(obj, t)  # NB: not cls.__init__, which may take other arguments
+        t = obj
+    if requires_grad:
+        t.requires_grad_(True)
+    if state:
+        t.__dict__.update(state)
+    return t
+
+
+def _deepcopy(self: Tensor, memo: dict) -> Tensor:
+    import copy
+
+    if not self.is_leaf:
+        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                           "protocol at the moment")
+    if id(self) in memo:
+        return memo[id(self)]
+    values = self.detach().clone()
+    if type(self) is Tensor:
+        new = values
+    else:
+        new = type(self).__new__(type(self))
+        Tensor.__init__(new, values)
+    memo[id(self)] = new
+    if self.requires_grad:
+        new.requires_grad_(True)
+    if self.grad is not None:
+        new.grad = copy.deepcopy(self.grad, memo)
+    attributes = {k: v for k, v in self.__dict__.items() if k != "_ember_names"}  # NB: of modules here
+    if attributes:
+        new.__dict__.update(copy.deepcopy(attributes, memo))
+    return new
+
+
+Tensor.__reduce_ex__ = _reduce_ex
+Tensor.__deepcopy__ = _deepcopy

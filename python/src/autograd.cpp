@@ -13,22 +13,6 @@
 namespace ember::python {
 namespace {
 
-// A Python callable that C++ may copy and destroy on a thread without the GIL (the engine runs
-// with the GIL released): destruction takes the GIL; callers take it around each call.
-class PyCallable {
- public:
-  explicit PyCallable(py::function fn)
-      : fn_(new py::function(std::move(fn)), [](py::function* f) {
-          py::gil_scoped_acquire gil;
-          delete f;
-        }) {}
-  /// The function; call it, and drop what it returns, only while holding the GIL.
-  const py::function& fn() const { return *fn_; }
-
- private:
-  std::shared_ptr<py::function> fn_;
-};
-
 // A tensor hook: fn(grad) returns a replacement gradient or None (keep it).
 autograd::Hook tensor_hook(py::function fn) {
   return [call = PyCallable(std::move(fn))](const Tensor& grad) -> Tensor {

@@ -37,6 +37,28 @@ struct type_caster<ember::Scalar> {
     return PyLong_FromLongLong(s.to<int64_t>());
   }
 };
+/// ember::Tensor to Python as the one Python object of that tensor (python/src/tensor_identity.cpp):
+/// a tensor that already has one gets it back, so the same tensor is the same object every time.
+/// Python to C++ is pybind11's. Every file that casts tensors sees this (they include this header).
+template <>
+class type_caster<ember::Tensor> : public type_caster_base<ember::Tensor> {
+ public:
+  static handle cast(const ember::Tensor& src, return_value_policy policy, handle parent);
+  static handle cast(ember::Tensor&& src, return_value_policy policy, handle parent) {
+    return cast(static_cast<const ember::Tensor&>(src), policy, parent);
+  }
+  static handle cast(const ember::Tensor* src, return_value_policy policy, handle parent) {
+    if (src == nullptr) return none().release();
+    return cast(*src, policy, parent);
+  }
+};
+
+/// NB: pybind11 moves a C++ value out of a Python object that has no other reference (a forward
+/// override's result, say), which would leave that tensor's object without its tensor while the
+/// tensor still names it. A Tensor is a handle: copying it is as cheap.
+template <>
+struct move_if_unreferenced<ember::Tensor, void> : std::false_type {};
+
 }  // namespace pybind11::detail
 
 namespace ember::python {
@@ -44,6 +66,7 @@ namespace ember::python {
 void bind_errors(py::module_& m);
 void bind_dtype(py::module_& m);     // dtype and device objects
 void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, in-place ops, repr
+void bind_tensor_identity(py::module_& m);  // one Python object per tensor: its lifetime, __init__
 void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
 void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
 void bind_table_ops(py::module_& m);  // those of the op table (generated: op_bindings.cpp)
@@ -52,6 +75,7 @@ void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
 void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
 void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
 void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), the layers, containers
+void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers
 void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
@@ -83,6 +107,32 @@ py::object named_tuple(std::initializer_list<const char*> fields, const std::tup
 Tensor as_tensor_like(const py::handle& value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.
 py::object item_of(const Tensor& t);
+
+/// Deletes a Python object that C++ holds (new py::object(...)), from any thread: with the GIL,
+/// or leaking the object once the interpreter is gone (C++ statics die after it).
+template <typename T>
+void delete_with_gil(T* o) {
+  if (!Py_IsInitialized()) {
+    o->release();
+    delete o;
+    return;
+  }
+  py::gil_scoped_acquire gil;
+  delete o;
+}
+
+/// A Python callable that C++ may copy and destroy on a thread without the GIL (the autograd
+/// engine, a forward running with the GIL released): destruction takes the GIL; callers take it
+/// around each call.
+class PyCallable {
+ public:
+  explicit PyCallable(py::function fn) : fn_(new py::function(std::move(fn)), &delete_with_gil<py::function>) {}
+  /// The function; call it, and drop what it returns, only while holding the GIL.
+  const py::function& fn() const { return *fn_; }
+
+ private:
+  std::shared_ptr<py::function> fn_;
+};
 
 /// The module behind a Python object, owned so that the Python object (a module written in Python
 /// keeps its attributes there) lives as long as C++ holds the module. A TypeError for non-modules.

@@ -73,7 +73,11 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   // Objects with state: saved as their state trees (load gives back the trees, which each
   // object's load_state_dict takes).
   if (py::isinstance<nn::Module>(obj)) return io::to_value(obj.cast<const nn::Module&>());
-  if (py::isinstance<optim::Optimizer>(obj)) return io::to_value(obj.cast<const optim::Optimizer&>());
+  // NB: an optimizer's Python state_dict() holds what its C++ half does and more (the state of
+  // one written in Python, "keyed_by").
+  if (py::isinstance<optim::Optimizer>(obj))
+    return py::hasattr(obj, "state_dict") ? to_value(obj.attr("state_dict")(), path, depth + 1)
+                                          : io::to_value(obj.cast<const optim::Optimizer&>());
   if (py::isinstance<optim::LRScheduler>(obj)) return io::to_value(obj.cast<const optim::LRScheduler&>());
   if (py::isinstance<optim::ReduceLROnPlateau>(obj))
     return io::to_value(obj.cast<const optim::ReduceLROnPlateau&>());

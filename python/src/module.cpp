@@ -7,12 +7,14 @@ PYBIND11_MODULE(_C, m) {
   bind_errors(m);
   bind_dtype(m);
   bind_tensor(m);
+  bind_tensor_identity(m);  // NB: before any Tensor object exists
   bind_creation(m);
   bind_numpy(m);
   bind_indexing(m);
   bind_ops(m);
   bind_autograd(m);
   bind_nn(m);
+  bind_module_hooks(m);
   bind_functional(m);
   bind_optim(m);
   bind_io(m);

@@ -214,15 +214,7 @@ std::shared_ptr<Module> hold_module(const py::handle& obj) {
   auto module = obj.cast<std::shared_ptr<Module>>();
   EMBER_CHECK_VALUE(module != nullptr, "module is not initialised (was Module.__init__ called?)");
   std::shared_ptr<py::object> life(new py::object(py::reinterpret_borrow<py::object>(obj)),
-                                   [](py::object* o) {
-                                     if (!Py_IsInitialized()) {  // interpreter gone: leak it
-                                       o->release();
-                                       delete o;
-                                       return;
-                                     }
-                                     py::gil_scoped_acquire gil;
-                                     delete o;
-                                   });
+                                   &delete_with_gil<py::object>);
   // NB: aliasing constructor: the pointer is the module, the owner is the Python object (which
   // owns the module through its holder).
   return std::shared_ptr<Module>(life, module.get());
@@ -293,9 +285,11 @@ an nn.Module or a buffer name registers it; forward(...) runs through __call__.)
         return pairs(m.named_buffers(prefix, recurse));
       })
       .def("_named_children", &Module::named_children)
+      // (name, tensor, is it a parameter) of state_dict(), in its order.
       .def("_state_dict", [](const Module& m) {
         py::list out;
-        for (const auto& [k, v] : m.state_dict()) out.append(py::make_tuple(k, v));
+        for (const auto& e : m.state_entries(false))
+          out.append(py::make_tuple(e.name, e.tensor, e.kind == nn::StateKind::Parameter));
         return out;
       })
       .def("_load_state_dict", [](Module& m, const std::vector<std::pair<std::string, Tensor>>& items,
@@ -956,9 +950,6 @@ Sequential(OrderedDict(name=module, ...)) keeps the names. Children may be writt
 }  // namespace
 
 void bind_nn(py::module_& m) {
-  // NB: what nn.Parameter (a Python subclass of Tensor) builds on: a new handle, same tensor.
-  tensor_class(m).def(py::init([](const Tensor& t) { return t; }), py::arg("data"),
-                      "A new handle to the same tensor (no copy).");
   py::module_ nn = m.def_submodule("nn", "ember.nn's C++ half: Module and the built-in layers");
   bind_module(nn);
   nn.def("_address", [](const Module& module) { return reinterpret_cast<uintptr_t>(&module); },

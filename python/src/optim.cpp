@@ -125,15 +125,36 @@ std::vector<optim::LambdaLR::Fn> lr_functions(py::object fns, size_t groups) {
   for (py::handle f : fns) list.push_back(lr_function(py::reinterpret_borrow<py::function>(f)));
   return list;
 }
+// The C++ half of an optimizer written in Python the PyTorch way (a subclass of
+// ember.optim.Optimizer with its own step() over param_groups and state): it holds the groups and
+// their numeric hyperparameters, so the LR schedulers, zero_grad and checkpoints see them, and
+// never updates a parameter itself.
+class PyOptimizer : public Optimizer {
+ public:
+  PyOptimizer(std::string name, optim::Hyperparams defaults) : Optimizer(std::move(name), std::move(defaults)) {}
+
+ protected:
+  void update(const ParamUpdate&) override {
+    EMBER_CHECK_AS(NotImplementedError, false, name(), ": an optimizer written in Python must override step()");
+  }
+};
 
 }  // namespace
 
 void bind_optim(py::module_& m) {
   py::module_ o = m.def_submodule("optim", "ember.optim's C++ half: optimizers and LR schedulers");
 
-  py::class_<Optimizer, std::shared_ptr<Optimizer>>(o, "Optimizer", R"doc(
+  py::class_<Optimizer, PyOptimizer, std::shared_ptr<Optimizer>>(o, "Optimizer", R"doc(
 The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
 checkpoint lands on the right parameter even after the model's parameters were reordered.)doc")
+      // NB: for optimizers written in Python (ember.optim.Optimizer.__init__ calls it).
+      .def(py::init([](const std::string& name, const Groups& groups, const py::dict& defaults) {
+        optim::Hyperparams given;
+        for (auto [k, v] : defaults) given.set(py::str(k), hyperparam_of(py::str(k), v));
+        auto opt = std::make_shared<PyOptimizer>(name, given);
+        for (auto& group : groups_of(groups, given)) opt->add_param_group(std::move(group));
+        return opt;
+      }), py::arg("name"), py::arg("groups"), py::arg("defaults"))
       .def_property_readonly("_name", &Optimizer::name)
       .def("step", &Optimizer::step, Gil(), "One update of every parameter that has a gradient.")
       .def("zero_grad", &Optimizer::zero_grad, py::arg("set_to_none") = true, Gil())
@@ -171,6 +192,9 @@ checkpoint lands on the right parameter even after the model's parameters were r
         optim::OptimizerLoadReport r = io::load_into(opt, v, strict);
         return py::make_tuple(r.missing, r.unexpected, r.moved);
       }, py::arg("state_dict"), py::arg("strict") = false);
+
+  o.def("_is_scheduler_key", &optim::is_scheduler_key, py::arg("key"),
+        "True for the keys LR schedulers add to parameter groups (initial_lr, max_lr, ...).");
 
   def_optimizer<optim::SGDOptions, optim::SGD>(o, "SGD", "SGD with momentum (torch.optim.SGD).");
   def_optimizer<optim::AdamOptions, optim::Adam>(o, "Adam", "Adam (torch.optim.Adam).");

@@ -151,10 +151,11 @@ Tensor to_device_or_dtype(const Tensor& t, const py::object& target) {
 }  // namespace
 
 void bind_tensor(py::module_& m) {
-  py::class_<Tensor> cls(m, "Tensor", py::buffer_protocol(), R"doc(
+  py::class_<Tensor> cls(m, "Tensor", py::buffer_protocol(), py::dynamic_attr(), R"doc(
 A multi-dimensional array with autograd, as torch.Tensor. Make one with ember.tensor(data),
-ember.zeros(2, 3), ember.from_numpy(array), ...; copies of the Python object share the tensor,
-and views (reshape, transpose, indexing with ints and slices) share its storage.)doc");
+ember.zeros(2, 3), ember.from_numpy(array), ...; a tensor is one Python object (t.grad is t.grad;
+Python attributes set on it stay), and views (reshape, transpose, indexing with ints and slices)
+share its storage.)doc");
 
   // ---- metadata
   cls.def_property_readonly("shape", [](const Tensor& t) { return shape_tuple(t.sizes()); })
@@ -183,7 +184,6 @@ and views (reshape, transpose, indexing with ints and slices) share its storage.
       .def("is_complex", &Tensor::is_complex)
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_same", &Tensor::is_same, "True when both are the same tensor (not merely equal).")
-      .def("__hash__", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.impl_ptr().get()); })
       .def("__repr__", &repr)
       .def("__str__", &repr)
       .def_property_readonly("T", [](const Tensor& t) {

@@ -97,7 +97,9 @@ def test_positional_state_into_a_changed_model_is_an_error_never_a_swap():
     with pytest.raises(ValueError, match=r"'momentum_buffer' of parameter #0 has shape \[8, 4\].*\[9, 4\]"):
         other.load_state_dict(state)
 
-    fewer = ember.optim.SGD([{"params": model[0].parameters()}, {"params": [model[2].weight]}],
+    # NB: tensors no one module reaches all of are keyed by position (model[0]'s and model[2]'s
+    # would be named after model, which run() traversed: a tensor is one object)
+    fewer = ember.optim.SGD([{"params": nn.Linear(4, 8).parameters()}, {"params": [nn.Linear(8, 3).weight]}],
                             lr=0.1, momentum=0.9)
     with pytest.raises(ValueError, match=r"groups of \[2, 2\] parameters, this optimizer has \[2, 1\]"):
         fewer.load_state_dict(state)
@@ -149,3 +151,16 @@ def test_format_a_loss_as_scripts_print_it():
 def test_pprint_of_a_state_dict_with_large_tensors():
     text = pprint.pformat(make_model().state_dict())
     assert "0.weight" in text and "tensor(" in text
+
+
+def test_plain_tensors_are_named_after_a_module_that_reaches_them_all():
+    model = make_model()
+    assert len(list(model.parameters())) == 4  # model traversed: each parameter knows its name under it
+    opt = ember.optim.SGD([{"params": model[0].parameters()}, {"params": model[2].parameters(), "lr": 0.01}], lr=0.1)
+    assert [g["param_names"] for g in opt.param_groups] == [["0.weight", "0.bias"], ["2.weight", "2.bias"]]
+    fresh = make_model()  # never traversed whole: the names under fresh[0] and fresh[2] collide
+    assert ember.optim.SGD([{"params": fresh[0].parameters()}, {"params": fresh[2].parameters()}],
+                           lr=0.1).state_dict()["keyed_by"] == "position"
+    first = ember.optim.SGD([p for n, p in model.named_parameters() if n.startswith("0.")], lr=0.1)
+    first.add_param_group({"params": model[2].parameters()})  # under the optimizer's module, model
+    assert [g["param_names"] for g in first.param_groups] == [["0.weight", "0.bias"], ["2.weight", "2.bias"]]

@@ -145,7 +145,7 @@ class Failing(Dataset):
         return i
 
 
-def test_workers_run_in_parallel_threads_and_their_errors_reach_the_loop():
+def test_thread_workers_run_in_parallel_threads_and_their_errors_reach_the_loop():
     seen = []
 
     def init(worker_id):
@@ -159,11 +159,12 @@ def test_workers_run_in_parallel_threads_and_their_errors_reach_the_loop():
             info = get_worker_info()
             return info.num_workers if info is not None else -1
 
-    assert [b.tolist() for b in DataLoader(Info(), batch_size=4, num_workers=2, worker_init_fn=init)] == [[2] * 4] * 2
+    loader = DataLoader(Info(), batch_size=4, num_workers=2, worker_init_fn=init, worker_type="thread")
+    assert [b.tolist() for b in loader] == [[2] * 4] * 2
     assert sorted(w for w, _ in seen) == [0, 1] and all(name.startswith("ember-data") for _, name in seen)
     assert get_worker_info() is None
     with pytest.raises(KeyError, match="sample 5 is broken"):
-        list(DataLoader(Failing(), batch_size=2, num_workers=2))
+        list(DataLoader(Failing(), batch_size=2, num_workers=2, worker_type="thread"))
 
 
 def run_epochs(loader, epochs, stop_at=None):
@@ -182,13 +183,14 @@ def run_epochs(loader, epochs, stop_at=None):
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(1, 30), batch=st.integers(1, 8), drop_last=st.booleans(), workers=st.sampled_from([0, 2]),
-       own_generator=st.booleans(), data=st.data())
+@given(n=st.integers(1, 30), batch=st.integers(1, 8), drop_last=st.booleans(),
+       workers=st.sampled_from([(0, "process"), (2, "process"), (2, "thread")]), own_generator=st.booleans(),
+       data=st.data())
 def test_a_loader_resumed_from_its_state_dict_goes_on_exactly(n, batch, drop_last, workers, own_generator, data):
     def make():
         g = ember.Generator(11) if own_generator else None
         return DataLoader(dataset(n), batch_size=batch, shuffle=True, drop_last=drop_last,
-                          num_workers=workers, generator=g)
+                          num_workers=workers[0], worker_type=workers[1], generator=g)
 
     per_epoch = len(make())
     if per_epoch == 0:
@@ -218,7 +220,7 @@ def test_a_state_saved_between_epochs_starts_the_next_one():
     loader = DataLoader(dataset(6), batch_size=2, shuffle=True, generator=ember.Generator(2))
     labels(loader)
     state = loader.state_dict()
-    assert state == {"batches_served": 0}
+    assert state == {"batches_served": 0, "epoch": 1}
     loader.load_state_dict(state)
     assert sorted(i for b in labels(loader) for i in b) == list(range(6))
     with pytest.raises(ValueError, match="batches_served must be a non-negative int, got -1"):

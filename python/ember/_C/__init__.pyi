@@ -65,9 +65,15 @@ _device: typing.TypeAlias = device
 class Tensor:
     """
     A multi-dimensional array with autograd, as torch.Tensor. Make one with ember.tensor(data),
-    ember.zeros(2, 3), ember.from_numpy(array), ...; copies of the Python object share the tensor,
-    and views (reshape, transpose, indexing with ints and slices) share its storage.
+    ember.zeros(2, 3), ember.from_numpy(array), ...; a tensor is one Python object (t.grad is t.grad;
+    Python attributes set on it stay), and views (reshape, transpose, indexing with ints and slices)
+    share its storage.
     """
+    @staticmethod
+    def __init_subclass__(*args, **kwargs):
+        """
+        (arg0: object, **kwargs) -> None
+        """
     def __abs__(self) -> Tensor:
         ...
     @typing.overload
@@ -81,6 +87,8 @@ class Tensor:
     def __array__(self, dtype: typing.Any = None, copy: typing.Any = None) -> typing.Any:
         ...
     def __bool__(self) -> bool:
+        ...
+    def __deepcopy__(self, memo: dict) -> Tensor:
         ...
     @typing.overload
     def __eq__(self, arg0: Tensor) -> Tensor:
@@ -110,7 +118,9 @@ class Tensor:
     def __gt__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __hash__(self) -> int:
-        ...
+        """
+        By identity, as PyTorch's (== compares values, elementwise).
+        """
     def __iadd__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __imul__(self, arg0: typing.Any) -> typing.Any:
@@ -119,7 +129,7 @@ class Tensor:
         ...
     def __init__(self, data: Tensor) -> None:
         """
-        A new handle to the same tensor (no copy).
+        A new tensor sharing data's memory, cut from the graph (data.detach()).
         """
     def __int__(self) -> int:
         ...
@@ -178,6 +188,8 @@ class Tensor:
     def __pow__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __radd__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    def __reduce_ex__(self, protocol: int) -> tuple:
         ...
     def __repr__(self) -> str:
         ...
@@ -1133,6 +1145,10 @@ class RemovableHandle:
         ...
     def remove(self) -> None:
         ...
+def _tensor_object_state(arg0: Tensor) -> tuple[bool, bool, int]:
+    """
+    (has an object, the tensor owns it, C++ handles): for tests of the object's lifetime.
+    """
 def _throw(kind: str, message: str) -> None:
     """
     Throws the named ember exception (tests the mapping).

@@ -11,6 +11,8 @@ class Optimizer:
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
     checkpoint lands on the right parameter even after the model's parameters were reordered.
     """
+    def __init__(self, name: str, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
     def _add_param_group(self, arg0: collections.abc.Sequence[tuple[str, ember._C.Tensor]], arg1: dict) -> None:
         ...
     def _group_options(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> dict:
@@ -199,6 +201,10 @@ class ReduceLROnPlateau:
     @property
     def num_bad_epochs(self) -> int:
         ...
+def _is_scheduler_key(key: str) -> bool:
+    """
+    True for the keys LR schedulers add to parameter groups (initial_lr, max_lr, ...).
+    """
 def clip_grad_norm_(parameters: collections.abc.Sequence[ember._C.Tensor], max_norm: typing.SupportsFloat | typing.SupportsIndex, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, error_if_nonfinite: bool = False) -> ember._C.Tensor:
     ...
 def clip_grad_value_(parameters: collections.abc.Sequence[ember._C.Tensor], clip_value: typing.SupportsFloat | typing.SupportsIndex) -> None:

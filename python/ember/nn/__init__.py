@@ -24,6 +24,9 @@ from . import functional, init, utils  # noqa: F401,E402
 from .layers import *  # noqa: F401,F403,E402  (losses and activations written in Python)
 from .padding import *  # noqa: F401,F403,E402  (ZeroPad2d, ReflectionPad2d, ...: modules over F.pad)
 from .resampling import *  # noqa: F401,F403,E402  (Upsample and its fixed-mode forms)
+from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402
+from . import parallel  # noqa: F401,E402
+from .parallel import DataParallel  # noqa: F401,E402
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]

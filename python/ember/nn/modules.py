@@ -33,35 +33,42 @@ module) is kept alive, Python attributes included, as long as the container hold
 from __future__ import annotations
 
 import collections
+import itertools
 import typing
 import warnings
 from typing import Any, Callable, Iterator
 
 from .. import _C
 from .._C import Tensor
+from .._C.nn import RemovableHandle  # noqa: F401  (what register_*_hook return)
+from . import hooks as _hooks
 
 _CModule = _C.nn.Module
+_traversals = itertools.count(1)  # stamps named_parameters() traversals, later ones higher
 
 
 class Parameter(Tensor):
     """A tensor that a Module registers as a parameter when assigned to one of its attributes
     (torch.nn.Parameter): nn.Parameter(ember.randn(3, 4)). It shares `data`'s memory and is a
-    leaf with requires_grad (unless requires_grad=False)."""
+    leaf with requires_grad (unless requires_grad=False). A tensor is one Python object, so a
+    module hands out the same Parameter each time (model.fc.weight is model.fc.weight)."""
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
         if data is None:
             data = _C.empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter: expected a Tensor, got {type(data).__name__}")
-        super().__init__(data.detach())
+        super().__init__(data)  # a new tensor on data's memory, cut from the graph
         self.requires_grad_(requires_grad)
 
     @classmethod
     def _wrap(cls, t: Tensor) -> "Parameter":
-        # A Parameter handle to the registered tensor itself (no detach: it is already a leaf).
-        p = cls.__new__(cls)
-        Tensor.__init__(p, t)
-        return p
+        # The registered tensor's own object as a Parameter. A tensor made in C++ (a built-in
+        # layer's weight) may first have reached Python as a plain Tensor: its object becomes a
+        # Parameter in place (the classes share one layout), so every holder sees the change.
+        if type(t) is Tensor:
+            t.__class__ = cls
+        return t
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + Tensor.__repr__(self)
@@ -93,7 +100,35 @@ class ModuleMethods:
         _base_init(self, type(self).__name__)
 
     def __call__(self, *args, **kwargs):
+        if self._has_hooks():
+            return _hooks.call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
+
+    # ---- hooks (ember/nn/hooks.py); each returns a handle whose remove() unregisters it
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> "RemovableHandle":
+        """hook(module, args) -> None or new args, before each forward (with_kwargs:
+        hook(module, args, kwargs) -> None or (new_args, new_kwargs))."""
+        return self._register_forward_pre_hook(hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> "RemovableHandle":
+        """hook(module, args, output) -> None or a new output, after each forward (with_kwargs:
+        hook(module, args, kwargs, output)); always_call also runs it when forward raises."""
+        return self._register_forward_hook(hook, prepend, with_kwargs, always_call)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> "RemovableHandle":
+        """hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients
+        with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits)."""
+        return self._register_full_backward_hook(hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> "RemovableHandle":
+        """PyTorch's deprecated form; Ember runs it as register_full_backward_hook."""
+        return self._register_full_backward_hook(hook, False)
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> "RemovableHandle":
+        raise NotImplementedError("register_full_backward_pre_hook is not supported by Ember; "
+                                  "register_full_backward_hook sees grad_output too")
 
     # ---- attributes
     def __setattr__(self, name: str, value: Any) -> None:
@@ -205,9 +240,13 @@ class ModuleMethods:
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """(structured name, parameter) pairs in registration order, each tensor once."""
+        # NB: each parameter records its name relative to this module, per module traversed (a
+        # tensor is one object, which several modules may reach): an optimizer built from plain
+        # tensors keys their state by these names (ember.optim._traversed_names).
+        root, stamp = _C.nn._address(self), next(_traversals)
         for name, t in self._named_parameters(prefix, recurse):
             p = Parameter._wrap(t)
-            p._ember_name = name
+            p.__dict__.setdefault("_ember_names", {})[root] = (stamp, name)
             yield name, p
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
@@ -236,13 +275,15 @@ class ModuleMethods:
         """This module and every descendant, depth first, each once (PyTorch's order)."""
         if memo is None:
             memo = set()
+        # NB: keyed by the C++ module: a built-in child may reach Python as a new object each time.
         key = _C.nn._address(self)
         if key in memo:
             return
-        memo.add(key)
+        if remove_duplicate:
+            memo.add(key)
         yield prefix, self
         for name, child in self._named_children():
-            yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+            yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
     def modules(self) -> Iterator["Module"]:
         for _, m in self.named_modules():
@@ -260,8 +301,8 @@ class ModuleMethods:
         """Persistent parameters and buffers by structured name, in registration order, as an
         OrderedDict; the tensors share memory with the module's (detached unless keep_vars)."""
         out = collections.OrderedDict()
-        for name, t in self._state_dict():
-            out[prefix + name] = t if keep_vars else t.detach()
+        for name, t, is_parameter in self._state_dict():
+            out[prefix + name] = (Parameter._wrap(t) if is_parameter else t) if keep_vars else t.detach()
         return out
 
     def load_state_dict(self, state_dict: typing.Mapping[str, Tensor], strict: bool = True) -> _IncompatibleKeys:

@@ -24,10 +24,29 @@ whose parameters differ in number or shape is a ValueError, never a silent swap.
 opt.param_groups is a list of dict-like views: opt.param_groups[0]["lr"] = 0.01 writes the new lr
 into the optimizer. state_dict() is {"type", "param_groups": [{..., "params": [names]}], "state":
 {name: {"step": ..., ...}}}, plain containers that ember.io.save writes as they are.
+opt.state[p] (or opt.state["fc.weight"]) reads a parameter's state.
+
+An optimizer written in Python subclasses Optimizer as in PyTorch:
+
+    class MySGD(ember.optim.Optimizer):
+        def __init__(self, params, lr=0.1):
+            super().__init__(params, dict(lr=lr))
+
+        @ember.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self.state[p]["steps"] = self.state[p].get("steps", 0) + 1
+                        p.add_(p.grad, alpha=-group["lr"])
+
+Its state is a dict per parameter keyed by the tensor itself (a tensor is one Python object), and
+state_dict() keys it by parameter name like the built-in optimizers' (see Optimizer.__init__).
 """
 from __future__ import annotations
 
 import collections
+import numbers
 from collections.abc import Mapping, MutableMapping
 from typing import Any, Callable, Iterable
 
@@ -35,9 +54,11 @@ from .. import _C
 from .._C import Tensor
 from . import lr_scheduler  # noqa: F401
 
+_PLAIN = object()  # the name of a tensor given without one, until _resolve_names finds it
+
+
 def _named(params: Any, who: str) -> list:
-    """[(name or None, tensor)]: pairs keep their name, a plain tensor the one Module.parameters()
-    gave it (None for any other tensor)."""
+    """[(name, tensor)]: pairs keep their name; a plain tensor gets one from _resolve_names."""
     if isinstance(params, Tensor):
         raise TypeError(f"{who}: params must be an iterable of tensors or of (name, tensor) pairs, got a "
                         "Tensor (pass [t] or model.parameters())")
@@ -46,7 +67,7 @@ def _named(params: Any, who: str) -> list:
     out = []
     for item in params:
         if isinstance(item, Tensor):
-            out.append((getattr(item, "_ember_name", None), item))
+            out.append((_PLAIN, item))
             continue
         if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)
                 and isinstance(item[1], Tensor)):
@@ -55,16 +76,35 @@ def _named(params: Any, who: str) -> list:
     return out
 
 
+def _traversed_names(tensors: list, prefer: int | None = None) -> tuple[list, int | None]:
+    """Names for plain tensors that Module.parameters() / named_parameters() yielded: each such
+    traversal records, on every tensor, its name relative to the module traversed (a tensor is
+    one object, reachable from several modules). The names come from a module every one of the
+    tensors was reached from: `prefer` if it is one, else the one traversed last; None each when
+    there is none (the tensors are then keyed by position). Returns (names, that module)."""
+    tags = [getattr(t, "_ember_names", None) or {} for t in tensors]
+    common = set(tags[0]).intersection(*tags[1:]) if tags else set()
+    if not common:
+        return [None] * len(tensors), None
+    root = prefer if prefer in common else max(common, key=lambda r: min(tag[r][0] for tag in tags))
+    return [tag[root][1] for tag in tags], root
+
+
 _POSITION = "#"
 
 
-def _resolve_names(groups: list, first_position: int = 0) -> tuple[list, bool]:
-    """The groups with every name filled in, and whether they are keyed by position (some name
-    missing or repeated: then every parameter is named "#<position over all groups>")."""
+def _resolve_names(groups: list, first_position: int = 0, prefer: int | None = None) -> tuple[list, bool, Any]:
+    """The groups with every name filled in, whether they are keyed by position (some name
+    missing or repeated: then every parameter is named "#<position over all groups>"), and the
+    module the plain tensors' names are relative to (see _traversed_names)."""
+    plain = [t for params, _ in groups for n, t in params if n is _PLAIN]
+    found, root = _traversed_names(plain, prefer)
+    found = iter(found)
+    groups = [([(next(found) if n is _PLAIN else n, t) for n, t in params], options) for params, options in groups]
     names = [n for params, _ in groups for n, _ in params]
     positional = any(n is None for n in names) or len(set(names)) != len(names)
     if not positional:
-        return groups, False
+        return groups, False, root
     out, i = [], first_position
     for params, options in groups:
         renamed = []
@@ -72,7 +112,7 @@ def _resolve_names(groups: list, first_position: int = 0) -> tuple[list, bool]:
             renamed.append((f"{_POSITION}{i}", t))
             i += 1
         out.append((renamed, options))
-    return out, True
+    return out, True, None
 
 
 def _hyper(options: Mapping, who: str) -> dict:
@@ -110,14 +150,16 @@ def _groups(params: Any, who: str) -> list:
 
 
 def _init(opt: Any, cls: Any, params: Any, options: dict, who: str) -> None:
-    groups, positional = _resolve_names(_groups(params, who))
+    groups, positional, root = _resolve_names(_groups(params, who))
     cls.__init__(opt, groups, options)
-    opt._keyed_by_position = positional
+    opt._keyed_by_position, opt._names_root = positional, root
 
 
 class ParamGroup(MutableMapping):
     """A live view of one parameter group: reading and writing hyperparameters ("lr", ...) reads
-    and writes the optimizer's. "params" holds the tensors and "param_names" their names."""
+    and writes the optimizer's. "params" holds the tensors and "param_names" their names. In an
+    optimizer written in Python, entries the C++ half cannot hold (None, strings, ...) live in the
+    view's Python dict, and any key may be added."""
 
     def __init__(self, optimizer: Optimizer, index: int):
         self._opt, self._index = optimizer, index
@@ -125,32 +167,114 @@ class ParamGroup(MutableMapping):
     def _options(self) -> dict:
         return self._opt._group_options(self._index)
 
+    def _extras(self) -> dict | None:
+        extras = self._opt._extras
+        return None if extras is None else extras[self._index]
+
     def __getitem__(self, key: str) -> Any:
         if key == "params":
             return [t for _, t in self._opt._group_params(self._index)]
         if key == "param_names":
             return [n for n, _ in self._opt._group_params(self._index)]
-        return self._options()[key]
+        options = self._options()
+        if key in options:
+            value = options[key]
+            # NB: C++ holds numbers as doubles; an int hyperparameter (max_iter) reads back an int.
+            if key in self._opt._int_keys and float(value).is_integer():
+                return int(value)
+            return value
+        extras = self._extras()
+        if extras is not None and key in extras:
+            return extras[key]
+        raise KeyError(key)
 
     def __setitem__(self, key: str, value: Any) -> None:
         if key in ("params", "param_names"):
             raise TypeError(f"can't set '{key}' of a parameter group (use add_param_group)")
+        extras = self._extras()
+        if extras is not None and not _goes_to_cpp(self._opt, key, value, self._options()):
+            extras[key] = value
+            return
+        if not _is_native(value):
+            raise TypeError(f"{self._opt._name}: hyperparameter '{key}' must be a number, a bool or a pair of "
+                            f"numbers, got {type(value).__name__}")
         for k, v in _hyper({key: value}, self._opt._name).items():
             self._opt._set_group_option(self._index, k, v)
 
     def __delitem__(self, key: str) -> None:
+        extras = self._extras()
+        if extras is not None and key in extras:
+            del extras[key]
+            return
         raise TypeError("can't delete hyperparameters of a parameter group")
 
     def __iter__(self):
         yield "params"
         yield "param_names"
         yield from self._options()
+        yield from self._extras() or ()
 
     def __len__(self) -> int:
-        return len(self._options()) + 2
+        return len(self._options()) + len(self._extras() or ()) + 2
 
     def __repr__(self) -> str:
         return repr({k: self[k] for k in self if k != "params"})
+
+
+def _is_native(value: Any) -> bool:
+    """Whether the C++ half can hold a hyperparameter: a bool, a number (a one-element tensor
+    too) or a pair of numbers."""
+    def number(v: Any) -> bool:
+        return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+    if isinstance(value, bool) or number(value):
+        return True
+    if isinstance(value, Tensor):
+        return value.numel() == 1
+    return isinstance(value, (tuple, list)) and len(value) == 2 and all(number(v) for v in value)
+
+
+def _goes_to_cpp(opt: Any, key: str, value: Any, options: dict) -> bool:
+    # An optimizer written in Python: its C++ half holds the keys whose defaults it holds, and the
+    # ones LR schedulers add (initial_lr, ...), so the schedulers see them.
+    return key in options or (_C.optim._is_scheduler_key(key) and _is_native(value))
+
+
+class _StateView(Mapping):
+    """A built-in optimizer's state, by parameter (the tensor, as in PyTorch) or by name: a
+    snapshot of the C++ state's entries, whose tensors are the live state tensors."""
+
+    def __init__(self, optimizer: Optimizer):
+        self._state = _C.optim.Optimizer.state.fget(optimizer)
+        self._names = {id(t): n for g in optimizer.param_groups for n, t in zip(g["param_names"], g["params"])}
+        self._params = {n: t for g in optimizer.param_groups for n, t in zip(g["param_names"], g["params"])}
+
+    def _name(self, key: Any) -> str:
+        if isinstance(key, Tensor):
+            if id(key) not in self._names:
+                raise KeyError("the tensor is not a parameter of this optimizer")
+            return self._names[id(key)]
+        return key
+
+    def __getitem__(self, key: Any) -> dict:
+        return self._state[self._name(key)]
+
+    def __contains__(self, key: Any) -> bool:
+        try:
+            return self._name(key) in self._state
+        except KeyError:
+            return False
+
+    def __iter__(self):
+        """The parameters that have state (tensors, as PyTorch's keys)."""
+        return (self._params[n] for n in self._state if n in self._params)
+
+    def __len__(self) -> int:
+        return len(self._state)
+
+    def names(self) -> list[str]:
+        """The names of the parameters that have state."""
+        return list(self._state)
 
 
 _Report = collections.namedtuple("OptimizerLoadReport", ["missing", "unexpected", "moved"])
@@ -159,7 +283,74 @@ _Report = collections.namedtuple("OptimizerLoadReport", ["missing", "unexpected"
 class Optimizer(_C.optim.Optimizer):
     """The base of Ember's optimizers (torch.optim.Optimizer's API over the C++ optimizer): the
     live param_groups views, add_param_group, step(closure), load_state_dict's report and repr.
-    Each optimizer below derives from it and from its C++ class."""
+    Each optimizer below derives from it and from its C++ class; an optimizer written in Python
+    derives from it alone and calls Optimizer.__init__ (see the module docstring)."""
+
+    _keyed_by_position = False
+    _names_root: Any = None       # the module the names of plain tensors are relative to
+    _extras: list | None = None   # per group, the entries of a Python optimizer that C++ can't hold
+    _int_keys: frozenset = frozenset()
+
+    def __init__(self, params: Any, defaults: Mapping[str, Any]) -> None:
+        """torch.optim.Optimizer(params, defaults), for optimizers written in Python: params as the
+        built-in optimizers take them, defaults the hyperparameters every group starts from.
+        The C++ half holds the groups and the hyperparameters that are bools, numbers or pairs of
+        numbers (so the LR schedulers and checkpoints see them); any other value (None, a
+        string, ...) and any key a group adds live in the group's Python dict. self.state is a
+        dict per parameter, keyed by the tensor; state_dict() keys it by parameter name."""
+        who = type(self).__name__
+        defaults = dict(defaults)
+        native = {k: v for k, v in defaults.items() if _is_native(v)}
+        if isinstance(params, Tensor):
+            raise TypeError(f"{who}: params must be an iterable of tensors, of (name, tensor) pairs or of "
+                            "param-group dicts, got a Tensor (pass [t] or model.parameters())")
+        items = list(params.items()) if isinstance(params, Mapping) else list(params)
+        if not items:
+            raise ValueError(f"{who}: got an empty parameter list")
+        group_dicts = items if all(isinstance(g, Mapping) for g in items) else [{"params": items}]
+        split = [self._split_group(g, native, who) for g in group_dicts]
+        groups, positional, root = _resolve_names([(named, opts) for named, opts, _ in split])
+        _C.optim.Optimizer.__init__(self, who, groups, native)
+        self._keyed_by_position, self._names_root = positional, root
+        self._extras = [{**{k: v for k, v in defaults.items() if k not in native}, **extra}
+                        for _, _, extra in split]
+        self._int_keys = frozenset(k for k, v in native.items() if isinstance(v, int) and not isinstance(v, bool))
+        self._defaults = defaults
+        self._state = collections.defaultdict(dict)
+
+    @staticmethod
+    def _split_group(group: Mapping, native: Mapping, who: str) -> tuple:
+        # (named params, the C++ half's entries, the Python dict's entries)
+        if "params" not in group:
+            raise KeyError(f"{who}: a parameter group needs a 'params' entry")
+        opts, extra = {}, {}
+        for k, v in group.items():
+            if k == "params":
+                continue
+            if k in native or (_C.optim._is_scheduler_key(k) and _is_native(v)):
+                opts[k] = v
+            else:
+                extra[k] = v
+        return _named(group["params"], who), opts, extra
+
+    def _is_python(self) -> bool:
+        return self._extras is not None
+
+    @property
+    def defaults(self) -> dict:
+        return dict(self._defaults) if self._is_python() else _C.optim.Optimizer.defaults.fget(self)
+
+    @property
+    def state(self) -> Mapping:
+        """Per-parameter state: opt.state[p] (p a parameter; a built-in optimizer also takes its
+        name). An optimizer written in Python keeps a defaultdict(dict) here, as PyTorch's."""
+        return self._state if self._is_python() else _StateView(self)
+
+    @state.setter
+    def state(self, value: Mapping) -> None:
+        if not self._is_python():
+            raise AttributeError(f"{self._name}.state is the C++ optimizer's; load state with load_state_dict")
+        self._state = value
 
     @property
     def param_groups(self) -> list:
@@ -167,19 +358,32 @@ class Optimizer(_C.optim.Optimizer):
 
     def add_param_group(self, param_group: Mapping) -> None:
         """Adds a group {"params": named parameters, hyperparameter: value, ...}."""
-        rest = {k: v for k, v in param_group.items() if k != "params"}
-        named = _named(param_group["params"], self._name)
+        if self._is_python():
+            named, rest, extra = self._split_group(param_group, self._group_options(0), self._name)
+        else:
+            rest = {k: v for k, v in param_group.items() if k != "params"}
+            named = _named(param_group["params"], self._name)
         existing = [n for g in self.param_groups for n in g["param_names"]]
         if self._keyed_by_position:
-            [(named, _)], _ = _resolve_names([([(None, t) for _, t in named], {})], len(existing))
-        elif any(n is None or n in existing for n, _ in named) or len({n for n, _ in named}) != len(named):
-            raise ValueError(f"{self._name}.add_param_group: the optimizer keys its state by name, and these "
-                             "parameters have no names of their own or repeat one; pass (name, tensor) pairs")
+            [(named, _)], _, _ = _resolve_names([([(None, t) for _, t in named], {})], len(existing))
+        else:
+            # NB: names relative to the module the optimizer's own came from, when they can be
+            found = iter(_traversed_names([t for n, t in named if n is _PLAIN], self._names_root)[0])
+            named = [(next(found) if n is _PLAIN else n, t) for n, t in named]
+            if any(n is None or n in existing for n, _ in named) or len({n for n, _ in named}) != len(named):
+                raise ValueError(f"{self._name}.add_param_group: the optimizer keys its state by name, and these "
+                                 "parameters have no names of their own or repeat one; pass (name, tensor) pairs")
+        if self._is_python():
+            self._add_param_group(named, rest)
+            self._extras.append({**{k: v for k, v in self._defaults.items() if not _is_native(v)}, **extra})
+            return
         self._add_param_group(named, _hyper(rest, self._name))
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a gradient; with a closure, calls it (under
         enable_grad) first and returns its loss."""
+        if self._is_python():
+            raise NotImplementedError(f"{self._name}: an optimizer written in Python must override step()")
         loss = None
         if closure is not None:
             from ..autograd import enable_grad
@@ -188,12 +392,16 @@ class Optimizer(_C.optim.Optimizer):
         _C.optim.Optimizer.step(self)
         return loss
 
-    _keyed_by_position = False
-
     def state_dict(self) -> dict:
         """{"param_groups", "state"} keyed by parameter name (plus "keyed_by": "position" when
         the parameters had no names: see the module docstring)."""
         state = _C.optim.Optimizer.state_dict(self)
+        if self._is_python():
+            for saved, extra in zip(state["param_groups"], self._extras):
+                saved.update(extra)
+            names = {id(t): n for g in self.param_groups for n, t in zip(g["param_names"], g["params"])}
+            state["state"] = {names[id(p)]: dict(entry) for p, entry in self._state.items()
+                              if id(p) in names and entry}
         if self._keyed_by_position:
             state["keyed_by"] = "position"
         return state
@@ -209,7 +417,35 @@ class Optimizer(_C.optim.Optimizer):
             bool(names) and all(isinstance(n, str) and n.startswith(_POSITION) for n in names))
         if saved_positional or self._keyed_by_position:
             self._check_positions(state_dict, saved_positional)
+        if self._is_python():
+            return self._load_python_state(state_dict, strict)
         return _Report(*_C.optim.Optimizer.load_state_dict(self, state_dict, strict))
+
+    def _load_python_state(self, state_dict: dict, strict: bool) -> _Report:
+        # The C++ half loads (and checks) the groups' hyperparameters it holds; the groups' other
+        # entries and the per-parameter state are this side's.
+        saved_groups = state_dict.get("param_groups", [])
+        native_keys = [set(self._group_options(i)) for i in range(self._num_groups())]
+        cpp_groups = [{k: v for k, v in g.items() if k == "params" or k in native_keys[min(i, len(native_keys) - 1)]
+                       or _C.optim._is_scheduler_key(k)} for i, g in enumerate(saved_groups)]
+        cpp_state = {k: v for k, v in state_dict.items() if k != "state"}
+        cpp_state["param_groups"], cpp_state["state"] = cpp_groups, {}
+        _, _, moved = _C.optim.Optimizer.load_state_dict(self, cpp_state, False)
+        params = {n: t for g in self.param_groups for n, t in zip(g["param_names"], g["params"])}
+        saved = state_dict.get("state", {})
+        unexpected = sorted(str(n) for n in saved if n not in params)
+        if strict and unexpected:
+            raise KeyError(f"{self._name}.load_state_dict: state for parameters this optimizer does not have: "
+                           f"{unexpected}")
+        for extra, group, cpp in zip(self._extras, saved_groups, cpp_groups):
+            extra.clear()
+            extra.update({k: v for k, v in group.items() if k not in cpp})
+        self._state = collections.defaultdict(dict)
+        for name, entry in saved.items():
+            if name in params:
+                self._state[params[name]] = {k: _state_value(k, v, params[name]) for k, v in entry.items()}
+        missing = [n for n in params if n not in saved]
+        return _Report(missing, unexpected, list(moved))
 
     def _check_positions(self, state_dict: Mapping, saved_positional: bool) -> None:
         who = f"{self._name}.load_state_dict"
@@ -244,6 +480,16 @@ class Optimizer(_C.optim.Optimizer):
             for k in sorted(g._options()):
                 lines.append(f"    {k}: {g[k]}")
         return "\n".join(lines + [")"])
+
+
+def _state_value(key: str, value: Any, param: Tensor) -> Any:
+    # As PyTorch loads optimizer state: floating tensors take the parameter's dtype, "step" stays
+    # as saved; copies, so that the loaded dict and the optimizer share nothing.
+    if not isinstance(value, Tensor):
+        return value
+    if key != "step" and value.is_floating_point() and param.is_floating_point():
+        value = value.to(param.dtype)
+    return value.clone()
 
 
 class SGD(Optimizer, _C.optim.SGD):
@@ -343,5 +589,7 @@ class RAdam(Optimizer, _C.optim.RAdam):
         _init(self, _C.optim.RAdam, params, d, "RAdam")
 
 
+from .lbfgs import LBFGS  # noqa: E402  (written in Python on Optimizer)
+
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "ParamGroup", "lr_scheduler"]
+           "LBFGS", "ParamGroup", "lr_scheduler"]

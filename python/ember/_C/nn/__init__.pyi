@@ -84,7 +84,11 @@ class Module:
         ...
     def _has_child(self, arg0: str) -> bool:
         ...
+    def _has_hooks(self) -> bool:
+        ...
     def _has_parameter(self, arg0: str) -> bool:
+        ...
+    def _hook_lists(self) -> tuple:
         ...
     def _initialized(self) -> bool:
         ...
@@ -99,6 +103,12 @@ class Module:
     def _named_parameters(self, arg0: str, arg1: bool) -> list:
         ...
     def _register_buffer(self, arg0: str, arg1: ember._C.Tensor, arg2: bool) -> ember._C.Tensor:
+        ...
+    def _register_forward_hook(self, arg0: collections.abc.Callable, arg1: bool, arg2: bool, arg3: bool) -> RemovableHandle:
+        ...
+    def _register_forward_pre_hook(self, arg0: collections.abc.Callable, arg1: bool, arg2: bool) -> RemovableHandle:
+        ...
+    def _register_full_backward_hook(self, arg0: collections.abc.Callable, arg1: bool) -> RemovableHandle:
         ...
     def _register_module(self, arg0: str, arg1: typing.Any) -> None:
         ...
@@ -179,11 +189,32 @@ class Module:
         The parameters of named_parameters(); each carries its structured name (relative to
                 this module), under which an optimizer built from them keys its state.
         """
+    def register_backward_hook(self, hook: typing.Callable) -> 'RemovableHandle':
+        """
+        PyTorch's deprecated form; Ember runs it as register_full_backward_hook.
+        """
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """
         Registers a buffer: state that is not trained but is moved by to() and, when
                 persistent, saved by state_dict() (running statistics, masks, ...).
         """
+    def register_forward_hook(self, hook: typing.Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False) -> 'RemovableHandle':
+        """
+        hook(module, args, output) -> None or a new output, after each forward (with_kwargs:
+                hook(module, args, kwargs, output)); always_call also runs it when forward raises.
+        """
+    def register_forward_pre_hook(self, hook: typing.Callable, *, prepend: bool = False, with_kwargs: bool = False) -> 'RemovableHandle':
+        """
+        hook(module, args) -> None or new args, before each forward (with_kwargs:
+                hook(module, args, kwargs) -> None or (new_args, new_kwargs)).
+        """
+    def register_full_backward_hook(self, hook: typing.Callable, prepend: bool = False) -> 'RemovableHandle':
+        """
+        hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients
+                with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits).
+        """
+    def register_full_backward_pre_hook(self, hook: typing.Callable, prepend: bool = False) -> 'RemovableHandle':
+        ...
     def register_module(self, name: str, module: 'Module') -> None:
         """
         Registers `module` as child `name`.
@@ -655,6 +686,19 @@ class ModuleDict(Module):
     def update(self, modules: typing.Any) -> None:
         ...
     def values(self) -> list:
+        ...
+class RemovableHandle:
+    """
+    handle.remove() unregisters the module hook.
+    """
+    def __enter__(self) -> RemovableHandle:
+        ...
+    def __exit__(self, *args) -> None:
+        ...
+    def remove(self) -> None:
+        ...
+    @property
+    def id(self) -> int:
         ...
 def _address(arg0: Module) -> int:
     """

@@ -1,19 +1,26 @@
 """DataLoader: batches of a data set, loaded in parallel when num_workers > 0, that resumes an epoch
 exactly from its state_dict().
 
-Workers are threads of this process, not processes: samples never go through pickle, Ember's ops
-release the GIL, and so do NumPy's and most decoders; a data set whose __getitem__ is pure Python
-gains nothing from them. Batches arrive in the sampler's order whatever the worker count.
+Workers are processes by default, as in PyTorch (ember/utils/data/_worker.py: fork or spawn per
+multiprocessing_context, worker_init_fn, per-worker seeds base_seed + worker_id, get_worker_info(),
+errors raised again with the worker's traceback, no hang when a worker dies, persistent_workers,
+prefetch_factor): scripts count on their semantics (a worker's own copy of the data set, seeded
+random augmentations, IterableDataset sharding by worker id), and a __getitem__ written in Python
+runs in parallel only there. worker_type="thread" runs them as threads of this process instead:
+samples never go through pickle and nothing needs to be picklable, and Ember's ops, NumPy and most
+decoders release the GIL, so a data set that does its work there gains as much; an IterableDataset
+is then read by the main thread. pin_memory is accepted and changes nothing on the CPU. Batches
+arrive in the sampler's order whatever the workers.
 
 Exact resume: state_dict() holds the sampler's state (for the random samplers, the seed of the
-current epoch's order) and the number of batches handed out in that epoch; after
-load_state_dict(), the next `for ... in loader` rebuilds the same order and starts at the batch
-after the last one handed out, without loading the skipped ones. A sampler without state_dict()
-is assumed to repeat its order (SequentialSampler does).
+current epoch's order), the number of batches handed out in that epoch and the epoch's index
+(from which the workers' seeds come); after load_state_dict(), the next `for ... in loader`
+rebuilds the same order (and worker seeds) and starts at the batch after the last one handed
+out, without loading the skipped ones (an IterableDataset's skipped batches are loaded and
+dropped). A sampler without state_dict() is assumed to repeat its order (SequentialSampler does).
 """
 from __future__ import annotations
 
-import collections
 import itertools
 import queue
 import threading
@@ -21,16 +28,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Iterator
 
 from ... import _C
+from . import _worker
+from ._worker import IterableFetcher, MapFetcher, ProcessWorkers, WorkerInfo
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
-_worker = threading.local()
-WorkerInfo = collections.namedtuple("WorkerInfo", ["id", "num_workers", "seed", "dataset"])
+_worker_thread = threading.local()
 
 
 def get_worker_info() -> WorkerInfo | None:
-    """In a DataLoader worker thread: (id, num_workers, seed, dataset); elsewhere None."""
-    return getattr(_worker, "info", None)
+    """In a DataLoader worker (process or thread): (id, num_workers, seed, dataset); elsewhere None."""
+    return getattr(_worker_thread, "info", None) or _worker._info
 
 
 def default_collate(batch: Sequence[Any]) -> Any:
@@ -73,26 +81,54 @@ def _tensor(values: Sequence[Any], dtype: str) -> _C.Tensor:
     return _C.from_numpy(np.asarray(values, dtype=dtype))
 
 
+def _mix(seed: int, epoch: int) -> int:
+    """A 62-bit seed from (seed, epoch) (SplitMix64's finalizer): far apart for neighbours."""
+    mask = (1 << 64) - 1
+    z = (seed * 0x9E3779B97F4A7C15 + epoch + 1) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return (z ^ (z >> 31)) >> 2
+
+
+def _unbatched(sample: Any) -> Any:
+    # NB: a module-level function, so that spawned workers can unpickle it.
+    return sample
+
+
 class DataLoader:
     """torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=False, sampler=None,
     batch_sampler=None, num_workers=0, collate_fn=None, pin_memory=False, drop_last=False,
-    timeout=0, worker_init_fn=None, generator=None, prefetch_factor=None, persistent_workers=False);
-    see the module docstring for workers and resume. len(loader) is the number of batches."""
+    timeout=0, worker_init_fn=None, multiprocessing_context=None, generator=None,
+    prefetch_factor=None, persistent_workers=False), and worker_type="process" or "thread"; see
+    the module docstring for workers and resume. len(loader) is the number of batches."""
 
     def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool | None = None,
                  sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
                  collate_fn: Callable | None = None, pin_memory: bool = False, drop_last: bool = False,
-                 timeout: float = 0, worker_init_fn: Callable | None = None,
+                 timeout: float = 0, worker_init_fn: Callable | None = None, multiprocessing_context: Any = None,
                  generator: _C.Generator | None = None, *, prefetch_factor: int | None = None,
-                 persistent_workers: bool = False, pin_memory_device: str = "", in_order: bool = True) -> None:
+                 persistent_workers: bool = False, pin_memory_device: str = "", in_order: bool = True,
+                 worker_type: str = "process") -> None:
         if not isinstance(num_workers, int) or num_workers < 0:
             raise ValueError(f"DataLoader: num_workers must be a non-negative int, got {num_workers!r}")
         if prefetch_factor is not None and num_workers == 0:
             raise ValueError("DataLoader: prefetch_factor is for num_workers > 0 only")
+        if prefetch_factor is not None and (not isinstance(prefetch_factor, int) or prefetch_factor < 1):
+            raise ValueError(f"DataLoader: prefetch_factor must be a positive int, got {prefetch_factor!r}")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("DataLoader: persistent_workers option needs num_workers > 0")
+        if worker_type not in ("process", "thread"):
+            raise ValueError(f"DataLoader: worker_type must be 'process' or 'thread', got {worker_type!r}")
+        if timeout < 0:
+            raise ValueError(f"DataLoader: timeout must be non-negative, got {timeout!r}")
         self.dataset, self.num_workers, self.timeout = dataset, num_workers, timeout or None
         self.pin_memory, self.drop_last, self.worker_init_fn = pin_memory, drop_last, worker_init_fn
         self.prefetch_factor = 2 if prefetch_factor is None and num_workers > 0 else prefetch_factor
         self.persistent_workers, self.generator = persistent_workers, generator
+        self.multiprocessing_context, self.worker_type = multiprocessing_context, worker_type
+        self._workers: ProcessWorkers | None = None  # persistent process workers
+        self._base_seed = 0                          # the current epoch's: workers get base + id
+        self._epochs_begun = 0
         self._iterable = isinstance(dataset, IterableDataset)
         if self._iterable and (shuffle or sampler is not None or batch_sampler is not None):
             raise ValueError("DataLoader: an IterableDataset takes no shuffle, sampler or batch_sampler "
@@ -112,7 +148,7 @@ class DataLoader:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.batch_size, self.sampler, self.batch_sampler = batch_size, sampler, batch_sampler
         self.collate_fn = collate_fn if collate_fn is not None else (
-            default_collate if batch_size is not None or batch_sampler is not None else (lambda x: x))
+            default_collate if batch_size is not None or batch_sampler is not None else _unbatched)
         self._served = 0        # batches handed out in the current epoch
         self._skip = 0          # batches to skip at the next epoch's start (after load_state_dict)
         self._in_epoch = False
@@ -132,10 +168,10 @@ class DataLoader:
         source = self.batch_sampler if self.batch_sampler is not None else self.sampler
         return iter(source)
 
-    def _fetch(self, indices: Any) -> Any:
-        if self.batch_sampler is None:
-            return self.collate_fn(self.dataset[indices])
-        return self.collate_fn([self.dataset[i] for i in indices])
+    def _fetcher(self) -> Any:
+        if self._iterable:
+            return IterableFetcher(self.dataset, self.batch_size, self.drop_last, self.collate_fn)
+        return MapFetcher(self.dataset, self.batch_sampler is not None, self.collate_fn)
 
     def _stream_batches(self) -> Iterator[Any]:
         it = iter(self.dataset)
@@ -151,8 +187,10 @@ class DataLoader:
     def __iter__(self) -> Iterator[Any]:
         skip, self._skip = self._skip, 0
         self._served, self._in_epoch = skip, True
+        processes = self.num_workers > 0 and self.worker_type == "process"
+        self._base_seed = self._epoch_base_seed()
         if self._iterable:
-            batches = self._stream_batches()
+            batches = self._process_batches(itertools.repeat(None)) if processes else self._stream_batches()
             for _ in range(skip):
                 next(batches, None)
             return self._hand_out(batches)
@@ -160,8 +198,41 @@ class DataLoader:
         for _ in range(skip):
             next(indices, None)
         if self.num_workers == 0:
-            return self._hand_out(self._fetch(i) for i in indices)
-        return self._hand_out(self._parallel(indices))
+            fetch = self._fetcher()
+            return self._hand_out(fetch(i) for i in indices)
+        return self._hand_out(self._process_batches(indices) if processes else self._parallel(indices))
+
+    def _epoch_base_seed(self) -> int:
+        # NB: PyTorch draws it from the generator when an epoch begins. Ember derives it from the
+        # generator's seed and the epoch's index instead, without drawing: a draw would make the
+        # order of a loader with workers differ from one without, and a resumed run's random
+        # numbers differ from the uninterrupted run's. It differs per epoch and per seed, and a
+        # resumed epoch gets it back. Persistent workers keep the seed they started with.
+        epoch, self._epochs_begun = self._epochs_begun, self._epochs_begun + 1
+        if self.persistent_workers and self._workers is not None and self._workers.workers:
+            return self._base_seed
+        source = self.generator if self.generator is not None else _C.default_generator()
+        return _mix(source.initial_seed(), epoch)
+
+    def _process_batches(self, tasks: Iterator[Any]) -> Iterator[Any]:
+        workers = self._workers
+        if workers is None or not workers.workers:  # none yet, or shut down after a worker died
+            workers = ProcessWorkers(self._fetcher(), self.num_workers, self.prefetch_factor, self._base_seed,
+                                     self.worker_init_fn, self.dataset, self.multiprocessing_context)
+            if self.persistent_workers:
+                self._workers = workers
+        try:
+            yield from workers.batches(tasks, self.timeout)
+        finally:
+            # NB: persistent workers outlive an epoch left midway (a break) or an error in the
+            # data set, as PyTorch's do; the results they still send for it are dropped.
+            if not self.persistent_workers:
+                workers.shutdown()
+
+    def __del__(self) -> None:
+        workers = getattr(self, "_workers", None)
+        if workers is not None:
+            workers.shutdown()
 
     def _hand_out(self, batches: Iterator[Any]) -> Iterator[Any]:
         for batch in batches:
@@ -175,12 +246,12 @@ class DataLoader:
         tasks: queue.SimpleQueue = queue.SimpleQueue()
         results: dict = {}
         done = threading.Condition()
-        # NB: not drawn from the default generator (PyTorch draws it), which would make a resumed
-        # epoch's random numbers differ from the uninterrupted run's.
-        seed = _C.default_generator().initial_seed()
+        seed = self._base_seed
+
+        fetch = self._fetcher()
 
         def work(worker_id: int) -> None:
-            _worker.info = WorkerInfo(worker_id, self.num_workers, seed + worker_id, self.dataset)
+            _worker_thread.info = WorkerInfo(worker_id, self.num_workers, seed + worker_id, self.dataset)
             failed = None
             if self.worker_init_fn is not None:
                 try:
@@ -192,7 +263,7 @@ class DataLoader:
                 try:
                     if failed is not None:
                         raise failed
-                    out = (True, self._fetch(batch_indices))
+                    out = (True, fetch(batch_indices))
                 except BaseException as e:
                     out = (False, e)
                 with done:
@@ -228,8 +299,11 @@ class DataLoader:
     # ---- exact resume
     def state_dict(self) -> dict:
         """{"sampler": the sampler's state (if it has one), "batches_served": batches handed out in
-        the current epoch (0 between epochs)}: plain values ember.save writes."""
+        the current epoch (0 between epochs), "epoch": the epoch's index}: plain values ember.save
+        writes."""
         state: dict = {"batches_served": self._served if self._in_epoch else 0}
+        # NB: the index of the current epoch (or, between epochs, of the next): worker seeds
+        state["epoch"] = self._epochs_begun - 1 if self._in_epoch else self._epochs_begun
         sampler = self.sampler
         if isinstance(getattr(self.batch_sampler, "sampler", None), Sampler):
             sampler = self.batch_sampler.sampler
@@ -252,4 +326,8 @@ class DataLoader:
                                  f"sampler ({type(sampler).__name__}) takes none")
             sampler.load_state_dict(state["sampler"])
         self._skip = served
+        epoch = state.get("epoch", self._epochs_begun)
+        if not isinstance(epoch, int) or epoch < 0:
+            raise ValueError(f"DataLoader.load_state_dict: epoch must be a non-negative int, got {epoch!r}")
+        self._epochs_begun = epoch
         self._served, self._in_epoch = 0, False
