@@ -79,7 +79,7 @@ clip = clamp
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
-from . import accelerator, amp, backends, cuda, utils  # noqa: E402,F401
+from . import accelerator, amp, backends, cuda, distributed, utils  # noqa: E402,F401
 from .amp import autocast  # noqa: E402,F401
 from .autograd import inference_mode  # noqa: E402,F401
 from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E402,F401
