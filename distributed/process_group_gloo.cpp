@@ -67,6 +67,18 @@ void with_element(DType dtype, F&& f) {
   }
 }
 
+// Gloo's allreduce of the contiguous `buf` in place (for Avg, the sum: the caller divides).
+void gloo_allreduce(const std::shared_ptr<gloo::Context>& ctx, const Tensor& buf, ReduceOp op, uint32_t tag) {
+  gloo::AllreduceOptions opts(ctx);
+  with_element(buf.dtype(), [&](auto e) {
+    using E = decltype(e);
+    opts.setOutput(static_cast<E*>(buf.data_ptr()), static_cast<size_t>(buf.numel()));
+  });
+  opts.setReduceFunction(detail::reduce_function(buf.dtype(), op));
+  opts.setTag(tag);
+  gloo::allreduce(opts);
+}
+
 // A send or recv: posted at once, waited on by wait().
 class PointToPointWork : public Work {
  public:
@@ -202,16 +214,7 @@ WorkPtr ProcessGroupGloo::allreduce(const Tensor& tensor, ReduceOp op) {
   int n = size();
   auto ctx = impl_->context;
   return enqueue("allreduce", [=](uint32_t tag) {
-    if (n > 1) {
-      gloo::AllreduceOptions opts(ctx);
-      with_element(buf.dtype(), [&](auto e) {
-        using E = decltype(e);
-        opts.setOutput(static_cast<E*>(buf.data_ptr()), static_cast<size_t>(buf.numel()));
-      });
-      opts.setReduceFunction(detail::reduce_function(buf.dtype(), op));
-      opts.setTag(tag);
-      gloo::allreduce(opts);
-    }
+    if (n > 1) gloo_allreduce(ctx, buf, op, tag);
     if (op == ReduceOp::Avg) detail::divide_by(buf.data_ptr(), buf.dtype(), buf.numel(), n);
     if (!buf.is_same(tensor)) tensor.copy_(buf);
   });
@@ -275,16 +278,7 @@ WorkPtr ProcessGroupGloo::reduce_scatter(const Tensor& output, const std::vector
   int n = size(), me = rank();
   auto ctx = impl_->context;
   return enqueue("reduce_scatter", [=](uint32_t tag) {
-    if (n > 1) {
-      gloo::AllreduceOptions opts(ctx);
-      with_element(flat.dtype(), [&](auto e) {
-        using E = decltype(e);
-        opts.setOutput(static_cast<E*>(flat.data_ptr()), static_cast<size_t>(flat.numel()));
-      });
-      opts.setReduceFunction(detail::reduce_function(flat.dtype(), op));
-      opts.setTag(tag);
-      gloo::allreduce(opts);
-    }
+    if (n > 1) gloo_allreduce(ctx, flat, op, tag);
     int64_t k = output.numel();
     Tensor mine = flat.slice(0, me * k, (me + 1) * k);
     if (op == ReduceOp::Avg) {

@@ -20,8 +20,8 @@ struct RunResult {
 };
 
 // ember-run --nproc N dcp_worker ARGS, with stdout and stderr together.
-RunResult ember_run(int nproc, const std::string& args) {
-  std::string cmd = std::string(EMBER_RUN_PATH) + " --nproc " + std::to_string(nproc) + " --grace 1 " +
+RunResult ember_run(int nproc, const std::string& args, const std::string& flags = "") {
+  std::string cmd = std::string(EMBER_RUN_PATH) + " --nproc " + std::to_string(nproc) + " --grace 1 " + flags + " " +
                     EMBER_DCP_WORKER + " " + args + " 2>&1";
   auto t0 = std::chrono::steady_clock::now();
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -65,6 +65,16 @@ INSTANTIATE_TEST_SUITE_P(Points, KillDuringSave,
                            std::string s = info.param;
                            return "Rank" + s.substr(0, 1) + "_" + s.substr(2);
                          });
+
+TEST(MaxRestarts, RestartsTheJobWhichResumesFromTheNewestCheckpoint) {
+  fs::path dir = scratch("restart");
+  RunResult run = ember_run(2, dir.string() + " 3 kill:1:mid_file 2", "--max-restarts 1");
+  EXPECT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("ember-run: restarting the job (restart 1 of 1)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("[rank1]: restored step 1: checksum ok"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("[rank0]: saved step 3"), std::string::npos) << run.output;
+  fs::remove_all(dir);
+}
 
 TEST(StoppedRank, OthersRaiseAfterTheTimeout) {
   fs::path dir = scratch("stop");

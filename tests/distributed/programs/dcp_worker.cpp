@@ -3,6 +3,8 @@
 //
 //   dcp_worker DIR STEPS [FAULT STEP]     FAULT: kill:<rank>:<point> or stop:<rank>
 //
+// (the fault only in the first attempt of a job that ember-run restarts)
+//
 // It resumes from DIR's newest checkpoint that verifies (printing "restored step N: checksum
 // ok"), then trains and saves one checkpoint per step up to STEPS; at step STEP it injects FAULT
 // (a SIGKILL at a point of the save, through EMBER_TEST_KILL_AT, or a SIGSTOP before it). The
@@ -34,6 +36,9 @@ int main(int argc, char** argv) {
   int steps = std::atoi(argv[2]);
   std::string fault = argc > 4 ? argv[3] : "";
   int fault_step = argc > 4 ? std::atoi(argv[4]) : -1;
+  // A restarted job (ember-run --max-restarts) runs without the fault.
+  const char* restart = std::getenv("EMBER_RESTART_COUNT");
+  if (restart && std::string(restart) != "0") fault_step = -1;
   try {
     InitOptions init;
     init.timeout = Milliseconds(3000);
