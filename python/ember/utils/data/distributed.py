@@ -77,12 +77,16 @@ class DistributedSampler(Sampler):
         return list(range(n))
 
     def __iter__(self) -> Iterator[int]:
-        order = self.global_order()[self._start:]
+        full = self.global_order()
+        order = full[self._start:]
         if not order:
             return iter([])
         total = self.total_size
-        if total > len(order):  # pad by wrapping around, as PyTorch does
-            order = (order * math.ceil(total / len(order)))[:total]
+        if total > len(order):
+            # Padded from the start of the epoch's order, as PyTorch pads (and as the job that
+            # was not interrupted pads).
+            pad = total - len(order)
+            order += (full * math.ceil(pad / len(full)))[:pad]
         else:
             order = order[:total]
         return iter(order[self.rank:total:self.num_replicas])
