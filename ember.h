@@ -3,6 +3,7 @@
 #include "ember/autograd/autograd.h"
 #include "ember/core/core.h"
 #include "ember/data/data.h"
+#include "ember/distributed/distributed.h"
 #include "ember/io/io.h"
 #include "ember/nn/nn.h"
 #include "ember/ops/ops.h"

@@ -37,6 +37,11 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
   } else {
     grad.add_(g);
   }
+  // NB: by index and on a copy: a hook may register or remove hooks.
+  for (size_t i = 0; i < meta.post_accumulate_hooks.size(); ++i) {
+    auto hook = meta.post_accumulate_hooks[i].second;
+    hook(variable);
+  }
   return {};
 }
 

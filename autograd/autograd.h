@@ -1,5 +1,6 @@
 #pragma once
 // Everything in autograd/: grad mode, the engine (backward, grad) and gradcheck.
+#include "ember/autograd/backward_hooks.h"
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/gradcheck.h"

@@ -1,5 +1,6 @@
 #pragma once
 // What autograd keeps per tensor, in the slot core's TensorImpl reserves for it.
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -18,6 +19,8 @@ struct AutogradMeta : AutogradMetaInterface {
   uint32_t output_nr = 0;
   std::shared_ptr<Node> grad_accumulator;  // leaves: the AccumulateGrad node, made on demand
   std::vector<std::pair<int, Hook>> leaf_hooks;  // run by AccumulateGrad
+  // Run by AccumulateGrad after .grad was updated (autograd/backward_hooks.h).
+  std::vector<std::pair<int, std::function<void(const Tensor&)>>> post_accumulate_hooks;
   int retain_hook_id = 0;
   // A view (made by a view op in grad mode from a floating tensor) keeps the tensor whose storage
   // it views (for a view of a view, the first one's base) and the storage version at which its

@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "ember/autograd/accumulate_grad.h"
+#include "ember/autograd/backward_hooks.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
 
@@ -193,7 +194,9 @@ void backward(const TensorList& outputs, const TensorList& grad_outputs, bool re
               bool create_graph) {
   TensorList grads = grad_outputs;
   std::vector<Edge> roots = root_edges(outputs, grads, "backward");
+  detail::CallbackFrame callbacks;
   run(roots, std::move(grads), retain_graph || create_graph, create_graph, {});
+  callbacks.run();
 }
 
 TensorList grad(const TensorList& outputs, const TensorList& inputs, const TensorList& grad_outputs,
@@ -208,8 +211,10 @@ TensorList grad(const TensorList& outputs, const TensorList& inputs, const Tenso
     captures.push_back({e.fn.get(), e.input_nr, i});
     hold.push_back(e.fn);
   }
+  detail::CallbackFrame callbacks;
   TensorList result = run(roots, std::move(grads), retain_graph.value_or(create_graph),
                           create_graph, captures);
+  callbacks.run();
   for (size_t i = 0; i < result.size(); ++i)
     EMBER_CHECK(result[i].defined() || allow_unused, "grad: input ", i,
                 " is not used by the outputs (pass allow_unused=true to get an undefined tensor)");

@@ -7,7 +7,7 @@ set -euo pipefail
 
 base=(cmake ninja-build g++ make libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
       nlohmann-json3-dev libxxhash-dev pkg-config libcli11-dev libminizip-dev
-      libabsl-dev libcereal-dev libdnnl-dev)
+      libabsl-dev libcereal-dev libdnnl-dev libgloo-dev)
 declare -A groups=(
   [python]="python3-dev python3-venv pybind11-dev"
   [data]="dataset-fashion-mnist"

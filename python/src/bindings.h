@@ -80,6 +80,7 @@ void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers
 void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
 void bind_data(py::module_& m);        // ember._C.data: read_idx, FashionMNIST, DataLoader
+void bind_distributed(py::module_& m);  // ember._C.distributed: stores, process groups, DDP reducer, launcher
 
 /// The Tensor class object registered by bind_tensor, for adding methods from other files.
 py::class_<Tensor> tensor_class(py::module_& m);

@@ -19,4 +19,5 @@ PYBIND11_MODULE(_C, m) {
   bind_optim(m);
   bind_io(m);
   bind_data(m);
+  bind_distributed(m);
 }

@@ -1,15 +1,15 @@
 """ember.nn.parallel: the names PyTorch scripts wrap their models in (torch.nn.parallel).
 
-This build has no GPUs and no process group, so DataParallel is what torch's is on a machine
-without GPUs: a wrapper that calls its module (state_dict keys gain the prefix "module.", as
-PyTorch's do, and `.module` is the model). DistributedDataParallel needs an initialized process
-group (ember.distributed.is_initialized() is False here), as PyTorch's does.
+DataParallel is what torch's is on a machine without GPUs: a wrapper that calls its module
+(state_dict keys gain the prefix "module.", as PyTorch's do, and `.module` is the model).
+DistributedDataParallel (distributed.py) needs an initialized process group, as PyTorch's does.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 from ..modules import Module
+from .distributed import DistributedDataParallel
 
 __all__ = ["DataParallel", "DistributedDataParallel", "data_parallel"]
 
@@ -38,12 +38,3 @@ def data_parallel(module: Module, inputs: Any, device_ids: Sequence[Any] | None 
         inputs = (inputs,) if inputs is not None else ()
     return DataParallel(module, device_ids, output_device, dim)(*inputs, **(module_kwargs or {}))
 
-
-class DistributedDataParallel(Module):
-    """torch.nn.parallel.DistributedDataParallel: needs a process group, which this build of
-    Ember cannot initialize yet (ember.distributed.is_available() is False)."""
-
-    def __init__(self, module: Module, *args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("DistributedDataParallel: Default process group has not been initialized "
-                           "(ember.distributed is not available in this build; use the model itself, or "
-                           "DataParallel, on one process)")

@@ -13,8 +13,9 @@ order, the batch after the saved one; see DataLoader).
 """
 from .dataloader import DataLoader, default_collate, get_worker_info
 from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
+from .distributed import DistributedSampler
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler
 
 __all__ = ["DataLoader", "default_collate", "get_worker_info", "Dataset", "IterableDataset",
            "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler", "SequentialSampler",
-           "RandomSampler", "SubsetRandomSampler", "BatchSampler"]
+           "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler"]

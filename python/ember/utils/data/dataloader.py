@@ -308,7 +308,15 @@ class DataLoader:
         if isinstance(getattr(self.batch_sampler, "sampler", None), Sampler):
             sampler = self.batch_sampler.sampler
         if self._in_epoch and sampler is not None and hasattr(sampler, "state_dict"):
-            state["sampler"] = sampler.state_dict()
+            if getattr(sampler, "_resumes_itself", False):
+                # NB: a DistributedSampler keeps its own position (samples the whole job consumed),
+                # which stays right when the job resumes on another number of ranks; skipping
+                # batches would not.
+                samples = min(self._served * (self.batch_size or 1), len(sampler))
+                state["sampler"] = sampler.state_dict(samples)
+                state["batches_served"] = 0
+            else:
+                state["sampler"] = sampler.state_dict()
         return state
 
     def load_state_dict(self, state: Mapping) -> None:

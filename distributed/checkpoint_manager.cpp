@@ -1,0 +1,91 @@
+#include "ember/distributed/checkpoint_manager.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "ember/core/error.h"
+#include "ember/core/warning.h"
+#include "ember/distributed/init.h"
+
+namespace ember::distributed {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::string_view kPrefix = "step-";
+
+std::optional<int64_t> step_of(const std::string& name) {
+  if (name.size() <= kPrefix.size() || name.rfind(kPrefix, 0) != 0) return std::nullopt;
+  std::string digits = name.substr(kPrefix.size());
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) || digits.size() > 18)
+    return std::nullopt;
+  return std::stoll(digits);
+}
+}  // namespace
+
+DistributedCheckpointManager::DistributedCheckpointManager(std::string dir, int64_t keep_last,
+                                                           std::shared_ptr<ProcessGroup> group)
+    : dir_(std::move(dir)), keep_last_(keep_last), group_(group ? std::move(group) : default_group_ptr()) {
+  EMBER_CHECK_VALUE(keep_last_ >= 1, "DistributedCheckpointManager: keep_last must be at least 1, got ", keep_last_);
+  if (group_->rank() == 0) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (name.rfind(kPrefix, 0) == 0 && (name.ends_with(".tmp") || name.ends_with(".old"))) {
+        std::error_code rm;
+        fs::remove_all(it->path(), rm);
+      }
+    }
+  }
+  group_->barrier()->wait();
+  EMBER_CHECK(fs::is_directory(dir_), "DistributedCheckpointManager: '", dir_, "' is not a directory");
+}
+
+std::string DistributedCheckpointManager::path_for(int64_t step) const {
+  char name[48];
+  std::snprintf(name, sizeof name, "step-%012lld", static_cast<long long>(step));
+  return (fs::path(dir_) / name).string();
+}
+
+std::vector<DistributedCheckpointManager::Entry> DistributedCheckpointManager::checkpoints() const {
+  std::vector<Entry> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    std::optional<int64_t> step = step_of(it->path().filename().string());
+    if (step && fs::exists(it->path() / "index.json")) out.push_back({*step, it->path().string()});
+  }
+  std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) { return a.step < b.step; });
+  return out;
+}
+
+std::optional<DistributedCheckpointManager::Entry> DistributedCheckpointManager::latest() const {
+  std::vector<Entry> all = checkpoints();
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    try {
+      CheckpointReader(it->path).verify();
+      return *it;
+    } catch (const std::exception& e) {
+      warn(::ember::detail::str("DistributedCheckpointManager: skipping checkpoint '", it->path, "' (step ",
+                                it->step, "), it does not load: ", e.what()));
+    }
+  }
+  return std::nullopt;
+}
+
+std::string DistributedCheckpointManager::save(const CheckpointState& state, int64_t step) {
+  EMBER_CHECK_VALUE(step >= 0, "DistributedCheckpointManager.save: step must be non-negative, got ", step);
+  std::string path = path_for(step);
+  save_checkpoint(*group_, state, path);
+  if (group_->rank() == 0) {
+    std::vector<Entry> all = checkpoints();
+    for (size_t i = 0; i + static_cast<size_t>(keep_last_) < all.size(); ++i) {
+      std::error_code ec;
+      fs::remove_all(all[i].path, ec);
+    }
+  }
+  return path;
+}
+
+}  // namespace ember::distributed

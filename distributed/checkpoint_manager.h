@@ -1,0 +1,47 @@
+#pragma once
+// io::CheckpointManager for distributed checkpoints (checkpoint.h): a directory of
+// "step-<12 digits>/" checkpoints that the ranks of a job save together.
+//
+//   DistributedCheckpointManager manager("runs/a", /*keep_last=*/3, group);
+//   if (auto e = manager.latest()) { CheckpointReader r(e->path); ...; start = e->step + 1; }
+//   manager.save(state, step);          // every rank calls it
+//
+// Only committed checkpoints count (a directory with its index.json); latest() skips, with a
+// warning naming it and the reason, one whose files do not load with every checksum verified.
+// Rank 0 removes what killed saves leave ("*.tmp", "*.old") when the manager is made, and the
+// checkpoints beyond keep_last after each save.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ember/distributed/checkpoint.h"
+
+namespace ember::distributed {
+
+class DistributedCheckpointManager {
+ public:
+  struct Entry {
+    int64_t step;
+    std::string path;
+  };
+  /// Manages `dir` (created if absent) for `group` (default: the default group).
+  DistributedCheckpointManager(std::string dir, int64_t keep_last,
+                               std::shared_ptr<ProcessGroup> group = nullptr);
+  /// Saves the checkpoint of `step` with every rank (save_checkpoint), then prunes; its path.
+  std::string save(const CheckpointState& state, int64_t step);
+  /// Committed checkpoints, oldest first (not verified).
+  std::vector<Entry> checkpoints() const;
+  /// The newest committed checkpoint whose files verify; nullopt when none does.
+  std::optional<Entry> latest() const;
+  std::string path_for(int64_t step) const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  int64_t keep_last_;
+  std::shared_ptr<ProcessGroup> group_;
+};
+
+}  // namespace ember::distributed

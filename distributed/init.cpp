@@ -1,0 +1,157 @@
+#include "ember/distributed/init.h"
+
+#include <cstdlib>
+#include <mutex>
+
+#include "ember/core/error.h"
+#include "ember/distributed/error.h"
+#include "ember/distributed/file_store.h"
+#include "ember/distributed/process_group_gloo.h"
+#include "ember/distributed/tcp_store.h"
+
+namespace ember::distributed {
+namespace {
+
+std::mutex g_mutex;
+std::shared_ptr<ProcessGroup> g_default;
+std::shared_ptr<Store> g_store;
+
+int env_int(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return -1;
+  char* end = nullptr;
+  long x = std::strtol(v, &end, 10);
+  EMBER_CHECK_VALUE(*end == '\0' && x >= 0 && x <= 1 << 30, "init_process_group: environment "
+                    "variable ", name, " must be a non-negative integer, got '", v, "'");
+  return static_cast<int>(x);
+}
+
+// "host:port" -> host and port (the host may be [v6]).
+std::pair<std::string, int> host_port(const std::string& s, const std::string& what) {
+  size_t colon = s.rfind(':');
+  EMBER_CHECK_VALUE(colon != std::string::npos && colon + 1 < s.size(), "init_process_group: ",
+                    what, " must be host:port, got '", s, "'");
+  std::string host = s.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return {host, std::stoi(s.substr(colon + 1))};
+}
+
+// Gloo listens on the master's loopback when the job is local, else on this host's name.
+std::string listen_host(const std::string& master) {
+  if (master.empty() || master == "localhost" || master.rfind("127.", 0) == 0 || master == "::1")
+    return "127.0.0.1";
+  const char* h = std::getenv("EMBER_GLOO_HOSTNAME");
+  if (h && *h) return h;
+  char name[256] = {0};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+}  // namespace
+
+EnvConfig env_config() {
+  EnvConfig c;
+  c.rank = env_int("RANK");
+  c.world_size = env_int("WORLD_SIZE");
+  c.local_rank = env_int("LOCAL_RANK");
+  c.master_port = env_int("MASTER_PORT");
+  if (const char* a = std::getenv("MASTER_ADDR")) c.master_addr = a;
+  return c;
+}
+
+std::shared_ptr<Store> make_store(const InitOptions& options, int rank, int world_size) {
+  const std::string& m = options.init_method;
+  if (m.rfind("file://", 0) == 0) return std::make_shared<FileStore>(m.substr(7), options.timeout);
+  std::string host;
+  int port = -1;
+  if (m.rfind("tcp://", 0) == 0) {
+    std::tie(host, port) = host_port(m.substr(6), "init_method");
+  } else {
+    EMBER_CHECK_VALUE(m == "env://", "init_process_group: init_method must be env://, "
+                      "file://PATH or tcp://HOST:PORT, got '", m, "'");
+    EnvConfig env = env_config();
+    EMBER_CHECK_VALUE(!env.master_addr.empty(), "init_process_group: env:// needs MASTER_ADDR "
+                      "(and MASTER_PORT) in the environment; run under ember-run");
+    EMBER_CHECK_VALUE(env.master_port > 0, "init_process_group: env:// needs MASTER_PORT in the "
+                      "environment");
+    host = env.master_addr;
+    port = env.master_port;
+  }
+  return std::make_shared<TCPStore>(host, port, rank == 0, options.timeout);
+}
+
+std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
+                                                std::shared_ptr<Store> store, const std::string& prefix,
+                                                int rank, int world_size, Milliseconds timeout) {
+  auto prefixed = std::make_shared<PrefixStore>(prefix, std::move(store));
+  if (backend == "gloo") {
+    ProcessGroupGlooOptions o;
+    o.timeout = timeout;
+    std::string master;
+    if (auto* tcp = dynamic_cast<TCPStore*>(prefixed->underlying().get())) master = tcp->host();
+    o.hostname = listen_host(master);
+    return std::make_shared<ProcessGroupGloo>(std::move(prefixed), rank, world_size, o);
+  }
+  EMBER_CHECK_AS(NotImplementedError, backend != "nccl", "init_process_group: the nccl backend "
+                 "needs CUDA tensors and a build with EMBER_CUDA=ON; use gloo for CPU tensors");
+  throw ValueError("init_process_group: unknown backend '" + backend + "' (gloo or nccl)");
+}
+
+void init_process_group(const InitOptions& options) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  EMBER_CHECK_VALUE(!g_default, "init_process_group: the default process group is already "
+                    "initialized; call destroy_process_group first");
+  EnvConfig env = env_config();
+  int rank = options.rank >= 0 ? options.rank : env.rank;
+  int size = options.world_size >= 0 ? options.world_size : env.world_size;
+  EMBER_CHECK_VALUE(rank >= 0, "init_process_group: no rank given and RANK is not set");
+  EMBER_CHECK_VALUE(size >= 1, "init_process_group: no world_size given and WORLD_SIZE is not set");
+  EMBER_CHECK_VALUE(rank < size, "init_process_group: rank ", rank, " is not below world_size ", size);
+  std::shared_ptr<Store> store = make_store(options, rank, size);
+  g_default = new_process_group(options.backend, store, "default_pg", rank, size, options.timeout);
+  g_store = std::move(store);
+}
+
+bool is_initialized() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_default != nullptr;
+}
+
+std::shared_ptr<ProcessGroup> default_group_ptr() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  EMBER_CHECK(g_default != nullptr, "distributed: the default process group is not initialized; "
+              "call init_process_group first");
+  return g_default;
+}
+
+ProcessGroup& default_group() { return *default_group_ptr(); }
+
+void destroy_process_group() {
+  std::shared_ptr<ProcessGroup> pg;
+  std::shared_ptr<Store> store;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    pg = std::move(g_default);
+    store = std::move(g_store);
+  }
+  // NB: rank 0 serves the TCP store; it leaves last, so peers still reading it are not cut off.
+  if (pg && pg->size() > 1) {
+    try {
+      pg->barrier()->wait();
+    } catch (const std::exception&) {
+      // a broken group: nothing left to wait for
+    }
+  }
+}
+
+int get_rank() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_default ? g_default->rank() : 0;
+}
+
+int get_world_size() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_default ? g_default->size() : 1;
+}
+
+}  // namespace ember::distributed

@@ -1,0 +1,62 @@
+#pragma once
+// Starting a job's process group as torchrun configures it: RANK, WORLD_SIZE, LOCAL_RANK,
+// MASTER_ADDR and MASTER_PORT from the environment (init_method "env://", the default), or a
+// file store ("file:///shared/dir"), or "tcp://host:port".
+//
+//   distributed::init_process_group();                 // under ember-run: everything from env
+//   auto& pg = distributed::default_group();
+//   pg.allreduce(t)->wait();
+//   distributed::destroy_process_group();
+#include <memory>
+#include <string>
+
+#include "ember/distributed/process_group.h"
+#include "ember/distributed/store.h"
+
+namespace ember::distributed {
+
+struct InitOptions {
+  /// "gloo" (CPU); "nccl" needs a build with EMBER_CUDA.
+  std::string backend = "gloo";
+  /// "env://", "file:///path" or "tcp://host:port".
+  std::string init_method = "env://";
+  /// -1: from RANK / WORLD_SIZE.
+  int rank = -1;
+  int world_size = -1;
+  /// Of the rendezvous and of every operation (torch's default: 30 minutes).
+  Milliseconds timeout = Milliseconds(1800000);
+};
+
+/// What the environment says (torchrun's variables); fields absent from it are -1 or empty.
+struct EnvConfig {
+  int rank = -1;
+  int world_size = -1;
+  int local_rank = -1;
+  std::string master_addr;
+  int master_port = -1;
+};
+/// Reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT; ValueError naming the variable
+/// when one is not an integer.
+EnvConfig env_config();
+
+/// The store `options` describe (TCP served by rank 0, or a file store).
+std::shared_ptr<Store> make_store(const InitOptions& options, int rank, int world_size);
+/// A group of the named backend over `store` (its keys under `prefix`).
+std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
+                                                std::shared_ptr<Store> store, const std::string& prefix,
+                                                int rank, int world_size, Milliseconds timeout);
+
+/// Starts the default group; ValueError when one is already running or a setting is missing.
+void init_process_group(const InitOptions& options = {});
+/// Whether init_process_group ran (and destroy_process_group did not).
+bool is_initialized();
+/// The default group; an error when there is none.
+ProcessGroup& default_group();
+std::shared_ptr<ProcessGroup> default_group_ptr();
+/// Stops the default group (waits for its pending operations to finish or fail).
+void destroy_process_group();
+/// The default group's rank and size, or 0 and 1 without one (a single process).
+int get_rank();
+int get_world_size();
+
+}  // namespace ember::distributed

@@ -1,0 +1,336 @@
+#include "ember/distributed/process_group_gloo.h"
+
+#include <gloo/allgather.h>
+#include <gloo/allreduce.h>
+#include <gloo/barrier.h>
+#include <gloo/broadcast.h>
+#include <gloo/common/error.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/store.h>
+#include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
+#include <gloo/types.h>
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "ember/core/error.h"
+#include "ember/core/factory.h"
+#include "ember/ops/ops.h"
+#include "ember/distributed/error.h"
+#include "ember/distributed/reduce_functions.h"
+
+namespace ember::distributed {
+namespace {
+
+// Gloo's view of an Ember store.
+class GlooStore : public gloo::rendezvous::Store {
+ public:
+  explicit GlooStore(std::shared_ptr<distributed::Store> store) : store_(std::move(store)) {}
+  void set(const std::string& key, const std::vector<char>& data) override {
+    store_->set(key, std::string(data.begin(), data.end()));
+  }
+  std::vector<char> get(const std::string& key) override {
+    std::string v = store_->get(key);
+    return std::vector<char>(v.begin(), v.end());
+  }
+  void wait(const std::vector<std::string>& keys) override { store_->wait(keys); }
+  void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) override {
+    store_->wait(keys, timeout);
+  }
+
+ private:
+  std::shared_ptr<distributed::Store> store_;
+};
+
+// Slots of send/recv: a prefix no Gloo collective uses, and the user's tag.
+constexpr uint8_t kSendRecvSlotPrefix = 0x20;
+
+// A contiguous tensor holding `t`'s values (t itself when it already is one).
+Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : t.contiguous(); }
+
+// Gloo sizes elements by sizeof(T): an unsigned type of the dtype's width carries any dtype.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+template <typename F>
+void with_element(DType dtype, F&& f) {
+  switch (itemsize(dtype)) {
+    case 1: return f(uint8_t{});
+    case 2: return f(uint16_t{});
+    case 4: return f(uint32_t{});
+    case 8: return f(uint64_t{});
+    default: return f(Bytes16{});
+  }
+}
+
+// Gloo's allreduce of the contiguous `buf` in place (for Avg, the sum: the caller divides).
+void gloo_allreduce(const std::shared_ptr<gloo::Context>& ctx, const Tensor& buf, ReduceOp op, uint32_t tag) {
+  gloo::AllreduceOptions opts(ctx);
+  with_element(buf.dtype(), [&](auto e) {
+    using E = decltype(e);
+    opts.setOutput(static_cast<E*>(buf.data_ptr()), static_cast<size_t>(buf.numel()));
+  });
+  opts.setReduceFunction(detail::reduce_function(buf.dtype(), op));
+  opts.setTag(tag);
+  gloo::allreduce(opts);
+}
+
+// A send or recv: posted at once, waited on by wait().
+class PointToPointWork : public Work {
+ public:
+  PointToPointWork(std::unique_ptr<gloo::transport::UnboundBuffer> buffer, bool sending, Tensor staged,
+                   Tensor target, std::string what, Milliseconds timeout)
+      : buffer_(std::move(buffer)), sending_(sending), staged_(std::move(staged)),
+        target_(std::move(target)), what_(std::move(what)), timeout_(timeout) {}
+  ~PointToPointWork() override {
+    // NB: the buffer must not be destroyed while the transport may still touch it.
+    if (!done_) {
+      try {
+        sending_ ? buffer_->abortWaitSend() : buffer_->abortWaitRecv();
+      } catch (...) {
+      }
+    }
+  }
+  void wait(std::optional<Milliseconds> timeout) override {
+    if (done_) return;
+    try {
+      bool ok = sending_ ? buffer_->waitSend(timeout.value_or(timeout_))
+                         : buffer_->waitRecv(timeout.value_or(timeout_));
+      if (!ok) throw DistributedError(what_ + ": aborted");
+    } catch (const gloo::Exception& e) {
+      throw DistributedError(what_ + ": " + e.what());
+    }
+    done_ = true;
+    if (!sending_ && !staged_.is_same(target_)) target_.copy_(staged_);
+  }
+  bool is_completed() override { return done_; }
+
+ private:
+  std::unique_ptr<gloo::transport::UnboundBuffer> buffer_;
+  bool sending_;
+  Tensor staged_;  // the contiguous bytes the transport reads or writes
+  Tensor target_;  // the user's tensor (a recv copies into it when it is not `staged_`)
+  std::string what_;
+  Milliseconds timeout_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+struct ProcessGroupGloo::Impl {
+  std::shared_ptr<gloo::rendezvous::Context> context;
+  std::thread worker;
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<std::function<void()>> queue;
+  bool stopping = false;
+  std::string broken;  // the first failure; every later operation fails with it (worker only)
+  uint32_t next_tag = 0;  // worker only
+
+  void run() {
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        cv.wait(lock, [&] { return stopping || !queue.empty(); });
+        if (queue.empty()) return;
+        task = std::move(queue.front());
+        queue.pop_front();
+      }
+      task();
+    }
+  }
+};
+
+ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int size,
+                                   ProcessGroupGlooOptions options)
+    : ProcessGroup(rank, size, options.timeout), impl_(std::make_unique<Impl>()) {
+  EMBER_CHECK_VALUE(store != nullptr, "ProcessGroupGloo: the store is null");
+  try {
+    gloo::transport::tcp::attr attr;
+    attr.hostname = options.hostname;
+    std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(attr);
+    impl_->context = std::make_shared<gloo::rendezvous::Context>(rank, size);
+    impl_->context->setTimeout(options.timeout);
+    auto gloo_store = std::make_shared<GlooStore>(std::move(store));
+#if EMBER_GLOO_SHARED_STORE
+    impl_->context->connectFullMesh(gloo_store, device);
+#else
+    impl_->context->connectFullMesh(*gloo_store, device);
+#endif
+  } catch (const gloo::Exception& e) {
+    throw DistributedError(::ember::detail::str("ProcessGroupGloo: rank ", rank, " of ", size,
+                                                " could not connect to its peers: ", e.what()));
+  }
+  impl_->worker = std::thread([impl = impl_.get()] { impl->run(); });
+}
+
+ProcessGroupGloo::~ProcessGroupGloo() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stopping = true;
+  }
+  impl_->cv.notify_all();
+  impl_->worker.join();
+}
+
+WorkPtr ProcessGroupGloo::enqueue(const char* what, std::function<void(uint32_t)> body) {
+  auto work = std::make_shared<FutureWork>(what, timeout());
+  std::string name = what;
+  Impl* impl = impl_.get();
+  auto task = [impl, work, name, body = std::move(body)] {
+    if (!impl->broken.empty()) {
+      work->complete(std::make_exception_ptr(DistributedError(
+          name + ": the process group is unusable after an earlier failure: " + impl->broken)));
+      return;
+    }
+    try {
+      body(impl->next_tag++);
+      work->complete();
+    } catch (const gloo::Exception& e) {
+      impl->broken = name + ": " + e.what();
+      work->complete(std::make_exception_ptr(DistributedError(impl->broken)));
+    } catch (...) {
+      work->complete(std::current_exception());
+    }
+  };
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->queue.push_back(std::move(task));
+  }
+  impl_->cv.notify_one();
+  return work;
+}
+
+WorkPtr ProcessGroupGloo::allreduce(const Tensor& tensor, ReduceOp op) {
+  check_tensor("allreduce", tensor);
+  check_reduce_op("allreduce", op, tensor.dtype());
+  if (tensor.numel() == 0) return std::make_shared<CompletedWork>();
+  Tensor buf = contiguous_of(tensor);
+  int n = size();
+  auto ctx = impl_->context;
+  return enqueue("allreduce", [=](uint32_t tag) {
+    if (n > 1) gloo_allreduce(ctx, buf, op, tag);
+    if (op == ReduceOp::Avg) detail::divide_by(buf.data_ptr(), buf.dtype(), buf.numel(), n);
+    if (!buf.is_same(tensor)) tensor.copy_(buf);
+  });
+}
+
+WorkPtr ProcessGroupGloo::broadcast(const Tensor& tensor, int src) {
+  check_tensor("broadcast", tensor);
+  check_rank("broadcast", "src", src);
+  if (tensor.numel() == 0 || size() == 1) return std::make_shared<CompletedWork>();
+  Tensor buf = contiguous_of(tensor);
+  auto ctx = impl_->context;
+  return enqueue("broadcast", [=](uint32_t tag) {
+    gloo::BroadcastOptions opts(ctx);
+    with_element(buf.dtype(), [&](auto e) {
+      using E = decltype(e);
+      opts.setOutput(static_cast<E*>(buf.data_ptr()), static_cast<size_t>(buf.numel()));
+    });
+    opts.setRoot(src);
+    opts.setTag(tag);
+    gloo::broadcast(opts);
+    if (!buf.is_same(tensor)) tensor.copy_(buf);
+  });
+}
+
+WorkPtr ProcessGroupGloo::allgather(const std::vector<Tensor>& outputs, const Tensor& input) {
+  check_tensor("allgather", input);
+  check_list("allgather", "outputs", outputs, input);
+  if (input.numel() == 0) return std::make_shared<CompletedWork>();
+  Tensor in = input.contiguous().clone();  // NB: a snapshot: the caller may change input meanwhile
+  int n = size();
+  auto ctx = impl_->context;
+  return enqueue("allgather", [=](uint32_t tag) {
+    Tensor flat = empty({n * in.numel()}, TensorOptions(in.dtype()));
+    if (n > 1) {
+      gloo::AllgatherOptions opts(ctx);
+      with_element(in.dtype(), [&](auto e) {
+        using E = decltype(e);
+        opts.setInput(static_cast<E*>(in.data_ptr()), static_cast<size_t>(in.numel()));
+        opts.setOutput(static_cast<E*>(flat.data_ptr()), static_cast<size_t>(flat.numel()));
+      });
+      opts.setTag(tag);
+      gloo::allgather(opts);
+    } else {
+      flat.copy_(in.reshape({in.numel()}));
+    }
+    for (int r = 0; r < n; ++r)
+      outputs[r].copy_(flat.slice(0, r * in.numel(), (r + 1) * in.numel()).view(in.sizes()));
+  });
+}
+
+WorkPtr ProcessGroupGloo::reduce_scatter(const Tensor& output, const std::vector<Tensor>& inputs,
+                                         ReduceOp op) {
+  check_tensor("reduce_scatter", output);
+  check_list("reduce_scatter", "inputs", inputs, output);
+  check_reduce_op("reduce_scatter", op, output.dtype());
+  if (output.numel() == 0) return std::make_shared<CompletedWork>();
+  // The inputs side by side, reduced by Gloo's allreduce; this rank keeps its chunk.
+  std::vector<Tensor> flat_inputs;
+  for (const Tensor& t : inputs) flat_inputs.push_back(t.reshape({t.numel()}));
+  Tensor flat = cat(flat_inputs, 0);
+  int n = size(), me = rank();
+  auto ctx = impl_->context;
+  return enqueue("reduce_scatter", [=](uint32_t tag) {
+    if (n > 1) gloo_allreduce(ctx, flat, op, tag);
+    int64_t k = output.numel();
+    Tensor mine = flat.slice(0, me * k, (me + 1) * k);
+    if (op == ReduceOp::Avg) {
+      mine = mine.contiguous();
+      detail::divide_by(mine.data_ptr(), mine.dtype(), k, n);
+    }
+    output.copy_(mine.view(output.sizes()));
+  });
+}
+
+WorkPtr ProcessGroupGloo::barrier() {
+  if (size() == 1) return std::make_shared<CompletedWork>();
+  auto ctx = impl_->context;
+  return enqueue("barrier", [=](uint32_t tag) {
+    gloo::BarrierOptions opts(ctx);
+    opts.setTag(tag);
+    gloo::barrier(opts);
+  });
+}
+
+WorkPtr ProcessGroupGloo::send(const Tensor& tensor, int dst, int tag) {
+  check_tensor("send", tensor);
+  check_rank("send", "dst", dst);
+  EMBER_CHECK_VALUE(dst != rank(), "send: dst is this rank (", dst, "); a rank cannot send to itself");
+  EMBER_CHECK_VALUE(tag >= 0, "send: tag must be non-negative, got ", tag);
+  if (tensor.numel() == 0) return std::make_shared<CompletedWork>();
+  Tensor staged = tensor.contiguous().clone();  // the caller may change tensor before wait()
+  try {
+    auto buf = impl_->context->createUnboundBuffer(staged.data_ptr(), staged.nbytes());
+    buf->send(dst, gloo::Slot::build(kSendRecvSlotPrefix, static_cast<uint32_t>(tag)));
+    return std::make_shared<PointToPointWork>(std::move(buf), true, staged, tensor,
+                                              ::ember::detail::str("send to rank ", dst), timeout());
+  } catch (const gloo::Exception& e) {
+    throw DistributedError(::ember::detail::str("send to rank ", dst, ": ", e.what()));
+  }
+}
+
+WorkPtr ProcessGroupGloo::recv(const Tensor& tensor, int src, int tag) {
+  check_tensor("recv", tensor);
+  check_rank("recv", "src", src);
+  EMBER_CHECK_VALUE(src != rank(), "recv: src is this rank (", src, "); a rank cannot receive from itself");
+  EMBER_CHECK_VALUE(tag >= 0, "recv: tag must be non-negative, got ", tag);
+  if (tensor.numel() == 0) return std::make_shared<CompletedWork>();
+  Tensor staged = contiguous_of(tensor);
+  try {
+    auto buf = impl_->context->createUnboundBuffer(staged.data_ptr(), staged.nbytes());
+    buf->recv(src, gloo::Slot::build(kSendRecvSlotPrefix, static_cast<uint32_t>(tag)));
+    return std::make_shared<PointToPointWork>(std::move(buf), false, staged, tensor,
+                                              ::ember::detail::str("recv from rank ", src), timeout());
+  } catch (const gloo::Exception& e) {
+    throw DistributedError(::ember::detail::str("recv from rank ", src, ": ", e.what()));
+  }
+}
+
+}  // namespace ember::distributed

@@ -1,0 +1,152 @@
+// ember._C.distributed: stores, process groups, init from the environment, DDP's reducer and the
+// launcher. ember.distributed (Python) gives them torch.distributed's names. Every operation that
+// may wait on other ranks releases the GIL.
+#include "bindings.h"
+
+#include <pybind11/chrono.h>
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include "ember/distributed/distributed.h"
+
+namespace ember::python {
+namespace {
+
+using namespace distributed;
+using Seconds = std::chrono::duration<double>;
+
+Milliseconds to_ms(double seconds) {
+  return std::chrono::duration_cast<Milliseconds>(Seconds(seconds));
+}
+
+py::bytes store_get(Store& s, const std::string& key) {
+  std::string v;
+  {
+    py::gil_scoped_release nogil;
+    v = s.get(key);
+  }
+  return py::bytes(v);
+}
+
+}  // namespace
+
+void bind_distributed(py::module_& m) {
+  py::module_ d = m.def_submodule("distributed", "ember.distributed's C++ half");
+  py::register_exception<DistributedError>(d, "DistBackendError", PyExc_RuntimeError);
+  using nogil = py::call_guard<py::gil_scoped_release>;
+
+  py::enum_<ReduceOp>(d, "ReduceOp")
+      .value("SUM", ReduceOp::Sum)
+      .value("AVG", ReduceOp::Avg)
+      .value("PRODUCT", ReduceOp::Product)
+      .value("MIN", ReduceOp::Min)
+      .value("MAX", ReduceOp::Max);
+
+  py::class_<Work, std::shared_ptr<Work>>(d, "Work", "A started operation: wait() for it.")
+      .def("wait", [](Work& w, std::optional<double> timeout) {
+        py::gil_scoped_release nogil;
+        w.wait(timeout ? std::optional<Milliseconds>(to_ms(*timeout)) : std::nullopt);
+        return true;
+      }, py::arg("timeout") = py::none(), "Blocks until done (timeout in seconds); raises on failure.")
+      .def("is_completed", &Work::is_completed);
+
+  py::class_<Store, std::shared_ptr<Store>>(d, "Store")
+      .def("set", [](Store& s, const std::string& k, const py::bytes& v) {
+        std::string value = v;
+        py::gil_scoped_release nogil;
+        s.set(k, value);
+      }, py::arg("key"), py::arg("value"))
+      .def("get", &store_get, py::arg("key"))
+      .def("add", &Store::add, py::arg("key"), py::arg("amount"), nogil())
+      .def("check", &Store::check, py::arg("keys"), nogil())
+      .def("wait", [](Store& s, const std::vector<std::string>& keys, std::optional<double> timeout) {
+        py::gil_scoped_release nogil;
+        timeout ? s.wait(keys, to_ms(*timeout)) : s.wait(keys);
+      }, py::arg("keys"), py::arg("timeout") = py::none())
+      .def_property_readonly("timeout", [](Store& s) { return Seconds(s.timeout()).count(); });
+  py::class_<TCPStore, Store, std::shared_ptr<TCPStore>>(d, "TCPStore")
+      .def(py::init([](const std::string& host, int port, bool is_master, double timeout) {
+        return std::make_shared<TCPStore>(host, port, is_master, to_ms(timeout));
+      }), py::arg("host_name"), py::arg("port"), py::arg("is_master") = false,
+          py::arg("timeout") = 300.0, nogil())
+      .def_property_readonly("port", &TCPStore::port)
+      .def_property_readonly("host", &TCPStore::host);
+  py::class_<FileStore, Store, std::shared_ptr<FileStore>>(d, "FileStore")
+      .def(py::init([](const std::string& dir, double timeout) {
+        return std::make_shared<FileStore>(dir, to_ms(timeout));
+      }), py::arg("path"), py::arg("timeout") = 300.0);
+  py::class_<PrefixStore, Store, std::shared_ptr<PrefixStore>>(d, "PrefixStore")
+      .def(py::init<std::string, std::shared_ptr<Store>>(), py::arg("prefix"), py::arg("store"));
+
+  py::class_<ProcessGroup, std::shared_ptr<ProcessGroup>>(d, "ProcessGroup")
+      .def("rank", &ProcessGroup::rank)
+      .def("size", &ProcessGroup::size)
+      .def("backend", &ProcessGroup::backend)
+      .def_property_readonly("timeout", [](ProcessGroup& g) { return Seconds(g.timeout()).count(); })
+      .def("allreduce", &ProcessGroup::allreduce, py::arg("tensor"), py::arg("op") = ReduceOp::Sum, nogil())
+      .def("broadcast", &ProcessGroup::broadcast, py::arg("tensor"), py::arg("src"), nogil())
+      .def("allgather", &ProcessGroup::allgather, py::arg("outputs"), py::arg("input"), nogil())
+      .def("reduce_scatter", &ProcessGroup::reduce_scatter, py::arg("output"), py::arg("inputs"),
+           py::arg("op") = ReduceOp::Sum, nogil())
+      .def("barrier", &ProcessGroup::barrier, nogil())
+      .def("send", &ProcessGroup::send, py::arg("tensor"), py::arg("dst"), py::arg("tag") = 0, nogil())
+      .def("recv", &ProcessGroup::recv, py::arg("tensor"), py::arg("src"), py::arg("tag") = 0, nogil());
+  d.def("new_gloo_group", [](std::shared_ptr<Store> store, int rank, int size, double timeout,
+                             const std::string& hostname) -> std::shared_ptr<ProcessGroup> {
+    ProcessGroupGlooOptions o;
+    o.timeout = to_ms(timeout);
+    o.hostname = hostname;
+    return std::make_shared<ProcessGroupGloo>(std::move(store), rank, size, o);
+  }, py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout") = 1800.0,
+     py::arg("hostname") = "127.0.0.1", nogil());
+
+  d.def("init_process_group", [](const std::string& backend, const std::string& init_method,
+                                 int rank, int world_size, double timeout) {
+    InitOptions o;
+    o.backend = backend;
+    o.init_method = init_method;
+    o.rank = rank;
+    o.world_size = world_size;
+    o.timeout = to_ms(timeout);
+    init_process_group(o);
+  }, py::arg("backend") = "gloo", py::arg("init_method") = "env://", py::arg("rank") = -1,
+     py::arg("world_size") = -1, py::arg("timeout") = 1800.0, nogil());
+  d.def("is_initialized", &is_initialized);
+  d.def("default_group", &default_group_ptr);
+  d.def("destroy_process_group", &destroy_process_group, nogil());
+  d.def("get_rank", &get_rank);
+  d.def("get_world_size", &get_world_size);
+  d.def("broadcast_coalesced", [](std::shared_ptr<ProcessGroup> g, const std::vector<Tensor>& ts, int src) {
+    broadcast_coalesced(*g, ts, src);
+  }, py::arg("group"), py::arg("tensors"), py::arg("src") = 0, nogil());
+
+  d.def("launch", [](int nproc, std::vector<std::string> command, int max_restarts,
+                     const std::string& master_addr, int master_port, double grace, bool prefix) {
+    LaunchOptions o;
+    o.nproc = nproc;
+    o.command = std::move(command);
+    o.max_restarts = max_restarts;
+    o.master_addr = master_addr;
+    o.master_port = master_port;
+    o.grace_seconds = grace;
+    o.prefix_output = prefix;
+    return launch(o);
+  }, py::arg("nproc"), py::arg("command"), py::arg("max_restarts") = 0,
+     py::arg("master_addr") = "127.0.0.1", py::arg("master_port") = 0, py::arg("grace") = 5.0,
+     py::arg("prefix_output") = true, nogil(), "Runs a job's ranks (distributed/launcher.h).");
+
+  py::class_<Reducer, std::shared_ptr<Reducer>>(d, "Reducer",
+                                                "DDP's gradient buckets (distributed/reducer.h).")
+      .def(py::init([](std::vector<std::pair<std::string, Tensor>> params,
+                       std::shared_ptr<ProcessGroup> group, double bucket_cap_mb, bool find_unused) {
+        ReducerOptions o;
+        o.bucket_cap_bytes = static_cast<int64_t>(bucket_cap_mb * 1024 * 1024);
+        o.find_unused_parameters = find_unused;
+        return std::make_shared<Reducer>(std::move(params), std::move(group), o);
+      }), py::arg("params"), py::arg("group"), py::arg("bucket_cap_mb") = 25.0,
+          py::arg("find_unused_parameters") = false)
+      .def_property("sync", &Reducer::sync, &Reducer::set_sync)
+      .def("bucket_names", &Reducer::bucket_names);
+}
+
+}  // namespace ember::python

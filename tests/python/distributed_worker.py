@@ -1,0 +1,72 @@
+"""One rank of the jobs tests/python/test_distributed.py starts with python -m ember.distributed.run:
+
+    distributed_worker.py collectives      every collective through ember.distributed
+    distributed_worker.py ddp STEPS        DDP training; replicas compared by checksum
+    distributed_worker.py fail             rank 1 exits 3, the others wait (the launcher stops them)
+
+Prints "ok <rank> ..." lines the test reads; any mismatch raises (non-zero exit)."""
+import hashlib
+import sys
+import time
+
+import ember
+import ember.distributed as dist
+import ember.nn as nn
+import ember.nn.functional as F
+from ember.nn.parallel import DistributedDataParallel as DDP
+
+
+def collectives():
+    r, n = dist.get_rank(), dist.get_world_size()
+    t = ember.full((5,), float(r + 1))
+    dist.all_reduce(t)
+    assert t.tolist() == [n * (n + 1) / 2] * 5, t
+    t = ember.full((3,), float(r))
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    assert t.tolist() == [n - 1.0] * 3
+    t = ember.arange(4) if r == 0 else ember.zeros(4, dtype=ember.int64)
+    work = dist.broadcast(t, src=0, async_op=True)
+    work.wait()
+    assert t.tolist() == [0, 1, 2, 3]
+    out = [ember.zeros(2) for _ in range(n)]
+    dist.all_gather(out, ember.full((2,), float(r)))
+    assert [o.tolist() for o in out] == [[float(k)] * 2 for k in range(n)]
+    objs = [None] * n
+    dist.all_gather_object(objs, {"rank": r, "name": "x" * r})
+    assert objs == [{"rank": k, "name": "x" * k} for k in range(n)]
+    res = ember.zeros(2)
+    dist.reduce_scatter(res, [ember.full((2,), float(k + r)) for k in range(n)])
+    # Rank k's inputs[j] is k + j: this rank receives the sum over k of (k + r).
+    assert res.tolist() == [float(n * r + n * (n - 1) // 2)] * 2, res
+    dist.barrier()
+    print(f"ok {r} collectives", flush=True)
+
+
+def ddp(steps):
+    r = dist.get_rank()
+    ember.manual_seed(100 + r)  # different initial weights: DDP broadcasts rank 0's
+    model = DDP(nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 2)))
+    opt = ember.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    g = ember.Generator(7 + r)
+    for _ in range(steps):
+        x, y = ember.randn(8, 6, generator=g), ember.randn(8, 2, generator=g)
+        opt.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        opt.step()
+    digest = hashlib.sha256(b"".join(p.detach().numpy().tobytes() for p in model.parameters())).hexdigest()
+    sums = [None] * dist.get_world_size()
+    dist.all_gather_object(sums, digest)
+    assert len(set(sums)) == 1, sums
+    print(f"ok {r} ddp {digest}", flush=True)
+
+
+def fail():
+    if dist.get_rank() == 1:
+        sys.exit(3)
+    time.sleep(60)
+
+
+if __name__ == "__main__":
+    dist.init_process_group("gloo", timeout=20)
+    {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail}[sys.argv[1]]()
+    dist.destroy_process_group()

@@ -1,0 +1,129 @@
+"""ember.distributed from Python: collectives, DDP and the launcher in real processes
+(python -m ember.distributed.run, loopback only, each job under a time limit), and
+DistributedSampler's resume on another number of ranks."""
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+import ember
+from ember.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+WORKER = os.path.join(os.path.dirname(__file__), "distributed_worker.py")
+
+
+def run_job(nproc, *args, timeout=120):
+    cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc", str(nproc), "--grace", "1", WORKER, *args]
+    start = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout + p.stderr, time.monotonic() - start
+
+
+@pytest.mark.parametrize("nproc", [1, 2, 4])
+def test_collectives(nproc):
+    code, out, _ = run_job(nproc, "collectives")
+    assert code == 0, out
+    for r in range(nproc):
+        assert f"[rank{r}]: ok {r} collectives" in out, out
+
+
+@pytest.mark.parametrize("nproc", [2, 4])
+def test_ddp_replicas_stay_bitwise_equal(nproc):
+    code, out, _ = run_job(nproc, "ddp", "5")
+    assert code == 0, out
+    digests = {line.split()[-1] for line in out.splitlines() if " ok " in line and " ddp " in line}
+    assert len(digests) == 1, out
+
+
+def test_launcher_stops_the_others_when_a_rank_fails():
+    code, out, seconds = run_job(2, "fail")
+    assert code == 3, out
+    assert "rank 1 (pid" in out and "failed with exit code 3; stopping the other ranks" in out, out
+    assert seconds < 30, out
+
+
+def test_ddp_error_names_unused_parameters():
+    # One rank is enough to see the error (a single-process group over a file store).
+    import tempfile
+    import ember.distributed as dist
+    from ember.nn.parallel import DistributedDataParallel as DDP
+
+    class TwoHeads(ember.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = ember.nn.Linear(3, 2), ember.nn.Linear(3, 2)
+
+        def forward(self, x):
+            return self.a(x)
+
+    with tempfile.TemporaryDirectory() as d:
+        dist.init_process_group("gloo", init_method=f"file://{d}", rank=0, world_size=1, timeout=10)
+        try:
+            model = DDP(TwoHeads())
+            with pytest.raises(ValueError, match=r"'b.weight', 'b.bias'.*find_unused_parameters"):
+                model(ember.randn(4, 3)).sum().backward()
+            ok = DDP(TwoHeads(), find_unused_parameters=True)
+            ok(ember.randn(4, 3)).sum().backward()
+            assert ok.module.b.weight.grad is None and ok.module.a.weight.grad is not None
+            with ok.no_sync():
+                ok(ember.randn(4, 3)).sum().backward()
+        finally:
+            dist.destroy_process_group()
+
+
+def _consumed_order(sampler_state_at, n, batch, world_before, steps, world_after, shuffle=True):
+    """The global order seen by a job that ran `steps` steps on world_before ranks, saved,
+    and went on to the end of the epoch on world_after ranks."""
+    data = TensorDataset(ember.arange(n))
+    seen = []
+    states = []
+    for r in range(world_before):
+        s = DistributedSampler(data, num_replicas=world_before, rank=r, shuffle=shuffle, seed=5)
+        s.set_epoch(2)
+        loader = DataLoader(data, batch_size=batch, sampler=s)
+        it = iter(loader)
+        seen.append([next(it)[0].tolist() for _ in range(steps)])
+        states.append(loader.state_dict())
+    assert all(st == states[0] for st in states)  # every rank saves the same state
+    order = []
+    for step in range(steps):  # the global order so far: step by step, rank by rank, interleaved
+        for k in range(batch):
+            for r in range(world_before):
+                order.append(seen[r][step][k])
+    after = []
+    for r in range(world_after):
+        s = DistributedSampler(data, num_replicas=world_after, rank=r, shuffle=shuffle, seed=5)
+        loader = DataLoader(data, batch_size=batch, sampler=s)
+        loader.load_state_dict(states[0])
+        after.append([i for b in loader for i in b[0].tolist()])
+    longest = max(len(a) for a in after)
+    for k in range(longest):
+        for r in range(world_after):
+            if k < len(after[r]):
+                order.append(after[r][k])
+    return order, states[0]
+
+
+@pytest.mark.parametrize("world_after", [1, 2, 3, 4])
+def test_distributed_sampler_resumes_the_global_order_on_any_number_of_ranks(world_after):
+    n, batch, steps = 29, 3, 2
+    order, state = _consumed_order(None, n, batch, 2, steps, world_after)
+    assert state["sampler"]["consumed"] == steps * batch * 2 and state["sampler"]["epoch"] == 2
+    full = ember.randperm(n, generator=ember.Generator(5 + 2)).tolist()
+    # Up to the padding the last step adds (wrapped from the start of the order).
+    assert order[:n] == full
+    assert set(order[n:]) <= set(full[:world_after])
+
+
+def test_distributed_sampler_matches_torch_api():
+    data = TensorDataset(ember.arange(10))
+    s = DistributedSampler(data, num_replicas=3, rank=1, shuffle=False)
+    assert list(s) == [1, 4, 7, 0] and len(s) == 4  # padded by wrapping, as PyTorch
+    assert list(DistributedSampler(data, num_replicas=3, rank=1, shuffle=False, drop_last=True)) == [1, 4, 7]
+    with pytest.raises(ValueError, match=r"invalid rank 3, rank should be in the interval \[0, 2\]"):
+        DistributedSampler(data, num_replicas=3, rank=3)
+    s = DistributedSampler(data, num_replicas=2, rank=0, seed=1)
+    with pytest.raises(ValueError, match="seed 9, this one has 1"):
+        s.load_state_dict({"epoch": 0, "consumed": 0, "seed": 9, "shuffle": True, "num_samples": 10})
