@@ -15,6 +15,7 @@
 #include "ember/ops/normalization.h"
 #include "ember/ops/pool.h"
 #include "ember/ops/reduce.h"
+#include "ember/ops/rnn.h"
 #include "ember/ops/softmax.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"

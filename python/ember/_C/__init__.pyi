@@ -10,7 +10,7 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cumsum', 'data', 'default_generator', 'device', 'div', 'divide', 'double', 'dropout', 'dtype', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gru', 'gru_cell', 'gt', 'half', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'permute', 'pow', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -1379,6 +1379,14 @@ def get_num_threads() -> int:
     """
     Threads Ember's CPU ops use, the caller included (default: OMP_NUM_THREADS, else the CPUs this process may run on).
     """
+def gru(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """
+    (output, h_n) of a stack of GRU layers (gates r, z, n; n = tanh(W_in x + b_in + r * (W_hn h + b_hn))).
+    """
+def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """
+    One GRU step: the new h from input [B, input_size] and hx [B, hidden].
+    """
 @typing.overload
 def gt(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1464,6 +1472,14 @@ def logical_or(input: Tensor, other: Tensor) -> Tensor:
 def logsumexp(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
     """
     log(sum(exp(input))) over dim, as m + log(sum(exp(input - m))) with m the max, so it neither overflows nor underflows. Integer inputs give float32.
+    """
+def lstm(input: Tensor, hx: collections.abc.Sequence[Tensor], params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """
+    (output, h_n, c_n) of a stack of LSTM layers (gates i, f, g, o) from hx = [h_0, c_0]; one GEMM for the input projection of the whole sequence, then one GEMM and one fused cell step per time step.
+    """
+def lstm_cell(input: Tensor, hx: collections.abc.Sequence[Tensor], w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    """
+    One LSTM step: (h, c) from input [B, input_size] and hx = [h, c], each [B, hidden].
     """
 @typing.overload
 def lt(input: Tensor, other: Tensor) -> Tensor:
@@ -1670,6 +1686,22 @@ def repeat_interleave(input: Tensor, repeats: typing.SupportsInt | typing.Suppor
 def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """
     reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
+    """
+def rnn_relu(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """
+    rnn_tanh with relu in place of tanh.
+    """
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """
+    rnn_tanh_cell with relu in place of tanh.
+    """
+def rnn_tanh(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """
+    (output, h_n) of a stack of Elman RNN layers, h = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh), over input [T, B, input_size] ([B, T, input_size] with batch_first); dropout between layers in train.
+    """
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """
+    One Elman RNN step: tanh(input w_ih^T + b_ih + hx w_hh^T + b_hh), input [B, input_size], hx [B, hidden].
     """
 def roll(input: Tensor, shifts: typing.Any, dims: typing.Any = ()) -> Tensor:
     """
