@@ -12,4 +12,6 @@
 #include "ember/nn/module.h"
 #include "ember/nn/normalization.h"
 #include "ember/nn/pooling.h"
+#include "ember/nn/rnn.h"
+#include "ember/nn/rnn_cell.h"
 #include "ember/nn/transformer.h"

@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'Identity', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer']
+__all__: list = ['AdaptiveAvgPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GRU', 'GRUCell', 'Identity', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -415,6 +415,125 @@ class TransformerEncoderLayer(Module):
     def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: str = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False) -> None:
         ...
     def forward(self, src: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+class RNNBase(Module):
+    """
+    What RNN, LSTM and GRU share (torch.nn.RNNBase).
+    """
+    def flatten_parameters(self) -> None:
+        """
+        Does nothing: Ember's layers read their parameters where they are (PyTorch compacts them for cuDNN).
+        """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def _flat_weights(self) -> list:
+        ...
+    @property
+    def _flat_weights_names(self) -> list[str]:
+        ...
+    @property
+    def all_weights(self) -> list:
+        ...
+    @property
+    def batch_first(self) -> bool:
+        ...
+    @property
+    def bias(self) -> bool:
+        """
+        Whether the layer has biases (a bool, as in PyTorch).
+        """
+    @property
+    def bidirectional(self) -> bool:
+        ...
+    @property
+    def dropout(self) -> float:
+        ...
+    @property
+    def hidden_size(self) -> int:
+        ...
+    @property
+    def input_size(self) -> int:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def num_layers(self) -> int:
+        ...
+    @property
+    def proj_size(self) -> int:
+        ...
+class RNN(RNNBase):
+    """
+    Elman RNN, h_t = tanh or relu(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (torch.nn.RNN).
+    forward(input, hx=None) -> (output, h_n).
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, nonlinearity: str = 'tanh', bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+    def forward(self, input: typing.Any, hx: typing.Any = None) -> tuple[ember._C.Tensor, ember._C.Tensor]:
+        ...
+    @property
+    def nonlinearity(self) -> str:
+        ...
+class GRU(RNNBase):
+    """
+    GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+    def forward(self, input: typing.Any, hx: typing.Any = None) -> tuple[ember._C.Tensor, ember._C.Tensor]:
+        ...
+class LSTM(RNNBase):
+    """
+    LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, c_0), returns
+    (output, (h_n, c_n)). proj_size > 0 is refused (NotImplementedError).
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+    def forward(self, input: typing.Any, hx: typing.Any = None) -> tuple[ember._C.Tensor, tuple[ember._C.Tensor, ember._C.Tensor]]:
+        ...
+class RNNCellBase(Module):
+    """
+    What RNNCell, LSTMCell and GRUCell share (torch.nn.RNNCellBase).
+    """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> bool:
+        ...
+    @property
+    def hidden_size(self) -> int:
+        ...
+    @property
+    def input_size(self) -> int:
+        ...
+class RNNCell(RNNCellBase):
+    """
+    One Elman RNN step (torch.nn.RNNCell): forward(input, hx=None) -> h'.
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, nonlinearity: str = 'tanh') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, hx: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+    @property
+    def nonlinearity(self) -> str:
+        ...
+class GRUCell(RNNCellBase):
+    """
+    One GRU step (torch.nn.GRUCell): forward(input, hx=None) -> h'.
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, hx: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+class LSTMCell(RNNCellBase):
+    """
+    One LSTM step (torch.nn.LSTMCell): forward(input, hx=None), hx = (h, c) -> (h', c').
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, hx: typing.Any = None) -> tuple[ember._C.Tensor, ember._C.Tensor]:
         ...
 class Sequential(Module):
     """
