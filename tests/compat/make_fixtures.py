@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import torch
@@ -49,6 +50,7 @@ def main():
     torch.manual_seed(0)
     record("mnist_cnn", data_path, lambda ns: ns["Net"](0.0), RUN_ARGS)
     record_gpt()
+    record_lstm_lm()
 
 
 GPT_ARGS = ["--max-iters", "30", "--dropout", "0", "--sequential-batches", "--batch-size", "4", "--block-size", "32",
@@ -67,9 +69,32 @@ def record_gpt():
                                                   n_embd=64, dropout=0.0), GPT_ARGS)
 
 
-def record(name, data_path, build_model, args):
+LSTM_LM_ARGS = ["--epochs", "4", "--emsize", "32", "--nhid", "32", "--nlayers", "2", "--batch_size", "8", "--bptt",
+                "12", "--dropout", "0", "--tied", "--lr", "20", "--log-interval", "10"]
+
+
+def record_lstm_lm():
+    # A word corpus: three of this repository's documents, one line of text per line.
+    root = os.path.dirname(os.path.dirname(HERE))
+    data_dir = os.path.join(FIXTURES, "lstm_lm_corpus")
+    os.makedirs(data_dir, exist_ok=True)
+    for split, docs in (("train", ["README.md", "io/FORMAT.md"]), ("valid", ["tutorials/adding_an_op.md"]),
+                        ("test", ["tests/compat/README.md"])):
+        with open(os.path.join(data_dir, f"{split}.txt"), "w", encoding="utf8") as out:
+            for doc in docs:
+                with open(os.path.join(root, doc), encoding="utf8") as f:
+                    out.writelines(line for line in f if line.strip())
+    torch.manual_seed(0)
+    with tempfile.TemporaryDirectory() as scratch:
+        record("lstm_lm", data_dir,
+               lambda ns: ns["RNNModel"]("LSTM", len(ns["Corpus"](data_dir).dictionary), 32, 32, 2, 0.0, True),
+               LSTM_LM_ARGS, extra=["--save", os.path.join(scratch, "model.pt")])
+
+
+def record(name, data_path, build_model, args, extra=()):
     """Saves the initial state dict of build_model(the script's namespace under PyTorch), runs the
-    script under PyTorch from it with args, and writes fixtures/<name>.losses.json."""
+    script under PyTorch from it with args (and `extra`, not recorded), and writes
+    fixtures/<name>.losses.json."""
     script = os.path.join(HERE, f"{name}.py")
     source = torch_version_of(script)
     namespace = {"__name__": "compat_fixture"}
@@ -81,7 +106,7 @@ def record(name, data_path, build_model, args):
         f.write(source)
     out = os.path.join(FIXTURES, f"{name}.losses.json")
     subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
-                    *args], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+                    *args, *extra], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
     os.remove(torch_script)
     with open(out) as f:
         recorded = json.load(f)
