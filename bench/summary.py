@@ -28,6 +28,7 @@ WORKLOADS = [
     ("mlp_step_b512_sgd", "MLP step, batch 512, SGD (ms)", 1.4),
     ("mlp_step_b512_adam", "MLP step, batch 512, Adam (ms)", 1.4),
     ("cnn_step_b64_adam", "CNN step, batch 64, Adam (ms)", 1.35),
+    ("lstm_lm_step_sgd", "LSTM language model step, 2x200, batch 20, bptt 35, SGD (ms)", 1.3),
     ("mlp_epoch_b64_sgd", "Fashion-MNIST epoch, MLP, batch 64, SGD (s)", 1.0),
     ("step_overhead_sgd", "per-step overhead: 16-16-16-10 MLP, batch 1, SGD (ms)", 1.0),
     ("step_overhead_adam", "per-step overhead: 16-16-16-10 MLP, batch 1, Adam (ms)", 1.0),

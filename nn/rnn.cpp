@@ -104,6 +104,25 @@ std::string RNNBase::extra_repr() const {
 
 Tensor RNNBase::forward(const Tensor& input) { return run(input, Tensor(), Tensor()).output; }
 
+std::pair<Tensor, Tensor> RNNBase::states(int64_t batch, const Tensor& input, const Tensor& hx_in,
+                                          const Tensor& cx_in) const {
+  const RNNOptions& o = options_;
+  const bool lstm = cell_ == RnnCell::Lstm;
+  EMBER_CHECK_VALUE(!lstm || hx_in.defined() == cx_in.defined(), type_name(), ": give both h_0 and c_0, or neither");
+  const DimVector state{o.num_layers * (o.bidirectional ? 2 : 1), batch, o.hidden_size};
+  Tensor hx = hx_in, cx = cx_in;
+  if (!hx.defined()) {
+    hx = zeros(state, TensorOptions(input.dtype()).device(input.device()));
+    if (lstm) cx = zeros(state, TensorOptions(input.dtype()).device(input.device()));
+  }
+  EMBER_CHECK(hx.sizes() == IntArrayRef(state), type_name(), ": Expected hidden", lstm ? "[0]" : "", " size ",
+              shape_str(state, "(", ")"), ", got ", shape_str(hx.sizes(), "[", "]"));
+  if (lstm)
+    EMBER_CHECK(cx.sizes() == IntArrayRef(state), type_name(), ": Expected hidden[1] size ", shape_str(state, "(", ")"),
+                ", got ", shape_str(cx.sizes(), "[", "]"));
+  return {hx, cx};
+}
+
 RNNBase::Result RNNBase::run(const Tensor& input, const Tensor& hx_in, const Tensor& cx_in) {
   const RNNOptions& o = options_;
   const std::string& type = type_name();
@@ -116,29 +135,13 @@ RNNBase::Result RNNBase::run(const Tensor& input, const Tensor& hx_in, const Ten
     EMBER_CHECK(h->dim() == input.dim(), type, ": For ", batched ? "batched 3-D" : "unbatched 2-D", " input, ",
                 lstm ? "hx and cx" : "hx", " should also be ", input.dim(), "-D but got ", h->dim(), "-D tensor");
   }
-  EMBER_CHECK_VALUE(!lstm || hx_in.defined() == cx_in.defined(), type, ": give both h_0 and c_0, or neither");
   const std::vector<Tensor> weights = flat_weights();
-  EMBER_CHECK_VALUE(input.dtype() == weights[0].dtype(), type, ": input dtype (", input.dtype(),
-                    ") does not match weight dtype (", weights[0].dtype(), "). Convert input: input.to(",
-                    weights[0].dtype(), "), or convert model: model.to(", input.dtype(), ")");
-  EMBER_CHECK(input.size(-1) == o.input_size, type, ": input.size(-1) must be equal to input_size. Expected ",
-              o.input_size, ", got ", input.size(-1));
+  check_input(input, weights[0]);
 
   const int64_t batch_dim = o.batch_first ? 0 : 1;
   Tensor x = batched ? input : unsqueeze(input, batch_dim);
-  Tensor hx = hx_in.defined() && !batched ? unsqueeze(hx_in, 1) : hx_in;
-  Tensor cx = cx_in.defined() && !batched ? unsqueeze(cx_in, 1) : cx_in;
-  const DimVector state{o.num_layers * (o.bidirectional ? 2 : 1), x.size(batch_dim), o.hidden_size};
-  if (!hx.defined()) {
-    hx = zeros(state, TensorOptions(input.dtype()).device(input.device()));
-    if (lstm) cx = zeros(state, TensorOptions(input.dtype()).device(input.device()));
-  }
-  EMBER_CHECK(hx.sizes() == IntArrayRef(state), type, ": Expected hidden", lstm ? "[0]" : "", " size ",
-              shape_str(state, "(", ")"), ", got ", shape_str(hx.sizes(), "[", "]"));
-  if (lstm)
-    EMBER_CHECK(cx.sizes() == IntArrayRef(state), type, ": Expected hidden[1] size ", shape_str(state, "(", ")"),
-                ", got ", shape_str(cx.sizes(), "[", "]"));
-
+  auto [hx, cx] = states(x.size(batch_dim), input, hx_in.defined() && !batched ? unsqueeze(hx_in, 1) : hx_in,
+                         cx_in.defined() && !batched ? unsqueeze(cx_in, 1) : cx_in);
   Result r;
   const bool training = is_training();
   switch (cell_) {
@@ -165,6 +168,48 @@ RNNBase::Result RNNBase::run(const Tensor& input, const Tensor& hx_in, const Ten
     if (r.c_n.defined()) r.c_n = squeeze(r.c_n, 1);
   }
   return r;
+}
+
+RNNBase::Result RNNBase::forward_packed(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx_in,
+                                        const Tensor& cx_in) {
+  const RNNOptions& o = options_;
+  EMBER_CHECK_VALUE(data.dim() == 2, type_name(), ": expected packed data of shape [N, input_size], got ",
+                    data.sizes());
+  EMBER_CHECK_VALUE(batch_sizes.dim() == 1 && batch_sizes.numel() > 0, type_name(),
+                    ": expected a non-empty 1-D batch_sizes, got ", batch_sizes.sizes());
+  const std::vector<Tensor> weights = flat_weights();
+  check_input(data, weights[0]);
+  auto [hx, cx] = states(batch_sizes.to_vector<int64_t>()[0], data, hx_in, cx_in);
+  Result r;
+  const bool training = is_training();
+  switch (cell_) {
+    case RnnCell::Tanh:
+      std::tie(r.output, r.h_n) =
+          rnn_tanh(data, batch_sizes, hx, weights, o.bias, o.num_layers, o.dropout, training, o.bidirectional);
+      break;
+    case RnnCell::Relu:
+      std::tie(r.output, r.h_n) =
+          rnn_relu(data, batch_sizes, hx, weights, o.bias, o.num_layers, o.dropout, training, o.bidirectional);
+      break;
+    case RnnCell::Lstm:
+      std::tie(r.output, r.h_n, r.c_n) = ember::lstm(data, batch_sizes, {hx, cx}, weights, o.bias, o.num_layers,
+                                                     o.dropout, training, o.bidirectional);
+      break;
+    case RnnCell::Gru:
+      std::tie(r.output, r.h_n) =
+          ember::gru(data, batch_sizes, hx, weights, o.bias, o.num_layers, o.dropout, training, o.bidirectional);
+      break;
+  }
+  return r;
+}
+
+void RNNBase::check_input(const Tensor& input, const Tensor& weight) const {
+  EMBER_CHECK_VALUE(input.dtype() == weight.dtype(), type_name(), ": input dtype (", input.dtype(),
+                    ") does not match weight dtype (", weight.dtype(), "). Convert input: input.to(", weight.dtype(),
+                    "), or convert model: model.to(", input.dtype(), ")");
+  EMBER_CHECK(input.size(-1) == options_.input_size, type_name(),
+              ": input.size(-1) must be equal to input_size. Expected ", options_.input_size, ", got ",
+              input.size(-1));
 }
 
 RNN::RNN(RNNOptions options)

@@ -52,15 +52,23 @@ class RNNBase : public Module {
   /// The output sequence alone, from zero states (what a Sequential passes on).
   Tensor forward(const Tensor& input) override;
 
- protected:
   struct Result {
-    Tensor output, h_n, c_n;
+    Tensor output, h_n, c_n;  // c_n: LSTM only
   };
-  /// Checks the input and states (hx, cx undefined: zeros; cx LSTM only), handles unbatched input
-  /// and runs the stack.
+  /// The forward of any of the three: checks the input and states (hx, cx undefined: zeros; cx
+  /// LSTM only), handles unbatched input and runs the stack.
   Result run(const Tensor& input, const Tensor& hx, const Tensor& cx);
+  /// A packed batch (PackedSequence's data [N, input_size] and int64 batch_sizes, sequences
+  /// longest first; hx, cx in that order, or undefined for zeros): the output data packed the
+  /// same way, and each sequence's last states.
+  Result forward_packed(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx, const Tensor& cx);
 
  private:
+  /// hx and cx for a batch of B (zeros where undefined), their shapes checked.
+  std::pair<Tensor, Tensor> states(int64_t batch, const Tensor& input, const Tensor& hx, const Tensor& cx) const;
+  /// PyTorch's checks of the input's dtype (against the weights') and feature size.
+  void check_input(const Tensor& input, const Tensor& weight) const;
+
   RnnCell cell_;
   RNNOptions options_;
   std::vector<std::string> flat_names_;

@@ -3,6 +3,7 @@
 // detail::rnn_layer.
 #include "ember/ops/rnn.h"
 
+#include "ember/core/factory.h"
 #include "ember/ops/matmul.h"
 
 namespace ember {
@@ -28,7 +29,7 @@ void check_hidden(const Tensor& h, IntArrayRef expected, const char* op, const c
 // the directions' outputs are joined along the features, dropout (train only) between layers.
 StackResult run_stack(RnnCell cell, const char* op, const Tensor& input, const Tensor& hx, const Tensor& cx,
                       const std::vector<Tensor>& params, bool has_biases, int64_t num_layers, double dropout, bool train,
-                      bool bidirectional, bool batch_first) {
+                      bool bidirectional, bool batch_first, IntArrayRef batch_sizes = {}) {
   EMBER_CHECK_VALUE(num_layers >= 1, op, ": num_layers must be at least 1, got ", num_layers);
   EMBER_CHECK_VALUE(dropout >= 0 && dropout <= 1, op, ": dropout must be in [0, 1], got ", dropout);
   EMBER_CHECK_VALUE(input.dim() == 3, op, ": expected input of 3 dims ([seq_len, batch, input_size], or [batch, "
@@ -64,7 +65,7 @@ StackResult run_stack(RnnCell cell, const char* op, const Tensor& input, const T
       RnnLayerResult r = detail::rnn_layer(cell, gates_x, select(hx, 0, index),
                                            cx.defined() ? select(cx, 0, index) : Tensor(), params[k + 1],
                                            has_biases ? params[k + 2] : Tensor(), has_biases ? params[k + 3] : Tensor(),
-                                           dir == 1, batch_first, op);
+                                           dir == 1, batch_first, op, batch_sizes);
       outputs.push_back(r.output);
       h_n.push_back(r.h_n);
       if (r.c_n.defined()) c_n.push_back(r.c_n);
@@ -73,6 +74,69 @@ StackResult run_stack(RnnCell cell, const char* op, const Tensor& input, const T
     if (dropout > 0 && train && layer + 1 < num_layers) layer_input = ember::dropout(layer_input, dropout, true);
   }
   return {layer_input, stack(h_n, 0), c_n.empty() ? Tensor() : stack(c_n, 0)};
+}
+
+// (output, h_n) of the cells with one state (all but the LSTM).
+std::tuple<Tensor, Tensor> single_state(RnnCell cell, const char* op, const Tensor& input, const Tensor& hx,
+                                        const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                        double dropout, bool train, bool bidirectional, bool batch_first) {
+  StackResult r = run_stack(cell, op, input, hx, Tensor(), params, has_biases, num_layers, dropout, train,
+                            bidirectional, batch_first);
+  return {r.output, r.h_n};
+}
+
+// A packed batch (data [N, features] of batch_sizes [T], longest sequence first) as the padded
+// time-major batch [T, B, features] the layers run on, and back: both one index_select, so the
+// gradients flow through.
+struct Packing {
+  DimVector batch_sizes;
+  int64_t T = 0, B = 0;
+  Tensor padded_rows;  // [T * B]: for each padded position, its packed row (N: the zero row)
+  Tensor packed_rows;  // [N]: for each packed row, its padded position
+
+  Packing(const Tensor& data, const Tensor& sizes, const char* op) {
+    EMBER_CHECK_VALUE(data.dim() == 2, op, ": expected packed data of shape [N, input_size], got ", data.sizes());
+    EMBER_CHECK_TYPE(sizes.dim() == 1 && sizes.dtype() == kInt64 && sizes.numel() > 0, op,
+                     ": batch_sizes must be a non-empty 1-D int64 tensor, got ", sizes.dtype(), " ", sizes.sizes());
+    std::vector<int64_t> values = sizes.to_vector<int64_t>();
+    batch_sizes.assign(values.begin(), values.end());
+    T = static_cast<int64_t>(values.size());
+    B = values[0];
+    int64_t total = 0;
+    for (size_t t = 0; t < values.size(); ++t) {
+      EMBER_CHECK_VALUE(values[t] >= 1 && (t == 0 || values[t] <= values[t - 1]), op,
+                        ": batch_sizes must be positive and non-increasing (sequences longest first), got ", sizes);
+      total += values[t];
+    }
+    EMBER_CHECK_VALUE(total == data.size(0), op, ": batch_sizes add up to ", total, " steps, but data has ",
+                      data.size(0), " rows");
+    std::vector<int64_t> padded(static_cast<size_t>(T * B), total), packed;
+    packed.reserve(static_cast<size_t>(total));
+    for (int64_t t = 0, row = 0; t < T; ++t)
+      for (int64_t b = 0; b < values[static_cast<size_t>(t)]; ++b, ++row) {
+        padded[static_cast<size_t>(t * B + b)] = row;
+        packed.push_back(t * B + b);
+      }
+    padded_rows = tensor(padded, {T * B});
+    packed_rows = tensor(packed, {total});
+  }
+
+  Tensor pad(const Tensor& data) const {
+    Tensor with_zero = cat({data, zeros({1, data.size(1)}, data.options())}, 0);
+    return index_select(with_zero, 0, padded_rows).reshape({T, B, data.size(1)});
+  }
+  Tensor pack(const Tensor& padded) const { return index_select(padded.reshape({T * B, padded.size(2)}), 0, packed_rows); }
+};
+
+// The stack over a packed batch: run_stack on its padded form, the output packed again.
+StackResult run_packed(RnnCell cell, const char* op, const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                       const Tensor& cx, const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                       double dropout, bool train, bool bidirectional) {
+  Packing packing(data, batch_sizes, op);
+  StackResult r = run_stack(cell, op, packing.pad(data), hx, cx, params, has_biases, num_layers, dropout, train,
+                            bidirectional, false, packing.batch_sizes);
+  r.output = packing.pack(r.output);
+  return r;
 }
 
 // One step of a cell: the sequence of one step through rnn_layer.
@@ -101,17 +165,15 @@ RnnLayerResult run_cell(RnnCell cell, const char* op, const Tensor& input, const
 std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
                                     bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
                                     bool batch_first) {
-  StackResult r = run_stack(RnnCell::Tanh, "rnn_tanh", input, hx, Tensor(), params, has_biases, num_layers, dropout,
-                            train, bidirectional, batch_first);
-  return {r.output, r.h_n};
+  return single_state(RnnCell::Tanh, "rnn_tanh", input, hx, params, has_biases, num_layers, dropout, train,
+                      bidirectional, batch_first);
 }
 
 std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
                                     bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
                                     bool batch_first) {
-  StackResult r = run_stack(RnnCell::Relu, "rnn_relu", input, hx, Tensor(), params, has_biases, num_layers, dropout,
-                            train, bidirectional, batch_first);
-  return {r.output, r.h_n};
+  return single_state(RnnCell::Relu, "rnn_relu", input, hx, params, has_biases, num_layers, dropout, train,
+                      bidirectional, batch_first);
 }
 
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, const std::vector<Tensor>& hx,
@@ -129,8 +191,40 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, const std::vector<T
 std::tuple<Tensor, Tensor> gru(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
                                bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
                                bool batch_first) {
-  StackResult r = run_stack(RnnCell::Gru, "gru", input, hx, Tensor(), params, has_biases, num_layers, dropout, train,
-                            bidirectional, batch_first);
+  return single_state(RnnCell::Gru, "gru", input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                      batch_first);
+}
+
+std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                    const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                    double dropout, bool train, bool bidirectional) {
+  StackResult r = run_packed(RnnCell::Tanh, "rnn_tanh", data, batch_sizes, hx, Tensor(), params, has_biases, num_layers,
+                             dropout, train, bidirectional);
+  return {r.output, r.h_n};
+}
+
+std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                    const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                    double dropout, bool train, bool bidirectional) {
+  StackResult r = run_packed(RnnCell::Relu, "rnn_relu", data, batch_sizes, hx, Tensor(), params, has_biases, num_layers,
+                             dropout, train, bidirectional);
+  return {r.output, r.h_n};
+}
+
+std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes, const std::vector<Tensor>& hx,
+                                        const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                        double dropout, bool train, bool bidirectional) {
+  EMBER_CHECK_VALUE(hx.size() == 2, "lstm: expected hx = [h_0, c_0], got ", hx.size(), " tensors");
+  StackResult r = run_packed(RnnCell::Lstm, "lstm", data, batch_sizes, hx[0], hx[1], params, has_biases, num_layers,
+                             dropout, train, bidirectional);
+  return {r.output, r.h_n, r.c_n};
+}
+
+std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                               const std::vector<Tensor>& params, bool has_biases, int64_t num_layers, double dropout,
+                               bool train, bool bidirectional) {
+  StackResult r = run_packed(RnnCell::Gru, "gru", data, batch_sizes, hx, Tensor(), params, has_biases, num_layers,
+                             dropout, train, bidirectional);
   return {r.output, r.h_n};
 }
 

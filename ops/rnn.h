@@ -25,10 +25,13 @@ struct RnnLayerResult {
 ///   gates_x  [T, B, G] (batch_first: [B, T, G]): x W_ih^T for every step, without bias
 ///   h0, c0   [B, H] (c0: LSTM only, else undefined); w_hh [G, H]; b_ih, b_hh [G] or both undefined
 ///   reverse  runs the steps from T - 1 down to 0 (the backward direction of a bidirectional layer)
+///   batch_sizes  empty, or (a packed batch, time-major) how many sequences run at each step,
+///            longest first: at step t only rows [0, batch_sizes[t]) advance, the others keep
+///            their state and output zeros; h_n, c_n hold each row's last state
 /// G = rnn_gates(cell) * H. `op` names the caller in errors.
 RnnLayerResult rnn_layer(RnnCell cell, const Tensor& gates_x, const Tensor& h0, const Tensor& c0,
                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh, bool reverse,
-                         bool batch_first, const char* op);
+                         bool batch_first, const char* op, IntArrayRef batch_sizes = {});
 
 /// Gradients of rnn_layer (for gates_x, h0, c0, w_hh, b_ih, b_hh) in differentiable ops, the
 /// forward recomputed from the same inputs: the backward under create_graph, and the unfused
@@ -37,6 +40,6 @@ std::vector<Tensor> rnn_layer_composite_backward(RnnCell cell, const Tensor& gra
                                                  const Tensor& grad_h_n, const Tensor& grad_c_n,
                                                  const Tensor& gates_x, const Tensor& h0, const Tensor& c0,
                                                  const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh,
-                                                 bool reverse, bool batch_first);
+                                                 bool reverse, bool batch_first, IntArrayRef batch_sizes = {});
 
 }  // namespace ember::detail

@@ -24,20 +24,61 @@ Tensor step(const Tensor& seq, int64_t t, bool batch_first) {
                          seq.storage_offset() + t * seq.stride(time_dim));
 }
 
-// Step t of an internal time-major buffer [T, B, n].
-Tensor slot(const Tensor& buffer, int64_t t) { return buffer.defined() ? step(buffer, t, false) : Tensor(); }
+// Rows [begin, end) of a matrix (undefined stays undefined).
+Tensor rows(const Tensor& m, int64_t begin, int64_t end) {
+  if (!m.defined()) return m;
+  return as_strided_data(m, {end - begin, m.size(1)}, m.strides(), m.storage_offset() + begin * m.stride(0));
+}
 
 // t itself if its rows have unit column stride (what the kernels and the GEMM read), else a copy.
 Tensor unit_columns(const Tensor& t) {
   return !t.defined() || t.dim() == 0 || t.stride(-1) == 1 || t.size(-1) <= 1 ? t : contiguous_data(t);
 }
 
+// A contiguous copy with no history: a state the loops update in place.
+Tensor state_copy(const Tensor& t) { return t.defined() ? copy_as(t, t.dtype(), t.device()) : t; }
+
 DimVector seq_shape(bool batch_first, int64_t T, int64_t B, int64_t n) {
   return batch_first ? DimVector{B, T, n} : DimVector{T, B, n};
 }
 
-// The step processed s-th: t runs up in the forward direction, down in the reverse one.
-int64_t time_of(int64_t s, int64_t T, bool reverse) { return reverse ? T - 1 - s : s; }
+// The walk over a sequence: the time step processed s-th, and how many rows run at step t (all B,
+// or a packed batch's batch_sizes[t]: its sequences longest first, so the running rows are always
+// the first ones).
+struct Walk {
+  int64_t T = 0, B = 0;
+  bool reverse = false, batch_first = false;
+  DimVector batch_sizes;  // empty: every row runs every step
+
+  bool packed() const { return !batch_sizes.empty(); }
+  int64_t time(int64_t s) const { return reverse ? T - 1 - s : s; }
+  int64_t running(int64_t t) const { return packed() ? batch_sizes[static_cast<size_t>(t)] : B; }
+  // Step t's running rows of a sequence tensor laid out as the input ([B, T, n] when batch_first)
+  // or of an internal time-major buffer.
+  Tensor at(const Tensor& seq, int64_t t) const { return seq.defined() ? rows(step(seq, t, batch_first), 0, running(t)) : seq; }
+  Tensor at_internal(const Tensor& buffer, int64_t t) const {
+    return buffer.defined() ? rows(step(buffer, t, false), 0, running(t)) : buffer;
+  }
+  // Zeros where rows do not run (padding), else uninitialised.
+  Tensor buffer(IntArrayRef shape, const TensorOptions& options) const {
+    return packed() ? zeros(shape, options) : empty(shape, options);
+  }
+
+  // The state the rows running at the s-th processed step start from: the previous step's
+  // (`history`, the outputs or the internal c buffer), and for rows that join at this step (the
+  // reverse direction of a packed batch) `initial`'s.
+  Tensor previous(int64_t s, const Tensor& history, bool internal, const Tensor& initial) const {
+    const int64_t n = running(time(s));
+    if (s == 0) return rows(initial, 0, n);
+    const int64_t before = time(s - 1), carried = std::min(n, running(before));
+    Tensor from = step(history, before, internal ? false : batch_first);
+    if (carried == n) return rows(from, 0, n);
+    Tensor joined = empty({n, history.size(2)}, history.options());
+    copy_data(rows(joined, 0, carried), rows(from, 0, carried));
+    copy_data(rows(joined, carried, n), rows(initial, carried, n));
+    return joined;
+  }
+};
 
 // rows @ w^T (w [G, H]) or rows @ w, into out, with no autograd.
 void gemm_into(const Tensor& out, const Tensor& rows, const Tensor& w, bool transpose_w) {
@@ -56,7 +97,7 @@ void gemm_into(const Tensor& out, const Tensor& rows, const Tensor& w, bool tran
 // sum. Under create_graph, rnn_layer_composite_backward instead.
 struct RnnLayerBackward : autograd::Node {
   RnnCell cell = RnnCell::Tanh;
-  bool reverse = false, batch_first = false;
+  Walk walk;
   SavedTensor gates_x, h0, c0, w_hh, b_ih, b_hh;  // gates_x and the biases: for create_graph only
   SavedTensor output;
   Tensor workspace, cells;  // [T, B, W * H] and (LSTM) every step's c, [T, B, H]: no history
@@ -74,70 +115,57 @@ struct RnnLayerBackward : autograd::Node {
     Tensor grad_c_n = cell == RnnCell::Lstm ? g[2] : Tensor();
     if (autograd::any_requires_grad(g[0], g[1], grad_c_n, h_0, c_0, w)) {
       return rnn_layer_composite_backward(cell, g[0], g[1], grad_c_n, gates_x.unpack(this), h_0, c_0, w,
-                                          b_ih.unpack(this), b_hh.unpack(this), reverse, batch_first);
+                                          b_ih.unpack(this), b_hh.unpack(this), walk.reverse, walk.batch_first,
+                                          walk.batch_sizes);
     }
     return fused(g, unit_columns(h_0), unit_columns(c_0), w, output.unpack(this));
   }
 
   TensorList fused(const TensorList& g, const Tensor& h_0, const Tensor& c_0, const Tensor& w, const Tensor& out) {
     const bool lstm = cell == RnnCell::Lstm, gru = cell == RnnCell::Gru;
-    const int64_t time_dim = batch_first ? 1 : 0;
-    const int64_t T = out.size(time_dim), B = h_0.size(0), H = h_0.size(1), G = w.size(0);
+    const int64_t T = walk.T, B = walk.B, H = h_0.size(1), G = w.size(0);
     Tensor grad_out = unit_columns(g[0]);
-    Tensor grad_x = empty(seq_shape(batch_first, T, B, G), out.options());
-    Tensor grad_h = gru ? empty(grad_x.sizes(), out.options()) : grad_x;  // d/d (h_prev W_hh^T)
-    Tensor rec = empty({B, H}, out.options());                            // grad_gates_h(t) W_hh
-    Tensor carry[2];
-    if (lstm || gru) carry[0] = empty({B, H}, out.options()), carry[1] = empty({B, H}, out.options());
-    Tensor dh_rec = unit_columns(g[1]), dcarry = lstm ? unit_columns(g[2]) : Tensor();
+    Tensor grad_x = walk.buffer(seq_shape(walk.batch_first, T, B, G), out.options());
+    Tensor grad_h = gru ? walk.buffer(grad_x.sizes(), out.options()) : grad_x;  // d/d (h_prev W_hh^T)
+    // The gradients reaching the state (h, and c for the LSTM; the GRU's direct z * dh part apart),
+    // updated in place for the running rows: the others' pass through their idle steps unchanged.
+    Tensor dh = state_copy(g[1]);
+    Tensor carry = lstm ? state_copy(g[2]) : gru ? zeros({B, H}, out.options()) : Tensor();
     for (int64_t s = T - 1; s >= 0; --s) {
-      const int64_t t = time_of(s, T, reverse), prev = time_of(s - 1, T, reverse);
+      const int64_t t = walk.time(s), n = walk.running(t);
       RnnCellBackward a;
-      a.grad_h = step(grad_out, t, batch_first);
-      a.grad_h_rec = dh_rec;
-      a.grad_carry = dcarry;
-      a.workspace = slot(workspace, t);
-      a.h = step(out, t, batch_first);
-      if (gru) a.h_prev = s > 0 ? step(out, prev, batch_first) : h_0;
+      a.grad_h = walk.at(grad_out, t);
+      a.grad_h_rec = rows(dh, 0, n);
+      a.grad_carry = rows(carry, 0, n);
+      a.workspace = walk.at_internal(workspace, t);
+      a.h = walk.at(out, t);
+      if (gru) a.h_prev = walk.previous(s, out, false, h_0);
       if (lstm) {
-        a.c_prev = s > 0 ? slot(cells, prev) : c_0;
-        a.c = slot(cells, t);
+        a.c_prev = walk.previous(s, cells, true, c_0);
+        a.c = walk.at_internal(cells, t);
       }
-      a.grad_gates_x = step(grad_x, t, batch_first);
-      if (gru) a.grad_gates_h = step(grad_h, t, batch_first);
-      if (lstm || gru) a.grad_carry_prev = carry[s % 2];
+      a.grad_gates_x = walk.at(grad_x, t);
+      if (gru) a.grad_gates_h = walk.at(grad_h, t);
+      a.grad_carry_prev = a.grad_carry;  // in place (the kernels read a row before writing it)
       rnn_cell_backward_stub(out.device().type, cell, a);
-      if (s > 0 || needs_input_grad(1)) gemm_into(rec, step(grad_h, t, batch_first), w, false);
-      dh_rec = rec;
-      dcarry = a.grad_carry_prev;
+      if (s > 0 || needs_input_grad(1)) gemm_into(rows(dh, 0, n), walk.at(grad_h, t), w, false);
     }
     Tensor grad_h0, grad_c0, grad_w, grad_b_ih, grad_b_hh;
-    if (needs_input_grad(1)) grad_h0 = gru && T > 0 ? dh_rec + dcarry : dh_rec;
-    if (lstm && needs_input_grad(2)) grad_c0 = dcarry;
-    if (needs_input_grad(3)) grad_w = weight_grad(grad_h, h_0, out, T, B, H, G);
+    if (needs_input_grad(1)) grad_h0 = gru ? dh + carry : dh;
+    if (lstm && needs_input_grad(2)) grad_c0 = carry;
+    if (needs_input_grad(3)) grad_w = weight_grad(grad_h, h_0, out, H, G);
     if (needs_input_grad(4)) grad_b_ih = sum(grad_x, {0, 1});
     if (needs_input_grad(5)) grad_b_hh = sum(grad_h, {0, 1});
     return {grad_x, grad_h0, grad_c0, grad_w, grad_b_ih, grad_b_hh};
   }
 
   // d/d W_hh = sum over steps of grad_gates_h(t)^T h_prev(t): one GEMM over the rows of every
-  // step, with h_prev(t) laid out as grad_gates_h is (h0 at the first step processed, then the
-  // output shifted by one step).
-  Tensor weight_grad(const Tensor& grad_h, const Tensor& h_0, const Tensor& out, int64_t T, int64_t B,
-                     int64_t H, int64_t G) const {
+  // step, with h_prev(t) laid out as grad_gates_h is (rows that do not run: zeros on both sides).
+  Tensor weight_grad(const Tensor& grad_h, const Tensor& h_0, const Tensor& out, int64_t H, int64_t G) const {
+    const int64_t T = walk.T, B = walk.B;
     if (T * B == 0) return zeros({G, H}, out.options());
-    const int64_t time_dim = batch_first ? 1 : 0;
-    Tensor prev = empty(out.sizes(), out.options());
-    const int64_t first = reverse ? T - 1 : 0;
-    copy_data(step(prev, first, batch_first), h_0);
-    if (T > 1) {
-      auto span = [&](const Tensor& t, int64_t start) {
-        DimVector sizes = t.sizes().vec();
-        sizes[time_dim] = T - 1;
-        return as_strided_data(t, sizes, t.strides(), t.storage_offset() + start * t.stride(time_dim));
-      };
-      copy_data(span(prev, reverse ? 0 : 1), span(out, reverse ? 1 : 0));
-    }
+    Tensor prev = walk.buffer(out.sizes(), out.options());
+    for (int64_t s = 0; s < T; ++s) copy_data(walk.at(prev, walk.time(s)), walk.previous(s, out, false, h_0));
     Tensor gh2 = as_strided_data(grad_h, {G, T * B}, {1, G}, grad_h.storage_offset());  // [T*B, G]^T
     Tensor prev2 = as_strided_data(prev, {T * B, H}, {H, 1}, 0);
     Tensor grad_w = empty({G, H}, out.options());
@@ -182,40 +210,50 @@ void check_layer_args(RnnCell cell, const Tensor& gates_x, const Tensor& h0, con
 }  // namespace
 
 RnnLayerResult rnn_layer(RnnCell cell, const Tensor& gates_x, const Tensor& h0, const Tensor& c0, const Tensor& w_hh,
-                         const Tensor& b_ih, const Tensor& b_hh, bool reverse, bool batch_first, const char* op) {
+                         const Tensor& b_ih, const Tensor& b_hh, bool reverse, bool batch_first, const char* op,
+                         IntArrayRef batch_sizes) {
   check_layer_args(cell, gates_x, h0, c0, w_hh, b_ih, b_hh, op);
   const bool lstm = cell == RnnCell::Lstm;
   const int64_t time_dim = batch_first ? 1 : 0;
-  const int64_t T = gates_x.size(time_dim), B = h0.size(0), H = h0.size(1), G = w_hh.size(0);
+  Walk walk{gates_x.size(time_dim), h0.size(0), reverse, batch_first, batch_sizes.vec()};
+  const int64_t T = walk.T, B = walk.B, H = h0.size(1), G = w_hh.size(0);
   EMBER_CHECK_VALUE(gates_x.size(1 - time_dim) == B, op, ": input batch size ", gates_x.size(1 - time_dim),
                     " does not match the hidden state's ", B);
+  if (walk.packed()) {
+    EMBER_CHECK_VALUE(!batch_first && static_cast<int64_t>(batch_sizes.size()) == T, op, ": ", batch_sizes.size(),
+                      " batch sizes for ", T, " time-major steps");
+    for (int64_t t = 0; t < T; ++t)
+      EMBER_CHECK_VALUE(batch_sizes[t] >= 1 && batch_sizes[t] <= (t ? batch_sizes[t - 1] : B), op,
+                        ": batch sizes must run from at most ", B, " down to at least 1 without growing, got ",
+                        batch_sizes);
+  }
   const TensorOptions options = gates_x.options();
   const bool record = autograd::any_requires_grad(gates_x, h0, c0, w_hh, b_ih, b_hh);
   Tensor gx = unit_columns(gates_x), w = unit_columns(w_hh);
   Tensor bi = b_ih.defined() ? contiguous_data(b_ih) : b_ih, bh = b_hh.defined() ? contiguous_data(b_hh) : b_hh;
-  Tensor out = empty(seq_shape(batch_first, T, B, H), options);
+  Tensor out = walk.buffer(seq_shape(batch_first, T, B, H), options);
   Tensor workspace = record && rnn_workspace_gates(cell) > 0
                          ? empty({T, B, rnn_workspace_gates(cell) * H}, options)
                          : Tensor();
   Tensor cells = lstm ? empty({T, B, H}, options) : Tensor();
   Tensor gates_h = empty({B, G}, options);
-  Tensor h_prev = unit_columns(h0), c_prev = unit_columns(c0);
+  // The running state, updated in place: rows that do not run at a step keep theirs.
+  Tensor h_state = state_copy(h0), c_state = state_copy(c0);
   for (int64_t s = 0; s < T; ++s) {
-    const int64_t t = time_of(s, T, reverse);
-    gemm_into(gates_h, h_prev, w, true);
-    RnnCellForward a{step(gx, t, batch_first), gates_h, bi, bh, h_prev, c_prev,
-                     step(out, t, batch_first), slot(cells, t), slot(workspace, t)};
+    const int64_t t = walk.time(s), n = walk.running(t);
+    Tensor h_prev = rows(h_state, 0, n), c_prev = rows(c_state, 0, n), gh = rows(gates_h, 0, n);
+    gemm_into(gh, h_prev, w, true);
+    RnnCellForward a{walk.at(gx, t), gh, bi, bh, h_prev, c_prev, walk.at(out, t), walk.at_internal(cells, t),
+                     walk.at_internal(workspace, t)};
     rnn_cell_forward_stub(gates_x.device().type, cell, a);
-    h_prev = a.h;
-    c_prev = a.c;
+    copy_data(h_prev, a.h);
+    if (lstm) copy_data(c_prev, a.c);
   }
-  RnnLayerResult result{out, copy_as(h_prev, h_prev.dtype(), h_prev.device()),
-                        lstm ? copy_as(c_prev, c_prev.dtype(), c_prev.device()) : Tensor()};
+  RnnLayerResult result{out, h_state, c_state};
   if (record) {
     auto node = autograd::make_node<RnnLayerBackward>(gates_x, h0, c0, w_hh, b_ih, b_hh);
     node->cell = cell;
-    node->reverse = reverse;
-    node->batch_first = batch_first;
+    node->walk = walk;
     node->gates_x = SavedTensor(gates_x);
     node->h0 = SavedTensor(h0);
     node->c0 = SavedTensor(c0);

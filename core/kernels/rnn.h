@@ -60,7 +60,8 @@ struct RnnCellBackward {
   Tensor grad_gates_h;   // [B, G] written for the GRU (block n is r times grad_gates_x's); the
                          // other cells' equals grad_gates_x and is left undefined
   Tensor grad_carry_prev;  // [B, H] written: LSTM d/d c_prev; GRU the direct part z * dh of
-                           // d/d h_prev; undefined for Tanh and Relu
+                           // d/d h_prev; undefined for Tanh and Relu. May be grad_carry itself
+                           // (each row is read before it is written)
 };
 
 using RnnCellForwardFn = void (*)(RnnCell cell, const RnnCellForward& args);

@@ -472,18 +472,50 @@ void bind_layers(py::module_& nn) {
       }, py::arg("src"), py::arg("src_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(), Gil());
 }
 
-// The recurrent layers and cells. forward takes PyTorch's hx (None, a tensor, or LSTM's (h_0, c_0))
-// and returns its (output, h_n) / (output, (h_n, c_n)).
-Tensor recurrent_input(const nn::Module& m, const py::handle& input) {
-  if (py::isinstance<Tensor>(input)) return input.cast<Tensor>();
-  const std::string kind = py::str(py::type::of(input).attr("__name__"));
-  EMBER_CHECK_AS(NotImplementedError, kind != "PackedSequence", m.type_name(),
-                 ": PackedSequence input is not supported; pass a padded tensor (and, where lengths differ, mask "
-                 "or gather the outputs you need)");
-  throw ember::TypeError(m.type_name() + ": input must be a Tensor, got " + kind);
+// PyTorch's forward of RNN, LSTM and GRU: input a tensor or a PackedSequence (whose output is
+// packed the same way, the states permuted into its sorted order and back), hx None, a tensor or
+// (LSTM) (h_0, c_0); returns (output, h_n) or (output, (h_n, c_n)).
+py::tuple recurrent_forward(nn::RNNBase& m, py::handle input, py::handle hx) {
+  const bool lstm = m.cell() == RnnCell::Lstm;
+  Tensor h, c;
+  if (!hx.is_none() && lstm) {
+    auto pair = hx.cast<py::sequence>();
+    EMBER_CHECK_TYPE(pair.size() == 2, "LSTM: hx must be a tuple (h_0, c_0), got ", pair.size(), " items");
+    h = pair[0].cast<Tensor>();
+    c = pair[1].cast<Tensor>();
+  } else if (!hx.is_none()) {
+    h = hx.cast<Tensor>();
+  }
+  nn::RNNBase::Result r;
+  py::object output;
+  if (py::isinstance<Tensor>(input)) {
+    Tensor x = input.cast<Tensor>();
+    {
+      py::gil_scoped_release release;
+      r = m.run(x, h, c);
+    }
+    output = py::cast(r.output);
+  } else if (py::hasattr(input, "batch_sizes") && py::hasattr(input, "sorted_indices")) {  // a PackedSequence
+    Tensor data = input.attr("data").cast<Tensor>(), sizes = input.attr("batch_sizes").cast<Tensor>();
+    py::object sorted = input.attr("sorted_indices"), unsorted = input.attr("unsorted_indices");
+    auto reorder = [](const Tensor& t, const py::object& order) {
+      return t.defined() && !order.is_none() ? index_select(t, 1, order.cast<Tensor>()) : t;
+    };
+    Tensor hs = reorder(h, sorted), cs = reorder(c, sorted);
+    {
+      py::gil_scoped_release release;
+      r = m.forward_packed(data, sizes, hs, cs);
+    }
+    r.h_n = reorder(r.h_n, unsorted);
+    r.c_n = reorder(r.c_n, unsorted);
+    output = py::type::of(input)(r.output, sizes, sorted, unsorted);
+  } else {
+    throw ember::TypeError(m.type_name() + ": input must be a Tensor or a PackedSequence, got " +
+                           std::string(py::str(py::type::of(input).attr("__name__"))));
+  }
+  if (lstm) return py::make_tuple(output, py::make_tuple(r.h_n, r.c_n));
+  return py::make_tuple(output, r.h_n);
 }
-
-Tensor optional_state(const py::handle& h) { return h.is_none() ? Tensor() : h.cast<Tensor>(); }
 
 py::list parameter_list(const std::vector<Tensor>& tensors) {
   py::list out;
@@ -516,18 +548,11 @@ void bind_recurrent(py::module_& nn) {
       })
       .def("flatten_parameters", [](const nn::RNNBase&) {},
            "Does nothing: Ember's layers read their parameters where they are (PyTorch compacts them for cuDNN).")
-      .def("reset_parameters", &nn::RNNBase::reset_parameters);
+      .def("reset_parameters", &nn::RNNBase::reset_parameters)
+      .def("forward", &recurrent_forward, py::arg("input"), py::arg("hx") = py::none(),
+           "input [T, B, input_size] ([B, T, ...] with batch_first), unbatched [T, input_size] or a "
+           "PackedSequence -> (output, h_n), for LSTM (output, (h_n, c_n)).");
 
-  // (output, h_n) of RNN and GRU.
-  auto single_state = [](auto& m, py::handle input, py::handle hx) {
-    Tensor x = recurrent_input(m, input), h = optional_state(hx);
-    std::pair<Tensor, Tensor> r;
-    {
-      py::gil_scoped_release release;
-      r = m.forward(x, h);
-    }
-    return py::make_tuple(r.first, r.second);
-  };
   py::class_<nn::RNN, PyLayer<nn::RNN>, nn::RNNBase, std::shared_ptr<nn::RNN>>(nn, "RNN", R"doc(
 Elman RNN, h_t = tanh or relu(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (torch.nn.RNN).
 forward(input, hx=None) -> (output, h_n).)doc")
@@ -539,10 +564,7 @@ forward(input, hx=None) -> (output, h_n).)doc")
       }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("nonlinearity") = "tanh",
          py::arg("bias") = true, py::arg("batch_first") = false, py::arg("dropout") = 0.0,
          py::arg("bidirectional") = false, py::kw_only(), py::arg("proj_size") = 0)
-      .def_property_readonly("nonlinearity", [](const nn::RNN& m) { return m.options().nonlinearity; })
-      .def("forward", [single_state](nn::RNN& m, py::handle input, py::handle hx) {
-        return single_state(m, input, hx);
-      }, py::arg("input"), py::arg("hx") = py::none());
+      .def_property_readonly("nonlinearity", [](const nn::RNN& m) { return m.options().nonlinearity; });
   py::class_<nn::GRU, PyLayer<nn::GRU>, nn::RNNBase, std::shared_ptr<nn::GRU>>(nn, "GRU", R"doc(
 GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).)doc")
       .def(layer_init<nn::GRU>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
@@ -551,10 +573,7 @@ GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).
                               proj_size};
       }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
          py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
-         py::kw_only(), py::arg("proj_size") = 0)
-      .def("forward", [single_state](nn::GRU& m, py::handle input, py::handle hx) {
-        return single_state(m, input, hx);
-      }, py::arg("input"), py::arg("hx") = py::none());
+         py::kw_only(), py::arg("proj_size") = 0);
   py::class_<nn::LSTM, PyLayer<nn::LSTM>, nn::RNNBase, std::shared_ptr<nn::LSTM>>(nn, "LSTM", R"doc(
 LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, c_0), returns
 (output, (h_n, c_n)). proj_size > 0 is refused (NotImplementedError).)doc")
@@ -564,22 +583,7 @@ LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, 
                               proj_size};
       }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
          py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
-         py::arg("proj_size") = 0)
-      .def("forward", [](nn::LSTM& m, py::handle input, py::handle hx) {
-        Tensor x = recurrent_input(m, input), h, c;
-        if (!hx.is_none()) {
-          auto pair = hx.cast<py::sequence>();
-          EMBER_CHECK_TYPE(pair.size() == 2, "LSTM: hx must be a tuple (h_0, c_0), got ", pair.size(), " items");
-          h = pair[0].cast<Tensor>();
-          c = pair[1].cast<Tensor>();
-        }
-        std::tuple<Tensor, Tensor, Tensor> r;
-        {
-          py::gil_scoped_release release;
-          r = m.forward(x, h, c);
-        }
-        return py::make_tuple(std::get<0>(r), py::make_tuple(std::get<1>(r), std::get<2>(r)));
-      }, py::arg("input"), py::arg("hx") = py::none());
+         py::arg("proj_size") = 0);
 
   Layer<nn::RNNCellBase>(nn, "RNNCellBase", "What RNNCell, LSTMCell and GRUCell share (torch.nn.RNNCellBase).")
       .def_property_readonly("input_size", [](const nn::RNNCellBase& m) { return m.options().input_size; })

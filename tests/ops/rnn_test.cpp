@@ -295,6 +295,86 @@ TEST(RnnLayerTest, EmptyBatchGivesEmptyOutputsAndZeroWeightGradients) {
   }
 }
 
+// The packed form (ember::lstm(data, batch_sizes, ...) & co.) on sequences of lengths 4, 3, 3, 1:
+// each sequence's outputs and last states are those of the same layers run on it alone.
+TEST(RnnFunctionsTest, PackedBatchRunsEachSequenceForItsOwnLength) {
+  Generator gen(9);
+  const std::vector<int64_t> lengths{4, 3, 3, 1}, batch_sizes{4, 3, 3, 1};
+  const int64_t B = 4, I = 3, H = 2, L = 2;
+  for (RnnCell cell : kCells)
+    for (bool bidirectional : {false, true}) {
+      SCOPED_TRACE(detail::str(name_of(cell), " bidirectional=", bidirectional));
+      const int64_t D = bidirectional ? 2 : 1, G = rnn_gates(cell) * H;
+      auto draw = [&](IntArrayRef shape) { return randn(shape, kFloat64, &gen) * 0.6; };
+      TensorList seqs, params;
+      for (int64_t n : lengths) seqs.push_back(draw({n, I}));
+      for (int64_t l = 0; l < L; ++l)
+        for (int64_t d = 0; d < D; ++d)
+          for (const DimVector& shape : std::vector<DimVector>{{G, l == 0 ? I : H * D}, {G, H}, {G}, {G}})
+            params.push_back(draw(shape));
+      Tensor hx = draw({L * D, B, H}), cx = cell == RnnCell::Lstm ? draw({L * D, B, H}) : Tensor();
+      TensorList steps;  // the packed data: step by step, the sequences still running
+      for (int64_t t = 0; t < 4; ++t)
+        for (int64_t b = 0; b < batch_sizes[static_cast<size_t>(t)]; ++b) steps.push_back(narrow(seqs[b], 0, t, 1));
+      auto run = [&](const Tensor& x, const Tensor& sizes, const Tensor& h, const Tensor& c) -> std::vector<Tensor> {
+        switch (cell) {
+          case RnnCell::Tanh: { auto [o, hn] = rnn_tanh(x, sizes, h, params, true, L, 0.0, false, bidirectional); return {o, hn, Tensor()}; }
+          case RnnCell::Relu: { auto [o, hn] = rnn_relu(x, sizes, h, params, true, L, 0.0, false, bidirectional); return {o, hn, Tensor()}; }
+          case RnnCell::Lstm: { auto [o, hn, cn] = lstm(x, sizes, {h, c}, params, true, L, 0.0, false, bidirectional); return {o, hn, cn}; }
+          case RnnCell::Gru: { auto [o, hn] = gru(x, sizes, h, params, true, L, 0.0, false, bidirectional); return {o, hn, Tensor()}; }
+        }
+        return {};
+      };
+      std::vector<Tensor> packed = run(cat(steps, 0), tensor(batch_sizes), hx, cx);
+      ASSERT_EQ(packed[0].sizes(), IntArrayRef({11, D * H}));
+      for (int64_t b = 0; b < B; ++b) {
+        const int64_t n = lengths[static_cast<size_t>(b)];
+        auto one = [&](const Tensor& s) { return s.defined() ? narrow(s, 1, b, 1) : s; };
+        std::vector<Tensor> alone = run(seqs[b], tensor(std::vector<int64_t>(static_cast<size_t>(n), 1)), one(hx), one(cx));
+        for (int64_t t = 0, row = 0; t < n; ++t) {
+          row = 0;
+          for (int64_t u = 0; u < t; ++u) row += batch_sizes[static_cast<size_t>(u)];
+          expect_close(narrow(packed[0], 0, row + b, 1), narrow(alone[0], 0, t, 1), 1e-12, 1e-12,
+                       detail::str("output of sequence ", b, " at step ", t));
+        }
+        expect_close(one(packed[1]), alone[1], 1e-12, 1e-12, detail::str("h_n of sequence ", b));
+        if (cx.defined()) expect_close(one(packed[2]), alone[2], 1e-12, 1e-12, detail::str("c_n of sequence ", b));
+      }
+    }
+}
+
+TEST(RnnFunctionsTest, PackedGradientsMatchFiniteDifferences) {
+  Generator gen(10);
+  const std::vector<int64_t> batch_sizes{3, 2, 1};
+  for (RnnCell cell : kCells) {
+    SCOPED_TRACE(name_of(cell));
+    const int64_t H = 2, G = rnn_gates(cell) * H;
+    auto draw = [&](IntArrayRef shape) { return (randn(shape, kFloat64, &gen) * 0.6).set_requires_grad(); };
+    // Inputs: data, hx, (cx,) then one bidirectional layer's weights.
+    TensorList in{draw({6, 2}), draw({2, 3, H})};
+    if (cell == RnnCell::Lstm) in.push_back(draw({2, 3, H}));
+    for (int d = 0; d < 2; ++d)
+      for (const DimVector& shape : std::vector<DimVector>{{G, 2}, {G, H}, {G}, {G}}) in.push_back(draw(shape));
+    const size_t first_weight = cell == RnnCell::Lstm ? 3 : 2;
+    auto fn = [&](const TensorList& t) {
+      TensorList params(t.begin() + static_cast<int64_t>(first_weight), t.end());
+      Tensor sizes = tensor(batch_sizes);
+      std::vector<Tensor> r;
+      switch (cell) {
+        case RnnCell::Tanh: { auto [o, h] = rnn_tanh(t[0], sizes, t[1], params, true, 1, 0.0, false, true); r = {o, h}; break; }
+        case RnnCell::Relu: { auto [o, h] = rnn_relu(t[0], sizes, t[1], params, true, 1, 0.0, false, true); r = {o, h}; break; }
+        case RnnCell::Lstm: { auto [o, h, c] = lstm(t[0], sizes, {t[1], t[2]}, params, true, 1, 0.0, false, true); r = {o, h, c}; break; }
+        case RnnCell::Gru: { auto [o, h] = gru(t[0], sizes, t[1], params, true, 1, 0.0, false, true); r = {o, h}; break; }
+      }
+      TensorList flat;
+      for (const Tensor& x : r) flat.push_back(x.reshape({-1}));
+      return cat(flat, 0);
+    };
+    gradcheck(fn, in);
+    gradgradcheck(fn, in);
+  }
+}
+
 TEST(RnnFunctionsTest, ErrorsNameTheFunctionAndShapes) {
   Tensor x = randn({5, 3, 4}), h = zeros({1, 3, 6});
   TensorList params{randn({24, 4}), randn({24, 6}), randn({24}), randn({24})};
@@ -323,4 +403,14 @@ TEST(RnnFunctionsTest, ErrorsNameTheFunctionAndShapes) {
                {"gru_cell", "[batch, input_size]", "[4]"});
   expect_error([&] { rnn_tanh_cell(randn({3, 4}), zeros({3, 6}), randn({6, 4}), randn({6, 6}), randn({6})); },
                {"rnn_tanh_cell", "both biases"});
+  TensorList tanh_params{randn({6, 4}), randn({6, 6}), randn({6}), randn({6})};
+  expect_error([&] { rnn_tanh(randn({5, 4}), tensor(std::vector<int64_t>{2, 3}), zeros({1, 2, 6}), tanh_params, true,
+                              1, 0.0, false, false); },
+               {"rnn_tanh", "batch_sizes", "non-increasing", "[2, 3]"});
+  expect_error([&] { rnn_tanh(randn({4, 4}), tensor(std::vector<int64_t>{2, 1}), zeros({1, 2, 6}), tanh_params, true,
+                              1, 0.0, false, false); },
+               {"rnn_tanh", "add up to 3", "4 rows"});
+  expect_error<TypeError>([&] { rnn_tanh(randn({3, 4}), tensor(std::vector<float>{2, 1}), zeros({1, 2, 6}), tanh_params,
+                                         true, 1, 0.0, false, false); },
+                          {"rnn_tanh", "batch_sizes", "int64", "float32"});
 }

@@ -1,7 +1,7 @@
 """ember.nn.RNN / LSTM / GRU and their cells as PyTorch scripts use them: outputs and gradients
-against PyTorch's (tests/fixtures/rnn.json, from tests/fixtures/make_rnn_fixtures.py), hx in each of
-its forms, the attributes scripts read, printing, errors (type and message), checkpoints, and
-ember.lstm / ember.lstm_cell & co. as functions."""
+against PyTorch's (tests/fixtures/rnn.json, from tests/fixtures/make_rnn_fixtures.py), packed
+batches (ember.nn.utils.rnn), hx in each of its forms, the attributes scripts read, printing, errors
+(type and message), checkpoints, and ember.lstm / ember.lstm_cell & co. as functions."""
 import json
 import os
 import warnings
@@ -11,6 +11,7 @@ import pytest
 
 import ember
 import ember.nn as nn
+import ember.nn.utils.rnn as rnn_utils
 from ember.autograd import gradcheck
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "rnn.json")
@@ -56,7 +57,14 @@ def test_matches_pytorch(name):
     states = [tensors[k].clone().requires_grad_() for k in ("h0", "c0") if k in tensors]
     lstm = isinstance(layer, (nn.LSTM, nn.LSTMCell))
     hx = (tuple(states) if lstm else states[0]) if states else None
-    result = layer(x, hx)
+    if "lengths" in tensors:  # as PyTorch ran it: packed unsorted, the output padded again
+        packed = rnn_utils.pack_padded_sequence(x, tensors["lengths"], batch_first=layer.batch_first,
+                                                enforce_sorted=False)
+        output, hidden = layer(packed, hx)
+        assert isinstance(output, rnn_utils.PackedSequence)
+        result = (rnn_utils.pad_packed_sequence(output, batch_first=layer.batch_first)[0], hidden)
+    else:
+        result = layer(x, hx)
     if isinstance(layer, nn.RNNCellBase):
         h, c = result if lstm else (result, None)
         got = {"output": h, "h_n": h, "c_n": c}
@@ -155,12 +163,8 @@ def test_errors_match_pytorchs():
         nn.GRU(4, 6)(ember.randn(0, 3, 4))
     with pytest.raises(RuntimeError, match=r"Expected hidden size \(1, 3, 6\), got \[1, 3, 5\]"):
         nn.GRU(4, 6)(x, ember.zeros(1, 3, 5))
-
-    class PackedSequence:  # what torch.nn.utils.rnn.pack_padded_sequence returns
-        pass
-
-    with pytest.raises(NotImplementedError, match="PackedSequence input is not supported"):
-        lstm(PackedSequence())
+    with pytest.raises(TypeError, match="input must be a Tensor or a PackedSequence, got list"):
+        lstm([x])
     with pytest.raises(NotImplementedError, match="proj_size"):
         nn.LSTM(4, 6, proj_size=2)
     with pytest.raises(ValueError, match="proj_size argument is only supported for LSTM"):
@@ -254,3 +258,67 @@ def test_python_subclass_overrides_forward():
     m = Last(3, 4)
     assert tuple(m(ember.randn(5, 2, 3)).shape) == (2, 4)
     assert tuple(nn.Sequential(m)(ember.randn(5, 2, 3)).shape) == (2, 4)
+
+
+# ---- ember.nn.utils.rnn
+
+def test_packing_round_trips_and_keeps_the_callers_order():
+    rng = np.random.default_rng(6)
+    seqs = [ember.tensor(rng.normal(size=(n, 3))) for n in (2, 5, 1, 5)]
+    padded = rnn_utils.pad_sequence(seqs)
+    assert tuple(padded.shape) == (5, 4, 3)
+    assert ember.equal(padded[2:, 0], ember.zeros(3, 3))
+    left = rnn_utils.pad_sequence(seqs, batch_first=True, padding_value=-1.0, padding_side="left")
+    assert tuple(left.shape) == (4, 5, 3) and ember.equal(left[0, :3], ember.full((3, 3), -1.0))
+    assert ember.equal(left[0, 3:], seqs[0])
+    packed = rnn_utils.pack_sequence(seqs, enforce_sorted=False)
+    assert packed.batch_sizes.tolist() == [4, 3, 2, 2, 2]
+    assert packed.sorted_indices.tolist() == [1, 3, 0, 2]  # stable: the two of length 5 keep their order
+    assert packed.unsorted_indices.tolist() == [2, 0, 3, 1]
+    assert tuple(packed.data.shape) == (13, 3)
+    back, lengths = rnn_utils.pad_packed_sequence(packed, batch_first=True, total_length=6)
+    assert lengths.tolist() == [2, 5, 1, 5] and tuple(back.shape) == (4, 6, 3)
+    for s, u in zip(seqs, rnn_utils.unpack_sequence(packed)):
+        assert ember.equal(s, u)
+    for s, u in zip(seqs, rnn_utils.unpad_sequence(padded, lengths)):
+        assert ember.equal(s, u)
+    with pytest.raises(RuntimeError, match="must be sorted in decreasing order"):
+        rnn_utils.pack_sequence(seqs)
+    with pytest.raises(RuntimeError, match="Length of all samples has to be greater than 0"):
+        rnn_utils.pack_padded_sequence(padded, [5, 0, 1, 1])
+    with pytest.raises(ValueError, match="Expected total_length to be at least 5"):
+        rnn_utils.pad_packed_sequence(packed, total_length=4)
+
+
+def test_packed_lstm_runs_each_sequence_for_its_length_and_gradients_reach_the_padded_input():
+    ember.manual_seed(7)
+    lstm = nn.LSTM(3, 4, 2, bidirectional=True).double()
+    rng = np.random.default_rng(7)
+    lengths = [3, 5, 2]
+    x = ember.tensor(rng.normal(size=(5, 3, 3)), requires_grad=True)
+    packed = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=False)
+    output, (h_n, c_n) = lstm(packed)
+    padded, got_lengths = rnn_utils.pad_packed_sequence(output)
+    assert got_lengths.tolist() == lengths
+    for b, n in enumerate(lengths):
+        alone, (h_b, c_b) = lstm(x[:n, b:b + 1].detach())
+        np.testing.assert_allclose(padded[:n, b:b + 1].detach().numpy(), alone.detach().numpy(), atol=1e-12)
+        assert np.all(padded[n:, b].detach().numpy() == 0)
+        np.testing.assert_allclose(h_n[:, b:b + 1].detach().numpy(), h_b.detach().numpy(), atol=1e-12)
+        np.testing.assert_allclose(c_n[:, b:b + 1].detach().numpy(), c_b.detach().numpy(), atol=1e-12)
+    padded.sum().backward()
+    grad = x.grad.numpy()
+    assert np.all(grad[3:, 0] == 0) and np.all(grad[2:, 2] == 0) and np.any(grad[:2, 2] != 0)
+
+
+def test_packed_gradcheck_through_pack_and_pad():
+    rng = np.random.default_rng(8)
+    gru = nn.GRU(2, 3).double()
+    x = ember.tensor(rng.normal(size=(3, 2, 2)), requires_grad=True)
+    h = ember.tensor(rng.normal(size=(1, 2, 3)), requires_grad=True)
+
+    def fn(x, h):
+        out, h_n = gru(rnn_utils.pack_padded_sequence(x, [1, 3], enforce_sorted=False), h)
+        return ember.cat([rnn_utils.pad_packed_sequence(out)[0].reshape(-1), h_n.reshape(-1)])
+
+    assert gradcheck(fn, (x, h))

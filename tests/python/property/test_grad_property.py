@@ -570,7 +570,8 @@ _GATES = {"rnn_tanh": 1, "rnn_relu": 1, "lstm": 4, "gru": 3}
 
 @case("recurrent", layouts=NO_EXPAND)
 def _recurrent(draw):
-    """A stack of recurrent layers (ember.lstm & co.) or one cell step: every output in one tensor."""
+    """A stack of recurrent layers (ember.lstm & co., padded or packed) or one cell step: every output
+    in one tensor."""
     kind = draw(st.sampled_from(sorted(_GATES)))
     T, B, I, H = draw(st.integers(1, 3)), draw(st.integers(0, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     G = _GATES[kind] * H
@@ -592,6 +593,18 @@ def _recurrent(draw):
     x = values(draw, (B, T, I) if batch_first else (T, B, I))
     states = [values(draw, (layers * D, B, H), "unit") for _ in range(2 if kind == "lstm" else 1)]
     n = len(states)
+
+    if draw(st.booleans()):  # a packed batch: B sequences of lengths T >= ... >= 1, step by step
+        lengths = sorted((draw(st.integers(1, T)) for _ in range(max(B, 1))), reverse=True)
+        sizes = ember.tensor([sum(1 for m in lengths if m > t) for t in range(lengths[0])])
+        x = values(draw, (sum(lengths), I))
+        states = [values(draw, (layers * D, len(lengths), H), "unit") for _ in range(2 if kind == "lstm" else 1)]
+
+        def run_packed(x, *rest):
+            hx = list(rest[:n]) if kind == "lstm" else rest[0]
+            results = getattr(ember, kind)(x, sizes, hx, list(rest[n:]), True, layers, 0.0, False, bidirectional)
+            return ember.cat([r.reshape(-1) for r in results])
+        return run_packed, [x] + states + weights
 
     def run(x, *rest):
         hx = list(rest[:n]) if kind == "lstm" else rest[0]

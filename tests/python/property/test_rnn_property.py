@@ -1,12 +1,14 @@
 """nn.RNN (tanh, relu), nn.LSTM and nn.GRU, and their cells, against a NumPy float64 reference
 written from PyTorch's documented formulas: any number of layers, either direction, batch_first,
-with or without bias and initial states, batches of 0 to 3, unbatched input, float32 and float64,
-the input in any layout."""
+with or without bias and initial states, batches of 0 to 3, unbatched input, packed batches of
+sequences of any lengths (each against the reference run on it alone), float32 and float64, the
+input in any layout."""
 import numpy as np
 from hypothesis import given, strategies as st
 
 import ember
 import ember.nn as nn
+import ember.nn.utils.rnn as rnn_utils
 from reference import assert_close
 from strategies import FLOAT_DTYPES, layout
 
@@ -141,3 +143,43 @@ def test_recurrent_cells_match_numpy(data):
         assert_close(got[1], want_c, dtype=dtype, what="c", **tol)
     else:
         assert_close(got, want_h, dtype=dtype, what="h", **tol)
+
+
+@given(data=st.data())
+def test_packed_batches_run_each_sequence_alone(data):
+    mode = data.draw(st.sampled_from(sorted(MODES)))
+    dtype = data.draw(st.sampled_from(FLOAT_DTYPES))
+    I, H, layers = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3)), data.draw(st.integers(1, 2))
+    bidirectional, batch_first, with_state = data.draw(st.booleans()), data.draw(st.booleans()), data.draw(st.booleans())
+    lengths = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=4))
+    cls, extra = MODES[mode]
+    ember.manual_seed(data.draw(st.integers(0, 1000)))
+    layer = cls(I, H, layers, batch_first=batch_first, bidirectional=bidirectional, **extra).to(dtype)
+    D, B, T = 2 if bidirectional else 1, len(lengths), max(lengths)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    x = rng.uniform(-1, 1, (T, B, I))
+    h0 = rng.uniform(-1, 1, (layers * D, B, H)) if with_state else np.zeros((layers * D, B, H))
+    c0 = rng.uniform(-1, 1, (layers * D, B, H)) if with_state else np.zeros((layers * D, B, H))
+    npdtype = np.float32 if dtype == ember.float32 else np.float64
+    xt = ember.tensor((np.swapaxes(x, 0, 1) if batch_first else x).astype(npdtype))
+    states = None
+    if with_state:
+        h = ember.tensor(h0.astype(npdtype))
+        states = (h, ember.tensor(c0.astype(npdtype))) if mode == "LSTM" else h
+    packed = rnn_utils.pack_padded_sequence(xt, lengths, batch_first=batch_first, enforce_sorted=False)
+    output, hidden = layer(packed, states)
+    padded, got_lengths = rnn_utils.pad_packed_sequence(output, batch_first=batch_first)
+    assert got_lengths.tolist() == lengths
+    if batch_first:
+        padded = padded.transpose(0, 1)
+    h_n, c_n = hidden if mode == "LSTM" else (hidden, None)
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == ember.float32 else dict(rtol=1e-10, atol=1e-12)
+    for b, n in enumerate(lengths):
+        want_out, want_h, want_c = stack_reference(mode, x[:n, b:b + 1], h0[:, b:b + 1],
+                                                   c0[:, b:b + 1] if mode == "LSTM" else None,
+                                                   _weights(layer, dtype), layers, bidirectional)
+        want_out = np.concatenate([want_out, np.zeros((T - n, 1, D * H))])  # padding after the sequence
+        assert_close(padded[:, b:b + 1], want_out, dtype=dtype, what=f"output of sequence {b}", **tol)
+        assert_close(h_n[:, b:b + 1], want_h, dtype=dtype, what=f"h_n of sequence {b}", **tol)
+        if mode == "LSTM":
+            assert_close(c_n[:, b:b + 1], want_c, dtype=dtype, what=f"c_n of sequence {b}", **tol)
