@@ -1,9 +1,10 @@
 // The workloads of bench/python_bench.py in C++, for Ember or (built with -DBENCH_TORCH) the
 // libtorch that PyTorch's PyPI wheel ships: per-op autograd overhead on tiny tensors, a 100,000-op
-// chain's backward, the 1024x1024 matmul, the MLP, CNN, ResNet-18 and small-GPT training steps, the
-// per-step overhead (the MLP's step 16 wide) and one Fashion-MNIST epoch of the MLP. The same loops
-// run through a thin adapter, so both sides do the same work; keep them in step with python_bench.py
-// (same models, settings, budgets and timing). Prints "name value unit" lines for bench/run.sh.
+// chain's backward, the 1024x1024 matmul, the MLP, CNN, ResNet-18, small-GPT and LSTM language-model
+// training steps, the per-step overhead (the MLP's step 16 wide) and one Fashion-MNIST epoch of the
+// MLP. The same loops run through a thin adapter, so both sides do the same work; keep them in step
+// with python_bench.py (same models, settings, budgets and timing). Prints "name value unit" lines
+// for bench/run.sh.
 //   cpp_bench THREADS
 #include <zlib.h>
 
@@ -149,6 +150,30 @@ inline Gpt gpt(const GptShape& s) { return Gpt(s); }
 inline Tensor forward(Gpt& m, const Tensor& idx) { return m->forward(idx); }
 inline std::unique_ptr<Optimizer> adamw(Gpt& m, double lr) {
   return std::make_unique<torch::optim::AdamW>(m->parameters(), torch::optim::AdamWOptions(lr));
+// The word language model: Embedding -> LSTM -> Linear decoder, logits [T * B, vocab].
+struct LstmLm : torch::nn::Module {
+  torch::nn::Embedding embedding{nullptr};
+  torch::nn::LSTM lstm{nullptr};
+  torch::nn::Linear decoder{nullptr};
+  LstmLm(int64_t vocab, int64_t width, int64_t layers)
+      : embedding(register_module("embedding", torch::nn::Embedding(vocab, width))),
+        lstm(register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(width, width).num_layers(layers)))),
+        decoder(register_module("decoder", torch::nn::Linear(width, vocab))) {}
+  Tensor forward(const Tensor& tokens) {
+    Tensor out = std::get<0>(lstm->forward(embedding->forward(tokens)));
+    return decoder->forward(out).view({-1, decoder->options.out_features()});
+  }
+};
+using LanguageModel = std::shared_ptr<LstmLm>;
+inline LanguageModel lstm_lm(int64_t vocab, int64_t width, int64_t layers) {
+  return std::make_shared<LstmLm>(vocab, width, layers);
+}
+inline Tensor lm_logits(LanguageModel& m, const Tensor& tokens) { return m->forward(tokens); }
+inline std::unique_ptr<Optimizer> lm_sgd(LanguageModel& m, double lr) {
+  return std::make_unique<torch::optim::SGD>(m->parameters(), torch::optim::SGDOptions(lr));
+}
+inline void clip_grad_norm(LanguageModel& m, double max_norm) {
+  torch::nn::utils::clip_grad_norm_(m->parameters(), max_norm);
 }
 inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return torch::randint(0, vocab, shape); }
 }  // namespace lib
@@ -298,6 +323,23 @@ inline Model gpt(const GptShape& s) { return std::make_shared<Gpt>(s); }
 inline std::unique_ptr<Optimizer> adamw(Model& m, double lr) {
   return std::make_unique<ember::optim::AdamW>(m->named_parameters(), ember::optim::AdamWOptions{.lr = lr});
 }
+// The word language model: Embedding -> LSTM -> Linear decoder, logits [T * B, vocab]. A
+// Sequential: an LSTM in one passes its output sequence on.
+using LanguageModel = Model;
+inline LanguageModel lstm_lm(int64_t vocab, int64_t width, int64_t layers) {
+  using namespace ember::nn;
+  return sequential({std::make_shared<Embedding>(EmbeddingOptions{vocab, width, std::nullopt}),
+                     std::make_shared<LSTM>(RNNOptions{width, width, layers}),
+                     std::make_shared<Linear>(LinearOptions{width, vocab})});
+}
+inline Tensor lm_logits(LanguageModel& m, const Tensor& tokens) {
+  Tensor y = (*m)(tokens);
+  return y.reshape({-1, y.size(-1)});
+}
+inline std::unique_ptr<Optimizer> lm_sgd(LanguageModel& m, double lr) {
+  return std::make_unique<ember::optim::SGD>(m->named_parameters(), ember::optim::SGDOptions{.lr = lr});
+}
+inline void clip_grad_norm(LanguageModel& m, double max_norm) { ember::optim::clip_grad_norm_(m->parameters(), max_norm); }
 inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return ember::randint(0, vocab, shape); }
 }  // namespace lib
 #endif
@@ -352,6 +394,15 @@ void gpt_step(M& model, lib::Optimizer& opt, const lib::Tensor& idx, const lib::
   opt.zero_grad();
   lib::Tensor logits = lib::forward(model, idx);
   lib::cross_entropy(logits.view({-1, kGpt.vocab}), targets.view({-1})).backward();
+// pytorch/examples' word_language_model at its defaults: 200 wide, 2 LSTM layers, batch 20, 35 steps
+// of truncated backpropagation, gradients clipped to norm 0.25, plain SGD at lr 20 (no dropout: the
+// two libraries' masks differ anyway); a vocabulary of kLmVocab words.
+constexpr int64_t kLmVocab = 10000, kLmWidth = 200, kLmLayers = 2, kLmSteps = 35, kLmBatch = 20;
+
+void lm_step(lib::LanguageModel& model, lib::Optimizer& opt, const lib::Tensor& tokens, const lib::Tensor& next) {
+  opt.zero_grad();
+  lib::cross_entropy(lib::lm_logits(model, tokens), next).backward();
+  lib::clip_grad_norm(model, 0.25);
   opt.step();
 }
 
@@ -502,6 +553,14 @@ int main(int argc, char** argv) {
     lib::Tensor targets = lib::tokens(kGpt.vocab, {kGpt.batch, kGpt.block});
     double t = time_per_call([&] { gpt_step(model, *opt, idx, targets); }, 3.0);
     report("gpt_step_b16_adamw", t * 1e3, "ms/step");
+  // The LSTM language model's training step.
+  {
+    lib::manual_seed(0);
+    lib::LanguageModel lm = lib::lstm_lm(kLmVocab, kLmWidth, kLmLayers);
+    auto opt = lib::lm_sgd(lm, 20.0);
+    lib::Tensor tokens = lib::tokens(kLmVocab, {kLmSteps, kLmBatch}), next = lib::tokens(kLmVocab, {kLmSteps * kLmBatch});
+    double t = time_per_call([&] { lm_step(lm, *opt, tokens, next); }, 2.0);
+    report("lstm_lm_step_sgd", t * 1e3, "ms/step");
   }
   // One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
   // the images are standardised beforehand, untimed.

@@ -1,8 +1,8 @@
-"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP, CNN, ResNet-18 and small-GPT
-training steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember
-or PyTorch: the same code through the same names, as Ember's Python API follows PyTorch's.
-bench/cpp_bench.cpp runs the same workloads in C++; keep the two in step. Prints "name value unit"
-lines for bench/run.sh.
+"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP, CNN, ResNet-18, small-GPT and
+LSTM language-model training steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same
+for both), for Ember or PyTorch: the same code through the same names, as Ember's Python API follows
+PyTorch's. bench/cpp_bench.cpp runs the same workloads in C++; keep the two in step. Prints "name
+value unit" lines for bench/run.sh.
     python python_bench.py ember|torch THREADS
 """
 import gzip
@@ -14,6 +14,7 @@ import numpy as np
 
 FASHION = "/usr/share/datasets/fashion-mnist"
 MLP, TINY = (784, 256, 128, 10), (16, 16, 16, 10)  # an MLP's layer widths
+LM_VOCAB = 10000  # the LSTM language model's vocabulary
 
 
 def read_idx(path):
@@ -202,6 +203,32 @@ def main():
         opt.step()
 
     print(f"gpt_step_b16_adamw {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
+    # pytorch/examples' word_language_model at its defaults: 200 wide, 2 LSTM layers, batch 20, 35
+    # steps of truncated backpropagation, clipping to norm 0.25, plain SGD at lr 20 (no dropout);
+    # a vocabulary of LM_VOCAB words (cpp_bench.cpp's kLm* constants).
+    class LanguageModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Embedding(LM_VOCAB, 200)
+            self.rnn = nn.LSTM(200, 200, 2)
+            self.decoder = nn.Linear(200, LM_VOCAB)
+
+        def forward(self, tokens):
+            output, _ = self.rnn(self.encoder(tokens))
+            return self.decoder(output).view(-1, LM_VOCAB)
+
+    lib.manual_seed(0)
+    lm = LanguageModel()
+    opt = optim.SGD(named(lm), lr=20.0)
+    tokens, following = lib.randint(0, LM_VOCAB, (35, 20)), lib.randint(0, LM_VOCAB, (35 * 20,))
+
+    def lm_step():
+        opt.zero_grad()
+        F.cross_entropy(lm(tokens), following).backward()
+        nn.utils.clip_grad_norm_(lm.parameters(), 0.25)
+        opt.step()
+
+    print(f"lstm_lm_step_sgd {time_per_call(lm_step, 2.0) * 1e3:.4g} ms/step")
 
     # One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
     # the images are standardised beforehand, untimed.

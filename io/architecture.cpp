@@ -391,6 +391,45 @@ Size2 read_padding(OptionReader& r, const char* what, Size2 fallback, std::optio
     return fallback;
   }
   return std::get<Size2>(padding);
+Value rnn_options(const nn::RNNBase& m) {
+  const nn::RNNOptions& o = m.options();
+  Value v = Value::dict({{"input_size", o.input_size},
+                         {"hidden_size", o.hidden_size},
+                         {"num_layers", o.num_layers},
+                         {"bias", o.bias},
+                         {"batch_first", o.batch_first},
+                         {"dropout", o.dropout},
+                         {"bidirectional", o.bidirectional}});
+  if (m.type_name() == "RNN") v.set("nonlinearity", o.nonlinearity);
+  if (m.type_name() == "LSTM") v.set("proj_size", o.proj_size);
+  return v;
+}
+
+// `type` decides the extra option it reads: RNN's nonlinearity, LSTM's proj_size.
+nn::RNNOptions read_rnn_options(OptionReader& r, const std::string& type) {
+  nn::RNNOptions o{r.get_int("input_size"), r.get_int("hidden_size")};
+  o.num_layers = r.get_int("num_layers", o.num_layers);
+  o.bias = r.get_bool("bias", o.bias);
+  o.batch_first = r.get_bool("batch_first", o.batch_first);
+  o.dropout = r.get_float("dropout", o.dropout);
+  o.bidirectional = r.get_bool("bidirectional", o.bidirectional);
+  if (type == "RNN") o.nonlinearity = r.get_string("nonlinearity", o.nonlinearity);
+  if (type == "LSTM") o.proj_size = r.get_int("proj_size", o.proj_size);
+  return o;
+}
+
+Value rnn_cell_options(const nn::RNNCellBase& m) {
+  const nn::RNNCellOptions& o = m.options();
+  Value v = Value::dict({{"input_size", o.input_size}, {"hidden_size", o.hidden_size}, {"bias", o.bias}});
+  if (m.type_name() == "RNNCell") v.set("nonlinearity", o.nonlinearity);
+  return v;
+}
+
+nn::RNNCellOptions read_rnn_cell_options(OptionReader& r, const std::string& type) {
+  nn::RNNCellOptions o{r.get_int("input_size"), r.get_int("hidden_size")};
+  o.bias = r.get_bool("bias", o.bias);
+  if (type == "RNNCell") o.nonlinearity = r.get_string("nonlinearity", o.nonlinearity);
+  return o;
 }
 
 void Registry::add_builtins() {
@@ -632,6 +671,19 @@ void Registry::add_builtins() {
         auto encoder = c.take<TransformerEncoder>("encoder");
         return std::make_shared<Transformer>(o, encoder, c.take<TransformerDecoder>("decoder"));
       });
+
+  builtin<RNN>("RNN", rnn_options, [](OptionReader& r) { return std::make_shared<RNN>(read_rnn_options(r, "RNN")); });
+  builtin<LSTM>("LSTM", rnn_options, [](OptionReader& r) { return std::make_shared<LSTM>(read_rnn_options(r, "LSTM")); });
+  builtin<GRU>("GRU", rnn_options, [](OptionReader& r) { return std::make_shared<GRU>(read_rnn_options(r, "GRU")); });
+  builtin<RNNCell>("RNNCell", rnn_cell_options, [](OptionReader& r) {
+    return std::make_shared<RNNCell>(read_rnn_cell_options(r, "RNNCell"));
+  });
+  builtin<LSTMCell>("LSTMCell", rnn_cell_options, [](OptionReader& r) {
+    return std::make_shared<LSTMCell>(read_rnn_cell_options(r, "LSTMCell"));
+  });
+  builtin<GRUCell>("GRUCell", rnn_cell_options, [](OptionReader& r) {
+    return std::make_shared<GRUCell>(read_rnn_cell_options(r, "GRUCell"));
+  });
 
   container<Sequential>("Sequential", [](Sequential& s, const std::string& name, std::shared_ptr<Module> child) {
     s.push_back(name, std::move(child));

@@ -14,6 +14,8 @@
 #include "ember/nn/normalization.h"
 #include "ember/nn/pooling.h"
 #include "ember/nn/prelu.h"
+#include "ember/nn/rnn.h"
+#include "ember/nn/rnn_cell.h"
 #include "ember/nn/transformer.h"
 #include "ember/nn/transformer_decoder.h"
 #include "ember/nn/transformer_decoder_layer.h"

@@ -19,6 +19,7 @@
 #include "ember/ops/pool.h"
 #include "ember/ops/prelu.h"
 #include "ember/ops/reduce.h"
+#include "ember/ops/rnn.h"
 #include "ember/ops/softmax.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/upsample.h"

@@ -15,6 +15,7 @@
 #include "ember/core/kernels/reduce.h"
 #include "ember/core/kernels/sampling.h"
 #include "ember/core/kernels/scan.h"
+#include "ember/core/kernels/rnn.h"
 #include "ember/core/kernels/softmax.h"
 #include "ember/core/kernels/sort.h"
 
@@ -70,6 +71,9 @@ EMBER_DEFINE_STUB(avg_pool2d_backward_stub, AvgPool2dBackwardFn);
 
 EMBER_DEFINE_STUB(reduce_stub, ReduceFn);
 EMBER_DEFINE_STUB(arg_reduce_stub, ArgReduceFn);
+
+EMBER_DEFINE_STUB(rnn_cell_forward_stub, RnnCellForwardFn);
+EMBER_DEFINE_STUB(rnn_cell_backward_stub, RnnCellBackwardFn);
 
 EMBER_DEFINE_STUB(softmax_stub, SoftmaxFn);
 EMBER_DEFINE_STUB(softmax_backward_stub, SoftmaxBackwardFn);

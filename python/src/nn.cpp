@@ -843,6 +843,166 @@ and custom_decoder take a TransformerEncoder / TransformerDecoder (or a subclass
       .def_property_readonly("batch_first", [](const nn::Transformer& m) { return m.options().batch_first; });
 }
 
+// PyTorch's forward of RNN, LSTM and GRU: input a tensor or a PackedSequence (whose output is
+// packed the same way, the states permuted into its sorted order and back), hx None, a tensor or
+// (LSTM) (h_0, c_0); returns (output, h_n) or (output, (h_n, c_n)).
+py::tuple recurrent_forward(nn::RNNBase& m, py::handle input, py::handle hx) {
+  const bool lstm = m.cell() == RnnCell::Lstm;
+  Tensor h, c;
+  if (!hx.is_none() && lstm) {
+    auto pair = hx.cast<py::sequence>();
+    EMBER_CHECK_TYPE(pair.size() == 2, "LSTM: hx must be a tuple (h_0, c_0), got ", pair.size(), " items");
+    h = pair[0].cast<Tensor>();
+    c = pair[1].cast<Tensor>();
+  } else if (!hx.is_none()) {
+    h = hx.cast<Tensor>();
+  }
+  nn::RNNBase::Result r;
+  py::object output;
+  if (py::isinstance<Tensor>(input)) {
+    Tensor x = input.cast<Tensor>();
+    {
+      py::gil_scoped_release release;
+      r = m.run(x, h, c);
+    }
+    output = py::cast(r.output);
+  } else if (py::hasattr(input, "batch_sizes") && py::hasattr(input, "sorted_indices")) {  // a PackedSequence
+    Tensor data = input.attr("data").cast<Tensor>(), sizes = input.attr("batch_sizes").cast<Tensor>();
+    py::object sorted = input.attr("sorted_indices"), unsorted = input.attr("unsorted_indices");
+    auto reorder = [](const Tensor& t, const py::object& order) {
+      return t.defined() && !order.is_none() ? index_select(t, 1, order.cast<Tensor>()) : t;
+    };
+    Tensor hs = reorder(h, sorted), cs = reorder(c, sorted);
+    {
+      py::gil_scoped_release release;
+      r = m.forward_packed(data, sizes, hs, cs);
+    }
+    r.h_n = reorder(r.h_n, unsorted);
+    r.c_n = reorder(r.c_n, unsorted);
+    output = py::type::of(input)(r.output, sizes, sorted, unsorted);
+  } else {
+    throw ember::TypeError(m.type_name() + ": input must be a Tensor or a PackedSequence, got " +
+                           std::string(py::str(py::type::of(input).attr("__name__"))));
+  }
+  if (lstm) return py::make_tuple(output, py::make_tuple(r.h_n, r.c_n));
+  return py::make_tuple(output, r.h_n);
+}
+
+py::list parameter_list(const std::vector<Tensor>& tensors) {
+  py::list out;
+  for (const Tensor& t : tensors) out.append(parameter_handle(t));
+  return out;
+}
+
+void bind_recurrent(py::module_& nn) {
+  Layer<nn::RNNBase>(nn, "RNNBase", "What RNN, LSTM and GRU share (torch.nn.RNNBase).")
+      .def_property_readonly("mode", &nn::RNNBase::mode)
+      .def_property_readonly("input_size", [](const nn::RNNBase& m) { return m.options().input_size; })
+      .def_property_readonly("hidden_size", [](const nn::RNNBase& m) { return m.options().hidden_size; })
+      .def_property_readonly("num_layers", [](const nn::RNNBase& m) { return m.options().num_layers; })
+      .def_property_readonly("bias", [](const nn::RNNBase& m) { return m.options().bias; },
+                             "Whether the layer has biases (a bool, as in PyTorch).")
+      .def_property_readonly("batch_first", [](const nn::RNNBase& m) { return m.options().batch_first; })
+      .def_property_readonly("dropout", [](const nn::RNNBase& m) { return m.options().dropout; })
+      .def_property_readonly("bidirectional", [](const nn::RNNBase& m) { return m.options().bidirectional; })
+      .def_property_readonly("proj_size", [](const nn::RNNBase& m) { return m.options().proj_size; })
+      .def_property_readonly("_flat_weights_names", &nn::RNNBase::flat_weights_names)
+      .def_property_readonly("_flat_weights", [](const nn::RNNBase& m) { return parameter_list(m.flat_weights()); })
+      .def_property_readonly("all_weights", [](const nn::RNNBase& m) {
+        // One list per layer and direction: [w_ih, w_hh(, b_ih, b_hh)].
+        std::vector<Tensor> flat = m.flat_weights();
+        const size_t per = m.options().bias ? 4 : 2;
+        py::list out;
+        for (size_t i = 0; i < flat.size(); i += per)
+          out.append(parameter_list(std::vector<Tensor>(flat.begin() + i, flat.begin() + i + per)));
+        return out;
+      })
+      .def("flatten_parameters", [](const nn::RNNBase&) {},
+           "Does nothing: Ember's layers read their parameters where they are (PyTorch compacts them for cuDNN).")
+      .def("reset_parameters", &nn::RNNBase::reset_parameters)
+      .def("forward", &recurrent_forward, py::arg("input"), py::arg("hx") = py::none(),
+           "input [T, B, input_size] ([B, T, ...] with batch_first), unbatched [T, input_size] or a "
+           "PackedSequence -> (output, h_n), for LSTM (output, (h_n, c_n)).");
+
+  py::class_<nn::RNN, PyLayer<nn::RNN>, nn::RNNBase, std::shared_ptr<nn::RNN>>(nn, "RNN", R"doc(
+Elman RNN, h_t = tanh or relu(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (torch.nn.RNN).
+forward(input, hx=None) -> (output, h_n).)doc")
+      .def(layer_init<nn::RNN>([](int64_t input_size, int64_t hidden_size, int64_t num_layers,
+                                  const std::string& nonlinearity, bool bias, bool batch_first, double dropout,
+                                  bool bidirectional, int64_t proj_size) {
+        return nn::RNNOptions{input_size, hidden_size, num_layers, nonlinearity, bias, batch_first, dropout,
+                              bidirectional, proj_size};
+      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("nonlinearity") = "tanh",
+         py::arg("bias") = true, py::arg("batch_first") = false, py::arg("dropout") = 0.0,
+         py::arg("bidirectional") = false, py::kw_only(), py::arg("proj_size") = 0)
+      .def_property_readonly("nonlinearity", [](const nn::RNN& m) { return m.options().nonlinearity; });
+  py::class_<nn::GRU, PyLayer<nn::GRU>, nn::RNNBase, std::shared_ptr<nn::GRU>>(nn, "GRU", R"doc(
+GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).)doc")
+      .def(layer_init<nn::GRU>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
+                                  bool batch_first, double dropout, bool bidirectional, int64_t proj_size) {
+        return nn::RNNOptions{input_size, hidden_size, num_layers, "tanh", bias, batch_first, dropout, bidirectional,
+                              proj_size};
+      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
+         py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
+         py::kw_only(), py::arg("proj_size") = 0);
+  py::class_<nn::LSTM, PyLayer<nn::LSTM>, nn::RNNBase, std::shared_ptr<nn::LSTM>>(nn, "LSTM", R"doc(
+LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, c_0), returns
+(output, (h_n, c_n)). proj_size > 0 is refused (NotImplementedError).)doc")
+      .def(layer_init<nn::LSTM>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
+                                   bool batch_first, double dropout, bool bidirectional, int64_t proj_size) {
+        return nn::RNNOptions{input_size, hidden_size, num_layers, "tanh", bias, batch_first, dropout, bidirectional,
+                              proj_size};
+      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
+         py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
+         py::arg("proj_size") = 0);
+
+  Layer<nn::RNNCellBase>(nn, "RNNCellBase", "What RNNCell, LSTMCell and GRUCell share (torch.nn.RNNCellBase).")
+      .def_property_readonly("input_size", [](const nn::RNNCellBase& m) { return m.options().input_size; })
+      .def_property_readonly("hidden_size", [](const nn::RNNCellBase& m) { return m.options().hidden_size; })
+      .def_property_readonly("bias", [](const nn::RNNCellBase& m) { return m.options().bias; })
+      .def("reset_parameters", &nn::RNNCellBase::reset_parameters);
+  auto cell_options = [](int64_t input_size, int64_t hidden_size, bool bias) {
+    return nn::RNNCellOptions{input_size, hidden_size, bias};
+  };
+  py::class_<nn::RNNCell, PyLayer<nn::RNNCell>, nn::RNNCellBase, std::shared_ptr<nn::RNNCell>>(
+      nn, "RNNCell", "One Elman RNN step (torch.nn.RNNCell): forward(input, hx=None) -> h'.")
+      .def(layer_init<nn::RNNCell>([](int64_t input_size, int64_t hidden_size, bool bias, const std::string& nonlinearity) {
+        return nn::RNNCellOptions{input_size, hidden_size, bias, nonlinearity};
+      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true, py::arg("nonlinearity") = "tanh")
+      .def_property_readonly("nonlinearity", [](const nn::RNNCell& m) { return m.options().nonlinearity; })
+      .def("forward", [](nn::RNNCell& m, const Tensor& input, const std::optional<Tensor>& hx) {
+        return m.forward(input, hx.value_or(Tensor()));
+      }, py::arg("input"), py::arg("hx") = py::none(), Gil());
+  py::class_<nn::GRUCell, PyLayer<nn::GRUCell>, nn::RNNCellBase, std::shared_ptr<nn::GRUCell>>(
+      nn, "GRUCell", "One GRU step (torch.nn.GRUCell): forward(input, hx=None) -> h'.")
+      .def(layer_init<nn::GRUCell>([cell_options](int64_t input_size, int64_t hidden_size, bool bias) {
+        return cell_options(input_size, hidden_size, bias);
+      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true)
+      .def("forward", [](nn::GRUCell& m, const Tensor& input, const std::optional<Tensor>& hx) {
+        return m.forward(input, hx.value_or(Tensor()));
+      }, py::arg("input"), py::arg("hx") = py::none(), Gil());
+  py::class_<nn::LSTMCell, PyLayer<nn::LSTMCell>, nn::RNNCellBase, std::shared_ptr<nn::LSTMCell>>(
+      nn, "LSTMCell", "One LSTM step (torch.nn.LSTMCell): forward(input, hx=None), hx = (h, c) -> (h', c').")
+      .def(layer_init<nn::LSTMCell>([cell_options](int64_t input_size, int64_t hidden_size, bool bias) {
+        return cell_options(input_size, hidden_size, bias);
+      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true)
+      .def("forward", [](nn::LSTMCell& m, const Tensor& input, py::handle hx) {
+        Tensor h, c;
+        if (!hx.is_none()) {
+          auto pair = hx.cast<py::sequence>();
+          EMBER_CHECK_TYPE(pair.size() == 2, "LSTMCell: hx must be a tuple (h, c), got ", pair.size(), " items");
+          h = pair[0].cast<Tensor>();
+          c = pair[1].cast<Tensor>();
+        }
+        std::pair<Tensor, Tensor> r;
+        {
+          py::gil_scoped_release release;
+          r = m.forward(input, h, c);
+        }
+        return py::make_tuple(r.first, r.second);
+      }, py::arg("input"), py::arg("hx") = py::none());
+}
+
 void bind_containers(py::module_& nn) {
   Layer<nn::Sequential>(nn, "Sequential", R"doc(
 Runs its children in order (torch.nn.Sequential): Sequential(m1, m2, ...) names them "0", "1", ...;
@@ -955,6 +1115,7 @@ void bind_nn(py::module_& m) {
   nn.def("_address", [](const Module& module) { return reinterpret_cast<uintptr_t>(&module); },
          "The C++ object's address: identifies a module whatever Python object wraps it.");
   bind_layers(nn);
+  bind_recurrent(nn);
   bind_containers(nn);
 
   // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with

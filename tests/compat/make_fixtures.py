@@ -64,6 +64,8 @@ def main(names):
                init_path=os.path.join(FIXTURES, "resnet_init.pt"))
     if not names or "transformer_lm" in names:
         record_transformer_lm()
+    if not names or "lstm_lm" in names:
+        record_lstm_lm()
 
 
 # A ResNet-10 of width 8 (ResNet-18's layout with one block per stage, an eighth of its channels), two
@@ -101,10 +103,32 @@ def record_transformer_lm():
            LM_ARGS)
 
 
-def record(name, data_path, build_model, args, out_name=None, init_path=None):
+LSTM_LM_ARGS = ["--epochs", "4", "--emsize", "32", "--nhid", "32", "--nlayers", "2", "--batch_size", "8", "--bptt",
+                "12", "--dropout", "0", "--tied", "--lr", "20", "--log-interval", "10"]
+
+
+def record_lstm_lm():
+    # A word corpus: three of this repository's documents, one line of text per line.
+    root = os.path.dirname(os.path.dirname(HERE))
+    data_dir = os.path.join(FIXTURES, "lstm_lm_corpus")
+    os.makedirs(data_dir, exist_ok=True)
+    for split, docs in (("train", ["README.md", "io/FORMAT.md"]), ("valid", ["tutorials/adding_an_op.md"]),
+                        ("test", ["tests/compat/README.md"])):
+        with open(os.path.join(data_dir, f"{split}.txt"), "w", encoding="utf8") as out:
+            for doc in docs:
+                with open(os.path.join(root, doc), encoding="utf8") as f:
+                    out.writelines(line for line in f if line.strip())
+    torch.manual_seed(0)
+    with tempfile.TemporaryDirectory() as scratch:
+        record("lstm_lm", data_dir,
+               lambda ns: ns["RNNModel"]("LSTM", len(ns["Corpus"](data_dir).dictionary), 32, 32, 2, 0.0, True),
+               LSTM_LM_ARGS, extra=["--save", os.path.join(scratch, "model.pt")])
+
+
+def record(name, data_path, build_model, args, out_name=None, init_path=None, extra=()):
     """Saves the initial state dict of build_model(the script's namespace under PyTorch) (unless
-    init_path names one already saved), runs the script under PyTorch from it with args, and writes
-    fixtures/<out_name, default name>.losses.json."""
+    init_path names one already saved), runs the script under PyTorch from it with args (and `extra`,
+    not recorded), and writes fixtures/<out_name, default name>.losses.json."""
     script = os.path.join(HERE, f"{name}.py")
     source = torch_version_of(script)
     if init_path is None:
@@ -118,7 +142,7 @@ def record(name, data_path, build_model, args, out_name=None, init_path=None):
     out = os.path.join(FIXTURES, f"{out_name or name}.losses.json")
     with tempfile.TemporaryDirectory() as cwd:  # where a script writes its checkpoints
         subprocess.run([sys.executable, torch_script, "--data", data_path, "--init", init_path, "--losses-out", out,
-                        *args], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=cwd)
+                        *args, *extra], check=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=cwd)
     os.remove(torch_script)
     with open(out) as f:
         recorded = json.load(f)

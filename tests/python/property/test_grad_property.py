@@ -679,6 +679,52 @@ def _sdpa(draw):
     fn = lambda q, k, v: F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=kind == "causal",
                                                         scale=scale)
     return fn, [values(draw, bq + (L, E)), values(draw, bk + (S, E)), values(draw, bv + (S, Ev))]
+_GATES = {"rnn_tanh": 1, "rnn_relu": 1, "lstm": 4, "gru": 3}
+
+
+@case("recurrent", layouts=NO_EXPAND)
+def _recurrent(draw):
+    """A stack of recurrent layers (ember.lstm & co., padded or packed) or one cell step: every output
+    in one tensor."""
+    kind = draw(st.sampled_from(sorted(_GATES)))
+    T, B, I, H = draw(st.integers(1, 3)), draw(st.integers(0, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    G = _GATES[kind] * H
+    if draw(st.booleans()):  # one step: ember.lstm_cell & co.
+        arrays = [values(draw, (B, I)), values(draw, (B, H), "unit"), values(draw, (G, I)), values(draw, (G, H)),
+                  values(draw, (G,)), values(draw, (G,))]
+        if kind == "lstm":
+            arrays.append(values(draw, (B, H), "unit"))
+            return (lambda x, h, wi, wh, bi, bh, c: ember.cat([r.reshape(-1) for r in ember.lstm_cell(
+                x, [h, c], wi, wh, bi, bh)])), arrays
+        return (lambda x, h, wi, wh, bi, bh: getattr(ember, kind + "_cell")(x, h, wi, wh, bi, bh)), arrays
+    layers, bidirectional, batch_first = draw(st.integers(1, 2)), draw(st.booleans()), draw(st.booleans())
+    D = 2 if bidirectional else 1
+    weights = []
+    for layer in range(layers):
+        for _ in range(D):
+            weights += [values(draw, (G, I if layer == 0 else H * D)), values(draw, (G, H)), values(draw, (G,)),
+                        values(draw, (G,))]
+    x = values(draw, (B, T, I) if batch_first else (T, B, I))
+    states = [values(draw, (layers * D, B, H), "unit") for _ in range(2 if kind == "lstm" else 1)]
+    n = len(states)
+
+    if draw(st.booleans()):  # a packed batch: B sequences of lengths T >= ... >= 1, step by step
+        lengths = sorted((draw(st.integers(1, T)) for _ in range(max(B, 1))), reverse=True)
+        sizes = ember.tensor([sum(1 for m in lengths if m > t) for t in range(lengths[0])])
+        x = values(draw, (sum(lengths), I))
+        states = [values(draw, (layers * D, len(lengths), H), "unit") for _ in range(2 if kind == "lstm" else 1)]
+
+        def run_packed(x, *rest):
+            hx = list(rest[:n]) if kind == "lstm" else rest[0]
+            results = getattr(ember, kind)(x, sizes, hx, list(rest[n:]), True, layers, 0.0, False, bidirectional)
+            return ember.cat([r.reshape(-1) for r in results])
+        return run_packed, [x] + states + weights
+
+    def run(x, *rest):
+        hx = list(rest[:n]) if kind == "lstm" else rest[0]
+        results = getattr(ember, kind)(x, hx, list(rest[n:]), True, layers, 0.0, False, bidirectional, batch_first)
+        return ember.cat([r.reshape(-1) for r in results])
+    return run, [x] + states + weights
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -1,10 +1,12 @@
-"""ember.nn.utils: gradient clipping (torch.nn.utils.clip_grad_norm_ / clip_grad_value_)."""
+"""ember.nn.utils: gradient clipping (torch.nn.utils.clip_grad_norm_ / clip_grad_value_) and, in
+ember.nn.utils.rnn, the packing of sequences of different lengths."""
 from __future__ import annotations
 
 from typing import Iterable, Union
 
-from .. import _C
-from .._C import Tensor
+from ... import _C
+from ..._C import Tensor
+from . import rnn  # noqa: F401
 
 _Params = Union[Tensor, Iterable[Tensor], Iterable["tuple[str, Tensor]"]]
 

@@ -1,0 +1,72 @@
+#pragma once
+// The kernel contract of the recurrent cells (ops/rnn.h): one time step of an Elman RNN (tanh or
+// ReLU), LSTM or GRU cell, forward and backward, each one pass over the gates. The matrix products
+// (x W_ih^T for every step at once, h W_hh^T per step) are GEMMs outside these kernels; the kernels
+// add the biases, apply the gate nonlinearities and update the state. Ops call the stubs; each
+// backend (core/cpu/, cuda/) registers its kernels into them.
+//
+// With a = gates_x + bias_ih + gates_h + bias_hh (per gate block of H columns), PyTorch's cells:
+//   Tanh, Relu: h = act(a)
+//   Lstm (blocks i, f, g, o): i, f, o = sigmoid(a_i, a_f, a_o), g = tanh(a_g),
+//                             c = f * c_prev + i * g, h = o * tanh(c)
+//   Gru (blocks r, z, n):     r, z = sigmoid(a_r, a_z), hn = gates_h_n + bias_hh_n,
+//                             n = tanh(gates_x_n + bias_ih_n + r * hn), h = (1 - z) * n + z * h_prev
+#include <cstdint>
+
+#include "ember/core/dispatch.h"
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+/// The cell a recurrent layer repeats.
+enum class RnnCell : uint8_t { Tanh, Relu, Lstm, Gru };
+
+/// Gate blocks of H columns each in the cell's weight rows: G = rnn_gates(cell) * H.
+constexpr int64_t rnn_gates(RnnCell cell) {
+  return cell == RnnCell::Lstm ? 4 : cell == RnnCell::Gru ? 3 : 1;
+}
+
+/// Columns per hidden unit the forward keeps for the backward (the workspace is [B, W * H]): the
+/// LSTM's activated i, f, g, o; the GRU's r, z, n and hn; nothing for Tanh and Relu, whose
+/// backward reads h.
+constexpr int64_t rnn_workspace_gates(RnnCell cell) {
+  return cell == RnnCell::Lstm || cell == RnnCell::Gru ? 4 : 0;
+}
+
+/// One forward step over a batch of B rows. Every matrix is 2-D with unit column stride and any
+/// row stride; all of one floating dtype. Undefined where the cell has no such state.
+struct RnnCellForward {
+  Tensor gates_x;           // [B, G] this step's x W_ih^T (no bias)
+  Tensor gates_h;           // [B, G] h_prev W_hh^T (no bias)
+  Tensor bias_ih, bias_hh;  // [G] contiguous, or both undefined (no biases)
+  Tensor h_prev;            // [B, H] (GRU: read; others: unused)
+  Tensor c_prev;            // [B, H] LSTM only
+  Tensor h;                 // [B, H] written
+  Tensor c;                 // [B, H] written, LSTM only
+  Tensor workspace;         // [B, rnn_workspace_gates * H] written, or undefined (no backward)
+};
+
+/// One backward step. The gradient reaching h is grad_h + grad_h_rec (+ grad_carry for the GRU);
+/// any of them undefined counts as zero.
+struct RnnCellBackward {
+  Tensor grad_h;         // [B, H] from the step's output
+  Tensor grad_h_rec;     // [B, H] from the next step's gates (grad_gates_h W_hh)
+  Tensor grad_carry;     // [B, H] LSTM: gradient reaching c; GRU: the next step's z * dh
+  Tensor workspace;      // the forward's
+  Tensor h;              // [B, H] the step's output (Tanh, Relu)
+  Tensor h_prev;         // [B, H] GRU
+  Tensor c_prev, c;      // [B, H] LSTM
+  Tensor grad_gates_x;   // [B, G] written: d/d gates_x (also d/d bias_ih, row by row)
+  Tensor grad_gates_h;   // [B, G] written for the GRU (block n is r times grad_gates_x's); the
+                         // other cells' equals grad_gates_x and is left undefined
+  Tensor grad_carry_prev;  // [B, H] written: LSTM d/d c_prev; GRU the direct part z * dh of
+                           // d/d h_prev; undefined for Tanh and Relu. May be grad_carry itself
+                           // (each row is read before it is written)
+};
+
+using RnnCellForwardFn = void (*)(RnnCell cell, const RnnCellForward& args);
+using RnnCellBackwardFn = void (*)(RnnCell cell, const RnnCellBackward& args);
+EMBER_DECLARE_STUB(rnn_cell_forward_stub, RnnCellForwardFn);
+EMBER_DECLARE_STUB(rnn_cell_backward_stub, RnnCellBackwardFn);
+
+}  // namespace ember
