@@ -1,8 +1,8 @@
 // sin, cos and tan, apart from the other unary ops and each in a kernel of its own: CUDA's accurate
 // argument reduction for large arguments keeps its table in registers only when a kernel calls one
-// of them, in float; in double it always uses 40 bytes of local memory, which ptxas reports. This
-// is the one .cu file where that report is a warning and not an error (cmake/EmberCuda.cmake), so
-// a spill or local array anywhere else still fails the build.
+// of them, in float; in double it always uses 40 bytes of local memory. This is the one .cu file
+// compiled without ptxas's local-memory report (cmake/EmberCuda.cmake), so that report elsewhere
+// still points at a kernel of Ember's.
 #include "ember/cuda/kernels/elementwise.cuh"
 
 namespace ember::cuda {

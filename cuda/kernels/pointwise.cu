@@ -66,86 +66,102 @@ __device__ __forceinline__ T lerp(T m, T x, T w) {
   return (w < T(0.5) && w > T(-0.5)) ? m + (x - m) * w : x - (x - m) * (T(1) - w);
 }
 
+// The optimizers' coefficients, converted to T once on the host and read by the kernels from
+// their parameter space: kept in registers across the division and square root (whose slow paths
+// are calls), they spilled on sm_90.
 template <typename T>
-__global__ void __launch_bounds__(kThreads) sgd_kernel(T* p, const T* g, T* buf, int64_t n, SgdArgs a) {
-  const T sign = a.maximize ? T(-1) : T(1), wd = T(a.weight_decay), mom = T(a.momentum), damp = T(1 - a.dampening),
-          neg_lr = T(-a.lr);
-  const bool decay = a.weight_decay != 0;
+struct SgdCoeffs {
+  T sign, wd, mom, damp, neg_lr;
+  bool decay, nesterov, first;
+};
+template <typename T>
+struct AdamCoeffs {
+  T sign, wd, w1, b2, c2, eps, bc2s, neg_ss, decay;
+  bool l2, shrink;
+};
+template <typename T>
+struct RmspropCoeffs {
+  T sign, wd, alpha, c, eps, mom, neg_lr;
+  bool decay;
+};
+template <typename T>
+struct AdagradCoeffs {
+  T sign, wd, eps, neg_clr;
+  bool decay;
+};
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) sgd_kernel(T* p, const T* g, T* buf, int64_t n, const SgdCoeffs<T> a) {
   EMBER_GRID_STRIDE(i, n) {
     const T P = p[i];
-    const T d = decay ? g[i] * sign + P * wd : g[i] * sign;
+    const T d = a.decay ? g[i] * a.sign + P * a.wd : g[i] * a.sign;
     if (!buf) {
-      p[i] = P + d * neg_lr;
+      p[i] = P + d * a.neg_lr;
       continue;
     }
-    const T B = a.first ? d : buf[i] * mom + d * damp;
+    const T B = a.first ? d : buf[i] * a.mom + d * a.damp;
     buf[i] = B;
-    p[i] = a.nesterov ? P + (d + B * mom) * neg_lr : P + B * neg_lr;
+    p[i] = a.nesterov ? P + (d + B * a.mom) * a.neg_lr : P + B * a.neg_lr;
   }
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kThreads) adam_kernel(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, AdamArgs a) {
-  const T sign = a.maximize ? T(-1) : T(1), wd = T(a.weight_decay), w1 = T(1 - a.beta1), b2 = T(a.beta2),
-          c2 = T(1 - a.beta2), eps = T(a.eps), bc2s = T(a.bc2_sqrt), neg_ss = T(-a.step_size), decay = T(a.decay);
-  const bool l2 = a.weight_decay != 0 && !a.decoupled, shrink = a.weight_decay != 0 && a.decoupled;
+__global__ void __launch_bounds__(kThreads) adam_kernel(T* p, const T* g, T* m, T* v, T* vmax, int64_t n,
+                                                         const AdamCoeffs<T> a) {
   EMBER_GRID_STRIDE(i, n) {
     const T P = p[i];
-    const T d = l2 ? g[i] * sign + P * wd : g[i] * sign;
-    const T M = lerp(m[i], d, w1);
-    const T V = v[i] * b2 + d * c2 * d;
+    const T d = a.l2 ? g[i] * a.sign + P * a.wd : g[i] * a.sign;
+    const T M = lerp(m[i], d, a.w1);
+    const T V = v[i] * a.b2 + d * a.c2 * d;
     m[i] = M;
     v[i] = V;
     T denom;
     if (vmax) {
       const T VM = math::max_nan(vmax[i], V);  // NaN wins, as in torch.maximum
       vmax[i] = VM;
-      denom = std::sqrt(VM) / bc2s + eps;
+      denom = std::sqrt(VM) / a.bc2s + a.eps;
     } else {
-      denom = std::sqrt(V) / bc2s + eps;
+      denom = std::sqrt(V) / a.bc2s + a.eps;
     }
-    p[i] = shrink ? P * decay + M * neg_ss / denom : P + M * neg_ss / denom;
+    p[i] = a.shrink ? P * a.decay + M * a.neg_ss / denom : P + M * a.neg_ss / denom;
   }
 }
 
-template <typename T>
+// One kernel per variant, as on the CPU.
+template <typename T, bool Centered, bool Momentum>
 __global__ void __launch_bounds__(kThreads) rmsprop_kernel(T* p, const T* g, T* sq, T* ga, T* buf, int64_t n,
-                                                            RmspropArgs a) {
-  const T sign = a.maximize ? T(-1) : T(1), wd = T(a.weight_decay), alpha = T(a.alpha), c = T(1 - a.alpha),
-          eps = T(a.eps), mom = T(a.momentum), neg_lr = T(-a.lr);
-  const bool decay = a.weight_decay != 0;
+                                                            const RmspropCoeffs<T> a) {
   EMBER_GRID_STRIDE(i, n) {
     const T P = p[i];
-    const T d = decay ? g[i] * sign + P * wd : g[i] * sign;
-    const T SQ = sq[i] * alpha + d * c * d;
+    const T d = a.decay ? g[i] * a.sign + P * a.wd : g[i] * a.sign;
+    const T SQ = sq[i] * a.alpha + d * a.c * d;
     sq[i] = SQ;
     T avg;
-    if (ga) {
-      const T GA = lerp(ga[i], d, c);
+    if constexpr (Centered) {
+      const T GA = lerp(ga[i], d, a.c);
       ga[i] = GA;
-      avg = std::sqrt(SQ + GA * T(-1) * GA) + eps;
+      avg = std::sqrt(SQ + GA * T(-1) * GA) + a.eps;
     } else {
-      avg = std::sqrt(SQ) + eps;
+      avg = std::sqrt(SQ) + a.eps;
     }
-    if (buf) {
-      const T B = buf[i] * mom + d / avg;
+    if constexpr (Momentum) {
+      const T B = buf[i] * a.mom + d / avg;
       buf[i] = B;
-      p[i] = P + B * neg_lr;
+      p[i] = P + B * a.neg_lr;
     } else {
-      p[i] = P + d * neg_lr / avg;
+      p[i] = P + d * a.neg_lr / avg;
     }
   }
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kThreads) adagrad_kernel(T* p, const T* g, T* sum, int64_t n, AdagradArgs a) {
-  const T sign = a.maximize ? T(-1) : T(1), wd = T(a.weight_decay), eps = T(a.eps), neg_clr = T(-a.clr);
+__global__ void __launch_bounds__(kThreads) adagrad_kernel(T* p, const T* g, T* sum, int64_t n, const AdagradCoeffs<T> a) {
   EMBER_GRID_STRIDE(i, n) {
     const T P = p[i];
-    const T d = a.weight_decay != 0 ? g[i] * sign + P * wd : g[i] * sign;
+    const T d = a.decay ? g[i] * a.sign + P * a.wd : g[i] * a.sign;
     const T S = sum[i] + d * T(1) * d;
     sum[i] = S;
-    p[i] = P + d * neg_clr / (std::sqrt(S) + eps);
+    p[i] = P + d * a.neg_clr / (std::sqrt(S) + a.eps);
   }
 }
 
@@ -212,8 +228,10 @@ void launch_sgd_step(DType dtype, void* param, const void* grad, void* buf, int6
   if (n == 0) return;
   visit_floating(dtype, [&](auto tag) {
     using T = decltype(tag);
+    const SgdCoeffs<T> k{a.maximize ? T(-1) : T(1), T(a.weight_decay), T(a.momentum), T(1 - a.dampening), T(-a.lr),
+                         a.weight_decay != 0, a.nesterov, a.first};
     sgd_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(param), static_cast<const T*>(grad),
-                                                          static_cast<T*>(buf), n, a);
+                                                          static_cast<T*>(buf), n, k);
     check_launch("SGD");
   });
 }
@@ -223,9 +241,12 @@ void launch_adam_step(DType dtype, void* param, const void* grad, void* exp_avg,
   if (n == 0) return;
   visit_floating(dtype, [&](auto tag) {
     using T = decltype(tag);
+    const AdamCoeffs<T> k{a.maximize ? T(-1) : T(1), T(a.weight_decay), T(1 - a.beta1), T(a.beta2), T(1 - a.beta2),
+                          T(a.eps), T(a.bc2_sqrt), T(-a.step_size), T(a.decay),
+                          a.weight_decay != 0 && !a.decoupled, a.weight_decay != 0 && a.decoupled};
     adam_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(param), static_cast<const T*>(grad),
                                                            static_cast<T*>(exp_avg), static_cast<T*>(exp_avg_sq),
-                                                           static_cast<T*>(max_exp_avg_sq), n, a);
+                                                           static_cast<T*>(max_exp_avg_sq), n, k);
     check_launch("Adam");
   });
 }
@@ -235,10 +256,22 @@ void launch_rmsprop_step(DType dtype, void* param, const void* grad, void* squar
   if (n == 0) return;
   visit_floating(dtype, [&](auto tag) {
     using T = decltype(tag);
-    rmsprop_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(param), static_cast<const T*>(grad),
-                                                              static_cast<T*>(square_avg), static_cast<T*>(grad_avg),
-                                                              static_cast<T*>(buf), n, a);
-    check_launch("RMSprop");
+    const RmspropCoeffs<T> k{a.maximize ? T(-1) : T(1), T(a.weight_decay), T(a.alpha), T(1 - a.alpha), T(a.eps),
+                             T(a.momentum), T(-a.lr), a.weight_decay != 0};
+    const auto go = [&](auto kernel) {
+      kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(param), static_cast<const T*>(grad),
+                                                     static_cast<T*>(square_avg), static_cast<T*>(grad_avg),
+                                                     static_cast<T*>(buf), n, k);
+      check_launch("RMSprop");
+    };
+    if (grad_avg && buf)
+      go(rmsprop_kernel<T, true, true>);
+    else if (grad_avg)
+      go(rmsprop_kernel<T, true, false>);
+    else if (buf)
+      go(rmsprop_kernel<T, false, true>);
+    else
+      go(rmsprop_kernel<T, false, false>);
   });
 }
 
@@ -247,8 +280,9 @@ void launch_adagrad_step(DType dtype, void* param, const void* grad, void* sum, 
   if (n == 0) return;
   visit_floating(dtype, [&](auto tag) {
     using T = decltype(tag);
+    const AdagradCoeffs<T> k{a.maximize ? T(-1) : T(1), T(a.weight_decay), T(a.eps), T(-a.clr), a.weight_decay != 0};
     adagrad_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(param), static_cast<const T*>(grad),
-                                                              static_cast<T*>(sum), n, a);
+                                                              static_cast<T*>(sum), n, k);
     check_launch("Adagrad");
   });
 }

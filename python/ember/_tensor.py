@@ -37,7 +37,10 @@ _c_clamp = Tensor.clamp
 
 def _to(self: Tensor, *args: Any, non_blocking: bool = False, copy: bool = False, memory_format: Any = None,
         **kwargs: Any) -> Tensor:
-    # NB: non_blocking has nothing to overlap on the CPU; memory_format: Ember tensors are strided.
+    # NB: non_blocking: a host-to-device copy returns once staged anyway; memory_format: Ember
+    # tensors are strided.
+    if isinstance(kwargs.get("device"), str):
+        kwargs["device"] = _C.device(kwargs["device"])
     out = _c_to(self, *args, **kwargs)
     return out.clone() if copy and out._is_same(self) else out
 

@@ -391,7 +391,7 @@ class Tensor:
         """
     def cpu(self) -> Tensor:
         ...
-    def cuda(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def cuda(self, device: typing.Any = None, non_blocking: bool = False, memory_format: typing.Any = None) -> Tensor:
         ...
     def cumsum(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
@@ -1073,6 +1073,38 @@ class RemovableHandle:
         ...
     def remove(self) -> None:
         ...
+def _check_device(device: _device, what: str) -> None:
+    """
+    Raises 'no CUDA device: <what> on <device>: ...' unless the device can be used.
+    """
+def _cuda_backend_built() -> bool:
+    """
+    Whether this build has the CUDA backend.
+    """
+def _cuda_device_count() -> int:
+    """
+    Usable CUDA devices (0 without one).
+    """
+def _cuda_empty_cache() -> None:
+    """
+    Returns the CUDA allocator's cached blocks to the driver.
+    """
+def _cuda_get_device_name(index: typing.SupportsInt | typing.SupportsIndex = 0) -> str:
+    """
+    The name of cuda:index.
+    """
+def _cuda_memory_allocated(index: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    """
+    Bytes held by live tensors on cuda:index.
+    """
+def _cuda_memory_reserved(index: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    """
+    Bytes the allocator holds on cuda:index (live and cached).
+    """
+def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+    """
+    Waits for the kernels queued on cuda:index (-1: every device).
+    """
 def _throw(kind: str, message: str) -> None:
     """
     Throws the named ember exception (tests the mapping).
