@@ -6,6 +6,7 @@
 # $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
 #   bench/run.sh            # everything (a few minutes on 2 cores)
 #   bench/run.sh cpp        # only the listed parts (cpp python io contended), then the tables of all
+# Where ember.cuda.is_available(), GPU rows follow (bench/gpu_bench.py, Ember and PyTorch on cuda:0).
 # "contended" runs the C++ training steps again with 1 and then 2 CPU-bound processes competing
 # for the cores, each library at its default thread setting (needs the cpp part's programs).
 set -euo pipefail
@@ -68,5 +69,13 @@ if [[ $parts == *" contended "* ]]; then
     "$res/torch-cpp" contended >"$res/torch-cpp.contended$busy"
     ((busy == 0)) || { kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true; }
   done
+fi
+# GPU rows: only where this build has the CUDA backend and the machine a GPU (bench/gpu_bench.py).
+if .venv/bin/python -c "import ember, sys; sys.exit(0 if ember.cuda.is_available() else 1)" 2>/dev/null; then
+  say "GPU: Ember and PyTorch on cuda:0"
+  .venv/bin/python bench/gpu_bench.py ember >"$res/ember-py.gpu"
+  "$venv/bin/python" bench/gpu_bench.py torch >"$res/torch-py.gpu" || true
+else
+  say "no CUDA device (or no CUDA backend in this build): no GPU rows"
 fi
 "$venv/bin/python" bench/summary.py "$res"

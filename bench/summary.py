@@ -3,7 +3,7 @@ thread setting, the ratios Ember/PyTorch and the issue's targets; then each thre
 the checkpoint details. Standard library only.
     python summary.py RESULTS_DIR
 RESULTS_DIR holds SIDE.THREADS files (SIDE: ember-cpp, torch-cpp, ember-py, torch-py; THREADS: 1,
-2, io for the checkpoint runs, or contendedN for the C++ training steps with N busy processes
+2, io for the checkpoint runs, gpu for the GPU rows, or contendedN for the C++ training steps with N busy processes
 competing, at default threads), each of "name value unit" lines. The contended table checks issue
 14's target: with 1 and with 2 busy processes, Ember's step at most 2x its quiet step and faster
 than PyTorch's contended step.
@@ -131,6 +131,24 @@ def contended(results):
            "PyTorch, 2 busy", "met"], rows)
 
 
+GPU = [("gpu_matmul1024", "1024² float32 matmul (GFLOP/s)"), ("gpu_matmul4096", "4096² float32 matmul (GFLOP/s)"),
+       ("gpu_add_16m", "add of 16M float32 (GB/s)"), ("gpu_sum_16m", "sum of 16M float32 (GB/s)"),
+       ("gpu_host_to_device_64mb", "64 MB host to device (GB/s)"),
+       ("gpu_mlp_step_b512_adam", "MLP step, batch 512, Adam (ms)"),
+       ("gpu_cnn_step_b64_adam", "CNN step, batch 64, Adam (ms)")]
+
+
+def gpu(results):
+    """The GPU rows (bench/gpu_bench.py), when the run had a GPU."""
+    e, t = results["ember-py"].get("gpu"), results["torch-py"].get("gpu")
+    if not e:
+        return
+    print("On the GPU (cuda:0, from Python; ratio = Ember's time / PyTorch's, rates inverted):\n")
+    rows = [[label, cell(e.get(name)), cell((t or {}).get(name)), times(ratio(e.get(name), (t or {}).get(name)))]
+            for name, label in GPU]
+    table(["workload", "Ember", "PyTorch", "ratio"], rows)
+
+
 def main():
     results = load(sys.argv[1])
     print(f"machine: {machine()}\n")
@@ -159,6 +177,8 @@ def main():
     table(["workload", "threads", *HEADS, "C++ ratio", "Python ratio"], rows)
 
     contended(results)
+
+    gpu(results)
 
     ember, torch = results["ember-cpp"].get("io"), results["torch-py"].get("io")
     if ember and torch:

@@ -26,14 +26,15 @@ endfunction()
 function(ember_layer layer)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "USES;LIBRARIES;GENERATED_SOURCES")
   ember_layer_include_root(${layer} ${arg_USES})
-  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${layer}/*.cpp)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${layer}/*.cpp ${CMAKE_SOURCE_DIR}/${layer}/*.cu)
   add_library(ember_${layer} OBJECT ${sources} ${arg_GENERATED_SOURCES})
   add_dependencies(ember_${layer} ember_codegen)
   target_include_directories(ember_${layer} PRIVATE ${EMBER_LAYER_ROOTS}/${layer}
                                                     ${EMBER_LAYER_ROOTS}/${layer}/generated)
   target_link_libraries(ember_${layer} PRIVATE ${arg_LIBRARIES} absl::inlined_vector Threads::Threads)
-  target_compile_options(ember_${layer} PRIVATE ${EMBER_COMPILE_OPTIONS})
-  target_compile_definitions(ember_${layer} PRIVATE ${EMBER_COMPILE_DEFINITIONS})
+  # The C++ flags are for g++ only; .cu files (cuda/) get nvcc's (cmake/EmberCuda.cmake).
+  target_compile_options(ember_${layer} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${EMBER_COMPILE_OPTIONS}>")
+  target_compile_definitions(ember_${layer} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${EMBER_COMPILE_DEFINITIONS}>")
   set_property(GLOBAL APPEND PROPERTY EMBER_LAYER_TARGETS ember_${layer})
 endfunction()
 

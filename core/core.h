@@ -1,5 +1,6 @@
 #pragma once
 // Everything in core/: tensors, dtypes, devices, creation, random generators, threads.
+#include "ember/core/backend.h"
 #include "ember/core/copy.h"
 #include "ember/core/device.h"
 #include "ember/core/dtype.h"

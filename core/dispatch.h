@@ -6,10 +6,27 @@
 //   // ops/foo.cpp               EMBER_DEFINE_STUB(foo_stub, FooFn);
 //   // core/cpu/foo_kernel.cpp   EMBER_REGISTER_KERNEL(foo_stub, DeviceType::CPU, &cpu_foo);
 //   // ops/foo.cpp               foo_stub(x.device().type, out, x);
+#include "ember/core/backend.h"
 #include "ember/core/device.h"
 #include "ember/core/error.h"
 
+#include <vector>
+
 namespace ember {
+
+/// A stub's name and whether a device type has a kernel in it: every stub that
+/// EMBER_DEFINE_STUB defines is listed, so a test can check that a backend fills them all.
+struct StubEntry {
+  const char* name;
+  bool (*has)(DeviceType);
+};
+/// Every stub defined in the library, in no particular order.
+const std::vector<StubEntry>& all_stubs();
+
+namespace detail {
+/// Adds a stub to all_stubs() (EMBER_DEFINE_STUB does it).
+bool list_stub(const char* name, bool (*has)(DeviceType));
+}  // namespace detail
 
 template <typename Fn>
 class DispatchStub {
@@ -19,10 +36,11 @@ class DispatchStub {
   Fn get(DeviceType d) const {
     Fn fn = table_[static_cast<int>(d)];
     EMBER_CHECK_AS(NotImplementedError, fn != nullptr, name_, ": no kernel registered for device ",
-                   d, d == DeviceType::CUDA ? " (build with -DEMBER_CUDA=ON)" : "");
+                   d, backend_built(d) ? "" : " (build with -DEMBER_CUDA=ON)");
     return fn;
   }
   bool has(DeviceType d) const { return table_[static_cast<int>(d)] != nullptr; }
+  const char* name() const { return name_; }
   void set(DeviceType d, Fn fn) { table_[static_cast<int>(d)] = fn; }
 
   template <typename... Args>
@@ -41,8 +59,11 @@ class DispatchStub {
 #define EMBER_CONCAT(a, b) EMBER_CONCAT_INNER(a, b)
 /// Declares a stub in a header: EMBER_DECLARE_STUB(add_stub, AddFn).
 #define EMBER_DECLARE_STUB(stub, FnType) extern ::ember::DispatchStub<FnType> stub
-/// Defines it in one source file.
-#define EMBER_DEFINE_STUB(stub, FnType) constinit ::ember::DispatchStub<FnType> stub(#stub)
+/// Defines it in one source file (and lists it in all_stubs()).
+#define EMBER_DEFINE_STUB(stub, FnType)                                                                \
+  constinit ::ember::DispatchStub<FnType> stub(#stub);                                                 \
+  [[maybe_unused]] static const bool EMBER_CONCAT(ember_stub_listed_, __COUNTER__) =                   \
+      ::ember::detail::list_stub(#stub, [](::ember::DeviceType d) { return stub.has(d); })
 /// Registers a backend's kernel when the library loads.
 #define EMBER_REGISTER_KERNEL(stub, device, fn)                                     \
   [[maybe_unused]] static const bool EMBER_CONCAT(ember_registered_, __COUNTER__) = \

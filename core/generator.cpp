@@ -3,30 +3,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "ember/core/philox.h"
+
 namespace ember {
-namespace {
-
-// Philox 4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011).
-std::array<uint32_t, 4> philox(uint64_t counter, uint64_t key) {
-  constexpr uint32_t kM0 = 0xD2511F53, kM1 = 0xCD9E8D57, kW0 = 0x9E3779B9, kW1 = 0xBB67AE85;
-  uint32_t c[4] = {static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32), 0, 0};
-  uint32_t k[2] = {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)};
-  for (int round = 0; round < 10; ++round) {
-    uint64_t p0 = static_cast<uint64_t>(kM0) * c[0];
-    uint64_t p1 = static_cast<uint64_t>(kM1) * c[2];
-    uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k[0];
-    uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k[1];
-    c[0] = n0;
-    c[1] = static_cast<uint32_t>(p1);
-    c[2] = n2;
-    c[3] = static_cast<uint32_t>(p0);
-    k[0] += kW0;
-    k[1] += kW1;
-  }
-  return {c[0], c[1], c[2], c[3]};
-}
-
-}  // namespace
 
 void Generator::manual_seed(uint64_t seed) { set_state({seed, 0}); }
 
@@ -38,7 +17,8 @@ void Generator::set_state(State state) {
 uint32_t Generator::next_u32() {
   uint64_t block = state_.counter >> 2;
   if (block != cached_block_) {
-    block_ = philox(block, state_.seed);
+    const PhiloxBlock b = philox4x32(block, state_.seed);
+    block_ = {b.w[0], b.w[1], b.w[2], b.w[3]};
     cached_block_ = block;
   }
   return block_[state_.counter++ & 3];
@@ -49,6 +29,7 @@ uint64_t Generator::next_u64() {
   return (hi << 32) | next_u32();
 }
 
+// NB: the same formula as philox_uniform_float, which CUDA kernels use (core/philox.h).
 float Generator::uniform_float() { return static_cast<float>(next_u32() >> 8) * 0x1.0p-24f; }
 
 double Generator::uniform_double() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }

@@ -1,5 +1,6 @@
 #include "ember/core/storage.h"
 
+#include "ember/core/backend.h"
 #include "ember/core/error.h"
 
 namespace ember {
@@ -13,16 +14,15 @@ void register_allocator(DeviceType type, const Allocator* allocator) {
 
 Storage::Storage(size_t nbytes, Device device) : nbytes_(nbytes), device_(device) {
   allocator_ = g_allocators[static_cast<int>(device.type)];
-  EMBER_CHECK_AS(NotImplementedError, allocator_ != nullptr, "Storage: no allocator for device ",
-                 device, device.is_cuda() ? " (build with -DEMBER_CUDA=ON)" : "");
-  data_ = allocator_->allocate(nbytes);
+  if (allocator_ == nullptr) check_device(device, "cannot allocate memory");  // says why, and throws
+  data_ = allocator_->allocate(nbytes, device);
 }
 
 Storage::Storage(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner)
     : data_(data), nbytes_(nbytes), device_(device), owner_(std::move(owner)) {}
 
 Storage::~Storage() {
-  if (allocator_) allocator_->deallocate(data_, nbytes_);
+  if (allocator_) allocator_->deallocate(data_, nbytes_, device_);
 }
 
 }  // namespace ember

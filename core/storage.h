@@ -10,11 +10,13 @@
 
 namespace ember {
 
-/// How a backend hands out memory: registered once per device type. deallocate gets back the
-/// size the block was allocated with (a caching allocator files the block under it).
+/// How a backend hands out memory: registered once per device type, given the device (its index
+/// picks the GPU). deallocate gets back the size and device the block was allocated with (a
+/// caching allocator files the block under them); it never throws: storages are freed from
+/// destructors, also at exit.
 struct Allocator {
-  void* (*allocate)(size_t nbytes);
-  void (*deallocate)(void* ptr, size_t nbytes);
+  void* (*allocate)(size_t nbytes, Device device);
+  void (*deallocate)(void* ptr, size_t nbytes, Device device) noexcept;
 };
 /// Registers the allocator for a device type (core/cpu/ does it for CPU).
 void register_allocator(DeviceType type, const Allocator* allocator);
@@ -24,7 +26,8 @@ bool cpu_allocator_caches();
 
 class Storage {
  public:
-  /// Allocates `nbytes` on `device` through its allocator.
+  /// Allocates `nbytes` on `device` through its allocator; for a device that this build or machine
+  /// lacks, an ember::Error that starts "no CUDA device: ".
   Storage(size_t nbytes, Device device);
   /// Borrows `data`; `owner` keeps it alive and is released with the storage.
   Storage(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner);

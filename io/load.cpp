@@ -13,6 +13,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "ember/core/backend.h"
+#include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/core/parallel.h"
 #include "ember/io/checksum.h"
@@ -380,8 +382,35 @@ Value File::root(bool verify) const {
   return out;
 }
 
+namespace {
+
+// Copies every tensor of the tree to `device` in place, a tensor reached by two names (a tie) once.
+void map_tensors(Value& v, Device device, std::unordered_map<const TensorImpl*, Tensor>& moved) {
+  if (v.is_tensor()) {
+    const Tensor& t = v.as_tensor();
+    auto [it, fresh] = moved.try_emplace(t.impl_ptr().get());
+    if (fresh) {
+      Tensor m = copy_as(t, t.dtype(), device);
+      m.attributes() = t.attributes();
+      if (t.requires_grad()) m.set_requires_grad(true);
+      it->second = m;
+    }
+    v = Value(it->second, v.tensor_kind(), v.persistent());
+    return;
+  }
+  if (v.is_list() || v.is_tuple() || v.is_dict())
+    for (Value& item : v.items()) map_tensors(item, device, moved);
+}
+
+}  // namespace
+
 Value load(const std::string& path, const LoadOptions& options) {
-  return File::open(path, options.verify).root(options.verify);
+  if (!options.map_location.is_cpu()) check_device(options.map_location, "io::load: map_location");
+  Value root = File::open(path, options.verify).root(options.verify);
+  if (options.map_location.is_cpu()) return root;
+  std::unordered_map<const TensorImpl*, Tensor> moved;
+  map_tensors(root, options.map_location, moved);
+  return root;
 }
 
 Tensor load_tensor(const std::string& path, const std::string& name) {

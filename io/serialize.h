@@ -43,6 +43,9 @@ std::vector<std::string> save_safetensors(const Value& value, const std::string&
 struct LoadOptions {
   /// Verify every tensor's checksum while loading (an error naming the tensor if one differs).
   bool verify = true;
+  /// Where the tensors go (PyTorch's map_location): the CPU, where files are read, or a device,
+  /// to which each tensor is then copied (ties stay ties; requires_grad and attributes travel).
+  Device map_location = Device::cpu();
 };
 
 /// Reads a checkpoint, recognised by its content: an Ember checkpoint, a plain safetensors file

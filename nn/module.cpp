@@ -280,16 +280,24 @@ void Module::zero_grad(bool set_to_none) {
   }
 }
 
+// NB: every tensor is converted before any is replaced, so a conversion that fails (no such
+// device, out of memory on it) leaves the module as it was, not half moved.
 void Module::convert(const std::function<Tensor(const Tensor&)>& fn, bool floating_only) {
   std::unordered_set<const TensorImpl*> done;
   autograd::NoGradGuard no_grad;
+  struct Converted {
+    Tensor tensor, data, grad;
+  };
+  std::vector<Converted> converted;
   for (const StateEntry& e : state_entries(true)) {
-    TensorImpl& impl = e.tensor.impl();
-    if (!done.insert(&impl).second) continue;
+    if (!done.insert(&e.tensor.impl()).second) continue;
     if (floating_only && !is_floating(e.tensor.dtype())) continue;
-    Tensor converted = fn(e.tensor.detach());
-    impl.set_data(converted.impl());
-    if (e.tensor.grad().defined()) e.tensor.set_grad(fn(e.tensor.grad()));
+    converted.push_back({e.tensor, fn(e.tensor.detach()),
+                         e.tensor.grad().defined() ? fn(e.tensor.grad()) : Tensor()});
+  }
+  for (const Converted& c : converted) {
+    c.tensor.impl().set_data(c.data.impl());
+    if (c.grad.defined()) c.tensor.set_grad(c.grad);
   }
 }
 

@@ -91,14 +91,14 @@ BlockCache& cache() {
   return *c;
 }
 
-void* cpu_allocate(size_t nbytes) {
+void* cpu_allocate(size_t nbytes, Device) {
   if (!cached(nbytes)) return aligned_malloc(nbytes);
   const size_t size = size_class(nbytes);
   if (void* p = cache().take(size)) return p;
   return aligned_malloc(size);
 }
 
-void cpu_deallocate(void* p, size_t nbytes) {
+void cpu_deallocate(void* p, size_t nbytes, Device) noexcept {
   if (!p) return;
   if (!cached(nbytes) || !cache().keep(p, size_class(nbytes))) aligned_free(p);
 }

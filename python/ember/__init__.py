@@ -91,11 +91,12 @@ __version__ = "0.1.0"
 import builtins as _builtins  # noqa: E402
 
 
-def tensor(data, *, dtype=None, requires_grad=False) -> Tensor:
+def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor holding a copy of `data`: a number, nested lists of numbers, a NumPy array or
     a Tensor. The dtype is inferred as in PyTorch (bool, int64, or float32 for Python floats; a
     NumPy array or scalar keeps its dtype) unless `dtype` is given. Never shares memory with
-    `data`; ember.from_numpy does."""
+    `data`; ember.from_numpy does. device= places it ("cuda" without a GPU raises "no CUDA
+    device: ...")."""
     if isinstance(data, Tensor):
         result = data.detach().clone()
     else:
@@ -113,14 +114,18 @@ def tensor(data, *, dtype=None, requires_grad=False) -> Tensor:
         result = from_numpy(array).clone()
     if dtype is not None and result.dtype != dtype:
         result = result.to(dtype)
+    if device is not None:
+        result = result.to(device)
     if requires_grad:
         result.requires_grad_(True)
     return result
 
 
-def as_tensor(data, dtype=None) -> Tensor:
-    """`data` itself when it is a Tensor of `dtype`; a tensor sharing memory with a NumPy array of
-    a supported dtype and layout; else a copy (torch.as_tensor)."""
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """`data` itself when it is a Tensor of `dtype` (on `device`); a tensor sharing memory with a
+    NumPy array of a supported dtype and layout; else a copy (torch.as_tensor)."""
+    if device is not None:
+        return as_tensor(data, dtype).to(device)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype == dtype else data.to(dtype)
     if isinstance(data, _np.ndarray):

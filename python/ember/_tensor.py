@@ -1,9 +1,9 @@
 """The Python half of ember.Tensor: what PyTorch scripts do with a tensor that is plain Python
 protocol or argument handling rather than an op: f"{loss:.4f}" (__format__); a __repr__ that pprint
 can look up (pybind11's own method objects are unhashable, and pprint keys a dict by the type's
-__repr__); PyTorch's keywords that change nothing on the CPU (to(non_blocking=)); add_/sub_ with
-alpha; clamp with tensor bounds; new_tensor, new_empty, type_as, mT, and cuda() saying there is no
-CUDA."""
+__repr__); PyTorch's keywords that change nothing here (to(non_blocking=): host-to-device copies are
+already asynchronous once staged); add_/sub_ with alpha; clamp with tensor bounds; new_tensor,
+new_empty (on the tensor's device), type_as, mT, and cuda()."""
 from __future__ import annotations
 
 from typing import Any
@@ -37,7 +37,10 @@ _c_clamp = Tensor.clamp
 
 def _to(self: Tensor, *args: Any, non_blocking: bool = False, copy: bool = False, memory_format: Any = None,
         **kwargs: Any) -> Tensor:
-    # NB: non_blocking has nothing to overlap on the CPU; memory_format: Ember tensors are strided.
+    # NB: non_blocking: a host-to-device copy returns once staged anyway; memory_format: Ember
+    # tensors are strided.
+    if isinstance(kwargs.get("device"), str):
+        kwargs["device"] = _C.device(kwargs["device"])
     out = _c_to(self, *args, **kwargs)
     return out.clone() if copy and out._is_same(self) else out
 
@@ -82,16 +85,33 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A
 
 def _new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     from . import tensor
-    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    out = tensor(data, dtype=dtype or self.dtype)
+    out = _c_to(out, device if device is not None else self.device)
+    return out.requires_grad_(requires_grad) if requires_grad else out
 
 
 def _new_empty(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-    return _C.empty(*shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return _C.empty(*shape, dtype=dtype or self.dtype, device=device if device is not None else self.device,
+                    requires_grad=requires_grad)
 
 
-def _cuda(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    raise RuntimeError("Tensor.cuda: this build of Ember has no CUDA backend (ember.cuda.is_available() is False)")
+def cuda_device(device: Any = None) -> Any:
+    """The ember.device that Tensor.cuda(device) and Module.cuda(device) move to: "cuda" (cuda:0)
+    for None, cuda:N for an int N, else the CUDA device named."""
+    if device is None:
+        return _C.device("cuda")
+    if isinstance(device, int):
+        return _C.device(f"cuda:{device}")
+    d = device if isinstance(device, _C.device) else _C.device(str(device))
+    if d.type != "cuda":
+        raise RuntimeError(f"Invalid device, must be cuda device, got {d}")
+    return d
+
+
+def _cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
+    # Without a GPU (or without the backend), the copy raises "no CUDA device: ...".
+    return _c_to(self, cuda_device(device))
 
 
 Tensor.to = _to

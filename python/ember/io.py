@@ -37,9 +37,10 @@ def save(obj: Any, f: str | os.PathLike, *, durable: bool = True) -> None:
     _C.io.save(obj, os.fspath(f), durable)
 
 
-def load(f: str | os.PathLike, *, verify: bool = True) -> Any:
-    """Reads what save wrote. verify=False skips the checksums."""
-    return _C.io.load(os.fspath(f), verify)
+def load(f: str | os.PathLike, *, verify: bool = True, map_location: Any = "cpu") -> Any:
+    """Reads what save wrote. verify=False skips the checksums; map_location ("cpu", "cuda:0" or
+    an ember.device) is where the tensors go."""
+    return _C.io.load(os.fspath(f), verify, _C.device(str(map_location)))
 
 
 @contextlib.contextmanager

@@ -25,20 +25,26 @@ def _is_path(f: Any) -> bool:
     return isinstance(f, (str, os.PathLike))
 
 
-def _check_map_location(map_location: Any) -> None:
-    # NB: tensors load on the CPU, Ember's only device in this build; a mapping or callable
-    # (PyTorch's other forms) is accepted when it sends everything to the CPU.
+def _map_location(map_location: Any) -> str:
+    """The device every tensor loads onto. NB: an Ember file records no device (a CUDA tensor is
+    saved from a host copy), so PyTorch's forms reduce to one target: a device or its name; a dict
+    whose values all name one device; a callable, which cannot be called without PyTorch's storages,
+    loads on the CPU (where `lambda storage, loc: storage` puts them)."""
     if map_location is None or callable(map_location):
-        return
+        return "cpu"
     if isinstance(map_location, dict):
-        targets = list(map_location.values())
-    else:
-        targets = [map_location]
-    for target in targets:
-        name = str(target)
-        if name != "cpu" and not name.startswith("cpu:"):
-            raise RuntimeError(f"load: map_location={name!r}: this build of Ember has only the CPU "
-                               "(load with map_location='cpu')")
+        targets = {str(_device(v)) for v in map_location.values()}
+        if len(targets) > 1:
+            raise RuntimeError(f"load: map_location={map_location!r} sends tensors to several devices; an "
+                               "Ember file records no device, so name one")
+        return targets.pop() if targets else "cpu"
+    return str(_device(map_location))
+
+
+def _device(target: Any) -> Any:
+    from . import _C
+    name = str(target)
+    return _C.device("cpu" if name.startswith("cpu") else name)
 
 
 def save(obj: Any, f: File, *, durable: bool = True) -> None:
@@ -61,13 +67,13 @@ def load(f: File, map_location: Any = None, weights_only: Any = None, *, mmap: A
          verify: bool = True) -> Any:
     """Reads what save (or torch.save) wrote to f: a path, or a binary file object open for
     reading (read from its current position to the end). Checksums are verified unless
-    verify=False. map_location may name the CPU (Ember's only device here) in any of PyTorch's
-    forms. weights_only and mmap are accepted for PyTorch scripts: Ember's loader never executes
+    verify=False. map_location names the device the tensors go to, in any of PyTorch's forms
+    (a CUDA device without one raises "no CUDA device: ..."). weights_only and mmap are accepted for PyTorch scripts: Ember's loader never executes
     code from a file (a torch.save pickle that names anything but tensors and plain containers is
     refused), and a path is always memory-mapped."""
-    _check_map_location(map_location)
+    device = _map_location(map_location)
     if _is_path(f):
-        return _io.load(f, verify=verify)
+        return _io.load(f, verify=verify, map_location=device)
     with _io._as_path(f) as path:
         # NB: the loaded tensors map the file's pages; they stay valid after the file is removed.
-        return _io.load(path, verify=verify)
+        return _io.load(path, verify=verify, map_location=device)

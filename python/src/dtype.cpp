@@ -1,8 +1,9 @@
-// dtype objects (ember.float32, ...) and devices (ember.device("cpu")).
+// dtype objects (ember.float32, ...), devices (ember.device("cpu")) and the CUDA device queries.
 #include "bindings.h"
 
 #include <string>
 
+#include "ember/core/backend.h"
 #include "ember/core/device.h"
 #include "ember/core/dtype.h"
 
@@ -59,6 +60,22 @@ void bind_dtype(py::module_& m) {
       })
       .def("__hash__", [](const Device& d) { return static_cast<int>(d.type) * 1024 + d.index; });
   py::implicitly_convertible<py::str, Device>();
+
+  // What ember.cuda (python/ember/cuda.py) asks; core's backend interface answers in every build
+  // (core/backend.h), and device calls without a device raise "no CUDA device: ...".
+  m.def("_cuda_backend_built", [] { return backend_built(DeviceType::CUDA); },
+        "Whether this build has the CUDA backend.");
+  m.def("_cuda_device_count", [] { return cuda::device_count(); }, "Usable CUDA devices (0 without one).");
+  m.def("_cuda_synchronize", &cuda::synchronize, py::arg("index") = -1, py::call_guard<py::gil_scoped_release>(),
+        "Waits for the kernels queued on cuda:index (-1: every device).");
+  m.def("_cuda_empty_cache", &cuda::empty_cache, "Returns the CUDA allocator's cached blocks to the driver.");
+  m.def("_cuda_get_device_name", &cuda::get_device_name, py::arg("index") = 0, "The name of cuda:index.");
+  m.def("_cuda_memory_allocated", &cuda::memory_allocated, py::arg("index") = 0,
+        "Bytes held by live tensors on cuda:index.");
+  m.def("_cuda_memory_reserved", &cuda::memory_reserved, py::arg("index") = 0,
+        "Bytes the allocator holds on cuda:index (live and cached).");
+  m.def("_check_device", [](const Device& d, const std::string& what) { check_device(d, what); }, py::arg("device"),
+        py::arg("what"), "Raises 'no CUDA device: <what> on <device>: ...' unless the device can be used.");
 }
 
 }  // namespace ember::python

@@ -139,14 +139,15 @@ void bind_io(py::module_& m) {
     io::save(v, path, io::SaveOptions{durable});
   }, py::arg("obj"), py::arg("path"), py::arg("durable") = true,
         "Writes obj (nested containers of tensors and plain values) to path atomically.");
-  io.def("load", [](const std::string& path, bool verify) {
+  io.def("load", [](const std::string& path, bool verify, const Device& map_location) {
     io::Value v;
     {
       py::gil_scoped_release release;
-      v = io::load(path, io::LoadOptions{verify});
+      v = io::load(path, io::LoadOptions{verify, map_location});
     }
     return value_to_py(v);
-  }, py::arg("path"), py::arg("verify") = true, "Reads what save wrote, every container type kept.");
+  }, py::arg("path"), py::arg("verify") = true, py::arg("map_location") = Device::cpu(),
+        "Reads what save wrote, every container type kept; the tensors on map_location.");
   io.def("load_tensor", &io::load_tensor, py::arg("path"), py::arg("name"),
          py::call_guard<py::gil_scoped_release>(),
          "One tensor by its path in the saved tree ('model/fc.weight'), without reading the others.");

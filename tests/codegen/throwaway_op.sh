@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves the count of tutorials/adding_an_op.md: an elementwise op with a kernel of its own (a
-# throwaway `cube`) is added by editing exactly four files (its table entry, its forward and
-# backward, its CPU kernel, its test); the generator then gives it its C++ declaration, Tensor
+# throwaway `cube`) is added by editing exactly five files (its table entry, its forward and
+# backward, its CPU kernel, its CUDA math, its test); the generator then gives it its C++ declaration, Tensor
 # method, op code, Python bindings and re-export, and every edited or generated file that names it
 # compiles (-fsyntax-only). Runs on a copy of the sources; the checkout is not touched.
 #   throwaway_op.sh PYTHON CXX SOURCE_DIR BINDINGS_PYTHON [-I<dir> ...]    (-I: Eigen, absl, GoogleTest)
@@ -14,12 +14,12 @@ includes=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-copied=(ember.h core data autograd ops nn optim io python/src tests/ops tests/support)
-mkdir -p "$work/src/python" "$work/src/tests" "$work/include"
+copied=(ember.h core data autograd ops nn optim io cuda/shared python/src tests/ops tests/support)
+mkdir -p "$work/src/python" "$work/src/tests" "$work/src/cuda" "$work/include"
 for d in "${copied[@]}"; do cp -r "$src/$d" "$work/src/$d"; done
 ln -s "$work/src" "$work/include/ember"
 
-# ---- the four edits
+# ---- the five edits
 cat >>"$work/src/ops/ops.toml" <<'TOML'
 
 [[op]]
@@ -46,6 +46,10 @@ CPP
 kernel=$work/src/core/cpu/unary_kernel.cpp
 grep -q 'case UnaryOp::Neg:' "$kernel" || { echo "FAIL: no 'case UnaryOp::Neg:' in $kernel to add a case beside"; exit 1; }
 sed -i 's|^\( *\)case UnaryOp::Neg:|\1case UnaryOp::Cube: return unary_kernel<T, T>(out, in, [](const auto\& x) { return x.cube(); });\n&|' "$kernel"
+math=$work/src/cuda/shared/elementwise_math.h
+grep -q '^    case UnaryOp::Neg:$' "$math" || { echo "FAIL: no 'case UnaryOp::Neg:' table line in $math"; exit 1; }
+sed -i 's|^\( *\)case UnaryOp::Neg:$|\1case UnaryOp::Cube:\n&|' "$math"
+sed -i 's|^\( *\)case UnaryOp::Neg: return|\1case UnaryOp::Cube: return static_cast<T>(x * x * x);\n&|' "$math"
 cat >>"$work/src/tests/ops/unary_test.cpp" <<'CPP'
 
 TEST(ThrowawayOpTest, CubeAndItsGradient) {
@@ -54,13 +58,13 @@ TEST(ThrowawayOpTest, CubeAndItsGradient) {
 }
 CPP
 
-# ---- exactly those four files differ from the sources
+# ---- exactly those five files differ from the sources
 changed=$(for d in "${copied[@]}"; do diff -rq "$src/$d" "$work/src/$d" || true; done | sed "s|^Files $src/\([^ ]*\) and .*|\1|")
-expected=$'core/cpu/unary_kernel.cpp\nops/ops.toml\nops/unary.cpp\ntests/ops/unary_test.cpp'
+expected=$'core/cpu/unary_kernel.cpp\ncuda/shared/elementwise_math.h\nops/ops.toml\nops/unary.cpp\ntests/ops/unary_test.cpp'
 if [[ $(sort <<<"$changed") != "$expected" ]]; then
-  echo "FAIL: the edits changed these files instead of the four expected:"; echo "$changed"; exit 1
+  echo "FAIL: the edits changed these files instead of the five expected:"; echo "$changed"; exit 1
 fi
-echo "ok: four files edited: $(tr '\n' ' ' <<<"$changed")"
+echo "ok: five files edited: $(tr '\n' ' ' <<<"$changed")"
 
 # ---- the generator gives it everything else
 gen=$work/generated
@@ -89,6 +93,8 @@ compile() {  # compile FILE [FLAGS...]
 }
 compile "$work/src/ops/unary.cpp"
 compile "$kernel"
+printf '#include "ember/cuda/shared/elementwise_math.h"\nstatic_assert(ember::cuda::unary_defined(ember::UnaryOp::Cube, false, false));\nfloat f(float x) { return ember::cuda::unary_op<float>(ember::UnaryOp::Cube, x, {}); }\n' >"$work/cube_math.cpp"
+compile "$work/cube_math.cpp"
 compile "$gen/ops/tensor_methods.cpp"
 compile "$work/src/tests/ops/unary_test.cpp" -I"$work/src/tests"
 if pybind=$("$bindings_python" -m pybind11 --includes 2>/dev/null); then

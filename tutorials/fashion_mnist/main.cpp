@@ -4,6 +4,7 @@
 // io::TrainingState every N steps so that --resume goes on exactly where a run stopped.
 //   fashion_mnist --model mlp --epochs 3 --run-dir runs/fashion_mnist
 //   fashion_mnist --run-dir runs/fashion_mnist --resume      # after a Ctrl-C or a crash
+//   fashion_mnist --model cnn --device cuda                   # the same loop on a GPU
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -40,6 +41,7 @@ struct Config {
   bool restart = false;
   int64_t stop_after = 0;  // 0: never
   uint64_t seed = 0;
+  std::string device = "cpu";
 };
 
 // What the run keeps in its checkpoints besides the training state (model, optimizer, schedule,
@@ -147,6 +149,10 @@ class Progress {
 };
 
 int run(const Config& cfg) {
+  // The one change a GPU needs: the model and each batch go to the device. Checkpoints hold host
+  // copies, so a run saved on one device resumes on the other.
+  const Device device(cfg.device);
+  check_device(device, "--device");
   manual_seed(cfg.seed);
   data::FashionMNIST train_set(cfg.data_root, /*train=*/true);
   data::FashionMNIST test_set(cfg.data_root, /*train=*/false);
@@ -159,6 +165,7 @@ int run(const Config& cfg) {
   data::DataLoader loader(train_set.images, train_set.labels,
                           {.batch_size = cfg.batch_size, .shuffle = true, .seed = cfg.seed + 1});
   std::shared_ptr<nn::Module> model = make_model(cfg.model);
+  model->to(device);
   optim::Adam adam(model->named_parameters(), {.lr = cfg.lr});
   const int64_t batches = loader.num_batches();
   const int64_t total_steps = cfg.epochs * batches;
@@ -221,8 +228,9 @@ int run(const Config& cfg) {
     int64_t &correct = run.correct, &seen = run.seen;
     if (!resumed) loss_sum = 0, correct = seen = 0;
     while (auto batch = loader.next()) {
-      Tensor logits = (*model)(preprocess(batch->inputs));
-      Tensor loss = nn::functional::cross_entropy(logits, batch->targets);
+      const Tensor targets = batch->targets.to(device);
+      Tensor logits = (*model)(preprocess(batch->inputs.to(device)));
+      Tensor loss = nn::functional::cross_entropy(logits, targets);
       adam.zero_grad();
       loss.backward();
       adam.step();
@@ -234,7 +242,7 @@ int run(const Config& cfg) {
       loss_sum += last_loss * n;
       {
         NoGradGuard no_grad;
-        correct += count_correct(logits, batch->targets);
+        correct += count_correct(logits, targets);
       }
       seen += n;
       samples_seen += n;
@@ -261,7 +269,7 @@ int run(const Config& cfg) {
   test_loader.start_epoch();
   int64_t correct = 0;
   while (auto batch = test_loader.next())
-    correct += count_correct((*model)(preprocess(batch->inputs)), batch->targets);
+    correct += count_correct((*model)(preprocess(batch->inputs.to(device))), batch->targets.to(device));
   const double accuracy = static_cast<double>(correct) / test_set.size();
   std::printf("test accuracy: %.2f%% (%lld/%lld)\n", 100 * accuracy, static_cast<long long>(correct),
               static_cast<long long>(test_set.size()));
@@ -292,6 +300,7 @@ int main(int argc, char** argv) {
   app.add_flag("--restart", cfg.restart, "Delete the checkpoints in --run-dir and start afresh")->excludes(resume);
   app.add_option("--stop-after", cfg.stop_after, "Save and stop once N steps in all are done (an interruption)")->check(CLI::NonNegativeNumber);
   app.add_option("--seed", cfg.seed, "Seed of the initialisation and of the data order")->capture_default_str();
+  app.add_option("--device", cfg.device, "Where to train: cpu, cuda or cuda:N")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
     return run(cfg);

@@ -4,6 +4,9 @@
 #   run_test.sh resume <fashion_mnist> <scratch dir>: a run stopped at step 27 (epoch 2, batch 8
 #     of 19) and resumed ends exactly as the uninterrupted run does (same step, loss, accuracy and
 #     mean loss of each epoch, from the run state it keeps through cereal).
+#   run_test.sh cuda   <fashion_mnist> <scratch dir>: --device cuda trains the short run on a GPU to
+#     > 60% as well; on a machine without one, the program must stop at once with the clear
+#     "no CUDA device" error (a failure instead when EMBER_REQUIRE_CUDA=1).
 # Exits 77 (skipped) when the data set is not installed (scripts/install_deps.sh data).
 set -eu
 mode=$1 bin=$2 dir=$3
@@ -32,6 +35,20 @@ case $mode in
     echo "uninterrupted: $whole"
     echo "resumed:       $split"
     [ "$whole" = "$split" ] || { echo "FAIL: the resumed run ends differently"; exit 1; }
+    ;;
+  cuda)
+    status=0
+    "$bin" $common --run-dir "$dir/gpu" --model cnn --device cuda > "$dir/log" 2>&1 || status=$?
+    cat "$dir/log"
+    if [ "$status" -ne 0 ]; then
+      grep -q "^fashion_mnist: no CUDA device: --device on cuda:0: " "$dir/log" ||
+        { echo "FAIL: --device cuda failed without saying that there is no CUDA device"; exit 1; }
+      [ "${EMBER_REQUIRE_CUDA:-0}" != 1 ] || { echo "FAIL: EMBER_REQUIRE_CUDA=1 and no CUDA device"; exit 1; }
+      echo "no CUDA device here: the error above is the expected one"
+      exit 0
+    fi
+    acc=$(sed -n 's/^test accuracy: \([0-9]*\)\..*/\1/p' "$dir/log")
+    [ -n "$acc" ] && [ "$acc" -gt 60 ] || { echo "FAIL: test accuracy on the GPU '$acc'% is not above 60%"; exit 1; }
     ;;
   *) echo "run_test.sh: unknown mode '$mode'"; exit 2 ;;
 esac

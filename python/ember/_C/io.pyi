@@ -39,9 +39,9 @@ class CheckpointManager:
         ...
 def _tensor_names(path: str) -> list[list[str]]:
     ...
-def load(path: str, verify: bool = True) -> typing.Any:
+def load(path: str, verify: bool = True, map_location: ember._C.device = ...) -> typing.Any:
     """
-    Reads what save wrote, every container type kept.
+    Reads what save wrote, every container type kept; the tensors on map_location.
     """
 def load_into(module: ember._C.nn.Module, path: str, strict: bool = True, key: str = '') -> tuple[list[str], list[str], str]:
     """

@@ -344,8 +344,9 @@ class ModuleMethods:
     def cpu(self) -> "Module":
         return self.to("cpu")
 
-    def cuda(self, device: int | None = None) -> "Module":
-        return self.to("cuda" if device is None else f"cuda:{device}")
+    def cuda(self, device: "int | str | None" = None) -> "Module":
+        from .._tensor import cuda_device
+        return self.to(cuda_device(device))
 
 
 def _initialized(m) -> bool:

@@ -1,0 +1,61 @@
+#pragma once
+// The interface a device backend plugs into core besides its kernels (core/dispatch.h) and its
+// allocator (core/storage.h): how many devices there are, why there are none, and the device-wide
+// calls (synchronize, empty_cache). cuda/ registers one for DeviceType::CUDA when the library is
+// built with it; without a registered backend a device type has no devices, and every call that
+// needs one throws an ember::Error starting "no CUDA device: " that says how to get one.
+//
+//   if (ember::cuda::is_available()) model.to(Device::cuda());
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ember/core/device.h"
+
+namespace ember {
+
+/// What a backend answers for its device type (plain function pointers: registered by a static
+/// initialiser, read from anywhere).
+struct DeviceBackend {
+  /// Devices this process can use; 0 when the runtime finds none (no GPU, no driver).
+  int (*device_count)();
+  /// Why device_count() is 0, in the runtime's words ("cudaGetDeviceCount: cudaErrorInsufficientDriver ...").
+  std::string (*why_none)();
+  /// Waits until every kernel and copy queued on `index` has finished.
+  void (*synchronize)(int index);
+  /// Hands the memory cached by the backend's allocator back to the driver.
+  void (*empty_cache)();
+  /// The device's marketing name ("NVIDIA H100 80GB HBM3").
+  std::string (*device_name)(int index);
+  /// Bytes held by live tensors / by the allocator (live and cached) on `index`.
+  int64_t (*memory_allocated)(int index);
+  int64_t (*memory_reserved)(int index);
+};
+
+/// Registers the backend of a device type (cuda/ does it for CUDA).
+void register_backend(DeviceType type, const DeviceBackend* backend);
+/// Whether a backend for `type` is compiled into this library (the CPU's always is).
+bool backend_built(DeviceType type);
+/// Devices of `type` this process can use: 0 without a backend or without a device.
+int device_count(DeviceType type);
+/// Throws an ember::Error "no CUDA device: <what> on cuda:1: <why>" unless `device` is one this
+/// process can use (the CPU always is).
+void check_device(Device device, std::string_view what);
+
+namespace cuda {
+/// True when this build has the CUDA backend and the machine at least one CUDA device.
+bool is_available();
+/// Usable CUDA devices (0 without a device or without the backend).
+int device_count();
+/// Waits for every kernel queued on cuda:index (-1: on every device).
+void synchronize(int index = -1);
+/// Returns the CUDA allocator's cached free blocks to the driver (nothing to do without a device).
+void empty_cache();
+/// The name of cuda:index.
+std::string get_device_name(int index = 0);
+/// Bytes held by live tensors on cuda:index, and by the allocator there (live and cached).
+int64_t memory_allocated(int index = 0);
+int64_t memory_reserved(int index = 0);
+}  // namespace cuda
+
+}  // namespace ember

@@ -1,0 +1,25 @@
+// CUDA kernels for comparisons and where (the math: cuda/shared/elementwise_math.h).
+#include "ember/core/kernels/compare.h"
+#include "ember/cuda/tensor_args.h"
+
+namespace ember::cuda {
+namespace {
+
+void cuda_compare(CompareOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
+  check_compute_dtype(a.dtype(), "compare");
+  EMBER_CHECK_AS(NotImplementedError, compare_defined(op), detail::op_name(op), ": no CUDA kernel");
+  On on(out);
+  launch_compare(elementwise_args<3>({&out, &a, &b}, detail::op_name(op)), a.dtype(), op, on.stream);
+}
+
+void cuda_where(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b) {
+  On on(out);
+  launch_where(elementwise_args<4>({&out, &cond, &a, &b}, "where"), static_cast<int>(out.itemsize()), on.stream);
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(compare_stub, DeviceType::CUDA, &cuda_compare);
+EMBER_REGISTER_KERNEL(where_stub, DeviceType::CUDA, &cuda_where);
+
+}  // namespace ember::cuda

@@ -1,0 +1,210 @@
+// The one elementwise kernel: a grid-stride loop over the linear indices of N same-shaped
+// operands, each turned into per-operand byte offsets by the OffsetCalculator, and a functor that
+// reads and writes the elements there. The op code is a runtime switch inside the functor (uniform
+// across a warp), so each functor is compiled once per dtype, not once per op: about 25 kernels
+// for every unary, binary, comparison, where, fill, masked_fill, conversion and activation
+// gradient (compile time is CI time).
+#include "ember/cuda/kernels/elementwise.cuh"
+#include "ember/cuda/shared/half_bits.h"
+
+namespace ember::cuda {
+namespace {
+
+// Calls f(T{}) with T the compute type of `dtype` (bool, uint8, int32, int64, float, double).
+template <typename F>
+void visit_compute(DType dtype, const F& f) {
+  switch (dtype) {
+    case DType::Bool: return f(bool{});
+    case DType::UInt8: return f(uint8_t{});
+    case DType::Int32: return f(int32_t{});
+    case DType::Int64: return f(int64_t{});
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    default: return;  // the registrations refuse the storage-only dtypes first
+  }
+}
+
+// NB: without sin, cos and tan (elementwise_trig.cu).
+template <typename T>
+struct UnaryFn {
+  UnaryOp op;
+  UnaryArgs a;
+  __device__ void operator()(char* const (&p)[2]) const { store<T>(p[0], unary_op<T, false>(op, load<T>(p[1]), a)); }
+};
+
+template <typename T>
+struct ActivationBackwardFn {
+  UnaryOp op;
+  T slope;
+  __device__ void operator()(char* const (&p)[3]) const {
+    store<T>(p[0], activation_backward_op<T>(op, load<T>(p[1]), load<T>(p[2]), slope));
+  }
+};
+
+template <typename T>
+struct BinaryFn {
+  BinaryOp op;
+  bool divides;  // an integer division op: a zero divisor is reported, not computed
+  int64_t* slot;
+  __device__ void operator()(char* const (&p)[3]) const {
+    const T x = load<T>(p[1]), y = load<T>(p[2]);
+    if constexpr (!std::is_floating_point_v<T> && !std::is_same_v<T, bool>) {
+      if (divides && y == T(0)) {
+        report_error(slot, KernelError::DivisionByZero, 0);
+        store<T>(p[0], T(0));
+        return;
+      }
+    }
+    store<T>(p[0], binary_op<T>(op, x, y));
+  }
+};
+
+template <typename T>
+struct CompareFn {
+  CompareOp op;
+  __device__ void operator()(char* const (&p)[3]) const { store<bool>(p[0], compare_op<T>(op, load<T>(p[1]), load<T>(p[2]))); }
+};
+
+// Copies `size` bytes (1, 2, 4 or 8) from `from` to `to`.
+__device__ __forceinline__ void move_item(char* to, const char* from, int size) {
+  switch (size) {
+    case 1: store<uint8_t>(to, load<uint8_t>(from)); break;
+    case 2: store<uint16_t>(to, load<uint16_t>(from)); break;
+    case 4: store<uint32_t>(to, load<uint32_t>(from)); break;
+    default: store<uint64_t>(to, load<uint64_t>(from)); break;
+  }
+}
+__device__ __forceinline__ void put_bits(char* to, uint64_t bits, int size) {
+  switch (size) {
+    case 1: store<uint8_t>(to, static_cast<uint8_t>(bits)); break;
+    case 2: store<uint16_t>(to, static_cast<uint16_t>(bits)); break;
+    case 4: store<uint32_t>(to, static_cast<uint32_t>(bits)); break;
+    default: store<uint64_t>(to, bits); break;
+  }
+}
+
+struct WhereFn {
+  int size;
+  __device__ void operator()(char* const (&p)[4]) const { move_item(p[0], load<uint8_t>(p[1]) ? p[2] : p[3], size); }
+};
+
+struct FillFn {
+  int size;
+  uint64_t bits;
+  __device__ void operator()(char* const (&p)[1]) const { put_bits(p[0], bits, size); }
+};
+
+struct MaskedFillFn {
+  int size;
+  uint64_t bits;
+  __device__ void operator()(char* const (&p)[3]) const {
+    if (load<uint8_t>(p[2]))
+      put_bits(p[0], bits, size);
+    else
+      move_item(p[0], p[1], size);
+  }
+};
+
+// A value read from any dtype: integers exactly as int64, floating types as double.
+struct AnyValue {
+  bool floating;
+  int64_t i;
+  double f;
+};
+
+__device__ __forceinline__ AnyValue read_any(const char* p, DType t) {
+  switch (t) {
+    case DType::Bool: return {false, load<uint8_t>(p) != 0, 0};
+    case DType::UInt8: return {false, load<uint8_t>(p), 0};
+    case DType::Int8: return {false, load<int8_t>(p), 0};
+    case DType::Int16: return {false, load<int16_t>(p), 0};
+    case DType::Int32: return {false, load<int32_t>(p), 0};
+    case DType::Int64: return {false, load<int64_t>(p), 0};
+    case DType::Float16: return {true, 0, half_bits_to_float(load<uint16_t>(p))};
+    case DType::BFloat16: return {true, 0, bfloat16_bits_to_float(load<uint16_t>(p))};
+    case DType::Float32: return {true, 0, load<float>(p)};
+    default: return {true, 0, load<double>(p)};
+  }
+}
+
+template <typename I>
+__device__ __forceinline__ I to_integer(const AnyValue& v) {
+  return v.floating ? static_cast<I>(v.f) : static_cast<I>(v.i);
+}
+
+// convert<To>(from) of core/dtype.h: float16 and bfloat16 through float, bool as != 0, integers
+// to floats directly (not through double, which would round twice).
+__device__ __forceinline__ void write_any(char* p, DType t, const AnyValue& v) {
+  switch (t) {
+    case DType::Bool: store<uint8_t>(p, v.floating ? v.f != 0.0 : v.i != 0); break;
+    case DType::UInt8: store<uint8_t>(p, to_integer<uint8_t>(v)); break;
+    case DType::Int8: store<int8_t>(p, to_integer<int8_t>(v)); break;
+    case DType::Int16: store<int16_t>(p, to_integer<int16_t>(v)); break;
+    case DType::Int32: store<int32_t>(p, to_integer<int32_t>(v)); break;
+    case DType::Int64: store<int64_t>(p, to_integer<int64_t>(v)); break;
+    case DType::Float16:
+      store<uint16_t>(p, float_to_half_bits(v.floating ? static_cast<float>(v.f) : static_cast<float>(v.i)));
+      break;
+    case DType::BFloat16:
+      store<uint16_t>(p, float_to_bfloat16_bits(v.floating ? static_cast<float>(v.f) : static_cast<float>(v.i)));
+      break;
+    case DType::Float32: store<float>(p, v.floating ? static_cast<float>(v.f) : static_cast<float>(v.i)); break;
+    default: store<double>(p, v.floating ? v.f : static_cast<double>(v.i)); break;
+  }
+}
+
+struct ConvertFn {
+  DType to, from;
+  __device__ void operator()(char* const (&p)[2]) const { write_any(p[0], to, read_any(p[1], from)); }
+};
+
+}  // namespace
+
+void launch_unary(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, const UnaryArgs& a, cudaStream_t stream) {
+  if (is_trig(op) && (dtype == DType::Float32 || dtype == DType::Float64)) return launch_trig(args, dtype, op, stream);
+  visit_compute(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    run_elementwise(args, UnaryFn<T>{op, a}, stream, "unary");
+  });
+}
+
+void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, UnaryOp op, double slope,
+                                cudaStream_t stream) {
+  if (dtype == DType::Float32)
+    run_elementwise(args, ActivationBackwardFn<float>{op, static_cast<float>(slope)}, stream, "activation_backward");
+  else
+    run_elementwise(args, ActivationBackwardFn<double>{op, slope}, stream, "activation_backward");
+}
+
+void launch_binary(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, int64_t* error_slot,
+                   cudaStream_t stream) {
+  visit_compute(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    run_elementwise(args, BinaryFn<T>{op, binary_divides(op), error_slot}, stream, "binary");
+  });
+}
+
+void launch_compare(const ElementwiseArgs<3>& args, DType dtype, CompareOp op, cudaStream_t stream) {
+  visit_compute(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    run_elementwise(args, CompareFn<T>{op}, stream, "compare");
+  });
+}
+
+void launch_where(const ElementwiseArgs<4>& args, int itemsize, cudaStream_t stream) {
+  run_elementwise(args, WhereFn{itemsize}, stream, "where");
+}
+
+void launch_convert(const ElementwiseArgs<2>& args, DType to, DType from, cudaStream_t stream) {
+  run_elementwise(args, ConvertFn{to, from}, stream, "copy");
+}
+
+void launch_fill(const ElementwiseArgs<1>& args, int itemsize, uint64_t bits, cudaStream_t stream) {
+  run_elementwise(args, FillFn{itemsize, bits}, stream, "fill");
+}
+
+void launch_masked_fill(const ElementwiseArgs<3>& args, int itemsize, uint64_t bits, cudaStream_t stream) {
+  run_elementwise(args, MaskedFillFn{itemsize, bits}, stream, "masked_fill");
+}
+
+}  // namespace ember::cuda

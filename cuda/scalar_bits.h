@@ -1,0 +1,26 @@
+#pragma once
+// A Scalar as the bits of one element of a dtype, converted as the CPU's fill and masked_fill
+// convert it (core/cpu/copy_kernel.cpp): bool is value != 0, floating values convert from double,
+// integral ones from int64. The CUDA fill kernels then store bits, and need no dtype of their own.
+#include <cstdint>
+#include <cstring>
+
+#include "ember/core/dtype.h"
+#include "ember/core/scalar.h"
+
+namespace ember::cuda {
+
+inline uint64_t scalar_bits(const Scalar& value, DType dtype) {
+  return visit_dtype(dtype, [&]<typename T>(type_tag<T>) {
+    T v;
+    if constexpr (std::is_same_v<T, bool>)
+      v = value.to<double>() != 0;
+    else
+      v = value.is_floating() ? convert<T>(value.to<double>()) : convert<T>(value.to<int64_t>());
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    return bits;
+  });
+}
+
+}  // namespace ember::cuda

@@ -1,0 +1,44 @@
+// CUDA kernels for softmax / log_softmax and their gradient (cuda/kernels/reduce.cu): inputs made
+// contiguous and seen as [O, R, I], R the softmax dim.
+#include "ember/core/copy.h"
+#include "ember/core/kernels/softmax.h"
+#include "ember/cuda/tensor_args.h"
+
+namespace ember::cuda {
+namespace {
+
+struct Layout {
+  int64_t O = 1, R = 1, I = 1;
+};
+
+Layout layout_of(const Tensor& t, int64_t dim) {
+  Layout l;
+  if (t.dim() == 0) return l;
+  for (int64_t d = 0; d < dim; ++d) l.O *= t.size(d);
+  l.R = t.size(dim);
+  for (int64_t d = dim + 1; d < t.dim(); ++d) l.I *= t.size(d);
+  return l;
+}
+
+void cuda_softmax(const Tensor& out, const Tensor& in, int64_t dim, bool log) {
+  check_floating_compute(in.dtype(), log ? "log_softmax" : "softmax");
+  const Tensor src = contiguous_data(in);
+  const Layout l = layout_of(src, dim);
+  On on(out);
+  launch_softmax(in.dtype(), src.data_ptr(), out.data_ptr(), l.O, l.R, l.I, log, on.stream);
+}
+
+void cuda_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tensor& y, int64_t dim, bool log) {
+  check_floating_compute(y.dtype(), log ? "log_softmax" : "softmax");
+  const Tensor gc = contiguous_data(grad), yc = contiguous_data(y);
+  const Layout l = layout_of(yc, dim);
+  On on(grad_in);
+  launch_softmax_backward(y.dtype(), gc.data_ptr(), yc.data_ptr(), grad_in.data_ptr(), l.O, l.R, l.I, log, on.stream);
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CUDA, &cuda_softmax);
+EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CUDA, &cuda_softmax_backward);
+
+}  // namespace ember::cuda
