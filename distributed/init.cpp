@@ -119,8 +119,9 @@ bool is_initialized() {
 
 std::shared_ptr<ProcessGroup> default_group_ptr() {
   std::lock_guard<std::mutex> lock(g_mutex);
-  EMBER_CHECK(g_default != nullptr, "distributed: the default process group is not initialized; "
-              "call init_process_group first");
+  // NB: a ValueError with PyTorch's words, which scripts and tests match on.
+  EMBER_CHECK_VALUE(g_default != nullptr, "distributed: Default process group has not been initialized, "
+                    "please make sure to call init_process_group");
   return g_default;
 }
 

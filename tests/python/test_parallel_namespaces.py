@@ -1,7 +1,7 @@
 """What scripts import and probe before they go parallel: ember.nn.parallel (DataParallel is the
 identity wrapper PyTorch's is without GPUs; DistributedDataParallel needs a process group),
-ember.distributed (not available yet) and ember.multiprocessing (the standard library's, with
-torch's spawn and sharing-strategy calls)."""
+ember.distributed before init_process_group (tests/python/test_distributed.py runs it) and
+ember.multiprocessing (the standard library's, with torch's spawn and sharing-strategy calls)."""
 import os
 
 import pytest
@@ -28,16 +28,20 @@ def test_data_parallel_wraps_the_module_and_prefixes_its_state():
 
 
 def test_distributed_data_parallel_needs_a_process_group():
-    with pytest.raises(RuntimeError, match="process group has not been initialized"):
+    with pytest.raises(ValueError, match="process group has not been initialized"):
         DistributedDataParallel(nn.Linear(2, 2))
 
 
-def test_distributed_is_not_available_yet():
-    assert dist.is_available() is False and dist.is_initialized() is False
+def test_distributed_before_init_process_group(monkeypatch):
+    assert dist.is_available() is True and dist.is_initialized() is False
+    assert dist.is_torchelastic_launched() is False and dist.GroupMember.WORLD is None
     with pytest.raises(ValueError, match="init_process_group"):
         dist.get_rank()
-    with pytest.raises(RuntimeError, match="no distributed backend"):
+    for name in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(ValueError, match="init_process_group: "):
         dist.init_process_group("gloo")
+    assert dist.is_initialized() is False
     assert dist.ReduceOp.SUM.name == "SUM"
 
 
