@@ -4,6 +4,7 @@ gave under PyTorch (recorded by tests/compat/make_fixtures.py from the same data
 weights, with shuffling and dropout off since the two libraries' random streams differ)."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -32,7 +33,7 @@ def test_scripts_start_with_import_ember_as_torch_and_name_nothing_else_of_ember
         with open(os.path.join(COMPAT, script)) as f:
             lines = f.read().split("\n")
         assert lines[0] == "import ember as torch", script
-        rest = [line for line in lines[1:] if "ember" in line]
+        rest = [line for line in lines[1:] if re.search(r"\bember\b", line)]
         assert all(line.startswith(("import ember.", "from ember.")) for line in rest), (script, rest)
 
 
@@ -86,7 +87,9 @@ def test_resnet_trained_as_pytorch_examples_imagenet_matches_pytorch(tmp_path):
         # differ from PyTorch's): PyTorch's own float32 run ends 1% from its float64 run, which Ember's
         # float64 run matches to 1e-10 (below).
         assert g == pytest.approx(w, rel=1e-6 if step < 6 else 3e-2), (step, g, w)
-    assert got["val_acc1"] == want["val_acc1"]
+    # float32 drift may move one of the 128 validation images across the decision boundary (the
+    # float64 run below matches PyTorch's accuracies exactly)
+    assert got["val_acc1"] == pytest.approx(want["val_acc1"], abs=100 / 128 + 1e-9)
     assert "Epoch: [1][ 1/12]" in stdout and " *   Acc@1" in stdout
     assert (tmp_path / "checkpoint.pth.tar").exists() and (tmp_path / "model_best.pth.tar").exists()
 

@@ -96,11 +96,14 @@ def destroy_process_group(group: Optional[ProcessGroup] = None) -> None:
 
 
 def get_rank(group: Optional[ProcessGroup] = None) -> int:
-    return _group(group).rank() if (group is not None or is_initialized()) else 0
+    """This process's rank in group (the default one); a ValueError before init_process_group, as
+    torch's."""
+    return _group(group).rank()
 
 
 def get_world_size(group: Optional[ProcessGroup] = None) -> int:
-    return _group(group).size() if (group is not None or is_initialized()) else 1
+    """The number of ranks in group (the default one); a ValueError before init_process_group."""
+    return _group(group).size()
 
 
 def get_backend(group: Optional[ProcessGroup] = None) -> str:
