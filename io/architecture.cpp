@@ -391,6 +391,8 @@ Size2 read_padding(OptionReader& r, const char* what, Size2 fallback, std::optio
     return fallback;
   }
   return std::get<Size2>(padding);
+}
+
 Value rnn_options(const nn::RNNBase& m) {
   const nn::RNNOptions& o = m.options();
   Value v = Value::dict({{"input_size", o.input_size},
