@@ -10,7 +10,8 @@ from . import nn
 from . import optim
 from . import io
 from . import data
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bmm', 'bool', 'broadcast_to', 'cat', 'ceil', 'chunk', 'clamp', 'clip', 'clone', 'concat', 'conv2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'gt', 'half', 'histc', 'index_add', 'index_select', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'where', 'zeros', 'zeros_like']
+from . import distributed
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bmm', 'bool', 'broadcast_to', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -26,6 +27,9 @@ class dtype:
     def __setstate__(self, arg0: str) -> None:
         ...
     def __str__(self) -> str:
+        ...
+    @property
+    def is_complex(self) -> bool:
         ...
     @property
     def is_floating_point(self) -> bool:
@@ -367,10 +371,14 @@ class Tensor:
         """
     def byte(self) -> Tensor:
         ...
+    def cdouble(self) -> Tensor:
+        ...
     def ceil(self) -> Tensor:
         """
         The smallest integer >= self; integer tensors as they are. Gradient zero.
         """
+    def cfloat(self) -> Tensor:
+        ...
     def char(self) -> Tensor:
         ...
     def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
@@ -411,7 +419,7 @@ class Tensor:
         """
     def cpu(self) -> Tensor:
         ...
-    def cuda(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def cuda(self, device: typing.Any = None, non_blocking: bool = False, memory_format: typing.Any = None) -> Tensor:
         ...
     def cummax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
         """
@@ -570,6 +578,8 @@ class Tensor:
         The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
         """
     def int(self) -> Tensor:
+        ...
+    def is_complex(self) -> bool:
         ...
     def is_contiguous(self) -> bool:
         ...
@@ -807,6 +817,10 @@ class Tensor:
     def pow(self, exponent: bool | int | float) -> Tensor:
         """
         self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
+        """
+    def prelu(self, weight: Tensor) -> Tensor:
+        """
+        self where self > 0, else weight * self, with weight of one element or one per channel (dim 1).
         """
     @typing.overload
     def prod(self, *, dtype: _dtype | None = None) -> Tensor:
@@ -1068,6 +1082,9 @@ class Tensor:
     def grad_fn(self) -> Node:
         ...
     @property
+    def imag(self):
+        ...
+    @property
     def is_cuda(self) -> bool:
         ...
     @property
@@ -1084,6 +1101,9 @@ class Tensor:
         ...
     @property
     def ndim(self) -> int:
+        ...
+    @property
+    def real(self):
         ...
     @property
     def requires_grad(self) -> bool:
@@ -1145,6 +1165,38 @@ class RemovableHandle:
         ...
     def remove(self) -> None:
         ...
+def _check_device(device: _device, what: str) -> None:
+    """
+    Raises 'no CUDA device: <what> on <device>: ...' unless the device can be used.
+    """
+def _cuda_backend_built() -> bool:
+    """
+    Whether this build has the CUDA backend.
+    """
+def _cuda_device_count() -> int:
+    """
+    Usable CUDA devices (0 without one).
+    """
+def _cuda_empty_cache() -> None:
+    """
+    Returns the CUDA allocator's cached blocks to the driver.
+    """
+def _cuda_get_device_name(index: typing.SupportsInt | typing.SupportsIndex = 0) -> str:
+    """
+    The name of cuda:index.
+    """
+def _cuda_memory_allocated(index: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    """
+    Bytes held by live tensors on cuda:index.
+    """
+def _cuda_memory_reserved(index: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+    """
+    Bytes the allocator holds on cuda:index (live and cached).
+    """
+def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+    """
+    Waits for the kernels queued on cuda:index (-1: every device).
+    """
 def _tensor_object_state(arg0: Tensor) -> tuple[bool, bool, int]:
     """
     (has an object, the tensor owns it, C++ handles): for tests of the object's lifetime.
@@ -1168,6 +1220,10 @@ def acosh(input: Tensor) -> Tensor:
 def adaptive_avg_pool2d(input: Tensor, output_size: typing.Any) -> Tensor:
     """
     Means over output_size windows that tile the input: output_size 1 is global average pooling.
+    """
+def adaptive_max_pool2d(input: Tensor, output_size: typing.Any, return_indices: bool = False) -> typing.Any:
+    """
+    Maxima over output_size windows that tile the input (and their flat positions with return_indices=True).
     """
 @typing.overload
 def add(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
@@ -1327,9 +1383,17 @@ def concat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | 
     """
     Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
     """
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
+    """
+    1-D cross-correlation of [N, C, L] (or [C, L]) with weight [O, C / groups, k] and optional bias [O]; padding may also be "valid" or "same".
+    """
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
     """
-    2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O].
+    2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O]; padding may also be "valid" or "same".
+    """
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, dilation: typing.Any = 1) -> Tensor:
+    """
+    The transposed 2-D convolution (conv2d's gradient in its input) of [N, Cin, H, W] (or [Cin, H, W]) with weight [Cin, Cout / groups, kH, kW] and optional bias [Cout].
     """
 def cos(input: Tensor) -> Tensor:
     """
@@ -1458,8 +1522,9 @@ def frac(input: Tensor) -> Tensor:
 def from_numpy(array: typing.Any) -> Tensor:
     """
     A tensor that shares the array's memory (no copy): writes to either are seen by the other, and the
-    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16, float32,
-    float64; negative strides are refused (copy with ember.tensor(a) instead).
+    tensor keeps the array alive. Supported dtypes: bool, uint8, int8, int16, int32, int64, float16,
+    float32, float64, complex64, complex128; negative strides are refused (copy with ember.tensor(a)
+    instead).
     """
 def full(size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
@@ -1491,6 +1556,24 @@ def get_num_threads() -> int:
     """
     Threads Ember's CPU ops use, the caller included (default: OMP_NUM_THREADS, else the CPUs this process may run on).
     """
+def group_norm(input: Tensor, num_groups: typing.SupportsInt | typing.SupportsIndex, weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
+    """
+    Normalizes each sample over groups of num_groups consecutive channels (and the spatial dims) of [N, C, *], then scales by weight [C] and adds bias [C].
+    """
+@typing.overload
+def gru(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """
+    (output, h_n) of a stack of GRU layers (gates r, z, n; n = tanh(W_in x + b_in + r * (W_hn h + b_hn))).
+    """
+@typing.overload
+def gru(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
+    """
+    gru over a packed batch (see rnn_tanh.data).
+    """
+def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """
+    One GRU step: the new h from input [B, input_size] and hx [B, hidden].
+    """
 @typing.overload
 def gt(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1503,6 +1586,10 @@ def histc(input: Tensor, bins: typing.SupportsInt | typing.SupportsIndex = 100, 
     """
     Histogram of bins equal bins over [min, max] (the data's range when min == max) in input's dtype; entries outside are ignored, the right edge is in the last bin.
     """
+def imag(input: Tensor) -> Tensor:
+    """
+    The imaginary parts of a complex tensor (a view).
+    """
 def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
     """
     A copy of input with source.select(dim, i) added to input.select(dim, index[i]).
@@ -1510,6 +1597,10 @@ def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, ind
 def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
     """
     The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
+    """
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None, weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
+    """
+    Normalizes each channel of each sample of [N, C, *] over the spatial dims (use_input_stats, updating the running statistics averaged over the batch) or with the running statistics.
     """
 def isfinite(input: Tensor) -> Tensor:
     """
@@ -1584,6 +1675,20 @@ def logical_or(input: Tensor, other: Tensor) -> Tensor:
 def logsumexp(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
     """
     log(sum(exp(input))) over dim, as m + log(sum(exp(input - m))) with m the max, so it neither overflows nor underflows. Integer inputs give float32.
+    """
+@typing.overload
+def lstm(input: Tensor, hx: collections.abc.Sequence[Tensor], params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """
+    (output, h_n, c_n) of a stack of LSTM layers (gates i, f, g, o) from hx = [h_0, c_0]; one GEMM for the input projection of the whole sequence, then one GEMM and one fused cell step per time step.
+    """
+@typing.overload
+def lstm(data: Tensor, batch_sizes: Tensor, hx: collections.abc.Sequence[Tensor], params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """
+    lstm over a packed batch (see rnn_tanh.data): (output data, h_n, c_n).
+    """
+def lstm_cell(input: Tensor, hx: collections.abc.Sequence[Tensor], w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    """
+    One LSTM step: (h, c) from input [B, input_size] and hx = [h, c], each [B, hidden].
     """
 @typing.overload
 def lt(input: Tensor, other: Tensor) -> Tensor:
@@ -1750,6 +1855,10 @@ def pow(self: bool | int | float, exponent: Tensor) -> Tensor:
     """
     self ** exponent for a Python number self.
     """
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """
+    input where input > 0, else weight * input, with weight of one element or one per channel (dim 1).
+    """
 @typing.overload
 def prod(input: Tensor, *, dtype: _dtype | None = None) -> Tensor:
     """
@@ -1781,6 +1890,10 @@ def randn_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: boo
 def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generator | None = None, dtype: _dtype | None = None) -> Tensor:
     """
     A random permutation of range(n) (int64).
+    """
+def real(input: Tensor) -> Tensor:
+    """
+    The real parts of a complex tensor (a view); a real tensor itself.
     """
 def reciprocal(input: Tensor) -> Tensor:
     """
@@ -1815,6 +1928,34 @@ def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """
     reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
     """
+@typing.overload
+def rnn_relu(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """
+    rnn_tanh with relu in place of tanh.
+    """
+@typing.overload
+def rnn_relu(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
+    """
+    rnn_relu over a packed batch (see rnn_tanh.data).
+    """
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """
+    rnn_tanh_cell with relu in place of tanh.
+    """
+@typing.overload
+def rnn_tanh(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """
+    (output, h_n) of a stack of Elman RNN layers, h = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh), over input [T, B, input_size] ([B, T, input_size] with batch_first); dropout between layers in train.
+    """
+@typing.overload
+def rnn_tanh(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
+    """
+    rnn_tanh over a packed batch: (output data [N, directions * hidden], h_n), each sequence run for its own length only.
+    """
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """
+    One Elman RNN step: tanh(input w_ih^T + b_ih + hx w_hh^T + b_hh), input [B, input_size], hx [B, hidden].
+    """
 def roll(input: Tensor, shifts: typing.Any, dims: typing.Any = ()) -> Tensor:
     """
     Entries shifted along dims by shifts (wrapping around); with no dims, the flattened tensor is rolled and the shape restored.
@@ -1830,6 +1971,10 @@ def rsqrt(input: Tensor) -> Tensor:
 def scalar_tensor(value: bool | int | float, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     A 0-d tensor (float32 unless dtype= says otherwise).
+    """
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: typing.SupportsFloat | typing.SupportsIndex = 0.0, is_causal: bool = False, *, scale: typing.SupportsFloat | typing.SupportsIndex | None = None, enable_gqa: bool = False) -> Tensor:
+    """
+    softmax(query key^T * scale + mask) value over the last two dims, batched over the broadcast of the others: attn_mask is bool (True = takes part) or floating (added), is_causal hides later keys, scale defaults to 1 / sqrt(E), enable_gqa shares key/value heads (dim -3) among query heads; a query row with every key masked out gives zeros. Fused on CPU unless dropout_p > 0.
     """
 def scatter_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
     """
@@ -1971,9 +2116,45 @@ def unsqueeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> 
     """
     A size-1 dim inserted at dim.
     """
+def upsample_bicubic2d(input: Tensor, output_size: typing.Any, align_corners: bool, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Bicubic interpolation (Keys, a = -0.75, edges replicated) of [N, C, H, W] (or [C, H, W]) to output_size, with upsample_bilinear2d's source positions.
+    """
+def upsample_bilinear2d(input: Tensor, output_size: typing.Any, align_corners: bool, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Bilinear interpolation of [N, C, H, W] (or [C, H, W]) to output_size, with PyTorch's source positions (corner pixels aligned, or pixel centres from scales or the size ratio).
+    """
+def upsample_linear1d(input: Tensor, output_size: typing.SupportsInt | typing.SupportsIndex, align_corners: bool, scales: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Linear interpolation of [N, C, L] (or [C, L]) to output_size, with PyTorch's source positions (corner pixels aligned, or pixel centres from scales or the size ratio).
+    """
+def upsample_nearest1d(input: Tensor, output_size: typing.SupportsInt | typing.SupportsIndex, scales: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Nearest-neighbour resampling of [N, C, L] (or [C, L]) to output_size: source index floor(i * scale), scale = 1 / scales or L / output_size, as PyTorch.
+    """
+def upsample_nearest2d(input: Tensor, output_size: typing.Any, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Nearest-neighbour resampling of [N, C, H, W] (or [C, H, W]) to output_size: source index floor(i * scale), scale = 1 / scales or in / out per dim, as PyTorch.
+    """
+def upsample_nearest_exact1d(input: Tensor, output_size: typing.SupportsInt | typing.SupportsIndex, scales: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    upsample_nearest1d with source index floor((i + 0.5) * scale) (PyTorch's 'nearest-exact').
+    """
+def upsample_nearest_exact2d(input: Tensor, output_size: typing.Any, scales_h: typing.SupportsFloat | typing.SupportsIndex | None = None, scales_w: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    upsample_nearest2d with source index floor((i + 0.5) * scale) (PyTorch's 'nearest-exact').
+    """
 def var(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
     sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
+    """
+def view_as_complex(input: Tensor) -> Tensor:
+    """
+    A float32/float64 tensor whose last dim is 2 with stride 1 seen as complex64/complex128: a view.
+    """
+def view_as_real(input: Tensor) -> Tensor:
+    """
+    A complex tensor's bytes as its real dtype with a trailing dim of 2 (real, imaginary): a view.
     """
 @typing.overload
 def where(condition: Tensor, input: typing.Any, other: typing.Any) -> Tensor:
@@ -1993,6 +2174,10 @@ def zeros_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: boo
     ...
 bfloat16: dtype
 bool: dtype
+cdouble: dtype
+cfloat: dtype
+complex128: dtype
+complex64: dtype
 double: dtype
 float: dtype
 float16: dtype

@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GroupNorm', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'PReLU', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'TransformerEncoderLayer']
+__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GRU', 'GRUCell', 'GroupNorm', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'PReLU', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -597,28 +597,252 @@ class MultiheadAttention(Module):
     """
     torch.nn.MultiheadAttention, same parameter names.
     """
-    def __init__(self, embed_dim: typing.SupportsInt | typing.SupportsIndex, num_heads: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bias: bool = True, batch_first: bool = False) -> None:
+    def __init__(self, embed_dim: typing.SupportsInt | typing.SupportsIndex, num_heads: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bias: bool = True, add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: typing.SupportsInt | typing.SupportsIndex | None = None, vdim: typing.SupportsInt | typing.SupportsIndex | None = None, batch_first: bool = False) -> None:
         ...
-    def forward(self, query: ember._C.Tensor, key: ember._C.Tensor, value: ember._C.Tensor, key_padding_mask: ember._C.Tensor | None = None, need_weights: bool = True, attn_mask: ember._C.Tensor | None = None, average_attn_weights: bool = True) -> tuple:
+    def forward(self, query: ember._C.Tensor, key: ember._C.Tensor, value: ember._C.Tensor, key_padding_mask: ember._C.Tensor | None = None, need_weights: bool = True, attn_mask: ember._C.Tensor | None = None, average_attn_weights: bool = True, is_causal: bool = False) -> tuple:
         """
         (attn_output, attn_weights or None).
         """
     @property
+    def _qkv_same_embed_dim(self) -> bool:
+        ...
+    @property
+    def add_zero_attn(self) -> bool:
+        ...
+    @property
     def batch_first(self) -> bool:
+        ...
+    @property
+    def bias_k(self) -> typing.Any:
+        ...
+    @property
+    def bias_v(self) -> typing.Any:
+        ...
+    @property
+    def dropout(self) -> float:
         ...
     @property
     def embed_dim(self) -> int:
         ...
     @property
+    def head_dim(self) -> int:
+        ...
+    @property
+    def in_proj_bias(self) -> typing.Any:
+        ...
+    @property
+    def in_proj_weight(self) -> typing.Any:
+        ...
+    @property
+    def k_proj_weight(self) -> typing.Any:
+        ...
+    @property
+    def kdim(self) -> int:
+        ...
+    @property
     def num_heads(self) -> int:
+        ...
+    @property
+    def q_proj_weight(self) -> typing.Any:
+        ...
+    @property
+    def v_proj_weight(self) -> typing.Any:
+        ...
+    @property
+    def vdim(self) -> int:
         ...
 class TransformerEncoderLayer(Module):
     """
     torch.nn.TransformerEncoderLayer.
     """
-    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: str = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False) -> None:
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True) -> None:
         ...
-    def forward(self, src: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None) -> ember._C.Tensor:
+    def forward(self, src: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None, is_causal: bool = False) -> ember._C.Tensor:
+        ...
+    @property
+    def norm_first(self) -> bool:
+        ...
+class TransformerDecoderLayer(Module):
+    """
+    torch.nn.TransformerDecoderLayer.
+    """
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True) -> None:
+        ...
+    def forward(self, tgt: ember._C.Tensor, memory: ember._C.Tensor, tgt_mask: ember._C.Tensor | None = None, memory_mask: ember._C.Tensor | None = None, tgt_key_padding_mask: ember._C.Tensor | None = None, memory_key_padding_mask: ember._C.Tensor | None = None, tgt_is_causal: bool = False, memory_is_causal: bool = False) -> ember._C.Tensor:
+        ...
+    @property
+    def norm_first(self) -> bool:
+        ...
+class TransformerEncoder(Module):
+    """
+    torch.nn.TransformerEncoder: num_layers copies of encoder_layer ("layers.0", ...) and an optional
+    final norm. enable_nested_tensor and mask_check are accepted and ignored (Ember has no nested
+    tensors: padded positions are computed, never dropped).
+    """
+    def __init__(self, encoder_layer: typing.Any, num_layers: typing.SupportsInt | typing.SupportsIndex, norm: typing.Any = None, enable_nested_tensor: bool = True, mask_check: bool = True) -> None:
+        ...
+    def forward(self, src: ember._C.Tensor, mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None, is_causal: bool | None = None) -> ember._C.Tensor:
+        ...
+    @property
+    def norm(self) -> typing.Any:
+        ...
+    @property
+    def num_layers(self) -> int:
+        ...
+class TransformerDecoder(Module):
+    """
+    torch.nn.TransformerDecoder: num_layers copies of decoder_layer ("layers.0", ...) and an optional
+    final norm.
+    """
+    def __init__(self, decoder_layer: typing.Any, num_layers: typing.SupportsInt | typing.SupportsIndex, norm: typing.Any = None) -> None:
+        ...
+    def forward(self, tgt: ember._C.Tensor, memory: ember._C.Tensor, tgt_mask: ember._C.Tensor | None = None, memory_mask: ember._C.Tensor | None = None, tgt_key_padding_mask: ember._C.Tensor | None = None, memory_key_padding_mask: ember._C.Tensor | None = None, tgt_is_causal: bool | None = None, memory_is_causal: bool = False) -> ember._C.Tensor:
+        ...
+    @property
+    def norm(self) -> typing.Any:
+        ...
+    @property
+    def num_layers(self) -> int:
+        ...
+class Transformer(Module):
+    """
+    torch.nn.Transformer: an encoder and a decoder stack with PyTorch's parameter names; custom_encoder
+    and custom_decoder take a TransformerEncoder / TransformerDecoder (or a subclass).
+    """
+    @staticmethod
+    def generate_square_subsequent_mask(sz: typing.SupportsInt | typing.SupportsIndex, device: typing.Any = None, dtype: ember._C.dtype | None = None) -> ember._C.Tensor:
+        """
+        [sz, sz]: -inf above the diagonal, 0 elsewhere (position i attends to 0 ... i).
+        """
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex = 512, nhead: typing.SupportsInt | typing.SupportsIndex = 8, num_encoder_layers: typing.SupportsInt | typing.SupportsIndex = 6, num_decoder_layers: typing.SupportsInt | typing.SupportsIndex = 6, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', custom_encoder: typing.Any = None, custom_decoder: typing.Any = None, layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True) -> None:
+        ...
+    def forward(self, src: ember._C.Tensor, tgt: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, tgt_mask: ember._C.Tensor | None = None, memory_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None, tgt_key_padding_mask: ember._C.Tensor | None = None, memory_key_padding_mask: ember._C.Tensor | None = None, src_is_causal: bool | None = None, tgt_is_causal: bool | None = None, memory_is_causal: bool = False) -> ember._C.Tensor:
+        ...
+    @property
+    def batch_first(self) -> bool:
+        ...
+    @property
+    def d_model(self) -> int:
+        ...
+    @property
+    def nhead(self) -> int:
+        ...
+class RNNBase(Module):
+    """
+    What RNN, LSTM and GRU share (torch.nn.RNNBase).
+    """
+    def flatten_parameters(self) -> None:
+        """
+        Does nothing: Ember's layers read their parameters where they are (PyTorch compacts them for cuDNN).
+        """
+    def forward(self, input: typing.Any, hx: typing.Any = None) -> tuple:
+        """
+        input [T, B, input_size] ([B, T, ...] with batch_first), unbatched [T, input_size] or a PackedSequence -> (output, h_n), for LSTM (output, (h_n, c_n)).
+        """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def _flat_weights(self) -> list:
+        ...
+    @property
+    def _flat_weights_names(self) -> list[str]:
+        ...
+    @property
+    def all_weights(self) -> list:
+        ...
+    @property
+    def batch_first(self) -> bool:
+        ...
+    @property
+    def bias(self) -> bool:
+        """
+        Whether the layer has biases (a bool, as in PyTorch).
+        """
+    @property
+    def bidirectional(self) -> bool:
+        ...
+    @property
+    def dropout(self) -> float:
+        ...
+    @property
+    def hidden_size(self) -> int:
+        ...
+    @property
+    def input_size(self) -> int:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def num_layers(self) -> int:
+        ...
+    @property
+    def proj_size(self) -> int:
+        ...
+class RNN(RNNBase):
+    """
+    Elman RNN, h_t = tanh or relu(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (torch.nn.RNN).
+    forward(input, hx=None) -> (output, h_n).
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, nonlinearity: str = 'tanh', bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+    @property
+    def nonlinearity(self) -> str:
+        ...
+class GRU(RNNBase):
+    """
+    GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+class LSTM(RNNBase):
+    """
+    LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, c_0), returns
+    (output, (h_n, c_n)). proj_size > 0 is refused (NotImplementedError).
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+        ...
+class RNNCellBase(Module):
+    """
+    What RNNCell, LSTMCell and GRUCell share (torch.nn.RNNCellBase).
+    """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> bool:
+        ...
+    @property
+    def hidden_size(self) -> int:
+        ...
+    @property
+    def input_size(self) -> int:
+        ...
+class RNNCell(RNNCellBase):
+    """
+    One Elman RNN step (torch.nn.RNNCell): forward(input, hx=None) -> h'.
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, nonlinearity: str = 'tanh') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, hx: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+    @property
+    def nonlinearity(self) -> str:
+        ...
+class GRUCell(RNNCellBase):
+    """
+    One GRU step (torch.nn.GRUCell): forward(input, hx=None) -> h'.
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, hx: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+class LSTMCell(RNNCellBase):
+    """
+    One LSTM step (torch.nn.LSTMCell): forward(input, hx=None), hx = (h, c) -> (h', c').
+    """
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, hx: typing.Any = None) -> tuple[ember._C.Tensor, ember._C.Tensor]:
         ...
 class Sequential(Module):
     """
