@@ -32,6 +32,7 @@ uint64_t Generator::next_u64() {
 // NB: the same formula as philox_uniform_float, which CUDA kernels use (core/philox.h).
 float Generator::uniform_float() { return static_cast<float>(next_u32() >> 8) * 0x1.0p-24f; }
 
+// NB: the same formula as philox_uniform_double, which CUDA kernels use (core/philox.h).
 double Generator::uniform_double() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
 
 double Generator::normal() {

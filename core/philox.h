@@ -44,4 +44,11 @@ EMBER_HOST_DEVICE inline float philox_uniform_float(uint64_t seed, uint64_t draw
   return static_cast<float>(philox_u32(seed, draw) >> 8) * 0x1.0p-24f;
 }
 
+/// Uniform in [0, 1) with 53 random bits from draws `draw` (high word) and `draw` + 1
+/// (Generator::uniform_double, two next_u32 calls).
+EMBER_HOST_DEVICE inline double philox_uniform_double(uint64_t seed, uint64_t draw) {
+  const uint64_t hi = philox_u32(seed, draw), lo = philox_u32(seed, draw + 1);
+  return static_cast<double>(((hi << 32) | lo) >> 11) * 0x1.0p-53;
+}
+
 }  // namespace ember

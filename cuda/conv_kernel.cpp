@@ -2,15 +2,19 @@
 // in cuDNN 9 in favour of the graph API, still shipped and complete for 2-D convolution). The
 // algorithm of each direction is chosen once per shape, device and dtype (cuDNN's heuristics in
 // their order, the first whose workspace can be had) and cached. float32 runs in full precision
-// (FMA math, no TF32 tensor-core rounding), as on the CPU.
+// (FMA math, no TF32 tensor-core rounding), as on the CPU. cuDNN pads both sides alike: a
+// Conv2dParams::extra_padding (padding="same" with an even total, a transposed convolution's
+// output_padding) is applied to the input here, zero rows added or trailing ones dropped.
 #include <cudnn.h>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 
 #include "ember/core/copy.h"
 #include "ember/core/kernels/conv.h"
+#include "ember/core/strided.h"
 #include "ember/cuda/check.h"
 #include "ember/cuda/handles.h"
 #include "ember/cuda/tensor_args.h"
@@ -178,7 +182,7 @@ void add_bias(cudnnHandle_t h, const Scale& s, cudnnTensorDescriptor_t y, const 
   EMBER_CUDNN_CHECK(add);
 }
 
-void cuda_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& p) {
+void cuda_conv2d_symmetric(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& p) {
   check_floating_compute(input.dtype(), "conv2d");
   if (out.numel() == 0) return;
   On on(out);
@@ -225,7 +229,7 @@ void cuda_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, c
   if (bias.defined()) add_bias(ctx.h, s, d.y_, out, bias);
 }
 
-void cuda_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight, const Conv2dParams& p) {
+void cuda_conv2d_input_grad_symmetric(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight, const Conv2dParams& p) {
   check_floating_compute(grad_out.dtype(), "conv2d");
   if (grad_input.numel() == 0) return;
   if (grad_out.numel() == 0 || weight.numel() == 0) return fill_data(grad_input, 0);
@@ -253,7 +257,7 @@ void cuda_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, co
       });
 }
 
-void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
+void cuda_conv2d_weight_grad_symmetric(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
                              const Conv2dParams& p) {
   check_floating_compute(grad_out.dtype(), "conv2d");
   if (grad_weight.numel() == 0) return;
@@ -280,6 +284,50 @@ void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, 
                                                          d.conv_, static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), ws,
                                                          bytes, s.zero(), d.w_, grad_weight.data_ptr()));
       });
+}
+
+// ---- extra_padding: the input as the symmetric convolution reads it, [N, C, H + eh, W + ew].
+
+bool has_extra(const Conv2dParams& p) { return p.extra_padding != Size2(0, 0); }
+
+DimVector read_shape(const Tensor& x, const Conv2dParams& p) {
+  return {x.size(0), x.size(1), x.size(2) + p.extra_padding.h, x.size(3) + p.extra_padding.w};
+}
+
+// The leading h x w of every plane of t (a view).
+Tensor corner(const Tensor& t, int64_t h, int64_t w) {
+  return as_strided_data(t, {t.size(0), t.size(1), h, w}, t.strides(), t.storage_offset());
+}
+
+// Copies the part `to` and `from` share (their leading rows and columns) into `to`, zeroing
+// the rest of `to`.
+void copy_overlap(const Tensor& to, const Tensor& from) {
+  const int64_t h = std::min(to.size(2), from.size(2)), w = std::min(to.size(3), from.size(3));
+  if (h != to.size(2) || w != to.size(3)) fill_data(to, 0);
+  if (to.numel() > 0 && h > 0 && w > 0) copy_data(corner(to, h, w), corner(from, h, w));
+}
+
+Tensor read_input(const Tensor& x, const Conv2dParams& p) {
+  if (!has_extra(p)) return x;
+  Tensor r = empty(read_shape(x, p), TensorOptions(x.dtype()).device(x.device()));
+  copy_overlap(r, x);
+  return r;
+}
+
+void cuda_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& p) {
+  cuda_conv2d_symmetric(out, read_input(input, p), weight, bias, p);
+}
+
+void cuda_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight, const Conv2dParams& p) {
+  if (!has_extra(p)) return cuda_conv2d_input_grad_symmetric(grad_input, grad_out, weight, p);
+  const Tensor g = empty(read_shape(grad_input, p), TensorOptions(grad_input.dtype()).device(grad_input.device()));
+  cuda_conv2d_input_grad_symmetric(g, grad_out, weight, p);
+  copy_overlap(grad_input, g);  // added zero rows take no gradient; dropped rows get zero
+}
+
+void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
+                             const Conv2dParams& p) {
+  cuda_conv2d_weight_grad_symmetric(grad_weight, grad_out, read_input(input, p), p);
 }
 
 }  // namespace

@@ -18,8 +18,8 @@ PoolGeometry geometry(const Tensor& input, const Tensor& out, const Pool2dParams
           p.stride.w,
           p.padding.h,
           p.padding.w,
-          dilated ? p.dilation.h : 1,
-          dilated ? p.dilation.w : 1,
+          dilated && !p.adaptive ? p.dilation.h : 1,  // adaptive windows' taps are positions
+          dilated && !p.adaptive ? p.dilation.w : 1,
           p.adaptive,
           p.count_include_pad,
           p.divisor_override.value_or(0)};

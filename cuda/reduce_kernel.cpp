@@ -16,8 +16,11 @@ ReduceKind kind_of(ReduceOp op) {
   switch (op) {
     case ReduceOp::Sum: return ReduceKind::Sum;
     case ReduceOp::Max: return ReduceKind::Max;
-    default: return ReduceKind::Min;
+    case ReduceOp::Min: return ReduceKind::Min;
+    case ReduceOp::Prod: return ReduceKind::Prod;
   }
+  EMBER_CHECK_AS(NotImplementedError, false, "reduce: no CUDA kernel for reduce op ", static_cast<int>(op));
+  return ReduceKind::Sum;
 }
 
 void cuda_reduce(ReduceOp op, const Tensor& out, const Tensor& in, IntArrayRef dims) {

@@ -14,24 +14,10 @@
 #include <cstdint>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/kernels/rnn_cell.h"  // RnnCell, rnn_gates
 #include "ember/core/tensor.h"
 
 namespace ember {
-
-/// The cell a recurrent layer repeats.
-enum class RnnCell : uint8_t { Tanh, Relu, Lstm, Gru };
-
-/// Gate blocks of H columns each in the cell's weight rows: G = rnn_gates(cell) * H.
-constexpr int64_t rnn_gates(RnnCell cell) {
-  return cell == RnnCell::Lstm ? 4 : cell == RnnCell::Gru ? 3 : 1;
-}
-
-/// Columns per hidden unit the forward keeps for the backward (the workspace is [B, W * H]): the
-/// LSTM's activated i, f, g, o; the GRU's r, z, n and hn; nothing for Tanh and Relu, whose
-/// backward reads h.
-constexpr int64_t rnn_workspace_gates(RnnCell cell) {
-  return cell == RnnCell::Lstm || cell == RnnCell::Gru ? 4 : 0;
-}
 
 /// One forward step over a batch of B rows. Every matrix is 2-D with unit column stride and any
 /// row stride; all of one floating dtype. Undefined where the cell has no such state.

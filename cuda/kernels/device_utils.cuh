@@ -28,6 +28,13 @@ __device__ __forceinline__ void store(char* p, T v) {
   *reinterpret_cast<T*>(p) = v;
 }
 
+/// Copies a 16-byte element (complex128) as two 8-byte words: its address is 8-byte aligned only
+/// (a view_as_complex of float64 may start at any even element).
+__device__ __forceinline__ void move_16_bytes(char* to, const char* from) {
+  store<uint64_t>(to, load<uint64_t>(from));
+  store<uint64_t>(to + 8, load<uint64_t>(from + 8));
+}
+
 /// Records the first refused value in the device's error slot (later ones are dropped).
 __device__ __forceinline__ void report_error(int64_t* slot, KernelError code, int64_t value) {
   auto* word = reinterpret_cast<unsigned long long*>(slot);

@@ -65,21 +65,28 @@ struct CompareFn {
   __device__ void operator()(char* const (&p)[3]) const { store<bool>(p[0], compare_op<T>(op, load<T>(p[1]), load<T>(p[2]))); }
 };
 
-// Copies `size` bytes (1, 2, 4 or 8) from `from` to `to`.
+// Copies `size` bytes (1, 2, 4, 8 or 16: complex128) from `from` to `to`.
 __device__ __forceinline__ void move_item(char* to, const char* from, int size) {
   switch (size) {
     case 1: store<uint8_t>(to, load<uint8_t>(from)); break;
     case 2: store<uint16_t>(to, load<uint16_t>(from)); break;
     case 4: store<uint32_t>(to, load<uint32_t>(from)); break;
-    default: store<uint64_t>(to, load<uint64_t>(from)); break;
+    case 8: store<uint64_t>(to, load<uint64_t>(from)); break;
+    default: move_16_bytes(to, from); break;
   }
 }
+// Stores the element whose bits are `bits` (scalar_bits: for 16-byte complex128 the real part's,
+// the imaginary part 0).
 __device__ __forceinline__ void put_bits(char* to, uint64_t bits, int size) {
   switch (size) {
     case 1: store<uint8_t>(to, static_cast<uint8_t>(bits)); break;
     case 2: store<uint16_t>(to, static_cast<uint16_t>(bits)); break;
     case 4: store<uint32_t>(to, static_cast<uint32_t>(bits)); break;
-    default: store<uint64_t>(to, bits); break;
+    case 8: store<uint64_t>(to, bits); break;
+    default:
+      store<uint64_t>(to, bits);
+      store<uint64_t>(to + 8, 0);
+      break;
   }
 }
 
@@ -105,26 +112,31 @@ struct MaskedFillFn {
   }
 };
 
-// A value read from any dtype: integers exactly as int64, floating types as double.
+// A value read from any dtype: integers exactly as int64, floating types as double, complex ones
+// as two doubles (f the real part, im the imaginary part; 0 for every other dtype).
 struct AnyValue {
   bool floating;
   int64_t i;
   double f;
+  double im;
 };
 
 __device__ __forceinline__ AnyValue read_any(const char* p, DType t) {
   switch (t) {
-    case DType::Bool: return {false, load<uint8_t>(p) != 0, 0};
-    case DType::UInt8: return {false, load<uint8_t>(p), 0};
-    case DType::Int8: return {false, load<int8_t>(p), 0};
-    case DType::Int16: return {false, load<int16_t>(p), 0};
-    case DType::Int32: return {false, load<int32_t>(p), 0};
-    case DType::Int64: return {false, load<int64_t>(p), 0};
-    case DType::Float16: return {true, 0, half_bits_to_float(load<uint16_t>(p))};
-    case DType::BFloat16: return {true, 0, bfloat16_bits_to_float(load<uint16_t>(p))};
-    case DType::Float32: return {true, 0, load<float>(p)};
-    default: return {true, 0, load<double>(p)};
+    case DType::Bool: return {false, load<uint8_t>(p) != 0, 0, 0};
+    case DType::UInt8: return {false, load<uint8_t>(p), 0, 0};
+    case DType::Int8: return {false, load<int8_t>(p), 0, 0};
+    case DType::Int16: return {false, load<int16_t>(p), 0, 0};
+    case DType::Int32: return {false, load<int32_t>(p), 0, 0};
+    case DType::Int64: return {false, load<int64_t>(p), 0, 0};
+    case DType::Float16: return {true, 0, half_bits_to_float(load<uint16_t>(p)), 0};
+    case DType::BFloat16: return {true, 0, bfloat16_bits_to_float(load<uint16_t>(p)), 0};
+    case DType::Float32: return {true, 0, load<float>(p), 0};
+    case DType::Float64: return {true, 0, load<double>(p), 0};
+    case DType::Complex64: return {true, 0, load<float>(p), load<float>(p + 4)};
+    case DType::Complex128: return {true, 0, load<double>(p), load<double>(p + 8)};
   }
+  return {false, 0, 0, 0};
 }
 
 template <typename I>
@@ -132,11 +144,13 @@ __device__ __forceinline__ I to_integer(const AnyValue& v) {
   return v.floating ? static_cast<I>(v.f) : static_cast<I>(v.i);
 }
 
-// convert<To>(from) of core/dtype.h: float16 and bfloat16 through float, bool as != 0, integers
-// to floats directly (not through double, which would round twice).
+// convert<To>(from) of core/dtype.h: float16 and bfloat16 through float, bool as != 0 (either part
+// of a complex value), integers to floats directly (not through double, which would round twice),
+// a complex value to a real dtype as its real part, a real value to a complex dtype with
+// imaginary part 0.
 __device__ __forceinline__ void write_any(char* p, DType t, const AnyValue& v) {
   switch (t) {
-    case DType::Bool: store<uint8_t>(p, v.floating ? v.f != 0.0 : v.i != 0); break;
+    case DType::Bool: store<uint8_t>(p, v.floating ? v.f != 0.0 || v.im != 0.0 : v.i != 0); break;
     case DType::UInt8: store<uint8_t>(p, to_integer<uint8_t>(v)); break;
     case DType::Int8: store<int8_t>(p, to_integer<int8_t>(v)); break;
     case DType::Int16: store<int16_t>(p, to_integer<int16_t>(v)); break;
@@ -149,7 +163,15 @@ __device__ __forceinline__ void write_any(char* p, DType t, const AnyValue& v) {
       store<uint16_t>(p, float_to_bfloat16_bits(v.floating ? static_cast<float>(v.f) : static_cast<float>(v.i)));
       break;
     case DType::Float32: store<float>(p, v.floating ? static_cast<float>(v.f) : static_cast<float>(v.i)); break;
-    default: store<double>(p, v.floating ? v.f : static_cast<double>(v.i)); break;
+    case DType::Float64: store<double>(p, v.floating ? v.f : static_cast<double>(v.i)); break;
+    case DType::Complex64:
+      store<float>(p, v.floating ? static_cast<float>(v.f) : static_cast<float>(v.i));
+      store<float>(p + 4, static_cast<float>(v.im));
+      break;
+    case DType::Complex128:
+      store<double>(p, v.floating ? v.f : static_cast<double>(v.i));
+      store<double>(p + 8, v.im);
+      break;
   }
 }
 

@@ -27,7 +27,8 @@ __device__ __forceinline__ void move_bytes(char* to, const char* from, int size)
     case 1: store<uint8_t>(to, load<uint8_t>(from)); break;
     case 2: store<uint16_t>(to, load<uint16_t>(from)); break;
     case 4: store<uint32_t>(to, load<uint32_t>(from)); break;
-    default: store<uint64_t>(to, load<uint64_t>(from)); break;
+    case 8: store<uint64_t>(to, load<uint64_t>(from)); break;
+    default: move_16_bytes(to, from); break;  // complex128
   }
 }
 

@@ -11,9 +11,12 @@
 
 #include "ember/core/dtype.h"
 #include "ember/core/kernels/op_codes.h"
+#include "ember/core/kernels/rnn_cell.h"
+#include "ember/cuda/shared/attention_score.h"
 #include "ember/cuda/shared/elementwise_math.h"
 #include "ember/cuda/shared/offset_calculator.h"
 #include "ember/cuda/shared/reduce_layout.h"
+#include "ember/cuda/shared/rnn_cell_unit.h"
 
 namespace ember::cuda {
 
@@ -91,8 +94,9 @@ void launch_index_add(const ElementwiseArgs<2>& args, DType dtype, const void* i
                       int64_t n, int64_t inner, int64_t out_step, cudaStream_t stream);
 
 // ---- reduce.cu: one block-reduction kernel over [A, O, R, I] (cuda/shared/reduce_layout.h)
-enum class ReduceKind : uint8_t { Sum, Max, Min };
-/// out[o, i] = op over a, r of the contiguous in[a, o, r, i]; floats accumulate sums in double.
+enum class ReduceKind : uint8_t { Sum, Max, Min, Prod };
+/// out[o, i] = op over a, r of the contiguous in[a, o, r, i]; floats accumulate sums and products in
+/// double, integers in int64 (wrapping).
 void launch_reduce(ReduceKind op, DType dtype, const void* in, void* out, const ReduceLayout& l, Scratch& scratch,
                    cudaStream_t stream);
 /// Max (or min) and its first index along r of the contiguous in [O, R, I]; a NaN wins; values
@@ -144,6 +148,39 @@ void launch_argsort(DType dtype, const void* in, int64_t* indices, int64_t rows,
                     Scratch& scratch, cudaStream_t stream);
 /// Running sums along each row of the contiguous in [rows, n] (integers wrap).
 void launch_cumsum(DType dtype, const void* in, void* out, int64_t rows, int64_t n, cudaStream_t stream);
+
+// ---- scan.cu
+/// The running scan `op` along each row of the contiguous in [rows, n] (cuda/shared/scan_row.h),
+/// one row per thread; indices (int64, for Cummax and Cummin) may be null otherwise. Bool is
+/// scanned as uint8 0/1 values.
+void launch_scan(ScanOp op, DType dtype, const void* in, void* out, int64_t* indices, int64_t rows, int64_t n,
+                 cudaStream_t stream);
+
+// ---- sampling.cu
+/// k draws from each row of the contiguous float64 weights [rows, n] into out [rows, k], one row
+/// per thread (cuda/shared/multinomial_row.h): row r's draws are the Philox uniform doubles from
+/// 32-bit draw number draw0 + 2 k r on, the CPU kernel's.
+void launch_multinomial(const double* weights, int64_t* out, int64_t rows, int64_t n, int64_t k, bool replacement,
+                        uint64_t seed, uint64_t draw0, Scratch& scratch, cudaStream_t stream);
+
+// ---- rnn.cu: one thread per (batch row, hidden unit) over B rows (cuda/shared/rnn_cell_unit.h)
+void launch_rnn_cell_forward(RnnCell cell, const RnnForwardPtrs<float>& a, int64_t B, cudaStream_t stream);
+void launch_rnn_cell_forward(RnnCell cell, const RnnForwardPtrs<double>& a, int64_t B, cudaStream_t stream);
+void launch_rnn_cell_backward(RnnCell cell, const RnnBackwardPtrs<float>& a, int64_t B, cudaStream_t stream);
+void launch_rnn_cell_backward(RnnCell cell, const RnnBackwardPtrs<double>& a, int64_t B, cudaStream_t stream);
+
+// ---- attention.cu: fused attention over contiguous operands (cuda/shared/attention_score.h)
+/// out, logsumexp and (when not null) probs: a block per query row, three passes over its keys
+/// (maximum, sum of exponentials, then probabilities times values a chunk of keys at a time).
+void launch_attention_forward(DType dtype, const AttentionShape& s, const void* q, const void* k, const void* v,
+                              const void* mask, void* out, void* logsumexp, void* probs, cudaStream_t stream);
+/// grad_q (a block per query row), grad_k and grad_v (a block per key row, summing over the query
+/// rows in order: no atomics, the same result every run); each may be null. probs null: recomputed
+/// from logsumexp.
+void launch_attention_backward(DType dtype, const AttentionShape& s, const void* q, const void* k, const void* v,
+                               const void* mask, const void* grad_out, const void* out, const void* logsumexp,
+                               const void* probs, void* grad_q, void* grad_k, void* grad_v, Scratch& scratch,
+                               cudaStream_t stream);
 
 // ---- pointwise.cu: the kernels with a layout of their own
 /// Inverted dropout of the contiguous in [n]: element i keeps when draw counter + i of Philox

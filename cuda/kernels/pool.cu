@@ -41,12 +41,14 @@ dim3 output_grid(int64_t planes, int64_t oH, int64_t oW) {
   return dim3(cap((oW + kThreads - 1) / kThreads, 1024), cap(oH, 65535), cap(planes, 65535));
 }
 
-template <typename T>
+// NB: adaptive_max_pool2d's windows in a kernel of their own: choosing them at run time made the
+// float64 kernel spill on sm_80.
+template <typename T, bool Adaptive>
 __global__ void __launch_bounds__(kThreads) max_pool_kernel(const Geometry32 g, int64_t planes, const T* in, T* out,
                                                              int64_t* indices) {
   EMBER_FOR_EACH_OUTPUT(planes, g.oH, g.oW) {
-    const PoolWindow<int> r = pool_window(oh, g.H, g.kH, g.sH, g.pH, g.dH);
-    const PoolWindow<int> c = pool_window(ow, g.W, g.kW, g.sW, g.pW, g.dW);
+    const PoolWindow<int> r = Adaptive ? adaptive_window(oh, g.H, g.oH) : pool_window(oh, g.H, g.kH, g.sH, g.pH, g.dH);
+    const PoolWindow<int> c = Adaptive ? adaptive_window(ow, g.W, g.oW) : pool_window(ow, g.W, g.kW, g.sW, g.pW, g.dW);
     const T* x = in + plane * g.H * g.W;
     // A window of -inf (or with no input) points at its first element, as on the CPU; taps in
     // row-major order, a later value wins only when larger, and a NaN always takes over.
@@ -134,9 +136,13 @@ void launch_max_pool2d(DType dtype, const PoolGeometry& g, const void* in, void*
   check_pool_sizes(fits_int32(g), "max_pool2d");
   visit_floating(dtype, [&](auto tag) {
     using T = decltype(tag);
-    max_pool_kernel<T><<<output_grid(g.planes, g.oH, g.oW), kThreads, 0, stream>>>(
-        narrow(g), g.planes, static_cast<const T*>(in), static_cast<T*>(out), indices);
-    check_launch("max_pool2d");
+    if (g.adaptive)
+      max_pool_kernel<T, true><<<output_grid(g.planes, g.oH, g.oW), kThreads, 0, stream>>>(
+          narrow(g), g.planes, static_cast<const T*>(in), static_cast<T*>(out), indices);
+    else
+      max_pool_kernel<T, false><<<output_grid(g.planes, g.oH, g.oW), kThreads, 0, stream>>>(
+          narrow(g), g.planes, static_cast<const T*>(in), static_cast<T*>(out), indices);
+    check_launch(g.adaptive ? "adaptive_max_pool2d" : "max_pool2d");
   });
 }
 

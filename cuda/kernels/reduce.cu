@@ -111,7 +111,7 @@ void run_reduce(const R& r, const ReduceLayout& l, Scratch& scratch, cudaStream_
   }
 }
 
-// ---- sum, max, min
+// ---- sum, product, max, min
 template <typename T>
 using AccOf = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
 
@@ -124,6 +124,7 @@ struct ValueReducer {
   ReduceLayout l;
   __device__ Acc identity() const {
     if (op == ReduceKind::Sum) return Acc(0);
+    if (op == ReduceKind::Prod) return Acc(1);
     if constexpr (std::is_floating_point_v<T>)
       return op == ReduceKind::Max ? -INFINITY : INFINITY;
     else
@@ -140,9 +141,15 @@ struct ValueReducer {
           return u + v;
         else  // wraps as the CPU's integer sums do
           return static_cast<Acc>(static_cast<uint64_t>(u) + static_cast<uint64_t>(v));
+      case ReduceKind::Prod:
+        if constexpr (std::is_floating_point_v<T>)
+          return u * v;
+        else  // wraps; the low bits of the int64 product are those of T's
+          return static_cast<Acc>(static_cast<uint64_t>(u) * static_cast<uint64_t>(v));
       case ReduceKind::Max: return math::max_nan(u, v);
-      default: return math::min_nan(u, v);
+      case ReduceKind::Min: return math::min_nan(u, v);
     }
+    return u;
   }
   __device__ void store(int64_t o, int64_t i, Acc v) const { out[o * l.I + i] = static_cast<T>(v); }
 };

@@ -395,6 +395,34 @@ TEST(DifferentialTest, Convolution_CUDA) {
     }
 }
 
+// cuDNN pads both sides alike: padding="same" with an even kernel and a transposed convolution's
+// output_padding go through the input padded or cut at its trailing edge (cuda/conv_kernel.cpp).
+TEST(DifferentialTest, ConvolutionWithOneSidedPadding_CUDA) {
+  for (DType t : {kFloat64, kFloat32}) {
+    const double tol = t == kFloat64 ? 1e-10 : 1e-4;
+    const Tensor x = uniform({2, 3, 7, 8}, -1, 1, 241, t), b = uniform({4}, -1, 1, 243, t);
+    check({"conv2d same, even kernel", {x, uniform({4, 3, 2, 4}, -1, 1, 242, t), b}, nullptr,
+           [](const Inputs& in) { return conv2d(in[0], in[1], in[2], Size2(1, 1), PaddingRule::Same, Size2(1, 1), 1); },
+           tol, tol});
+    check({"conv2d same, dilated even kernel", {x, uniform({4, 3, 2, 2}, -1, 1, 244, t), b}, nullptr,
+           [](const Inputs& in) { return conv2d(in[0], in[1], in[2], Size2(1, 1), PaddingRule::Same, Size2(3, 2), 1); },
+           tol, tol});
+    check({"conv1d same", {uniform({2, 3, 9}, -1, 1, 245, t), uniform({4, 3, 4}, -1, 1, 246, t), b}, nullptr,
+           [](const Inputs& in) { return conv1d(in[0], in[1], in[2], 1, PaddingRule::Same, 1, 1); }, tol, tol});
+    check({"conv_transpose2d output_padding", {x, uniform({3, 4, 3, 3}, -1, 1, 247, t), b}, nullptr,
+           [](const Inputs& in) {
+             return conv_transpose2d(in[0], in[1], in[2], Size2(2, 3), Size2(1, 1), Size2(1, 2), 1, Size2(1, 1));
+           },
+           tol, tol});
+    check({"conv_transpose2d grouped", {uniform({2, 4, 5, 5}, -1, 1, 248, t), uniform({4, 3, 3, 3}, -1, 1, 249, t)},
+           nullptr,
+           [](const Inputs& in) {
+             return conv_transpose2d(in[0], in[1], Tensor(), Size2(2, 2), Size2(0, 0), Size2(1, 1), 2, Size2(1, 1));
+           },
+           tol, tol});
+  }
+}
+
 TEST(DifferentialTest, Pooling_CUDA) {
   for (DType t : {kFloat64, kFloat32}) {
     const double tol = t == kFloat64 ? 1e-10 : 1e-5;
@@ -412,6 +440,11 @@ TEST(DifferentialTest, Pooling_CUDA) {
            [](const Inputs& in) { return adaptive_avg_pool2d(in[0], Size2(11, 10)); }, tol, tol});
     check({"max_pool2d non-contiguous", {x}, [](const Inputs& in) { return Inputs{in[0].transpose(2, 3)}; },
            [](const Inputs& in) { return max_pool2d(in[0], 2); }, tol, tol});
+    check({"adaptive_max_pool2d", {x}, nullptr, [](const Inputs& in) { return adaptive_max_pool2d(in[0], Size2(4, 3)); },
+           tol, tol});
+    check({"adaptive_max_pool2d indices", {x}, nullptr,
+           [](const Inputs& in) { return std::get<1>(adaptive_max_pool2d_with_indices(in[0], Size2(5, 6))); }, 0, 0,
+           false});
   }
 }
 
@@ -510,5 +543,162 @@ TEST(DifferentialTest, OptimizerStepsFollowTheCpu_CUDA) {
       for (const auto& [key, s] : og->state().at("p"))
         if (key != "step") EXPECT_TRUE(s.device() == kGpu) << key << " lives on " << s.device();
     }
+  }
+}
+
+TEST(DifferentialTest, ProductsAndRunningScans_CUDA) {
+  const Tensor x = uniform({5, 40}, 0.5, 1.5, 141);
+  check({"prod", {x}, nullptr, [](const Inputs& in) { return prod(in[0]); }});
+  check({"prod dim 1", {x}, nullptr, [](const Inputs& in) { return prod(in[0], 1); }});
+  check({"prod dim 0 keepdim", {x}, nullptr, [](const Inputs& in) { return prod(in[0], 0, true); }});
+  check({"prod of a transposed view", {x}, [](const Inputs& in) { return Inputs{in[0].t()}; },
+         [](const Inputs& in) { return prod(in[0], 1); }});
+  check({"integer prod wraps", {uniform({3, 50}, 1, 9, 142).floor().to(kInt64)}, nullptr,
+         [](const Inputs& in) { return prod(in[0], 1); }, 0, 0, false});
+  check({"int32 prod wraps", {uniform({3, 50}, 1, 9, 143).floor().to(kInt32)}, nullptr,
+         [](const Inputs& in) { return prod(in[0], 1); }, 0, 0, false});
+  check({"cumprod", {x}, nullptr, [](const Inputs& in) { return cumprod(in[0], 1); }});
+  check({"cumprod dim 0", {x}, nullptr, [](const Inputs& in) { return cumprod(in[0], 0); }});
+  check({"integer cumprod", {uniform({3, 40}, -3, 3, 144).floor().to(kInt64)}, nullptr,
+         [](const Inputs& in) { return cumprod(in[0], 1); }, 0, 0, false});
+  check({"logcumsumexp", {uniform({4, 300}, -30, 30, 145)}, nullptr,
+         [](const Inputs& in) { return logcumsumexp(in[0], 1); }});
+  check({"logcumsumexp float32", {uniform({4, 300}, -30, 30, 146, kFloat32)}, nullptr,
+         [](const Inputs& in) { return logcumsumexp(in[0], 1); }, 1e-5, 1e-5});
+  const Tensor ties = uniform({4, 200}, -4, 4, 147).round();
+  for (bool is_max : {true, false}) {
+    const std::string name = is_max ? "cummax" : "cummin";
+    auto values = [is_max](const Inputs& in) { return std::get<0>(is_max ? cummax(in[0], 1) : cummin(in[0], 1)); };
+    auto indices = [is_max](const Inputs& in) { return std::get<1>(is_max ? cummax(in[0], 1) : cummin(in[0], 1)); };
+    check({name + " values", {ties}, nullptr, values});
+    check({name + " indices (ties move on)", {ties}, nullptr, indices, 0, 0, false});
+    const Tensor nan = tensor(std::vector<double>{3, NAN, 1, 5, NAN, 0, 2, 2}, {2, 4});
+    check({name + " with NaN", {nan}, nullptr, indices, 0, 0, false});
+    check({name + " int32", {ties.to(kInt32)}, nullptr, indices, 0, 0, false});
+  }
+  ember::testing::expect_error<TypeError>(
+      [] { logcumsumexp(ones({3}, TensorOptions(kInt64).device(kGpu)), 0); }, {"logcumsumexp", "int64"});
+}
+
+TEST(DifferentialTest, MultinomialSamplesAreTheCpusForTheSameGenerator_CUDA) {
+  const Tensor w = uniform({6, 50}, 0, 1, 151).mul(uniform({6, 50}, 0, 1, 152).gt(0.3));
+  for (bool replacement : {true, false})
+    for (int64_t k : {int64_t{1}, int64_t{7}, int64_t{50}}) {
+      Generator a(9), b(9);
+      a.set_state({9, 5});
+      b.set_state({9, 5});
+      const Tensor on_cpu = multinomial(w, k, replacement, &a);
+      const Tensor on_gpu = multinomial(w.to(kGpu), k, replacement, &b);
+      ember::testing::expect_close(on_gpu.to(Device::cpu()), on_cpu, 0, 0, "multinomial");
+      EXPECT_EQ(a.get_state(), b.get_state());
+    }
+}
+
+TEST(DifferentialTest, ScaledDotProductAttention_CUDA) {
+  for (DType t : {kFloat64, kFloat32}) {
+    const double tol = t == kFloat64 ? 1e-10 : 2e-5;
+    const Tensor q = uniform({2, 3, 7, 8}, -1, 1, 161, t), k = uniform({2, 3, 11, 8}, -1, 1, 162, t),
+                 v = uniform({2, 3, 11, 5}, -1, 1, 163, t);
+    const Tensor bool_mask = uniform({7, 11}, 0, 1, 164).gt(0.25), add_mask = uniform({2, 1, 7, 11}, -2, 1, 165, t);
+    auto sdpa = [](const Tensor& m, bool causal) {
+      return [m, causal](const Inputs& in) {
+        return scaled_dot_product_attention(in[0], in[1], in[2], m.defined() ? m.to(in[0].device()) : m, 0.0, causal);
+      };
+    };
+    check({"sdpa", {q, k, v}, nullptr, sdpa(Tensor(), false), tol, tol});
+    check({"sdpa causal", {q, k, v}, nullptr, sdpa(Tensor(), true), tol, tol});
+    check({"sdpa bool mask", {q, k, v}, nullptr, sdpa(bool_mask, false), tol, tol});
+    check({"sdpa additive mask broadcast over heads", {q, k, v}, nullptr, sdpa(add_mask, false), tol, tol});
+    check({"sdpa causal and more keys than queries", {q, k, v}, nullptr, sdpa(bool_mask, true), tol, tol});
+    check({"sdpa transposed q, k, v", {q, k, v},
+           [](const Inputs& in) {
+             return Inputs{in[0].transpose(1, 2).contiguous().transpose(1, 2), in[1], in[2].transpose(-1, -2).contiguous().transpose(-1, -2)};
+           },
+           sdpa(Tensor(), false), tol, tol});
+    check({"sdpa long rows (several key chunks)", {uniform({1, 1, 300, 4}, -1, 1, 166, t), uniform({1, 1, 600, 4}, -1, 1, 167, t),
+                                                   uniform({1, 1, 600, 3}, -1, 1, 168, t)},
+           nullptr, sdpa(Tensor(), true), tol, tol});
+    // A query row that sees no key: zero output and no gradient, as on the CPU.
+    Tensor hide = ones({7, 11}, kBool);
+    hide.select(0, 2).fill_(Scalar(false));
+    check({"sdpa fully masked row", {q, k, v}, nullptr, sdpa(hide, false), tol, tol});
+  }
+}
+
+TEST(DifferentialTest, RecurrentCellsAndLayers_CUDA) {
+  for (DType t : {kFloat64, kFloat32}) {
+    const double tol = t == kFloat64 ? 1e-10 : 2e-5;
+    const int64_t B = 3, I = 4, H = 5;
+    auto weights = [&](int64_t gates, uint64_t seed) {
+      return Inputs{uniform({B, I}, -1, 1, seed, t), uniform({B, H}, -1, 1, seed + 1, t),
+                    uniform({gates * H, I}, -0.5, 0.5, seed + 2, t), uniform({gates * H, H}, -0.5, 0.5, seed + 3, t),
+                    uniform({gates * H}, -0.5, 0.5, seed + 4, t), uniform({gates * H}, -0.5, 0.5, seed + 5, t)};
+    };
+    check({"rnn_tanh_cell", weights(1, 171), nullptr,
+           [](const Inputs& in) { return rnn_tanh_cell(in[0], in[1], in[2], in[3], in[4], in[5]); }, tol, tol});
+    check({"rnn_relu_cell without biases", weights(1, 181), nullptr,
+           [](const Inputs& in) { return rnn_relu_cell(in[0], in[1], in[2], in[3]); }, tol, tol});
+    check({"gru_cell", weights(3, 191), nullptr,
+           [](const Inputs& in) { return gru_cell(in[0], in[1], in[2], in[3], in[4], in[5]); }, tol, tol});
+    Inputs l = weights(4, 201);
+    l.push_back(uniform({B, H}, -1, 1, 208, t));
+    check({"lstm_cell h and c", l, nullptr,
+           [](const Inputs& in) {
+             auto [h, c] = lstm_cell(in[0], {in[1], in[6]}, in[2], in[3], in[4], in[5]);
+             return cat({h, c}, 1);
+           },
+           tol, tol});
+    // A two-layer bidirectional LSTM and GRU over a sequence: the cell kernels step by step.
+    const int64_t T = 6;
+    Inputs seq{uniform({T, B, I}, -1, 1, 211, t), uniform({4, B, H}, -1, 1, 212, t), uniform({4, B, H}, -1, 1, 213, t)};
+    uint64_t seed = 220;
+    for (int64_t layer = 0; layer < 2; ++layer)
+      for (int64_t dir = 0; dir < 2; ++dir) {
+        const int64_t in_size = layer == 0 ? I : 2 * H;
+        seq.push_back(uniform({4 * H, in_size}, -0.4, 0.4, seed++, t));
+        seq.push_back(uniform({4 * H, H}, -0.4, 0.4, seed++, t));
+        seq.push_back(uniform({4 * H}, -0.4, 0.4, seed++, t));
+        seq.push_back(uniform({4 * H}, -0.4, 0.4, seed++, t));
+      }
+    check({"lstm 2 layers bidirectional", seq, nullptr,
+           [](const Inputs& in) {
+             const Inputs params(in.begin() + 3, in.end());
+             auto [out, h, c] = lstm(in[0], {in[1], in[2]}, params, true, 2, 0.0, true, true, false);
+             return cat({out.reshape({-1}), h.reshape({-1}), c.reshape({-1})}, 0);
+           },
+           tol, tol});
+  }
+}
+
+TEST(DifferentialTest, ComplexTensorsMoveAndConvert_CUDA) {
+  for (DType real : {kFloat32, kFloat64}) {
+    const Tensor parts = uniform({4, 6, 2}, -3, 3, 231, real);
+    const Tensor z = view_as_complex(parts);
+    const Tensor zg = z.to(kGpu);
+    ember::testing::expect_close(view_as_real(zg).to(Device::cpu()), parts, 0, 0, "round trip");
+    // Rearranged on the device (the conversion kernel), and converted between the two complex dtypes.
+    ember::testing::expect_close(view_as_real(zg.t().contiguous()).to(Device::cpu()), view_as_real(z.t().contiguous()),
+                                 0, 0, "transposed copy");
+    const DType other = real == kFloat32 ? kComplex128 : kComplex64;
+    ember::testing::expect_close(view_as_real(zg.to(other)).to(Device::cpu()), view_as_real(z.to(other)), 1e-6, 1e-6,
+                                 "complex to complex");
+    ember::testing::expect_close(zg.to(kFloat64).to(Device::cpu()), z.to(kFloat64), 0, 0, "complex to real");
+    ember::testing::expect_close(zg.to(kBool).to(Device::cpu()), z.to(kBool), 0, 0, "complex to bool");
+    ember::testing::expect_close(view_as_real(parts.select(-1, 0).to(kGpu).to(z.dtype())).to(Device::cpu()),
+                                 view_as_real(parts.select(-1, 0).to(z.dtype())), 0, 0, "real to complex");
+    // Moved by item size: index_select, gather, where, cat, masked_fill, fill.
+    const Tensor idx = tensor(std::vector<int64_t>{3, 0, 0, 2});
+    ember::testing::expect_close(view_as_real(index_select(zg, 0, idx.to(kGpu))).to(Device::cpu()),
+                                 view_as_real(index_select(z, 0, idx)), 0, 0, "index_select");
+    const Tensor cond = uniform({4, 6}, 0, 1, 232).gt(0.5);
+    const Tensor zr = z.flip({0});
+    ember::testing::expect_close(view_as_real(where(cond.to(kGpu), zg, zr.to(kGpu))).to(Device::cpu()),
+                                 view_as_real(where(cond, z, zr)), 0, 0, "where");
+    ember::testing::expect_close(view_as_real(cat({zg, zr.to(kGpu)}, 1)).to(Device::cpu()), view_as_real(cat({z, zr}, 1)),
+                                 0, 0, "cat");
+    ember::testing::expect_close(view_as_real(zg.masked_fill(cond.to(kGpu), Scalar(2.5))).to(Device::cpu()),
+                                 view_as_real(z.masked_fill(cond, Scalar(2.5))), 0, 0, "masked_fill");
+    ember::testing::expect_close(view_as_real(zg.clone().fill_(Scalar(-1.25))).to(Device::cpu()),
+                                 view_as_real(z.clone().fill_(Scalar(-1.25))), 0, 0, "fill");
   }
 }
