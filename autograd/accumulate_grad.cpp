@@ -14,6 +14,25 @@ Tensor AccumulateGrad::variable() const {
   return impl ? Tensor(std::move(impl)) : Tensor();
 }
 
+namespace {
+
+// grad += g: g itself the first time, when nothing else can see or change it (a broadcast
+// gradient, stride 0, must be materialised before later in-place accumulation); differentiably
+// under create_graph.
+void accumulate(Tensor& grad, Tensor g) {
+  if (!grad.defined()) {
+    bool exclusive = g.impl_ptr().use_count() == 1 && g.storage().use_count() == 1 &&
+                     g.is_contiguous() && g.storage_offset() == 0;
+    grad = GradMode::is_enabled() ? std::move(g) : (exclusive ? std::move(g) : g.detach().clone());
+  } else if (GradMode::is_enabled()) {
+    grad = grad.add(g);
+  } else {
+    grad.add_(g);
+  }
+}
+
+}  // namespace
+
 TensorList AccumulateGrad::apply(TensorList&& grads) {
   Tensor variable = this->variable();
   if (!variable.defined()) return {};  // nobody can read this gradient any more
@@ -25,17 +44,9 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
     if (replaced.defined()) g = std::move(replaced);
   }
   if (!g.defined()) return {};
-  Tensor& grad = meta.grad;
-  if (!grad.defined()) {
-    // Keep g itself only when nothing else can see or change it; a broadcast gradient (stride 0)
-    // must be materialised before later in-place accumulation.
-    bool exclusive = g.impl_ptr().use_count() == 1 && g.storage().use_count() == 1 &&
-                     g.is_contiguous() && g.storage_offset() == 0;
-    grad = GradMode::is_enabled() ? g : (exclusive ? g : g.detach().clone());
-  } else if (GradMode::is_enabled()) {
-    grad = grad.add(g);  // create_graph: keep the sum differentiable
-  } else {
-    grad.add_(g);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    accumulate(meta.grad, std::move(g));
   }
   // NB: by index and on a copy: a hook may register or remove hooks.
   for (size_t i = 0; i < meta.post_accumulate_hooks.size(); ++i) {

@@ -1,7 +1,10 @@
 #pragma once
 // The node at the end of every path into a leaf: runs the leaf's hooks and adds the gradient into
 // .grad (a fresh tensor the first time, in place after that). The leaf owns its accumulator and
-// the accumulator refers back weakly, so building a graph does not allocate one per op.
+// the accumulator refers back weakly, so building a graph does not allocate one per op. Backward
+// passes on several threads may reach one leaf at once: the accumulation holds a lock.
+#include <mutex>
+
 #include "ember/autograd/node.h"
 
 namespace ember::autograd {
@@ -16,6 +19,7 @@ class AccumulateGrad : public Node {
 
  private:
   std::weak_ptr<TensorImpl> variable_;
+  std::mutex mutex_;  // around reading and replacing .grad
 };
 
 }  // namespace ember::autograd

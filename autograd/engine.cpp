@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <queue>
+#include <unordered_map>
 
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/backward_hooks.h"
@@ -38,17 +39,35 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
                bool create_graph, const std::vector<Capture>& captures) {
   const bool capturing = !captures.empty();
   const uint64_t run_id = ++g_run_id;
-  auto state = [](Node* n) -> Node::EngineState& { return n->engine_state(); };
-  // Resets n's state the first time this pass touches it.
-  auto prepare = [&](Node* n) -> Node::EngineState& {
-    Node::EngineState& s = state(n);
-    if (s.run != run_id) {
-      s.run = run_id;
-      s.discovered = false;
-      s.dependencies = 0;
-      s.needed = false;
-      s.grads.clear();
+  // The nodes whose embedded state this pass holds, freed however the pass ends; the states of
+  // nodes another pass holds (a leaf's accumulator shared by graphs on two threads).
+  std::vector<Node*> owned;
+  std::unordered_map<Node*, Node::EngineState> elsewhere;
+  struct Release {
+    std::vector<Node*>& owned;
+    ~Release() {
+      for (Node* n : owned) {
+        n->engine_state().grads.clear();
+        n->engine_state().owner.store(0, std::memory_order_release);
+      }
     }
+  } release{owned};
+  auto state = [&](Node* n) -> Node::EngineState& {
+    Node::EngineState& s = n->engine_state();
+    return s.owner.load(std::memory_order_relaxed) == run_id ? s : elsewhere.at(n);
+  };
+  // Claims n's state (or makes one elsewhere) and resets it, the first time this pass touches n.
+  auto prepare = [&](Node* n) -> Node::EngineState& {
+    Node::EngineState& s = n->engine_state();
+    uint64_t free = 0;
+    if (s.owner.load(std::memory_order_relaxed) == run_id) return s;
+    if (auto it = elsewhere.find(n); it != elsewhere.end()) return it->second;
+    if (!s.owner.compare_exchange_strong(free, run_id, std::memory_order_acquire)) return elsewhere[n];
+    owned.push_back(n);
+    s.discovered = false;
+    s.dependencies = 0;
+    s.needed = false;
+    s.grads.clear();
     return s;
   };
   for (const Capture& c : captures) prepare(c.node).needed = true;  // before discovery's post-order

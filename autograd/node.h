@@ -2,6 +2,7 @@
 // A node of the backward graph: maps the gradients of an op's outputs to the gradients of its
 // inputs and knows, per input, the edge to the node that produced it. Ops subclass Node next to
 // their forward function (ops/*.cpp); AccumulateGrad ends every path at a leaf.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -65,10 +66,12 @@ class Node : public std::enable_shared_from_this<Node> {
   bool remove_pre_hook(int id);
   void run_pre_hooks(TensorList& grads) const;
 
-  /// Scratch space of the engine for the backward pass that last visited this node, kept in the
-  /// node so the engine needs no hash maps. NB: one backward pass at a time per graph.
+  /// Scratch space of the engine for the backward pass that holds this node, kept in the node so
+  /// the engine needs no hash maps. A pass claims it (`owner`, 0 when free) and frees it when it
+  /// ends; a concurrent pass that reaches a claimed node (the leaves' accumulators, which graphs
+  /// built on different threads share) keeps that node's state in a table of its own.
   struct EngineState {
-    uint64_t run = 0;       // id of the pass that last visited
+    std::atomic<uint64_t> owner{0};  // id of the pass that holds it, 0: none
     bool discovered = false;
     int dependencies = 0;   // gradients still to arrive in this pass
     bool needed = false;    // grad(): a captured input is reachable from here
