@@ -150,6 +150,8 @@ inline Gpt gpt(const GptShape& s) { return Gpt(s); }
 inline Tensor forward(Gpt& m, const Tensor& idx) { return m->forward(idx); }
 inline std::unique_ptr<Optimizer> adamw(Gpt& m, double lr) {
   return std::make_unique<torch::optim::AdamW>(m->parameters(), torch::optim::AdamWOptions(lr));
+}
+inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return torch::randint(0, vocab, shape); }
 // The word language model: Embedding -> LSTM -> Linear decoder, logits [T * B, vocab].
 struct LstmLm : torch::nn::Module {
   torch::nn::Embedding embedding{nullptr};
@@ -175,7 +177,6 @@ inline std::unique_ptr<Optimizer> lm_sgd(LanguageModel& m, double lr) {
 inline void clip_grad_norm(LanguageModel& m, double max_norm) {
   torch::nn::utils::clip_grad_norm_(m->parameters(), max_norm);
 }
-inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return torch::randint(0, vocab, shape); }
 }  // namespace lib
 #else
 #include <ember/ember.h>
@@ -323,6 +324,7 @@ inline Model gpt(const GptShape& s) { return std::make_shared<Gpt>(s); }
 inline std::unique_ptr<Optimizer> adamw(Model& m, double lr) {
   return std::make_unique<ember::optim::AdamW>(m->named_parameters(), ember::optim::AdamWOptions{.lr = lr});
 }
+inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return ember::randint(0, vocab, shape); }
 // The word language model: Embedding -> LSTM -> Linear decoder, logits [T * B, vocab]. A
 // Sequential: an LSTM in one passes its output sequence on.
 using LanguageModel = Model;
@@ -340,7 +342,6 @@ inline std::unique_ptr<Optimizer> lm_sgd(LanguageModel& m, double lr) {
   return std::make_unique<ember::optim::SGD>(m->named_parameters(), ember::optim::SGDOptions{.lr = lr});
 }
 inline void clip_grad_norm(LanguageModel& m, double max_norm) { ember::optim::clip_grad_norm_(m->parameters(), max_norm); }
-inline Tensor tokens(int64_t vocab, std::vector<int64_t> shape) { return ember::randint(0, vocab, shape); }
 }  // namespace lib
 #endif
 
@@ -394,6 +395,9 @@ void gpt_step(M& model, lib::Optimizer& opt, const lib::Tensor& idx, const lib::
   opt.zero_grad();
   lib::Tensor logits = lib::forward(model, idx);
   lib::cross_entropy(logits.view({-1, kGpt.vocab}), targets.view({-1})).backward();
+  opt.step();
+}
+
 // pytorch/examples' word_language_model at its defaults: 200 wide, 2 LSTM layers, batch 20, 35 steps
 // of truncated backpropagation, gradients clipped to norm 0.25, plain SGD at lr 20 (no dropout: the
 // two libraries' masks differ anyway); a vocabulary of kLmVocab words.
@@ -544,6 +548,7 @@ int main(int argc, char** argv) {
     lib::Tensor images = lib::randn({32, 3, 32, 32}), labels = lib::labels(32);
     double t = time_per_call([&] { train_step(net, *opt, images, labels); }, 10.0);
     report("resnet18_step_b32_sgd", t * 1e3, "ms/step");
+  }
   // The GPT's training step (kGpt), AdamW lr 3e-4.
   {
     lib::manual_seed(0);
@@ -553,6 +558,7 @@ int main(int argc, char** argv) {
     lib::Tensor targets = lib::tokens(kGpt.vocab, {kGpt.batch, kGpt.block});
     double t = time_per_call([&] { gpt_step(model, *opt, idx, targets); }, 3.0);
     report("gpt_step_b16_adamw", t * 1e3, "ms/step");
+  }
   // The LSTM language model's training step.
   {
     lib::manual_seed(0);

@@ -191,6 +191,7 @@ def main():
     images, labels = lib.randn(32, 3, 32, 32), lib.randint(0, 10, (32,))
     t = time_per_call(lambda: train_step(net, opt, images, labels, F), 10.0)
     print(f"resnet18_step_b32_sgd {t * 1e3:.4g} ms/step")
+
     # The GPT's training step: batch 16 of 64 tokens, AdamW lr 3e-4.
     lib.manual_seed(0)
     gpt = gpt_model(lib)
@@ -203,6 +204,7 @@ def main():
         opt.step()
 
     print(f"gpt_step_b16_adamw {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
+
     # pytorch/examples' word_language_model at its defaults: 200 wide, 2 LSTM layers, batch 20, 35
     # steps of truncated backpropagation, clipping to norm 0.25, plain SGD at lr 20 (no dropout);
     # a vocabulary of LM_VOCAB words (cpp_bench.cpp's kLm* constants).
