@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -182,6 +183,7 @@ int run_attempt(const LaunchOptions& o, int attempt) {
       stop_others(::ember::detail::str("received signal ", sig));
     }
     bool any_running = false;
+    std::vector<int> failed;  // ranks found failed in this sweep
     for (int r = 0; r < o.nproc; ++r) {
       Rank& k = ranks[r];
       if (!k.running) continue;
@@ -191,13 +193,21 @@ int run_attempt(const LaunchOptions& o, int attempt) {
         k.running = false;
         k.status = status;
         ::kill(-k.pid, SIGKILL);  // whatever the rank left behind in its group
-        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !stopping) {
-          first_failure = exit_code(status);
-          stop_others(::ember::detail::str("rank ", r, " (pid ", k.pid, ") failed with ", describe(status)));
-        }
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) failed.push_back(r);
       } else {
         any_running = true;
       }
+    }
+    if (!failed.empty() && !stopping) {
+      // NB: a killed rank makes its peers fail on their next collective, so several may be found
+      // in one sweep: the one a signal ended is the cause, and is named first.
+      std::stable_partition(failed.begin(), failed.end(), [&](int r) { return WIFSIGNALED(ranks[r].status); });
+      first_failure = exit_code(ranks[failed[0]].status);
+      std::string why;
+      for (int r : failed)
+        why += ::ember::detail::str(why.empty() ? "" : "; ", "rank ", r, " (pid ", ranks[r].pid, ") failed with ",
+                                    describe(ranks[r].status));
+      stop_others(why);
     }
     if (stopping && std::chrono::steady_clock::now() >= stop_deadline) {
       for (Rank& k : ranks)
