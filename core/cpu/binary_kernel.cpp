@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "ember/core/cpu/loops.h"
+#include "ember/core/cpu/math.h"
 #include "ember/core/kernels/binary.h"
 
 namespace ember::cpu {
@@ -22,8 +23,8 @@ T pow_scalar(T x, T y) {
     if (y < 0) return x == 1 ? T(1) : (x == static_cast<T>(-1) ? (y % 2 ? x : T(1)) : T(0));
     T result = 1;
     while (y) {
-      if (y & 1) result = static_cast<T>(result * x);
-      x = static_cast<T>(x * x);
+      if (y & 1) result = wrapping_mul(result, x);
+      x = wrapping_mul(x, x);
       y = static_cast<T>(y >> 1);
     }
     return result;

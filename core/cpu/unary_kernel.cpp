@@ -46,8 +46,8 @@ template <typename T>
 T int_pow(T x, int64_t e) {
   T result = 1;
   while (e) {
-    if (e & 1) result = static_cast<T>(result * x);
-    x = static_cast<T>(x * x);
+    if (e & 1) result = wrapping_mul(result, x);
+    x = wrapping_mul(x, x);
     e >>= 1;
   }
   return result;

@@ -66,10 +66,13 @@ TEST(CudaBackendTest, AModuleThatCannotMoveStaysWholeOnTheCpu) {
   model.push_back(std::make_shared<nn::Linear>(nn::LinearOptions{4, 3}));
   model.push_back(std::make_shared<nn::BatchNorm1d>(3));
   std::vector<void*> before;
-  for (const auto& [name, t] : model.state_dict().items()) before.push_back(t.data_ptr());
+  // NB: the state dicts are named: a range-for over a temporary's items() would outlive it.
+  nn::StateDict state = model.state_dict();
+  for (const auto& [name, t] : state.items()) before.push_back(t.data_ptr());
   expect_error([&] { model.to(Device::cuda()); }, {"no CUDA device: cannot allocate memory on cuda:0"});
   size_t i = 0;
-  for (const auto& [name, t] : model.state_dict().items()) {
+  nn::StateDict after = model.state_dict();
+  for (const auto& [name, t] : after.items()) {
     EXPECT_TRUE(t.device().is_cpu()) << name;
     EXPECT_EQ(t.data_ptr(), before[i++]) << name;
   }

@@ -66,7 +66,8 @@ TEST(CudaTrainingTest, ACheckpointFromTheGpuLoadsOnTheCpuAndBack_CUDA) {
   manual_seed(1);
   auto on_cpu = make_cnn();
   io::load_into(*on_cpu, io::load(path).at("model"));
-  for (const auto& [name, t] : on_gpu->state_dict().items()) {
+  nn::StateDict gpu_state = on_gpu->state_dict();  // named: items() of a temporary would dangle
+  for (const auto& [name, t] : gpu_state.items()) {
     EXPECT_TRUE(on_cpu->state_dict().at(name).device().is_cpu());
     ember::testing::expect_close(on_cpu->state_dict().at(name), t.to(Device::cpu()), 0, 0, name);
   }

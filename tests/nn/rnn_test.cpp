@@ -106,7 +106,9 @@ void check_case(const std::string& name, const FixtureCase& c) {
   SCOPED_TRACE(name);
   std::shared_ptr<nn::Module> m = build(c);
   const bool f64 = c.tensor("input").dtype() == kFloat64;
-  const double rtol = f64 ? 1e-10 : 1e-6, atol = f64 ? 1e-12 : 1e-6;
+  // NB: float32 to 1e-5 relative: the portable build (SSE2, no FMA; the sanitizer one) rounds a
+  // few gradients 1.3e-6 away from PyTorch's.
+  const double rtol = f64 ? 1e-10 : 1e-5, atol = f64 ? 1e-12 : 1e-6;
   if (f64) m->to(kFloat64);
   nn::StateDict state;
   for (const auto& [key, t] : c.tensors)
