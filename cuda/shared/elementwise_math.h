@@ -71,13 +71,20 @@ EMBER_HOST_DEVICE inline T saturate(double v) {
   }
 }
 
+/// a * b wrapping around as the CPU's integer products do (core/cpu/math.h's wrapping_mul): in
+/// uint64_t, never a signed overflow.
+template <typename T>
+EMBER_HOST_DEVICE inline T wrapping_mul(T a, T b) {
+  return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 /// x^e by squaring, wrapping like the CPU's integer arithmetic.
 template <typename T>
 EMBER_HOST_DEVICE inline T int_pow(T x, int64_t e) {
   T result = 1;
   while (e) {
-    if (e & 1) result = static_cast<T>(result * x);
-    x = static_cast<T>(x * x);
+    if (e & 1) result = wrapping_mul(result, x);
+    x = wrapping_mul(x, x);
     e >>= 1;
   }
   return result;
