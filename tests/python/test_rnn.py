@@ -72,7 +72,9 @@ def test_matches_pytorch(name):
         output, hidden = result
         h_n, c_n = hidden if lstm else (hidden, None)
         got = {"output": output, "h_n": h_n, "c_n": c_n}
-    tol = dict(rtol=1e-10, atol=1e-12) if f64 else dict(rtol=1e-6, atol=1e-6)
+    # NB: float32 to 1e-5 relative: the portable build (SSE2, no FMA; the sanitizer one) rounds a
+    # few gradients 1.3e-6 away from PyTorch's (tests/nn/rnn_test.cpp likewise).
+    tol = dict(rtol=1e-10, atol=1e-12) if f64 else dict(rtol=1e-5, atol=1e-6)
     total = 0
     for key in ("output", "h_n", "c_n"):
         if key in tensors:
