@@ -45,7 +45,7 @@ TensorList AccumulateGrad::apply(TensorList&& grads) {
   }
   if (!g.defined()) return {};
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(meta.leaf_mutex);
     accumulate(meta.grad, std::move(g));
   }
   // NB: by index and on a copy: a hook may register or remove hooks.

@@ -2,6 +2,7 @@
 // What autograd keeps per tensor, in the slot core's TensorImpl reserves for it.
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct AutogradMeta : AutogradMetaInterface {
   std::shared_ptr<Node> grad_fn;  // null for leaves
   uint32_t output_nr = 0;
   std::shared_ptr<Node> grad_accumulator;  // leaves: the AccumulateGrad node, made on demand
+  // Leaves: held while grad_accumulator is made or replaced and while .grad is accumulated into,
+  // as backward passes and forward passes on several threads share a leaf (one accumulator per
+  // leaf, so the gradient of every pass arrives).
+  std::mutex leaf_mutex;
   std::vector<std::pair<int, Hook>> leaf_hooks;  // run by AccumulateGrad
   // Run by AccumulateGrad after .grad was updated (autograd/backward_hooks.h).
   std::vector<std::pair<int, std::function<void(const Tensor&)>>> post_accumulate_hooks;

@@ -23,6 +23,7 @@ Edge gradient_edge(const Tensor& t) {
   refresh_view(t, *meta);
   if (meta->grad_fn) return {meta->grad_fn, meta->output_nr};
   if (!meta->requires_grad) return {};
+  std::lock_guard<std::mutex> lock(meta->leaf_mutex);
   std::shared_ptr<Node>& acc = meta->grad_accumulator;
   // Remade when the leaf's dtype or shape changed (Module::to converts parameters in place).
   if (!acc || acc->output_meta(0).dtype != t.dtype() || acc->output_meta(0).sizes != t.impl().sizes())

@@ -3,6 +3,7 @@
 // accumulators and every gradient arrives exactly once.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -31,6 +32,27 @@ TEST(ConcurrentBackwardTest, ThreadsSharingLeavesAccumulateEveryGradient) {
   // w: 2 * (1 + 2 + 3 + 4) per pass; b: 2 per pass and thread
   expect_values(w.grad(), std::vector<double>(8, 2.0 * 10 * kPasses));
   expect_values(b.grad(), std::vector<double>(8, 2.0 * kThreads * kPasses));
+}
+
+// The leaf's accumulator is made on first use: threads whose first forward passes race on fresh
+// leaves must still share one accumulator, or one thread's gradient overwrites another's.
+TEST(ConcurrentBackwardTest, ThreadsFirstUsingFreshLeavesShareOneAccumulator) {
+  constexpr int kThreads = 4, kRounds = 100;
+  for (int round = 0; round < kRounds; ++round) {
+    Tensor w = ones({4}, kFloat64).set_requires_grad();
+    std::atomic<int> waiting{kThreads};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        waiting.fetch_sub(1);
+        while (waiting.load() > 0) std::this_thread::yield();  // start together
+        (w * 3.0).sum().backward();
+      });
+    }
+    for (auto& th : threads) th.join();
+    expect_values(w.grad(), std::vector<double>(4, 3.0 * kThreads));
+    if (::testing::Test::HasFailure()) break;
+  }
 }
 
 TEST(ConcurrentBackwardTest, APassAfterConcurrentOnesStartsClean) {
