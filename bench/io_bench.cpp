@@ -1,11 +1,13 @@
 // Checkpoint throughput: saving and loading a ~1 GB state of 50 float32 tensors with io::save /
 // io::load, against a plain sequential write(2)/read(2) of the same bytes (what dd does: the
-// physical limit), with and without fsync. Prints "name value unit" lines for bench/run.sh.
+// physical limit), with and without fsync; and how long a training loop is held up per save by
+// io::save against io::AsyncSaver (save_async). Prints "name value unit" lines for bench/run.sh.
 //   io_bench DIR [TENSORS] [ELEMENTS_PER_TENSOR]
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -115,6 +117,36 @@ int main(int argc, char** argv) {
   std::printf("plain_write_fsync %.3f GB/s\n", gb / write_sync);
   std::printf("save_peak_extra_memory %.2f %%_of_state\n",
               100.0 * static_cast<double>(save_extra_kb) * 1024 / (gb * 1e9));
+
+  // What a save costs a training loop: the time it holds the loop up. io::save (durable) holds it
+  // for the whole write; AsyncSaver::save for the copy into its buffers (allocated at the first
+  // save, reused after), as long as the previous write ended while training ran. "Training" here
+  // is matmuls for twice a synchronous save's time, touching the state in place.
+  double sync_blocked = best_of(3, [&] { ember::io::save(state, ckpt, {.durable = true}); });
+  ember::Tensor a = ember::randn({256, 256});
+  auto train_for = [&](double s) {
+    auto t0 = Clock::now();
+    for (int step = 0; seconds_since(t0) < s; ++step) {
+      ember::NoGradGuard no_grad;
+      a = ember::matmul(a, a).tanh();
+      tensors[step % count].mul_(1.0);
+    }
+  };
+  std::vector<double> async_blocked;
+  {
+    ember::io::AsyncSaver saver;
+    for (int i = 0; i < 4; ++i) {
+      auto t0 = Clock::now();
+      saver.save(state, ckpt, {.durable = true});
+      async_blocked.push_back(seconds_since(t0));
+      train_for(2 * sync_blocked);
+    }
+    saver.wait();
+  }
+  std::printf("save_blocked_sync %.4f s\n", sync_blocked);
+  std::printf("save_blocked_async_first %.4f s\n", async_blocked[0]);
+  std::printf("save_blocked_async %.4f s\n",
+              *std::min_element(async_blocked.begin() + 1, async_blocked.end()));
 
   // Loads run from the page cache (the file was just written), once writeback has settled so that
   // the disk does not compete: open + map + verify every checksum, the state usable afterwards.

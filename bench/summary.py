@@ -195,6 +195,15 @@ def main():
             rows.append([f"{name} (% of the state)", f"{ember[name][0]:.4g}",
                          f"{torch[name][0]:.4g}", "", "", ""])
         table(["metric", "Ember", "torch", "plain", "Ember / torch", "Ember / plain"], rows)
+    if ember and "save_blocked_async" in ember:
+        print("How long a training loop is held up per save of that state (s): io::save against "
+              "io::AsyncSaver (save_async; its first save allocates the copy's buffers):\n")
+        sync = ember["save_blocked_sync"]
+        table(["save", "blocked (s)", "/ io::save"],
+              [[label, f"{ember[name][0]:.4g}", times(ratio(ember[name], sync))]
+               for label, name in (("io::save (fsync)", "save_blocked_sync"),
+                                   ("save_async, first", "save_blocked_async_first"),
+                                   ("save_async", "save_blocked_async"))])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,30 @@ std::optional<int64_t> step_of(const std::string& name) {
     return std::nullopt;
   return std::stoll(digits);
 }
+
+// Rank 0 removes the committed checkpoints of `dir` beyond the newest keep_last.
+void prune(const DistributedCheckpointManager& manager, const ProcessGroup& group) {
+  if (group.rank() != 0) return;
+  std::vector<DistributedCheckpointManager::Entry> all = manager.checkpoints();
+  for (size_t i = 0; i + static_cast<size_t>(manager.keep_last()) < all.size(); ++i) {
+    std::error_code ec;
+    fs::remove_all(all[i].path, ec);
+  }
+}
+
+// A CheckpointState as one tree (so that io::Snapshot copies it in one pass, ties across its
+// parts kept) and back.
+io::Value to_tree(const CheckpointState& state) {
+  std::vector<io::Value> locals;
+  for (const Shard& s : state.shards) locals.emplace_back(s.local);
+  return io::Value::tuple({state.replicated, state.per_rank, io::Value::tuple(std::move(locals))});
+}
+
+CheckpointState from_tree(const io::Value& tree, const std::vector<Shard>& shards) {
+  CheckpointState state{tree[0], tree[1], shards};
+  for (size_t i = 0; i < shards.size(); ++i) state.shards[i].local = tree[2][i].as_tensor();
+  return state;
+}
 }  // namespace
 
 DistributedCheckpointManager::DistributedCheckpointManager(std::string dir, int64_t keep_last,
@@ -76,16 +100,43 @@ std::optional<DistributedCheckpointManager::Entry> DistributedCheckpointManager:
 
 std::string DistributedCheckpointManager::save(const CheckpointState& state, int64_t step) {
   EMBER_CHECK_VALUE(step >= 0, "DistributedCheckpointManager.save: step must be non-negative, got ", step);
+  saver_->wait();
   std::string path = path_for(step);
   save_checkpoint(*group_, state, path);
-  if (group_->rank() == 0) {
-    std::vector<Entry> all = checkpoints();
-    for (size_t i = 0; i + static_cast<size_t>(keep_last_) < all.size(); ++i) {
-      std::error_code ec;
-      fs::remove_all(all[i].path, ec);
-    }
-  }
+  prune(*this, *group_);
   return path;
+}
+
+std::string DistributedCheckpointManager::save_async(const CheckpointState& state, int64_t step) {
+  EMBER_CHECK_VALUE(step >= 0, "DistributedCheckpointManager.save_async: step must be non-negative, got ",
+                    step);
+  if (!async_group_) set_async_group(new_group());
+  std::string path = path_for(step);
+  std::vector<Shard> shards = state.shards;  // names and offsets; the tensors travel in the copy
+  for (Shard& s : shards) s.local = Tensor();
+  // NB: the write holds what it needs, not `this`: the manager may be destroyed while it runs
+  // (its saver, shared, waits for it), and not the manager's saver, which would then own itself.
+  DistributedCheckpointManager view = *this;
+  view.saver_ = nullptr;
+  view.group_ = async_group_;
+  saver_->submit(to_tree(state), [view, shards = std::move(shards), path](const io::Value& copy) {
+    save_checkpoint(*view.group_, from_tree(copy, shards), path);
+    prune(view, *view.group_);
+  });
+  return path;
+}
+
+void DistributedCheckpointManager::wait() { saver_->wait(); }
+
+void DistributedCheckpointManager::set_async_group(std::shared_ptr<ProcessGroup> group) {
+  EMBER_CHECK_VALUE(group != nullptr, "DistributedCheckpointManager.set_async_group: no group given");
+  EMBER_CHECK_VALUE(group != group_, "DistributedCheckpointManager.set_async_group: the background "
+                    "writes need a group of their own, not the manager's");
+  EMBER_CHECK_VALUE(group->rank() == group_->rank() && group->size() == group_->size(),
+                    "DistributedCheckpointManager.set_async_group: the group has rank ", group->rank(),
+                    " of ", group->size(), ", the manager's rank ", group_->rank(), " of ", group_->size());
+  saver_->wait();
+  async_group_ = std::move(group);
 }
 
 }  // namespace ember::distributed

@@ -112,6 +112,23 @@ void init_process_group(const InitOptions& options) {
   g_store = std::move(store);
 }
 
+std::shared_ptr<ProcessGroup> new_group(const std::string& backend) {
+  static int64_t made = 0;  // NB: never reset: a reused file store refuses keys it has seen
+  std::shared_ptr<ProcessGroup> world;
+  std::shared_ptr<Store> store;
+  std::string prefix;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    EMBER_CHECK_VALUE(g_default != nullptr, "new_group: Default process group has not been "
+                      "initialized, please make sure to call init_process_group");
+    world = g_default;
+    store = g_store;
+    prefix = "group_" + std::to_string(++made);
+  }
+  return new_process_group(backend.empty() ? world->backend() : backend, std::move(store), prefix,
+                           world->rank(), world->size(), world->timeout());
+}
+
 bool is_initialized() {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_default != nullptr;

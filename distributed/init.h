@@ -46,6 +46,11 @@ std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
                                                 std::shared_ptr<Store> store, const std::string& prefix,
                                                 int rank, int world_size, Milliseconds timeout);
 
+/// A new group of every rank of the default group, over its store (torch.distributed.new_group):
+/// its collectives never meet the default group's, so another thread may run them (a background
+/// checkpoint write). Every rank must call it, in the same order; `backend` "" takes the default
+/// group's.
+std::shared_ptr<ProcessGroup> new_group(const std::string& backend = "");
 /// Starts the default group; ValueError when one is already running or a setting is missing.
 void init_process_group(const InitOptions& options = {});
 /// Whether init_process_group ran (and destroy_process_group did not).

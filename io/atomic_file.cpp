@@ -27,9 +27,10 @@ AtomicFile::AtomicFile(std::string path, bool durable) : path_(std::move(path)),
   EMBER_CHECK(!target.filename().empty(), "io: cannot save to '", path_, "': not a file name");
   // Hidden, in the same directory (rename is atomic only within one file system), unique per
   // process and call so that concurrent saves never share a temporary.
-  temp_path_ = (target.parent_path() / ("." + target.filename().string() + ".tmp." +
-                                        std::to_string(::getpid()) + "." +
-                                        std::to_string(counter++))).string();
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  temp_path_ = (target.parent_path() / name).string();
   fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   EMBER_CHECK(fd_ >= 0, "io: cannot save to '", path_, "': cannot create '", temp_path_, "': ",
               std::strerror(errno));

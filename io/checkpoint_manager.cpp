@@ -122,12 +122,33 @@ void CheckpointManager::prune() const {
 
 std::string CheckpointManager::save(const Value& state, int64_t step) {
   EMBER_CHECK_VALUE(step >= 0, "CheckpointManager.save: step must be non-negative, got ", step);
+  saver_->wait();
   remove_stale_temporaries();
   std::string path = path_for(step);
   io::save(state, path);
   prune();
   return path;
 }
+
+std::string CheckpointManager::save_async(const Value& state, int64_t step) {
+  EMBER_CHECK_VALUE(step >= 0, "CheckpointManager.save_async: step must be non-negative, got ", step);
+  std::string path = path_for(step);
+  // NB: the write holds the directory's settings, not `this` (a manager may be moved or destroyed
+  // while it runs) nor a copy of the manager (whose saver would then own itself).
+  saver_->submit(state, [dir = dir_, keep_last = keep_last_, path](const Value& copy) {
+    try {
+      CheckpointManager writer(dir, keep_last);  // removes stale temporaries
+      io::save(copy, path);
+      writer.prune();
+    } catch (const std::exception& e) {
+      // NB: thrown by a later wait() or save, so it says which save it was.
+      EMBER_CHECK(false, "CheckpointManager.save_async: checkpoint '", path, "' was not written: ", e.what());
+    }
+  });
+  return path;
+}
+
+void CheckpointManager::wait() { saver_->wait(); }
 
 std::optional<CheckpointManager::Entry> CheckpointManager::latest() const {
   std::vector<Entry> all = checkpoints();

@@ -6,6 +6,7 @@
 //   if (auto ckpt = manager.restore()) { ts.load(ckpt->state); start = ckpt->step; }
 //   ...
 //   manager.save(ts.to_value(), step);   // runs/exp1/ckpt-000000001200.ember
+//   manager.save_async(ts.to_value(), step);  // the same, written in the background
 //
 // Files are named "ckpt-<step, 12 digits at least>.ember" so that they sort by step; other files
 // in the directory are left alone. Each save is atomic (io::save writes a hidden temporary
@@ -13,10 +14,12 @@
 // earlier checkpoint whole; the temporary a killed save leaves behind is removed by the next
 // manager built on the directory or by the next save.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ember/io/async_saver.h"
 #include "ember/io/value.h"
 
 namespace ember::io {
@@ -42,6 +45,12 @@ class CheckpointManager {
   /// Writes `state` as the checkpoint of `step` (>= 0; an existing one is replaced atomically),
   /// then deletes all but the newest keep_last checkpoints; returns the new file's path.
   std::string save(const Value& state, int64_t step);
+  /// save() in the background (io::AsyncSaver): returns once `state` is copied, and training
+  /// may change it from then on. Saves run in call order; the next save, save_async or wait()
+  /// waits for this one and throws its error. Returns the file's path.
+  std::string save_async(const Value& state, int64_t step);
+  /// Blocks until the background save in flight is written; rethrows its error.
+  void wait();
   /// The newest checkpoint that loads with every checksum verified; damaged newer ones are
   /// skipped with an ember::warn naming the file and the reason. nullopt when none loads.
   std::optional<Entry> latest() const;
@@ -65,6 +74,8 @@ class CheckpointManager {
 
   std::string dir_;
   int64_t keep_last_;
+  // NB: shared, so that managers stay copyable; copies then order their saves together.
+  std::shared_ptr<AsyncSaver> saver_ = std::make_shared<AsyncSaver>();
 };
 
 }  // namespace ember::io

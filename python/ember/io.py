@@ -112,6 +112,16 @@ class CheckpointManager:
         """Writes obj as the checkpoint of step, prunes old ones; returns the new file's path."""
         return self._impl.save(obj, step)
 
+    def save_async(self, obj: Any, step: int) -> str:
+        """save() in a background thread: returns once obj's tensors are copied (training may change
+        them at once). Saves are written in call order; the next save, save_async or wait() waits
+        for this one and raises its error. Returns the path the file will have."""
+        return self._impl.save_async(obj, step)
+
+    def wait(self) -> None:
+        """Blocks until the background save is written; raises its error."""
+        self._impl.wait()
+
     def latest(self):
         """(step, path) of the newest checkpoint that loads (damaged newer ones are skipped with a
         warning), or None."""

@@ -83,6 +83,7 @@ void bind_distributed(py::module_& m) {
       .def("size", &ProcessGroup::size)
       .def("backend", &ProcessGroup::backend)
       .def_property_readonly("timeout", [](ProcessGroup& g) { return Seconds(g.timeout()).count(); })
+      .def_property_readonly("timeout", [](ProcessGroup& g) { return Seconds(g.timeout()).count(); })
       .def("allreduce", &ProcessGroup::allreduce, py::arg("tensor"), py::arg("op") = ReduceOp::Sum, nogil())
       .def("broadcast", &ProcessGroup::broadcast, py::arg("tensor"), py::arg("src"), nogil())
       .def("allgather", &ProcessGroup::allgather, py::arg("outputs"), py::arg("input"), nogil())
@@ -111,6 +112,7 @@ void bind_distributed(py::module_& m) {
     init_process_group(o);
   }, py::arg("backend") = "gloo", py::arg("init_method") = "env://", py::arg("rank") = -1,
      py::arg("world_size") = -1, py::arg("timeout") = 1800.0, nogil());
+  d.def("new_group", &new_group, py::arg("backend") = "", nogil());
   d.def("is_initialized", &is_initialized);
   d.def("default_group", &default_group_ptr);
   d.def("destroy_process_group", &destroy_process_group, nogil());

@@ -201,6 +201,14 @@ reads the newest one that loads, skipping damaged newer ones with a warning.)doc
         py::gil_scoped_release release;
         return cm.save(v, step);
       }, py::arg("obj"), py::arg("step"), "Writes obj as the checkpoint of step; returns its path.")
+      .def("save_async", [](io::CheckpointManager& cm, py::handle obj, int64_t step) {
+        io::Value v = py_to_value(obj);
+        py::gil_scoped_release release;
+        return cm.save_async(v, step);
+      }, py::arg("obj"), py::arg("step"),
+         "save() in a background thread, on a copy taken before returning; returns the path.")
+      .def("wait", &io::CheckpointManager::wait, py::call_guard<py::gil_scoped_release>(),
+           "Blocks until the background save is written; raises its error.")
       .def("latest", [](const io::CheckpointManager& cm) -> py::object {
         auto e = cm.latest();
         if (!e) return py::none();

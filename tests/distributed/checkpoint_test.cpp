@@ -3,12 +3,14 @@
 // fails the save on every rank and leaves the previous checkpoint whole.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 
 #include "dist_test_util.h"
 #include "ember/core/factory.h"
 #include "ember/distributed/checkpoint.h"
+#include "ember/distributed/checkpoint_manager.h"
 #include "ember/distributed/error.h"
 #include "ember/distributed/zero_redundancy_optimizer.h"
 #include "ember/io/io.h"
@@ -147,6 +149,86 @@ TEST(DistributedCheckpointTest, AFailingRankFailsTheSaveEverywhereAndKeepsThePre
   EXPECT_EQ(reader.read("t").to_vector<int64_t>(), (std::vector<int64_t>{1, 1, 1, 1}));
   testing::expect_error<FileNotFoundError>([&] { CheckpointReader((dir.parent_path() / "none").string()); },
                                            {"not a committed checkpoint", "index.json"});
+}
+
+// ---- save_async: the write runs on a group of its own while training's collectives go on
+
+CheckpointState async_state(ProcessGroup& pg, double value) {
+  CheckpointState st;
+  st.replicated = io::Value::dict({{"w", full({1000}, value)}, {"step", static_cast<int64_t>(value)}});
+  st.per_rank = io::Value::dict({{"seed", full({3}, value + pg.rank(), TensorOptions(kInt64))}});
+  st.shards.push_back({"rows", full({2, 3}, value + pg.rank(), TensorOptions(kFloat64)), {4, 3},
+                       {pg.rank() * 2, 0}});
+  return st;
+}
+
+// Overwrites every tensor of the state in place, as the next training step would.
+void scribble(const CheckpointState& st) {
+  NoGradGuard no_grad;
+  st.replicated.at("w").as_tensor().fill_(-1.0);
+  st.per_rank.at("seed").as_tensor().fill_(-1.0);
+  for (const Shard& s : st.shards) s.local.fill_(-1.0);
+}
+
+TEST(DistributedCheckpointTest, SaveAsyncWritesTheStateAsItWasWhileTrainingGoesOn) {
+  fs::path dir = scratch("async");
+  testing::run_ranks_with_groups(2, 2, [&](testing::Groups& groups) {
+    ProcessGroup& pg = *groups[0];
+    DistributedCheckpointManager manager(dir.string(), 2, groups[0]);
+    manager.set_async_group(groups[1]);
+    for (int step = 1; step <= 3; ++step) {
+      CheckpointState st = async_state(pg, step);
+      manager.save_async(st, step);
+      scribble(st);
+      // training's collectives on the manager's group while the write's run on the other
+      Tensor g = full({100}, 1.0);
+      pg.allreduce(g)->wait();
+      EXPECT_EQ(g.sum().item<double>(), 200.0);
+    }
+    manager.wait();
+  });
+  std::vector<std::string> steps;
+  for (const auto& e : fs::directory_iterator(dir)) steps.push_back(e.path().filename().string());
+  std::sort(steps.begin(), steps.end());
+  EXPECT_EQ(steps, (std::vector<std::string>{"step-000000000002", "step-000000000003"}));
+  CheckpointReader reader((dir / "step-000000000003").string());
+  reader.verify();
+  EXPECT_EQ(reader.replicated().at("step").as_int(), 3);
+  testing::expect_values(reader.replicated().at("w").as_tensor(), std::vector<double>(1000, 3.0));
+  for (int r = 0; r < 2; ++r)
+    EXPECT_EQ(reader.per_rank(r)->at("seed").as_tensor().to_vector<int64_t>(),
+              (std::vector<int64_t>(3, 3 + r)));
+  EXPECT_EQ(reader.read("rows").to_vector<double>(),
+            (std::vector<double>{3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4}));
+}
+
+TEST(DistributedCheckpointTest, AFailedBackgroundSaveIsThrownByWaitOnEveryRank) {
+  fs::path dir = scratch("async_fail");
+  testing::run_ranks_with_groups(2, 2, [&](testing::Groups& groups) {
+    DistributedCheckpointManager manager(dir.string(), 3, groups[0]);
+    manager.set_async_group(groups[1]);
+    manager.save_async(async_state(*groups[0], 1), 1);
+    CheckpointState bad = async_state(*groups[0], 2);
+    if (groups[0]->rank() == 1) bad.shards.push_back({"bad", full({2}, 1.0), {1}, {0}});  // does not fit
+    manager.save_async(bad, 2);
+    testing::expect_error<DistributedError>([&] { manager.wait(); }, {"save_checkpoint", "rank 1", "'bad'"});
+    manager.wait();  // reported once
+  });
+  std::vector<std::string> steps;
+  for (const auto& e : fs::directory_iterator(dir)) steps.push_back(e.path().filename().string());
+  EXPECT_EQ(steps, (std::vector<std::string>{"step-000000000001"})) << "the failed save left something";
+  CheckpointReader((dir / "step-000000000001").string()).verify();
+}
+
+TEST(DistributedCheckpointTest, TheBackgroundWritesNeedAGroupOfTheirOwn) {
+  fs::path dir = scratch("async_group");
+  testing::run_ranks_with_groups(2, 1, [&](testing::Groups& groups) {
+    DistributedCheckpointManager manager(dir.string(), 1, groups[0]);
+    testing::expect_error<ValueError>([&] { manager.set_async_group(groups[0]); },
+                                      {"set_async_group", "a group of their own"});
+    testing::expect_error<ValueError>([&] { manager.set_async_group(nullptr); },
+                                      {"set_async_group", "no group"});
+  });
 }
 
 }  // namespace

@@ -11,6 +11,11 @@
 namespace ember::testing {
 
 void run_ranks(int world, const std::function<void(distributed::ProcessGroup&)>& body, int timeout_ms) {
+  run_ranks_with_groups(world, 1, [&](Groups& groups) { body(*groups[0]); }, timeout_ms);
+}
+
+void run_ranks_with_groups(int world, int count, const std::function<void(Groups&)>& body,
+                           int timeout_ms) {
   using namespace distributed;
   static std::atomic<int> run{0};
   const std::string prefix = "run" + std::to_string(run++);
@@ -27,8 +32,12 @@ void run_ranks(int world, const std::function<void(distributed::ProcessGroup&)>&
                    : std::make_shared<TCPStore>("127.0.0.1", server->port(), false, timeout);
         ProcessGroupGlooOptions options;
         options.timeout = timeout;
-        ProcessGroupGloo group(std::make_shared<PrefixStore>(prefix, store), r, world, options);
-        body(group);
+        Groups groups;
+        for (int g = 0; g < count; ++g) {
+          auto prefixed = std::make_shared<PrefixStore>(prefix + "/" + std::to_string(g), store);
+          groups.push_back(std::make_shared<ProcessGroupGloo>(prefixed, r, world, options));
+        }
+        body(groups);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!first) first = std::current_exception();

@@ -197,7 +197,9 @@ int64_t last_saved(const std::string& out) {
   return last;
 }
 
-TEST(CheckpointManagerCrashTest, SigkillAtRandomMomentsAlwaysLeavesALoadableCheckpoint) {
+// Kills a writer (save, or save_async with the state scribbled over after each call) at random
+// moments, 20 times, and checks what each kill left.
+void kill_writer_at_random_moments(bool async) {
   TempDir dir;
   const std::string ckpt_dir = dir.file("run");
   constexpr int64_t kNumel = 6'000'000;  // 24 MB of float32 per checkpoint
@@ -209,7 +211,8 @@ TEST(CheckpointManagerCrashTest, SigkillAtRandomMomentsAlwaysLeavesALoadableChec
   int killed_mid_save = 0;   // kills that left a temporary behind
   for (int kill = 0; kill < kKills; ++kill) {
     ember::testing::Child child =
-        ember::testing::spawn_child({EMBER_CHECKPOINT_WRITER, ckpt_dir, "2", std::to_string(kNumel)});
+        ember::testing::spawn_child({EMBER_CHECKPOINT_WRITER, ckpt_dir, "2", std::to_string(kNumel),
+                                     async ? "async" : "sync"});
     ASSERT_GT(child.pid, 0) << "cannot start " << EMBER_CHECKPOINT_WRITER;
     ::usleep(static_cast<useconds_t>(delay_ms(rng)) * 1000);
     ::kill(child.pid, SIGKILL);
@@ -240,6 +243,16 @@ TEST(CheckpointManagerCrashTest, SigkillAtRandomMomentsAlwaysLeavesALoadableChec
   EXPECT_GT(acknowledged, 0) << "the writer never completed a save";
   // Saving is most of what the writer does, so with 20 kills at least one lands inside a save.
   EXPECT_GE(killed_mid_save, 1);
+}
+
+TEST(CheckpointManagerCrashTest, SigkillAtRandomMomentsAlwaysLeavesALoadableCheckpoint) {
+  kill_writer_at_random_moments(/*async=*/false);
+}
+
+// The background write of save_async, killed at random moments, leaves the previous checkpoint
+// whole, and what it wrote is the state as it was when save_async returned.
+TEST(CheckpointManagerCrashTest, SigkillDuringBackgroundSavesAlwaysLeavesALoadableCheckpoint) {
+  kill_writer_at_random_moments(/*async=*/true);
 }
 
 }  // namespace

@@ -39,6 +39,16 @@ def collectives():
     # Rank k's inputs[j] is k + j: this rank receives the sum over k of (k + r).
     assert res.tolist() == [float(n * r + n * (n - 1) // 2)] * 2, res
     dist.barrier()
+    side = dist.new_group()  # its own connections: a collective there never meets the default's
+    t = ember.full((2,), float(r + 1))
+    dist.all_reduce(t, group=side)
+    assert t.tolist() == [n * (n + 1) / 2] * 2, t
+    if n > 1:
+        try:
+            dist.new_group(ranks=[0])
+            raise AssertionError("new_group(ranks=[0]) was accepted")
+        except NotImplementedError as e:
+            assert "only groups of all" in str(e), e
     print(f"ok {r} collectives", flush=True)
 
 

@@ -177,6 +177,36 @@ def test_checkpoint_manager_keeps_last_and_restores(tmp_path):
     assert restored.step == 20
 
 
+def test_checkpoint_manager_save_async_writes_the_state_as_it_was(tmp_path):
+    manager = ember.io.CheckpointManager(tmp_path / "run", keep_last=2)
+    model = nn.Linear(300, 200)
+    expected = {k: v.clone() for k, v in model.state_dict().items()}
+    for step in (1, 2, 3):
+        path = manager.save_async({"model": model.state_dict(), "step": step}, step)
+        with ember.no_grad():  # training goes on at once
+            for p in model.parameters():
+                p.add_(1.0)
+        if step == 1:
+            # what step 3 will hold: two more add_(1.0) (not + 2.0, which rounds differently)
+            expected = {k: (v + 1.0) + 1.0 for k, v in expected.items()}
+    manager.wait()
+    assert path == manager.path_for(3)
+    assert [c.step for c in manager.checkpoints()] == [2, 3]
+    restored = manager.restore()
+    assert restored.step == 3
+    for k, v in expected.items():
+        assert ember.equal(restored.state["model"][k], v), k
+    # a failed background write raises from wait(), naming the file
+    other = ember.io.CheckpointManager(tmp_path / "other", keep_last=2)
+    os.rmdir(tmp_path / "other")
+    (tmp_path / "other").write_text("a file where the directory was")
+    other.save_async({"x": ember.ones(3)}, 4)
+    with pytest.raises(Exception, match="ckpt-000000000004"):
+        other.wait()
+    other.wait()  # reported once
+    assert [c.step for c in manager.checkpoints()] == [2, 3]
+
+
 def test_save_module_and_load_module_for_builtin_layers(tmp_path):
     seq = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
     path = tmp_path / "seq.ember"

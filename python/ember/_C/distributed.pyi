@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['DistBackendError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group']
+__all__: list[str] = ['DistBackendError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group']
 class DistBackendError(RuntimeError):
     pass
 class ReduceOp:
@@ -153,4 +153,6 @@ def launch(nproc: typing.SupportsInt | typing.SupportsIndex, command: collection
     Runs a job's ranks (distributed/launcher.h).
     """
 def new_gloo_group(store: Store, rank: typing.SupportsInt | typing.SupportsIndex, size: typing.SupportsInt | typing.SupportsIndex, timeout: typing.SupportsFloat | typing.SupportsIndex = 1800.0, hostname: str = '127.0.0.1') -> ProcessGroup:
+    ...
+def new_group(backend: str = '') -> ProcessGroup:
     ...

@@ -31,6 +31,14 @@ class CheckpointManager:
         """
         Writes obj as the checkpoint of step; returns its path.
         """
+    def save_async(self, obj: typing.Any, step: typing.SupportsInt | typing.SupportsIndex) -> str:
+        """
+        save() in a background thread, on a copy taken before returning; returns the path.
+        """
+    def wait(self) -> None:
+        """
+        Blocks until the background save is written; raises its error.
+        """
     @property
     def dir(self) -> str:
         ...

@@ -60,13 +60,16 @@ def init_process_group(backend: Optional[str] = None, init_method: Optional[str]
     if store is not None:
         if rank < 0 or world_size < 1:
             raise ValueError("init_process_group: a store needs rank and world_size")
-        global _store_group
+        global _store_group, _store
         _store_group = _D.new_gloo_group(PrefixStore("default_pg", store), rank, world_size, _seconds(timeout))
+        _store = store
         return
     _D.init_process_group(backend, init_method or "env://", rank, world_size, _seconds(timeout))
 
 
 _store_group: Optional[ProcessGroup] = None
+_store: Optional[Store] = None
+_groups_made = 0
 
 
 def is_initialized() -> bool:
@@ -86,11 +89,31 @@ def group_world() -> ProcessGroup:
     return _group(None)
 
 
+def new_group(ranks: Optional[List[int]] = None, timeout: Any = None, backend: Optional[str] = None,
+              pg_options: Any = None, use_local_synchronization: bool = False,
+              group_desc: Optional[str] = None) -> ProcessGroup:
+    """A new group of every rank of the default one (torch.distributed.new_group): its collectives
+    never meet the default group's, so another thread may run them. Every rank calls it, in the
+    same order. Groups of a subset of the ranks are not supported."""
+    world = get_world_size()
+    if ranks is not None and sorted(ranks) != list(range(world)):
+        raise NotImplementedError(f"new_group: ranks {sorted(ranks)}: only groups of all {world} ranks "
+                                  "are supported")
+    if _store_group is None:
+        return _D.new_group((backend or "").lower())
+    global _groups_made
+    _groups_made += 1
+    timeout = _seconds(timeout) if timeout is not None else _store_group.timeout
+    return _D.new_gloo_group(PrefixStore(f"group_{_groups_made}", _store), get_rank(), world, timeout)
+
+
 def destroy_process_group(group: Optional[ProcessGroup] = None) -> None:
     global _store_group
     if _store_group is not None:
+        global _store
         _store_group.barrier().wait()
         _store_group = None
+        _store = None
         return
     _D.destroy_process_group()
 
