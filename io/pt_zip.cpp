@@ -67,7 +67,7 @@ ZipArchive::ZipArchive(const uint8_t* bytes, size_t size, std::string file)
   bool has_end = false;
   for (size_t back = 22; back <= size && back <= 22 + 0xffff && !has_end; ++back) {
     const uint8_t* p = bytes + size - back;
-    has_end = std::memcmp(p, "PK\x05\x06", 4) == 0 && 22 + (p[20] | (p[21] << 8)) == back;
+    has_end = std::memcmp(p, "PK\x05\x06", 4) == 0 && 22 + static_cast<size_t>(p[20] | (p[21] << 8)) == back;
   }
   if (!has_end) fail("no end of central directory record at the end of the file (truncated?)");
   MemoryStream stream{bytes, size};

@@ -21,7 +21,7 @@ struct Pool2dOptions {
 class MaxPool2d : public Module {
  public:
   explicit MaxPool2d(Pool2dOptions options) : Module("MaxPool2d"), options_(options) {}
-  explicit MaxPool2d(int64_t kernel_size) : MaxPool2d(Pool2dOptions{kernel_size}) {}
+  explicit MaxPool2d(int64_t kernel_size) : MaxPool2d(Pool2dOptions{.kernel_size = kernel_size}) {}
   Tensor forward(const Tensor& input) override;
   std::string extra_repr() const override;
   const Pool2dOptions& options() const { return options_; }
@@ -33,7 +33,7 @@ class MaxPool2d : public Module {
 class AvgPool2d : public Module {
  public:
   explicit AvgPool2d(Pool2dOptions options) : Module("AvgPool2d"), options_(options) {}
-  explicit AvgPool2d(int64_t kernel_size) : AvgPool2d(Pool2dOptions{kernel_size}) {}
+  explicit AvgPool2d(int64_t kernel_size) : AvgPool2d(Pool2dOptions{.kernel_size = kernel_size}) {}
   Tensor forward(const Tensor& input) override;
   std::string extra_repr() const override;
   const Pool2dOptions& options() const { return options_; }
