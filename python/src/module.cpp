@@ -1,9 +1,29 @@
 // The extension module ember._C. The Python package `ember` (python/ember/) re-exports it.
 #include "bindings.h"
 
+namespace {
+
+// NB: from Python 3.12, pybind11 gives its static_property type a __dict__ before the type has
+// its size; with PYBIND11_BACKWARD_COMPATIBILITY_TP_DICTOFFSET (python/CMakeLists.txt: Tensor's
+// fixed __dict__) that leaves the type 8 bytes long, and every static property and enum written
+// through it would write past its object (the import crashed on 3.12). Its size is set here,
+// before the first one is made: a property's, and the __dict__ after it.
+void repair_static_property_type() {
+#if PY_VERSION_HEX >= 0x030C0000
+  PyTypeObject* type = py::detail::get_internals().static_property_type;
+  if (type->tp_basicsize < PyProperty_Type.tp_basicsize) {
+    type->tp_dictoffset = PyProperty_Type.tp_basicsize;
+    type->tp_basicsize = PyProperty_Type.tp_basicsize + static_cast<Py_ssize_t>(sizeof(PyObject*));
+  }
+#endif
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_C, m) {
   using namespace ember::python;
   m.doc() = "Ember's C++ core: tensors, ops and autograd (import `ember`, not this module)";
+  repair_static_property_type();
   bind_errors(m);
   bind_dtype(m);
   bind_tensor(m);

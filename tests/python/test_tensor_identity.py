@@ -305,3 +305,15 @@ def test_deepcopy_copies_values_grad_class_and_attributes():
     assert shared[0] is shared[1]
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(p * 2)
+
+
+def test_static_properties_hold_a_whole_property_object():
+    # Regression (Python 3.12+): pybind11's static_property type came out 8 bytes long under the
+    # fixed-offset __dict__ that Tensor needs, and importing ember wrote past every enum's
+    # properties (a crash at import on Python 3.12). python/src/module.cpp sets its size.
+    static_property = type(ember._C.nn.EntryKind.__dict__["__members__"])
+    assert static_property.__name__ == "pybind11_static_property"
+    assert static_property.__basicsize__ >= property.__basicsize__
+    if static_property.__dictoffset__:
+        assert property.__basicsize__ <= static_property.__dictoffset__ < static_property.__basicsize__
+    assert ember._C.nn.EntryKind.__members__  # reads through one
