@@ -112,7 +112,13 @@ inline To convert(From v) {
   } else if constexpr (to16) {
     return To(static_cast<float>(v));
   } else if constexpr (from16) {
-    return static_cast<To>(static_cast<float>(v));
+    return convert<To>(static_cast<float>(v));
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && !std::is_same_v<To, bool> &&
+                       sizeof(To) < 4) {
+    // NB: through int64, as PyTorch does: a float outside an 8- or 16-bit type's range is undefined
+    // behaviour in C++, and CPUs and GPUs disagree (x86 wraps, CUDA saturates); this wraps on
+    // both (-1.0 -> 255 as uint8).
+    return static_cast<To>(static_cast<int64_t>(v));
   } else {
     return static_cast<To>(v);
   }

@@ -3,8 +3,8 @@
 // algorithm of each direction is chosen once per shape, device and dtype (cuDNN's heuristics in
 // their order, the first whose workspace can be had) and cached. float32 runs in full precision
 // (FMA math, no TF32 tensor-core rounding), as on the CPU. cuDNN pads both sides alike: a
-// Conv2dParams::extra_padding (padding="same" with an even total, a transposed convolution's
-// output_padding) is applied to the input here, zero rows added or trailing ones dropped.
+// convolution with a Conv2dParams::extra_padding (padding="same" with an even total, a transposed
+// convolution's output_padding) runs on an explicitly padded copy of its input (below).
 #include <cudnn.h>
 
 #include <algorithm>
@@ -286,48 +286,63 @@ void cuda_conv2d_weight_grad_symmetric(const Tensor& grad_weight, const Tensor& 
       });
 }
 
-// ---- extra_padding: the input as the symmetric convolution reads it, [N, C, H + eh, W + ew].
+// ---- extra_padding. cuDNN pads both sides alike, so a convolution with a one-sided part runs on
+// an explicitly padded copy of its input, with no padding of cuDNN's own: the rows and columns
+// that the output reads, [N, C, (oH - 1) * sH + dH * (kH - 1) + 1, ...], input row r at row
+// r + padding.h. NB: not the input cut to H + extra_padding rows: with a negative extra (a
+// transposed convolution's output_padding) the output still reads real rows past that edge.
 
 bool has_extra(const Conv2dParams& p) { return p.extra_padding != Size2(0, 0); }
 
-DimVector read_shape(const Tensor& x, const Conv2dParams& p) {
-  return {x.size(0), x.size(1), x.size(2) + p.extra_padding.h, x.size(3) + p.extra_padding.w};
+Conv2dParams without_padding(const Conv2dParams& p) {
+  Conv2dParams q = p;
+  q.padding = Size2(0, 0);
+  q.extra_padding = Size2(0, 0);
+  return q;
 }
 
-// The leading h x w of every plane of t (a view).
-Tensor corner(const Tensor& t, int64_t h, int64_t w) {
-  return as_strided_data(t, {t.size(0), t.size(1), h, w}, t.strides(), t.storage_offset());
+// The padded input that output y [N, O, oH, oW] of `weight` reads, empty.
+Tensor padded_like(const Tensor& x, const Tensor& weight, const Tensor& y, const Conv2dParams& p) {
+  const int64_t h = (y.size(2) - 1) * p.stride.h + p.dilation.h * (weight.size(2) - 1) + 1;
+  const int64_t w = (y.size(3) - 1) * p.stride.w + p.dilation.w * (weight.size(3) - 1) + 1;
+  return empty({x.size(0), x.size(1), h, w}, TensorOptions(x.dtype()).device(x.device()));
 }
 
-// Copies the part `to` and `from` share (their leading rows and columns) into `to`, zeroing
-// the rest of `to`.
-void copy_overlap(const Tensor& to, const Tensor& from) {
-  const int64_t h = std::min(to.size(2), from.size(2)), w = std::min(to.size(3), from.size(3));
-  if (h != to.size(2) || w != to.size(3)) fill_data(to, 0);
-  if (to.numel() > 0 && h > 0 && w > 0) copy_data(corner(to, h, w), corner(from, h, w));
+// The h x w window of every plane of t at row r, column c (a view).
+Tensor window(const Tensor& t, int64_t r, int64_t c, int64_t h, int64_t w) {
+  return as_strided_data(t, {t.size(0), t.size(1), h, w}, t.strides(), t.storage_offset() + r * t.stride(2) + c * t.stride(3));
 }
 
-Tensor read_input(const Tensor& x, const Conv2dParams& p) {
-  if (!has_extra(p)) return x;
-  Tensor r = empty(read_shape(x, p), TensorOptions(x.dtype()).device(x.device()));
-  copy_overlap(r, x);
-  return r;
+// Writes `from` into `to` with from's row 0, column 0 at to's (r, c), as far as they overlap;
+// the rest of `to` becomes zero.
+void copy_shifted(const Tensor& to, const Tensor& from, int64_t r, int64_t c) {
+  const int64_t r0 = std::max<int64_t>(r, 0), r1 = std::min(to.size(2), r + from.size(2));
+  const int64_t c0 = std::max<int64_t>(c, 0), c1 = std::min(to.size(3), c + from.size(3));
+  if (r0 != 0 || c0 != 0 || r1 != to.size(2) || c1 != to.size(3)) fill_data(to, 0);
+  if (to.numel() > 0 && r1 > r0 && c1 > c0)
+    copy_data(window(to, r0, c0, r1 - r0, c1 - c0), window(from, r0 - r, c0 - c, r1 - r0, c1 - c0));
 }
 
 void cuda_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias, const Conv2dParams& p) {
-  cuda_conv2d_symmetric(out, read_input(input, p), weight, bias, p);
+  if (!has_extra(p) || out.numel() == 0) return cuda_conv2d_symmetric(out, input, weight, bias, p);
+  const Tensor x = padded_like(input, weight, out, p);
+  copy_shifted(x, input, p.padding.h, p.padding.w);
+  cuda_conv2d_symmetric(out, x, weight, bias, without_padding(p));
 }
 
 void cuda_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight, const Conv2dParams& p) {
-  if (!has_extra(p)) return cuda_conv2d_input_grad_symmetric(grad_input, grad_out, weight, p);
-  const Tensor g = empty(read_shape(grad_input, p), TensorOptions(grad_input.dtype()).device(grad_input.device()));
-  cuda_conv2d_input_grad_symmetric(g, grad_out, weight, p);
-  copy_overlap(grad_input, g);  // added zero rows take no gradient; dropped rows get zero
+  if (!has_extra(p) || grad_out.numel() == 0) return cuda_conv2d_input_grad_symmetric(grad_input, grad_out, weight, p);
+  const Tensor g = padded_like(grad_input, weight, grad_out, p);
+  cuda_conv2d_input_grad_symmetric(g, grad_out, weight, without_padding(p));
+  copy_shifted(grad_input, g, -p.padding.h, -p.padding.w);  // rows no output reads get zero
 }
 
 void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
                              const Conv2dParams& p) {
-  cuda_conv2d_weight_grad_symmetric(grad_weight, grad_out, read_input(input, p), p);
+  if (!has_extra(p) || grad_out.numel() == 0) return cuda_conv2d_weight_grad_symmetric(grad_weight, grad_out, input, p);
+  const Tensor x = padded_like(input, grad_weight, grad_out, p);
+  copy_shifted(x, input, p.padding.h, p.padding.w);
+  cuda_conv2d_weight_grad_symmetric(grad_weight, grad_out, x, without_padding(p));
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
                     IntArrayRef(expected), ")");
   Tensor idx = target.to(kInt64);
   Tensor keep = ne(idx, ignore_index);
-  Tensor safe = where(keep, idx, scalar_tensor(0, kInt64));
+  Tensor safe = where(keep, idx, 0);
   int64_t classes = log_probs.size(1);
   if (weight.defined()) class_weights(weight, classes, 2, op);
   Tensor bad = logical_and(keep, logical_or(lt(safe, 0), ge(safe, classes)));

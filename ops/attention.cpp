@@ -40,7 +40,7 @@ Tensor expand_to(const Tensor& t, const DimVector& shape) {
 Tensor attention_probs(const Tensor& q, const Tensor& k, const Tensor& mask, bool causal, double scale) {
   Tensor scores = matmul(q, transpose(k, -2, -1)) * scale;
   if (causal) {
-    Tensor later = triu(ones({q.size(-2), k.size(-2)}, kBool), 1);
+    Tensor later = triu(ones({q.size(-2), k.size(-2)}, TensorOptions(kBool).device(q.device())), 1);
     scores = masked_fill(scores, later, kNegInf);
   }
   if (mask.defined()) scores = mask.dtype() == kBool ? masked_fill(scores, logical_not(mask), kNegInf) : scores + mask;

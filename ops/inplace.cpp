@@ -94,7 +94,7 @@ const Tensor& Tensor::fill_(Scalar value) const {
   // NB: recorded as a masked_fill of everything, so the gradient reaching the old values is zero
   // and self still requires grad afterwards, as in PyTorch.
   return inplace(*this, nullptr, "fill_",
-                 [&](const Tensor& s) { return ember::masked_fill(s, scalar_tensor(true, kBool), value); },
+                 [&](const Tensor& s) { return ember::masked_fill(s, scalar_tensor(true, TensorOptions(kBool).device(s.device())), value); },
                  [&] { fill_data(*this, value); });
 }
 const Tensor& Tensor::zero_() const { return fill_(0); }

@@ -15,7 +15,8 @@ template <typename Keep>
 Tensor triangle(const Tensor& t, const char* name, const Keep& keep) {
   EMBER_CHECK_VALUE(t.dim() >= 2, name, ": expected a tensor of at least 2 dims, got shape ", t.sizes());
   const int64_t rows = t.size(-2), cols = t.size(-1);
-  Tensor offset = sub(arange(cols).unsqueeze(0), arange(rows).unsqueeze(1));  // [rows, cols]: j - i
+  const TensorOptions on = TensorOptions(kInt64).device(t.device());
+  Tensor offset = sub(arange(cols, on).unsqueeze(0), arange(rows, on).unsqueeze(1));  // [rows, cols]: j - i
   return where(keep(offset), t, zeros_like(t));
 }
 
@@ -37,7 +38,7 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
     EMBER_CHECK_VALUE(!seen[static_cast<size_t>(w)], "flip: dim ", d, " appears more than once in dims");
     seen[static_cast<size_t>(w)] = true;
     const int64_t n = self.size(w);
-    out = index_select(out, w, arange(n - 1, -1, -1));
+    out = index_select(out, w, arange(n - 1, -1, -1, TensorOptions(kInt64).device(self.device())));
   }
   return dims.empty() ? self.clone() : out;
 }
@@ -129,7 +130,7 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
     EMBER_CHECK_INDEX(lo >= 0 && hi < num_classes, "one_hot: class values must be in [0, ", num_classes, "), got ",
                       lo < 0 ? lo : hi);
   }
-  return eq(self.unsqueeze(-1), arange(num_classes)).to(kInt64);
+  return eq(self.unsqueeze(-1), arange(num_classes, TensorOptions(kInt64).device(self.device()))).to(kInt64);
 }
 
 Tensor any(const Tensor& self) { return gt(sum(ne(self, 0).to(kInt64)), 0); }

@@ -123,9 +123,11 @@ struct Packing {
 
   Tensor pad(const Tensor& data) const {
     Tensor with_zero = cat({data, zeros({1, data.size(1)}, data.options())}, 0);
-    return index_select(with_zero, 0, padded_rows).reshape({T, B, data.size(1)});
+    return index_select(with_zero, 0, padded_rows.to(data.device())).reshape({T, B, data.size(1)});
   }
-  Tensor pack(const Tensor& padded) const { return index_select(padded.reshape({T * B, padded.size(2)}), 0, packed_rows); }
+  Tensor pack(const Tensor& padded) const {
+    return index_select(padded.reshape({T * B, padded.size(2)}), 0, packed_rows.to(padded.device()));
+  }
 };
 
 // The stack over a packed batch: run_stack on its padded form, the output packed again.

@@ -44,7 +44,7 @@ std::vector<Tensor> rnn_layer_composite_backward(RnnCell cell, const Tensor& gra
     const int64_t t = reverse ? T - 1 - s : s;
     StepState& st = steps[static_cast<size_t>(s)];
     if (!batch_sizes.empty())
-      st.mask = lt(arange(B, TensorOptions(kInt64)), batch_sizes[static_cast<size_t>(t)]).to(h0.dtype()).reshape({B, 1});
+      st.mask = lt(arange(B, TensorOptions(kInt64).device(h0.device())), batch_sizes[static_cast<size_t>(t)]).to(h0.dtype()).reshape({B, 1});
     st.h_prev = h;
     st.c_prev = c;
     Tensor gx = plus(select(gates_x, time_dim, t), b_ih);

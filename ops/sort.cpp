@@ -53,7 +53,7 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "kthvalue");
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   EMBER_CHECK_INDEX(k >= 1 && k <= n, "kthvalue: k = ", k, " is out of range for a dim of size ", n);
-  if (self.dim() == 0) return {self.clone(), zeros({}, TensorOptions(kInt64))};
+  if (self.dim() == 0) return {self.clone(), zeros({}, TensorOptions(kInt64).device(self.device()))};
   Tensor index = argsort(self, d).narrow(d, k - 1, 1);
   Tensor values = gather(self, d, index);
   if (!keepdim) return {values.squeeze(d), contiguous_data(index.squeeze(d))};

@@ -109,8 +109,9 @@ Tensor resample_dim(const Tensor& x, int64_t d, Mode mode, int64_t out, bool ali
   wshape[0] = out;
   Tensor acc;
   for (size_t t = 0; t < taps.index.size(); ++t) {
-    Tensor part = index_select(x, x.dim() + d, taps.index[t]);
-    if (!taps.weight.empty()) part = part * reshape(taps.weight[t], wshape);
+    // NB: the taps are computed on the host; they go where x is.
+    Tensor part = index_select(x, x.dim() + d, taps.index[t].to(x.device()));
+    if (!taps.weight.empty()) part = part * reshape(taps.weight[t].to(x.device()), wshape);
     acc = acc.defined() ? acc + part : part;
   }
   return acc;

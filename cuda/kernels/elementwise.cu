@@ -139,9 +139,13 @@ __device__ __forceinline__ AnyValue read_any(const char* p, DType t) {
   return {false, 0, 0, 0};
 }
 
+// NB: a float goes to an 8- or 16-bit integer through int64, as convert() on the host does (CUDA's
+// own conversion saturates: -1.0 would give uint8 0 here and 255 on the CPU).
 template <typename I>
 __device__ __forceinline__ I to_integer(const AnyValue& v) {
-  return v.floating ? static_cast<I>(v.f) : static_cast<I>(v.i);
+  if (!v.floating) return static_cast<I>(v.i);
+  if constexpr (sizeof(I) < 4) return static_cast<I>(static_cast<long long>(v.f));
+  return static_cast<I>(v.f);
 }
 
 // convert<To>(from) of core/dtype.h: float16 and bfloat16 through float, bool as != 0 (either part

@@ -210,7 +210,7 @@ class Dropout2d(Module):
         if input.dim() not in (3, 4):
             raise ValueError(f"Dropout2d: expected 3-D or 4-D input, got shape {list(input.shape)}")
         mask_shape = list(input.shape[:-2]) + [1, 1]
-        keep = _C.dropout(_C.ones(*mask_shape, dtype=input.dtype), self.p, True)
+        keep = _C.dropout(_C.ones(*mask_shape, dtype=input.dtype, device=input.device), self.p, True)
         return input * keep
 
     def extra_repr(self) -> str:

@@ -21,8 +21,10 @@ from ... import _C
 from ..._C import Tensor
 
 
-def _int64(values) -> Tensor:
-    return _C.from_numpy(np.asarray(list(values), dtype=np.int64).reshape(-1))
+def _int64(values, device=None) -> Tensor:
+    """An int64 tensor of values, on device (the host when None)."""
+    t = _C.from_numpy(np.asarray(list(values), dtype=np.int64).reshape(-1))
+    return t if device is None else t.to(device)
 
 
 def _lengths_list(lengths) -> list:
@@ -39,7 +41,7 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     inverse = [0] * len(order)
     for position, index in enumerate(order):
         inverse[index] = position
-    return _int64(inverse)
+    return _int64(inverse, permutation.device)
 
 
 class PackedSequence(collections.namedtuple("PackedSequence",
@@ -57,13 +59,19 @@ class PackedSequence(collections.namedtuple("PackedSequence",
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs) -> "PackedSequence":
-        """data converted as Tensor.to does; the indices stay int64."""
+        """data converted as Tensor.to does; the indices stay int64 and follow data to its device
+        (batch_sizes stay on the host, as PyTorch's)."""
         data = self.data.to(*args, **kwargs)
-        return self if data is self.data else type(self)(data, self.batch_sizes, self.sorted_indices,
-                                                         self.unsorted_indices)
+        if data is self.data:
+            return self
+        move = (lambda t: t if t is None else t.to(data.device))
+        return type(self)(data, self.batch_sizes, move(self.sorted_indices), move(self.unsorted_indices))
 
     def cpu(self) -> "PackedSequence":
-        return self
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> "PackedSequence":
+        return self.to("cuda" if device is None else device)
 
     def double(self) -> "PackedSequence":
         return self.to(_C.float64)
@@ -73,7 +81,7 @@ class PackedSequence(collections.namedtuple("PackedSequence",
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.data.is_cuda
 
     def is_pinned(self) -> bool:
         return False
@@ -105,7 +113,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,  # n
         sorted_indices = None
     else:
         order = sorted(range(len(lengths)), key=lambda b: -lengths[b])  # stable: equal lengths keep their order
-        sorted_indices = _int64(order)
+        sorted_indices = _int64(order, input.device)
         input = input.index_select(batch_dim, sorted_indices)
         lengths = [lengths[b] for b in order]
     if batch_first:
@@ -116,7 +124,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,  # n
                            f"the input")
     batch_sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0] if lengths else 0)]
     flat = input.reshape(steps * len(lengths), *input.shape[2:])
-    rows = _int64(_packed_rows(batch_sizes, len(lengths)))
+    rows = _int64(_packed_rows(batch_sizes, len(lengths)), input.device)
     return PackedSequence(flat.index_select(0, rows), batch_sizes, sorted_indices, None)
 
 
@@ -133,16 +141,16 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
         steps = total_length
     lengths = [sum(1 for n in batch_sizes if n > b) for b in range(batch)]
     # Every padded position reads its packed row, or the extra row of padding_value after them.
-    pad_row = _C.full((1, *data.shape[1:]), padding_value, dtype=data.dtype)
+    pad_row = _C.full((1, *data.shape[1:]), padding_value, dtype=data.dtype, device=data.device)
     source = _C.cat([data, pad_row], 0)
     index = [data.shape[0]] * (steps * batch)
     for row, position in enumerate(_packed_rows(batch_sizes, batch)):
         index[position] = row
-    padded = source.index_select(0, _int64(index)).reshape(steps, batch, *data.shape[1:])
-    lengths_t = _int64(lengths)
+    padded = source.index_select(0, _int64(index, data.device)).reshape(steps, batch, *data.shape[1:])
     if sequence.unsorted_indices is not None:
         padded = padded.index_select(1, sequence.unsorted_indices)
-        lengths_t = lengths_t.index_select(0, sequence.unsorted_indices)
+        lengths = [lengths[int(b)] for b in sequence.unsorted_indices.tolist()]
+    lengths_t = _int64(lengths)  # on the host, as PyTorch's
     if batch_first:
         padded = padded.transpose(0, 1)
     return padded, lengths_t
@@ -162,7 +170,7 @@ def pad_sequence(sequences: Sequence[Tensor], batch_first: bool = False, padding
     for s in sequences:
         missing = longest - s.shape[0]
         if missing:
-            pad = _C.full((missing, *s.shape[1:]), padding_value, dtype=s.dtype)
+            pad = _C.full((missing, *s.shape[1:]), padding_value, dtype=s.dtype, device=s.device)
             s = _C.cat([s, pad] if padding_side == "right" else [pad, s], 0)
         rows.append(s)
     return _C.stack(rows, 0 if batch_first else 1)
