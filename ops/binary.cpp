@@ -306,6 +306,16 @@ Tensor remainder(Scalar a, const Tensor& b) { return remainder(wrap_scalar(a, b)
 Tensor fmod(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Fmod, a, b, "fmod"); }
 Tensor fmod(const Tensor& a, Scalar b) { return fmod(a, wrap_scalar(b, a)); }
 
+// NB: piecewise constant, so no node: its gradient would be zero everywhere it exists.
+Tensor floor_divide(const Tensor& a, const Tensor& b) {
+  DType dtype = result_type(a, b);
+  EMBER_CHECK_TYPE(dtype != kBool, "floor_divide: not supported for bool tensors");
+  check_compute_dtype(dtype, "floor_divide");
+  return detail::binary_forward(BinaryOp::FloorDivide, a, b, dtype, "floor_divide");
+}
+Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, wrap_scalar(b, a)); }
+Tensor floor_divide(Scalar a, const Tensor& b) { return floor_divide(wrap_scalar(a, b), b); }
+
 Tensor atan2(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
   if (!is_floating(dtype)) dtype = kFloat32;

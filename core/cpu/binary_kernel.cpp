@@ -56,6 +56,32 @@ T remainder_of(T p, T q) {
   return r;
 }
 
+// Python's //: floor(p / q). Integers: C's quotient, one less where it was rounded up (signs
+// differ, not exact). Floats as PyTorch's div_floor: (p - fmod(p, q)) / q is exact, then the same
+// correction, and a quotient that rounding left just below an integer is rounded to it.
+template <typename T>
+T floor_divide_of(T p, T q) {
+  if constexpr (std::is_integral_v<T>) {
+    EMBER_CHECK_VALUE(q != 0, "floor_divide: integer division by zero");
+    if constexpr (std::is_signed_v<T>) {
+      if (q == -1) return wrapping_mul(p, q);  // NB: lowest() / -1 overflows in C++
+      const T d = static_cast<T>(p / q);
+      return (p % q != 0 && ((p < 0) != (q < 0))) ? static_cast<T>(d - 1) : d;
+    } else {
+      return static_cast<T>(p / q);
+    }
+  } else {
+    if (q == 0) return p / q;
+    const T mod = std::fmod(p, q);
+    T div = (p - mod) / q;
+    if (mod != 0 && ((q < 0) != (mod < 0))) div -= 1;
+    if (div == 0) return std::copysign(T(0), p / q);
+    T floor_div = std::floor(div);
+    if (div - floor_div > T(0.5)) floor_div += 1;
+    return floor_div;
+  }
+}
+
 // maximum/minimum propagate NaN (PyTorch); Eigen's vectorised max/min do when asked to.
 template <typename T>
 constexpr int kNaN = std::is_floating_point_v<T> ? Eigen::PropagateNaN : Eigen::PropagateFast;
@@ -115,6 +141,10 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
         case BinaryOp::Fmod:
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
             return x.binaryExpr(y, [](T p, T q) { return fmod_of<T>(p, q); });
+          });
+        case BinaryOp::FloorDivide:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
+            return x.binaryExpr(y, [](T p, T q) { return floor_divide_of<T>(p, q); });
           });
         case BinaryOp::Atan2:
           if constexpr (std::is_floating_point_v<T>)

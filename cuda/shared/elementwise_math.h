@@ -290,7 +290,8 @@ constexpr bool binary_defined(BinaryOp op, bool floating, bool is_bool) {
     case BinaryOp::Div:
     case BinaryOp::Pow:
     case BinaryOp::Remainder:
-    case BinaryOp::Fmod: return !is_bool;
+    case BinaryOp::Fmod:
+    case BinaryOp::FloorDivide: return !is_bool;
     case BinaryOp::Atan2: return floating;
     default: return false;
   }
@@ -298,7 +299,7 @@ constexpr bool binary_defined(BinaryOp op, bool floating, bool is_bool) {
 
 /// Whether `op` on an integer dtype divides (and so must refuse a zero divisor).
 constexpr bool binary_divides(BinaryOp op) {
-  return op == BinaryOp::Div || op == BinaryOp::Remainder || op == BinaryOp::Fmod;
+  return op == BinaryOp::Div || op == BinaryOp::Remainder || op == BinaryOp::Fmod || op == BinaryOp::FloorDivide;
 }
 
 namespace math {
@@ -317,6 +318,31 @@ EMBER_HOST_DEVICE inline T int_pow_signed(T x, T y) {
   if constexpr (std::is_signed_v<T>)
     if (y < 0) return x == 1 ? T(1) : (x == static_cast<T>(-1) ? (y % 2 ? x : T(1)) : T(0));
   return int_pow<T>(x, static_cast<int64_t>(y));
+}
+
+// Python's // for integers (q != 0): C's quotient, one less where it was rounded up.
+template <typename T>
+EMBER_HOST_DEVICE inline T int_floor_divide(T p, T q) {
+  if constexpr (std::is_signed_v<T>) {
+    if (q == T(-1)) return wrapping_mul(p, q);  // NB: lowest() / -1 overflows
+    const T d = static_cast<T>(p / q);
+    return (p % q != 0 && ((p < 0) != (q < 0))) ? static_cast<T>(d - 1) : d;
+  } else {
+    return static_cast<T>(p / q);
+  }
+}
+
+// Python's // for floats, as PyTorch's div_floor (core/cpu/binary_kernel.cpp's floor_divide_of).
+template <typename T>
+EMBER_HOST_DEVICE inline T float_floor_divide(T p, T q) {
+  if (q == 0) return p / q;
+  const T mod = std::fmod(p, q);
+  T div = (p - mod) / q;
+  if (mod != 0 && ((q < 0) != (mod < 0))) div -= 1;
+  if (div == 0) return std::copysign(T(0), p / q);
+  T floor_div = std::floor(div);
+  if (div - floor_div > T(0.5)) floor_div += 1;
+  return floor_div;
 }
 
 }  // namespace math
@@ -351,6 +377,9 @@ EMBER_HOST_DEVICE inline T binary_op(BinaryOp op, T x, T y) {
           if (r != 0 && ((y < 0) != (r < 0))) r = static_cast<T>(r + y);
         return r;
       }
+      case BinaryOp::FloorDivide:
+        if constexpr (kFloating<T>) return float_floor_divide(x, y);
+        else return int_floor_divide(x, y);
       case BinaryOp::Atan2:
         if constexpr (kFloating<T>) return std::atan2(x, y);
         else return x;  // unreachable: binary_defined refuses integers

@@ -114,6 +114,48 @@ def _cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_f
     return _c_to(self, cuda_device(device))
 
 
+_c_div_fn = _C.div
+
+
+def div(input: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
+    if rounding_mode is None:
+        return _c_div_fn(input, other)
+    if rounding_mode == "floor":
+        return _C.floor_divide(input, other)
+    if rounding_mode != "trunc":
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                         f"'{rounding_mode}'")
+    floor = _C.floor_divide(input, other)
+    if floor.is_floating_point():
+        return _c_div_fn(input, other).trunc()
+    # Integers: floor rounded a negative inexact quotient down; trunc takes it one up.
+    other_t = other if isinstance(other, Tensor) else input.new_tensor(other)
+    up = _C.ne(_C.remainder(input, other_t), 0) & _C.ne(_C.lt(input, 0), _C.lt(other_t, 0))
+    return floor + up.to(floor.dtype)
+
+
+def _div_method(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    return div(self, other, rounding_mode=rounding_mode)
+
+
+_ROUNDING_MODES = ('\n\nrounding_mode "floor" is floor_divide (Python\'s //), "trunc" rounds toward zero; '
+                   "both keep integer inputs integer and record no gradient (it would be zero).")
+div.__doc__ = _doc_body(_c_div_fn.__doc__) + _ROUNDING_MODES
+_div_method.__doc__ = _doc_body(Tensor.div.__doc__) + _ROUNDING_MODES
+
+
+def _floordiv(self: Tensor, other: Any) -> Tensor:
+    return _C.floor_divide(self, other)
+
+
+def _rfloordiv(self: Tensor, other: Any) -> Tensor:
+    return _C.floor_divide(other, self)
+
+
+def _ifloordiv(self: Tensor, other: Any) -> Tensor:
+    return self.copy_(_C.floor_divide(self, other))
+
+
 Tensor.to = _to
 Tensor.add_ = _add_
 Tensor.sub_ = _sub_
@@ -135,6 +177,10 @@ Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.real = property(lambda self: _C.real(self))
 Tensor.imag = property(lambda self: _C.imag(self))
 Tensor.cuda = _cuda
+Tensor.div = Tensor.divide = _div_method
+Tensor.__floordiv__ = _floordiv
+Tensor.__rfloordiv__ = _rfloordiv
+Tensor.__ifloordiv__ = _ifloordiv
 
 
 

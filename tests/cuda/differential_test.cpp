@@ -115,6 +115,7 @@ std::vector<BinaryCase> binary_ops() {
       {"pow", 0.5, 2, [](const Tensor& a, const Tensor& b) { return pow(a, b); }},
       {"remainder", 0.5, 5, [](const Tensor& a, const Tensor& b) { return remainder(a - 2.5, b); }},
       {"fmod", 0.5, 5, [](const Tensor& a, const Tensor& b) { return fmod(a - 2.5, b); }},
+      {"floor_divide", 0.5, 5, [](const Tensor& a, const Tensor& b) { return floor_divide(a - 2.5, b); }},
       {"atan2", -3, 3, [](const Tensor& a, const Tensor& b) { return atan2(a, b); }},
       {"maximum", -3, 3, [](const Tensor& a, const Tensor& b) { return maximum(a, b); }},
       {"minimum", -3, 3, [](const Tensor& a, const Tensor& b) { return minimum(a, b); }},
@@ -159,7 +160,9 @@ TEST(DifferentialTest, IntegerAndBoolArithmetic_CUDA) {
     const Tensor a = uniform({4, 6}, 0, 100, 7).floor().to(t);
     const Tensor b = uniform({6}, 1, 9, 8).floor().to(t);  // no zero divisor
     for (const BinaryCase& op : binary_ops()) {
-      if (op.name == "atan2" || op.name == "pow" || op.name == "remainder" || op.name == "fmod") continue;
+      if (op.name == "atan2" || op.name == "pow" || op.name == "remainder" || op.name == "fmod" ||
+          op.name == "floor_divide")
+        continue;
       check({op.name + " " + std::string(dtype_name(t)), {a, b}, nullptr,
              [&](const Inputs& in) { return op.op(in[0], in[1]); }, 0, 0, false});
     }
@@ -167,6 +170,8 @@ TEST(DifferentialTest, IntegerAndBoolArithmetic_CUDA) {
            [](const Inputs& in) { return remainder(in[0], in[1]); }, 0, 0, false});
     check({"fmod " + std::string(dtype_name(t)), {a, b}, nullptr, [](const Inputs& in) { return fmod(in[0], in[1]); },
            0, 0, false});
+    check({"floor_divide " + std::string(dtype_name(t)), {a, b}, nullptr,
+           [](const Inputs& in) { return floor_divide(in[0], in[1]); }, 0, 0, false});
     check({"pow " + std::string(dtype_name(t)), {a, b}, nullptr, [](const Inputs& in) { return pow(in[0], in[1]); }, 0,
            0, false});
   }
@@ -182,6 +187,7 @@ TEST(DifferentialTest, IntegerDivisionByZeroIsAnError_CUDA) {
   // NB: `/` is true division (integers give float32, and x / 0 is inf): fmod and remainder divide as integers.
   ember::testing::expect_error<ValueError>([&] { fmod(a, zero).to(Device::cpu()); }, {"fmod", "integer division by zero"});
   ember::testing::expect_error<ValueError>([&] { remainder(a, zero); }, {"remainder", "integer division by zero"});
+  ember::testing::expect_error<ValueError>([&] { floor_divide(a, zero); }, {"floor_divide", "integer division by zero"});
   // The device is fine afterwards, and the error slot clear.
   ember::testing::expect_values((a / tensor(std::vector<int64_t>{1, 1, 3}).to(kGpu)).to(Device::cpu()), {1, 2, 1});
 }

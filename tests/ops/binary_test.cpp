@@ -267,6 +267,28 @@ TEST(BinaryTest, RemainderAndFmodFollowPythonAndC) {
                           {"remainder: not supported for bool tensors"});
 }
 
+TEST(BinaryTest, FloorDivideIsPythonsFloorDivision) {
+  Tensor a = tensor({5.0, -5.0, 5.0, -5.0, 5.5, 0.0, 1.0}), b = tensor({3.0, 3.0, -3.0, -3.0, 2.0, 4.0, 0.1});
+  // 1 // 0.1 is 9 in Python (0.1 is slightly above a tenth), not floor(1 / 0.1) = 10
+  EXPECT_EQ(floor_divide(a, b).to_vector<double>(), (std::vector<double>{1, -2, -2, 1, 2, 0, 9}));
+  Tensor i = tensor(std::vector<int64_t>{7, -7, 6, std::numeric_limits<int64_t>::min()});
+  EXPECT_EQ(floor_divide(i, int64_t{3}).to_vector<int64_t>(),
+            (std::vector<int64_t>{2, -3, 2, std::numeric_limits<int64_t>::min() / 3 - 1}));
+  EXPECT_EQ(floor_divide(i, int64_t{-1}).to_vector<int64_t>(),  // lowest() / -1 wraps, as PyTorch's
+            (std::vector<int64_t>{-7, 7, -6, std::numeric_limits<int64_t>::min()}));
+  EXPECT_EQ(floor_divide(int64_t{7}, tensor(std::vector<int64_t>{2, -2})).to_vector<int64_t>(),
+            (std::vector<int64_t>{3, -4}));
+  EXPECT_EQ(floor_divide(tensor(std::vector<int32_t>{5}), 2.0).dtype(), kFloat32);
+  EXPECT_EQ(floor_divide(tensor(std::vector<uint8_t>{250}), int64_t{7}).to_vector<uint8_t>(), (std::vector<uint8_t>{35}));
+  Tensor z = floor_divide(tensor({-0.5, 0.5, 1.0}), tensor({2.0, -2.0, 0.0}));
+  EXPECT_TRUE(std::signbit(z.to_vector<double>()[0]) && std::signbit(z.to_vector<double>()[1]));
+  EXPECT_TRUE(std::isinf(z.to_vector<double>()[2]));
+  expect_error<ValueError>([&] { floor_divide(i, int64_t{0}); }, {"floor_divide: integer division by zero"});
+  expect_error<TypeError>([&] { floor_divide(tensor(std::vector<bool>{true}), tensor(std::vector<bool>{true})); },
+                          {"floor_divide: not supported for bool tensors"});
+  EXPECT_FALSE(floor_divide(tensor({1.0, 2.0}).set_requires_grad(), 2.0).requires_grad());
+}
+
 TEST(BinaryTest, RemainderFmodAtan2GradientsMatchFiniteDifferences) {
   // Values whose quotients stay away from integers, where remainder and fmod jump.
   Tensor a = tensor(std::vector<double>{2.3, -1.7, 0.6, 3.4, -2.2, 1.1}, {2, 3}).set_requires_grad();

@@ -77,3 +77,27 @@ def test_new_tensor_new_empty_type_as_mT_and_cuda():
     if not ember.cuda.is_available():
         with pytest.raises(RuntimeError, match="no CUDA device: cannot allocate memory on cuda:0"):
             t.cuda()
+
+
+def test_floor_division_is_pythons():
+    a = ember.tensor([7, -7, 7, -7, 0, 5])
+    b = ember.tensor([2, 2, -2, -2, 3, 5])
+    assert (a // b).tolist() == [x // y for x, y in zip(a.tolist(), b.tolist())] == [3, -4, -4, 3, 0, 1]
+    assert (a // b).dtype == ember.int64
+    assert ember.div(a, b, rounding_mode="trunc").tolist() == [3, -3, -3, 3, 0, 1]
+    assert a.div(b, rounding_mode="floor").tolist() == [3, -4, -4, 3, 0, 1]
+    assert (a / b).dtype == ember.float32  # no rounding mode: true division
+    assert (7 // ember.tensor([2, -2])).tolist() == [3, -4]
+    x = ember.tensor([1.0, -1.0, 7.5, -0.5])
+    # floats as Python's (and PyTorch's): 1 // 0.1 is 9, not floor(1 / 0.1) = 10
+    assert (x // 0.1).tolist() == [v // 0.1 for v in [1.0, -1.0, 7.5, -0.5]]
+    assert ember.div(x, 2, rounding_mode="trunc").tolist() == [0.0, -0.0, 3.0, -0.0]
+    y = ember.tensor([9, -9])
+    y //= 4
+    assert y.tolist() == [2, -3]
+    with pytest.raises(ValueError, match="floor_divide: integer division by zero"):
+        a // ember.zeros(6, dtype=ember.int64)
+    with pytest.raises(ValueError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
+        ember.div(a, b, rounding_mode="round")
+    w = ember.ones(3, requires_grad=True)
+    assert not (w // 2).requires_grad  # piecewise constant: no gradient recorded

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bmm', 'bool', 'broadcast_to', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bmm', 'bool', 'broadcast_to', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -102,6 +102,8 @@ class Tensor:
         ...
     def __float__(self) -> float:
         ...
+    def __floordiv__(self, other: typing.Any) -> Tensor:
+        ...
     def __format__(self, format_spec: str) -> str:
         ...
     @typing.overload
@@ -126,6 +128,8 @@ class Tensor:
         By identity, as PyTorch's (== compares values, elementwise).
         """
     def __iadd__(self, arg0: typing.Any) -> typing.Any:
+        ...
+    def __ifloordiv__(self, other: typing.Any) -> Tensor:
         ...
     def __imul__(self, arg0: typing.Any) -> typing.Any:
         ...
@@ -196,6 +200,8 @@ class Tensor:
     def __reduce_ex__(self, protocol: int) -> tuple:
         ...
     def __repr__(self) -> str:
+        ...
+    def __rfloordiv__(self, other: typing.Any) -> Tensor:
         ...
     def __rmod__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -457,24 +463,34 @@ class Tensor:
         """
     def dim(self) -> int:
         ...
-    @typing.overload
-    def div(self, other: Tensor) -> Tensor:
+    def div(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
         """
+        div(*args, **kwargs)
+        Overloaded function.
+        
+        1. div(self: ember._C.Tensor, other: ember._C.Tensor) -> ember._C.Tensor
+        
         True division, broadcast: integer inputs give float32.
+        
+        2. div(self: ember._C.Tensor, other: bool | int | float) -> ember._C.Tensor
+        
+        rounding_mode "floor" is floor_divide (Python's //), "trunc" rounds toward zero; both keep integer inputs integer and record no gradient (it would be zero).
         """
-    @typing.overload
-    def div(self, other: bool | int | float) -> Tensor:
-        ...
     def div_(self, other: typing.Any) -> typing.Any:
         ...
-    @typing.overload
-    def divide(self, other: Tensor) -> Tensor:
+    def divide(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
         """
+        div(*args, **kwargs)
+        Overloaded function.
+        
+        1. div(self: ember._C.Tensor, other: ember._C.Tensor) -> ember._C.Tensor
+        
         True division, broadcast: integer inputs give float32.
+        
+        2. div(self: ember._C.Tensor, other: bool | int | float) -> ember._C.Tensor
+        
+        rounding_mode "floor" is floor_divide (Python's //), "trunc" rounds toward zero; both keep integer inputs integer and record no gradient (it would be zero).
         """
-    @typing.overload
-    def divide(self, other: bool | int | float) -> Tensor:
-        ...
     def double(self) -> Tensor:
         ...
     def element_size(self) -> int:
@@ -527,6 +543,14 @@ class Tensor:
         """
         The largest integer <= self; integer tensors are returned as they are (a copy). Gradient zero.
         """
+    @typing.overload
+    def floor_divide(self, other: Tensor) -> Tensor:
+        """
+        floor(self / other) as Python's //, broadcast, in the promoted dtype (integers stay integers; floats as PyTorch's, exact where self - fmod(self, other) is); integer division by zero is an error. Piecewise constant: the result records no gradient.
+        """
+    @typing.overload
+    def floor_divide(self, other: bool | int | float) -> Tensor:
+        ...
     @typing.overload
     def fmod(self, other: Tensor) -> Tensor:
         """
@@ -1506,6 +1530,19 @@ def flip(input: Tensor, dims: typing.Any) -> Tensor:
 def floor(input: Tensor) -> Tensor:
     """
     The largest integer <= input; integer tensors are returned as they are (a copy). Gradient zero.
+    """
+@typing.overload
+def floor_divide(input: Tensor, other: Tensor) -> Tensor:
+    """
+    floor(input / other) as Python's //, broadcast, in the promoted dtype (integers stay integers; floats as PyTorch's, exact where input - fmod(input, other) is); integer division by zero is an error. Piecewise constant: the result records no gradient.
+    """
+@typing.overload
+def floor_divide(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def floor_divide(self: bool | int | float, other: Tensor) -> Tensor:
+    """
+    floor_divide for a Python number self (number // tensor in Python).
     """
 @typing.overload
 def fmod(input: Tensor, other: Tensor) -> Tensor:

@@ -376,17 +376,24 @@ def test_fill_zero_copy_inplace(data):
     assert_buffer_written(dest, before, expected)
 
 
-# ---- remainder, fmod (%), atan2: divisors kept away from 0 (integer division by zero is an error)
+# ---- remainder, fmod (%), floor_divide (//), atan2: divisors kept away from 0 (integer division by
+# zero is an error)
 
 _MOD = {"remainder": (ember.remainder, np.remainder), "__mod__": (lambda a, b: a % b, np.remainder),
-        "fmod": (ember.fmod, np.fmod)}
+        "fmod": (ember.fmod, np.fmod), "floor_divide": (ember.floor_divide, np.floor_divide),
+        "__floordiv__": (lambda a, b: a // b, np.floor_divide),
+        "div floor": (lambda a, b: ember.div(a, b, rounding_mode="floor"), np.floor_divide),
+        "div trunc": (lambda a, b: a.div(b, rounding_mode="trunc"),
+                      lambda x, y: np.trunc(x / y) if np.result_type(x, y).kind == "f" else
+                      (np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y))).astype(np.result_type(x, y)))}
 
 
 @pytest.mark.parametrize("name", sorted(_MOD))
 @given(data=st.data())
 def test_remainder_and_fmod_match_numpy(name, data):
-    """remainder takes the divisor's sign (Python's %), fmod the dividend's (C's), in the promoted dtype,
-    for tensors and Python numbers on the right, broadcast, in every layout."""
+    """remainder takes the divisor's sign (Python's %), fmod the dividend's (C's), floor_divide rounds
+    down (Python's //) and div(rounding_mode="trunc") toward zero, in the promoted dtype, for tensors
+    and Python numbers on the right, broadcast, in every layout."""
     fn, ref = _MOD[name]
     sa, sb = data.draw(broadcastable_shapes(2))
     dtypes = FLOAT_DTYPES + [ember.int64, ember.int32]
