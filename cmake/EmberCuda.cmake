@@ -75,6 +75,13 @@ if(EMBER_WITH_CUDA)
   add_library(ember_cudnn INTERFACE IMPORTED)
   target_include_directories(ember_cudnn SYSTEM INTERFACE ${EMBER_CUDNN_INCLUDE_DIR})
   target_link_libraries(ember_cudnn INTERFACE ${EMBER_CUDNN_LIBRARY})
+  # NCCL (the nccl process group, distributed/process_group_nccl.cpp) sits in the same prefix,
+  # with no CMake config either.
+  find_path(EMBER_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} REQUIRED)
+  find_library(EMBER_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} REQUIRED)
+  add_library(ember_nccl INTERFACE IMPORTED)
+  target_include_directories(ember_nccl SYSTEM INTERFACE ${EMBER_NCCL_INCLUDE_DIR})
+  target_link_libraries(ember_nccl INTERFACE ${EMBER_NCCL_LIBRARY})
   # Flags of every .cu file: the front end's warnings are errors (--promote_warnings), so are nvcc's
   # own diagnostics and the host compiler's warnings. ptxas reports register spills and local-memory
   # use (-warn-spills, -warn-lmem-usage) as warnings in the build log, not errors: CUDA's own slow

@@ -1,12 +1,15 @@
 #include "ember/distributed/init.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
+#include "ember/core/backend.h"
 #include "ember/core/error.h"
 #include "ember/distributed/error.h"
 #include "ember/distributed/file_store.h"
 #include "ember/distributed/process_group_gloo.h"
+#include "ember/distributed/process_group_nccl.h"
 #include "ember/distributed/tcp_store.h"
 
 namespace ember::distributed {
@@ -92,8 +95,18 @@ std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
     o.hostname = listen_host(master);
     return std::make_shared<ProcessGroupGloo>(std::move(prefixed), rank, world_size, o);
   }
+#if EMBER_WITH_NCCL
+  if (backend == "nccl") {
+    // NB: this rank's GPU is cuda:LOCAL_RANK (ember-run and torchrun set it), else rank modulo the
+    // devices.
+    const int local = env_config().local_rank, devices = std::max(cuda::device_count(), 1);
+    return std::make_shared<ProcessGroupNCCL>(std::move(prefixed), rank, world_size,
+                                              Device::cuda(local >= 0 ? local : rank % devices), timeout);
+  }
+#else
   EMBER_CHECK_AS(NotImplementedError, backend != "nccl", "init_process_group: the nccl backend "
-                 "needs CUDA tensors and a build with EMBER_CUDA=ON; use gloo for CPU tensors");
+                 "needs a build with the CUDA backend (EMBER_CUDA=ON); use gloo for CPU tensors");
+#endif
   throw ValueError("init_process_group: unknown backend '" + backend + "' (gloo or nccl)");
 }
 

@@ -26,8 +26,8 @@ ProcessGroup::ProcessGroup(int rank, int size, Milliseconds timeout)
 
 void ProcessGroup::check_tensor(const char* op, const Tensor& t) const {
   EMBER_CHECK_VALUE(t.defined(), op, ": the tensor is undefined");
-  EMBER_CHECK_VALUE(t.device().is_cpu(), op, ": the ", backend(), " backend takes CPU tensors, got "
-                    "one on ", t.device());
+  EMBER_CHECK_VALUE(t.device() == device(), op, ": the ", backend(), " backend takes tensors on ", device(),
+                    ", got one on ", t.device());
 }
 
 void ProcessGroup::check_rank(const char* op, const char* arg, int r) const {

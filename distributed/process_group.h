@@ -1,9 +1,10 @@
 #pragma once
 // A group of processes (ranks 0 .. size-1) that run collectives together. Every rank calls the
 // same operations in the same order; each returns a Work at once (the operation runs in the
-// background) and tensors are written in place. Tensors: CPU, any dtype (complex and bool
-// included), any layout (a non-contiguous one goes through a contiguous copy). Zero-element
-// tensors are allowed and move nothing.
+// background) and tensors are written in place. Tensors: on the group's device() (the CPU for
+// gloo, this rank's GPU for nccl), any dtype (complex and bool included), any layout (a
+// non-contiguous one goes through a contiguous copy). Zero-element tensors are allowed and move
+// nothing.
 //
 //   ProcessGroupGloo group(store, rank, size);
 //   group.allreduce(t, ReduceOp::Sum)->wait();
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ember/core/device.h"
 #include "ember/core/tensor.h"
 #include "ember/distributed/work.h"
 
@@ -38,6 +40,8 @@ class ProcessGroup {
   Milliseconds timeout() const { return timeout_; }
   /// "gloo" or "nccl".
   virtual std::string backend() const = 0;
+  /// Where this group's tensors live: the CPU (gloo) or this rank's GPU (nccl).
+  virtual Device device() const { return Device::cpu(); }
 
   /// Combines `tensor` across ranks; every rank gets the result, bit for bit the same.
   virtual WorkPtr allreduce(const Tensor& tensor, ReduceOp op = ReduceOp::Sum) = 0;

@@ -35,7 +35,8 @@ Reducer::Reducer(std::vector<std::pair<std::string, Tensor>> params,
   }
   for (Bucket& b : buckets_) {
     int64_t n = b.offsets.back() + params_[b.params.back()].second.numel();
-    b.buffer = zeros({n}, TensorOptions(params_[b.params.front()].second.dtype()));
+    const Tensor& first = params_[b.params.front()].second;
+    b.buffer = zeros({n}, TensorOptions(first.dtype()).device(first.device()));
   }
   for (size_t k = 0; k < params_.size(); ++k)
     hooks_.push_back(autograd::register_post_accumulate_grad_hook(
@@ -137,7 +138,7 @@ void Reducer::finish_backward() {
   // Which parameters any rank used (after every bucket, so all ranks issue the same sequence).
   Tensor used_anywhere;
   if (options_.find_unused_parameters) {
-    used_anywhere = zeros({static_cast<int64_t>(params_.size())}, TensorOptions(kUInt8));
+    used_anywhere = zeros({static_cast<int64_t>(params_.size())}, TensorOptions(kUInt8).device(group_->device()));
     uint8_t* u = used_anywhere.data_ptr<uint8_t>();
     for (size_t k = 0; k < params_.size(); ++k) u[k] = used_[k];
     group_->allreduce(used_anywhere, ReduceOp::Max)->wait();
