@@ -5,12 +5,14 @@
 //   fashion_mnist --model mlp --epochs 3 --run-dir runs/fashion_mnist
 //   fashion_mnist --run-dir runs/fashion_mnist --resume      # after a Ctrl-C or a crash
 //   fashion_mnist --model cnn --device cuda                   # the same loop on a GPU
+//   ember-run --nproc 2 fashion_mnist --model cnn            # data-parallel: the same global batch
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -148,24 +150,42 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+/// The rows of a global batch that this rank trains on: an equal share of every batch.
+Tensor my_share(const Tensor& batch, int rank, int world) {
+  const int64_t n = batch.size(0), lo = n * rank / world, hi = n * (rank + 1) / world;
+  return world == 1 ? batch : batch.narrow(0, lo, hi - lo);
+}
+
 int run(const Config& cfg) {
   // The one change a GPU needs: the model and each batch go to the device. Checkpoints hold host
   // copies, so a run saved on one device resumes on the other.
   const Device device(cfg.device);
   check_device(device, "--device");
+  // Under ember-run (torchrun's variables set): one rank per process. Every rank draws the same
+  // global batches and trains on its share; DDP averages the gradients, so the model follows the
+  // one-process run on the same global batch. Rank 0 prints and writes the checkpoints, which are
+  // the one-process run's: either resumes the other.
+  const bool data_parallel = std::getenv("WORLD_SIZE") != nullptr;
+  if (data_parallel) distributed::init_process_group();
+  const int rank = distributed::get_rank(), world = distributed::get_world_size();
+  const bool lead = rank == 0;
   manual_seed(cfg.seed);
   data::FashionMNIST train_set(cfg.data_root, /*train=*/true);
   data::FashionMNIST test_set(cfg.data_root, /*train=*/false);
   take_first(train_set, cfg.limit);
   take_first(test_set, cfg.limit);
-  std::printf("Fashion-MNIST: %lld training and %lld test images from %s\n",
-              static_cast<long long>(train_set.size()), static_cast<long long>(test_set.size()),
-              cfg.data_root.c_str());
+  if (lead)
+    std::printf("Fashion-MNIST: %lld training and %lld test images from %s%s\n",
+                static_cast<long long>(train_set.size()), static_cast<long long>(test_set.size()),
+                cfg.data_root.c_str(), world > 1 ? detail::str(", ", world, " ranks").c_str() : "");
 
   data::DataLoader loader(train_set.images, train_set.labels,
                           {.batch_size = cfg.batch_size, .shuffle = true, .seed = cfg.seed + 1});
   std::shared_ptr<nn::Module> model = make_model(cfg.model);
   model->to(device);
+  // NB: the optimizer and the checkpoints hold the model's own names ("0.weight"), not DDP's.
+  std::shared_ptr<nn::Module> net = model;
+  if (world > 1) net = std::make_shared<distributed::DistributedDataParallel>(model);  // rank 0's weights
   optim::Adam adam(model->named_parameters(), {.lr = cfg.lr});
   const int64_t batches = loader.num_batches();
   const int64_t total_steps = cfg.epochs * batches;
@@ -177,10 +197,11 @@ int run(const Config& cfg) {
 
   // A fresh run must not mix its checkpoints with an older run's.
   namespace fs = std::filesystem;
-  if (cfg.restart && fs::exists(cfg.run_dir)) {
+  if (cfg.restart && fs::exists(cfg.run_dir) && lead) {
     for (const auto& entry : io::CheckpointManager(cfg.run_dir, cfg.keep).checkpoints())
       fs::remove(entry.path);
   }
+  if (world > 1) distributed::default_group().barrier()->wait();  // no rank looks before rank 0 cleared
   io::CheckpointManager manager(cfg.run_dir, cfg.keep);
   int64_t first_batch = 0;
   if (cfg.resume) {
@@ -194,10 +215,11 @@ int run(const Config& cfg) {
       ts.load(ckpt->state);
       run = saved;
       first_batch = run.position;
-      std::printf("resumed from step %lld (epoch %lld, batch %lld of %lld) in %s\n",
+      if (lead)
+        std::printf("resumed from step %lld (epoch %lld, batch %lld of %lld) in %s\n",
                   static_cast<long long>(ts.step), static_cast<long long>(ts.epoch + 1),
                   static_cast<long long>(first_batch), static_cast<long long>(batches), ckpt->path.c_str());
-    } else {
+    } else if (lead) {
       std::printf("no checkpoint in %s: starting afresh\n", cfg.run_dir.c_str());
     }
   } else if (!manager.checkpoints().empty()) {
@@ -207,13 +229,23 @@ int run(const Config& cfg) {
   }
 
   auto save = [&](int64_t epoch) {
+    if (!lead) return;  // the replicas are equal: one writer
     ts.epoch = epoch;
     run.position = loader.position();
     ts.extras = io::cereal_to_value(run);
     manager.save(ts.to_value(), ts.step);
   };
+  // The batch's loss sum, correct predictions and samples over every rank (each saw its share).
+  auto batch_totals = [&](const Tensor& loss, const Tensor& logits, const Tensor& targets) {
+    NoGradGuard no_grad;
+    const int64_t n = targets.size(0);
+    Tensor totals = tensor({loss.item<double>() * n, static_cast<double>(count_correct(logits, targets)),
+                            static_cast<double>(n)});
+    if (world > 1) distributed::default_group().allreduce(totals)->wait();
+    return totals.to_vector<double>();
+  };
 
-  Progress progress(total_steps);
+  Progress progress(lead ? total_steps : 0);
   progress.restart_clock(ts.step);
   double last_loss = NAN;
   int64_t samples_seen = 0;
@@ -228,8 +260,8 @@ int run(const Config& cfg) {
     int64_t &correct = run.correct, &seen = run.seen;
     if (!resumed) loss_sum = 0, correct = seen = 0;
     while (auto batch = loader.next()) {
-      const Tensor targets = batch->targets.to(device);
-      Tensor logits = (*model)(preprocess(batch->inputs.to(device)));
+      const Tensor targets = my_share(batch->targets, rank, world).to(device);
+      Tensor logits = (*net)(preprocess(my_share(batch->inputs, rank, world).to(device)));
       Tensor loss = nn::functional::cross_entropy(logits, targets);
       adam.zero_grad();
       loss.backward();
@@ -237,32 +269,30 @@ int run(const Config& cfg) {
       sched.step();
       ++ts.step;
 
-      const int64_t n = batch->targets.size(0);
-      last_loss = loss.item<double>();
-      loss_sum += last_loss * n;
-      {
-        NoGradGuard no_grad;
-        correct += count_correct(logits, targets);
-      }
-      seen += n;
-      samples_seen += n;
+      const std::vector<double> totals = batch_totals(loss, logits, targets);
+      last_loss = world == 1 ? loss.item<double>() : totals[0] / totals[2];
+      loss_sum += totals[0];
+      correct += static_cast<int64_t>(totals[1]);
+      seen += static_cast<int64_t>(totals[2]);
+      samples_seen += static_cast<int64_t>(totals[2]);
       const bool epoch_end = loader.position() == batches;
-      progress.update(epoch, cfg.epochs, loader.position(), batches, ts.step, loss_sum / seen,
+      if (lead) progress.update(epoch, cfg.epochs, loader.position(), batches, ts.step, loss_sum / seen,
                       static_cast<double>(correct) / seen, samples_seen, epoch_end);
       if (cfg.checkpoint_every > 0 && ts.step % cfg.checkpoint_every == 0) save(epoch);
       if (cfg.stop_after > 0 && ts.step >= cfg.stop_after) {
-        progress.end_line();
+        if (lead) progress.end_line();
         save(epoch);
-        std::printf("stopped at step %lld; continue with --resume\n", static_cast<long long>(ts.step));
+        if (lead) std::printf("stopped at step %lld; continue with --resume\n", static_cast<long long>(ts.step));
         return 0;
       }
     }
-    progress.end_line();
+    if (lead) progress.end_line();
     run.epoch_losses.push_back(loss_sum / seen);
     if (epoch == cfg.epochs - 1) save(epoch);  // the finished run, whatever checkpoint_every is
   }
 
-  // Evaluation: the whole test set in batches, no graph.
+  // Evaluation: the whole test set in batches, no graph (every rank holds the same model).
+  if (!lead) return 0;
   model->eval();
   NoGradGuard no_grad;
   data::DataLoader test_loader(test_set.images, test_set.labels, {.batch_size = 1000});
