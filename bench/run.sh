@@ -5,10 +5,12 @@
 # all in one run; then summary.py prints the tables, markdown-ready, from the result files in
 # $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
 #   bench/run.sh            # everything (a few minutes on 2 cores)
-#   bench/run.sh cpp        # only the listed parts (cpp python io contended), then the tables of all
+#   bench/run.sh cpp        # only the listed parts (cpp python io contended dist), then the tables of all
 # Where ember.cuda.is_available(), GPU rows follow (bench/gpu_bench.py, Ember and PyTorch on cuda:0).
 # "contended" runs the C++ training steps again with 1 and then 2 CPU-bound processes competing
 # for the cores, each library at its default thread setting (needs the cpp part's programs).
+# "dist" runs bench/dist_bench.cpp under ember-run: allreduce against raw Gloo at 2 ranks, and DDP
+# training steps per second at 1 rank (2 threads) and 2 ranks (1 thread each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh data
@@ -20,7 +22,7 @@ torch=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__f
 res=$build/bench
 (($#)) || rm -rf "$res"
 mkdir -p "$res"
-parts=" ${*:-cpp python io contended} "
+parts=" ${*:-cpp python io contended dist} "
 flags=(-std=c++20 -O2 -march=native)
 # shellcheck disable=SC2054  # -Wl,-rpath,DIR is one word
 ember=(-I "$build/include" -I "$build/generated/include" -L"$build" -lember -Wl,-rpath,"$PWD/$build")
@@ -55,6 +57,19 @@ if [[ $parts == *" io "* ]]; then
   g++ "${flags[@]}" bench/io_bench.cpp -o "$res/io_bench" "${ember[@]}"
   "$res/io_bench" "$scratch" "${state[@]}" >"$res/ember-cpp.io"
   "$venv/bin/python" bench/io_bench.py "$scratch" "${state[@]}" >"$res/torch-py.io"
+fi
+if [[ $parts == *" dist "* ]]; then
+  say "distributed: allreduce against raw Gloo, DDP steps at 1 and 2 ranks"
+  gloo_shared=$(sed -n 's/^EMBER_GLOO_SHARED_STORE:INTERNAL=//p' "$build/CMakeCache.txt")
+  g++ "${flags[@]}" -DEMBER_GLOO_SHARED_STORE="${gloo_shared:-0}" bench/dist_bench.cpp -o "$res/dist_bench" \
+    "${ember[@]}" -lgloo
+  rm -f "$res/ember-cpp.dist"
+  for world in 1 2; do
+    store=$(mktemp -d)
+    OMP_NUM_THREADS=$((2 / world)) "$build/tools/run/ember-run" --nproc "$world" "$res/dist_bench" "$store" |
+      sed -n 's/^\[rank0\]: //p' >>"$res/ember-cpp.dist"
+    rm -rf "$store"
+  done
 fi
 if [[ $parts == *" contended "* ]]; then
   unset OMP_NUM_THREADS  # each library's default

@@ -3,7 +3,7 @@ thread setting, the ratios Ember/PyTorch and the issue's targets; then each thre
 the checkpoint details. Standard library only.
     python summary.py RESULTS_DIR
 RESULTS_DIR holds SIDE.THREADS files (SIDE: ember-cpp, torch-cpp, ember-py, torch-py; THREADS: 1,
-2, io for the checkpoint runs, gpu for the GPU rows, or contendedN for the C++ training steps with N busy processes
+2, io for the checkpoint runs, gpu for the GPU rows, dist for the distributed ones, or contendedN for the C++ training steps with N busy processes
 competing, at default threads), each of "name value unit" lines. The contended table checks issue
 14's target: with 1 and with 2 busy processes, Ember's step at most 2x its quiet step and faster
 than PyTorch's contended step.
@@ -149,6 +149,28 @@ def gpu(results):
     table(["workload", "Ember", "PyTorch", "ratio"], rows)
 
 
+def dist(results):
+    """The distributed rows (bench/dist_bench.cpp): issue 17's allreduce target, 1 against 2 ranks."""
+    d = results["ember-cpp"].get("dist")
+    if not d:
+        return
+    print("Distributed (Gloo over loopback): allreduce of float32 through Ember's process group against "
+          "Gloo's own allreduce on a context of its own, at 2 ranks (GB/s of the buffer; target at least "
+          "0.9x of Gloo); and DDP training steps, global batch 64 split over the ranks:\n")
+    rows = []
+    for mb in (25, 100):
+        e, g = d.get(f"allreduce_{mb}mb_ember_world2"), d.get(f"allreduce_{mb}mb_gloo_world2")
+        if e and g:
+            share = e[0] / g[0]
+            rows.append([f"allreduce {mb} MB (GB/s)", f"{e[0]:.4g}", f"{g[0]:.4g}", f"{share:.2f}x",
+                         "yes" if share >= 0.9 else "no"])
+    table(["collective", "Ember", "Gloo", "Ember / Gloo", "met (>= 0.9x)"], rows)
+    one, two = d.get("ddp_mlp_steps_world1"), d.get("ddp_mlp_steps_world2")
+    if one and two:
+        table(["MLP step, SGD (steps/s)", "1 rank, 2 threads", "2 ranks, 1 thread each", "2 ranks / 1"],
+              [["784-256-128-10, batch 64", f"{one[0]:.4g}", f"{two[0]:.4g}", f"{two[0] / one[0]:.2f}x"]])
+
+
 def main():
     results = load(sys.argv[1])
     print(f"machine: {machine()}\n")
@@ -179,6 +201,8 @@ def main():
     contended(results)
 
     gpu(results)
+
+    dist(results)
 
     ember, torch = results["ember-cpp"].get("io"), results["torch-py"].get("io")
     if ember and torch:

@@ -1,0 +1,128 @@
+// Distributed figures of `make bench` (bench/run.sh runs it under ember-run): allreduce of 25 MB and
+// 100 MB of float32 through Ember's Gloo process group against Gloo's own function-style allreduce
+// on a context of its own (the same TCP transport over loopback, the same algorithm), and the
+// training steps per second of an MLP whose global batch is split over the ranks by
+// DistributedDataParallel (one rank: the plain model). Rank 0 prints "name value unit" lines.
+//   ember-run --nproc 2 dist_bench SCRATCH_DIR      # SCRATCH_DIR: empty, for Gloo's file store
+#include <gloo/allreduce.h>
+#include <gloo/math.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/file_store.h>
+#include <gloo/transport/tcp/device.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ember/ember.h>
+
+using namespace ember;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The median of `runs` timed calls of f after one untimed one, every rank starting each together.
+template <typename F>
+double median_seconds(distributed::ProcessGroup& group, int runs, const F& f) {
+  f();
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    group.barrier()->wait();
+    const auto t0 = Clock::now();
+    f();
+    times.push_back(seconds_since(t0));
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// A Gloo context of every rank, rendezvous through a file store in `dir`.
+std::shared_ptr<gloo::rendezvous::Context> gloo_context(const std::string& dir, int rank, int size) {
+  gloo::transport::tcp::attr attr;
+  attr.hostname = "127.0.0.1";
+  std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(attr);
+  auto context = std::make_shared<gloo::rendezvous::Context>(rank, size);
+#if EMBER_GLOO_SHARED_STORE
+  auto store = std::make_shared<gloo::rendezvous::FileStore>(dir);
+  context->connectFullMesh(store, device);
+#else
+  gloo::rendezvous::FileStore store(dir);
+  context->connectFullMesh(store, device);
+#endif
+  return context;
+}
+
+void gloo_allreduce(const std::shared_ptr<gloo::Context>& context, float* data, size_t n, uint32_t tag) {
+  gloo::AllreduceOptions opts(context);
+  opts.setOutput(data, n);
+  opts.setReduceFunction(static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
+  opts.setTag(tag);
+  gloo::allreduce(opts);
+}
+
+// Steps per second of SGD on a 784-256-128-10 MLP, the global batch of 64 split over the ranks.
+double mlp_steps_per_second(int rank, int world) {
+  manual_seed(0);
+  std::shared_ptr<nn::Module> model = std::make_shared<nn::Sequential>(std::vector<std::shared_ptr<nn::Module>>{
+      std::make_shared<nn::Linear>(nn::LinearOptions{784, 256}), std::make_shared<nn::ReLU>(),
+      std::make_shared<nn::Linear>(nn::LinearOptions{256, 128}), std::make_shared<nn::ReLU>(),
+      std::make_shared<nn::Linear>(nn::LinearOptions{128, 10})});
+  std::shared_ptr<nn::Module> net = model;
+  if (world > 1) net = std::make_shared<distributed::DistributedDataParallel>(model);
+  optim::SGD sgd(model->named_parameters(), {.lr = 0.01});
+  const int64_t share = 64 / world;
+  const Tensor x = randn({64, 784}).narrow(0, rank * share, share).contiguous();
+  const Tensor y = randint(0, 10, {64}).narrow(0, rank * share, share).contiguous();
+  auto step = [&] {
+    sgd.zero_grad();
+    nn::functional::cross_entropy((*net)(x), y).backward();
+    sgd.step();
+  };
+  for (int i = 0; i < 20; ++i) step();
+  // NB: a fixed number of steps, so that every rank runs as many (DDP's allreduces pair them up).
+  const int steps = 600;
+  const auto t0 = Clock::now();
+  for (int i = 0; i < steps; ++i) step();
+  return steps / seconds_since(t0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: ember-run --nproc N dist_bench SCRATCH_DIR\n");
+    return 2;
+  }
+  distributed::init_process_group();
+  const int rank = distributed::get_rank(), world = distributed::get_world_size();
+  auto out = [&](const char* name, double value, const char* unit) {
+    if (rank == 0) std::printf("%s_world%d %.4g %s\n", name, world, value, unit);
+  };
+  out("ddp_mlp_steps", mlp_steps_per_second(rank, world), "steps/s");
+  if (world > 1) {
+    distributed::ProcessGroup& group = distributed::default_group();
+    const std::shared_ptr<gloo::rendezvous::Context> gloo = gloo_context(argv[1], rank, world);
+    uint32_t tag = 0;
+    for (int64_t mb : {25, 100}) {
+      const int64_t n = mb * 1000 * 1000 / 4;
+      Tensor t = ones({n});
+      std::vector<float> raw(static_cast<size_t>(n), 1.0f);
+      // NB: alternated, three rounds each, so that neither side always runs on a warmer machine.
+      double ember_s = 1e30, gloo_s = 1e30;
+      for (int round = 0; round < 3; ++round) {
+        gloo_s = std::min(gloo_s, median_seconds(group, 5, [&] { gloo_allreduce(gloo, raw.data(), raw.size(), tag++); }));
+        ember_s = std::min(ember_s, median_seconds(group, 5, [&] { group.allreduce(t)->wait(); }));
+      }
+      const std::string name = "allreduce_" + std::to_string(mb) + "mb";
+      out((name + "_ember").c_str(), mb / 1000.0 / ember_s, "GB/s");
+      out((name + "_gloo").c_str(), mb / 1000.0 / gloo_s, "GB/s");
+    }
+  }
+  distributed::destroy_process_group();
+  return 0;
+}
