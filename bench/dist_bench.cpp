@@ -26,19 +26,21 @@ namespace {
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// The median of `runs` timed calls of f after one untimed one, every rank starting each together.
+// Appends the times of `runs` calls of f after one untimed one, every rank starting each together.
 template <typename F>
-double median_seconds(distributed::ProcessGroup& group, int runs, const F& f) {
+void time_calls(distributed::ProcessGroup& group, int runs, const F& f, std::vector<double>& times) {
   f();
-  std::vector<double> times;
   for (int i = 0; i < runs; ++i) {
     group.barrier()->wait();
     const auto t0 = Clock::now();
     f();
     times.push_back(seconds_since(t0));
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 // A Gloo context of every rank, rendezvous through a file store in `dir`.
@@ -112,12 +114,14 @@ int main(int argc, char** argv) {
       const int64_t n = mb * 1000 * 1000 / 4;
       Tensor t = ones({n});
       std::vector<float> raw(static_cast<size_t>(n), 1.0f);
-      // NB: alternated, three rounds each, so that neither side always runs on a warmer machine.
-      double ember_s = 1e30, gloo_s = 1e30;
-      for (int round = 0; round < 3; ++round) {
-        gloo_s = std::min(gloo_s, median_seconds(group, 5, [&] { gloo_allreduce(gloo, raw.data(), raw.size(), tag++); }));
-        ember_s = std::min(ember_s, median_seconds(group, 5, [&] { group.allreduce(t)->wait(); }));
+      // NB: five alternating rounds, each side's median over all its calls: two ranks and their
+      // threads on two cores make single calls vary by 2x, and neither side may always run second.
+      std::vector<double> ember_times, gloo_times;
+      for (int round = 0; round < 5; ++round) {
+        time_calls(group, 4, [&] { gloo_allreduce(gloo, raw.data(), raw.size(), tag++); }, gloo_times);
+        time_calls(group, 4, [&] { group.allreduce(t)->wait(); }, ember_times);
       }
+      const double ember_s = median(ember_times), gloo_s = median(gloo_times);
       const std::string name = "allreduce_" + std::to_string(mb) + "mb";
       out((name + "_ember").c_str(), mb / 1000.0 / ember_s, "GB/s");
       out((name + "_gloo").c_str(), mb / 1000.0 / gloo_s, "GB/s");
