@@ -173,6 +173,9 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
       Tensor g = i < outs.size() ? std::move(outs[i]) : Tensor();
       if (g.defined()) {
         const TensorMeta& m = e.fn->output_meta(e.input_nr);
+        // NB: a CPU scalar that joined a GPU op (ops/binary.h) gets its 0-d gradient back on the
+        // CPU, as PyTorch's engine does; any other device change is a bug of the op.
+        if (g.dim() == 0 && g.device() != m.device && m.device.is_cpu()) g = g.to(m.device);
         check_grad(g, m, *node, i);
         if (g.dtype() != m.dtype) g = g.to(m.dtype);
       }

@@ -18,16 +18,23 @@ Tensor wrap_scalar(const Scalar& s, const Tensor& t) {
 }
 
 namespace detail {
+Device common_device(const Tensor& a, const Tensor& b, const char* name) {
+  if (a.device() == b.device()) return a.device();
+  // NB: the autograd engine brings a 0-d gradient back to its input's device, as PyTorch's does.
+  if (a.dim() == 0 && a.device().is_cpu()) return b.device();
+  if (b.dim() == 0 && b.device().is_cpu()) return a.device();
+  throw ValueError(detail::str(name, ": tensors on different devices, ", a.device(), " and ", b.device()));
+}
+
 Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name) {
-  EMBER_CHECK_VALUE(a.device() == b.device(), name, ": tensors on different devices, ", a.device(),
-                    " and ", b.device());
+  const Device device = common_device(a, b, name);
   DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
   auto prepare = [&](const Tensor& t) {
-    Tensor c = t.dtype() == dtype ? t : copy_as(t, dtype, t.device());
+    Tensor c = t.dtype() == dtype && t.device() == device ? t : copy_as(t, dtype, device);
     return c.sizes() == IntArrayRef(shape) ? c : expand_data(c, shape);
   };
-  Tensor out = empty(shape, TensorOptions(dtype).device(a.device()));
-  binary_stub(a.device().type, op, out, prepare(a), prepare(b));
+  Tensor out = empty(shape, TensorOptions(dtype).device(device));
+  binary_stub(device.type, op, out, prepare(a), prepare(b));
   return out;
 }
 }  // namespace detail

@@ -34,6 +34,9 @@ Tensor wrap_scalar(const Scalar& s, const Tensor& t);
 namespace detail {
 /// Runs binary_stub for op on the broadcast of a and b in `dtype` (no autograd).
 Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name);
+/// The device an elementwise op of a and b runs on: theirs, or, as PyTorch's "CPU scalars", the
+/// other one's when one is a 0-d CPU tensor (x_on_gpu * tensor(2.0)); else ValueError naming both.
+Device common_device(const Tensor& a, const Tensor& b, const char* name);
 }  // namespace detail
 
 }  // namespace ember

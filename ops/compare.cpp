@@ -14,24 +14,20 @@ using autograd::TensorList;
 
 namespace {
 
-// t converted to dtype and broadcast (as a view) to shape.
-Tensor prepare(const Tensor& t, DType dtype, IntArrayRef shape) {
-  Tensor c = t.dtype() == dtype ? t : copy_as(t, dtype, t.device());
+// t converted to dtype, on device (a CPU scalar's copy), and broadcast (as a view) to shape.
+Tensor prepare(const Tensor& t, DType dtype, Device device, IntArrayRef shape) {
+  Tensor c = t.dtype() == dtype && t.device() == device ? t : copy_as(t, dtype, device);
   return c.sizes() == shape ? c : expand_data(c, shape);
 }
 
-void check_same_device(const Tensor& a, const Tensor& b, const char* name) {
-  EMBER_CHECK_VALUE(a.device() == b.device(), name, ": tensors on different devices, ", a.device(),
-                    " and ", b.device());
-}
-
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const char* name) {
-  check_same_device(a, b, name);
+  const Device device = detail::common_device(a, b, name);
   DType dtype = result_type(a, b);
   check_compute_dtype(dtype, name);
   DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
-  Tensor out = empty(shape, TensorOptions(kBool).device(a.device()));
-  if (out.numel() > 0) compare_stub(a.device().type, op, out, prepare(a, dtype, shape), prepare(b, dtype, shape));
+  Tensor out = empty(shape, TensorOptions(kBool).device(device));
+  if (out.numel() > 0)
+    compare_stub(device.type, op, out, prepare(a, dtype, device, shape), prepare(b, dtype, device, shape));
   return out;
 }
 
@@ -73,13 +69,15 @@ Tensor logical_or(const Tensor& a, const Tensor& b) { return compare(CompareOp::
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   EMBER_CHECK_TYPE(cond.dtype() == kBool, "where: condition must be a bool tensor, got ", cond.dtype());
-  check_same_device(a, b, "where");
-  check_same_device(cond, a, "where");
+  // NB: any of the three may be a CPU scalar (PyTorch's rule).
+  const Device ab = detail::common_device(a, b, "where");
+  const Device device = detail::common_device(cond, a.device() == ab ? a : b, "where");
   DType dtype = result_type(a, b);
   DimVector shape = broadcast_shapes(cond.sizes(), broadcast_shapes(a.sizes(), b.sizes(), "where"), "where");
-  Tensor out = empty(shape, TensorOptions(dtype).device(a.device()));
+  Tensor out = empty(shape, TensorOptions(dtype).device(device));
   if (out.numel() > 0)
-    where_stub(a.device().type, out, prepare(cond, kBool, shape), prepare(a, dtype, shape), prepare(b, dtype, shape));
+    where_stub(device.type, out, prepare(cond, kBool, device, shape), prepare(a, dtype, device, shape),
+               prepare(b, dtype, device, shape));
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<WhereBackward>(a, b);
     node->cond = SavedTensor(cond);

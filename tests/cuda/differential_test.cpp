@@ -711,3 +711,24 @@ TEST(DifferentialTest, ComplexTensorsMoveAndConvert_CUDA) {
                                  view_as_real(z.clone().fill_(Scalar(-1.25))), 0, 0, "fill");
   }
 }
+
+// PyTorch's CPU scalars: a 0-d CPU tensor joins GPU operands of elementwise ops, comparisons and
+// where, and its gradient comes back to the CPU; a CPU tensor with dims does not.
+TEST(DifferentialTest, CpuScalarsJoinGpuOperands_CUDA) {
+  const Tensor x = uniform({3, 4}, -1, 1, 301).to(kGpu).set_requires_grad();
+  const Tensor s = scalar_tensor(2.5, kFloat32).set_requires_grad();
+  const Tensor y = x * s + s;
+  ASSERT_TRUE(y.device() == kGpu);
+  ember::testing::expect_close(y.to(Device::cpu()), x.detach().to(Device::cpu()) * 2.5 + 2.5, 1e-6, 1e-6, "x * s + s");
+  y.sum().backward();
+  ASSERT_TRUE(s.grad().device().is_cpu());
+  ember::testing::expect_values_near(s.grad(), {x.detach().sum().item<double>() + 12});
+  ember::testing::expect_close(x.grad().to(Device::cpu()), full({3, 4}, 2.5), 0, 0, "x.grad");
+  const Tensor half = scalar_tensor(0.5, kFloat32);
+  ember::testing::expect_close(gt(x.detach(), half).to(Device::cpu()), gt(x.detach().to(Device::cpu()), 0.5), 0, 0, "gt");
+  const Tensor w = where(gt(x.detach(), 0.0), x.detach(), scalar_tensor(0.0, kFloat32));
+  ember::testing::expect_close(w.to(Device::cpu()), x.detach().to(Device::cpu()).relu(), 0, 0, "where");
+  ember::testing::expect_close(where(scalar_tensor(true, kBool), scalar_tensor(1.0, kFloat32), x.detach()).to(Device::cpu()), ones({3, 4}), 0, 0,
+                        "where with a CPU scalar condition");
+  ember::testing::expect_error<ValueError>([&] { x.detach() + ones({4}); }, {"add", "different devices", "cuda:0", "cpu"});
+}

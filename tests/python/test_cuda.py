@@ -153,3 +153,16 @@ def test_device_calls_and_memory_queries():
     assert t.new_empty(3).device == ember.device("cuda:0") and t.new_tensor([1, 2]).device == ember.device("cuda:0")
     del t
     ember.cuda.empty_cache()
+
+
+@needs_gpu
+def test_a_cpu_scalar_joins_gpu_tensors_as_in_pytorch():
+    x = ember.randn(3, 4, device="cuda", requires_grad=True)
+    s = ember.tensor(2.0, requires_grad=True)
+    y = (x * s).sum()
+    assert y.device.type == "cuda"
+    y.backward()
+    assert s.grad.device.type == "cpu"
+    np.testing.assert_allclose(s.grad.item(), x.detach().sum().item(), rtol=1e-5)
+    with pytest.raises(ValueError, match="different devices"):
+        x + ember.ones(4)
