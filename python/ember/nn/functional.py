@@ -224,4 +224,19 @@ def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
+def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002
+    """Zeroes whole channels of [N, C, H, W] (or [C, H, W]) input with probability p when training,
+    scaling the rest by 1 / (1 - p) (nn.Dropout2d's function)."""
+    if not training or p == 0:
+        return input
+    if input.dim() not in (3, 4):
+        raise ValueError(f"dropout2d: expected 3-D or 4-D input, got shape {list(input.shape)}")
+    mask_shape = list(input.shape[:-2]) + [1, 1]
+    return input * _C.dropout(_C.ones(*mask_shape, dtype=input.dtype, device=input.device), p, True)
+
+
+from ._activation_functions import *  # noqa: E402,F401,F403
+from ._embedding_losses import *  # noqa: E402,F401,F403
+from ._pixel_shuffle import *  # noqa: E402,F401,F403
+
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,5 +1,5 @@
 """Layers written in Python over ember.nn.functional: the loss modules, the activations PyTorch
-scripts build as modules, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
+scripts build as modules, the distance modules, PixelShuffle, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
 nothing from them) and work inside Sequential and other containers like any Python Module."""
 from __future__ import annotations
 
@@ -194,6 +194,161 @@ class LogSoftmax(_Activation):
         super().__init__(dim)
 
 
+class Hardsigmoid(_Activation):
+    """0 below -3, 1 above 3, x / 6 + 1/2 between."""
+    _fn = staticmethod(F.hardsigmoid)
+
+
+class Hardswish(_Activation):
+    """x * hardsigmoid(x)."""
+    _fn = staticmethod(F.hardswish)
+
+
+class SELU(_Activation):
+    """scale * elu(x, alpha) with PyTorch's constants."""
+    _fn = staticmethod(F.selu)
+
+
+class CELU(_Activation):
+    """CELU(alpha=1.0)."""
+    _fn = staticmethod(F.celu)
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__(alpha=alpha)
+
+
+class Softsign(_Activation):
+    """x / (1 + |x|)."""
+    _fn = staticmethod(F.softsign)
+
+
+class Tanhshrink(_Activation):
+    """x - tanh(x)."""
+    _fn = staticmethod(F.tanhshrink)
+
+
+class Softshrink(_Activation):
+    """Softshrink(lambd=0.5)."""
+    _fn = staticmethod(F.softshrink)
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__(lambd=lambd)
+
+
+class Hardshrink(_Activation):
+    """Hardshrink(lambd=0.5)."""
+    _fn = staticmethod(F.hardshrink)
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__(lambd=lambd)
+
+
+class Threshold(_Activation):
+    """Threshold(threshold, value): x where x > threshold, else value."""
+    _fn = staticmethod(F.threshold)
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__(threshold, value)
+
+
+class Softmin(_Activation):
+    """Softmin(dim): softmax(-x) along dim."""
+    _fn = staticmethod(F.softmin)
+
+    def __init__(self, dim: int | None = None) -> None:
+        if dim is None:
+            raise ValueError("Softmin: give dim (PyTorch's implicit choice is deprecated)")
+        super().__init__(dim)
+
+
+class GLU(_Activation):
+    """GLU(dim=-1): a * sigmoid(b) for the halves a, b of the input along dim."""
+    _fn = staticmethod(F.glu)
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__(dim)
+
+
+class PixelShuffle(_Activation):
+    """PixelShuffle(upscale_factor): [*, C r^2, H, W] -> [*, C, H r, W r]."""
+    _fn = staticmethod(F.pixel_shuffle)
+
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__(upscale_factor)
+
+
+class PixelUnshuffle(_Activation):
+    """PixelUnshuffle(downscale_factor): the inverse of PixelShuffle."""
+    _fn = staticmethod(F.pixel_unshuffle)
+
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__(downscale_factor)
+
+
+class CosineSimilarity(Module):
+    """CosineSimilarity(dim=1, eps=1e-8) of two inputs."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    """PairwiseDistance(p=2.0, eps=1e-6, keepdim=False) of two inputs along the last dim."""
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1, x2):
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class MarginRankingLoss(_Loss):
+    """MarginRankingLoss(margin=0.0, reduction='mean')."""
+
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """TripletMarginLoss(margin=1.0, p=2.0, eps=1e-6, swap=False, reduction='mean')."""
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False,
+                 size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps, self.swap,
+                                     reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    """CosineEmbeddingLoss(margin=0.0, reduction='mean')."""
+
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    """SoftMarginLoss(reduction='mean')."""
+
+    def forward(self, input, target):  # noqa: A002
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
 class Dropout2d(Module):
     """Zeroes whole channels of [N, C, H, W] (or [C, H, W]) input with probability p in training,
     scaling the rest by 1 / (1 - p)."""
@@ -205,13 +360,7 @@ class Dropout2d(Module):
         self.p = p
 
     def forward(self, input):  # noqa: A002
-        if not self.training or self.p == 0:
-            return input
-        if input.dim() not in (3, 4):
-            raise ValueError(f"Dropout2d: expected 3-D or 4-D input, got shape {list(input.shape)}")
-        mask_shape = list(input.shape[:-2]) + [1, 1]
-        keep = _C.dropout(_C.ones(*mask_shape, dtype=input.dtype, device=input.device), self.p, True)
-        return input * keep
+        return F.dropout2d(input, self.p, self.training)
 
     def extra_repr(self) -> str:
         return f"p={self.p}"
@@ -235,4 +384,7 @@ class Unflatten(Module):
 
 __all__ = ["CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
            "HuberLoss", "KLDivLoss", "SiLU", "Mish", "ELU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid",
-           "LogSoftmax", "Dropout2d", "Unflatten"]
+           "LogSoftmax", "Hardsigmoid", "Hardswish", "SELU", "CELU", "Softsign", "Tanhshrink", "Softshrink",
+           "Hardshrink", "Threshold", "Softmin", "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
+           "PairwiseDistance", "MarginRankingLoss", "TripletMarginLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
+           "Dropout2d", "Unflatten"]

@@ -1,0 +1,161 @@
+"""Tensor methods of PyTorch that Ember composes in Python.
+
+- In-place forms: t.op_(...) is t.copy_(op(t, ...)), written through every view of t. autograd
+  sees a copy into t, so an in-place op on a leaf that requires grad is refused, as PyTorch
+  refuses it (use torch.no_grad() or .data, as in PyTorch); in a recorded graph op reads a copy of
+  t, which its backward may need.
+- Random fills (normal_, uniform_, bernoulli_, exponential_): drawn from the default generator or
+  the one given, in t's dtype, on t's device.
+- Methods that forward to a function: t.lerp(end, w) is ember.lerp(t, end, w), and so on."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _C
+from . import _functions as fn
+from .autograd import is_grad_enabled
+from ._C import Tensor
+
+
+def _fill_from(self: Tensor, values: Tensor) -> Tensor:
+    return self.copy_(values)
+
+
+def _normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fills with N(mean, std^2) draws."""
+    draws = _C.randn(*self.shape, generator=generator, dtype=self.dtype, device=self.device)
+    return _fill_from(self, draws * std + mean)
+
+
+def _uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fills with U[a, b) draws (PyTorch's from_ and to)."""
+    draws = _C.rand(*self.shape, generator=generator, dtype=self.dtype, device=self.device)
+    return _fill_from(self, draws * (b - a) + a)
+
+
+def _bernoulli_(self: Tensor, p: float = 0.5, *, generator: Any = None) -> Tensor:
+    """Fills with 1 where a U[0, 1) draw is below p, else 0."""
+    draws = _C.rand(*self.shape, generator=generator, dtype=_C.float64, device=self.device)
+    return _fill_from(self, (draws < p).to(self.dtype))
+
+
+def _exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fills with Exp(lambd) draws: -log(1 - u) / lambd."""
+    draws = _C.rand(*self.shape, generator=generator, dtype=self.dtype, device=self.device)
+    return _fill_from(self, -_C.log1p(-draws) / lambd)
+
+
+def _index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """self with the slices at index along dim set to value."""
+    shape = [1] * self.dim()
+    shape[dim] = self.shape[dim]
+    hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index,
+                       _C.ones(index.numel(), dtype=_C.int64, device=self.device)) > 0
+    return _C.where(hit.reshape(*shape), value, self)
+
+
+def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+             reduce: str | None = None) -> Tensor:
+    """self with src (a tensor, or a number) written at index along dim (PyTorch's scatter; where
+    an index repeats, PyTorch leaves undefined which write wins: here they add)."""
+    if src is None:
+        src = value
+    if reduce is not None:
+        if reduce != "add":
+            raise NotImplementedError(f"scatter: reduce={reduce!r} is not supported (use scatter_add or 'add')")
+        values = src if isinstance(src, Tensor) else _C.full(index.shape, src, dtype=self.dtype, device=self.device)
+        return _C.scatter_add(self, dim, index, values.to(self.dtype))
+    hit = _C.scatter_add(_C.zeros(*self.shape, dtype=_C.int64, device=self.device), dim, index,
+                         _C.ones(*index.shape, dtype=_C.int64, device=self.device)) > 0
+    if not isinstance(src, Tensor):
+        return _C.where(hit, src, self)
+    src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
+    return _C.where(hit, _C.scatter_add(_C.zeros_like(self), dim, index, src.to(self.dtype)), self)
+
+
+def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+          append: Tensor | None = None) -> Tensor:
+    """The n-th forward difference along dim (prepend and append joined first)."""
+    x = self
+    if prepend is not None or append is not None:
+        x = _C.cat([t for t in (prepend, x, append) if t is not None], dim)
+    for _ in range(n):
+        length = x.shape[dim]
+        if length == 0:
+            break
+        x = x.narrow(dim, 1, length - 1) - x.narrow(dim, 0, length - 1)
+    return x
+
+
+_METHODS = {
+    "lerp": fn.lerp,
+    "addcmul": fn.addcmul,
+    "addcdiv": fn.addcdiv,
+    "isclose": fn.isclose,
+    "nan_to_num": fn.nan_to_num,
+    "count_nonzero": fn.count_nonzero,
+    "logical_xor": fn.logical_xor,
+    "clamp_min": fn.clamp_min,
+    "clamp_max": fn.clamp_max,
+    "movedim": fn.movedim,
+    "moveaxis": fn.movedim,
+    "tile": lambda self, *dims: fn.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims),
+    "dot": fn.dot,
+    "mv": fn.mv,
+    "exp2": fn.exp2,
+    "hypot": fn.hypot,
+    "deg2rad": fn.deg2rad,
+    "rad2deg": fn.rad2deg,
+    "erfc": fn.erfc,
+    "unflatten": fn.unflatten,
+    "index_fill": _index_fill,
+    "scatter": _scatter,
+    "diff": _diff,
+    "allclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: bool(
+        fn.isclose(self, other, rtol, atol, equal_nan).all()),
+    "equal": lambda self, other: tuple(self.shape) == tuple(other.shape) and bool((self == other).all()),
+}
+
+# In-place forms: the out-of-place op, copied into self.
+_INPLACE = {
+    "exp_": _C.exp, "log_": _C.log, "sqrt_": _C.sqrt, "neg_": _C.neg, "abs_": _C.abs, "relu_": _C.relu,
+    "sigmoid_": _C.sigmoid, "tanh_": _C.tanh, "floor_": _C.floor, "ceil_": _C.ceil, "round_": _C.round,
+    "trunc_": _C.trunc, "sign_": _C.sign, "reciprocal_": _C.reciprocal, "square_": _C.square,
+    "pow_": _C.pow, "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max, "masked_fill_": _C.masked_fill,
+    "addcmul_": fn.addcmul, "addcdiv_": fn.addcdiv, "lerp_": fn.lerp, "index_add_": None,
+    "index_fill_": _index_fill, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": fn.nan_to_num,
+}
+
+
+def _index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    return _C.index_add(self, dim, index, source if alpha == 1 else source * alpha)
+
+
+_INPLACE["index_add_"] = _index_add
+
+
+def _inplace(op):
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        # NB: while a graph is recorded, op reads a copy of self: op may save its input for its
+        # backward (clamp, pow), and the copy_ below changes self (PyTorch keeps the original too).
+        source = self.clone() if self.requires_grad and is_grad_enabled() else self
+        return self.copy_(op(source, *args, **kwargs))
+    method.__doc__ = f"In place: self.copy_({getattr(op, '__name__', 'op')}(self, ...))."
+    return method
+
+
+def install() -> None:
+    """Adds the methods Tensor lacks (a C++ method of the same name is kept)."""
+    for name, f in _METHODS.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, f)
+    for name, op in _INPLACE.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, _inplace(op))
+    for name, f in (("normal_", _normal_), ("uniform_", _uniform_), ("bernoulli_", _bernoulli_),
+                    ("exponential_", _exponential_)):
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, f)
+
+
+install()

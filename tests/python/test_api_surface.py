@@ -1,0 +1,122 @@
+"""The functions, layers and Tensor methods Ember writes in Python for PyTorch scripts, against torch
+(tests/fixtures/api.json, written by make_api_fixtures.py): each case is one expression that runs
+unchanged under both libraries; its output and the gradient of every float64 input match torch's.
+Then what the fixtures cannot show: errors, random fills, and in-place rules."""
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import ember
+import ember.nn as nn
+import ember.nn.functional as F
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "api.json")
+with open(FIXTURE) as _f:
+    CASES = json.load(_f)["cases"]
+
+DTYPES = {"float64": ember.float64, "int64": ember.int64, "bool": ember.bool}
+TARGETS = ("y", "t")
+# NB: torch's float64 gradients of celu (against the exact exp(x / alpha), checked with NumPy) and of
+# hardsigmoid (a float32 1/6) are off by up to 1e-7 relative; Ember's are the exact ones.
+GRAD_RTOL = {"F.celu": 1e-6, "nn.CELU(0.5)": 1e-6, "F.hardsigmoid": 1e-6, "nn.Hardsigmoid()": 1e-6}
+
+
+def array(entry):
+    data = [float(v) if isinstance(v, str) else v for v in entry["data"]]
+    return np.array(data, dtype=np.float64 if entry["dtype"] == "float64" else np.int64).reshape(entry["shape"])
+
+
+def tensor(entry, requires_grad=False):
+    t = ember.tensor(array(entry), dtype=DTYPES[entry["dtype"]])
+    return t.requires_grad_() if requires_grad else t
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_torch(name):
+    case = CASES[name]
+    tensors, expr = case["tensors"], case["strings"]["expr"]
+    differentiable = case["strings"]["grad"] == "1"
+    inputs = {k[len("input."):]: tensor(v, differentiable and v["dtype"] == "float64" and k[len("input."):] not in TARGETS)
+              for k, v in tensors.items() if k.startswith("input.")}
+    out = eval(expr, {"T": ember, "F": F, "nn": nn, **inputs})
+    if isinstance(out, (tuple, list)):
+        out = out[0]
+    want = array(tensors["output"])
+    assert tuple(out.shape) == want.shape, f"{expr}: shape {tuple(out.shape)}, torch's {want.shape}"
+    got = out.detach().numpy() if out.dtype != ember.bool else out.numpy()
+    np.testing.assert_allclose(got.astype(want.dtype), want, rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=expr)
+    if not differentiable:
+        return
+    out.backward(tensor(tensors["grad_output"]))
+    for k, entry in tensors.items():
+        if k.startswith("grad."):
+            leaf = inputs[k[len("grad."):]]
+            grad = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)
+            np.testing.assert_allclose(grad, array(entry), rtol=GRAD_RTOL.get(name, 1e-10), atol=1e-12,
+                                       err_msg=f"{expr}: {k}")
+
+
+def test_errors_say_what_is_wrong():
+    with pytest.raises(RuntimeError, match="Halving dimension must be even, but dimension -1 is size 5"):
+        F.glu(ember.randn(2, 5))
+    with pytest.raises(RuntimeError, match="divisible by the square of upscale_factor"):
+        F.pixel_shuffle(ember.randn(1, 6, 2, 2), 2)
+    with pytest.raises(RuntimeError, match="1D tensors expected, but got 2D and 1D tensors"):
+        ember.dot(ember.randn(2, 2), ember.randn(2))
+    with pytest.raises(ValueError, match="softmin: give dim"):
+        F.softmin(ember.randn(3))
+    with pytest.raises(RuntimeError, match="Invalid precision 'low'"):
+        ember.set_float32_matmul_precision("low")
+    with pytest.raises(RuntimeError, match="movedim: Invalid source or destination dims"):
+        ember.movedim(ember.randn(2, 3), (0, 1), 0)
+
+
+def test_random_fills_follow_the_generator_and_keep_dtype_and_device():
+    w = ember.empty(200, 300, dtype=ember.float64)
+    assert w.normal_(1.0, 0.5) is w
+    assert abs(float(w.mean()) - 1.0) < 0.01 and abs(float(w.std()) - 0.5) < 0.01 and w.dtype == ember.float64
+    w.uniform_(-2.0, 3.0)
+    assert float(w.min()) >= -2.0 and float(w.max()) < 3.0 and abs(float(w.mean()) - 0.5) < 0.05
+    b = ember.empty(10000).bernoulli_(0.25)
+    assert set(np.unique(b.numpy())) <= {0.0, 1.0} and abs(float(b.mean()) - 0.25) < 0.02
+    e = ember.empty(20000).exponential_(2.0)
+    assert float(e.min()) >= 0 and abs(float(e.mean()) - 0.5) < 0.02
+    g1, g2 = ember.Generator().manual_seed(7), ember.Generator().manual_seed(7)
+    assert ember.equal(ember.empty(5).normal_(generator=g1), ember.empty(5).normal_(generator=g2))
+    # GPT-2's _init_weights: module.weight.data.normal_(mean=0.0, std=0.02) on a parameter
+    layer = nn.Linear(64, 64)
+    layer.weight.data.normal_(mean=0.0, std=0.02)
+    assert abs(float(layer.weight.std()) - 0.02) < 0.002 and layer.weight.requires_grad
+
+
+def test_in_place_forms_write_through_views_and_refuse_leaves_that_require_grad():
+    base = ember.zeros(3, 4)
+    base[1].masked_fill_(ember.tensor([True, False, True, False]), 9.0)
+    assert base.tolist()[1] == [9.0, 0.0, 9.0, 0.0] and base.tolist()[0] == [0.0] * 4
+    leaf = ember.ones(3, requires_grad=True)
+    with pytest.raises(Exception, match="leaf"):
+        leaf.exp_()
+    with ember.no_grad():
+        leaf.lerp_(ember.zeros(3), 0.5)
+    assert leaf.tolist() == [0.5, 0.5, 0.5]
+    # an optimizer written by hand, Adam's second-moment and update steps
+    v, g = ember.zeros(4), ember.tensor([1.0, -2.0, 3.0, 0.5])
+    v.mul_(0.999).addcmul_(g, g, value=0.001)
+    p = ember.ones(4)
+    p.addcdiv_(g, v.sqrt().add_(1e-8), value=-0.1)
+    np.testing.assert_allclose(p.numpy(), 1.0 - 0.1 * g.numpy() / (np.sqrt(0.001 * g.numpy() ** 2) + 1e-8),
+                               rtol=1e-6)
+
+
+def test_switches_scripts_flip():
+    model = nn.Linear(3, 2)
+    assert ember.compile(model) is model
+    assert ember.compile()(math.sqrt) is math.sqrt  # as a decorator
+    ember.set_float32_matmul_precision("high")
+    assert ember.get_float32_matmul_precision() == "high"
+    ember.set_float32_matmul_precision("highest")
+    assert ember.get_default_dtype() == ember.float32
+    assert ember.is_floating_point(ember.ones(1)) and not ember.is_complex(ember.ones(1))
