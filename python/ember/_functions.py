@@ -184,6 +184,161 @@ def erfc(input: Tensor) -> Tensor:  # noqa: A002
     return 1.0 - _C.erf(input)
 
 
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
+             correction: Any = None) -> tuple:
+    """(var, mean) over dim, as ember.var and ember.mean give them."""
+    return _C.var(input, dim, unbiased, keepdim, correction=correction), input.mean(dim, keepdim=keepdim)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
+             correction: Any = None) -> tuple:
+    """(std, mean) over dim."""
+    var, mean = var_mean(input, dim, unbiased, keepdim, correction=correction)
+    return _C.sqrt(var), mean
+
+
+def trace(input: Tensor) -> Tensor:  # noqa: A002
+    """The sum of a matrix's diagonal."""
+    if input.dim() != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
+    return _C.diagonal(input).sum()
+
+
+def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A002
+    """The lower median: of all elements (a 0-d tensor), or along dim as (values, indices)."""
+    if dim is None:
+        flat = input.reshape(-1)
+        return _C.sort(flat)[0][(flat.numel() - 1) // 2]
+    n = input.shape[dim]
+    return _C.kthvalue(input, (n - 1) // 2 + 1, dim, keepdim)
+
+
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """sum with NaN counted as 0."""
+    clean = _C.where(_C.isnan(input), 0.0, input) if input.is_floating_point() else input
+    return clean.sum() if dim is None else clean.sum(dim, keepdim=keepdim)
+
+
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """mean over the elements that are not NaN."""
+    count = (~_C.isnan(input)).to(input.dtype)
+    total = count.sum() if dim is None else count.sum(dim, keepdim=keepdim)
+    return nansum(input, dim, keepdim) / total
+
+
+def signbit(input: Tensor) -> Tensor:  # noqa: A002
+    """Whether the sign bit is set (true for -0.0 and negative NaN-free values)."""
+    if not input.is_floating_point():
+        return input < 0
+    return (input < 0) | ((input == 0) & (1.0 / input < 0))
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
+    """0 below 0, values at 0, 1 above."""
+    return _C.where(input > 0, 1.0, _C.where(input < 0, 0.0, values))
+
+
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """base ** linspace(start, end, steps)."""
+    exponents = _C.linspace(start, end, steps, dtype=_C.float64)
+    out = _C.pow(float(base), exponents).to(dtype or _C.float32)
+    out = out if device is None else out.to(device)
+    return out.requires_grad_() if requires_grad else out
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """The p-norm distances between the rows of x1 [*, P, M] and of x2 [*, R, M]: [*, P, R]."""
+    diff = _C.abs(x1.unsqueeze(-2) - x2.unsqueeze(-3))
+    if p == 0:
+        return (diff != 0).to(x1.dtype).sum(-1)
+    if p == math.inf:
+        return diff.amax(-1)
+    return (diff ** p).sum(-1) ** (1.0 / p)
+
+
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
+    """For each value, the index of the bucket of the sorted 1-D boundaries it falls in: the number of
+    boundaries below it (right=False) or at or below it (right=True)."""
+    below = (boundaries < input.unsqueeze(-1)) if not right else (boundaries <= input.unsqueeze(-1))
+    return below.to(_C.int32 if out_int32 else _C.int64).sum(-1).to(_C.int32 if out_int32 else _C.int64)
+
+
+def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False,  # noqa: A002
+                 side: str | None = None, sorter: Any = None) -> Tensor:
+    """Where each value would be inserted into the sorted last dim of sorted_sequence (the leftmost
+    place, or with right=True / side="right" the rightmost)."""
+    right = right or side == "right"
+    values = input if isinstance(input, Tensor) else _C.scalar_tensor(input, dtype=sorted_sequence.dtype)
+    if sorted_sequence.dim() == 1:
+        return bucketize(values, sorted_sequence, out_int32=out_int32, right=right)
+    seq = sorted_sequence.unsqueeze(-2)  # [*, 1, N] against values [*, K, 1]
+    below = (seq < values.unsqueeze(-1)) if not right else (seq <= values.unsqueeze(-1))
+    return below.to(_C.int64).sum(-1).to(_C.int32 if out_int32 else _C.int64)
+
+
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
+    """gather along dim, input and indices broadcast against each other outside it (flattened when
+    dim is None)."""
+    if dim is None:
+        return input.reshape(-1)[indices.reshape(-1)]
+    d = dim % input.dim()
+    shape_in, shape_ix = list(input.shape), list(indices.shape)
+    shape_in[d] = shape_ix[d] = 1
+    common = list(_np.broadcast_shapes(tuple(shape_in), tuple(shape_ix)))
+    x_shape, i_shape = list(common), list(common)
+    x_shape[d], i_shape[d] = input.shape[d], indices.shape[d]
+    return _C.gather(input.expand(*x_shape), d, indices.expand(*i_shape))
+
+
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """Every combination of the 1-D tensors' elements, one per row (itertools.product's order)."""
+    if len(tensors) == 1:
+        return tensors[0]
+    from . import meshgrid
+    grids = meshgrid(*tensors, indexing="ij")
+    return _C.stack([g.reshape(-1) for g in grids], 1)
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The Kronecker product (the dims of the shorter one counted from the right)."""
+    n = max(input.dim(), other.dim())
+    a = input.reshape(*([1] * (n - input.dim())), *input.shape)
+    b = other.reshape(*([1] * (n - other.dim())), *other.shape)
+    # a[i] * b[j] at position i * b.shape + j: interleave the dims, then merge each pair.
+    a_exp = a.reshape(*[s for d in a.shape for s in (d, 1)])
+    b_exp = b.reshape(*[s for d in b.shape for s in (1, d)])
+    return (a_exp * b_exp).reshape(*[x * y for x, y in zip(a.shape, b.shape)])
+
+
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
+    """The cross product of 3-vectors along dim (the first dim of size 3 when None)."""
+    if dim is None:
+        dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("cross: no dimension of size 3 in input")
+    if input.shape[dim] != 3 or other.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
+                           f"{other.shape[dim]}")
+    a0, a1, a2 = (input.narrow(dim, k, 1) for k in range(3))
+    b0, b1, b2 = (other.narrow(dim, k, 1) for k in range(3))
+    return _C.cat([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
+
+
+def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:  # noqa: A002
+    """Views of input split along dim: into n nearly equal parts (the first ones one longer), or at
+    the given indices."""
+    size = input.shape[dim]
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        bounds = [k * (size // n) + min(k, size % n) for k in range(n + 1)]
+    else:
+        bounds = [0] + [max(0, min(int(i), size)) for i in indices_or_sections] + [size]
+    return tuple(input.narrow(dim, lo, max(0, hi - lo)) for lo, hi in zip(bounds, bounds[1:]))
+
+
 def compile(model: Any = None, **options: Any) -> Any:  # noqa: A001  (PyTorch's name)
     """torch.compile: Ember runs eagerly, so the model or function comes back as it is (and used as a
     decorator, so does the function it decorates); the options are PyTorch's and change nothing."""
@@ -212,4 +367,6 @@ def get_float32_matmul_precision() -> str:
 __all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero", "logical_xor", "clamp_min",
            "clamp_max", "detach", "is_floating_point", "is_complex", "get_default_dtype", "dot", "mv", "tile",
            "movedim", "moveaxis", "unflatten", "broadcast_tensors", "exp2", "hypot", "deg2rad", "rad2deg", "erfc",
-           "compile", "set_float32_matmul_precision", "get_float32_matmul_precision"]
+           "compile", "set_float32_matmul_precision", "get_float32_matmul_precision", "var_mean", "std_mean",
+           "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
+           "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split"]
