@@ -339,6 +339,44 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     return tuple(input.narrow(dim, lo, max(0, hi - lo)) for lo, hi in zip(bounds, bounds[1:]))
 
 
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
+           dim: int | None = None) -> Any:
+    """The distinct values of input, ascending (for dim=None, the flattened input), and optionally
+    where each element's value sits among them (return_inverse, input's shape) and how often each
+    occurs (return_counts): a sort, then the places where the sorted values change."""
+    if dim is not None:
+        raise NotImplementedError("unique: dim is not supported (only the flattened input)")
+    flat = input.reshape(-1)
+    values, order = _C.sort(flat)
+    n = values.numel()
+    if n == 0:
+        first = _C.zeros(0, dtype=_C.bool, device=input.device)
+    else:
+        first = _C.cat([_C.ones(1, dtype=_C.bool, device=input.device), values[1:] != values[:-1]], 0)
+    uniq = _C.masked_select(values, first)
+    results = [uniq]
+    if return_inverse or return_counts:
+        group = _C.cumsum(first.to(_C.int64), 0) - 1  # each sorted element's distinct value
+        if return_inverse:
+            inverse = _C.zeros(n, dtype=_C.int64, device=input.device)
+            inverse = _C.scatter_add(inverse, 0, order, group)
+            results.append(inverse.reshape(*input.shape))
+        if return_counts:
+            results.append(_C.bincount(group, minlength=uniq.numel()) if n else
+                           _C.zeros(0, dtype=_C.int64, device=input.device))
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype: Any = None,  # noqa: A002
+                 device: Any = None, requires_grad: bool = False) -> Tensor:
+    """randint(low, high) of input's shape (randint_like(t, high) with one bound), input's dtype."""
+    if high is None:
+        low, high = 0, low
+    out = _C.randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
+                     device=device if device is not None else input.device)
+    return out.requires_grad_() if requires_grad else out
+
+
 def compile(model: Any = None, **options: Any) -> Any:  # noqa: A001  (PyTorch's name)
     """torch.compile: Ember runs eagerly, so the model or function comes back as it is (and used as a
     decorator, so does the function it decorates); the options are PyTorch's and change nothing."""
@@ -369,4 +407,5 @@ __all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero
            "movedim", "moveaxis", "unflatten", "broadcast_tensors", "exp2", "hypot", "deg2rad", "rad2deg", "erfc",
            "compile", "set_float32_matmul_precision", "get_float32_matmul_precision", "var_mean", "std_mean",
            "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
-           "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split"]
+           "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split", "unique",
+           "randint_like"]

@@ -87,6 +87,15 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     return x
 
 
+def _sum_to_size(self: Tensor, *size: Any) -> Tensor:
+    """self summed to `size`, which it broadcasts to (the dims that are 1 there, and leading ones)."""
+    shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
+    lead = self.dim() - len(shape)
+    out = self.sum(tuple(range(lead))) if lead > 0 else self
+    dims = tuple(d for d, n in enumerate(shape) if n == 1 and out.shape[d] != 1)
+    return out.sum(dims, keepdim=True) if dims else out
+
+
 _METHODS = {
     "lerp": fn.lerp,
     "addcmul": fn.addcmul,
@@ -118,6 +127,9 @@ _METHODS = {
     "trace": fn.trace,
     "tensor_split": fn.tensor_split,
     "take_along_dim": fn.take_along_dim,
+    "unique": fn.unique,
+    "split_with_sizes": lambda self, split_sizes, dim=0: self.split(list(split_sizes), dim),
+    "sum_to_size": _sum_to_size,
     "index_fill": _index_fill,
     "scatter": _scatter,
     "diff": _diff,

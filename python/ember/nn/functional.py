@@ -236,7 +236,8 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
 
 
 from ._activation_functions import *  # noqa: E402,F401,F403
-from ._embedding_losses import *  # noqa: E402,F401,F403
+from ._margin_losses import *  # noqa: E402,F401,F403
 from ._pixel_shuffle import *  # noqa: E402,F401,F403
+from ._sliding import *  # noqa: E402,F401,F403
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -349,6 +349,139 @@ class SoftMarginLoss(_Loss):
         return F.soft_margin_loss(input, target, reduction=self.reduction)
 
 
+class _Pool1d(Module):
+    _fn: Any = None
+
+    def __init__(self, kernel_size, stride=None, padding=0, **options: Any) -> None:
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
+        self._options = options
+
+    def forward(self, input):  # noqa: A002
+        return type(self)._fn(input, self.kernel_size, self.stride, self.padding, **self._options)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1d(_Pool1d):
+    """MaxPool1d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False)."""
+    _fn = staticmethod(F.max_pool1d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
+                 ceil_mode: bool = False) -> None:
+        super().__init__(kernel_size, stride, padding, dilation=dilation, ceil_mode=ceil_mode,
+                         return_indices=return_indices)
+
+
+class AvgPool1d(_Pool1d):
+    """AvgPool1d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True)."""
+    _fn = staticmethod(F.avg_pool1d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode=ceil_mode, count_include_pad=count_include_pad)
+
+
+class AdaptiveAvgPool1d(_Activation):
+    """AdaptiveAvgPool1d(output_size)."""
+    _fn = staticmethod(F.adaptive_avg_pool1d)
+
+    def __init__(self, output_size) -> None:
+        super().__init__(output_size)
+
+
+class AdaptiveMaxPool1d(_Activation):
+    """AdaptiveMaxPool1d(output_size, return_indices=False)."""
+    _fn = staticmethod(F.adaptive_max_pool1d)
+
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__(output_size, return_indices)
+
+
+class Unfold(Module):
+    """Unfold(kernel_size, dilation=1, padding=0, stride=1): im2col."""
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
+
+    def forward(self, input):  # noqa: A002
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+class Fold(Module):
+    """Fold(output_size, kernel_size, dilation=1, padding=0, stride=1): col2im."""
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.output_size, self.kernel_size = output_size, kernel_size
+        self.dilation, self.padding, self.stride = dilation, padding, stride
+
+    def forward(self, input):  # noqa: A002
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+class HingeEmbeddingLoss(_Loss):
+    """HingeEmbeddingLoss(margin=1.0, reduction='mean')."""
+
+    def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.margin = margin
+
+    def forward(self, input, target):  # noqa: A002
+        return F.hinge_embedding_loss(input, target, self.margin, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_Loss):
+    """MultiLabelSoftMarginLoss(weight=None, reduction='mean')."""
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self._optional_buffer("weight", weight)
+
+    def forward(self, input, target):  # noqa: A002
+        return F.multilabel_soft_margin_loss(input, target, self.weight, reduction=self.reduction)
+
+
+class MultiMarginLoss(_Loss):
+    """MultiMarginLoss(p=1, margin=1.0, weight=None, reduction='mean')."""
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        self.p, self.margin = p, margin
+        self._optional_buffer("weight", weight)
+
+    def forward(self, input, target):  # noqa: A002
+        return F.multi_margin_loss(input, target, self.p, self.margin, self.weight, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    """PoissonNLLLoss(log_input=True, full=False, eps=1e-8, reduction='mean')."""
+
+    def __init__(self, log_input: bool = True, full: bool = False, size_average=None, eps: float = 1e-8,
+                 reduce=None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.log_input, self.full, self.eps = log_input, full, eps
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, self.log_input, self.full, eps=self.eps, reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """GaussianNLLLoss(full=False, eps=1e-6, reduction='mean'), called as loss(input, target, var)."""
+
+    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.full, self.eps = full, eps
+
+    def forward(self, input, target, var):  # noqa: A002
+        return F.gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
+
+
 class Dropout2d(Module):
     """Zeroes whole channels of [N, C, H, W] (or [C, H, W]) input with probability p in training,
     scaling the rest by 1 / (1 - p)."""
@@ -387,4 +520,5 @@ __all__ = ["CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWi
            "LogSoftmax", "Hardsigmoid", "Hardswish", "SELU", "CELU", "Softsign", "Tanhshrink", "Softshrink",
            "Hardshrink", "Threshold", "Softmin", "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
            "PairwiseDistance", "MarginRankingLoss", "TripletMarginLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
-           "Dropout2d", "Unflatten"]
+           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "Unfold", "Fold", "HingeEmbeddingLoss",
+           "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "Dropout2d", "Unflatten"]
