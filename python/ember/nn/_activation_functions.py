@@ -76,5 +76,56 @@ def hardshrink(input, lambd: float = 0.5):  # noqa: A002
     return _C.where(_C.abs(input) > lambd, input, 0.0)
 
 
-__all__ = ["hardsigmoid", "hardswish", "selu", "celu", "softsign", "softmin", "glu", "threshold", "tanhshrink",
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,  # noqa: A002
+          inplace: bool = False):
+    """Leaky ReLU whose negative slope is drawn from U(lower, upper) per element in training, and is
+    (lower + upper) / 2 otherwise."""
+    if not training:
+        return _C.where(input >= 0, input, input * ((lower + upper) / 2))
+    slope = _C.rand(*input.shape, dtype=input.dtype, device=input.device) * (upper - lower) + lower
+    return _C.where(input >= 0, input, input * slope)
+
+
+def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):  # noqa: A002
+    """Dropout that keeps SELU's self-normalisation (mean 0, variance 1): dropped elements take SELU's
+    negative saturation value, then an affine map restores the moments. Identity when not training."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input * 0.0
+    alpha_prime = -_SELU_ALPHA * _SELU_SCALE
+    keep = (_C.rand(*input.shape, device=input.device) >= p).to(input.dtype)
+    a = ((1 - p) * (1 + p * alpha_prime ** 2)) ** -0.5
+    b = -a * alpha_prime * p
+    return (input * keep + alpha_prime * (1 - keep)) * a + b
+
+
+def gumbel_softmax(logits, tau: float = 1.0, hard: bool = False, eps: float = 1e-10, dim: int = -1):
+    """softmax((logits + g) / tau) with Gumbel(0, 1) noise g; hard=True returns the one-hot of its
+    argmax, whose gradient is the soft sample's (straight-through)."""
+    u = _C.rand(*logits.shape, dtype=logits.dtype, device=logits.device)
+    gumbels = -_C.log(-_C.log(u + eps) + eps)  # NB: eps keeps log(0) out for u == 0
+    soft = _C.softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return soft
+    index = soft.argmax(dim, keepdim=True)
+    one_hot = _C.zeros_like(soft).scatter_(dim, index, 1.0)
+    return one_hot - soft.detach() + soft
+
+
+def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):  # noqa: A002
+    """input / (k + alpha * mean over `size` neighbouring channels of input^2)^beta, the channels dim 1
+    (AlexNet's normalisation, as PyTorch computes it)."""
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)")
+    n, c = input.shape[0], input.shape[1]
+    squares = (input * input).reshape(n, 1, c, -1)  # channels as rows of a plane
+    squares = _C.pad(squares, [0, 0, size // 2, (size - 1) // 2])
+    div = _C.avg_pool2d(squares, (size, 1), 1).reshape(*input.shape)
+    return input / (div * alpha + k) ** beta
+
+
+__all__ = ["rrelu", "alpha_dropout", "gumbel_softmax", "local_response_norm", "hardsigmoid", "hardswish", "selu", "celu", "softsign", "softmin", "glu", "threshold", "tanhshrink",
            "softshrink", "hardshrink"]

@@ -1,5 +1,5 @@
 """Sliding-window functions of torch.nn.functional that Ember builds from its 2-D ones: the 1-D
-poolings (a length L as a 1 x L plane), and unfold / fold (im2col and its adjoint) as an
+poolings and conv_transpose1d (a length L as a 1 x L plane), and unfold / fold (im2col and its adjoint) as an
 index_select / index_add over the flattened, padded planes, so their gradients are those ops'."""
 from __future__ import annotations
 
@@ -58,6 +58,14 @@ def adaptive_max_pool1d(input, output_size, return_indices: bool = False):  # no
                      return_indices)
 
 
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1,  # noqa: A002
+                     dilation=1):
+    """The transposed 1-D convolution, as conv_transpose2d over a 1 x L plane (weight [in, out / groups, k])."""
+    return _on_plane(_C.conv_transpose2d, input, weight.unsqueeze(-2), bias, (1, _one(stride, "stride")),
+                     (0, _one(padding, "padding")), (0, _one(output_padding, "output_padding")), groups,
+                     (1, _one(dilation, "dilation")))
+
+
 def _pair(value):
     return (int(value), int(value)) if isinstance(value, int) else tuple(int(v) for v in value)
 
@@ -109,4 +117,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # n
     return out if input.dim() == 3 else out.squeeze(0)
 
 
-__all__ = ["max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "unfold", "fold"]
+__all__ = ["max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "conv_transpose1d", "unfold",
+           "fold"]

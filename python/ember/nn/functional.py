@@ -125,6 +125,12 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12):  # noqa:
     return input / _C.clamp(norm, eps, None)
 
 
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o]."""
+    out = _C.einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias
+
+
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     """x1 . x2 / max(||x1|| ||x2||, eps) along dim (x1 and x2 broadcast)."""
     dot = (x1 * x2).sum(dim)

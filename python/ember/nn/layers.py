@@ -482,6 +482,48 @@ class GaussianNLLLoss(_Loss):
         return F.gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
 
 
+class RReLU(Module):
+    """RReLU(lower=1/8, upper=1/3): random negative slopes in training, their mean in evaluation."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
+        super().__init__()
+        self.lower, self.upper = lower, upper
+
+    def forward(self, input):  # noqa: A002
+        return F.rrelu(input, self.lower, self.upper, self.training)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}"
+
+
+class AlphaDropout(Module):
+    """AlphaDropout(p=0.5): dropout that keeps SELU's mean and variance, in training only."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        self.p = p
+
+    def forward(self, input):  # noqa: A002
+        return F.alpha_dropout(input, self.p, self.training)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}"
+
+
+class LocalResponseNorm(Module):
+    """LocalResponseNorm(size, alpha=1e-4, beta=0.75, k=1.0) over the channels (dim 1)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):  # noqa: A002
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
 class Dropout2d(Module):
     """Zeroes whole channels of [N, C, H, W] (or [C, H, W]) input with probability p in training,
     scaling the rest by 1 / (1 - p)."""
@@ -521,4 +563,5 @@ __all__ = ["CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWi
            "Hardshrink", "Threshold", "Softmin", "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
            "PairwiseDistance", "MarginRankingLoss", "TripletMarginLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
            "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "Unfold", "Fold", "HingeEmbeddingLoss",
-           "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "Dropout2d", "Unflatten"]
+           "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "RReLU", "AlphaDropout",
+           "LocalResponseNorm", "Dropout2d", "Unflatten"]

@@ -33,4 +33,23 @@ def clip_grad_value_(parameters: _Params, clip_value: float) -> None:
     _C.optim.clip_grad_value_(_tensors(parameters), float(clip_value))
 
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+
+
+def parameters_to_vector(parameters: _Params) -> Tensor:
+    """The parameters flattened and joined into one 1-D tensor (a differentiable copy)."""
+    return _C.cat([p.reshape(-1) for p in _tensors(parameters)], 0)
+
+
+def vector_to_parameters(vec: Tensor, parameters: _Params) -> None:
+    """Copies consecutive slices of the 1-D vec into the parameters, in order (as PyTorch's, the
+    parameters' data: no graph is recorded)."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    offset = 0
+    for p in _tensors(parameters):
+        n = p.numel()
+        p.data.copy_(vec[offset:offset + n].reshape(*p.shape))
+        offset += n
+    if offset != vec.numel():
+        raise ValueError(f"vector_to_parameters: the vector has {vec.numel()} elements, the parameters {offset}")
