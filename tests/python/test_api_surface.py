@@ -120,3 +120,28 @@ def test_switches_scripts_flip():
     ember.set_float32_matmul_precision("highest")
     assert ember.get_default_dtype() == ember.float32
     assert ember.is_floating_point(ember.ones(1)) and not ember.is_complex(ember.ones(1))
+
+
+def test_random_training_modes_have_their_distributions():
+    ember.manual_seed(0)
+    x = ember.randn(200000, dtype=ember.float64)
+    # alpha_dropout keeps a standard normal input's mean 0 and variance 1 (SELU's fixed point)
+    y = F.alpha_dropout(x, 0.2, training=True)
+    assert abs(float(y.mean())) < 0.01 and abs(float(y.var()) - 1.0) < 0.02
+    assert ember.equal(F.alpha_dropout(x, 0.2, training=False), x)
+    # rrelu's negative slopes lie in [lower, upper], their mean near (lower + upper) / 2
+    neg = -ember.rand(100000, dtype=ember.float64) - 0.1
+    slopes = F.rrelu(neg, 0.1, 0.3, training=True) / neg
+    assert float(slopes.min()) >= 0.1 and float(slopes.max()) <= 0.3 and abs(float(slopes.mean()) - 0.2) < 0.005
+    # gumbel_softmax: soft samples are distributions; hard ones one-hot, with the soft gradient
+    logits = ember.randn(1000, 5, dtype=ember.float64).requires_grad_()
+    soft = F.gumbel_softmax(logits, tau=0.5)
+    np.testing.assert_allclose(soft.sum(-1).detach().numpy(), 1.0, rtol=1e-12)
+    hard = F.gumbel_softmax(logits, hard=True)
+    assert set(np.unique(hard.detach().numpy())) == {0.0, 1.0} and float(hard.sum()) == 1000
+    (hard * ember.arange(5, dtype=ember.float64)).sum().backward()
+    assert logits.grad is not None and float(logits.grad.abs().sum()) > 0
+    # the argmax of the noisy logits follows softmax(logits): class frequencies near their probabilities
+    p = ember.softmax(ember.tensor([[0.0, 1.0, 2.0]], dtype=ember.float64), -1)
+    draws = F.gumbel_softmax(ember.zeros(20000, 3, dtype=ember.float64) + ember.log(p), hard=True)
+    np.testing.assert_allclose(draws.mean(0).numpy(), p[0].numpy(), atol=0.015)
