@@ -377,6 +377,120 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype:
     return out.requires_grad_() if requires_grad else out
 
 
+def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
+    """input's elements at the flat (row-major) positions index, in index's shape."""
+    return input.reshape(-1).index_select(0, index.reshape(-1)).reshape(*index.shape)
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """The contraction of a's dims with b's: the last `dims` of a with the first `dims` of b, or the
+    two lists of dims given."""
+    if isinstance(dims, int):
+        dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    dims_a = [d % a.dim() for d in dims_a]
+    dims_b = [d % b.dim() for d in dims_b]
+    free_a = [d for d in range(a.dim()) if d not in dims_a]
+    free_b = [d for d in range(b.dim()) if d not in dims_b]
+    k = int(_np.prod([a.shape[d] for d in dims_a])) if dims_a else 1
+    left = a.permute(*free_a, *dims_a).reshape(-1, k)
+    right = b.permute(*dims_b, *free_b).reshape(k, -1)
+    return (left @ right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+
+
+def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:  # noqa: A002
+    """The p-norm of input - other, flattened."""
+    d = _C.abs(input - other).reshape(-1)
+    if p == math.inf:
+        return d.amax()
+    if p == 0:
+        return (d != 0).to(d.dtype).sum()
+    return (d ** p).sum() ** (1.0 / p)
+
+
+def sinc(input: Tensor) -> Tensor:  # noqa: A002
+    """sin(pi x) / (pi x), 1 at 0."""
+    zero = input == 0
+    safe = _C.where(zero, 1.0, input) * math.pi  # NB: no 0 / 0 in the branch where() drops, nor in its gradient
+    return _C.where(zero, 1.0, _C.sin(safe) / safe)
+
+
+def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """maximum, except that a NaN loses to a number."""
+    return _C.where(_C.isnan(input), other, _C.where(_C.isnan(other), input, _C.maximum(input, other)))
+
+
+def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """minimum, except that a NaN loses to a number."""
+    return _C.where(_C.isnan(input), other, _C.where(_C.isnan(other), input, _C.minimum(input, other)))
+
+
+def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
+             interpolation: str = "linear") -> Tensor:
+    """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of the flattened input or along dim,
+    interpolated between the two nearest sorted values as `interpolation` says (linear, lower,
+    higher, nearest, midpoint); NaN where the values include a NaN. A tensor q adds a leading dim."""
+    if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
+        raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                         f"Got {interpolation}")
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % input.dim()
+    qv = q.reshape(-1).to(_C.float64).tolist() if isinstance(q, Tensor) else [float(q)]
+    if any(not 0 <= v <= 1 for v in qv):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    values = _C.sort(x, d)[0]
+    n = x.shape[d]
+    has_nan = _C.isnan(x).any(d, keepdim=True)
+    q_flat = q.reshape(-1) if isinstance(q, Tensor) else None
+    outs = []
+    for k, v in enumerate(qv):
+        pos = v * (n - 1)
+        lo, hi = math.floor(pos), math.ceil(pos)
+        if interpolation == "lower":
+            hi = lo
+        elif interpolation == "higher":
+            lo = hi
+        elif interpolation == "nearest":
+            lo = hi = int(_np.round(pos))  # NB: half to even, as PyTorch's round
+        a, b = values.narrow(d, lo, 1), values.narrow(d, hi, 1)
+        frac = 0.5 if interpolation == "midpoint" and lo != hi else pos - lo if interpolation == "linear" else 0.0
+        if interpolation == "linear" and q_flat is not None and lo != hi:
+            frac = q_flat[k].to(values.dtype) * (n - 1) - lo  # NB: a tensor, so q gets its gradient too
+        out = a if lo == hi else a + (b - a) * frac
+        out = _C.where(has_nan, math.nan, out)
+        outs.append(out if keepdim and dim is not None else out.squeeze(d))
+    if not isinstance(q, Tensor) or q.dim() == 0:
+        result = outs[0]
+        return result.reshape(()) if dim is None and not keepdim else \
+            result.reshape(*([1] * input.dim())) if dim is None else result
+    stacked = _C.stack(outs, 0)
+    return stacked if dim is not None else stacked.reshape(len(outs), *([1] * input.dim() if keepdim else []))
+
+
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:  # noqa: A002
+    """The r-element combinations of a 1-D tensor's elements, one per row (itertools' order)."""
+    import itertools
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input.shape[0]), r))
+    if not rows:
+        return _C.empty(0, r, dtype=input.dtype, device=input.device) if r else _C.empty(0, dtype=input.dtype)
+    index = _C.from_numpy(_np.asarray(rows, dtype=_np.int64).reshape(-1)).to(input.device)
+    return input.index_select(0, index).reshape(len(rows), r)
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,  # noqa: A002
+            reduce: str | None = None) -> Tensor:
+    """input with src (a tensor or a number) written at index along dim (Tensor.scatter)."""
+    return input.scatter(dim, index, src, value=value, reduce=reduce)
+
+
+def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:  # noqa: A002
+    """A copy of input with input[indices] = values, or += with accumulate (repeated indices add)."""
+    out = input.clone()
+    return out.index_put_(indices, values, accumulate)
+
+
 def compile(model: Any = None, **options: Any) -> Any:  # noqa: A001  (PyTorch's name)
     """torch.compile: Ember runs eagerly, so the model or function comes back as it is (and used as a
     decorator, so does the function it decorates); the options are PyTorch's and change nothing."""
@@ -408,4 +522,5 @@ __all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero
            "compile", "set_float32_matmul_precision", "get_float32_matmul_precision", "var_mean", "std_mean",
            "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
            "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split", "unique",
-           "randint_like"]
+           "randint_like", "take", "tensordot", "dist", "sinc", "fmax", "fmin", "quantile", "combinations", "scatter",
+           "index_put"]

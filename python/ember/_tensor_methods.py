@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as _np
+
 from . import _C
 from . import _functions as fn
 from .autograd import is_grad_enabled
@@ -87,6 +89,75 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     return x
 
 
+def _index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """self[indices] = values (+= with accumulate, where repeated indices add up), in place."""
+    indices = tuple(indices)
+    if not accumulate:
+        self[indices] = values
+        return self
+    if not all(isinstance(i, Tensor) for i in indices):
+        raise NotImplementedError("index_put_: accumulate takes a tuple of index tensors")
+    # The indexed leading dims as one flat position each, their values added at it.
+    lead = list(self.shape[:len(indices)])
+    shape = _np.broadcast_shapes(*(tuple(i.shape) for i in indices))
+    flat = _C.zeros(*shape, dtype=_C.int64, device=self.device)
+    for i, n in zip(indices, lead):
+        flat = flat * n + _C.where(i < 0, i + n, i).to(_C.int64).expand(*shape)
+    rest = list(self.shape[len(indices):])
+    vals = values if isinstance(values, Tensor) else _C.full((), values, dtype=self.dtype, device=self.device)
+    vals = vals.to(self.dtype).expand(*shape, *rest).reshape(-1, *rest)
+    updated = _C.index_add(self.reshape(-1, *rest), 0, flat.reshape(-1), vals)
+    return self.copy_(updated.reshape(*self.shape))
+
+
+def _index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """self with the slices at index along dim replaced by source's."""
+    shape = [1] * self.dim()
+    shape[dim] = self.shape[dim]
+    hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index,
+                       _C.ones(index.numel(), dtype=_C.int64, device=self.device)) > 0
+    copied = _C.index_add(_C.zeros_like(self), dim, index, source.to(self.dtype))
+    return _C.where(hit.reshape(*shape), copied, self)
+
+
+def _masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """self with its elements where mask is true replaced by source's first ones, in row-major order."""
+    m = mask.expand(*self.shape).reshape(-1)
+    positions = _C.nonzero(m).reshape(-1)
+    taken = source.reshape(-1)[:positions.numel()].to(self.dtype)
+    placed = _C.index_add(_C.zeros(self.numel(), dtype=self.dtype, device=self.device), 0, positions, taken)
+    return _C.where(m, placed, self.reshape(-1)).reshape(*self.shape)
+
+
+def _random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Tensor:
+    """Fills with integers drawn uniformly from [from_, to - 1] (to: the dtype's largest exact integer
+    + 1 when None; random_(to) is random_(0, to))."""
+    if to is None and from_ != 0:
+        from_, to = 0, from_
+    if to is None:
+        to = {_C.float32: 2 ** 24, _C.float64: 2 ** 53, _C.int32: 2 ** 31, _C.uint8: 256}.get(self.dtype, 2 ** 63)
+    draws = _C.randint(from_, to, tuple(self.shape), generator=generator, dtype=_C.int64, device=self.device)
+    return self.copy_(draws.to(self.dtype))
+
+
+def _unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """The windows of `size` elements every `step` along dimension: that dim counts the windows, a new
+    last dim holds each one's elements (PyTorch returns a view; this is a copy)."""
+    d = dimension % max(self.dim(), 1)
+    length = self.shape[d] if self.dim() else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    windows = (length - size) // step + 1
+    starts = _np.arange(windows)[:, None] * step + _np.arange(size)[None, :]
+    index = _C.from_numpy(starts.reshape(-1).astype(_np.int64)).to(self.device)
+    picked = self.index_select(d, index)  # [..., windows * size, ...]
+    shape = list(self.shape)
+    shape[d:d + 1] = [windows, size]
+    return picked.reshape(*shape).movedim(d + 1, -1)
+
+
 def _sum_to_size(self: Tensor, *size: Any) -> Tensor:
     """self summed to `size`, which it broadcasts to (the dims that are 1 there, and leading ones)."""
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
@@ -131,6 +202,16 @@ _METHODS = {
     "split_with_sizes": lambda self, split_sizes, dim=0: self.split(list(split_sizes), dim),
     "sum_to_size": _sum_to_size,
     "index_fill": _index_fill,
+    "index_copy": _index_copy,
+    "masked_scatter": _masked_scatter,
+    "unfold": _unfold,
+    "take": fn.take,
+    "dist": fn.dist,
+    "sinc": fn.sinc,
+    "fmax": fn.fmax,
+    "fmin": fn.fmin,
+    "quantile": fn.quantile,
+    "index_put": fn.index_put,
     "scatter": _scatter,
     "diff": _diff,
     "allclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: bool(
@@ -145,7 +226,7 @@ _INPLACE = {
     "trunc_": _C.trunc, "sign_": _C.sign, "reciprocal_": _C.reciprocal, "square_": _C.square,
     "pow_": _C.pow, "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max, "masked_fill_": _C.masked_fill,
     "addcmul_": fn.addcmul, "addcdiv_": fn.addcdiv, "lerp_": fn.lerp, "index_add_": None,
-    "index_fill_": _index_fill, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": fn.nan_to_num,
+    "index_fill_": _index_fill, "index_copy_": _index_copy, "masked_scatter_": _masked_scatter, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": fn.nan_to_num,
 }
 
 
@@ -175,7 +256,7 @@ def install() -> None:
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _inplace(op))
     for name, f in (("normal_", _normal_), ("uniform_", _uniform_), ("bernoulli_", _bernoulli_),
-                    ("exponential_", _exponential_)):
+                    ("exponential_", _exponential_), ("random_", _random_), ("index_put_", _index_put_)):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, f)
 
