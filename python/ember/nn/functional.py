@@ -245,5 +245,7 @@ from ._activation_functions import *  # noqa: E402,F401,F403
 from ._margin_losses import *  # noqa: E402,F401,F403
 from ._pixel_shuffle import *  # noqa: E402,F401,F403
 from ._sliding import *  # noqa: E402,F401,F403
+from ._sampling_grids import *  # noqa: E402,F401,F403
+from ._embedding_bag import embedding_bag  # noqa: E402,F401
 
 __all__ = [name for name in dir() if not name.startswith("_")]
