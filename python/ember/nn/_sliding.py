@@ -58,6 +58,21 @@ def adaptive_max_pool1d(input, output_size, return_indices: bool = False):  # no
                      return_indices)
 
 
+def lp_pool2d(input, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):  # noqa: A002
+    """(sum over each window of input^p)^(1/p), as PyTorch computes it (through avg_pool2d, the sign of
+    the window's sum kept)."""
+    kh, kw = _pair(kernel_size)
+    out = _C.avg_pool2d(input ** norm_type, (kh, kw), _pair(stride) if stride is not None else (kh, kw), 0, ceil_mode)
+    return (_C.sign(out) * _C.relu(_C.abs(out)) * (kh * kw)) ** (1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):  # noqa: A002
+    """lp_pool2d over a 1 x L plane."""
+    k = _one(kernel_size, "lp_pool1d: kernel_size")
+    s = k if stride is None else _one(stride, "lp_pool1d: stride")
+    return _on_plane(lp_pool2d, input, norm_type, (1, k), (1, s), ceil_mode)
+
+
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1,  # noqa: A002
                      dilation=1):
     """The transposed 1-D convolution, as conv_transpose2d over a 1 x L plane (weight [in, out / groups, k])."""
@@ -117,5 +132,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # n
     return out if input.dim() == 3 else out.squeeze(0)
 
 
-__all__ = ["max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "conv_transpose1d", "unfold",
-           "fold"]
+__all__ = ["max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "lp_pool1d", "lp_pool2d",
+           "conv_transpose1d", "unfold", "fold"]

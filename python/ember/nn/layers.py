@@ -399,6 +399,24 @@ class AdaptiveMaxPool1d(_Activation):
         super().__init__(output_size, return_indices)
 
 
+class LPPool1d(Module):
+    """LPPool1d(norm_type, kernel_size, stride=None, ceil_mode=False)."""
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input):  # noqa: A002
+        return F.lp_pool1d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(LPPool1d):
+    """LPPool2d(norm_type, kernel_size, stride=None, ceil_mode=False)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.lp_pool2d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
 class Unfold(Module):
     """Unfold(kernel_size, dilation=1, padding=0, stride=1): im2col."""
 
@@ -562,6 +580,6 @@ __all__ = ["CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWi
            "LogSoftmax", "Hardsigmoid", "Hardswish", "SELU", "CELU", "Softsign", "Tanhshrink", "Softshrink",
            "Hardshrink", "Threshold", "Softmin", "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
            "PairwiseDistance", "MarginRankingLoss", "TripletMarginLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
-           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "Unfold", "Fold", "HingeEmbeddingLoss",
+           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "Unfold", "Fold", "HingeEmbeddingLoss",
            "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "RReLU", "AlphaDropout",
            "LocalResponseNorm", "Dropout2d", "Unflatten"]
