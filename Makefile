@@ -36,13 +36,14 @@ python: build
 ## (the property-based suite included) against an extension built in the same sanitized tree,
 ## with the ASan runtime preloaded into the (uninstrumented) interpreter, and libstdc++ with it
 ## (ASan must find the real __cxa_throw when it starts); leak checking is off there, as CPython
-## keeps objects alive until exit. NB: -O1 without debug info builds about
+## keeps objects alive until exit; DataLoader workers start from a forkserver (tests/python/conftest.py:
+## a fork of the threaded test process could hang in ASan's allocator). NB: -O1 without debug info builds about
 ## three times faster than -O2 -g on the Eigen kernels; reports still name the functions (rebuild
 ## with -g for line numbers). Built with EMBER_NATIVE=OFF: the same run proves that a portable build
 ## (SSE2 only, as a wheel for other machines) passes every test. Built without the CUDA backend
 ## (EMBER_CUDA=OFF): ASan sees nothing of device code, and the kernels would compile a second time.
 ASAN_PYTHON = LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libstdc++.so)" \
-  ASAN_OPTIONS=detect_leaks=0 \
+  ASAN_OPTIONS=detect_leaks=0 EMBER_TEST_MP_START=forkserver \
   PYTHONPATH=$(ASAN_DIR)/python .venv/bin/python
 test-asan: deps
 	@scripts/python_env.sh

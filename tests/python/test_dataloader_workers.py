@@ -138,9 +138,13 @@ def test_each_worker_is_a_process_seeded_from_base_seed_plus_its_id():
     assert [b["random"].tolist() for b in next_epoch] != [b["random"].tolist() for b in first]
 
 
+def first_as_tensor(batch):
+    return ember.tensor([int(batch[0])])
+
+
 def test_worker_init_fn_runs_in_each_worker_and_its_errors_reach_the_loop():
     assert flat(DataLoader(InitSeen(), batch_size=1, num_workers=2, worker_init_fn=record_init,
-                           collate_fn=lambda b: ember.tensor([int(b[0])]))) == [0, 1, 0, 1]
+                           collate_fn=first_as_tensor)) == [0, 1, 0, 1]
     assert "EMBER_TEST_INIT" not in os.environ
     with pytest.raises(RuntimeError, match=r"(?s)in DataLoader worker process 0.*init of worker 0 failed"):
         list(DataLoader(InitSeen(), num_workers=1, worker_init_fn=failing_init))
