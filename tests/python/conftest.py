@@ -10,3 +10,6 @@ import os
 
 if os.environ.get("EMBER_TEST_MP_START"):
     multiprocessing.set_start_method(os.environ["EMBER_TEST_MP_START"], force=True)
+    # NB: the server imports ember once, its workers inherit it (an instrumented import each took
+    # seconds); importing starts no thread, so the server stays single-threaded.
+    multiprocessing.set_forkserver_preload(["ember"])
