@@ -9,8 +9,9 @@ namespace {
 void cuda_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
   check_compute_dtype(out.dtype(), "unary");
   const DType t = out.dtype();
-  if (t == kBool)  // only sign is defined for bool; the ops refuse the rest before getting here
-    EMBER_CHECK_TYPE(op == UnaryOp::Sign, detail::op_name(op), ": not supported for bool tensors");
+  if (t == kBool)  // only sign and bitwise_not are defined for bool; the ops refuse the rest first
+    EMBER_CHECK_TYPE(op == UnaryOp::Sign || op == UnaryOp::BitwiseNot, detail::op_name(op),
+                     ": not supported for bool tensors");
   EMBER_CHECK_AS(NotImplementedError, unary_defined(op, is_floating(t), t == kBool), detail::op_name(op),
                  ": no CUDA kernel for ", t);
   On on(out);

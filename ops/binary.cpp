@@ -323,6 +323,32 @@ Tensor floor_divide(const Tensor& a, const Tensor& b) {
 Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, wrap_scalar(b, a)); }
 Tensor floor_divide(Scalar a, const Tensor& b) { return floor_divide(wrap_scalar(a, b), b); }
 
+namespace {
+// NB: integer and bool results only, so no node (there is no gradient to record).
+Tensor bitwise(BinaryOp op, const Tensor& a, const Tensor& b, const char* name, bool shift) {
+  const DType dtype = result_type(a, b);
+  EMBER_CHECK_TYPE(is_integral(dtype) && (!shift || dtype != kBool), name, ": only ",
+                   shift ? "integer" : "integer and bool", " tensors, got ", a.dtype(), " and ", b.dtype());
+  check_compute_dtype(dtype, name);
+  return detail::binary_forward(op, a, b, dtype, name);
+}
+}  // namespace
+
+Tensor bitwise_and(const Tensor& a, const Tensor& b) { return bitwise(BinaryOp::BitwiseAnd, a, b, "bitwise_and", false); }
+Tensor bitwise_and(const Tensor& a, Scalar b) { return bitwise_and(a, wrap_scalar(b, a)); }
+Tensor bitwise_or(const Tensor& a, const Tensor& b) { return bitwise(BinaryOp::BitwiseOr, a, b, "bitwise_or", false); }
+Tensor bitwise_or(const Tensor& a, Scalar b) { return bitwise_or(a, wrap_scalar(b, a)); }
+Tensor bitwise_xor(const Tensor& a, const Tensor& b) { return bitwise(BinaryOp::BitwiseXor, a, b, "bitwise_xor", false); }
+Tensor bitwise_xor(const Tensor& a, Scalar b) { return bitwise_xor(a, wrap_scalar(b, a)); }
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b) {
+  return bitwise(BinaryOp::LeftShift, a, b, "bitwise_left_shift", true);
+}
+Tensor bitwise_left_shift(const Tensor& a, Scalar b) { return bitwise_left_shift(a, wrap_scalar(b, a)); }
+Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) {
+  return bitwise(BinaryOp::RightShift, a, b, "bitwise_right_shift", true);
+}
+Tensor bitwise_right_shift(const Tensor& a, Scalar b) { return bitwise_right_shift(a, wrap_scalar(b, a)); }
+
 Tensor atan2(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
   if (!is_floating(dtype)) dtype = kFloat32;
@@ -358,5 +384,16 @@ Tensor operator%(const Tensor& a, const Tensor& b) { return remainder(a, b); }
 Tensor operator%(const Tensor& a, Scalar b) { return remainder(a, b); }
 Tensor operator%(Scalar a, const Tensor& b) { return remainder(a, b); }
 Tensor operator-(const Tensor& a) { return neg(a); }
+Tensor operator&(const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }
+Tensor operator&(const Tensor& a, Scalar b) { return bitwise_and(a, b); }
+Tensor operator|(const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }
+Tensor operator|(const Tensor& a, Scalar b) { return bitwise_or(a, b); }
+Tensor operator^(const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }
+Tensor operator^(const Tensor& a, Scalar b) { return bitwise_xor(a, b); }
+Tensor operator~(const Tensor& a) { return bitwise_not(a); }
+Tensor operator<<(const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }
+Tensor operator<<(const Tensor& a, Scalar b) { return bitwise_left_shift(a, b); }
+Tensor operator>>(const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }
+Tensor operator>>(const Tensor& a, Scalar b) { return bitwise_right_shift(a, b); }
 
 }  // namespace ember

@@ -1,7 +1,7 @@
 #pragma once
 // Elementwise arithmetic with broadcasting (NumPy rules) and PyTorch's type promotion
-// (core/promotion.h): add, sub, mul, div, pow, remainder, fmod, atan2, maximum, minimum (declared from the op table,
-// ember/ops/functions.h) and their operators. A Scalar operand or a 0-d tensor keeps a dimensioned
+// (core/promotion.h): add, sub, mul, div, pow, remainder, fmod, atan2, maximum, minimum and the
+// bitwise ops (declared from the op table, ember/ops/functions.h) and their operators. A Scalar operand or a 0-d tensor keeps a dimensioned
 // tensor's dtype unless it is of a higher category (a float meeting an integer tensor gives
 // float32).
 #include "ember/core/kernels/binary.h"
@@ -27,6 +27,18 @@ Tensor operator%(const Tensor& a, const Tensor& b);
 Tensor operator%(const Tensor& a, Scalar b);
 Tensor operator%(Scalar a, const Tensor& b);
 Tensor operator-(const Tensor& a);
+/// The bitwise ops (integer and bool tensors): bitwise_and, _or, _xor, _not, _left_shift, _right_shift.
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator&(const Tensor& a, Scalar b);
+Tensor operator|(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, Scalar b);
+Tensor operator^(const Tensor& a, const Tensor& b);
+Tensor operator^(const Tensor& a, Scalar b);
+Tensor operator~(const Tensor& a);
+Tensor operator<<(const Tensor& a, const Tensor& b);
+Tensor operator<<(const Tensor& a, Scalar b);
+Tensor operator>>(const Tensor& a, const Tensor& b);
+Tensor operator>>(const Tensor& a, Scalar b);
 
 /// A 0-d tensor holding s in the dtype `t op s` computes in.
 Tensor wrap_scalar(const Scalar& s, const Tensor& t);

@@ -86,6 +86,34 @@ struct ErfBackward : SavedOneBackward {
   }
 };
 
+// d erfc(x)/dx = -grad * 2/sqrt(pi) * e^(-x^2)
+struct ErfcBackward : SavedOneBackward {
+  const char* name() const override { return "ErfcBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] * exp(-(x * x)) * (-2.0 * std::numbers::inv_sqrtpi)};
+  }
+};
+// d erfinv(x)/dx = grad * sqrt(pi)/2 * e^(y^2)
+struct ErfinvBackward : SavedOneBackward {
+  const char* name() const override { return "ErfinvBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor y = saved.unpack(this);
+    return {g[0] * exp(y * y) * (0.5 / std::numbers::inv_sqrtpi)};
+  }
+};
+// d lgamma x = digamma x
+struct LgammaBackward : SavedOneBackward {
+  const char* name() const override { return "LgammaBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * digamma(saved.unpack(this))}; }
+};
+// d polygamma(n, x) = polygamma(n + 1, x) (digamma is n = 0)
+struct PolygammaBackward : SavedOneBackward {
+  int64_t n = 0;
+  const char* name() const override { return n == 0 ? "DigammaBackward" : "PolygammaBackward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * polygamma(n + 1, saved.unpack(this))}; }
+};
+
 // The trigonometric, hyperbolic and logarithmic family: each backward reads x (or y) once.
 // d sin x = cos x
 struct SinBackward : SavedOneBackward {
@@ -265,6 +293,34 @@ Tensor log(const Tensor& t) { return floating_unary<LogBackward>(UnaryOp::Log, t
 Tensor sqrt(const Tensor& t) { return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true); }
 Tensor rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
 Tensor erf(const Tensor& t) { return floating_unary<ErfBackward>(UnaryOp::Erf, t, "erf", false); }
+Tensor erfc(const Tensor& t) { return floating_unary<ErfcBackward>(UnaryOp::Erfc, t, "erfc", false); }
+Tensor erfinv(const Tensor& t) { return floating_unary<ErfinvBackward>(UnaryOp::Erfinv, t, "erfinv", true); }
+Tensor lgamma(const Tensor& t) { return floating_unary<LgammaBackward>(UnaryOp::Lgamma, t, "lgamma", false); }
+Tensor digamma(const Tensor& t) { return polygamma(0, t); }
+Tensor polygamma(int64_t n, const Tensor& t) {
+  EMBER_CHECK_VALUE(n >= 0, "polygamma: n must be >= 0, got ", n);
+  // NB: n! overflows double from n = 171 on.
+  EMBER_CHECK_VALUE(n <= 170, "polygamma: n = ", n, " is too large (n! overflows double past 170)");
+  const DType dtype = detail::float_result_type(t.dtype());
+  const char* name = n == 0 ? "digamma" : "polygamma";
+  check_compute_dtype(dtype, name);
+  UnaryParams p;
+  p.a = static_cast<double>(n);
+  Tensor out = detail::unary_forward(n == 0 ? UnaryOp::Digamma : UnaryOp::Polygamma, t, dtype, p);
+  if (autograd::any_requires_grad(t)) {
+    auto node = autograd::make_node<PolygammaBackward>(t);
+    autograd::set_history(out, node);
+    node->saved = SavedTensor(t);
+    node->n = n;
+  }
+  return out;
+}
+
+Tensor bitwise_not(const Tensor& t) {
+  EMBER_CHECK_TYPE(is_integral(t.dtype()), "bitwise_not: only integer and bool tensors, got ", t.dtype());
+  check_compute_dtype(t.dtype(), "bitwise_not");
+  return detail::unary_forward(UnaryOp::BitwiseNot, t, t.dtype());
+}
 
 Tensor sin(const Tensor& t) { return floating_unary<SinBackward>(UnaryOp::Sin, t, "sin", false); }
 Tensor cos(const Tensor& t) { return floating_unary<CosBackward>(UnaryOp::Cos, t, "cos", false); }

@@ -9,6 +9,7 @@
 
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/math.h"
+#include "ember/core/integer_math.h"
 #include "ember/core/kernels/binary.h"
 
 namespace ember::cpu {
@@ -96,7 +97,12 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x || y; });
         case BinaryOp::Mul:
         case BinaryOp::Minimum:
+        case BinaryOp::BitwiseAnd:
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x && y; });
+        case BinaryOp::BitwiseOr:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x || y; });
+        case BinaryOp::BitwiseXor:
+          return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x != y; });
         default:
           EMBER_CHECK_TYPE(false, detail::op_name(op), ": not defined for bool tensors");
       }
@@ -146,6 +152,27 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
           return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
             return x.binaryExpr(y, [](T p, T q) { return floor_divide_of<T>(p, q); });
           });
+        case BinaryOp::BitwiseAnd:
+        case BinaryOp::BitwiseOr:
+        case BinaryOp::BitwiseXor:
+        case BinaryOp::LeftShift:
+        case BinaryOp::RightShift:
+          if constexpr (std::is_integral_v<T>) {
+            return binary_kernel<T, T>(out, a, b, [op](const auto& x, const auto& y) {
+              return x.binaryExpr(y, [op](T p, T q) {
+                switch (op) {
+                  case BinaryOp::BitwiseAnd: return static_cast<T>(p & q);
+                  case BinaryOp::BitwiseOr: return static_cast<T>(p | q);
+                  case BinaryOp::BitwiseXor: return static_cast<T>(p ^ q);
+                  case BinaryOp::LeftShift: return integer::shift_left<T>(p, q);
+                  default: return integer::shift_right<T>(p, q);
+                }
+              });
+            });
+          } else {
+            EMBER_CHECK_TYPE(false, detail::op_name(op), ": only integer and bool tensors, got ", out.dtype());
+            return;
+          }
         case BinaryOp::Atan2:
           if constexpr (std::is_floating_point_v<T>)
             return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {

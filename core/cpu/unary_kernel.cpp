@@ -14,6 +14,7 @@
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/math.h"
 #include "ember/core/kernels/unary.h"
+#include "ember/core/special_math.h"
 
 namespace ember::cpu {
 namespace {
@@ -102,6 +103,19 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });
     case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.logistic(); });
     case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return erf_of(x); });
+    case UnaryOp::Erfc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::erfc(v); }); });
+    // NB: the special functions compute in double (core/special_math.h, shared with CUDA).
+    case UnaryOp::Erfinv:
+      return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::erfinv(v)); }); });
+    case UnaryOp::Lgamma: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::lgamma(v); }); });
+    case UnaryOp::Digamma:
+      return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::digamma(v)); }); });
+    case UnaryOp::Polygamma: {
+      const int n = static_cast<int>(p.a);
+      return unary_kernel<T, T>(out, in, [n](const auto& x) {
+        return x.unaryExpr([n](T v) { return T(special::polygamma(n, v)); });
+      });
+    }
     // NB: the rest of the trigonometric and hyperbolic family, and the rounding ops, through the
     // C library, elementwise: correctly rounded or within an ulp, where Eigen's packet versions
     // of some (tan, the inverses) are missing or looser.
@@ -148,11 +162,18 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
 void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
   visit_compute_dtype(out.dtype(), "unary", [&]<typename T>(type_tag<T>) {
     if constexpr (std::is_same_v<T, bool>) {
-      // Only sign is defined for bool (sign(b) = b); the ops refuse the rest before getting here.
-      EMBER_CHECK_TYPE(op == UnaryOp::Sign, detail::op_name(op), ": not supported for bool tensors");
+      // Only sign (sign(b) = b) and bitwise_not are defined for bool; the ops refuse the rest first.
+      EMBER_CHECK_TYPE(op == UnaryOp::Sign || op == UnaryOp::BitwiseNot, detail::op_name(op),
+                       ": not supported for bool tensors");
+      if (op == UnaryOp::BitwiseNot) return unary_kernel<T, T>(out, in, [](const auto& x) { return !x; });
       return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
     } else {
       switch (op) {
+        case UnaryOp::BitwiseNot:
+          if constexpr (std::is_integral_v<T>)
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return static_cast<T>(~v); }); });
+          EMBER_CHECK_TYPE(false, "bitwise_not: only integer and bool tensors, got ", out.dtype());
+          return;
         case UnaryOp::Neg: return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
         case UnaryOp::Abs:
           if constexpr (std::is_unsigned_v<T>) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });

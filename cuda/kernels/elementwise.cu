@@ -24,7 +24,7 @@ void visit_compute(DType dtype, const F& f) {
   }
 }
 
-// NB: without sin, cos and tan (elementwise_trig.cu).
+// NB: without sin, cos and tan (elementwise_trig.cu) and the special functions (elementwise_special.cu).
 template <typename T>
 struct UnaryFn {
   UnaryOp op;
@@ -257,6 +257,8 @@ struct ConvertFn {
 
 void launch_unary(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, const UnaryArgs& a, cudaStream_t stream) {
   if (is_trig(op) && (dtype == DType::Float32 || dtype == DType::Float64)) return launch_trig(args, dtype, op, stream);
+  if (is_special(op) && (dtype == DType::Float32 || dtype == DType::Float64))
+    return launch_special(args, dtype, op, a, stream);
   visit_compute(dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {

@@ -30,4 +30,8 @@ void run_elementwise(const ElementwiseArgs<N>& args, const Op& op, cudaStream_t 
 /// sin, cos or tan of a floating dtype (elementwise_trig.cu).
 void launch_trig(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, cudaStream_t stream);
 
+/// A special function (is_special) of a floating dtype (elementwise_special.cu).
+void launch_special(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, const UnaryArgs& a,
+                    cudaStream_t stream);
+
 }  // namespace ember::cuda

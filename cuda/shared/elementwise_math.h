@@ -14,7 +14,9 @@
 #include <type_traits>
 
 #include "ember/core/host_device.h"
+#include "ember/core/integer_math.h"
 #include "ember/core/kernels/op_codes.h"
+#include "ember/core/special_math.h"
 
 namespace ember::cuda {
 
@@ -101,8 +103,9 @@ inline constexpr double kGeluTanhC = 0.044715;
 /// Whether unary_op defines `op` for a dtype: floating ones take every op code, integers the
 /// arithmetic ones, bool only sign. The kernels check this on the host before launching.
 constexpr bool unary_defined(UnaryOp op, bool floating, bool is_bool) {
-  if (is_bool) return op == UnaryOp::Sign;
+  if (is_bool) return op == UnaryOp::Sign || op == UnaryOp::BitwiseNot;
   switch (op) {
+    case UnaryOp::BitwiseNot: return !floating;
     case UnaryOp::Neg:
     case UnaryOp::Abs:
     case UnaryOp::Sign:
@@ -114,6 +117,11 @@ constexpr bool unary_defined(UnaryOp op, bool floating, bool is_bool) {
     case UnaryOp::Sqrt:
     case UnaryOp::Rsqrt:
     case UnaryOp::Erf:
+    case UnaryOp::Erfc:
+    case UnaryOp::Erfinv:
+    case UnaryOp::Lgamma:
+    case UnaryOp::Digamma:
+    case UnaryOp::Polygamma:
     case UnaryOp::Sin:
     case UnaryOp::Cos:
     case UnaryOp::Tan:
@@ -148,15 +156,38 @@ constexpr bool unary_defined(UnaryOp op, bool floating, bool is_bool) {
 /// local memory, so the kernels compile those three apart (cuda/kernels/elementwise_trig.cu).
 constexpr bool is_trig(UnaryOp op) { return op == UnaryOp::Sin || op == UnaryOp::Cos || op == UnaryOp::Tan; }
 
-/// op(x) for an op unary_defined allows for T. With Trig false, sin, cos and tan are left out (the
-/// caller handles them) and return x.
-template <typename T, bool Trig = true>
+/// Whether `op` is one of the special functions (core/special_math.h): loops and series in double
+/// that would raise the register count of the one kernel every unary op shares, so the kernels
+/// compile them apart too (cuda/kernels/elementwise_special.cu).
+constexpr bool is_special(UnaryOp op) {
+  return op == UnaryOp::Erfinv || op == UnaryOp::Lgamma || op == UnaryOp::Digamma || op == UnaryOp::Polygamma;
+}
+
+/// A special function (is_special) of x; p.a is polygamma's order.
+template <typename T>
+EMBER_HOST_DEVICE inline T special_op(UnaryOp op, T x, const UnaryArgs& p) {
+  switch (op) {
+    case UnaryOp::Erfinv: return static_cast<T>(special::erfinv(x));
+    case UnaryOp::Lgamma: return std::lgamma(x);
+    case UnaryOp::Digamma: return static_cast<T>(special::digamma(x));
+    default: return static_cast<T>(special::polygamma(static_cast<int>(p.a), x));
+  }
+}
+
+/// op(x) for an op unary_defined allows for T. With Apart false, the ops the kernels compile apart
+/// (is_trig, is_special) are left out (the caller handles them) and return x.
+template <typename T, bool Apart = true>
 EMBER_HOST_DEVICE inline T unary_op(UnaryOp op, T x, const UnaryArgs& p) {
   using namespace math;
   if constexpr (std::is_same_v<T, bool>) {
-    return x;  // sign(b) = b
+    return op == UnaryOp::BitwiseNot ? !x : x;  // sign(b) = b
   } else {
+    if constexpr (kFloating<T> && Apart)
+      if (is_special(op)) return special_op(op, x, p);
     switch (op) {
+      case UnaryOp::BitwiseNot:
+        if constexpr (kFloating<T>) return x;  // unreachable: unary_defined refuses floats
+        else return static_cast<T>(~x);
       case UnaryOp::Neg: return static_cast<T>(-x);
       case UnaryOp::Abs:
         if constexpr (std::is_unsigned_v<T>) return x;
@@ -203,14 +234,15 @@ EMBER_HOST_DEVICE inline T unary_op(UnaryOp op, T x, const UnaryArgs& p) {
         case UnaryOp::Sqrt: return std::sqrt(x);
         case UnaryOp::Rsqrt: return T(1) / std::sqrt(x);
         case UnaryOp::Erf: return std::erf(x);
+        case UnaryOp::Erfc: return std::erfc(x);
         case UnaryOp::Sin:
-          if constexpr (Trig) return std::sin(x);
+          if constexpr (Apart) return std::sin(x);
           else return x;
         case UnaryOp::Cos:
-          if constexpr (Trig) return std::cos(x);
+          if constexpr (Apart) return std::cos(x);
           else return x;
         case UnaryOp::Tan:
-          if constexpr (Trig) return std::tan(x);
+          if constexpr (Apart) return std::tan(x);
           else return x;
         case UnaryOp::Asin: return std::asin(x);
         case UnaryOp::Acos: return std::acos(x);
@@ -278,8 +310,8 @@ EMBER_HOST_DEVICE inline T activation_backward_op(UnaryOp op, T g, T s, T slope)
   }
 }
 
-/// Whether binary_op defines `op` for a dtype: bool has add/maximum (or) and mul/minimum (and);
-/// atan2 wants a floating dtype.
+/// Whether binary_op defines `op` for a dtype: bool has add/maximum (or), mul/minimum (and) and
+/// the bitwise and/or/xor; atan2 wants a floating dtype, the bitwise ops an integer one.
 constexpr bool binary_defined(BinaryOp op, bool floating, bool is_bool) {
   switch (op) {
     case BinaryOp::Add:
@@ -293,6 +325,11 @@ constexpr bool binary_defined(BinaryOp op, bool floating, bool is_bool) {
     case BinaryOp::Fmod:
     case BinaryOp::FloorDivide: return !is_bool;
     case BinaryOp::Atan2: return floating;
+    case BinaryOp::BitwiseAnd:
+    case BinaryOp::BitwiseOr:
+    case BinaryOp::BitwiseXor: return !floating;
+    case BinaryOp::LeftShift:
+    case BinaryOp::RightShift: return !floating && !is_bool;
     default: return false;
   }
 }
@@ -353,7 +390,8 @@ template <typename T>
 EMBER_HOST_DEVICE inline T binary_op(BinaryOp op, T x, T y) {
   using namespace math;
   if constexpr (std::is_same_v<T, bool>) {
-    return (op == BinaryOp::Add || op == BinaryOp::Maximum) ? (x || y) : (x && y);
+    if (op == BinaryOp::BitwiseXor) return x != y;
+    return (op == BinaryOp::Add || op == BinaryOp::Maximum || op == BinaryOp::BitwiseOr) ? (x || y) : (x && y);
   } else {
     switch (op) {
       case BinaryOp::Add: return static_cast<T>(x + y);
@@ -383,8 +421,19 @@ EMBER_HOST_DEVICE inline T binary_op(BinaryOp op, T x, T y) {
       case BinaryOp::Atan2:
         if constexpr (kFloating<T>) return std::atan2(x, y);
         else return x;  // unreachable: binary_defined refuses integers
-      default: return x;
+      default: break;
     }
+    if constexpr (!kFloating<T>) {
+      switch (op) {
+        case BinaryOp::BitwiseAnd: return static_cast<T>(x & y);
+        case BinaryOp::BitwiseOr: return static_cast<T>(x | y);
+        case BinaryOp::BitwiseXor: return static_cast<T>(x ^ y);
+        case BinaryOp::LeftShift: return integer::shift_left(x, y);
+        case BinaryOp::RightShift: return integer::shift_right(x, y);
+        default: break;
+      }
+    }
+    return x;  // unreachable for ops binary_defined allows
   }
 }
 

@@ -27,6 +27,7 @@ from ._C import (  # noqa: F401  (re-exported)
     arange,
     bfloat16,
     bool,
+    can_cast,
     default_generator,
     device,
     double,
@@ -57,6 +58,7 @@ from ._C import (  # noqa: F401  (re-exported)
     manual_seed,
     ones,
     ones_like,
+    promote_types,
     rand,
     rand_like,
     randint,
@@ -82,7 +84,7 @@ clip = clamp
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
-from . import accelerator, amp, backends, cuda, utils  # noqa: E402,F401
+from . import accelerator, amp, backends, cuda, special, utils  # noqa: E402,F401
 from . import distributed, multiprocessing  # noqa: E402,F401
 from .amp import autocast  # noqa: E402,F401
 from .autograd import inference_mode  # noqa: E402,F401

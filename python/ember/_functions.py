@@ -5,6 +5,7 @@ dim moves and tiling, and the switches scripts flip that Ember has no use for (c
 set_float32_matmul_precision)."""
 from __future__ import annotations
 
+import builtins
 import math
 from typing import Any, Sequence
 
@@ -177,11 +178,6 @@ def deg2rad(input: Tensor) -> Tensor:  # noqa: A002
 
 def rad2deg(input: Tensor) -> Tensor:  # noqa: A002
     return input * (180.0 / math.pi)
-
-
-def erfc(input: Tensor) -> Tensor:  # noqa: A002
-    """1 - erf(input)."""
-    return 1.0 - _C.erf(input)
 
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
@@ -502,6 +498,49 @@ def compile(model: Any = None, **options: Any) -> Any:  # noqa: A001  (PyTorch's
 _matmul_precision = "highest"
 
 
+def logit(input: Tensor, eps: Any = None) -> Tensor:  # noqa: A002
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    p = input if eps is None else input.clamp(eps, 1.0 - eps)
+    return _C.log(p / (1.0 - p))
+
+
+def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
+    terms: 0 log 0 = 0). Either side may be a number. Gradients as PyTorch's: log(other) to input
+    (also where input is 0, when that log is finite), input / other to other."""
+    x = input if isinstance(input, Tensor) else _C.scalar_tensor(input)
+    y = other if isinstance(other, Tensor) else _C.scalar_tensor(other)
+    log_y = _C.log(y)
+    at_zero = _C.logical_and(x == 0, _C.logical_not(_C.isnan(y)))
+    product = x * log_y
+    result = _C.where(at_zero, _C.zeros_like(product), product)
+    if not x.requires_grad:
+        return result
+    # NB: where x is 0 the value is 0, but torch's gradient to x is still log(y): a term that adds
+    # 0 there and carries that gradient (where the log is finite; 0 * inf would be NaN).
+    finite = _C.logical_and(at_zero, _C.isfinite(log_y))
+    carried = x * _C.where(finite, log_y, _C.zeros_like(log_y))
+    return result + _C.where(finite, carried, _C.zeros_like(carried))
+
+
+def result_type(tensor1: Any, tensor2: Any) -> Any:
+    """The dtype an arithmetic op of the two operands (tensors or Python numbers) computes in."""
+    if not isinstance(tensor1, Tensor) and not isinstance(tensor2, Tensor):
+        # Two numbers: as two 0-d tensors (bool, int64, or the default float32), as torch does.
+        return _C.result_type(_scalar_tensor(tensor1), _scalar_tensor(tensor2))
+    return _C.result_type(tensor1, tensor2)
+
+
+def _scalar_tensor(value: Any) -> Tensor:
+    if isinstance(value, builtins.bool):
+        return _C.scalar_tensor(value, dtype=_C.bool)
+    if isinstance(value, builtins.int):
+        return _C.scalar_tensor(value, dtype=_C.int64)
+    if isinstance(value, builtins.complex):
+        return _C.scalar_tensor(value, dtype=_C.complex64)
+    return _C.scalar_tensor(value, dtype=_C.float32)
+
+
 def set_float32_matmul_precision(precision: str) -> None:
     """Accepts PyTorch's "highest", "high" and "medium". Ember's float32 products always run at
     "highest" (no TF32 or bfloat16 rounding, on the CPU and on cuBLAS), which every setting allows."""
@@ -518,9 +557,9 @@ def get_float32_matmul_precision() -> str:
 
 __all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero", "logical_xor", "clamp_min",
            "clamp_max", "detach", "is_floating_point", "is_complex", "get_default_dtype", "dot", "mv", "tile",
-           "movedim", "moveaxis", "unflatten", "broadcast_tensors", "exp2", "hypot", "deg2rad", "rad2deg", "erfc",
+           "movedim", "moveaxis", "unflatten", "broadcast_tensors", "exp2", "hypot", "deg2rad", "rad2deg",
            "compile", "set_float32_matmul_precision", "get_float32_matmul_precision", "var_mean", "std_mean",
            "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
            "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split", "unique",
            "randint_like", "take", "tensordot", "dist", "sinc", "fmax", "fmin", "quantile", "combinations", "scatter",
-           "index_put"]
+           "index_put", "result_type", "logit", "xlogy"]

@@ -186,7 +186,6 @@ _METHODS = {
     "hypot": fn.hypot,
     "deg2rad": fn.deg2rad,
     "rad2deg": fn.rad2deg,
-    "erfc": fn.erfc,
     "unflatten": fn.unflatten,
     "median": fn.median,
     "nansum": fn.nansum,
@@ -214,6 +213,9 @@ _METHODS = {
     "index_put": fn.index_put,
     "scatter": _scatter,
     "diff": _diff,
+    "polygamma": lambda self, n: _C.polygamma(n, self),
+    "logit": fn.logit,
+    "xlogy": fn.xlogy,
     "allclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: bool(
         fn.isclose(self, other, rtol, atol, equal_nan).all()),
     "equal": lambda self, other: tuple(self.shape) == tuple(other.shape) and bool((self == other).all()),
@@ -226,6 +228,9 @@ _INPLACE = {
     "trunc_": _C.trunc, "sign_": _C.sign, "reciprocal_": _C.reciprocal, "square_": _C.square,
     "pow_": _C.pow, "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max, "masked_fill_": _C.masked_fill,
     "addcmul_": fn.addcmul, "addcdiv_": fn.addcdiv, "lerp_": fn.lerp, "index_add_": None,
+    "erf_": _C.erf, "erfc_": _C.erfc, "erfinv_": _C.erfinv, "lgamma_": _C.lgamma, "digamma_": _C.digamma,
+    "polygamma_": lambda self, n: _C.polygamma(n, self),
+    "logit_": fn.logit, "xlogy_": fn.xlogy,
     "index_fill_": _index_fill, "index_copy_": _index_copy, "masked_scatter_": _masked_scatter, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": fn.nan_to_num,
 }
 
@@ -247,6 +252,27 @@ def _inplace(op):
     return method
 
 
+def _bitwise_inplace(op):
+    # NB: as PyTorch, a result that self's dtype cannot hold is refused (a bool tensor &= an int
+    # tensor), rather than cast.
+    def method(self: Tensor, other: Any) -> Tensor:
+        result = op(self, other)
+        if not _C.can_cast(result.dtype, self.dtype):
+            raise RuntimeError(f"result type {result.dtype} can't be cast to the desired output type {self.dtype}")
+        return self.copy_(result)
+    method.__doc__ = f"In place: self.copy_({op.__name__}(self, other)) (integer and bool tensors)."
+    return method
+
+
+_BITWISE_INPLACE = {
+    ("bitwise_and_", "__iand__"): _C.bitwise_and,
+    ("bitwise_or_", "__ior__"): _C.bitwise_or,
+    ("bitwise_xor_", "__ixor__"): _C.bitwise_xor,
+    ("bitwise_left_shift_", "__ilshift__"): _C.bitwise_left_shift,
+    ("bitwise_right_shift_", "__irshift__"): _C.bitwise_right_shift,
+}
+
+
 def install() -> None:
     """Adds the methods Tensor lacks (a C++ method of the same name is kept)."""
     for name, f in _METHODS.items():
@@ -255,6 +281,10 @@ def install() -> None:
     for name, op in _INPLACE.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _inplace(op))
+    for names, op in _BITWISE_INPLACE.items():
+        for name in names:
+            setattr(Tensor, name, _bitwise_inplace(op))
+    Tensor.bitwise_not_ = _inplace(_C.bitwise_not)
     for name, f in (("normal_", _normal_), ("uniform_", _uniform_), ("bernoulli_", _bernoulli_),
                     ("exponential_", _exponential_), ("random_", _random_), ("index_put_", _index_put_)):
         if not hasattr(Tensor, name):

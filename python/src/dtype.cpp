@@ -6,6 +6,7 @@
 #include "ember/core/backend.h"
 #include "ember/core/device.h"
 #include "ember/core/dtype.h"
+#include "ember/core/promotion.h"
 
 namespace ember::python {
 
@@ -35,6 +36,22 @@ void bind_dtype(py::module_& m) {
   m.attr("long") = py::cast(kInt64);
   m.attr("cfloat") = py::cast(kComplex64);
   m.attr("cdouble") = py::cast(kComplex128);
+
+  // Type promotion, as torch's functions of the same names.
+  m.def("promote_types", &promote_types, py::arg("type1"), py::arg("type2"),
+        "The smallest dtype both type1 and type2 convert to without losing their category.");
+  m.def("result_type", py::overload_cast<const Tensor&, const Tensor&>(&result_type), py::arg("tensor1"),
+        py::arg("tensor2"), "The dtype an arithmetic op of the two operands computes in.");
+  m.def("result_type", py::overload_cast<const Tensor&, const Scalar&>(&result_type), py::arg("tensor1"),
+        py::arg("tensor2"));
+  m.def("result_type", [](const Scalar& a, const Tensor& b) { return result_type(b, a); }, py::arg("tensor1"),
+        py::arg("tensor2"));
+  m.def("can_cast", [](DType from, DType to) {
+    // torch's rule: no casting down a category (complex -> real, floating -> integer, -> bool).
+    if (is_complex(from) && !is_complex(to)) return false;
+    if (is_floating(from) && !is_floating(to) && !is_complex(to)) return false;
+    return !(from != kBool && to == kBool);
+  }, py::arg("from_"), py::arg("to"), "Whether a value of dtype from_ may be cast to `to` (PyTorch's rule).");
 
   py::class_<Device>(m, "device", "Where a tensor lives: ember.device('cpu'), ember.device('cuda:0')")
       .def(py::init([](const std::string& spec) { return Device(spec); }), py::arg("type"))

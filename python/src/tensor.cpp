@@ -277,21 +277,23 @@ share its storage.)doc");
       .def("__neg__", [](const Tensor& a) { return -a; })
       .def("__pos__", [](const Tensor& a) { return a; })
       .def("__abs__", [](const Tensor& a) { return a.abs(); })
-      .def("__invert__", [](const Tensor& a) {
-        EMBER_CHECK_TYPE(a.dtype() == kBool, "~ (bitwise not) is only implemented for bool tensors, got ",
-                         a.dtype());
-        return logical_not(a);
-      })
-      .def("__and__", [](const Tensor& a, const Tensor& b) {
-        EMBER_CHECK_TYPE(a.dtype() == kBool && b.dtype() == kBool,
-                         "& is only implemented for bool tensors, got ", a.dtype(), " and ", b.dtype());
-        return logical_and(a, b);
-      }, py::is_operator())
-      .def("__or__", [](const Tensor& a, const Tensor& b) {
-        EMBER_CHECK_TYPE(a.dtype() == kBool && b.dtype() == kBool,
-                         "| is only implemented for bool tensors, got ", a.dtype(), " and ", b.dtype());
-        return logical_or(a, b);
-      }, py::is_operator());
+      // The bitwise ops (integer and bool tensors; on bool, & | ^ ~ are the logical ops).
+      .def("__invert__", [](const Tensor& a) { return ~a; })
+      .def("__and__", [](const Tensor& a, const Tensor& b) { return a & b; }, py::is_operator())
+      .def("__and__", [](const Tensor& a, Scalar b) { return a & b; }, py::is_operator())
+      .def("__rand__", [](const Tensor& a, Scalar b) { return a & b; }, py::is_operator())
+      .def("__or__", [](const Tensor& a, const Tensor& b) { return a | b; }, py::is_operator())
+      .def("__or__", [](const Tensor& a, Scalar b) { return a | b; }, py::is_operator())
+      .def("__ror__", [](const Tensor& a, Scalar b) { return a | b; }, py::is_operator())
+      .def("__xor__", [](const Tensor& a, const Tensor& b) { return a ^ b; }, py::is_operator())
+      .def("__xor__", [](const Tensor& a, Scalar b) { return a ^ b; }, py::is_operator())
+      .def("__rxor__", [](const Tensor& a, Scalar b) { return a ^ b; }, py::is_operator())
+      .def("__lshift__", [](const Tensor& a, const Tensor& b) { return a << b; }, py::is_operator())
+      .def("__lshift__", [](const Tensor& a, Scalar b) { return a << b; }, py::is_operator())
+      .def("__rlshift__", [](const Tensor& a, Scalar b) { return wrap_scalar(b, a) << a; }, py::is_operator())
+      .def("__rshift__", [](const Tensor& a, const Tensor& b) { return a >> b; }, py::is_operator())
+      .def("__rshift__", [](const Tensor& a, Scalar b) { return a >> b; }, py::is_operator())
+      .def("__rrshift__", [](const Tensor& a, Scalar b) { return wrap_scalar(b, a) >> a; }, py::is_operator());
   // Comparisons give bool tensors.
 #define EMBER_COMPARISON(pyname, op)                                                         \
   cls.def(pyname, [](const Tensor& a, const Tensor& b) { return a op b; }, py::is_operator()) \

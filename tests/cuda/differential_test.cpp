@@ -29,6 +29,12 @@ std::vector<UnaryCase> unary_ops() {
       {"abs", -3, 3, [](const Tensor& x) { return x.abs(); }},
       {"sign", -3, 3, [](const Tensor& x) { return x.sign(); }},
       {"erf", -3, 3, [](const Tensor& x) { return x.erf(); }},
+      {"erfc", -3, 3, [](const Tensor& x) { return x.erfc(); }},
+      {"erfinv", -0.95, 0.95, [](const Tensor& x) { return x.erfinv(); }},
+      {"lgamma", -3.7, 6, [](const Tensor& x) { return x.lgamma(); }},
+      {"digamma", 0.2, 6, [](const Tensor& x) { return x.digamma(); }},
+      {"polygamma 1", 0.2, 6, [](const Tensor& x) { return polygamma(1, x); }},
+      {"polygamma 3", 0.5, 6, [](const Tensor& x) { return polygamma(3, x); }},
       {"sin", -30, 30, [](const Tensor& x) { return x.sin(); }},
       {"cos", -30, 30, [](const Tensor& x) { return x.cos(); }},
       {"tan", -1.2, 1.2, [](const Tensor& x) { return x.tan(); }},
@@ -174,12 +180,28 @@ TEST(DifferentialTest, IntegerAndBoolArithmetic_CUDA) {
            [](const Inputs& in) { return floor_divide(in[0], in[1]); }, 0, 0, false});
     check({"pow " + std::string(dtype_name(t)), {a, b}, nullptr, [](const Inputs& in) { return pow(in[0], in[1]); }, 0,
            0, false});
+    // The bitwise ops; shift counts past the width and negative ones (int32, int64) included.
+    const Tensor counts = (uniform({6}, -3, 70, 9).floor()).to(t == kUInt8 ? kInt32 : t).clamp(t == kUInt8 ? 0 : -3).to(t);
+    for (const auto& [name, op] : std::vector<std::pair<std::string, Tensor (*)(const Tensor&, const Tensor&)>>{
+             {"bitwise_and", [](const Tensor& x, const Tensor& y) { return x & y; }},
+             {"bitwise_or", [](const Tensor& x, const Tensor& y) { return x | y; }},
+             {"bitwise_xor", [](const Tensor& x, const Tensor& y) { return x ^ y; }},
+             {"left_shift", [](const Tensor& x, const Tensor& y) { return x << y; }},
+             {"right_shift", [](const Tensor& x, const Tensor& y) { return x >> y; }}}) {
+      const Tensor& y = name.find("shift") != std::string::npos ? counts : b;
+      check({name + " " + std::string(dtype_name(t)), {a - 50, y}, nullptr,
+             [op](const Inputs& in) { return op(in[0], in[1]); }, 0, 0, false});
+    }
+    check({"bitwise_not " + std::string(dtype_name(t)), {a}, nullptr, [](const Inputs& in) { return ~in[0]; }, 0, 0,
+           false});
   }
   const Tensor p = tensor(std::vector<bool>{true, false, true, false}), q = tensor(std::vector<bool>{true, true, false, false});
   for (const BinaryCase& op : binary_ops()) {
     if (op.name != "add" && op.name != "mul" && op.name != "maximum" && op.name != "minimum") continue;
     check({op.name + " bool", {p, q}, nullptr, [&](const Inputs& in) { return op.op(in[0], in[1]); }, 0, 0, false});
   }
+  check({"bitwise bool", {p, q}, nullptr,
+         [](const Inputs& in) { return stack({in[0] & in[1], in[0] | in[1], in[0] ^ in[1], ~in[0]}); }, 0, 0, false});
 }
 
 TEST(DifferentialTest, IntegerDivisionByZeroIsAnError_CUDA) {

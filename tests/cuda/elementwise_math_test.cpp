@@ -92,6 +92,7 @@ std::vector<UnaryParams> params_for(UnaryOp op) {
     case UnaryOp::Clamp: return {{-0.5, 2, true, true}, {-0.5, 0, true, false}, {0, 2, false, true}, {1e300, -1e300, true, true}};
     case UnaryOp::PowScalar: return {{2}, {3}, {1}, {0.5}, {-1}, {-2}, {1.7}, {0}};
     case UnaryOp::LeakyRelu: return {{0.01}, {0.2}};
+    case UnaryOp::Polygamma: return {{1}, {2}, {3}, {6}};
     default: return {{}};
   }
 }
@@ -109,23 +110,26 @@ TEST(ElementwiseMathTest, CompleteForEveryOpCode) {
   const auto unary = all_codes<UnaryOp>("UnaryOp");
   ASSERT_GE(unary.size(), 37u);
   for (UnaryOp op : unary)
-    EXPECT_TRUE(cuda::unary_defined(op, /*floating=*/true, /*is_bool=*/false))
+    EXPECT_TRUE(cuda::unary_defined(op, /*floating=*/true, /*is_bool=*/false) || cuda::unary_defined(op, false, false))
         << ember::detail::op_name(op) << ": no case in cuda/shared/elementwise_math.h";
   const auto binary = all_codes<BinaryOp>("BinaryOp");
   ASSERT_GE(binary.size(), 10u);
   for (BinaryOp op : binary)
-    EXPECT_TRUE(cuda::binary_defined(op, true, false)) << ember::detail::op_name(op) << ": no CUDA case";
+    EXPECT_TRUE(cuda::binary_defined(op, true, false) || cuda::binary_defined(op, false, false))
+        << ember::detail::op_name(op) << ": no CUDA case";
   const auto compare = all_codes<CompareOp>("CompareOp");
   ASSERT_GE(compare.size(), 8u);
   for (CompareOp op : compare) EXPECT_TRUE(cuda::compare_defined(op)) << ember::detail::op_name(op) << ": no CUDA case";
 }
 
 TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInFloatingDtypes) {
-  for (UnaryOp op : all_codes<UnaryOp>("UnaryOp"))
+  for (UnaryOp op : all_codes<UnaryOp>("UnaryOp")) {
+    if (!cuda::unary_defined(op, true, false)) continue;  // bitwise_not: integers and bool only
     for (const UnaryParams& p : params_for(op)) {
       check_unary<float>(op, p);
       check_unary<double>(op, p);
     }
+  }
 }
 
 TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInIntegerAndBoolDtypes) {
@@ -137,11 +141,17 @@ TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInIntegerAndBoolDtypes) {
       check_unary<int64_t>(op, p);
     }
   }
-  // bool has sign only (the identity), as on the CPU.
+  // bool has sign (the identity) and bitwise_not (logical not) only, as on the CPU.
   EXPECT_TRUE(cuda::unary_defined(UnaryOp::Sign, false, true));
+  EXPECT_TRUE(cuda::unary_defined(UnaryOp::BitwiseNot, false, true));
   EXPECT_FALSE(cuda::unary_defined(UnaryOp::Neg, false, true));
-  EXPECT_TRUE(cuda::unary_op<bool>(UnaryOp::Sign, true, {}));
-  EXPECT_FALSE(cuda::unary_op<bool>(UnaryOp::Sign, false, {}));
+  EXPECT_FALSE(cuda::unary_defined(UnaryOp::BitwiseNot, true, false));
+  for (UnaryOp op : {UnaryOp::Sign, UnaryOp::BitwiseNot})
+    for (bool x : {false, true}) {
+      const Tensor out = empty({1}, kBool);
+      unary_stub(DeviceType::CPU, op, out, tensor(std::vector<bool>{x}), UnaryParams{});
+      EXPECT_EQ(cuda::unary_op<bool>(op, x, {}), out.item<bool>()) << ember::detail::op_name(op) << " of " << x;
+    }
 }
 
 namespace {
@@ -177,20 +187,27 @@ void check_binary(BinaryOp op) {
 
 TEST(ElementwiseMathTest, BinaryOpsMatchTheCpuKernelsInEveryComputeDtype) {
   for (BinaryOp op : all_codes<BinaryOp>("BinaryOp")) {
-    check_binary<float>(op);
-    check_binary<double>(op);
+    if (cuda::binary_defined(op, true, false)) {  // not the bitwise ops
+      check_binary<float>(op);
+      check_binary<double>(op);
+    }
     if (!cuda::binary_defined(op, false, false)) continue;
     check_binary<uint8_t>(op);
     check_binary<int32_t>(op);
     check_binary<int64_t>(op);
   }
-  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Maximum, BinaryOp::Minimum})
+  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Maximum, BinaryOp::Minimum, BinaryOp::BitwiseAnd,
+                      BinaryOp::BitwiseOr, BinaryOp::BitwiseXor}) {
+    EXPECT_TRUE(cuda::binary_defined(op, false, true)) << ember::detail::op_name(op);
     for (bool x : {false, true})
       for (bool y : {false, true}) {
         const Tensor out = empty({1}, kBool);
         binary_stub(DeviceType::CPU, op, out, tensor(std::vector<bool>{x}), tensor(std::vector<bool>{y}));
         EXPECT_EQ(cuda::binary_op<bool>(op, x, y), out.item<bool>()) << ember::detail::op_name(op);
       }
+  }
+  EXPECT_FALSE(cuda::binary_defined(BinaryOp::LeftShift, false, true));
+  EXPECT_FALSE(cuda::binary_defined(BinaryOp::BitwiseAnd, true, false));
 }
 
 TEST(ElementwiseMathTest, IntegerDivisionByZeroIsRefusedByBothSides) {

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bmm', 'bool', 'broadcast_to', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pow', 'prelu', 'prod', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -78,6 +78,203 @@ class Tensor:
         """
         (arg0: object, **kwargs) -> None
         """
+    @staticmethod
+    def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: typing.Any = 1) -> Tensor:
+        """
+        input + value * tensor1 / tensor2.
+        """
+    @staticmethod
+    def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: typing.Any = 1) -> Tensor:
+        """
+        input + value * tensor1 * tensor2.
+        """
+    @staticmethod
+    def clamp_max(input: Tensor, max: typing.Any) -> Tensor:
+        """
+        clamp(input, max=max).
+        """
+    @staticmethod
+    def clamp_min(input: Tensor, min: typing.Any) -> Tensor:
+        """
+        clamp(input, min=min).
+        """
+    @staticmethod
+    def count_nonzero(input: Tensor, dim: typing.Any = None) -> Tensor:
+        """
+        The number of nonzero elements (along dim), as int64.
+        """
+    @staticmethod
+    def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+        """
+        The cross product of 3-vectors along dim (the first dim of size 3 when None).
+        """
+    @staticmethod
+    def deg2rad(input: Tensor) -> Tensor:
+        ...
+    @staticmethod
+    def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
+        """
+        The p-norm of input - other, flattened.
+        """
+    @staticmethod
+    def dot(input: Tensor, tensor: Tensor) -> Tensor:
+        """
+        The inner product of two 1-D tensors (a 0-d tensor).
+        """
+    @staticmethod
+    def exp2(input: Tensor) -> Tensor:
+        """
+        2 ** input.
+        """
+    @staticmethod
+    def fmax(input: Tensor, other: Tensor) -> Tensor:
+        """
+        maximum, except that a NaN loses to a number.
+        """
+    @staticmethod
+    def fmin(input: Tensor, other: Tensor) -> Tensor:
+        """
+        minimum, except that a NaN loses to a number.
+        """
+    @staticmethod
+    def heaviside(input: Tensor, values: Tensor) -> Tensor:
+        """
+        0 below 0, values at 0, 1 above.
+        """
+    @staticmethod
+    def hypot(input: Tensor, other: Tensor) -> Tensor:
+        """
+        sqrt(input^2 + other^2).
+        """
+    @staticmethod
+    def index_put(input: Tensor, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
+        """
+        A copy of input with input[indices] = values, or += with accumulate (repeated indices add).
+        """
+    @staticmethod
+    def isclose(input: Tensor, other: typing.Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+        """
+        |input - other| <= atol + rtol * |other| elementwise (equal infinities are close, NaN only with
+            equal_nan), as PyTorch's.
+        """
+    @staticmethod
+    def kron(input: Tensor, other: Tensor) -> Tensor:
+        """
+        The Kronecker product (the dims of the shorter one counted from the right).
+        """
+    @staticmethod
+    def lerp(input: Tensor, end: Tensor, weight: typing.Any) -> Tensor:
+        """
+        input + weight * (end - input).
+        """
+    @staticmethod
+    def logical_xor(input: Tensor, other: Tensor) -> Tensor:
+        """
+        (input != 0) xor (other != 0).
+        """
+    @staticmethod
+    def logit(input: Tensor, eps: typing.Any = None) -> Tensor:
+        """
+        log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given.
+        """
+    @staticmethod
+    def median(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> typing.Any:
+        """
+        The lower median: of all elements (a 0-d tensor), or along dim as (values, indices).
+        """
+    @staticmethod
+    def moveaxis(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
+        """
+        input with dims `source` moved to positions `destination` (an int or a sequence each), the
+            others keeping their order.
+        """
+    @staticmethod
+    def movedim(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
+        """
+        input with dims `source` moved to positions `destination` (an int or a sequence each), the
+            others keeping their order.
+        """
+    @staticmethod
+    def mv(input: Tensor, vec: Tensor) -> Tensor:
+        """
+        [n, m] @ [m] -> [n].
+        """
+    @staticmethod
+    def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+        """
+        NaN, +inf and -inf replaced by nan, posinf and neginf (the dtype's largest and lowest values
+            when None); integer tensors come back unchanged.
+        """
+    @staticmethod
+    def nanmean(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
+        """
+        mean over the elements that are not NaN.
+        """
+    @staticmethod
+    def nansum(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
+        """
+        sum with NaN counted as 0.
+        """
+    @staticmethod
+    def quantile(input: Tensor, q: typing.Any, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
+        """
+        The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of the flattened input or along dim,
+            interpolated between the two nearest sorted values as `interpolation` says (linear, lower,
+            higher, nearest, midpoint); NaN where the values include a NaN. A tensor q adds a leading dim.
+        """
+    @staticmethod
+    def rad2deg(input: Tensor) -> Tensor:
+        ...
+    @staticmethod
+    def signbit(input: Tensor) -> Tensor:
+        """
+        Whether the sign bit is set (true for -0.0 and negative NaN-free values).
+        """
+    @staticmethod
+    def sinc(input: Tensor) -> Tensor:
+        """
+        sin(pi x) / (pi x), 1 at 0.
+        """
+    @staticmethod
+    def take(input: Tensor, index: Tensor) -> Tensor:
+        """
+        input's elements at the flat (row-major) positions index, in index's shape.
+        """
+    @staticmethod
+    def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+        """
+        gather along dim, input and indices broadcast against each other outside it (flattened when
+            dim is None).
+        """
+    @staticmethod
+    def tensor_split(input: Tensor, indices_or_sections: typing.Any, dim: int = 0) -> tuple:
+        """
+        Views of input split along dim: into n nearly equal parts (the first ones one longer), or at
+            the given indices.
+        """
+    @staticmethod
+    def trace(input: Tensor) -> Tensor:
+        """
+        The sum of a matrix's diagonal.
+        """
+    @staticmethod
+    def unflatten(input: Tensor, dim: int, sizes: typing.Sequence[int]) -> Tensor:
+        """
+        input with dim split into `sizes` (one of them may be -1).
+        """
+    @staticmethod
+    def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> typing.Any:
+        """
+        The distinct values of input, ascending (for dim=None, the flattened input), and optionally
+            where each element's value sits among them (return_inverse, input's shape) and how often each
+            occurs (return_counts): a sort, then the places where the sorted values change.
+        """
+    @staticmethod
+    def xlogy(input: typing.Any, other: typing.Any) -> Tensor:
+        """
+        input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
+            terms: 0 log 0 = 0). Either side may be a number.
+        """
     def __abs__(self) -> Tensor:
         ...
     @typing.overload
@@ -86,7 +283,11 @@ class Tensor:
     @typing.overload
     def __add__(self, arg0: bool | int | float) -> Tensor:
         ...
+    @typing.overload
     def __and__(self, arg0: Tensor) -> Tensor:
+        ...
+    @typing.overload
+    def __and__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __array__(self, dtype: typing.Any = None, copy: typing.Any = None) -> typing.Any:
         ...
@@ -129,8 +330,16 @@ class Tensor:
         """
     def __iadd__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def __iand__(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_and(self, other)) (integer and bool tensors).
+        """
     def __ifloordiv__(self, other: typing.Any) -> Tensor:
         ...
+    def __ilshift__(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_left_shift(self, other)) (integer and bool tensors).
+        """
     def __imul__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __index__(self) -> int:
@@ -143,12 +352,24 @@ class Tensor:
         ...
     def __invert__(self) -> Tensor:
         ...
+    def __ior__(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_or(self, other)) (integer and bool tensors).
+        """
+    def __irshift__(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_right_shift(self, other)) (integer and bool tensors).
+        """
     def __isub__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __iter__(self) -> collections.abc.Iterator:
         ...
     def __itruediv__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def __ixor__(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_xor(self, other)) (integer and bool tensors).
+        """
     @typing.overload
     def __le__(self, arg0: Tensor) -> Tensor:
         ...
@@ -156,6 +377,12 @@ class Tensor:
     def __le__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __len__(self) -> int:
+        ...
+    @typing.overload
+    def __lshift__(self, arg0: Tensor) -> Tensor:
+        ...
+    @typing.overload
+    def __lshift__(self, arg0: bool | int | float) -> Tensor:
         ...
     @typing.overload
     def __lt__(self, arg0: Tensor) -> Tensor:
@@ -185,7 +412,11 @@ class Tensor:
         ...
     def __neg__(self) -> Tensor:
         ...
+    @typing.overload
     def __or__(self, arg0: Tensor) -> Tensor:
+        ...
+    @typing.overload
+    def __or__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __pos__(self) -> Tensor:
         ...
@@ -197,21 +428,37 @@ class Tensor:
         ...
     def __radd__(self, arg0: bool | int | float) -> Tensor:
         ...
+    def __rand__(self, arg0: bool | int | float) -> Tensor:
+        ...
     def __reduce_ex__(self, protocol: int) -> tuple:
         ...
     def __repr__(self) -> str:
         ...
     def __rfloordiv__(self, other: typing.Any) -> Tensor:
         ...
+    def __rlshift__(self, arg0: bool | int | float) -> Tensor:
+        ...
     def __rmod__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __rmul__(self, arg0: bool | int | float) -> Tensor:
         ...
+    def __ror__(self, arg0: bool | int | float) -> Tensor:
+        ...
     def __rpow__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    def __rrshift__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __rshift__(self, arg0: Tensor) -> Tensor:
+        ...
+    @typing.overload
+    def __rshift__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __rsub__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __rtruediv__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    def __rxor__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __setitem__(self, index: typing.Any, value: typing.Any) -> None:
         """
@@ -231,6 +478,12 @@ class Tensor:
     @typing.overload
     def __truediv__(self, arg0: bool | int | float) -> Tensor:
         ...
+    @typing.overload
+    def __xor__(self, arg0: Tensor) -> Tensor:
+        ...
+    @typing.overload
+    def __xor__(self, arg0: bool | int | float) -> Tensor:
+        ...
     def _is_same(self, arg0: Tensor) -> bool:
         """
         True when both are the same tensor (not merely equal).
@@ -238,6 +491,10 @@ class Tensor:
     def abs(self) -> Tensor:
         """
         |self| in self's dtype (bool refused, as on PyTorch's CPU).
+        """
+    def abs_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(abs(self, ...)).
         """
     def acos(self) -> Tensor:
         """
@@ -259,6 +516,14 @@ class Tensor:
         """
     def add_(self, other: typing.Any, *, alpha: typing.Any = 1) -> Tensor:
         ...
+    def addcdiv_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(addcdiv(self, ...)).
+        """
+    def addcmul_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(addcmul(self, ...)).
+        """
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
         """
         beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape.
@@ -270,6 +535,8 @@ class Tensor:
         """
     @typing.overload
     def all(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+        ...
+    def allclose(self, other, rtol = 1e-05, atol = 1e-08, equal_nan = False):
         ...
     def amax(self, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
         """
@@ -359,11 +626,83 @@ class Tensor:
         """
         beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
         """
+    def bernoulli_(self, p: float = 0.5, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with 1 where a U[0, 1) draw is below p, else 0.
+        """
     def bfloat16(self) -> Tensor:
         ...
     def bincount(self, weights: Tensor | None = None, minlength: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
         """
         How often each value of a 1-D tensor of non-negative integers occurs (int64), or the sum of weights at each value; at least minlength entries.
+        """
+    @typing.overload
+    def bitwise_and(self, other: Tensor) -> Tensor:
+        """
+        self & other bit by bit (integer and bool tensors).
+        """
+    @typing.overload
+    def bitwise_and(self, other: bool | int | float) -> Tensor:
+        ...
+    def bitwise_and_(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_and(self, other)) (integer and bool tensors).
+        """
+    @typing.overload
+    def bitwise_left_shift(self, other: Tensor) -> Tensor:
+        """
+        self << other (integer tensors), as PyTorch: a shift by a negative count or by the bit width or more gives 0; the bits shifted out are dropped (no overflow error).
+        """
+    @typing.overload
+    def bitwise_left_shift(self, other: bool | int | float) -> Tensor:
+        ...
+    def bitwise_left_shift_(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_left_shift(self, other)) (integer and bool tensors).
+        """
+    def bitwise_not(self) -> Tensor:
+        """
+        ~self: every bit flipped (integer tensors), logical not (bool tensors).
+        """
+    def bitwise_not_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_not(self, ...)).
+        """
+    @typing.overload
+    def bitwise_or(self, other: Tensor) -> Tensor:
+        """
+        self | other bit by bit (integer and bool tensors).
+        """
+    @typing.overload
+    def bitwise_or(self, other: bool | int | float) -> Tensor:
+        ...
+    def bitwise_or_(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_or(self, other)) (integer and bool tensors).
+        """
+    @typing.overload
+    def bitwise_right_shift(self, other: Tensor) -> Tensor:
+        """
+        self >> other (integer tensors), arithmetic for signed dtypes; a shift by a negative count or by the bit width or more gives the sign fill (0 or -1).
+        """
+    @typing.overload
+    def bitwise_right_shift(self, other: bool | int | float) -> Tensor:
+        ...
+    def bitwise_right_shift_(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_right_shift(self, other)) (integer and bool tensors).
+        """
+    @typing.overload
+    def bitwise_xor(self, other: Tensor) -> Tensor:
+        """
+        self ^ other bit by bit (integer and bool tensors).
+        """
+    @typing.overload
+    def bitwise_xor(self, other: bool | int | float) -> Tensor:
+        ...
+    def bitwise_xor_(self, other: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(bitwise_xor(self, other)) (integer and bool tensors).
         """
     def bmm(self, mat2: Tensor) -> Tensor:
         """
@@ -383,6 +722,10 @@ class Tensor:
         """
         The smallest integer >= self; integer tensors as they are. Gradient zero.
         """
+    def ceil_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(ceil(self, ...)).
+        """
     def cfloat(self) -> Tensor:
         ...
     def char(self) -> Tensor:
@@ -399,6 +742,14 @@ class Tensor:
         """
     def clamp_(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> typing.Any:
         ...
+    def clamp_max_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(clamp_max(self, ...)).
+        """
+    def clamp_min_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(clamp_min(self, ...)).
+        """
     def clip(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
         """
         min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
@@ -461,6 +812,18 @@ class Tensor:
         """
         A view of the entries (i, i + offset) of dims dim1 and dim2, which are removed; the diagonal is the last dim.
         """
+    def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+        """
+        The n-th forward difference along dim (prepend and append joined first).
+        """
+    def digamma(self) -> Tensor:
+        """
+        The logarithmic derivative of Gamma, psi(self): -inf at +0 (+inf at -0), NaN at the negative integers. Integer tensors compute in float32. Gradient: polygamma(1, self).
+        """
+    def digamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(digamma(self, ...)).
+        """
     def dim(self) -> int:
         ...
     def div(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
@@ -503,13 +866,39 @@ class Tensor:
     @typing.overload
     def eq(self, other: bool | int | float) -> Tensor:
         ...
+    def equal(self, other):
+        ...
     def erf(self) -> Tensor:
         """
         The Gauss error function (GELU's building block).
         """
+    def erf_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(erf(self, ...)).
+        """
+    def erfc(self) -> Tensor:
+        """
+        1 - erf(self), without the cancellation for large self. Integer tensors compute in float32.
+        """
+    def erfc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(erfc(self, ...)).
+        """
+    def erfinv(self) -> Tensor:
+        """
+        The inverse of erf: +-inf at +-1, NaN outside [-1, 1]. Integer tensors compute in float32. Gradient: sqrt(pi) / 2 * exp(erfinv(self)^2).
+        """
+    def erfinv_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(erfinv(self, ...)).
+        """
     def exp(self) -> Tensor:
         """
         e^self; integer tensors compute in float32.
+        """
+    def exp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(exp(self, ...)).
         """
     def expand(self, *args) -> Tensor:
         """
@@ -522,6 +911,10 @@ class Tensor:
     def expm1(self) -> Tensor:
         """
         e^self - 1, accurate for small self. Integer tensors compute in float32.
+        """
+    def exponential_(self, lambd: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with Exp(lambd) draws: -log(1 - u) / lambd.
         """
     def fill_(self, value: typing.Any) -> typing.Any:
         ...
@@ -542,6 +935,10 @@ class Tensor:
     def floor(self) -> Tensor:
         """
         The largest integer <= self; integer tensors are returned as they are (a copy). Gradient zero.
+        """
+    def floor_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(floor(self, ...)).
         """
     @typing.overload
     def floor_divide(self, other: Tensor) -> Tensor:
@@ -597,6 +994,30 @@ class Tensor:
         """
         A copy of self with source.select(dim, i) added to self.select(dim, index[i]).
         """
+    def index_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_index_add(self, ...)).
+        """
+    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """
+        self with the slices at index along dim replaced by source's.
+        """
+    def index_copy_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_index_copy(self, ...)).
+        """
+    def index_fill(self, dim: int, index: Tensor, value: typing.Any) -> Tensor:
+        """
+        self with the slices at index along dim set to value.
+        """
+    def index_fill_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_index_fill(self, ...)).
+        """
+    def index_put_(self, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
+        """
+        self[indices] = values (+= with accumulate, where repeated indices add up), in place.
+        """
     def index_select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
         """
         The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
@@ -637,6 +1058,18 @@ class Tensor:
     @typing.overload
     def le(self, other: bool | int | float) -> Tensor:
         ...
+    def lerp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(lerp(self, ...)).
+        """
+    def lgamma(self) -> Tensor:
+        """
+        log |Gamma(self)|: +inf at 0 and the negative integers. Integer tensors compute in float32. Gradient: digamma(self).
+        """
+    def lgamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(lgamma(self, ...)).
+        """
     def log(self) -> Tensor:
         """
         Natural logarithm: log(0) = -inf, log(x < 0) = nan.
@@ -652,6 +1085,10 @@ class Tensor:
     def log2(self) -> Tensor:
         """
         Base-2 logarithm. Integer tensors compute in float32.
+        """
+    def log_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(log(self, ...)).
         """
     def log_softmax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -672,6 +1109,10 @@ class Tensor:
     def logical_or(self, other: Tensor) -> Tensor:
         """
         Nonzero-ness of self or other (any dtypes, broadcast).
+        """
+    def logit_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(logit(self, ...)).
         """
     def logsumexp(self, dim: typing.Any, keepdim: bool = False) -> Tensor:
         """
@@ -696,6 +1137,18 @@ class Tensor:
     def masked_fill(self, mask: Tensor, value: Tensor) -> Tensor:
         """
         masked_fill with a 0-d tensor's value.
+        """
+    def masked_fill_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(masked_fill(self, ...)).
+        """
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """
+        self with its elements where mask is true replaced by source's first ones, in row-major order.
+        """
+    def masked_scatter_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_masked_scatter(self, ...)).
         """
     def masked_select(self, mask: Tensor) -> Tensor:
         """
@@ -773,6 +1226,10 @@ class Tensor:
     @typing.overload
     def multiply(self, other: bool | int | float) -> Tensor:
         ...
+    def nan_to_num_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(nan_to_num(self, ...)).
+        """
     def narrow(self, dim: typing.SupportsInt | typing.SupportsIndex, start: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
         Entries [start, start + length) of dim, as a view.
@@ -790,6 +1247,10 @@ class Tensor:
     def neg(self) -> Tensor:
         """
         -self; bool tensors are refused (use logical_not).
+        """
+    def neg_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(neg(self, ...)).
         """
     def negative(self) -> Tensor:
         """
@@ -815,6 +1276,10 @@ class Tensor:
         """
         Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
         """
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with N(mean, std^2) draws.
+        """
     def numel(self) -> int:
         ...
     def numpy(self, force: bool = False) -> numpy.ndarray:
@@ -832,6 +1297,12 @@ class Tensor:
         """
         A view with the dims reordered: permute(0, 2, 1).
         """
+    def polygamma(self, n):
+        ...
+    def polygamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(<lambda>(self, ...)).
+        """
     @typing.overload
     def pow(self, exponent: Tensor) -> Tensor:
         """
@@ -841,6 +1312,10 @@ class Tensor:
     def pow(self, exponent: bool | int | float) -> Tensor:
         """
         self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
+        """
+    def pow_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(pow(self, ...)).
         """
     def prelu(self, weight: Tensor) -> Tensor:
         """
@@ -854,9 +1329,18 @@ class Tensor:
     @typing.overload
     def prod(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         ...
+    def random_(self, from_: int = 0, to: int | None = None, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with integers drawn uniformly from [from_, to - 1] (to: the dtype's largest exact integer
+            + 1 when None; random_(to) is random_(0, to)).
+        """
     def reciprocal(self) -> Tensor:
         """
         1 / self. Integer tensors compute in float32.
+        """
+    def reciprocal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(reciprocal(self, ...)).
         """
     def register_hook(self, hook: collections.abc.Callable) -> RemovableHandle:
         """
@@ -865,6 +1349,10 @@ class Tensor:
     def relu(self) -> Tensor:
         """
         max(self, 0); NaN stays NaN; integer dtypes kept, bool refused.
+        """
+    def relu_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(relu(self, ...)).
         """
     @typing.overload
     def remainder(self, other: Tensor) -> Tensor:
@@ -902,13 +1390,30 @@ class Tensor:
         """
         The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
         """
+    def round_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(round(self, ...)).
+        """
     def rsqrt(self) -> Tensor:
         """
         1 / sqrt(self).
         """
+    def scatter(self, dim: int, index: Tensor, src: typing.Any = None, *, value: typing.Any = None, reduce: str | None = None) -> Tensor:
+        """
+        self with src (a tensor, or a number) written at index along dim (PyTorch's scatter; where
+            an index repeats, PyTorch leaves undefined which write wins: here they add).
+        """
+    def scatter_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_scatter(self, ...)).
+        """
     def scatter_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
         """
         A copy of self with src added at the positions index names along dim.
+        """
+    def scatter_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(scatter_add(self, ...)).
         """
     def select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -920,9 +1425,17 @@ class Tensor:
         """
         1 / (1 + e^-self); integer tensors compute in float32.
         """
+    def sigmoid_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(sigmoid(self, ...)).
+        """
     def sign(self) -> Tensor:
         """
         -1, 0 or 1 in self's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
+        """
+    def sign_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(sign(self, ...)).
         """
     def sin(self) -> Tensor:
         """
@@ -952,13 +1465,23 @@ class Tensor:
     @typing.overload
     def split(self, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         ...
+    def split_with_sizes(self, split_sizes, dim = 0):
+        ...
     def sqrt(self) -> Tensor:
         """
         Square root (nan below 0).
         """
+    def sqrt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(sqrt(self, ...)).
+        """
     def square(self) -> Tensor:
         """
         self * self, in self's dtype (bool gives int64, as PyTorch).
+        """
+    def square_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(square(self, ...)).
         """
     def squeeze(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
         """
@@ -1000,6 +1523,10 @@ class Tensor:
         """
         Sum over dim (every dim when empty), computed in dtype when given. Integer and bool sums accumulate in int64.
         """
+    def sum_to_size(self, *size: typing.Any) -> Tensor:
+        """
+        self summed to `size`, which it broadcasts to (the dims that are 1 there, and leading ones).
+        """
     def swapaxes(self, axis0: typing.SupportsInt | typing.SupportsIndex, axis1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
         transpose(axis0, axis1).
@@ -1016,6 +1543,12 @@ class Tensor:
         """
         Hyperbolic tangent; integer tensors compute in float32.
         """
+    def tanh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(tanh(self, ...)).
+        """
+    def tile(self, *dims):
+        ...
     def to(self, *args: typing.Any, non_blocking: bool = False, copy: bool = False, memory_format: typing.Any = None, **kwargs: typing.Any) -> Tensor:
         ...
     def tolist(self) -> typing.Any:
@@ -1050,6 +1583,10 @@ class Tensor:
         """
         self rounded toward zero; integer tensors as they are. Gradient zero.
         """
+    def trunc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(trunc(self, ...)).
+        """
     def type(self, dtype: _dtype | None = None) -> typing.Any:
         ...
     def type_as(self, other):
@@ -1057,6 +1594,15 @@ class Tensor:
     def unbind(self, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         """
         Every entry of dim, as views (select).
+        """
+    def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+        """
+        The windows of `size` elements every `step` along dimension: that dim counts the windows, a new
+            last dim holds each one's elements (PyTorch returns a view; this is a copy).
+        """
+    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with U[a, b) draws (PyTorch's from_ and to).
         """
     def unsqueeze(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -1076,6 +1622,10 @@ class Tensor:
         """
     def where(self, condition: Tensor, other: typing.Any) -> Tensor:
         ...
+    def xlogy_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(xlogy(self, ...)).
+        """
     def zero_(self) -> typing.Any:
         ...
     @property
@@ -1371,6 +1921,50 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: typing.Sup
     """
     How often each value of a 1-D tensor of non-negative integers occurs (int64), or the sum of weights at each value; at least minlength entries.
     """
+@typing.overload
+def bitwise_and(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input & other bit by bit (integer and bool tensors).
+    """
+@typing.overload
+def bitwise_and(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def bitwise_left_shift(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input << other (integer tensors), as PyTorch: a shift by a negative count or by the bit width or more gives 0; the bits shifted out are dropped (no overflow error).
+    """
+@typing.overload
+def bitwise_left_shift(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+def bitwise_not(input: Tensor) -> Tensor:
+    """
+    ~input: every bit flipped (integer tensors), logical not (bool tensors).
+    """
+@typing.overload
+def bitwise_or(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input | other bit by bit (integer and bool tensors).
+    """
+@typing.overload
+def bitwise_or(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def bitwise_right_shift(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input >> other (integer tensors), arithmetic for signed dtypes; a shift by a negative count or by the bit width or more gives the sign fill (0 or -1).
+    """
+@typing.overload
+def bitwise_right_shift(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def bitwise_xor(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input ^ other bit by bit (integer and bool tensors).
+    """
+@typing.overload
+def bitwise_xor(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """
     Batched product of 3-D tensors [B, n, k] @ [B, k, m].
@@ -1378,6 +1972,10 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
 def broadcast_to(input: Tensor, size: typing.Any) -> Tensor:
     """
     expand(size).
+    """
+def can_cast(from_: _dtype, to: _dtype) -> bool:
+    """
+    Whether a value of dtype from_ may be cast to `to` (PyTorch's rule).
     """
 def cat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """
@@ -1459,6 +2057,10 @@ def diagonal(input: Tensor, offset: typing.SupportsInt | typing.SupportsIndex = 
     """
     A view of the entries (i, i + offset) of dims dim1 and dim2, which are removed; the diagonal is the last dim.
     """
+def digamma(input: Tensor) -> Tensor:
+    """
+    The logarithmic derivative of Gamma, psi(input): -inf at +0 (+inf at -0), NaN at the negative integers. Integer tensors compute in float32. Gradient: polygamma(1, input).
+    """
 @typing.overload
 def div(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -1504,6 +2106,14 @@ def eq(input: Tensor, other: bool | int | float) -> Tensor:
 def erf(input: Tensor) -> Tensor:
     """
     The Gauss error function (GELU's building block).
+    """
+def erfc(input: Tensor) -> Tensor:
+    """
+    1 - erf(input), without the cancellation for large input. Integer tensors compute in float32.
+    """
+def erfinv(input: Tensor) -> Tensor:
+    """
+    The inverse of erf: +-inf at +-1, NaN outside [-1, 1]. Integer tensors compute in float32. Gradient: sqrt(pi) / 2 * exp(erfinv(input)^2).
     """
 def exp(input: Tensor) -> Tensor:
     """
@@ -1670,6 +2280,10 @@ def le(input: Tensor, other: bool | int | float) -> Tensor:
 def leaky_relu(input: Tensor, negative_slope: typing.SupportsFloat | typing.SupportsIndex = 0.01) -> Tensor:
     """
     input where input > 0, else negative_slope * input. Floating tensors only.
+    """
+def lgamma(input: Tensor) -> Tensor:
+    """
+    log |Gamma(input)|: +inf at 0 and the negative integers. Integer tensors compute in float32. Gradient: digamma(input).
     """
 def linspace(start: typing.SupportsFloat | typing.SupportsIndex, end: typing.SupportsFloat | typing.SupportsIndex, steps: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     ...
@@ -1877,6 +2491,10 @@ def permute(input: Tensor, dims: typing.Any) -> Tensor:
     """
     A view with the dims reordered: permute(0, 2, 1).
     """
+def polygamma(n: typing.SupportsInt | typing.SupportsIndex, self: Tensor) -> Tensor:
+    """
+    The n-th derivative of digamma (n >= 0; n = 0 is digamma). Integer tensors compute in float32. Gradient: polygamma(n + 1, self).
+    """
 @typing.overload
 def pow(input: Tensor, exponent: Tensor) -> Tensor:
     """
@@ -1904,6 +2522,10 @@ def prod(input: Tensor, *, dtype: _dtype | None = None) -> Tensor:
 @typing.overload
 def prod(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
     ...
+def promote_types(type1: _dtype, type2: _dtype) -> _dtype:
+    """
+    The smallest dtype both type1 and type2 convert to without losing their category.
+    """
 def rand(*args, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     Uniform in [0, 1): rand(2, 3, generator=g).
@@ -1965,6 +2587,17 @@ def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """
     reshape(2, -1) or reshape((2, -1)): a view when the layout allows, else a copy.
     """
+@typing.overload
+def result_type(tensor1: ..., tensor2: ...) -> _dtype:
+    """
+    The dtype an arithmetic op of the two operands computes in.
+    """
+@typing.overload
+def result_type(tensor1: ..., tensor2: bool | int | float) -> _dtype:
+    ...
+@typing.overload
+def result_type(tensor1: bool | int | float, tensor2: ...) -> _dtype:
+    ...
 @typing.overload
 def rnn_relu(input: Tensor, hx: Tensor, params: collections.abc.Sequence[Tensor], has_biases: bool, num_layers: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
     """

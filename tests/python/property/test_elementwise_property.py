@@ -14,6 +14,18 @@ from strategies import (ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, NUMPY_OF, broadcas
                         python_scalars, tensors)
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _lgamma_scalar(v: float) -> float:
+    if math.isnan(v):
+        return v
+    if math.isinf(v) or (v <= 0 and v == math.floor(v)):
+        return math.inf  # the poles, and both infinities (PyTorch's)
+    return math.lgamma(v)
+
+
+_lgamma = np.vectorize(_lgamma_scalar, otypes=[np.float64])
 
 
 def _gelu_tanh(x):
@@ -35,6 +47,8 @@ UNARY = {
     "sqrt": (ember.sqrt, np.sqrt, ALL_DTYPES, "float"),
     "rsqrt": (ember.rsqrt, lambda x: 1 / np.sqrt(x), ALL_DTYPES, "float"),
     "erf": (ember.erf, _erf, ALL_DTYPES, "float"),
+    "erfc": (ember.erfc, _erfc, ALL_DTYPES, "float"),
+    "lgamma": (ember.lgamma, _lgamma, ALL_DTYPES, "float"),
     "tanh": (ember.tanh, np.tanh, ALL_DTYPES, "float"),
     "sigmoid": (ember.sigmoid, lambda x: 1 / (1 + np.exp(-x)), ALL_DTYPES, "float"),
     "gelu": (ember.gelu, lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), FLOAT_DTYPES, "float"),
@@ -420,3 +434,62 @@ def test_atan2_matches_numpy(data):
     expected = binary_oracle(np.arctan2, y.array, x.array, out_dtype, out_dtype)
     assert_close(ember.atan2(y.tensor, x.tensor), expected, dtype=out_dtype, what="atan2")
     assert_close(ember.arctan2(y.tensor, x.tensor), expected, dtype=out_dtype, what="arctan2")
+
+
+# ---- bitwise ops: integer and bool dtypes, every pair, broadcast, every layout; NumPy's shifts are
+# the oracle for counts inside [0, bits) (outside, NumPy's are the C behaviour; PyTorch's rule is
+# checked in tests/python/test_api_surface.py and tests/ops/bitwise_test.cpp)
+
+_BITWISE = {"bitwise_and": (ember.bitwise_and, np.bitwise_and), "__and__": (lambda a, b: a & b, np.bitwise_and),
+            "bitwise_or": (ember.bitwise_or, np.bitwise_or), "__or__": (lambda a, b: a | b, np.bitwise_or),
+            "bitwise_xor": (ember.bitwise_xor, np.bitwise_xor), "__xor__": (lambda a, b: a ^ b, np.bitwise_xor),
+            "__lshift__": (lambda a, b: a << b, np.left_shift), "__rshift__": (lambda a, b: a >> b, np.right_shift)}
+_BITS = {ember.uint8: 8, ember.int32: 32, ember.int64: 64}
+
+
+@pytest.mark.parametrize("name", sorted(_BITWISE))
+@given(data=st.data())
+def test_bitwise_ops_match_numpy(name, data):
+    fn, ref = _BITWISE[name]
+    shift = "shift" in name
+    dtypes = INT_DTYPES if shift else [ember.bool] + INT_DTYPES
+    sa, sb = data.draw(broadcastable_shapes(2))
+    a = data.draw(tensors(shape=sa, dtypes=dtypes), label="a")
+    if data.draw(st.booleans()):
+        b = data.draw(tensors(shape=sb, dtypes=dtypes, lo=0, hi=7), label="b")
+        other, x_other = b.tensor, b.array
+    else:
+        other = data.draw(st.integers(0, 7) if shift else st.integers(-300, 300) | st.booleans())
+        x_other = np.asarray(other)
+    promoted = result_type(a.tensor, other)
+    np_type = NUMPY_OF[promoted]
+    # NB: the oracle computes in the promoted dtype itself (wrapping as the tensor does).
+    expected = ref(a.array.astype(np.int64).astype(np_type) if promoted != ember.bool else a.array.astype(bool),
+                   np.asarray(x_other).astype(np.int64).astype(np_type) if promoted != ember.bool
+                   else np.asarray(x_other).astype(bool))
+    got = fn(a.tensor, other)
+    assert got.dtype == promoted, f"{name}: {got.dtype}, expected {promoted}"
+    np.testing.assert_array_equal(got.numpy(), np.asarray(expected).astype(np_type), err_msg=f"{name}({a.tensor!r}, {other!r})")
+
+
+@given(data=st.data())
+def test_bitwise_not_matches_numpy(data):
+    a = data.draw(tensors(dtypes=[ember.bool] + INT_DTYPES), label="a")
+    np_type = NUMPY_OF[a.tensor.dtype]
+    expected = np.invert(a.array.astype(np.int64).astype(np_type) if a.tensor.dtype != ember.bool else a.array.astype(bool))
+    for got in (~a.tensor, ember.bitwise_not(a.tensor), a.tensor.bitwise_not()):
+        assert got.dtype == a.tensor.dtype
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@given(data=st.data())
+def test_shift_counts_out_of_range_shift_every_bit_out(data):
+    """PyTorch's rule: a count < 0 or >= the width gives 0 (<<) or the sign fill (>>)."""
+    dtype = data.draw(st.sampled_from(INT_DTYPES))
+    a = data.draw(tensors(dtype=dtype, layouts=("contiguous",)), label="a")
+    bits = _BITS[dtype]
+    counts = data.draw(st.sampled_from([-1, -7, bits, bits + 1, 1000] if dtype != ember.uint8 else [bits, bits + 3, 200]))
+    count = ember.full(tuple(a.tensor.shape), counts, dtype=dtype)
+    np.testing.assert_array_equal((a.tensor << count).numpy(), np.zeros(a.array.shape, NUMPY_OF[dtype]))
+    fill = np.where(a.array.astype(np.int64).astype(NUMPY_OF[dtype]) < 0, -1, 0).astype(NUMPY_OF[dtype])
+    np.testing.assert_array_equal((a.tensor >> count).numpy(), fill)

@@ -1,0 +1,61 @@
+"""ember.special: the special functions under torch.special's names.
+
+The functions are the ops of the same names in `ember` (erf, erfc, erfinv, digamma (psi), polygamma,
+lgamma (gammaln), expm1, log1p, sinc, logit, ...), each differentiable as its op is."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _C
+from ._C import Tensor
+from . import _functions as _fn
+
+erf = _C.erf
+erfc = _C.erfc
+erfinv = _C.erfinv
+digamma = psi = _C.digamma
+polygamma = _C.polygamma
+gammaln = _C.lgamma
+expm1 = _C.expm1
+log1p = _C.log1p
+exp2 = _fn.exp2
+sinc = _fn.sinc
+round = _C.round  # noqa: A001  (torch.special.round)
+logit = _fn.logit
+xlogy = _fn.xlogy
+
+
+def expit(input: Tensor) -> Tensor:  # noqa: A002
+    """The logistic sigmoid, 1 / (1 + exp(-input))."""
+    return _C.sigmoid(input)
+
+
+def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    return _C.log_softmax(input if dtype is None else input.to(dtype), dim)
+
+
+def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:  # noqa: A002
+    return _C.softmax(input if dtype is None else input.to(dtype), dim)
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:  # noqa: A002
+    return _C.logsumexp(input, dim, keepdim)
+
+
+def ndtr(input: Tensor) -> Tensor:  # noqa: A002
+    """The standard normal CDF, (1 + erf(input / sqrt 2)) / 2."""
+    return 0.5 * _C.erfc(input * -0.7071067811865476)
+
+
+def ndtri(input: Tensor) -> Tensor:  # noqa: A002
+    """The inverse of ndtr: sqrt 2 * erfinv(2 p - 1)."""
+    return _C.erfinv(input * 2.0 - 1.0) * 1.4142135623730951
+
+
+def multigammaln(input: Tensor, p: int) -> Tensor:  # noqa: A002
+    """log of the multivariate gamma function of dimension p."""
+    import math
+    result = _C.full_like(input, p * (p - 1) / 4 * math.log(math.pi))
+    for j in range(p):
+        result = result + _C.lgamma(input - j / 2)
+    return result
