@@ -96,4 +96,26 @@ void rebase_history(const Tensor& self, const Edge& result) {
   meta.view_version = self.version();
 }
 
+void take_view_history(const Tensor& self, const Tensor& view) {
+  AutogradMeta* from = meta_of(view);
+  if (!from || !from->grad_fn) return;
+  AutogradMeta& meta = ensure_meta(self);
+  release_node(std::move(meta.grad_fn));
+  meta.grad_fn = from->grad_fn;
+  meta.output_nr = from->output_nr;
+  // NB: a view keeps its base; its grad_fn is current, so refresh_view must not rebuild it from the
+  // base with the layout it had before.
+  meta.view_version = self.version();
+}
+
+void detach_in_place(const Tensor& self) {
+  AutogradMeta* meta = meta_of(self);
+  if (!meta) return;
+  EMBER_CHECK(!(meta->is_view() && meta->view_base.requires_grad()),
+              "detach_: cannot detach a view in place (its base's gradient flows through it); use detach()");
+  release_node(std::move(meta->grad_fn));
+  meta->output_nr = 0;
+  meta->requires_grad = false;
+}
+
 }  // namespace ember::autograd

@@ -65,6 +65,13 @@ void check_inplace(const Tensor& self, const char* op);
 /// becomes a CopySlices node: the base's old history outside the view, `result` inside it.
 void rebase_history(const Tensor& self, const Edge& result);
 
+/// After an in-place view op (t_, unsqueeze_, ...) that gave `self` the layout of `view`, a view of
+/// self made by the op: self's history becomes view's (nothing when view has none).
+void take_view_history(const Tensor& self, const Tensor& view);
+/// detach_: self becomes a leaf that needs no gradient; refused for a view that requires grad (its
+/// base's history goes through it).
+void detach_in_place(const Tensor& self);
+
 /// The two nodes view tracking builds, made of ops that autograd does not name: ops/ registers
 /// them when the library loads (ops/view_history.cpp).
 struct ViewNodes {

@@ -152,6 +152,20 @@ class Tensor {
   const Tensor& index_put_(const std::vector<Tensor>& indices, const Tensor& values,
                            bool accumulate = false) const;
 
+  // ---- in-place view ops: this tensor takes the layout of the view op's result over the same
+  // storage, and its history when recorded (as PyTorch, refused on a leaf that requires grad;
+  // ops/inplace_view.cpp)
+  const Tensor& t_() const;
+  const Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  const Tensor& unsqueeze_(int64_t dim) const;
+  const Tensor& squeeze_(std::optional<int64_t> dim = std::nullopt) const;
+  /// Cuts this tensor from the graph: a leaf that needs no gradient (a view requiring grad refuses).
+  const Tensor& detach_() const;
+  /// Gives the tensor `sizes` with contiguous strides from its offset, keeping its storage's
+  /// elements in order; grows the storage (a new one for this tensor alone) when it is too small.
+  /// Refused for a tensor that requires grad.
+  const Tensor& resize_(IntArrayRef sizes) const;
+
  private:
   std::shared_ptr<TensorImpl> impl_;
 };

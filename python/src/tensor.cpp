@@ -339,6 +339,36 @@ share its storage.)doc");
     self.cast<const Tensor&>().copy_(src);
     return self;
   }, py::arg("src"));
+  // In-place view ops, detach_ and resize_: the same Python object comes back, changed.
+  cls.def("t_", [](const py::object& self) {
+    self.cast<const Tensor&>().t_();
+    return self;
+  });
+  for (const char* name : {"transpose_", "swapdims_", "swapaxes_"})
+    cls.def(name, [](const py::object& self, int64_t dim0, int64_t dim1) {
+      self.cast<const Tensor&>().transpose_(dim0, dim1);
+      return self;
+    }, py::arg("dim0"), py::arg("dim1"));
+  cls.def("unsqueeze_", [](const py::object& self, int64_t dim) {
+    self.cast<const Tensor&>().unsqueeze_(dim);
+    return self;
+  }, py::arg("dim"));
+  cls.def("squeeze_", [](const py::object& self, std::optional<int64_t> dim) {
+    self.cast<const Tensor&>().squeeze_(dim);
+    return self;
+  }, py::arg("dim") = py::none());
+  cls.def("detach_", [](const py::object& self) {
+    self.cast<const Tensor&>().detach_();
+    return self;
+  }, "Cuts the tensor from the graph in place: a leaf that needs no gradient.");
+  cls.def("resize_", [](const py::object& self, const py::args& sizes) {
+    self.cast<const Tensor&>().resize_(size_args(sizes));
+    return self;
+  }, "Gives the tensor a new shape (contiguous), keeping its elements in order; grows its storage if needed.");
+  cls.def("resize_as_", [](const py::object& self, const Tensor& other) {
+    self.cast<const Tensor&>().resize_(other.sizes());
+    return self;
+  }, py::arg("other"));
   cls.def("clamp_", [](const py::object& self, std::optional<Scalar> min, std::optional<Scalar> max) {
     self.cast<const Tensor&>().clamp_(min, max);
     return self;

@@ -101,3 +101,46 @@ def test_floor_division_is_pythons():
         ember.div(a, b, rounding_mode="round")
     w = ember.ones(3, requires_grad=True)
     assert not (w // 2).requires_grad  # piecewise constant: no gradient recorded
+
+
+# ---- in-place view ops, detach_ and resize_ (PyTorch's behaviour, checked against torch 2.15 by hand)
+
+def test_in_place_view_ops_change_the_same_object():
+    x = ember.arange(6.0).reshape(2, 3)
+    same = x
+    assert x.t_() is same and x.shape == (3, 2) and not x.is_contiguous()
+    assert x.unsqueeze_(0).shape == (1, 3, 2)
+    assert x.transpose_(0, 2).shape == (2, 3, 1)
+    assert x.swapdims_(0, 1).shape == (3, 2, 1)
+    assert x.squeeze_(-1).shape == (3, 2)
+    assert x.squeeze_().shape == (3, 2)
+    assert x.tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+
+
+def test_in_place_view_ops_record_their_gradient_and_refuse_a_leaf():
+    a = ember.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    with pytest.raises(RuntimeError, match="t_: a leaf tensor that requires grad"):
+        a.t_()
+    y = a * 2
+    y.t_()
+    (y * ember.tensor([1.0, 10.0])).sum().backward()
+    assert a.grad.tolist() == [[2.0, 2.0, 2.0], [20.0, 20.0, 20.0]]
+    with ember.no_grad():
+        a.unsqueeze_(0)
+    assert a.shape == (1, 2, 3) and a.is_leaf and a.requires_grad
+
+
+def test_detach_in_place_and_resize():
+    a = ember.ones(3, requires_grad=True)
+    y = a * 2
+    assert y.detach_() is y and not y.requires_grad and y.grad_fn is None and y.is_leaf
+    with pytest.raises(RuntimeError, match="detach_: cannot detach a view in place"):
+        (a * 3)[0].detach_()
+    r = ember.arange(6.0)
+    assert r.resize_(2, 2).tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    r.resize_((3, 3))
+    assert r.shape == (3, 3) and r.flatten()[:6].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    r.resize_as_(ember.zeros(2))
+    assert r.tolist() == [0.0, 1.0]
+    with pytest.raises(RuntimeError, match="resize_: cannot resize a tensor that requires grad"):
+        a.resize_(6)

@@ -89,6 +89,11 @@ class Tensor:
         input + value * tensor1 * tensor2.
         """
     @staticmethod
+    def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+        """
+        torch.cholesky(A, upper=False) of PyTorch before 2.x removed it: linalg.cholesky.
+        """
+    @staticmethod
     def clamp_max(input: Tensor, max: typing.Any) -> Tensor:
         """
         clamp(input, max=max).
@@ -111,6 +116,12 @@ class Tensor:
     @staticmethod
     def deg2rad(input: Tensor) -> Tensor:
         ...
+    @staticmethod
+    def det(A: Tensor) -> Tensor:
+        """
+        The determinant of each matrix of A [..., n, n]: the sign of the row permutation times the
+            product of U's diagonal (0 for a singular matrix).
+        """
     @staticmethod
     def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
         """
@@ -152,6 +163,11 @@ class Tensor:
         A copy of input with input[indices] = values, or += with accumulate (repeated indices add).
         """
     @staticmethod
+    def inverse(A: Tensor) -> Tensor:
+        """
+        The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one.
+        """
+    @staticmethod
     def isclose(input: Tensor, other: typing.Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
         """
         |input - other| <= atol + rtol * |other| elementwise (equal infinities are close, NaN only with
@@ -168,6 +184,11 @@ class Tensor:
         input + weight * (end - input).
         """
     @staticmethod
+    def logdet(input: Tensor) -> Tensor:
+        """
+        log det A (torch.logdet): NaN where det < 0, -inf where it is 0.
+        """
+    @staticmethod
     def logical_xor(input: Tensor, other: Tensor) -> Tensor:
         """
         (input != 0) xor (other != 0).
@@ -181,6 +202,12 @@ class Tensor:
     def median(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> typing.Any:
         """
         The lower median: of all elements (a 0-d tensor), or along dim as (values, indices).
+        """
+    @staticmethod
+    def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+        """
+        (values, indices): the most frequent value along dim (the smallest among equally frequent
+            ones) and the index of its last occurrence; dim is removed unless keepdim.
         """
     @staticmethod
     def moveaxis(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
@@ -226,6 +253,14 @@ class Tensor:
     def rad2deg(input: Tensor) -> Tensor:
         ...
     @staticmethod
+    def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        """
+        A copy of input with src's elements reduced into the positions index names along dim
+            (torch.scatter_reduce): reduce is "sum", "prod", "mean", "amax" or "amin"; include_self=False
+            leaves input's own value out of the positions that receive any. Positions no index names keep
+            input's value.
+        """
+    @staticmethod
     def signbit(input: Tensor) -> Tensor:
         """
         Whether the sign bit is set (true for -0.0 and negative NaN-free values).
@@ -234,6 +269,11 @@ class Tensor:
     def sinc(input: Tensor) -> Tensor:
         """
         sin(pi x) / (pi x), 1 at 0.
+        """
+    @staticmethod
+    def slogdet(A: Tensor) -> SlogdetResult:
+        """
+        (sign, logabsdet): det A = sign * exp(logabsdet); sign 0 and logabsdet -inf when singular.
         """
     @staticmethod
     def take(input: Tensor, index: Tensor) -> Tensor:
@@ -273,7 +313,8 @@ class Tensor:
     def xlogy(input: typing.Any, other: typing.Any) -> Tensor:
         """
         input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
-            terms: 0 log 0 = 0). Either side may be a number.
+            terms: 0 log 0 = 0). Either side may be a number. Gradients as PyTorch's: log(other) to input
+            (also where input is 0, when that log is finite), input / other to other.
         """
     def __abs__(self) -> Tensor:
         ...
@@ -799,6 +840,10 @@ class Tensor:
     def detach(self) -> Tensor:
         """
         Same data (shared storage), cut from the graph.
+        """
+    def detach_(self) -> typing.Any:
+        """
+        Cuts the tensor from the graph in place: a leaf that needs no gradient.
         """
     def diag(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
         """
@@ -1380,6 +1425,12 @@ class Tensor:
         """
         reshape(other's shape).
         """
+    def resize_(self, *args) -> typing.Any:
+        """
+        Gives the tensor a new shape (contiguous), keeping its elements in order; grows its storage if needed.
+        """
+    def resize_as_(self, other: Tensor) -> typing.Any:
+        ...
     def retain_grad(self) -> None:
         ...
     def roll(self, shifts: typing.Any, dims: typing.Any = ()) -> Tensor:
@@ -1414,6 +1465,10 @@ class Tensor:
     def scatter_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(scatter_add(self, ...)).
+        """
+    def scatter_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(scatter_reduce(self, ...)).
         """
     def select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -1487,6 +1542,8 @@ class Tensor:
         """
         Size-1 dims removed (only dim, when given and of size 1).
         """
+    def squeeze_(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
+        ...
     def std(self, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
         """
         sqrt(var(input, dim, ...)).
@@ -1531,10 +1588,16 @@ class Tensor:
         """
         transpose(axis0, axis1).
         """
+    def swapaxes_(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        ...
+    def swapdims_(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        ...
     def t(self) -> Tensor:
         """
         Transpose of a tensor with at most 2 dims (the tensor itself below 2).
         """
+    def t_(self) -> typing.Any:
+        ...
     def tan(self) -> Tensor:
         """
         Tangent (radians). Integer tensors compute in float32.
@@ -1563,6 +1626,8 @@ class Tensor:
         """
         A view with dim0 and dim1 swapped.
         """
+    def transpose_(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        ...
     def tril(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
         """
         The lower triangle of the last two dims (j - i <= diagonal), zeros above.
@@ -1608,6 +1673,8 @@ class Tensor:
         """
         A size-1 dim inserted at dim.
         """
+    def unsqueeze_(self, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        ...
     def var(self, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
         """
         sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
