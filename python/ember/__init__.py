@@ -78,6 +78,7 @@ from . import autograd  # noqa: E402
 from . import _tensor  # noqa: E402,F401  (Tensor's Python protocol methods)
 from ._tensor import clamp  # noqa: E402,F401  (numbers or tensors as bounds)
 from ._tensor import div, div as divide  # noqa: E402,F401  (rounding_mode)
+from ._tensor_str import get_printoptions, set_printoptions  # noqa: E402,F401  (how tensors print)
 from ._functions import *  # noqa: E402,F401,F403  (lerp, addcmul, isclose, movedim, compile, ...)
 from . import _tensor_methods  # noqa: E402,F401  (in-place forms, random fills)
 clip = clamp

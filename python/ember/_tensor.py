@@ -1,21 +1,21 @@
 """The Python half of ember.Tensor: what PyTorch scripts do with a tensor that is plain Python
-protocol or argument handling rather than an op: f"{loss:.4f}" (__format__); a __repr__ that pprint
-can look up (pybind11's own method objects are unhashable, and pprint keys a dict by the type's
-__repr__); PyTorch's keywords that change nothing here (to(non_blocking=): host-to-device copies are
-already asynchronous once staged); add_/sub_ with alpha; clamp with tensor bounds; new_tensor,
-new_empty (on the tensor's device), type_as, mT, and cuda()."""
+protocol or argument handling rather than an op: f"{loss:.4f}" (__format__); __repr__ and __str__
+with PyTorch's printout (_tensor_str.py; a Python function also lets pprint look it up: pybind11's
+own method objects are unhashable, and pprint keys a dict by the type's __repr__); PyTorch's
+keywords that change nothing here (to(non_blocking=): host-to-device copies are already
+asynchronous once staged); add_/sub_ with alpha; clamp with tensor bounds; new_tensor, new_empty
+(on the tensor's device), type_as, mT, and cuda()."""
 from __future__ import annotations
 
 from typing import Any
 
-from . import _C
+from . import _C, _tensor_str
 from ._C import Tensor
-
-_c_repr = Tensor.__repr__
 
 
 def _repr(self: Tensor) -> str:
-    return _c_repr(self)
+    # PyTorch's printout, formatted in Python (_tensor_str.py); str(t) and print(t) give the same.
+    return _tensor_str.tensor_repr(self)
 
 
 def _format(self: Tensor, format_spec: str) -> str:
@@ -27,6 +27,7 @@ def _format(self: Tensor, format_spec: str) -> str:
 
 
 Tensor.__repr__ = _repr
+Tensor.__str__ = _repr
 Tensor.__format__ = _format
 
 _c_to = Tensor.to
