@@ -81,6 +81,8 @@ from ._tensor import div, div as divide  # noqa: E402,F401  (rounding_mode)
 from ._tensor_str import get_printoptions, set_printoptions  # noqa: E402,F401  (how tensors print)
 from ._functions import *  # noqa: E402,F401,F403  (lerp, addcmul, isclose, movedim, compile, ...)
 from . import _tensor_methods  # noqa: E402,F401  (in-place forms, random fills)
+from . import linalg  # noqa: E402,F401  (det, inv, solve, cholesky, norms)
+from .linalg import det, inverse, logdet, slogdet, cholesky_legacy as cholesky  # noqa: E402,F401
 clip = clamp
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401

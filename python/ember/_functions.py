@@ -13,6 +13,8 @@ import numpy as _np
 
 from . import _C
 from ._C import Tensor
+from ._mode import mode
+from ._scatter_reduce import scatter_reduce
 
 
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002  (PyTorch's names)
@@ -562,4 +564,4 @@ __all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero
            "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
            "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split", "unique",
            "randint_like", "take", "tensordot", "dist", "sinc", "fmax", "fmin", "quantile", "combinations", "scatter",
-           "index_put", "result_type", "logit", "xlogy"]
+           "index_put", "result_type", "logit", "xlogy", "scatter_reduce", "mode"]

@@ -15,6 +15,7 @@ import numpy as _np
 
 from . import _C
 from . import _functions as fn
+from . import linalg as _linalg
 from .autograd import is_grad_enabled
 from ._C import Tensor
 
@@ -216,6 +217,13 @@ _METHODS = {
     "polygamma": lambda self, n: _C.polygamma(n, self),
     "logit": fn.logit,
     "xlogy": fn.xlogy,
+    "scatter_reduce": fn.scatter_reduce,
+    "mode": fn.mode,
+    "det": _linalg.det,
+    "logdet": _linalg.logdet,
+    "slogdet": _linalg.slogdet,
+    "inverse": _linalg.inv,
+    "cholesky": _linalg.cholesky_legacy,
     "allclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: bool(
         fn.isclose(self, other, rtol, atol, equal_nan).all()),
     "equal": lambda self, other: tuple(self.shape) == tuple(other.shape) and bool((self == other).all()),
@@ -231,6 +239,7 @@ _INPLACE = {
     "erf_": _C.erf, "erfc_": _C.erfc, "erfinv_": _C.erfinv, "lgamma_": _C.lgamma, "digamma_": _C.digamma,
     "polygamma_": lambda self, n: _C.polygamma(n, self),
     "logit_": fn.logit, "xlogy_": fn.xlogy,
+    "scatter_reduce_": fn.scatter_reduce,
     "index_fill_": _index_fill, "index_copy_": _index_copy, "masked_scatter_": _masked_scatter, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": fn.nan_to_num,
 }
 

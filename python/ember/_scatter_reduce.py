@@ -1,0 +1,134 @@
+"""torch.scatter_reduce composed of Ember's ops: src reduced into input at index along dim with
+"sum", "prod", "mean", "amax" or "amin", counting input's own value (include_self=True) or not.
+
+- sum and mean are scatter_add (mean then divides by the count, flooring for integer dtypes, as
+  PyTorch does); their gradients are the ops'.
+- prod, amax and amin sort src's elements by the output position they reduce into, then combine
+  each run of equal positions by a segmented scan (log2 of the longest run steps, each one op over
+  every element), and write each run's last element into the output. prod's gradient is
+  autograd's through the products: the exclusive product, exact where entries are 0.
+- amax and amin compute their value without a graph and take PyTorch's gradient through a linear
+  stand-in (value + (S - S.detach()), S = input * w_self + scatter_add(src * w_src), the weights
+  detached): each element equal to the result gets grad / (how many do), as PyTorch's formula.
+  NB: as PyTorch's, that count includes input's element where it equals the result even when
+  include_self=False (then input's own gradient there is 0, and the others get less than grad).
+The stand-in has no second derivative; every other path is ordinary ops."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import _C
+from .autograd import is_grad_enabled, no_grad
+from ._C import Tensor
+
+_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+def _check(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str) -> None:  # noqa: A002
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_reduce(): src must be a Tensor, got {type(src).__name__}")
+    if index.dtype not in (_C.int64, _C.int32):
+        raise RuntimeError(f"scatter_reduce(): Expected dtype int32/int64 for index, got {index.dtype}")
+    if input.dtype != src.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.dim() != input.dim() or src.dim() != input.dim():
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    too_big = any(index.shape[d] > src.shape[d] or (d != dim and index.shape[d] > input.shape[d])
+                  for d in range(index.dim()))
+    if too_big:
+        raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} "
+                           f"apart from dimension {dim} and to be no larger size than src {list(src.shape)}")
+
+
+def _flat_targets(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The flat position in input of each element of index (its coordinates, with index's value as
+    the coordinate along dim)."""
+    strides = [1] * input.dim()
+    for d in range(input.dim() - 2, -1, -1):
+        strides[d] = strides[d + 1] * input.shape[d + 1]
+    flat = index.to(_C.int64) * strides[dim]
+    for d in range(index.dim()):
+        if d != dim and index.shape[d] > 1:
+            shape = [1] * index.dim()
+            shape[d] = index.shape[d]
+            flat = flat + _C.arange(index.shape[d], dtype=_C.int64, device=input.device).reshape(*shape) * strides[d]
+    return flat.reshape(-1)
+
+
+def _segment_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, combine: Any, longest: int):
+    """(positions, values): for each flat position of input that index names, the combination of
+    the src elements sent there (combine(a, b) elementwise; longest = the most sent to one)."""
+    targets = _flat_targets(input, dim, index)
+    order = _C.argsort(targets)
+    keys = targets.index_select(0, order)
+    values = src.reshape(-1).index_select(0, order)
+    n, step = keys.numel(), 1
+    while step < longest:  # NB: an inclusive segmented scan (Hillis-Steele): runs are contiguous
+        same = keys[step:] == keys[:n - step]
+        values = _C.cat([values[:step], _C.where(same, combine(values[step:], values[:n - step]), values[step:])], 0)
+        step *= 2
+    last = _C.cat([keys[1:] != keys[:n - 1], _C.ones(1, dtype=_C.bool, device=keys.device)], 0)
+    ends = _C.nonzero(last).reshape(-1)
+    return keys.index_select(0, ends), values.index_select(0, ends)
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,  # noqa: A002
+                   include_self: bool = True) -> Tensor:
+    """A copy of input with src's elements reduced into the positions index names along dim
+    (torch.scatter_reduce): reduce is "sum", "prod", "mean", "amax" or "amin"; include_self=False
+    leaves input's own value out of the positions that receive any. Positions no index names keep
+    input's value."""
+    dim = dim % max(input.dim(), 1)
+    _check(input, dim, index, src, reduce)
+    if index.numel() == 0:
+        return input.clone()
+    src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
+    index = index.to(_C.int64)
+    counts = _C.scatter_add(_C.zeros(*input.shape, dtype=_C.int64, device=input.device), dim, index,
+                            _C.ones(*index.shape, dtype=_C.int64, device=input.device))
+    hit = counts > 0
+    if reduce in ("sum", "mean"):
+        base = input if include_self else _C.where(hit, _C.zeros_like(input), input)
+        total = _C.scatter_add(base, dim, index, src)
+        if reduce == "sum":
+            return total
+        n = (counts + 1 if include_self else _C.where(hit, counts, _C.ones_like(counts))).to(input.dtype)
+        return total / n if input.is_floating_point() else _C.floor_divide(total, n)
+    longest = int(counts.max())
+    combine = {"prod": _C.mul, "amax": _C.maximum, "amin": _C.minimum}[reduce]
+    if reduce == "prod":
+        positions, values = _segment_reduce(input, dim, index, src, combine, longest)
+        placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
+        placed = placed.reshape(*input.shape)
+        if include_self:
+            return input * _C.where(hit, placed, _C.ones_like(placed))
+        return _C.where(hit, placed, input)
+    with no_grad():
+        positions, values = _segment_reduce(input, dim, index, src.detach(), combine, longest)
+        placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
+        placed = placed.reshape(*input.shape)
+        result = _C.where(hit, combine(input, placed) if include_self else placed, input.detach())
+    if not (is_grad_enabled() and (input.requires_grad or src.requires_grad)):
+        return result
+    return result + _extremum_gradient(input, dim, index, src, result, hit, include_self)
+
+
+def _extremum_gradient(input: Tensor, dim: int, index: Tensor, src: Tensor, result: Tensor,  # noqa: A002
+                       hit: Tensor, include_self: bool) -> Tensor:
+    """0, with PyTorch's amax/amin gradient: S - S.detach() for the linear S described above."""
+    with no_grad():
+        value = result.gather(dim, index)
+        self_is = (input.detach() == result).to(input.dtype)
+        src_is = (src.detach() == value).to(input.dtype)
+        ties = _C.scatter_add(self_is, dim, index, src_is)
+        w_self = self_is / ties
+        if not include_self:
+            w_self = _C.where(hit, _C.zeros_like(w_self), w_self)
+        w_src = src_is / ties.gather(dim, index)
+    s = input * w_self + _C.scatter_add(_C.zeros_like(result), dim, index, src * w_src)
+    return s - s.detach()
+
+
+__all__ = ["scatter_reduce"]
