@@ -24,6 +24,9 @@ from . import functional, init, utils  # noqa: F401,E402
 from .layers import *  # noqa: F401,F403,E402  (losses and activations written in Python)
 from ._python_layers import *  # noqa: F401,F403,E402  (ConvTranspose1d, Bilinear: parameters, in Python)
 from ._embedding_bag import EmbeddingBag  # noqa: F401,E402
+from ._conv3d import Conv3d  # noqa: F401,E402
+from ._pool3d import MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d  # noqa: F401,E402
+from ._ctc import CTCLoss  # noqa: F401,E402
 from .padding import *  # noqa: F401,F403,E402  (ZeroPad2d, ReflectionPad2d, ...: modules over F.pad)
 from .resampling import *  # noqa: F401,F403,E402  (Upsample and its fixed-mode forms)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402

@@ -247,5 +247,8 @@ from ._pixel_shuffle import *  # noqa: E402,F401,F403
 from ._sliding import *  # noqa: E402,F401,F403
 from ._sampling_grids import *  # noqa: E402,F401,F403
 from ._embedding_bag import embedding_bag  # noqa: E402,F401
+from ._conv3d import conv3d  # noqa: E402,F401
+from ._pool3d import max_pool3d, avg_pool3d, adaptive_avg_pool3d, adaptive_max_pool3d  # noqa: E402,F401
+from ._ctc import ctc_loss  # noqa: E402,F401
 
 __all__ = [name for name in dir() if not name.startswith("_")]
