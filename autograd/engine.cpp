@@ -155,7 +155,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
     TensorList outs;
     if (any) {
       for (size_t k = 0; k < grads.size(); ++k)
-        if (!grads[k].defined()) {
+        if (!grads[k].defined() && node->materializes_grads()) {
           const TensorMeta& m = node->output_meta(k);
           grads[k] = zeros(m.sizes, TensorOptions(m.dtype).device(m.device));
         }

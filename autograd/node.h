@@ -45,6 +45,9 @@ class Node : public std::enable_shared_from_this<Node> {
   virtual const char* name() const = 0;
   /// Drops saved tensors once backward ran without retain_graph.
   virtual void release_saved() {}
+  /// Whether apply gets zeros for an output no gradient reached (the default), or an undefined
+  /// tensor (a node that fills them itself, or not: ember.autograd.Function's materialize_grads).
+  virtual bool materializes_grads() const { return true; }
 
   const std::vector<Edge>& next_edges() const { return next_edges_; }
   void add_next_edge(Edge edge) { next_edges_.push_back(std::move(edge)); }

@@ -130,3 +130,18 @@ class set_grad_enabled(_GradMode):
 
     def __exit__(self, *exc) -> None:
         _impl.set_grad_enabled(self._prev)
+
+
+# Custom ops with a hand-written backward (torch.autograd.Function); `ember.autograd.function` is the
+# module torch scripts import once_differentiable and FunctionCtx from.
+from ._autograd_function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401
+from . import _autograd_function as function  # noqa: E402
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__ + ".function"] = function
+__all__ += ["Function", "FunctionCtx", "once_differentiable", "function"]
+
+
+# Anomaly detection's switches (the flag only: see _anomaly.py).
+from ._anomaly import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly  # noqa: E402
+__all__ += ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]

@@ -184,6 +184,8 @@ share its storage.)doc");
       .def("is_complex", &Tensor::is_complex)
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_same", &Tensor::is_same, "True when both are the same tensor (not merely equal).")
+      .def_property_readonly("_version", &Tensor::version,
+                             "The in-place write counter of the tensor's storage (shared with its views).")
       .def("__repr__", &repr)
       .def("__str__", &repr)
       .def_property_readonly("T", [](const Tensor& t) {

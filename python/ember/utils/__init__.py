@@ -1,2 +1,3 @@
-"""ember.utils: torch.utils's data loading (ember.utils.data)."""
-from . import data  # noqa: F401
+"""ember.utils: torch.utils's data loading (ember.utils.data) and activation checkpointing
+(ember.utils.checkpoint)."""
+from . import checkpoint, data  # noqa: F401
