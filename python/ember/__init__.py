@@ -89,6 +89,7 @@ from . import nn, optim, io, data  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from . import accelerator, amp, backends, cuda, special, utils  # noqa: E402,F401
 from . import distributed, multiprocessing  # noqa: E402,F401
+from . import distributions  # noqa: E402,F401  (torch.distributions, composed of the ops above)
 from .amp import autocast  # noqa: E402,F401
 from .autograd import inference_mode  # noqa: E402,F401
 from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E402,F401
