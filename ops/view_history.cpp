@@ -1,6 +1,7 @@
 // The two nodes that make views and in-place writes differentiable (autograd/record.h registers
 // and calls them; they are built from index ops, which autograd cannot name):
-//   AsStridedBackward: a view's history rebuilt from its base's after an in-place write;
+//   AsStridedBackward: a view's history rebuilt from its base's after an in-place write, and the
+//     history of the as_strided op, which is defined here for that reason;
 //   CopySlices: the base's history after an in-place write into one of its views.
 // Both work in storage positions, so any pair of layouts (slices with steps, transposes, views of
 // views) is handled the same way: element i of a layout is storage position positions(layout)[i].
@@ -24,6 +25,8 @@ struct Layout {
   int64_t offset = 0;
 
   explicit Layout(const Tensor& t) : sizes(t.sizes().vec()), strides(t.strides().vec()), offset(t.storage_offset()) {}
+  Layout(DimVector sizes_, DimVector strides_, int64_t offset_)
+      : sizes(std::move(sizes_)), strides(std::move(strides_)), offset(offset_) {}
   // One past the last storage position the layout reaches (its offset when it is empty).
   int64_t end() const {
     int64_t last = offset;
@@ -108,4 +111,23 @@ const bool registered = [] {
 }();
 
 }  // namespace
+
+Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
+  EMBER_CHECK_VALUE(size.size() == stride.size(), "as_strided: mismatch in length of strides and shape: ", size,
+                    " and ", stride);
+  for (size_t d = 0; d < size.size(); ++d) {
+    EMBER_CHECK_VALUE(size[d] >= 0, "as_strided: negative size ", size[d], " in ", size);
+    EMBER_CHECK_VALUE(stride[d] >= 0, "as_strided: negative strides are not supported, got strides ", stride);
+  }
+  const int64_t offset = storage_offset.value_or(self.storage_offset());
+  EMBER_CHECK_VALUE(offset >= 0, "as_strided: negative storage offset ", offset);
+  const Layout layout(DimVector(size.begin(), size.end()), DimVector(stride.begin(), stride.end()), offset);
+  const auto held = static_cast<int64_t>(self.impl().storage()->nbytes() / itemsize(self.dtype()));
+  EMBER_CHECK_VALUE(layout.end() <= held, "as_strided: sizes ", size, ", strides ", stride, " and storage offset ",
+                    offset, " reach element ", layout.end() - 1, " of a storage of ", held, " elements");
+  Tensor out = as_strided_data(self, size, stride, offset);
+  autograd::set_view_history(self, out, autograd::any_requires_grad(self) ? as_strided_node(self, out) : nullptr);
+  return out;
+}
+
 }  // namespace ember

@@ -142,8 +142,9 @@ def _random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator: 
 
 
 def _unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
-    """The windows of `size` elements every `step` along dimension: that dim counts the windows, a new
-    last dim holds each one's elements (PyTorch returns a view; this is a copy)."""
+    """A view of the windows of `size` elements every `step` along dimension: that dim counts the
+    windows, a new last dim holds each one's elements (an as_strided view, as PyTorch's; windows that
+    overlap share elements, so write into a clone)."""
     d = dimension % max(self.dim(), 1)
     length = self.shape[d] if self.dim() else 1
     if size > length:
@@ -151,12 +152,11 @@ def _unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
     windows = (length - size) // step + 1
-    starts = _np.arange(windows)[:, None] * step + _np.arange(size)[None, :]
-    index = _C.from_numpy(starts.reshape(-1).astype(_np.int64)).to(self.device)
-    picked = self.index_select(d, index)  # [..., windows * size, ...]
-    shape = list(self.shape)
-    shape[d:d + 1] = [windows, size]
-    return picked.reshape(*shape).movedim(d + 1, -1)
+    if self.dim() == 0:
+        return self.as_strided((size,), (1,))
+    sizes, strides = list(self.shape), list(self.stride())
+    sizes[d], strides[d] = windows, strides[d] * step
+    return self.as_strided(sizes + [size], strides + [self.stride(d)], self.storage_offset())
 
 
 def _sum_to_size(self: Tensor, *size: Any) -> Tensor:

@@ -276,3 +276,22 @@ TEST(ViewTest, UnbindGivesEveryEntryOfADimAsAView) {
   expect_error([&] { unbind(x, 2); }, {"unbind: dimension 2 out of range"});
   gradcheck([](const TensorList& in) { return stack(unbind(in[0], 1), 0) * 2.0; }, {draw({2, 3})});
 }
+
+TEST(ViewTest, AsStridedViewsTheStorageAndAddsBackOverlappingGradients) {
+  const Tensor x = arange(0, 10, 1, kFloat64).set_requires_grad();
+  // Sliding windows of 4 every 2: elements shared between windows get each window's gradient.
+  const Tensor w = as_strided(x, {4, 4}, {2, 1}, 0);
+  EXPECT_EQ(w.data_ptr(), x.data_ptr());
+  expect_values(w.select(0, 1), {2, 3, 4, 5});
+  (w * arange(0, 4, 1, kFloat64)).sum().backward();
+  expect_values(x.grad(), {0, 1, 2, 4, 2, 4, 2, 4, 2, 3});
+  autograd::gradcheck([](const autograd::TensorList& in) { return as_strided(in[0], {3, 2}, {1, 3}, 1); },
+                      {rand({8}, kFloat64).set_requires_grad()});
+  // The offset defaults to the input's own; a view of a view reads the same storage.
+  const Tensor tail = arange(0, 6, 1, kFloat32).slice(0, 2, 6);
+  expect_values(as_strided(tail, {2}, {2}), {2, 4});
+  expect_error<ValueError>([] { as_strided(arange(0, 6, 1, kFloat32), {3, 3}, {3, 1}); },
+                           {"as_strided", "[3, 3]", "reach element 8", "6 elements"});
+  expect_error<ValueError>([] { as_strided(arange(0, 6, 1, kFloat32), {2}, {-1}); }, {"negative strides"});
+  expect_error<ValueError>([] { as_strided(arange(0, 6, 1, kFloat32), {2, 2}, {1}); }, {"mismatch", "[2, 2]", "[1]"});
+}
