@@ -42,6 +42,7 @@ from .. import _C
 from .._C import Tensor
 from .._C.nn import RemovableHandle  # noqa: F401  (what register_*_hook return)
 from . import hooks as _hooks
+from . import _hidden_entries as _hidden
 
 _CModule = _C.nn.Module
 _traversals = itertools.count(1)  # stamps named_parameters() traversals, later ones higher
@@ -136,6 +137,13 @@ class ModuleMethods:
             what = "module" if isinstance(value, _CModule) else "parameter or tensor"
             raise AttributeError(f"cannot assign {what} '{name}' before Module.__init__() call")
         cls = type(self).__name__
+        hidden = _hidden.spec(self, name)
+        if hidden is not None:  # an entry parametrize, weight_norm, ... took over (_hidden_entries.py)
+            if hidden[1] is not None:
+                return hidden[1](self, name, value)
+            if hidden[0] is _hidden.SLOT and isinstance(value, Tensor):
+                return self._replace_parameter(name, value)
+            _hidden.unhide(self, name)
         if isinstance(value, Parameter):
             _drop_plain(self, name)
             if self._has_parameter(name):
@@ -184,6 +192,9 @@ class ModuleMethods:
     def __getattr__(self, name: str) -> Any:
         # Called only when ordinary lookup fails: parameters, buffers and children.
         if not name.startswith("__") and _initialized(self):
+            hidden = _hidden.spec(self, name)
+            if hidden is not None:
+                return _hidden.read(self, name, hidden[0])
             entry = self._entry(name)
             if entry is not None:
                 kind, value = entry
@@ -244,7 +255,10 @@ class ModuleMethods:
         # tensor is one object, which several modules may reach): an optimizer built from plain
         # tensors keys their state by these names (ember.optim._traversed_names).
         root, stamp = _C.nn._address(self), next(_traversals)
+        hidden = [f"{prefix}.{h}" if prefix else h for h in _hidden.under(self)]
         for name, t in self._named_parameters(prefix, recurse):
+            if hidden and _hidden.is_under(name, hidden):
+                continue
             p = Parameter._wrap(t)
             p.__dict__.setdefault("_ember_names", {})[root] = (stamp, name)
             yield name, p
@@ -257,17 +271,23 @@ class ModuleMethods:
 
     def named_buffers(self, prefix: str = "", recurse: bool = True,
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
-        yield from self._named_buffers(prefix, recurse)
+        hidden = [f"{prefix}.{h}" if prefix else h for h in _hidden.under(self)]
+        for name, b in self._named_buffers(prefix, recurse):
+            if not (hidden and _hidden.is_under(name, hidden)):
+                yield name, b
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
-        for _, b in self._named_buffers("", recurse):
+        for _, b in self.named_buffers("", recurse):
             yield b
 
     def named_children(self) -> Iterator[tuple[str, "Module"]]:
-        yield from self._named_children()
+        hidden = _hidden.names(self)
+        for name, m in self._named_children():
+            if name not in hidden:
+                yield name, m
 
     def children(self) -> Iterator["Module"]:
-        for _, m in self._named_children():
+        for _, m in self.named_children():
             yield m
 
     def named_modules(self, memo: set | None = None, prefix: str = "",
@@ -282,7 +302,7 @@ class ModuleMethods:
         if remove_duplicate:
             memo.add(key)
         yield prefix, self
-        for name, child in self._named_children():
+        for name, child in self.named_children():
             yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
     def modules(self) -> Iterator["Module"]:
@@ -301,7 +321,10 @@ class ModuleMethods:
         """Persistent parameters and buffers by structured name, in registration order, as an
         OrderedDict; the tensors share memory with the module's (detached unless keep_vars)."""
         out = collections.OrderedDict()
+        hidden = _hidden.under(self)
         for name, t, is_parameter in self._state_dict():
+            if hidden and _hidden.is_under(name, hidden):
+                continue
             out[prefix + name] = (Parameter._wrap(t) if is_parameter else t) if keep_vars else t.detach()
         return out
 
@@ -315,13 +338,21 @@ class ModuleMethods:
                 raise TypeError(f"load_state_dict: '{k}' is a {type(v).__name__}, expected a Tensor")
             items.append((k, v))
         try:
-            missing, unexpected, mismatches = self._load_state_dict(items, strict)
+            if _hidden.under(self):
+                missing, unexpected, mismatches = _hidden.load_state_dict(self, items, strict)
+            else:
+                missing, unexpected, mismatches = self._load_state_dict(items, strict)
         except KeyError as e:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n"
                                f"{e.args[0] if e.args else e}") from None
         if mismatches:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n{mismatches}")
         return _IncompatibleKeys(missing, unexpected)
+
+    def __deepcopy__(self, memo: dict) -> "Module":
+        """copy.deepcopy(model), as PyTorch's (see _module_copy.py for how and its limits)."""
+        from ._module_copy import deepcopy_module
+        return deepcopy_module(self, memo)
 
     # ---- modes and conversions
     def requires_grad_(self, requires_grad: bool = True) -> "Module":

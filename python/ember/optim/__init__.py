@@ -592,6 +592,7 @@ class RAdam(Optimizer, _C.optim.RAdam):
 from .lbfgs import LBFGS  # noqa: E402  (written in Python on Optimizer)
 from .rprop import Rprop  # noqa: E402  (likewise)
 from .asgd import ASGD  # noqa: E402  (likewise)
+from . import swa_utils  # noqa: E402,F401  (AveragedModel, SWALR, update_bn)
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "LBFGS", "Rprop", "ASGD", "ParamGroup", "lr_scheduler"]
+           "LBFGS", "Rprop", "ASGD", "ParamGroup", "lr_scheduler", "swa_utils"]

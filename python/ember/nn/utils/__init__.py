@@ -53,3 +53,12 @@ def vector_to_parameters(vec: Tensor, parameters: _Params) -> None:
         offset += n
     if offset != vec.numel():
         raise ValueError(f"vector_to_parameters: the vector has {vec.numel()} elements, the parameters {offset}")
+
+
+# Reparametrisations and pruning (each in its own file; the function names shadow their files', as torch's).
+from . import parametrize, parametrizations, prune  # noqa: E402,F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: E402,F401
+from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: E402,F401
+
+__all__ += ["parametrize", "parametrizations", "prune", "weight_norm", "remove_weight_norm", "spectral_norm",
+            "remove_spectral_norm"]
