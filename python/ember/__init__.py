@@ -93,6 +93,10 @@ from . import distributions  # noqa: E402,F401  (torch.distributions, composed o
 from .amp import autocast  # noqa: E402,F401
 from .autograd import inference_mode  # noqa: E402,F401
 from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E402,F401
+from . import jit, testing  # noqa: E402,F401  (jit: script/trace return their argument; testing.assert_close)
+from ._deterministic import *  # noqa: E402,F401,F403  (use_deterministic_algorithms: a recorded flag)
+from ._anomaly import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402,F401
+from ._bessel import i0  # noqa: E402,F401  (the modified Bessel function; special has i0e, i1, i1e)
 
 __version__ = "0.1.0"
 

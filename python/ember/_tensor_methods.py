@@ -250,6 +250,12 @@ def _index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 _INPLACE["index_add_"] = _index_add
 
+# put, index_reduce, the Bessel functions and apply_ / map_ live in files of their own.
+from . import _bessel, _index_reduce, _put  # noqa: E402
+_METHODS.update({"put": _put.put, "index_reduce": _index_reduce.index_reduce, "i0": _bessel.i0,
+                 "apply_": _put.apply_, "map_": _put.map_})
+_INPLACE.update({"put_": _put.put, "index_reduce_": _index_reduce.index_reduce, "i0_": _bessel.i0})
+
 
 def _inplace(op):
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:

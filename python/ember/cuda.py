@@ -101,3 +101,9 @@ def memory_allocated(device: Any = None) -> int:
 def memory_reserved(device: Any = None) -> int:
     """Bytes the caching allocator holds on the device (live and cached)."""
     return _C._cuda_memory_reserved(max(_index(device), 0))
+
+
+# ember.cuda.amp (torch.cuda.amp's autocast and GradScaler): a module of its own, importable by its dotted name.
+import sys as _sys  # noqa: E402
+from . import _cuda_amp as amp  # noqa: E402
+_sys.modules[__name__ + ".amp"] = amp

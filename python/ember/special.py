@@ -23,6 +23,7 @@ sinc = _fn.sinc
 round = _C.round  # noqa: A001  (torch.special.round)
 logit = _fn.logit
 xlogy = _fn.xlogy
+from ._bessel import i0, i0e, i1, i1e  # noqa: E402,F401  (Cephes's series, torch's gradients)
 
 
 def expit(input: Tensor) -> Tensor:  # noqa: A002

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -158,9 +158,20 @@ class Tensor:
         sqrt(input^2 + other^2).
         """
     @staticmethod
+    def i0(input: Tensor) -> Tensor:
+        """
+        The modified Bessel function of the first kind of order 0; its gradient is i1.
+        """
+    @staticmethod
     def index_put(input: Tensor, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
         """
         A copy of input with input[indices] = values, or += with accumulate (repeated indices add).
+        """
+    @staticmethod
+    def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        """
+        A copy of input where input.select(dim, index[i]) is reduced with source.select(dim, i) for
+            every i; include_self=False leaves input's own values out of the slices index names.
         """
     @staticmethod
     def inverse(A: Tensor) -> Tensor:
@@ -241,6 +252,12 @@ class Tensor:
     def nansum(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
         """
         sum with NaN counted as 0.
+        """
+    @staticmethod
+    def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """
+        A copy of input with its flattened elements at `index` (negative counts from the end) set to
+            source's elements in order, or, with accumulate, added to (repeated indices add up).
         """
     @staticmethod
     def quantile(input: Tensor, q: typing.Any, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
@@ -595,6 +612,10 @@ class Tensor:
     @typing.overload
     def any(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
         ...
+    def apply_(self, callable: typing.Callable[[typing.Any], typing.Any]) -> Tensor:
+        """
+        In place: every element x becomes callable(x) (a Python number in, one out). Slow: CPU only.
+        """
     def arccos(self) -> Tensor:
         """
         Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
@@ -638,6 +659,10 @@ class Tensor:
     def argwhere(self) -> Tensor:
         """
         The coordinates of the nonzero entries, one row each in row-major order: [n, self.dim()].
+        """
+    def as_strided(self, size: typing.Any, stride: typing.Any, storage_offset: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        A view of self's storage with the given sizes, strides (in elements, >= 0) and storage offset (self's when None); elements may repeat (sliding windows). Refused when it would reach past the storage. Gradient: each element's gradient added back at its storage position (ops/view_history.cpp).
         """
     def asin(self) -> Tensor:
         """
@@ -1035,6 +1060,10 @@ class Tensor:
         """
         Histogram of bins equal bins over [min, max] (the data's range when min == max) in self's dtype; entries outside are ignored, the right edge is in the last bin.
         """
+    def i0_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(i0(self, ...)).
+        """
     def index_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
         """
         A copy of self with source.select(dim, i) added to self.select(dim, index[i]).
@@ -1062,6 +1091,10 @@ class Tensor:
     def index_put_(self, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
         """
         self[indices] = values (+= with accumulate, where repeated indices add up), in place.
+        """
+    def index_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(index_reduce(self, ...)).
         """
     def index_select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
         """
@@ -1173,6 +1206,11 @@ class Tensor:
     @typing.overload
     def lt(self, other: bool | int | float) -> Tensor:
         ...
+    def map_(self, tensor: Tensor, callable: typing.Callable[[typing.Any, typing.Any], typing.Any]) -> Tensor:
+        """
+        In place: every element x becomes callable(x, y), y the element of `tensor` (broadcast to self's
+            shape) at the same position. Slow: CPU only.
+        """
     @typing.overload
     def masked_fill(self, mask: Tensor, value: bool | int | float) -> Tensor:
         """
@@ -1374,6 +1412,10 @@ class Tensor:
     @typing.overload
     def prod(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         ...
+    def put_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(put(self, ...)).
+        """
     def random_(self, from_: int = 0, to: int | None = None, *, generator: typing.Any = None) -> Tensor:
         """
         Fills with integers drawn uniformly from [from_, to - 1] (to: the dtype's largest exact integer
@@ -1662,8 +1704,9 @@ class Tensor:
         """
     def unfold(self, dimension: int, size: int, step: int) -> Tensor:
         """
-        The windows of `size` elements every `step` along dimension: that dim counts the windows, a new
-            last dim holds each one's elements (PyTorch returns a view; this is a copy).
+        A view of the windows of `size` elements every `step` along dimension: that dim counts the
+            windows, a new last dim holds each one's elements (an as_strided view, as PyTorch's; windows that
+            overlap share elements, so write into a clone).
         """
     def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator: typing.Any = None) -> Tensor:
         """
@@ -1699,6 +1742,11 @@ class Tensor:
     def T(self) -> Tensor:
         """
         The dims reversed (the transpose of a matrix).
+        """
+    @property
+    def _version(self) -> int:
+        """
+        The in-place write counter of the tensor's storage (shared with its views).
         """
     @property
     def data(self) -> Tensor:
@@ -1951,6 +1999,10 @@ def argsort(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1, 
 def argwhere(input: Tensor) -> Tensor:
     """
     The coordinates of the nonzero entries, one row each in row-major order: [n, input.dim()].
+    """
+def as_strided(input: Tensor, size: typing.Any, stride: typing.Any, storage_offset: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    A view of input's storage with the given sizes, strides (in elements, >= 0) and storage offset (input's when None); elements may repeat (sliding windows). Refused when it would reach past the storage. Gradient: each element's gradient added back at its storage position (ops/view_history.cpp).
     """
 def asin(input: Tensor) -> Tensor:
     """

@@ -250,5 +250,7 @@ from ._embedding_bag import embedding_bag  # noqa: E402,F401
 from ._conv3d import conv3d  # noqa: E402,F401
 from ._pool3d import max_pool3d, avg_pool3d, adaptive_avg_pool3d, adaptive_max_pool3d  # noqa: E402,F401
 from ._ctc import ctc_loss  # noqa: E402,F401
+from ._channel_ops import *  # noqa: E402,F401,F403  (channel_shuffle, dropout1d, dropout3d, feature_alpha_dropout)
+from ._conv_transpose3d import conv_transpose3d  # noqa: E402,F401
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -68,6 +68,10 @@ class Module:
     """
     def __call__(self, *args, **kwargs):
         ...
+    def __deepcopy__(self, memo: dict) -> 'Module':
+        """
+        copy.deepcopy(model), as PyTorch's (see _module_copy.py for how and its limits).
+        """
     def __delattr__(self, name: str) -> None:
         ...
     def __getattr__(self, name: str) -> typing.Any:
@@ -538,6 +542,13 @@ class Embedding(Module):
     """
     A lookup table of num_embeddings vectors (torch.nn.Embedding).
     """
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx = None, max_norm = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
+        """
+        An Embedding whose weight is `embeddings` [num_embeddings, embedding_dim] itself (shared, as
+            PyTorch's), trainable unless freeze. padding_idx only keeps that row's gradient at zero: the row is
+            not cleared, as in PyTorch.
+        """
     def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
         ...
     def reset_parameters(self) -> None:

@@ -15,7 +15,9 @@ from .dataloader import DataLoader, default_collate, get_worker_info
 from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
 from .distributed import DistributedSampler
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler
+from .weighted_sampler import WeightedRandomSampler
 
 __all__ = ["DataLoader", "default_collate", "get_worker_info", "Dataset", "IterableDataset",
            "TensorDataset", "Subset", "ConcatDataset", "random_split", "Sampler", "SequentialSampler",
-           "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler"]
+           "RandomSampler", "SubsetRandomSampler", "BatchSampler", "DistributedSampler",
+           "WeightedRandomSampler"]
