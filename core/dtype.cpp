@@ -1,6 +1,7 @@
 #include "ember/core/dtype.h"
 
 #include <Eigen/Core>
+#include <atomic>
 #include <string>
 
 #include "ember/core/error.h"
@@ -97,6 +98,18 @@ void check_floating_compute(DType t, const char* op) {
   if (t == DType::Float32 || t == DType::Float64) return;
   check_compute_dtype(t, op);
   EMBER_CHECK_TYPE(false, op, ": expected a floating point tensor (float32 or float64), got ", t);
+}
+
+namespace {
+std::atomic<DType> g_default_dtype{DType::Float32};
+}  // namespace
+
+DType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+
+void set_default_dtype(DType dtype) {
+  EMBER_CHECK_TYPE(is_floating(dtype), "set_default_dtype: only floating-point types are supported as the default "
+                   "type, got ", dtype);
+  g_default_dtype.store(dtype, std::memory_order_relaxed);
 }
 
 }  // namespace ember

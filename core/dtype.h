@@ -73,6 +73,12 @@ std::ostream& operator<<(std::ostream& os, DType t);
 /// The dtype both operands of a binary op compute in (PyTorch's promotion lattice).
 DType promote_types(DType a, DType b);
 
+/// The dtype factories create and Python floats take when none is given: float32 unless
+/// set_default_dtype chose another floating dtype (process-wide, as torch.set_default_dtype).
+DType default_dtype();
+/// Sets it; only floating dtypes (float16, bfloat16, float32, float64), else TypeError.
+void set_default_dtype(DType dtype);
+
 template <typename T> struct dtype_of_t;
 template <> struct dtype_of_t<bool> { static constexpr DType value = DType::Bool; };
 template <> struct dtype_of_t<uint8_t> { static constexpr DType value = DType::UInt8; };

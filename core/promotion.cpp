@@ -14,7 +14,7 @@ int category(DType t) {
 // PyTorch's dtype of a wrapped Python number.
 DType number_dtype(const Scalar& s) {
   if (s.is_bool()) return kBool;
-  return s.is_floating() ? kFloat32 : kInt64;
+  return s.is_floating() ? default_dtype() : kInt64;
 }
 
 // `lower` (0-d tensors or numbers) only matters when its category is above `higher`'s. A complex

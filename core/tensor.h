@@ -24,7 +24,8 @@ class Node;
 }
 
 /// dtype, device and requires_grad of a new tensor: zeros({2, 3}, kFloat64),
-/// zeros({2}, TensorOptions().dtype(kFloat64).requires_grad(true)).
+/// zeros({2}, TensorOptions().dtype(kFloat64).requires_grad(true)). The dtype defaults to
+/// default_dtype() (float32 unless set_default_dtype changed it).
 class TensorOptions {
  public:
   TensorOptions() = default;
@@ -40,7 +41,7 @@ class TensorOptions {
   TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
 
  private:
-  DType dtype_ = DType::Float32;
+  DType dtype_ = default_dtype();  // float32 unless set_default_dtype chose another
   Device device_;
   bool requires_grad_ = false;
 };

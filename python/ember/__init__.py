@@ -59,6 +59,7 @@ from ._C import (  # noqa: F401  (re-exported)
     ones,
     ones_like,
     promote_types,
+    set_default_dtype,
     rand,
     rand_like,
     randint,
@@ -106,20 +107,26 @@ import builtins as _builtins  # noqa: E402
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new tensor holding a copy of `data`: a number, nested lists of numbers, a NumPy array or
-    a Tensor. The dtype is inferred as in PyTorch (bool, int64, or float32 for Python floats; a
-    NumPy array or scalar keeps its dtype) unless `dtype` is given. Never shares memory with
+    a Tensor. The dtype is inferred as in PyTorch (bool, int64, or the default dtype, float32 unless
+    set_default_dtype changed it, for Python floats; a NumPy array or scalar keeps its dtype) unless
+    `dtype` is given. Never shares memory with
     `data`; ember.from_numpy does. device= places it ("cuda" without a GPU raises "no CUDA
     device: ...")."""
     if isinstance(data, Tensor):
         result = data.detach().clone()
     else:
         array = data if isinstance(data, _np.ndarray) else _np.asarray(data)
-        if dtype is None and not isinstance(data, (_np.ndarray, _np.generic)) and array.dtype == _np.float64:
+        python_numbers = dtype is None and not isinstance(data, (_np.ndarray, _np.generic))
+        if python_numbers and array.dtype == _np.float64:
             # Python floats: the default dtype. NB: only without `dtype`, which they reach directly
             # (through float32, ember.tensor([1e-300], dtype=ember.float64) was 0).
-            array = array.astype(_np.float32)
-        elif dtype is None and not isinstance(data, (_np.ndarray, _np.generic)) and array.dtype == _np.complex128:
-            array = array.astype(_np.complex64)  # Python complex numbers: the default complex dtype
+            dtype = _C.get_default_dtype()
+            if dtype == float32:
+                array = array.astype(_np.float32)
+        elif python_numbers and array.dtype == _np.complex128:
+            # Python complex numbers: the default complex dtype (complex128 under a float64 default).
+            if _C.get_default_dtype() != float64:
+                array = array.astype(_np.complex64)
         if array.dtype.byteorder == ">":
             array = array.astype(array.dtype.newbyteorder("="))
         if not array.flags.c_contiguous:  # NB: not ascontiguousarray, which makes 0-d arrays 1-d

@@ -97,8 +97,9 @@ def is_complex(input: Tensor) -> bool:  # noqa: A002
 
 
 def get_default_dtype() -> Any:
-    """float32: what ember.tensor gives Python floats and the factories create."""
-    return _C.float32
+    """What ember.tensor gives Python floats and the factories create: float32 unless
+    ember.set_default_dtype chose another floating dtype."""
+    return _C.get_default_dtype()
 
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:  # noqa: A002
@@ -528,7 +529,7 @@ def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
 def result_type(tensor1: Any, tensor2: Any) -> Any:
     """The dtype an arithmetic op of the two operands (tensors or Python numbers) computes in."""
     if not isinstance(tensor1, Tensor) and not isinstance(tensor2, Tensor):
-        # Two numbers: as two 0-d tensors (bool, int64, or the default float32), as torch does.
+        # Two numbers: as two 0-d tensors (bool, int64, or the default dtype), as torch does.
         return _C.result_type(_scalar_tensor(tensor1), _scalar_tensor(tensor2))
     return _C.result_type(tensor1, tensor2)
 
@@ -539,8 +540,13 @@ def _scalar_tensor(value: Any) -> Tensor:
     if isinstance(value, builtins.int):
         return _C.scalar_tensor(value, dtype=_C.int64)
     if isinstance(value, builtins.complex):
-        return _C.scalar_tensor(value, dtype=_C.complex64)
-    return _C.scalar_tensor(value, dtype=_C.float32)
+        return _C.scalar_tensor(value, dtype=_complex_default())
+    return _C.scalar_tensor(value, dtype=_C.get_default_dtype())
+
+
+def _complex_default() -> Any:
+    """The complex dtype of Python complex numbers: complex128 under a float64 default, else complex64."""
+    return _C.complex128 if _C.get_default_dtype() == _C.float64 else _C.complex64
 
 
 def set_float32_matmul_precision(precision: str) -> None:

@@ -14,14 +14,17 @@
 namespace ember::python {
 namespace {
 
+// NB: fallback is read per call: the default dtype can change (set_default_dtype).
 TensorOptions options_of(std::optional<DType> dtype, std::optional<Device> device, bool requires_grad,
-                         DType fallback = kFloat32) {
-  return TensorOptions(dtype.value_or(fallback)).device(device.value_or(Device())).requires_grad(requires_grad);
+                         std::optional<DType> fallback = std::nullopt) {
+  return TensorOptions(dtype.value_or(fallback.value_or(default_dtype())))
+      .device(device.value_or(Device()))
+      .requires_grad(requires_grad);
 }
 
-// The dtype PyTorch infers from a fill value: bool, int64 or the default float32.
+// The dtype PyTorch infers from a fill value: bool, int64 or the default dtype (float32).
 DType inferred(const Scalar& s) {
-  return s.is_bool() ? kBool : s.is_floating() ? kFloat32 : kInt64;
+  return s.is_bool() ? kBool : s.is_floating() ? default_dtype() : kInt64;
 }
 
 // requires_grad after creation: *_like functions and integer draws have no options argument.
@@ -94,7 +97,7 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
     }
     bool floating = start.is_floating() || end->is_floating() || step.is_floating();
     return arange(start, *end, step,
-                  options_of(dtype, device, requires_grad, floating ? kFloat32 : kInt64));
+                  options_of(dtype, device, requires_grad, floating ? default_dtype() : kInt64));
   }, py::arg("start"), py::arg("end") = py::none(), py::arg("step") = 1, py::kw_only(),
         py::arg("dtype") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false,
         "arange(5), arange(1, 10, 2): int64 unless a bound or the step is a float (then float32).");

@@ -37,6 +37,10 @@ void bind_dtype(py::module_& m) {
   m.attr("cfloat") = py::cast(kComplex64);
   m.attr("cdouble") = py::cast(kComplex128);
 
+  m.def("set_default_dtype", &set_default_dtype, py::arg("d"),
+        "The dtype factories create and Python floats take (float32 by default; floating dtypes only).");
+  m.def("get_default_dtype", &default_dtype, "The dtype factories create and Python floats take.");
+
   // Type promotion, as torch's functions of the same names.
   m.def("promote_types", &promote_types, py::arg("type1"), py::arg("type2"),
         "The smallest dtype both type1 and type2 convert to without losing their category.");

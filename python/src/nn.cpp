@@ -835,7 +835,7 @@ and custom_decoder take a TransformerEncoder / TransformerDecoder (or a subclass
          py::arg("src_is_causal") = py::none(), py::arg("tgt_is_causal") = py::none(),
          py::arg("memory_is_causal") = false, Gil())
       .def_static("generate_square_subsequent_mask", [](int64_t sz, py::object device, std::optional<DType> dtype) {
-        return nn::Transformer::generate_square_subsequent_mask(sz, dtype.value_or(kFloat32));
+        return nn::Transformer::generate_square_subsequent_mask(sz, dtype.value_or(default_dtype()));
       }, py::arg("sz"), py::arg("device") = py::none(), py::arg("dtype") = py::none(),
          "[sz, sz]: -inf above the diagonal, 0 elsewhere (position i attends to 0 ... i).")
       .def_property_readonly("d_model", [](const nn::Transformer& m) { return m.options().d_model; })

@@ -219,3 +219,22 @@ TEST(DTypeTest, ComplexPrintsAsPyTorch) {
   EXPECT_EQ(z.str(), "tensor([1.+2.j, 0.5-1.j, 0.+0.j])");  // complex64 is the default complex dtype
   EXPECT_EQ(z.to(kComplex128).select(0, 1).str(), "tensor(0.5-1.j, dtype=ember.complex128)");
 }
+
+// set_default_dtype: what factories without a dtype, Python-number operands and layers' parameters
+// take; floating dtypes only; restored at the end (the setting is process-wide).
+TEST(DtypeTest, TheDefaultDtypeReachesFactoriesNumbersAndLayers) {
+  ASSERT_EQ(default_dtype(), kFloat32);
+  set_default_dtype(kFloat64);
+  const Tensor zeros_made = zeros({2});
+  const Tensor promoted = tensor(std::vector<int64_t>{1, 2}) + 0.5;
+  nn::Linear linear(3, 2);
+  const DType weight = linear.parameter("weight").dtype();
+  set_default_dtype(kFloat32);
+  EXPECT_EQ(zeros_made.dtype(), kFloat64);
+  EXPECT_EQ(promoted.dtype(), kFloat64);
+  EXPECT_EQ(weight, kFloat64);
+  EXPECT_EQ(zeros({2}).dtype(), kFloat32);
+  ember::testing::expect_error<TypeError>([] { set_default_dtype(kInt64); },
+                                          {"set_default_dtype", "floating-point", "int64"});
+  EXPECT_EQ(default_dtype(), kFloat32);
+}
