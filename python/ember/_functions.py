@@ -340,11 +340,12 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
            dim: int | None = None) -> Any:
-    """The distinct values of input, ascending (for dim=None, the flattened input), and optionally
-    where each element's value sits among them (return_inverse, input's shape) and how often each
-    occurs (return_counts): a sort, then the places where the sorted values change."""
+    """The distinct values of input, ascending (for dim=None, the flattened input; else the distinct
+    slices along dim, in lexicographic order), and optionally where each element (slice) sits among
+    them (return_inverse) and how often each occurs (return_counts): a sort, then the places where the
+    sorted values change."""
     if dim is not None:
-        raise NotImplementedError("unique: dim is not supported (only the flattened input)")
+        return _unique_dim(input, dim, return_inverse, return_counts)
     flat = input.reshape(-1)
     values, order = _C.sort(flat)
     n = values.numel()
@@ -363,6 +364,36 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
         if return_counts:
             results.append(_C.bincount(group, minlength=uniq.numel()) if n else
                            _C.zeros(0, dtype=_C.int64, device=input.device))
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _unique_dim(input: Tensor, dim: int, return_inverse: bool, return_counts: bool) -> Any:  # noqa: A002
+    # The slices along dim as rows, sorted lexicographically by stable sorts from the last column to
+    # the first (one argsort per column: fine for the narrow rows unique(dim=) is used on).
+    if input.dim() == 0:
+        raise IndexError(f"unique: dim {dim} out of range for a 0-d tensor")
+    d = dim % input.dim()
+    moved = input.movedim(d, 0)
+    n = moved.shape[0]
+    rows = moved.reshape(n, math.prod(moved.shape[1:]))  # NB: not -1, which an empty input leaves undetermined
+    device = input.device
+    order = _C.arange(n, device=device)
+    for c in reversed(range(rows.shape[1])):
+        keys = rows[:, c].index_select(0, order)
+        order = order.index_select(0, _C.argsort(keys, stable=True))
+    ranked = rows.index_select(0, order)
+    if n == 0:
+        first = _C.zeros(0, dtype=_C.bool, device=device)
+    else:
+        changes = (ranked[1:] != ranked[:-1]).any(1) if rows.shape[1] else _C.zeros(n - 1, dtype=_C.bool, device=device)
+        first = _C.cat([_C.ones(1, dtype=_C.bool, device=device), changes], 0)
+    picked = ranked.index_select(0, _C.nonzero(first).reshape(-1))
+    results = [picked.reshape(picked.shape[0], *moved.shape[1:]).movedim(0, d)]
+    group = _C.cumsum(first.to(_C.int64), 0) - 1
+    if return_inverse:
+        results.append(_C.scatter_add(_C.zeros(n, dtype=_C.int64, device=device), 0, order, group))
+    if return_counts:
+        results.append(_C.bincount(group, minlength=picked.shape[0]) if n else _C.zeros(0, dtype=_C.int64, device=device))
     return results[0] if len(results) == 1 else tuple(results)
 
 
