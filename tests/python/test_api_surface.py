@@ -2,9 +2,7 @@
 (tests/fixtures/api.json, written by make_api_fixtures.py): each case is one expression that runs
 unchanged under both libraries; its output and the gradient of every float64 input match torch's.
 Then what the fixtures cannot show: errors, random fills, and in-place rules."""
-import json
 import math
-import os
 
 import numpy as np
 import pytest
@@ -12,12 +10,9 @@ import pytest
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
+from fixture_replay import load_cases, replay
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "api.json")
-with open(FIXTURE) as _f:
-    CASES = json.load(_f)["cases"]
-
-DTYPES = {"float64": ember.float64, "int64": ember.int64, "bool": ember.bool}
+CASES = load_cases("api.json")
 # NB: torch's float64 gradients of celu (against the exact exp(x / alpha), checked with NumPy) and of
 # hardsigmoid (a float32 1/6) are off by up to 1e-7 relative; Ember's are the exact ones.
 GRAD_RTOL = {"F.celu": 1e-6, "nn.CELU(0.5)": 1e-6, "F.hardsigmoid": 1e-6, "nn.Hardsigmoid()": 1e-6}
@@ -29,42 +24,10 @@ for _name in ("T.digamma", "T.digamma negative", "T.special.gammaln psi expit"):
 OUT_RTOL = {"T.polygamma 1": 2e-8}
 
 
-def array(entry):
-    data = [float(v) if isinstance(v, str) else v for v in entry["data"]]
-    return np.array(data, dtype=np.float64 if entry["dtype"] == "float64" else np.int64).reshape(entry["shape"])
-
-
-def tensor(entry, requires_grad=False):
-    t = ember.tensor(array(entry), dtype=DTYPES[entry["dtype"]])
-    return t.requires_grad_() if requires_grad else t
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
-    case = CASES[name]
-    tensors, expr = case["tensors"], case["strings"]["expr"]
-    differentiable = case["strings"]["grad"] == "1"
-    # NB: an input requires grad exactly when torch's did: the fixture holds its gradient.
-    inputs = {k[len("input."):]: tensor(v, f"grad.{k[len('input.'):]}" in tensors)
-              for k, v in tensors.items() if k.startswith("input.")}
-    out = eval(expr, {"T": ember, "F": F, "nn": nn, **inputs})
-    if isinstance(out, (tuple, list)):
-        out = out[0]
-    want = array(tensors["output"])
-    assert tuple(out.shape) == want.shape, f"{expr}: shape {tuple(out.shape)}, torch's {want.shape}"
-    assert str(out.dtype) == "ember." + tensors["output"]["dtype"], f"{expr}: {out.dtype}, torch's {tensors['output']['dtype']}"
-    got = out.detach().numpy() if out.dtype != ember.bool else out.numpy()
-    np.testing.assert_allclose(got.astype(want.dtype), want, rtol=OUT_RTOL.get(name, 1e-12), atol=1e-12, equal_nan=True,
-                               err_msg=expr)
-    if not differentiable:
-        return
-    out.backward(tensor(tensors["grad_output"]))
-    for k, entry in tensors.items():
-        if k.startswith("grad."):
-            leaf = inputs[k[len("grad."):]]
-            grad = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)
-            np.testing.assert_allclose(grad, array(entry), rtol=GRAD_RTOL.get(name, 1e-10), atol=1e-12,
-                                       err_msg=f"{expr}: {k}")
+    replay(CASES[name], {"T": ember, "F": F, "nn": nn}, out_rtol=OUT_RTOL.get(name, 1e-12),
+           grad_rtol=GRAD_RTOL.get(name, 1e-10))
 
 
 def test_errors_say_what_is_wrong():

@@ -2,9 +2,7 @@
 (tests/fixtures/conv3d_ctc.json, written by make_conv3d_ctc_fixtures.py): each case is one expression that
 runs unchanged under both libraries; its output matches torch's to 1e-10 and the gradient of every float64
 input to 1e-8. Then what the fixtures cannot show: errors, and the modules' parameters and state dicts."""
-import json
 import math
-import os
 
 import numpy as np
 import pytest
@@ -12,12 +10,9 @@ import pytest
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
+from fixture_replay import load_cases, replay
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "conv3d_ctc.json")
-with open(FIXTURE) as _f:
-    CASES = json.load(_f)["cases"]
-
-DTYPES = {"float64": ember.float64, "int64": ember.int64, "bool": ember.bool}
+CASES = load_cases("conv3d_ctc.json")
 
 
 def P(module, **params):
@@ -28,39 +23,9 @@ def P(module, **params):
     return module
 
 
-def array(entry):
-    data = [float(v) if isinstance(v, str) else v for v in entry["data"]]
-    return np.array(data, dtype=np.float64 if entry["dtype"] == "float64" else np.int64).reshape(entry["shape"])
-
-
-def tensor(entry, requires_grad=False):
-    t = ember.tensor(array(entry), dtype=DTYPES[entry["dtype"]])
-    return t.requires_grad_() if requires_grad else t
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
-    case = CASES[name]
-    tensors, expr = case["tensors"], case["strings"]["expr"]
-    # NB: an input requires grad exactly when torch's did: the fixture holds its gradient.
-    inputs = {k[len("input."):]: tensor(v, f"grad.{k[len('input.'):]}" in tensors)
-              for k, v in tensors.items() if k.startswith("input.")}
-    out = eval(expr, {"T": ember, "F": F, "nn": nn, "P": P, **inputs})
-    if isinstance(out, (tuple, list)):
-        out = out[0]
-    want = array(tensors["output"])
-    assert tuple(out.shape) == want.shape, f"{expr}: shape {tuple(out.shape)}, torch's {want.shape}"
-    want_dtype = tensors["output"]["dtype"]
-    assert str(out.dtype) == "ember." + want_dtype, f"{expr}: {out.dtype}, torch's {want_dtype}"
-    np.testing.assert_allclose(out.detach().numpy().astype(want.dtype), want, rtol=1e-10, atol=1e-12, err_msg=expr)
-    if case["strings"]["grad"] != "1":
-        return
-    out.backward(tensor(tensors["grad_output"]))
-    for k, entry in tensors.items():
-        if k.startswith("grad."):
-            leaf = inputs[k[len("grad."):]]
-            grad = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)
-            np.testing.assert_allclose(grad, array(entry), rtol=1e-8, atol=1e-11, err_msg=f"{expr}: {k}")
+    replay(CASES[name], {"T": ember, "F": F, "nn": nn, "P": P}, grad_atol=1e-11, equal_nan=False)
 
 
 def test_fixture_covers_every_function():

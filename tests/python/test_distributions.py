@@ -3,9 +3,7 @@ make_distributions_fixtures.py): each case is one expression that runs unchanged
 libraries; its output and the gradient of every float64 input match torch's. Then what fixtures
 cannot show: sampling (statistically, with a fixed seed), shapes, validation errors, KL lookup, and
 a policy-gradient step as an RL script writes it."""
-import json
 import math
-import os
 
 import numpy as np
 import pytest
@@ -13,46 +11,16 @@ import pytest
 import ember
 import ember.distributions as D
 import ember.nn as nn
+from fixture_replay import load_cases, replay
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "distributions.json")
-with open(FIXTURE) as _f:
-    CASES = json.load(_f)["cases"]
-
-DTYPES = {"float64": ember.float64, "int64": ember.int64, "bool": ember.bool}
+CASES = load_cases("distributions.json")
 F64 = ember.float64
-
-
-def array(entry):
-    data = [float(v) if isinstance(v, str) else v for v in entry["data"]]
-    return np.array(data, dtype=np.float64 if entry["dtype"] == "float64" else np.int64).reshape(entry["shape"])
-
-
-def tensor(entry, requires_grad=False):
-    t = ember.tensor(array(entry), dtype=DTYPES[entry["dtype"]])
-    return t.requires_grad_() if requires_grad else t
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
     case = CASES[name]
-    tensors, expr = case["tensors"], case["strings"]["expr"]
-    inputs = {k[len("input."):]: tensor(v, f"grad.{k[len('input.'):]}" in tensors)
-              for k, v in tensors.items() if k.startswith("input.")}
-    out = eval(expr, {"T": ember, "D": D, **inputs})
-    want = array(tensors["output"])
-    assert tuple(out.shape) == want.shape, f"{expr}: shape {tuple(out.shape)}, torch's {want.shape}"
-    assert str(out.dtype) == "ember." + tensors["output"]["dtype"], f"{expr}: {out.dtype}, torch's {tensors['output']['dtype']}"
-    got = out.detach().numpy() if out.dtype != ember.bool else out.numpy()
-    np.testing.assert_allclose(got.astype(want.dtype), want, rtol=1e-10, atol=1e-12, equal_nan=True, err_msg=expr)
-    if case["strings"]["grad"] != "1":
-        return
-    out.backward(tensor(tensors["grad_output"]))
-    rtol = float(case["strings"].get("grad_rtol", 1e-8))
-    for k, entry in tensors.items():
-        if k.startswith("grad."):
-            leaf = inputs[k[len("grad."):]]
-            grad = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)
-            np.testing.assert_allclose(grad, array(entry), rtol=rtol, atol=1e-10, err_msg=f"{expr}: {k}")
+    replay(case, {"T": ember, "D": D}, grad_rtol=float(case["strings"].get("grad_rtol", 1e-8)), grad_atol=1e-10)
 
 
 # ---- sampling: moments over many draws, within a few standard errors (seeded: deterministic)

@@ -3,56 +3,22 @@ against torch (tests/fixtures/reduce_linalg.json, written by make_reduce_linalg_
 case is one expression that runs unchanged under both libraries; its output and the gradient of
 every floating input match torch's (float64: outputs to 1e-10, gradients to 1e-8 relative; float32
 to float32's precision). Then what the fixtures cannot show: errors, aliases, named tuples."""
-import json
 import math
-import os
 
 import numpy as np
 import pytest
 
 import ember
+from fixture_replay import load_cases, replay
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "reduce_linalg.json")
-with open(FIXTURE) as _f:
-    CASES = json.load(_f)["cases"]
-
-DTYPES = {"float64": ember.float64, "float32": ember.float32, "int64": ember.int64, "bool": ember.bool}
-NUMPY = {"float64": np.float64, "float32": np.float32, "int64": np.int64, "bool": np.bool_}
+CASES = load_cases("reduce_linalg.json")
 # (output rtol, gradient rtol, atol) by dtype
 TOLERANCE = {"float64": (1e-10, 1e-8, 1e-12), "float32": (2e-5, 1e-4, 1e-5)}
 
 
-def array(entry):
-    data = [float(v) if isinstance(v, str) else v for v in entry["data"]]
-    return np.array(data, dtype=NUMPY[entry["dtype"]]).reshape(entry["shape"])
-
-
-def tensor(entry, requires_grad=False):
-    t = ember.tensor(array(entry), dtype=DTYPES[entry["dtype"]])
-    return t.requires_grad_() if requires_grad else t
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
-    case = CASES[name]
-    tensors, expr = case["tensors"], case["strings"]["expr"]
-    inputs = {k[len("input."):]: tensor(v, f"grad.{k[len('input.'):]}" in tensors)
-              for k, v in tensors.items() if k.startswith("input.")}
-    out = eval(expr, {"T": ember, "math": math, **inputs})
-    want = array(tensors["output"])
-    assert tuple(out.shape) == want.shape, f"{expr}: shape {tuple(out.shape)}, torch's {want.shape}"
-    assert str(out.dtype) == "ember." + tensors["output"]["dtype"], f"{expr}: {out.dtype}, torch's {tensors['output']['dtype']}"
-    out_rtol, _, atol = TOLERANCE.get(tensors["output"]["dtype"], (0, 0, 0))
-    np.testing.assert_allclose(out.detach().numpy(), want, rtol=out_rtol, atol=atol, equal_nan=True, err_msg=expr)
-    if case["strings"]["grad"] != "1":
-        return
-    out.backward(tensor(tensors["grad_output"]))
-    for k, entry in tensors.items():
-        if k.startswith("grad."):
-            leaf = inputs[k[len("grad."):]]
-            grad = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)
-            _, grad_rtol, atol = TOLERANCE[entry["dtype"]]  # a float32 input's gradient is float32
-            np.testing.assert_allclose(grad, array(entry), rtol=grad_rtol, atol=atol, err_msg=f"{expr}: {k}")
+    replay(CASES[name], {"T": ember, "math": math}, by_dtype=TOLERANCE)
 
 
 # ---- scatter_reduce
