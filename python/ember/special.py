@@ -1,7 +1,8 @@
 """ember.special: the special functions under torch.special's names.
 
 The functions are the ops of the same names in `ember` (erf, erfc, erfinv, digamma (psi), polygamma,
-lgamma (gammaln), expm1, log1p, sinc, logit, ...), each differentiable as its op is."""
+lgamma (gammaln), expm1, log1p, sinc, logit, ...), each differentiable as its op is; gammainc and
+gammaincc (the regularised incomplete gamma functions) are _incomplete_gamma.py's."""
 from __future__ import annotations
 
 from typing import Any
@@ -24,6 +25,7 @@ round = _C.round  # noqa: A001  (torch.special.round)
 logit = _fn.logit
 xlogy = _fn.xlogy
 from ._bessel import i0, i0e, i1, i1e  # noqa: E402,F401  (Cephes's series, torch's gradients)
+from ._incomplete_gamma import gammainc, gammaincc  # noqa: E402,F401  (differentiable in x only, as torch's)
 
 
 def expit(input: Tensor) -> Tensor:  # noqa: A002

@@ -116,11 +116,10 @@ def test_rsample_is_differentiable_and_sample_is_not():
     e.mean().backward()  # d mean(E / rate) / d rate = -mean(E) / rate^2, near -1/4
     assert abs(float(rate.grad) + 0.25) < 5 * 0.25 / math.sqrt(N)
     for dist in (D.Uniform(loc, loc + 1), D.Laplace(loc, scale), D.LogNormal(loc, scale),
-                 D.MultivariateNormal(loc, scale_tril=ember.diag_embed(scale))):
+                 D.MultivariateNormal(loc, scale_tril=ember.diag_embed(scale)), D.Gamma(scale, scale),
+                 D.Beta(scale, scale), D.Dirichlet(scale)):
         assert dist.has_rsample and dist.rsample((3,)).requires_grad
     assert not D.Normal(loc, scale).sample((3,)).requires_grad
-    with pytest.raises(NotImplementedError, match="Gamma.rsample"):
-        D.Gamma(f64(2.0), f64(1.0)).rsample()
 
 
 def test_seed_makes_sampling_repeatable():

@@ -1,5 +1,6 @@
 """Beta(concentration1, concentration0): on [0, 1], the first coordinate of a Dirichlet over two
-categories (concentration1 weighs the value, concentration0 its complement)."""
+categories (concentration1 weighs the value, concentration0 its complement): rsample is x / (x + y)
+for x ~ Gamma(concentration1), y ~ Gamma(concentration0), differentiable through both."""
 from __future__ import annotations
 
 import numbers
@@ -18,6 +19,7 @@ __all__ = ["Beta"]
 class Beta(Distribution):
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
+    has_rsample = True
 
     def __init__(self, concentration1: Any, concentration0: Any, validate_args: Optional[bool] = None) -> None:
         if isinstance(concentration1, numbers.Real) and isinstance(concentration0, numbers.Real):
@@ -62,8 +64,7 @@ class Beta(Distribution):
         return self._dirichlet.sample(sample_shape)[..., 0]
 
     def rsample(self, sample_shape: Any = ()) -> ember.Tensor:
-        raise NotImplementedError("Beta.rsample is not implemented in Ember (it needs Gamma's reparameterised "
-                                  "gradient); use sample()")
+        return self._dirichlet.rsample(sample_shape)[..., 0]
 
     def log_prob(self, value: Any) -> ember.Tensor:
         if self._validate_args:

@@ -1,5 +1,6 @@
 """Dirichlet(concentration): distributions over K categories (event_shape (K,)), sampled as
-independent Gamma(concentration_k, 1) draws normalised to sum to one."""
+independent Gamma(concentration_k, 1) draws normalised to sum to one; rsample differentiates that
+normalisation by autograd and each draw through StandardGamma's implicit gradient."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -8,7 +9,7 @@ import ember
 
 from . import constraints
 from .distribution import Distribution
-from .gamma import standard_gamma
+from .gamma import StandardGamma, standard_gamma
 from .utils import eps, tiny
 
 __all__ = ["Dirichlet"]
@@ -17,6 +18,7 @@ __all__ = ["Dirichlet"]
 class Dirichlet(Distribution):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
+    has_rsample = True
 
     def __init__(self, concentration: ember.Tensor, validate_args: Optional[bool] = None) -> None:
         if concentration.dim() < 1:
@@ -43,8 +45,13 @@ class Dirichlet(Distribution):
             return x.clamp(min=tiny(x.dtype), max=1 - e)
 
     def rsample(self, sample_shape: Any = ()) -> ember.Tensor:
-        raise NotImplementedError("Dirichlet.rsample is not implemented in Ember (it needs Gamma's reparameterised "
-                                  "gradient); use sample()")
+        """A draw differentiable in the concentration (see the module's docstring)."""
+        shape = self._extended_shape(sample_shape)
+        gammas = StandardGamma.apply(self.concentration.expand(shape))
+        x = gammas / gammas.sum(-1, keepdim=True)
+        # NB: clamps the data only, as sample() and torch do; the graph is the normalisation's.
+        x.detach().clamp_(min=tiny(x.dtype), max=1 - eps(x.dtype))
+        return x
 
     def log_prob(self, value: Any) -> ember.Tensor:
         if self._validate_args:
