@@ -98,6 +98,7 @@ from . import jit, testing  # noqa: E402,F401  (jit: script/trace return their a
 from ._deterministic import *  # noqa: E402,F401,F403  (use_deterministic_algorithms: a recorded flag)
 from ._anomaly import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402,F401
 from ._bessel import i0  # noqa: E402,F401  (the modified Bessel function; special has i0e, i1, i1e)
+from ._default_device import get_default_device, set_default_device  # noqa: E402,F401  (and `with ember.device(...)`)
 
 __version__ = "0.1.0"
 

@@ -307,3 +307,4 @@ def install() -> None:
 
 
 install()
+from . import _memory_methods  # noqa: E402,F401  (pin_memory, is_pinned, share_memory_, is_shared)

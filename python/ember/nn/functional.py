@@ -252,5 +252,6 @@ from ._pool3d import max_pool3d, avg_pool3d, adaptive_avg_pool3d, adaptive_max_p
 from ._ctc import ctc_loss  # noqa: E402,F401
 from ._channel_ops import *  # noqa: E402,F401,F403  (channel_shuffle, dropout1d, dropout3d, feature_alpha_dropout)
 from ._conv_transpose3d import conv_transpose3d  # noqa: E402,F401
+from ._mha_forward import multi_head_attention_forward  # noqa: E402,F401
 
 __all__ = [name for name in dir() if not name.startswith("_")]

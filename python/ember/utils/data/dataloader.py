@@ -9,7 +9,8 @@ random augmentations, IterableDataset sharding by worker id), and a __getitem__ 
 runs in parallel only there. worker_type="thread" runs them as threads of this process instead:
 samples never go through pickle and nothing needs to be picklable, and Ember's ops, NumPy and most
 decoders release the GIL, so a data set that does its work there gains as much; an IterableDataset
-is then read by the main thread. pin_memory is accepted and changes nothing on the CPU. Batches
+is then read by the main thread. pin_memory=True changes nothing and warns, as torch's without an
+accelerator (_pin_memory.py). Batches
 arrive in the sampler's order whatever the workers.
 
 Exact resume: state_dict() holds the sampler's state (for the random samplers, the seed of the
@@ -28,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Iterator
 
 from ... import _C
+from ._pin_memory import warn_pin_memory
 from . import _worker
 from ._worker import IterableFetcher, MapFetcher, ProcessWorkers, WorkerInfo
 from .dataset import IterableDataset
@@ -123,6 +125,7 @@ class DataLoader:
             raise ValueError(f"DataLoader: timeout must be non-negative, got {timeout!r}")
         self.dataset, self.num_workers, self.timeout = dataset, num_workers, timeout or None
         self.pin_memory, self.drop_last, self.worker_init_fn = pin_memory, drop_last, worker_init_fn
+        self.pin_memory_device = pin_memory_device
         self.prefetch_factor = 2 if prefetch_factor is None and num_workers > 0 else prefetch_factor
         self.persistent_workers, self.generator = persistent_workers, generator
         self.multiprocessing_context, self.worker_type = multiprocessing_context, worker_type
@@ -185,6 +188,7 @@ class DataLoader:
             yield self.collate_fn(chunk)
 
     def __iter__(self) -> Iterator[Any]:
+        warn_pin_memory(self)  # torch: pinned memory needs an accelerator
         skip, self._skip = self._skip, 0
         self._served, self._in_epoch = skip, True
         processes = self.num_workers > 0 and self.worker_type == "process"
