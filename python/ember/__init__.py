@@ -84,6 +84,7 @@ from ._functions import *  # noqa: E402,F401,F403  (lerp, addcmul, isclose, move
 from . import _tensor_methods  # noqa: E402,F401  (in-place forms, random fills)
 from . import linalg  # noqa: E402,F401  (det, inv, solve, cholesky, norms)
 from .linalg import det, inverse, logdet, slogdet, cholesky_legacy as cholesky  # noqa: E402,F401
+from .linalg import matrix_exp, matrix_power, pinverse, svd_legacy as svd, qr_legacy as qr  # noqa: E402,F401
 clip = clamp
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401

@@ -224,6 +224,11 @@ _METHODS = {
     "slogdet": _linalg.slogdet,
     "inverse": _linalg.inv,
     "cholesky": _linalg.cholesky_legacy,
+    "svd": _linalg.svd_legacy,
+    "qr": _linalg.qr_legacy,
+    "matrix_exp": _linalg.matrix_exp,
+    "matrix_power": _linalg.matrix_power,
+    "pinverse": _linalg.pinverse,
     "allclose": lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: bool(
         fn.isclose(self, other, rtol, atol, equal_nan).all()),
     "equal": lambda self, other: tuple(self.shape) == tuple(other.shape) and bool((self == other).all()),

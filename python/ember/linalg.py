@@ -1,5 +1,8 @@
 """torch.linalg composed of Ember's ops: det, slogdet, inv, solve (on the LU factorisation of
-_lu.py), cholesky (its column recurrence), vector_norm, matrix_norm and norm. Every function takes
+_lu.py), cholesky (its column recurrence), vector_norm, matrix_norm and norm. The SVD/eigen family
+(svd, svdvals, eigh, eigvalsh, qr, matrix_exp) runs NumPy's LAPACK on the host (_svd.py, _qr.py,
+_matrix_exp.py) with hand-written gradients (first order only); pinv, matrix_rank, cond, lstsq,
+matrix_power (_linalg_spectral.py) and the spectral matrix norms are composed of them. Every function takes
 any leading batch dims, float32 or float64; gradients are autograd's through the factorisations,
 which are PyTorch's analytic ones (det A * A^-T, -A^-T G A^-T, ...) away from singular matrices.
 NB: at an exactly singular matrix whose zero pivot is not the last one, det's gradient comes from
@@ -37,6 +40,8 @@ def _dtype_name(dtype: Any) -> str:
 def _check_float(a: Tensor, op: str) -> None:
     if a.dtype in (_C.float32, _C.float64):
         return
+    if a.dtype in (_C.complex64, _C.complex128):
+        raise NotImplementedError(f"{op}: complex inputs are not supported by Ember. Got {a.dtype}")
     if a.dtype in (_C.float16, _C.bfloat16):
         raise NotImplementedError(f"{op}: Low precision dtypes not supported. Got {_dtype_name(a.dtype)}")
     raise NotImplementedError(f"{op}: Expected a floating point or complex tensor as input. Got {_dtype_name(a.dtype)}")
@@ -216,8 +221,8 @@ def _matrix_dims(A: Tensor, dim: Any) -> Tuple[int, int]:  # noqa: N803
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,  # noqa: N803,A002
                 dtype: Any = None) -> Tensor:
     """The matrix norm over the two dims: 'fro' (the entries' 2-norm), 1 / -1 (the largest /
-    smallest column sum of |A|), inf / -inf (the same of row sums). 'nuc', 2 and -2 need singular
-    values, which Ember does not compute: NotImplementedError."""
+    smallest column sum of |A|), inf / -inf (the same of row sums), 'nuc' (the sum of the singular
+    values), 2 / -2 (the largest / smallest singular value)."""
     if dtype is not None:
         A = A.to(dtype)
     d0, d1 = _matrix_dims(A, dim)
@@ -225,14 +230,23 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     if ord == "fro":
         return _C.norm(A, 2.0, [d0, d1], keepdim)
     if ord in ("nuc", 2, -2):
-        raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs singular values, which Ember does not "
-                                  "compute (use ord='fro', 1, -1, inf or -inf)")
+        return _spectral_norm(A, ord, d0, d1, keepdim)
     if ord not in (1, -1, math.inf, -math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     summed, across = (d0, d1) if ord in (1, -1) else (d1, d0)
     sums = A.abs().sum(summed, keepdim=True)
     out = sums.amax(across, keepdim=True) if ord > 0 else sums.amin(across, keepdim=True)
     return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+
+
+def _spectral_norm(A: Tensor, ord: Any, d0: int, d1: int, keepdim: bool) -> Tensor:  # noqa: N803,A002
+    """matrix_norm's 'nuc', 2 and -2: the singular values of the matrices over dims (d0, d1)."""
+    rest = [d for d in range(A.dim()) if d not in (d0, d1)]
+    S = svdvals(A.permute(*rest, d0, d1))  # noqa: N806
+    if S.shape[-1] == 0 and ord != "nuc":
+        raise RuntimeError(f"linalg.matrix_norm: Expected a non-empty matrix for ord={ord}")
+    out = S.sum(-1) if ord == "nuc" else (S.amax(-1) if ord == 2 else S.amin(-1))
+    return out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1)) if keepdim else out
 
 
 def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,  # noqa: N803,A002
@@ -265,4 +279,10 @@ def cholesky_legacy(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
     return cholesky(input, upper=upper)
 
 
-__all__ = ["LinAlgError", "det", "slogdet", "inv", "solve", "cholesky", "vector_norm", "matrix_norm", "norm"]
+from ._linalg_spectral import (  # noqa: E402  (they use the functions above)
+    svd, svdvals, svd_legacy, eigh, eigvalsh, qr, qr_legacy, pinv, pinverse, matrix_rank, cond, lstsq,
+    matrix_exp, matrix_power)
+
+__all__ = ["LinAlgError", "det", "slogdet", "inv", "solve", "cholesky", "vector_norm", "matrix_norm", "norm",
+           "svd", "svdvals", "eigh", "eigvalsh", "qr", "pinv", "matrix_rank", "cond", "lstsq", "matrix_exp",
+           "matrix_power"]
