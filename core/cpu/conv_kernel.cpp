@@ -2,10 +2,13 @@
 // are unrolled into a column matrix col [C/g * kH * kW, oH * oW], so the convolution is
 // weight [O/g, K] @ col; the input gradient is weight^T @ grad folded back (col2im), and the weight
 // gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
-// column buffer); a single sample leaves the threading to Eigen's GEMM.
+// column buffer); a single sample leaves the threading to Eigen's GEMM. float32 3x3 stride-1
+// convolutions with many channels take Winograd's algorithm instead where the machine has it
+// (conv_winograd.h).
 #include <algorithm>
 #include <vector>
 
+#include "ember/core/cpu/conv_winograd.h"
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/factory.h"
 #include "ember/core/cpu/parallel.h"
@@ -271,6 +274,7 @@ void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
 
 void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,
                 const Conv2dParams& p) {
+  if (winograd_conv2d(out, input, weight, bias, p)) return;
   Geometry g(input, weight, out.size(2), out.size(3), p);
   visit_floating_dtype(out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
@@ -280,6 +284,7 @@ void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, co
 
 void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight,
                            const Conv2dParams& p) {
+  if (winograd_conv2d_input_grad(grad_input, grad_out, weight, p)) return;
   Geometry g(grad_input, weight, grad_out.size(2), grad_out.size(3), p);
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     input_grad<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
@@ -288,6 +293,7 @@ void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, con
 
 void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
                             const Conv2dParams& p) {
+  if (winograd_conv2d_weight_grad(grad_weight, grad_out, input, p)) return;
   Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     weight_grad<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(), grad_weight.data_ptr<T>());

@@ -8,6 +8,7 @@
 
 #include "ember/core/factory.h"
 #include "ember/core/generator.h"
+#include "ember/core/kernels/conv.h"
 #include "ember/core/parallel.h"
 #include "ember/io/optim_io.h"
 
@@ -67,6 +68,10 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
         "this process may run on).");
   m.def("set_num_threads", &ember::set_num_threads, py::arg("threads"),
         "Sets the number of threads Ember's CPU ops use (at least 1).");
+  m.def("_conv_winograd", &ember::conv_winograd,
+        "Whether CPU float32 3x3 stride-1 convolutions with 64+ channels may use Winograd's algorithm.");
+  m.def("_set_conv_winograd", &ember::set_conv_winograd, py::arg("enabled"),
+        "Allows or forbids Winograd's algorithm for CPU convolutions (ember.backends.mkldnn.allow_winograd).");
 
   auto sized = [&m](const char* name, Tensor (*fn)(IntArrayRef, TensorOptions), const char* doc) {
     m.def(name, [fn](const py::args& size, std::optional<DType> dtype, std::optional<Device> device,

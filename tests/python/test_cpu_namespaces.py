@@ -60,6 +60,29 @@ def test_backend_flags_scripts_set_are_accepted():
     ember.backends.cudnn.deterministic = False
 
 
+def test_mkldnn_flags_and_allow_winograd():
+    mkldnn = ember.backends.mkldnn
+    assert mkldnn.is_available() and mkldnn.enabled and mkldnn.allow_winograd  # Winograd is on by default
+    mkldnn.deterministic = True  # recorded, as torch's
+    # A layer Winograd suits (3x3, stride 1, 64 channels, 512 positions per thread), in float32,
+    # against the same layer in float64; with the flag off it takes im2col.
+    ember.manual_seed(0)
+    x, w = ember.randn(16, 64, 8, 8), ember.randn(64, 64, 3, 3) * 0.05
+    exact = ember.nn.functional.conv2d(x.double(), w.double(), padding=1)
+    outs = {}
+    try:
+        for allow in (False, True):
+            mkldnn.allow_winograd = allow
+            assert ember._C._conv_winograd() is allow
+            outs[allow] = ember.nn.functional.conv2d(x, w, padding=1)
+            scale = float(exact.abs().max())
+            assert float((outs[allow].double() - exact).abs().max()) <= 1e-5 * scale
+    finally:
+        mkldnn.allow_winograd = True
+        mkldnn.deterministic = False
+    assert outs[True].shape == outs[False].shape == (16, 64, 8, 8)
+
+
 def test_inference_mode_as_context_and_decorator():
     x = ember.ones(2, requires_grad=True)
     with ember.inference_mode():

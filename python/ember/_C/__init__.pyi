@@ -43,7 +43,11 @@ class device:
     """
     Where a tensor lives: ember.device('cpu'), ember.device('cuda:0')
     """
+    def __enter__(self):
+        ...
     def __eq__(self, arg0: typing.Any) -> bool:
+        ...
+    def __exit__(self, *exc) -> None:
         ...
     def __hash__(self) -> int:
         ...
@@ -210,6 +214,17 @@ class Tensor:
         log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given.
         """
     @staticmethod
+    def matrix_exp(A: Tensor) -> Tensor:
+        """
+        exp(A) = sum A^k / k! of each matrix of A [..., n, n] (scaling and squaring, [13/13] Pade).
+        """
+    @staticmethod
+    def matrix_power(A: Tensor, n: int) -> Tensor:
+        """
+        A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0 (float
+            only). Integer matrices work for n >= 0.
+        """
+    @staticmethod
     def median(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> typing.Any:
         """
         The lower median: of all elements (a 0-d tensor), or along dim as (values, indices).
@@ -254,10 +269,20 @@ class Tensor:
         sum with NaN counted as 0.
         """
     @staticmethod
+    def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+        """
+        torch.pinverse: pinv with rtol = rcond.
+        """
+    @staticmethod
     def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
         """
         A copy of input with its flattened elements at `index` (negative counts from the end) set to
             source's elements in order, or, with accumulate, added to (repeated indices add up).
+        """
+    @staticmethod
+    def qr(input: Tensor, some: bool = True) -> LegacyQRResult:
+        """
+        torch.qr: linalg.qr with mode 'reduced' (some) or 'complete'.
         """
     @staticmethod
     def quantile(input: Tensor, q: typing.Any, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
@@ -293,6 +318,12 @@ class Tensor:
         (sign, logabsdet): det A = sign * exp(logabsdet); sign 0 and logabsdet -inf when singular.
         """
     @staticmethod
+    def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> LegacySVDResult:
+        """
+        torch.svd: (U, S, V) with V = Vh^T (not Vh); some=False gives the full U and V. Without
+            compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's.
+        """
+    @staticmethod
     def take(input: Tensor, index: Tensor) -> Tensor:
         """
         input's elements at the flat (row-major) positions index, in index's shape.
@@ -322,9 +353,10 @@ class Tensor:
     @staticmethod
     def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> typing.Any:
         """
-        The distinct values of input, ascending (for dim=None, the flattened input), and optionally
-            where each element's value sits among them (return_inverse, input's shape) and how often each
-            occurs (return_counts): a sort, then the places where the sorted values change.
+        The distinct values of input, ascending (for dim=None, the flattened input; else the distinct
+            slices along dim, in lexicographic order), and optionally where each element (slice) sits among
+            them (return_inverse) and how often each occurs (return_counts): a sort, then the places where the
+            sorted values change.
         """
     @staticmethod
     def xlogy(input: typing.Any, other: typing.Any) -> Tensor:
@@ -1108,6 +1140,14 @@ class Tensor:
         ...
     def is_floating_point(self) -> bool:
         ...
+    def is_pinned(self, device = None) -> bool:
+        """
+        False: Ember never allocates page-locked memory.
+        """
+    def is_shared(self) -> bool:
+        """
+        True after share_memory_() and for CUDA tensors, as in torch.
+        """
     def isfinite(self) -> Tensor:
         """
         Where self is neither NaN nor infinite (bool); true everywhere for integer tensors.
@@ -1380,6 +1420,10 @@ class Tensor:
         """
         A view with the dims reordered: permute(0, 2, 1).
         """
+    def pin_memory(self, device = None) -> Tensor:
+        """
+        torch.Tensor.pin_memory: see the module docstring (raises without a CUDA device).
+        """
     def polygamma(self, n):
         ...
     def polygamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
@@ -1515,6 +1559,10 @@ class Tensor:
     def select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
         Entry index of dim, that dim removed, as a view.
+        """
+    def share_memory_(self) -> Tensor:
+        """
+        Marks the tensor shared (see the module docstring) and returns it.
         """
     def short(self) -> Tensor:
         ...
@@ -1858,6 +1906,10 @@ def _check_device(device: _device, what: str) -> None:
     """
     Raises 'no CUDA device: <what> on <device>: ...' unless the device can be used.
     """
+def _conv_winograd() -> bool:
+    """
+    Whether CPU float32 3x3 stride-1 convolutions with 64+ channels may use Winograd's algorithm.
+    """
 def _cuda_backend_built() -> bool:
     """
     Whether this build has the CUDA backend.
@@ -1885,6 +1937,10 @@ def _cuda_memory_reserved(index: typing.SupportsInt | typing.SupportsIndex = 0) 
 def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
     """
     Waits for the kernels queued on cuda:index (-1: every device).
+    """
+def _set_conv_winograd(enabled: bool) -> None:
+    """
+    Allows or forbids Winograd's algorithm for CPU convolutions (ember.backends.mkldnn.allow_winograd).
     """
 def _tensor_object_state(arg0: Tensor) -> tuple[bool, bool, int]:
     """

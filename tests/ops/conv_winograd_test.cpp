@@ -1,0 +1,161 @@
+// float32 convolutions that suit Winograd's algorithm (core/cpu/conv_winograd.h): forward and both
+// gradients against the same convolution in float64 and against the im2col path
+// (set_conv_winograd(false)), over batch sizes that split unevenly over threads, layers cut over
+// threads by channels, paddings, bias, channel counts at and past the threshold, and thread counts; where the machine has AVX-512, the
+// Winograd path must really be the one taken.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ember/ember.h"
+#include "ember/core/kernels/conv.h"
+#include "ember/ops/conv.h"
+
+using namespace ember;
+
+namespace {
+
+struct Case {
+  std::vector<int64_t> x_shape, w_shape;
+  int64_t padding;
+  bool bias;
+};
+
+const std::vector<Case> kCases = {
+    {{1, 64, 8, 8}, {64, 64, 3, 3}, 1, true},      // the smallest that qualifies: 64 channels, 64 positions
+    {{2, 64, 8, 8}, {64, 64, 3, 3}, 1, false},
+    {{3, 64, 9, 12}, {128, 64, 3, 3}, 1, true},    // 3 samples: chunks of 1 and 2
+    {{5, 128, 10, 10}, {64, 128, 3, 3}, 0, true},  // no padding: 8x8 out
+    {{4, 64, 16, 16}, {80, 64, 3, 3}, 1, false},   // 80 output channels: a multiple of 16, not of 64
+    {{0, 64, 8, 8}, {64, 64, 3, 3}, 1, true},      // empty batch
+    // Too few positions per sample for a cut of the batch: at 2 and 3 threads the channels are cut
+    // (2 or 3 chunks of output channels, 2 of input channels for the input gradient).
+    {{32, 128, 4, 4}, {128, 128, 3, 3}, 1, true},
+    {{40, 128, 6, 6}, {192, 128, 3, 3}, 0, true},
+};
+
+Tensor draw(IntArrayRef shape, uint64_t seed) {
+  Generator gen(seed);
+  return randn(shape, kFloat32, &gen);
+}
+
+struct Result {
+  Tensor out, grad_input, grad_weight, grad_bias;
+};
+
+Result run(const Case& c, const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& g) {
+  Tensor xi = x.detach().clone().set_requires_grad(), wi = w.detach().clone().set_requires_grad();
+  Tensor bi = c.bias ? b.detach().clone().set_requires_grad() : Tensor();
+  Tensor y = conv2d(xi, wi, bi, 1, c.padding);
+  y.backward(g.to(y.dtype()));
+  return {y.detach(), xi.grad(), wi.grad(), c.bias ? bi.grad() : Tensor()};
+}
+
+// max |got - want| over max |want|: the error measure that suits sums of many products of either sign.
+double error_of_scale(const Tensor& got, const Tensor& want) {
+  std::vector<double> a = got.to(kFloat64).to_vector<double>(), b = want.to(kFloat64).to_vector<double>();
+  double err = 0, scale = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    err = std::max(err, std::fabs(a[i] - b[i]));
+    scale = std::max(scale, std::fabs(b[i]));
+  }
+  return scale == 0 ? err : err / scale;
+}
+
+void expect_near(const Result& got, const Result& want, double tol, const std::string& what) {
+  EXPECT_LE(error_of_scale(got.out, want.out), tol) << what << ": output";
+  EXPECT_LE(error_of_scale(got.grad_input, want.grad_input), tol) << what << ": input gradient";
+  EXPECT_LE(error_of_scale(got.grad_weight, want.grad_weight), tol) << what << ": weight gradient";
+  if (want.grad_bias.defined()) EXPECT_LE(error_of_scale(got.grad_bias, want.grad_bias), tol) << what << ": bias gradient";
+}
+
+bool equal(const Tensor& a, const Tensor& b) {
+  return a.sizes().equals(b.sizes()) && a.to_vector<double>() == b.to_vector<double>();
+}
+
+class WinogradFlag {  // restores the flag and the thread count a test changes
+ public:
+  WinogradFlag() : saved_(conv_winograd()), threads_(get_num_threads()) {}
+  ~WinogradFlag() {
+    set_conv_winograd(saved_);
+    set_num_threads(threads_);
+  }
+
+ private:
+  bool saved_;
+  int threads_;
+};
+
+}  // namespace
+
+TEST(ConvWinogradTest, MatchesFloat64AndIm2colAtEveryThreadCount) {
+  WinogradFlag restore;
+  uint64_t seed = 1;
+  for (const Case& c : kCases) {
+    Tensor x = draw(c.x_shape, seed++), w = draw(c.w_shape, seed++) * 0.05, b = draw({c.w_shape[0]}, seed++);
+    const int64_t out_h = c.x_shape[2] + 2 * c.padding - 2, out_w = c.x_shape[3] + 2 * c.padding - 2;
+    Tensor g = draw({c.x_shape[0], c.w_shape[0], out_h, out_w}, seed++);
+    const Result exact = run(c, x.to(kFloat64), w.to(kFloat64), b.to(kFloat64), g);
+    set_conv_winograd(false);
+    set_num_threads(1);
+    const Result im2col = run(c, x, w, b, g);
+    set_conv_winograd(true);
+    for (int threads : {1, 2, 3}) {
+      set_num_threads(threads);
+      const Result wino = run(c, x, w, b, g);
+      const std::string what = "x " + detail::str(IntArrayRef(c.x_shape)) + ", " + std::to_string(threads) + " threads";
+      // F(4x4, 3x3) rounds to about 2e-6 of the scale; the direct sum to 3e-7.
+      expect_near(wino, exact, 1e-5, what + " vs float64");
+      expect_near(wino, im2col, 1e-5, what + " vs im2col");
+      const Result again = run(c, x, w, b, g);  // bit for bit at the same thread count
+      EXPECT_TRUE(equal(again.out, wino.out) && equal(again.grad_input, wino.grad_input) &&
+                  equal(again.grad_weight, wino.grad_weight))
+          << what;
+    }
+  }
+}
+
+TEST(ConvWinogradTest, TakenOnAvx512MachinesAndOffWhenDisabled) {
+  WinogradFlag restore;
+  set_num_threads(2);
+  const Case c{{16, 64, 8, 8}, {64, 64, 3, 3}, 1, true};  // 512 positions per thread
+  Tensor x = draw(c.x_shape, 50), w = draw(c.w_shape, 51), b = draw({64}, 52), g = draw({16, 64, 8, 8}, 53);
+  set_conv_winograd(false);
+  EXPECT_FALSE(conv_winograd());
+  const Result im2col = run(c, x, w, b, g);
+  set_conv_winograd(true);
+  const Result wino = run(c, x, w, b, g);
+  if (__builtin_cpu_supports("avx512f")) {
+    // The two algorithms round differently: identical bits would mean Winograd was not used.
+    EXPECT_FALSE(equal(wino.out, im2col.out));
+    EXPECT_FALSE(equal(wino.grad_input, im2col.grad_input));
+    EXPECT_FALSE(equal(wino.grad_weight, im2col.grad_weight));
+  }
+}
+
+TEST(ConvWinogradTest, ShapesOutsideItsRangeKeepIm2colBits) {
+  WinogradFlag restore;
+  // Each misses one condition: too few channels, stride 2, 5x5 kernel, dilation, groups, float64,
+  // too few positions, a channel count that is not a multiple of 16.
+  struct Other {
+    std::vector<int64_t> x, w;
+    int64_t stride, padding, dilation, groups;
+    DType dtype;
+  };
+  const std::vector<Other> others = {
+      {{2, 32, 8, 8}, {64, 32, 3, 3}, 1, 1, 1, 1, kFloat32},  {{2, 64, 16, 16}, {64, 64, 3, 3}, 2, 1, 1, 1, kFloat32},
+      {{2, 64, 12, 12}, {64, 64, 5, 5}, 1, 2, 1, 1, kFloat32}, {{2, 64, 12, 12}, {64, 64, 3, 3}, 1, 2, 2, 1, kFloat32},
+      {{2, 128, 8, 8}, {128, 64, 3, 3}, 1, 1, 1, 2, kFloat32}, {{2, 64, 8, 8}, {64, 64, 3, 3}, 1, 1, 1, 1, kFloat64},
+      {{2, 64, 7, 7}, {64, 64, 3, 3}, 1, 1, 1, 1, kFloat32},  {{2, 72, 8, 8}, {64, 72, 3, 3}, 1, 1, 1, 1, kFloat32},
+  };
+  uint64_t seed = 100;
+  for (const Other& o : others) {
+    Tensor x = draw(o.x, seed++).to(o.dtype), w = draw(o.w, seed++).to(o.dtype);
+    set_conv_winograd(true);
+    Tensor on = conv2d(x, w, Tensor(), o.stride, o.padding, o.dilation, o.groups);
+    set_conv_winograd(false);
+    Tensor off = conv2d(x, w, Tensor(), o.stride, o.padding, o.dilation, o.groups);
+    EXPECT_TRUE(equal(on, off)) << "x " << IntArrayRef(o.x) << ", w " << IntArrayRef(o.w);
+  }
+}
