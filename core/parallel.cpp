@@ -58,9 +58,11 @@ int default_threads() {
 // How long an idle worker polls for the next job before it sleeps: long enough to catch the next
 // op of a training step, short enough to give the core back soon when nothing follows.
 constexpr auto kWorkerSpin = std::chrono::microseconds(500);
-// A caller that waits this long for a worker's task has met a worker the OS descheduled (other
-// processes hold the cores): jobs then run on the caller alone for a while, first kBackoffMin,
-// doubling up to kBackoffMax while stalls recur; a job without a stall resets it.
+// A caller that waits this long for a worker's task, and longer than its own share of the job
+// took, has met a worker the OS descheduled (other processes hold the cores): jobs then run on the
+// caller alone for a while, first kBackoffMin, doubling up to kBackoffMax while stalls recur; a job
+// without a stall resets it. (Without the second condition, jobs of a few milliseconds whose
+// tasks differ by a millisecond, as a ResNet's convolutions, ran alone on a quiet machine.)
 constexpr auto kStall = std::chrono::microseconds(1000);
 constexpr auto kBackoffMin = std::chrono::milliseconds(10);
 constexpr auto kBackoffMax = std::chrono::milliseconds(1000);
@@ -96,7 +98,9 @@ class Pool {
     epoch_.fetch_add(1, std::memory_order_seq_cst);
     if (sleepers_.load(std::memory_order_seq_cst) > 0) epoch_.notify_all();
 
+    const Clock::time_point started = Clock::now();
     work_on(id);
+    const Clock::duration own = Clock::now() - started;
     // Wait for the tasks workers took; yield so that a descheduled worker can finish.
     Clock::time_point waited_from{};
     for (int spins = 0; finished_.load(std::memory_order_acquire) < tasks; ++spins) {
@@ -107,7 +111,7 @@ class Pool {
         sched_yield();
       }
     }
-    if (waited_from != Clock::time_point{} && Clock::now() - waited_from > kStall) {
+    if (waited_from != Clock::time_point{} && Clock::now() - waited_from > std::max<Clock::duration>(kStall, own)) {
       backoff_ = std::clamp<Clock::duration>(2 * backoff_, kBackoffMin, kBackoffMax);
       serial_until_ = Clock::now() + backoff_;
     } else {
