@@ -32,6 +32,7 @@ const std::vector<Case> kCases = {
     {{5, 128, 10, 10}, {64, 128, 3, 3}, 0, true},  // no padding: 8x8 out
     {{4, 64, 16, 16}, {80, 64, 3, 3}, 1, false},   // 80 output channels: a multiple of 16, not of 64
     {{0, 64, 8, 8}, {64, 64, 3, 3}, 1, true},      // empty batch
+    {{4, 64, 12, 12}, {64, 64, 3, 3}, 2, false},   // padding 2, which oneDNN refuses: im2col
     // Too few positions per sample for a cut of the batch: at 2 and 3 threads the channels are cut
     // (2 or 3 chunks of output channels, 2 of input channels for the input gradient).
     {{32, 128, 4, 4}, {128, 128, 3, 3}, 1, true},
