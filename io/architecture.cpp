@@ -727,7 +727,8 @@ std::shared_ptr<nn::Module> build_at(const Value& node, const std::string& path,
   std::optional<TypeEntry> entry = Registry::get().find(type);
   EMBER_CHECK_KEY(entry.has_value(), "io: unknown module type '", type, "' at ", where(path),
                   "; register it before loading with io::register_module_type(\"", type,
-                  "\", to_options, from_options) (ember/io/architecture.h)");
+                  "\", to_options, from_options) (ember/io/architecture.h), or from Python with "
+                  "ember.io.register_module_type(cls)");
   const Value* options = node.find("options");
   Value none;
   if (!options) options = &none;

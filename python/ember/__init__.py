@@ -101,6 +101,9 @@ from ._anomaly import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: 
 from ._bessel import i0  # noqa: E402,F401  (the modified Bessel function; special has i0e, i1, i1e)
 from ._default_device import get_default_device, set_default_device  # noqa: E402,F401  (and `with ember.device(...)`)
 
+from ._module_types import register_python_layers as _register_python_layers  # noqa: E402
+_register_python_layers(nn)  # save_module / load_module rebuild Conv3d, CTCLoss, ... from their arguments
+
 __version__ = "0.1.0"
 
 # NB: ember.bool, ember.float and ember.int are dtypes (as in torch); the builtins stay reachable.

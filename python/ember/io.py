@@ -26,6 +26,7 @@ from typing import Any, BinaryIO, Iterator, Union
 
 from . import _C
 from ._C.io import load_module, save_module  # noqa: F401  (re-exported)
+from ._module_types import register_module_type  # noqa: F401  (modules written in Python)
 
 _Restored = collections.namedtuple("Restored", ["step", "path", "state"])
 _Entry = collections.namedtuple("Checkpoint", ["step", "path"])
@@ -144,4 +145,4 @@ class CheckpointManager:
         return f"CheckpointManager({self.dir!r}, keep_last={self.keep_last})"
 
 
-__all__ = ["save", "load", "load_tensor", "CheckpointManager", "save_module", "load_module"]
+__all__ = ["save", "load", "load_tensor", "CheckpointManager", "save_module", "load_module", "register_module_type"]

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ember/core/warning.h"
+#include "ember/io/architecture.h"
 #include "ember/io/checkpoint_manager.h"
 #include "ember/io/module_io.h"
 #include "ember/io/optim_io.h"
@@ -154,9 +155,28 @@ void bind_io(py::module_& m) {
   io.def("save_module", [](const nn::Module& module, const std::string& path) {
     io::save(module, path);
   }, py::arg("module"), py::arg("path"), py::call_guard<py::gil_scoped_release>(),
-         "Writes the module's architecture and state (built-in layers and containers only).");
+         "Writes the module's architecture and state (built-in layers, containers and the types "
+         "registered with ember.io.register_module_type).");
   io.def("load_module", [](const std::string& path) { return io::load_module(path); }, py::arg("path"),
          "Rebuilds a module written by save_module.");
+  io.def("_register_module_type", [](const std::string& name, py::function to_options, py::function from_options) {
+    // NB: the registry lives until exit, past the interpreter's end: the callables are never
+    // released (a py::object destroyed then would touch a finalised interpreter).
+    auto* to = new py::function(std::move(to_options));
+    auto* from = new py::function(std::move(from_options));
+    io::register_module_type(
+        name,
+        [to](const nn::Module& m) {
+          py::gil_scoped_acquire gil;
+          return py_to_value((*to)(py::cast(const_cast<nn::Module*>(&m), py::return_value_policy::reference)));
+        },
+        [from](const io::Value& options) {
+          py::gil_scoped_acquire gil;
+          return hold_module((*from)(value_to_py(options)));
+        });
+  }, py::arg("name"), py::arg("to_options"), py::arg("from_options"),
+         "Registers a module type written in Python (ember.io.register_module_type wraps it).");
+  io.def("_has_module_type", &io::has_module_type, py::arg("name"));
   io.def("load_into", [](nn::Module& module, const std::string& path, bool strict, const std::string& key) {
     nn::LoadResult r;
     {

@@ -2,6 +2,7 @@
 ember.io's C++ half: checkpoints of Python containers
 """
 from __future__ import annotations
+import collections.abc
 import ember._C
 import ember._C.nn
 import typing
@@ -45,6 +46,12 @@ class CheckpointManager:
     @property
     def keep_last(self) -> int:
         ...
+def _has_module_type(name: str) -> bool:
+    ...
+def _register_module_type(name: str, to_options: collections.abc.Callable, from_options: collections.abc.Callable) -> None:
+    """
+    Registers a module type written in Python (ember.io.register_module_type wraps it).
+    """
 def _tensor_names(path: str) -> list[list[str]]:
     ...
 def load(path: str, verify: bool = True, map_location: ember._C.device = ...) -> typing.Any:
@@ -69,5 +76,5 @@ def save(obj: typing.Any, path: str, durable: bool = True) -> None:
     """
 def save_module(module: ember._C.nn.Module, path: str) -> None:
     """
-    Writes the module's architecture and state (built-in layers and containers only).
+    Writes the module's architecture and state (built-in layers, containers and the types registered with ember.io.register_module_type).
     """
