@@ -5,6 +5,8 @@ both libraries; its output and the gradient of every floating input match torch'
 fixtures cannot show: finite-difference gradients, errors, aliases, non-contiguous inputs, and
 properties (reconstruction, orthogonality, Moore-Penrose identities) on drawn matrices."""
 import math
+import os
+import sys
 
 import numpy as np
 import pytest
@@ -14,6 +16,9 @@ import ember
 from ember.autograd import gradcheck
 from fixture_replay import load_cases, replay
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "fixtures"))
+from orthogonal_linear import orth, orth_weight  # noqa: E402  (shared with the fixture generator)
+
 CASES = load_cases("linalg_svd.json")
 # (output rtol, gradient rtol, atol) by dtype
 TOLERANCE = {"float64": (1e-9, 1e-7, 1e-10), "float32": (2e-4, 2e-3, 2e-5), "int64": (0, 0, 0)}
@@ -21,21 +26,6 @@ L = ember.linalg
 D = ember.float64
 
 
-def orth(T, W, X, orthogonal_map, use_trivialization):
-    """As the generator's: the orthogonal parametrization of a Linear layer holding W, applied to X."""
-    lin = T.nn.Linear(W.shape[-1], W.shape[-2], bias=False).to(W.dtype)
-    with T.no_grad():
-        lin.weight.copy_(W)
-    T.nn.utils.parametrizations.orthogonal(lin, orthogonal_map=orthogonal_map, use_trivialization=use_trivialization)
-    return lin.parametrizations.weight[0](X)
-
-
-def orth_weight(T, W, orthogonal_map, use_trivialization):
-    lin = T.nn.Linear(W.shape[-1], W.shape[-2], bias=False).to(W.dtype)
-    with T.no_grad():
-        lin.weight.copy_(W)
-    T.nn.utils.parametrizations.orthogonal(lin, orthogonal_map=orthogonal_map, use_trivialization=use_trivialization)
-    return lin.weight
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
