@@ -1,6 +1,6 @@
 #pragma once
 // float32 2-D convolutions by Winograd's minimal filtering, F(4x4, 3x3), through oneDNN's
-// jit_wino_4x3 kernels, which it has for AVX-512 machines: 2.25x fewer multiplies than
+// jit_wino_4x3 kernels, which it has for AVX-512 machines: 4x fewer multiplies than
 // im2col + GEMM for the 3x3, stride-1 convolutions that make up most of a ResNet. Each pass is
 // cut over the threads by samples, or for small images by channels, each chunk single-threaded
 // inside oneDNN (which never starts an OpenMP thread: see gemm.cpp). The rounding

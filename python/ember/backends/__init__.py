@@ -28,7 +28,7 @@ mps = _flags("mps", "Apple MPS (not in this build).", is_available=lambda: False
 class _Mkldnn:
     """oneDNN flags. Ember's float GEMM is oneDNN's sgemm, always on (`enabled` is recorded only).
     allow_winograd (Ember's own, default True): float32 3x3 stride-1 convolutions with 64 or more
-    channels use oneDNN's Winograd kernels where the CPU has them (AVX-512): 2.25x fewer multiplies,
+    channels use oneDNN's Winograd kernels where the CPU has them (AVX-512): 4x fewer multiplies,
     rounding within about 2e-6 of the output's scale instead of 3e-7; False keeps im2col + GEMM."""
 
     def __init__(self) -> None:
