@@ -12,6 +12,7 @@
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/factory.h"
 #include "ember/core/cpu/parallel.h"
+#include "ember/core/cpu/scratch.h"
 #include "ember/core/kernels/conv.h"
 
 namespace ember::cpu {
@@ -172,14 +173,6 @@ void over_batch(const Geometry& g, const F& f) {
     parallel_for(0, g.N, std::max<int64_t>(1, kConvGrain / g.sample_work()), f);
   else
     f(0, g.N);
-}
-
-// n elements of scratch memory from the tensor allocator, which keeps large freed blocks for the
-// next request of their size: a training step asks for the same buffers every step, and fresh
-// pages (malloc's large blocks are mmapped anew each time) cost a page fault each.
-template <typename T>
-Tensor scratch(int64_t n) {
-  return empty({std::max<int64_t>(n, 1)}, TensorOptions(dtype_of<T>));
 }
 
 // A column buffer per thread's share of the batch (none when the input is used directly).

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ember/core/cpu/parallel.h"
+#include "ember/core/cpu/scratch.h"
 #include "ember/core/factory.h"
 
 namespace ember {
@@ -157,11 +158,8 @@ std::shared_ptr<const Plan> plan_for(Pass pass, const Shape& s) {
   return plans[key] = plan;
 }
 
-// Bytes of scratch memory from the tensor allocator, which keeps freed blocks for the next request
-// of their size (a training step asks for the same ones every step).
-Tensor scratch_bytes(size_t bytes) {
-  return empty({static_cast<int64_t>(bytes / sizeof(float)) + 1}, TensorOptions(DType::Float32));
-}
+// Bytes of scratch memory (cpu/scratch.h), as floats.
+Tensor scratch_bytes(size_t bytes) { return scratch<float>(static_cast<int64_t>(bytes / sizeof(float)) + 1); }
 
 // Runs a plan on one chunk: operand 0 and the result in Ember's layouts, operand 1 too unless
 // op1_blocked says it is already in the plan's (a weight reordered once for all chunks).
@@ -297,7 +295,7 @@ bool run(Pass pass, const Shape& shape, float* op0, float* op1, float* out, cons
   const int64_t size = shape.O * shape.C * 9;
   std::vector<Tensor> partial;
   if (partial_sums)
-    for (int64_t c = 1; c < part->chunks; ++c) partial.push_back(scratch_bytes(static_cast<size_t>(size) * sizeof(float)));
+    for (int64_t c = 1; c < part->chunks; ++c) partial.push_back(scratch<float>(size));
   auto one = [&](int64_t c) {
     const Chunk& k = chunks[static_cast<size_t>(c)];
     float* dst = partial_sums && c > 0 ? partial[static_cast<size_t>(c - 1)].data_ptr<float>() : out + k.out;
