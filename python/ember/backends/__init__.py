@@ -25,6 +25,8 @@ cuda = _flags("cuda", "CUDA flags (no CUDA in this build).",
                                            allow_bf16_reduced_precision_reduction=True),
               is_built=lambda: False)
 mps = _flags("mps", "Apple MPS (not in this build).", is_available=lambda: False, is_built=lambda: False)
+
+
 class _Mkldnn:
     """oneDNN flags. Ember's float GEMM is oneDNN's sgemm, always on (`enabled` is recorded only).
     allow_winograd (Ember's own, default True): float32 3x3 stride-1 convolutions with 64 or more
