@@ -6,6 +6,10 @@
 # $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
 #   bench/run.sh            # everything (a few minutes on 2 cores)
 #   bench/run.sh cpp        # only the listed parts (cpp python io contended dist), then the tables of all
+# An AVX2-only machine, approximated on an AVX-512 one (the C++ parts; the tables then name the
+# settings): a build folder configured with -DEMBER_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=haswell, and
+#   BUILD_DIR=build-avx2 BENCH_MARCH=haswell DNNL_MAX_CPU_ISA=AVX2 ONEDNN_MAX_CPU_ISA=AVX2 \
+#     ATEN_CPU_CAPABILITY=avx2 MKL_ENABLE_INSTRUCTIONS=AVX2 bench/run.sh cpp contended
 # Where ember.cuda.is_available(), GPU rows follow (bench/gpu_bench.py, Ember and PyTorch on cuda:0).
 # "contended" runs the C++ training steps again with 1 and then 2 CPU-bound processes competing
 # for the cores, each library at its default thread setting (needs the cpp part's programs).
@@ -23,7 +27,7 @@ res=$build/bench
 (($#)) || rm -rf "$res"
 mkdir -p "$res"
 parts=" ${*:-cpp python io contended dist} "
-flags=(-std=c++20 -O2 -march=native)
+flags=(-std=c++20 -O2 -march="${BENCH_MARCH:-native}")
 # shellcheck disable=SC2054  # -Wl,-rpath,DIR is one word
 ember=(-I "$build/include" -I "$build/generated/include" -L"$build" -lember -Wl,-rpath,"$PWD/$build")
 say() { echo "bench: $*" >&2; }
@@ -84,6 +88,9 @@ if [[ $parts == *" contended "* ]]; then
     "$res/torch-cpp" contended >"$res/torch-cpp.contended$busy"
     ((busy == 0)) || { kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true; }
   done
+  # The same quiet steps on one thread: one core is what fair scheduling leaves two threads among
+  # two busy processes on two cores, so this bounds the contended step from below.
+  OMP_NUM_THREADS=1 "$res/ember-cpp" contended >"$res/ember-cpp.contended0t1"
 fi
 # GPU rows: only where this build has the CUDA backend and the machine a GPU (bench/gpu_bench.py).
 if .venv/bin/python -c "import ember, sys; sys.exit(0 if ember.cuda.is_available() else 1)" 2>/dev/null; then

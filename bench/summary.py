@@ -98,9 +98,46 @@ def machine():
     here = os.path.dirname(os.path.abspath(__file__))
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
                             text=True, cwd=here).stdout.strip()
+    # Settings that make this machine stand in for one with fewer vector extensions (bench/run.sh).
+    isa = [f"{k}={os.environ[k]}" for k in ("BENCH_MARCH", "DNNL_MAX_CPU_ISA", "ONEDNN_MAX_CPU_ISA",
+                                            "ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS") if k in os.environ]
     return (f"{os.cpu_count()} cores ({model}; {vector}), {datetime.date.today()}, Ember "
             f"{commit or '?'}, torch {importlib.metadata.version('torch')} from PyPI (its libtorch "
-            "for C++)")
+            "for C++)" + (f", run with {' '.join(isa)}" if isa else ""))
+
+
+# Floating-point work of one MLP training step (784-256-128-10, bench/cpp_bench.cpp's kMLP): each
+# layer's product forward and its weight gradient, and the input gradient of every layer but the
+# first (the data needs none), 2 flops per multiply-add; the element-wise work is negligible.
+MLP_WIDTHS = (784, 256, 128, 10)
+
+
+def mlp_step_flops(batch):
+    pairs = list(zip(MLP_WIDTHS, MLP_WIDTHS[1:]))
+    return 2 * batch * (2 * sum(i * o for i, o in pairs) + sum(i * o for i, o in pairs[1:]))
+
+
+def gemm_floor(results):
+    """The MLP steps against what their products alone take at the run's best GEMM rate."""
+    rates = [best(results[side], "matmul1024") for side in SIDES]
+    rates = [r for r in rates if r]
+    if not rates:
+        return
+    rate = max(r[0] for r in rates)
+    print(f"The MLP steps are GEMM-bound: their products alone, at the best 1024² matmul rate of this run "
+          f"({rate:.4g} GFLOP/s, any side, any thread setting), take the floor below; the target is "
+          "PyTorch's C++ step divided by the speed-up asked for.\n")
+    rows = []
+    for name, label, target in WORKLOADS:
+        if not name.startswith("mlp_step_"):
+            continue
+        flops = mlp_step_flops(int(name.split("_b")[1].split("_")[0]))
+        floor = flops / rate / 1e6
+        ember, torch = best(results["ember-cpp"], name), best(results["torch-cpp"], name)
+        goal = torch[0] / target if torch else None
+        rows.append([label, f"{flops / 1e6:.4g}", f"{floor:.4g}", cell(ember) if ember else "—",
+                     f"{goal:.4g}" if goal else "—", f"{goal / floor:.2f}x" if goal else "—"])
+    table(["workload", "MFLOP per step", "floor (ms)", "Ember C++", "target (ms)", "target / floor"], rows)
 
 
 CONTENDED = ["mlp_step_b64_sgd", "mlp_step_b64_adam", "mlp_step_b512_sgd", "mlp_step_b512_adam",
@@ -114,8 +151,12 @@ def contended(results):
         return
     print("A busy machine: C++ training steps (mean ms/step over 3 s, each library at its default "
           "threads) with 0, 1 and 2 CPU-bound processes competing; in brackets, x its quiet step. "
-          "Target: Ember's contended step at most 2x its quiet one and faster than PyTorch's.\n")
+          "Target: Ember's contended step at most 2x its quiet one and faster than PyTorch's. "
+          "Ember's quiet step on 1 thread, in brackets x its default quiet step, bounds the step "
+          "with 2 busy processes from below where the cores are 2: fair scheduling then gives the "
+          "process's 2 threads one core between them.\n")
     labels = {name: label for name, label, _ in WORKLOADS}
+    one_thread = e.get("contended0t1", {})
     rows = []
     for name in CONTENDED:
         try:
@@ -125,10 +166,11 @@ def contended(results):
             continue
         fmt = lambda v, q: f"{v:.3g} ({v / q:.2f}x)"
         met = all(ev[b] <= 2 * ev[0] and ev[b] < tv[b] for b in (1, 2))
-        rows.append([labels[name], f"{ev[0]:.3g}", fmt(ev[1], ev[0]), fmt(ev[2], ev[0]), f"{tv[0]:.3g}",
+        floor = fmt(one_thread[name][0], ev[0]) if name in one_thread else "—"
+        rows.append([labels[name], f"{ev[0]:.3g}", fmt(ev[1], ev[0]), fmt(ev[2], ev[0]), floor, f"{tv[0]:.3g}",
                      fmt(tv[1], tv[0]), fmt(tv[2], tv[0]), "yes" if met else "no"])
-    table(["workload", "Ember quiet", "Ember, 1 busy", "Ember, 2 busy", "PyTorch quiet", "PyTorch, 1 busy",
-           "PyTorch, 2 busy", "met"], rows)
+    table(["workload", "Ember quiet", "Ember, 1 busy", "Ember, 2 busy", "Ember quiet, 1 thread", "PyTorch quiet",
+           "PyTorch, 1 busy", "PyTorch, 2 busy", "met"], rows)
 
 
 GPU = [("gpu_matmul1024", "1024² float32 matmul (GFLOP/s)"), ("gpu_matmul4096", "4096² float32 matmul (GFLOP/s)"),
@@ -187,6 +229,8 @@ def main():
         rows.append([label, *map(cell, (e_cpp, t_cpp, e_py, t_py)),
                      times(r_cpp, "" if t_cpp else "*"), times(r_py), goal, " / ".join(met)])
     table(["workload", *HEADS, "C++ ratio", "Python ratio", "target", "met (C++ / Python)"], rows)
+
+    gemm_floor(results)
 
     print("Each thread setting:\n")
     rows = []
