@@ -55,12 +55,11 @@ int default_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// How long an idle worker polls for the next job before it sleeps: about what a futex wake-up
-// costs, so a spell between jobs rarely costs more than twice its length. Longer spins buy nothing
-// on a quiet machine (a training step's jobs follow each other within microseconds) and cost on a
-// busy one: every microsecond polled comes out of this process's share of the cores, which the
-// work needs (bench/README.md, "A busy machine": 500 us spins made the contended CNN step 13-20%
-// slower).
+// How long an idle worker polls for the next job before it sleeps: of the order of a sleep and
+// wake-up's cost, so polling never costs much more than sleeping at once would have. Longer polls
+// buy nothing on a quiet machine (a training step's jobs follow each other within microseconds)
+// and cost on a busy one, where every microsecond polled comes out of this process's share of the
+// cores (bench/README.md, 2026-11-27: with 500 us, the contended CNN step was 11-30% slower).
 constexpr auto kWorkerSpin = std::chrono::microseconds(50);
 // A caller that waits this long for a worker's task, and longer than its own share of the job
 // took, has met a worker the OS descheduled (other processes hold the cores): jobs then run on the
