@@ -11,7 +11,7 @@ namespace ember::nn {
 
 struct Pool2dOptions {
   Size2 kernel_size;
-  std::optional<Size2> stride;  // default: kernel_size
+  std::optional<Size2> stride = std::nullopt;  // default: kernel_size
   Size2 padding = 0;
   Size2 dilation = 1;           // MaxPool2d only
   bool ceil_mode = false;

@@ -112,7 +112,7 @@ class Optimizer {
   };
   virtual void update(const ParamUpdate& u) = 0;
   /// Throws ValueError for an out-of-range hyperparameter ("SGD: invalid momentum -1").
-  virtual void validate(const Hyperparams& options) const {}
+  virtual void validate(const Hyperparams& /*options*/) const {}
 
  private:
   /// Refuses keys of `options` that are neither the optimizer's nor a scheduler's, and values of
