@@ -6,8 +6,10 @@
 // with python_bench.py (same models, settings, budgets and timing). Prints "name value unit" lines
 // for bench/run.sh.
 //   cpp_bench THREADS
+#include <immintrin.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using Widths = std::array<int64_t, 4>;  // an MLP's layer widths
@@ -423,6 +426,50 @@ std::vector<uint8_t> read_idx(const std::string& path) {
   return {bytes.begin() + 4 + 4 * bytes[3], bytes.end()};
 }
 
+#ifndef BENCH_TORCH
+// The cores' peak float32 FMA rate, GFLOP/s: 12 independent chains of fused multiply-adds per
+// thread (enough to keep two FMA pipes of 4-cycle latency busy) on `threads` threads, the best of
+// 3. No GEMM runs faster: the floor under the GEMM-bound steps (summary.py).
+__attribute__((target("avx2,fma"))) float fma_chains_ymm(int64_t iters) {
+  __m256 acc[12];
+  for (__m256& a : acc) a = _mm256_set1_ps(1.0f);
+  const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+  for (int64_t i = 0; i < iters; ++i) {
+#pragma GCC unroll 12
+    for (__m256& a : acc) a = _mm256_fmadd_ps(a, m, c);
+  }
+  float sum = 0;
+  for (__m256& a : acc) sum += _mm256_cvtss_f32(a);
+  return sum;
+}
+__attribute__((target("avx512f"))) float fma_chains_zmm(int64_t iters) {
+  __m512 acc[12];
+  for (__m512& a : acc) a = _mm512_set1_ps(1.0f);
+  const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
+  for (int64_t i = 0; i < iters; ++i) {
+#pragma GCC unroll 12
+    for (__m512& a : acc) a = _mm512_fmadd_ps(a, m, c);
+  }
+  float sum = 0;
+  for (__m512& a : acc) sum += _mm512_cvtss_f32(a);
+  return sum;
+}
+double fma_peak(int threads, bool zmm) {
+  constexpr int64_t kIters = 20'000'000;
+  double best = 1e30;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::thread> pool;
+    std::vector<float> sink(threads);
+    auto t0 = Clock::now();
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] { sink[t] = zmm ? fma_chains_zmm(kIters) : fma_chains_ymm(kIters); });
+    for (std::thread& t : pool) t.join();
+    best = std::min(best, seconds_since(t0));
+  }
+  return threads * kIters * 12.0 * (zmm ? 16 : 8) * 2 / best / 1e9;
+}
+#endif
+
 }  // namespace
 
 // The training steps on a shared machine (run.sh starts the competing processes): each library at
@@ -511,6 +558,10 @@ int main(int argc, char** argv) {
     double t = time_per_call([&] { lib::Tensor c = a.matmul(b); }, 1.5);
     report("matmul1024", 2.0 * 1024 * 1024 * 1024 / t / 1e9, "GFLOP/s");
   }
+#ifndef BENCH_TORCH  // a property of the machine: reported once, with Ember's results
+  report("fma_peak_ymm", fma_peak(threads, false), "GFLOP/s");
+  if (__builtin_cpu_supports("avx512f")) report("fma_peak_zmm", fma_peak(threads, true), "GFLOP/s");
+#endif
   // The 784-256-128-10 MLP at batch 64 and 512, and the same layers 16 wide at batch 1, where the
   // step is all overhead; SGD (lr 0.01, momentum 0.9) and Adam (lr 1e-3).
   struct StepCase {

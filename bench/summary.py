@@ -126,9 +126,15 @@ def gemm_floor(results):
     if not rates:
         return
     rate = max(r[0] for r in rates)
+    # The FMA peak of the widest registers the GEMM may use (DNNL_MAX_CPU_ISA=AVX2: ymm).
+    avx2_only = os.environ.get("DNNL_MAX_CPU_ISA", "").upper().startswith("AVX2")
+    peak = best(results["ember-cpp"], "fma_peak_ymm" if avx2_only else "fma_peak_zmm") or \
+        best(results["ember-cpp"], "fma_peak_ymm")
+    at_peak = f"; at the cores' FMA peak ({peak[0]:.4g} GFLOP/s, {peak[2]} threads) they take the second floor" \
+        if peak else ""
     print(f"The MLP steps are GEMM-bound: their products alone, at the best 1024² matmul rate of this run "
-          f"({rate:.4g} GFLOP/s, any side, any thread setting), take the floor below; the products alone "
-          "as each library runs them, with the step's shapes, are the \"products\" rows above; the "
+          f"({rate:.4g} GFLOP/s, any side, any thread setting), take the floor below{at_peak}; the products "
+          "alone as each library runs them, with the step's shapes, are the \"products\" rows above; the "
           "target is PyTorch's C++ step divided by the speed-up asked for.\n")
     rows = []
     for name, label, target in WORKLOADS:
@@ -140,10 +146,11 @@ def gemm_floor(results):
         ember, torch = best(results["ember-cpp"], name), best(results["torch-cpp"], name)
         products = best(results["ember-cpp"], f"mlp_products_b{batch}")
         goal = torch[0] / target if torch else None
-        rows.append([label, f"{flops / 1e6:.4g}", f"{floor:.4g}", cell(products), cell(ember),
-                     f"{goal:.4g}" if goal else "—", f"{goal / floor:.2f}x" if goal else "—"])
-    table(["workload", "MFLOP per step", "floor (ms)", "Ember's products alone", "Ember C++", "target (ms)",
-           "target / floor"], rows)
+        rows.append([label, f"{flops / 1e6:.4g}", f"{floor:.4g}", f"{flops / peak[0] / 1e6:.4g}" if peak else "—",
+                     cell(products), cell(ember), f"{goal:.4g}" if goal else "—",
+                     f"{goal / floor:.2f}x" if goal else "—"])
+    table(["workload", "MFLOP per step", "floor (ms)", "at the FMA peak (ms)", "Ember's products alone",
+           "Ember C++", "target (ms)", "target / floor"], rows)
 
 
 CONTENDED = ["mlp_step_b64_sgd", "mlp_step_b64_adam", "mlp_step_b512_sgd", "mlp_step_b512_adam",
