@@ -1,6 +1,7 @@
 #pragma once
 // Ember's exceptions and check macros. Messages name the op, the argument and the offending
 // shapes or dtypes; the Python bindings map each subclass to the built-in exception of the same name.
+#include <cerrno>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -32,10 +33,24 @@ class KeyError : public Error {
  public:
   using Error::Error;
 };
-/// A file that does not exist: a checkpoint or data set path (Python FileNotFoundError).
-class FileNotFoundError : public Error {
+/// A failed system call on a file (Python OSError, with errno and filename set, so Python picks
+/// the subclass: PermissionError for EACCES, ...). `error` is the errno (0 when none applies).
+class OSError : public Error {
  public:
-  using Error::Error;
+  explicit OSError(const std::string& what, int error = 0, std::string filename = {})
+      : Error(what), error_(error), filename_(std::move(filename)) {}
+  int error() const { return error_; }
+  const std::string& filename() const { return filename_; }
+
+ private:
+  int error_;
+  std::string filename_;
+};
+/// A file that does not exist: a checkpoint or data set path (Python FileNotFoundError).
+class FileNotFoundError : public OSError {
+ public:
+  explicit FileNotFoundError(const std::string& what, std::string filename = {})
+      : OSError(what, ENOENT, std::move(filename)) {}
 };
 /// A feature or device that is not implemented (Python NotImplementedError).
 class NotImplementedError : public Error {
