@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +20,8 @@
 #include "ember/distributed/error.h"
 #include "ember/distributed/object_collectives.h"
 #include "ember/io/atomic_file.h"
+#include "ember/io/checksum.h"
+#include "ember/io/file_ops.h"
 #include "ember/io/serialize.h"
 
 namespace ember::distributed {
@@ -28,6 +33,8 @@ namespace {
 
 constexpr const char* kIndex = "index.json";
 constexpr const char* kReplicated = "replicated.ember";
+// How the index's checksum appears in its text (json::dump(1) puts a space after the colon).
+constexpr const char* kChecksumField = "\"checksum\": \"";
 
 // NB: a test hook. EMBER_TEST_KILL_AT="<rank>:<point>" makes that rank SIGKILL itself at that
 // point of a save (before_write, mid_file, before_index, before_rename), as a crash would.
@@ -45,13 +52,6 @@ void maybe_die(ProcessGroup& group, const char* point) {
   if (kill_point(group, point)) ::kill(::getpid(), SIGKILL);
 }
 
-void fsync_dir(const fs::path& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
-}
 
 DType parse_dtype(const std::string& name, const std::string& where) {
   for (int i = 0; i < kNumDTypes; ++i)
@@ -100,6 +100,35 @@ json write_rank(ProcessGroup& group, const CheckpointState& state, const fs::pat
   }
   io::save(mine, file.string());
   return chunks;
+}
+
+// The text of a checkpoint's index.json: refuses a missing index (an uncommitted checkpoint),
+// a file that is not regular, and one larger than any index a save writes.
+std::string read_index(const std::string& path, const std::string& dir) {
+  struct stat st {};
+  if (io::detail::fs_stat(path.c_str(), &st) != 0) {
+    int err = errno;
+    if (err == ENOENT)
+      throw FileNotFoundError("CheckpointReader: '" + dir + "' is not a committed checkpoint (no " + kIndex + ")", path);
+    throw OSError("CheckpointReader: cannot read '" + path + "': " + std::strerror(err), err, path);
+  }
+  EMBER_CHECK_AS(OSError, S_ISREG(st.st_mode), "CheckpointReader: '", path, "' is not a regular file");
+  EMBER_CHECK_VALUE(st.st_size <= (1 << 30), "CheckpointReader: '", path, "' has ", st.st_size,
+                    " bytes, more than an index can");
+  int fd = io::detail::fs_open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    int err = errno;
+    throw OSError("CheckpointReader: cannot open '" + path + "': " + std::strerror(err), err, path);
+  }
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  try {
+    io::detail::read_exactly(fd, text.data(), text.size(), 0, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return text;
 }
 
 }  // namespace
@@ -152,7 +181,10 @@ void save_checkpoint(ProcessGroup& group, const CheckpointState& state, const st
   if (group.rank() == 0) {
     try {
       maybe_die(group, "before_index");
-      json index = {{"format", "ember.distributed_checkpoint"}, {"version", 1},
+      // NB: version 2 carries "checksum" (checksum.h's seal()): every byte of the index is
+      // covered, so an edited chunk key or dtype is refused rather than read.
+      json index = {{"format", "ember.distributed_checkpoint"}, {"version", 2},
+                    {"checksum", io::detail::checksum_text(0)},
                     {"world_size", group.size()}, {"tensors", json::object()}};
       json files = json::array({kReplicated});
       for (size_t r = 0; r < statuses.size(); ++r) {
@@ -169,17 +201,20 @@ void save_checkpoint(ProcessGroup& group, const CheckpointState& state, const st
       }
       index["files"] = files;
       std::string text = index.dump(1);
+      io::detail::seal(text, kChecksumField);
       io::detail::AtomicFile f((tmp / kIndex).string());
       f.write(text.data(), text.size());
       f.commit();
       maybe_die(group, "before_rename");
-      fs::path old = dir + ".old";
+      // NB: a checkpoint already there is swapped with the new one in one step (RENAME_EXCHANGE):
+      // at no moment is there no committed checkpoint under `dir`.
       std::error_code ec;
-      fs::remove_all(old, ec);
-      if (fs::exists(final_dir)) fs::rename(final_dir, old);
-      fs::rename(tmp, final_dir);
-      fsync_dir(final_dir.parent_path().empty() ? fs::path(".") : final_dir.parent_path());
-      fs::remove_all(old, ec);
+      const bool replacing = fs::exists(final_dir, ec);
+      if (io::detail::fs_rename(tmp.c_str(), final_dir.c_str(), /*exchange=*/replacing) != 0)
+        throw OSError("cannot rename '" + tmp.string() + "' to '" + dir + "': " + std::strerror(errno), errno, dir);
+      if (io::detail::fs_fsync_dir(io::detail::directory_of(final_dir.string())) != 0)
+        throw OSError("cannot flush the directory of '" + dir + "': " + std::strerror(errno), errno, dir);
+      if (replacing) fs::remove_all(tmp, ec);  // the old checkpoint, now under the temporary name
     } catch (const std::exception& e) {
       status = e.what();
     }
@@ -190,16 +225,21 @@ void save_checkpoint(ProcessGroup& group, const CheckpointState& state, const st
 
 CheckpointReader::CheckpointReader(std::string dir) : dir_(std::move(dir)) {
   fs::path index_path = fs::path(dir_) / kIndex;
-  std::ifstream in(index_path);
-  EMBER_CHECK_AS(FileNotFoundError, in.good(), "CheckpointReader: '", dir_, "' is not a committed "
-                 "checkpoint (no ", kIndex, ")");
+  std::string text = read_index(index_path.string(), dir_);
   json index;
   try {
-    index = json::parse(in);
+    index = json::parse(text);
     EMBER_CHECK_VALUE(index.at("format") == "ember.distributed_checkpoint",
                       "not an Ember distributed checkpoint index");
-    EMBER_CHECK_VALUE(index.at("version").get<int>() <= 1, "index version ",
-                      index.at("version").get<int>(), " is newer than this Ember reads (1)");
+    EMBER_CHECK_VALUE(index.at("version").get<int>() <= 2, "index version ",
+                      index.at("version").get<int>(), " is newer than this Ember reads (2)");
+    // A version-2 index is sealed; one that has a checksum is checked whatever its version says,
+    // so that damage to either the version or the checksum's key cannot skip the check.
+    io::detail::SealCheck seal = io::detail::check_seal(text, kChecksumField);
+    EMBER_CHECK_VALUE(seal == io::detail::SealCheck::Valid ||
+                      (seal == io::detail::SealCheck::Missing && index.at("version").get<int>() < 2 &&
+                       !index.contains("checksum")),
+                      "its checksum does not match: the file is damaged");
     world_size_ = index.at("world_size").get<int>();
     files_ = index.at("files").get<std::vector<std::string>>();
     for (auto& [name, t] : index.at("tensors").items()) {
@@ -213,6 +253,8 @@ CheckpointReader::CheckpointReader(std::string dir) : dir_(std::move(dir)) {
     }
   } catch (const json::exception& e) {
     throw ValueError("CheckpointReader: '" + index_path.string() + "' is malformed: " + e.what());
+  } catch (const ValueError& e) {
+    throw ValueError("CheckpointReader: '" + index_path.string() + "': " + e.what());
   }
   std::sort(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }

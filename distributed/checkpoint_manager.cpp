@@ -7,6 +7,7 @@
 #include "ember/core/error.h"
 #include "ember/core/warning.h"
 #include "ember/distributed/init.h"
+#include "ember/io/retention.h"
 
 namespace ember::distributed {
 
@@ -23,11 +24,29 @@ std::optional<int64_t> step_of(const std::string& name) {
   return std::stoll(digits);
 }
 
-// Rank 0 removes the committed checkpoints of `dir` beyond the newest keep_last.
-void prune(const DistributedCheckpointManager& manager, const ProcessGroup& group) {
+// Loads every file of the checkpoint at `path` with every checksum verified; throws otherwise.
+void verify_checkpoint(const std::string& path) { CheckpointReader(path).verify(); }
+
+// Rank 0 removes the committed checkpoints of `dir` older than the newest keep_last that verify;
+// never `just_written`.
+void prune(const DistributedCheckpointManager& manager, const ProcessGroup& group, io::detail::VerifyCache& cache,
+           const std::string& just_written) {
   if (group.rank() != 0) return;
   std::vector<DistributedCheckpointManager::Entry> all = manager.checkpoints();
-  for (size_t i = 0; i + static_cast<size_t>(manager.keep_last()) < all.size(); ++i) {
+  std::optional<size_t> written;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i].path == just_written) written = i;
+  std::vector<size_t> doomed = io::detail::checkpoints_to_prune(
+      all.size(), static_cast<size_t>(manager.keep_last()), written, [&](size_t i) {
+        std::string reason;
+        bool ok = cache.verifies(all[i].path, [&] { verify_checkpoint(all[i].path); }, &reason);
+        if (!ok)
+          warn(::ember::detail::str("DistributedCheckpointManager: checkpoint '", all[i].path, "' (step ", all[i].step,
+                                    ") does not load, so it does not count toward keep_last=", manager.keep_last(),
+                                    " (kept): ", reason));
+        return ok;
+      });
+  for (size_t i : doomed) {
     std::error_code ec;
     fs::remove_all(all[i].path, ec);
   }
@@ -84,17 +103,25 @@ std::vector<DistributedCheckpointManager::Entry> DistributedCheckpointManager::c
   return out;
 }
 
-std::optional<DistributedCheckpointManager::Entry> DistributedCheckpointManager::latest() const {
+std::optional<DistributedCheckpointManager::Entry> DistributedCheckpointManager::latest(bool allow_fresh_start) const {
   std::vector<Entry> all = checkpoints();
+  std::string reasons;
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
     try {
-      CheckpointReader(it->path).verify();
+      verify_checkpoint(it->path);
       return *it;
     } catch (const std::exception& e) {
       warn(::ember::detail::str("DistributedCheckpointManager: skipping checkpoint '", it->path, "' (step ",
                                 it->step, "), it does not load: ", e.what()));
+      reasons += ::ember::detail::str("\n  '", it->path, "': ", e.what());
     }
   }
+  if (all.empty()) return std::nullopt;
+  std::string message = ::ember::detail::str("DistributedCheckpointManager: '", dir_, "' holds ", all.size(),
+                                             " committed checkpoint", all.size() == 1 ? "" : "s",
+                                             " but none loads:", reasons);
+  EMBER_CHECK(allow_fresh_start, message, "\nPass allow_fresh_start=true to start over from scratch (the files are kept).");
+  warn(message + "\nStarting over from scratch (allow_fresh_start).");
   return std::nullopt;
 }
 
@@ -103,7 +130,8 @@ std::string DistributedCheckpointManager::save(const CheckpointState& state, int
   saver_->wait();
   std::string path = path_for(step);
   save_checkpoint(*group_, state, path);
-  prune(*this, *group_);
+  if (group_->rank() == 0) verified_->trust(path);
+  prune(*this, *group_, *verified_, path);
   return path;
 }
 
@@ -121,7 +149,8 @@ std::string DistributedCheckpointManager::save_async(const CheckpointState& stat
   view.group_ = async_group_;
   saver_->submit(to_tree(state), [view, shards = std::move(shards), path](const io::Value& copy) {
     save_checkpoint(*view.group_, from_tree(copy, shards), path);
-    prune(view, *view.group_);
+    if (view.group_->rank() == 0) view.verified_->trust(path);
+    prune(view, *view.group_, *view.verified_, path);
   });
   return path;
 }

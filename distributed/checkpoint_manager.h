@@ -7,10 +7,11 @@
 //   manager.save(state, step);          // every rank calls it
 //   manager.save_async(state, step);    // the same, written in the background
 //
-// Only committed checkpoints count (a directory with its index.json); latest() skips, with a
-// warning naming it and the reason, one whose files do not load with every checksum verified.
-// Rank 0 removes what killed saves leave ("*.tmp", "*.old") when the manager is made, and the
-// checkpoints beyond keep_last after each save.
+// Only committed checkpoints that verify count (a directory with its index.json, every file
+// loading with every checksum verified): latest() skips, with a warning naming it and the reason,
+// one that does not, and tells "none yet" from "none verifies"; after each save rank 0 removes the
+// checkpoints older than the newest keep_last that verify (never the one just written). Rank 0
+// also removes what killed saves leave ("*.tmp", "*.old") when the manager is made.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 
 #include "ember/distributed/checkpoint.h"
 #include "ember/io/async_saver.h"
+#include "ember/io/retention.h"
 
 namespace ember::distributed {
 
@@ -46,8 +48,10 @@ class DistributedCheckpointManager {
   void set_async_group(std::shared_ptr<ProcessGroup> group);
   /// Committed checkpoints, oldest first (not verified).
   std::vector<Entry> checkpoints() const;
-  /// The newest committed checkpoint whose files verify; nullopt when none does.
-  std::optional<Entry> latest() const;
+  /// The newest committed checkpoint whose files verify (damaged newer ones are skipped with a
+  /// warning). nullopt when there is no committed checkpoint; when there are some but none
+  /// verifies, an ember::Error naming each and why, unless `allow_fresh_start`.
+  std::optional<Entry> latest(bool allow_fresh_start = false) const;
   std::string path_for(int64_t step) const;
   const std::string& dir() const { return dir_; }
   int64_t keep_last() const { return keep_last_; }
@@ -58,6 +62,7 @@ class DistributedCheckpointManager {
   std::shared_ptr<ProcessGroup> group_;
   std::shared_ptr<ProcessGroup> async_group_;
   std::shared_ptr<io::AsyncSaver> saver_ = std::make_shared<io::AsyncSaver>();
+  std::shared_ptr<io::detail::VerifyCache> verified_ = std::make_shared<io::detail::VerifyCache>();
 };
 
 }  // namespace ember::distributed

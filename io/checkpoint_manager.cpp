@@ -1,8 +1,5 @@
 #include "ember/io/checkpoint_manager.h"
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -11,6 +8,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/warning.h"
+#include "ember/io/atomic_file.h"
 #include "ember/io/serialize.h"
 
 namespace ember::io {
@@ -36,30 +34,47 @@ std::optional<int64_t> step_of(std::string_view name) {
   return step;
 }
 
-// The pid of the process that writes a temporary ".<checkpoint name>.tmp.<pid>.<n>" (the name
-// AtomicFile gives it), or nullopt for any other name.
-std::optional<pid_t> temporary_writer(std::string_view name) {
-  if (!name.starts_with(".")) return std::nullopt;
-  size_t tmp = name.find(".tmp.");
-  if (tmp == std::string_view::npos || !step_of(name.substr(1, tmp - 1))) return std::nullopt;
-  std::string_view rest = name.substr(tmp + 5);
-  long long pid = 0;
-  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
-  if (ec != std::errc() || end == rest.data() + rest.size() || *end != '.' || pid <= 0)
-    return std::nullopt;
-  return static_cast<pid_t>(pid);
+// Every checkpoint file in `dir`, oldest step first (not verified); none when `dir` is absent.
+std::vector<CheckpointManager::Entry> list_checkpoints(const std::string& dir, const char* who) {
+  std::vector<CheckpointManager::Entry> out;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return out;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::optional<int64_t> step = step_of(it->path().filename().string());
+    std::error_code type_ec;
+    if (step && it->is_regular_file(type_ec)) out.push_back({*step, it->path().string()});
+  }
+  EMBER_CHECK(!ec, who, ": cannot list '", dir, "': ", ec.message());
+  // Two names for one step ("ckpt-7" and "ckpt-000000000007") sort by name as a tie-break.
+  std::sort(out.begin(), out.end(), [](const CheckpointManager::Entry& a, const CheckpointManager::Entry& b) {
+    return a.step != b.step ? a.step < b.step : a.path < b.path;
+  });
+  return out;
 }
 
-// Loads `path` with every checksum verified; nullopt (and a warning naming the file and the
-// reason) when it does not load.
-std::optional<Value> try_load(const CheckpointManager::Entry& e) {
-  try {
-    return load(e.path);
-  } catch (const std::exception& err) {
-    warn(::ember::detail::str("CheckpointManager: skipping checkpoint '", e.path, "' (step ", e.step,
-                              "), it does not load: ", err.what()));
-    return std::nullopt;
+// The newest of `all` that loads, read; nullopt when there is none. Damaged newer ones are
+// skipped with a warning; when none loads, an error listing each (or, with allow_fresh_start,
+// a warning).
+std::optional<CheckpointManager::Restored> restore_newest(const std::string& dir,
+                                                          const std::vector<CheckpointManager::Entry>& all,
+                                                          bool allow_fresh_start, const char* who) {
+  std::string reasons;
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    try {
+      return CheckpointManager::Restored{it->step, it->path, load(it->path)};
+    } catch (const std::exception& err) {
+      warn(::ember::detail::str(who, ": skipping checkpoint '", it->path, "' (step ", it->step,
+                                "), it does not load: ", err.what()));
+      reasons += ::ember::detail::str("\n  '", it->path, "': ", err.what());
+    }
   }
+  if (all.empty()) return std::nullopt;
+  std::string message = ::ember::detail::str(who, ": '", dir, "' holds ", all.size(), " checkpoint",
+                                             all.size() == 1 ? "" : "s", " but none loads:", reasons);
+  EMBER_CHECK(allow_fresh_start, message,
+              "\nPass allow_fresh_start=true to start over from scratch (the files are kept).");
+  warn(message + "\nStarting over from scratch (allow_fresh_start).");
+  return std::nullopt;
 }
 
 }  // namespace
@@ -72,7 +87,7 @@ CheckpointManager::CheckpointManager(std::string dir, int64_t keep_last)
   fs::create_directories(dir_, ec);
   EMBER_CHECK(!ec, "CheckpointManager: cannot create directory '", dir_, "': ", ec.message());
   EMBER_CHECK(fs::is_directory(dir_), "CheckpointManager: '", dir_, "' is not a directory");
-  remove_stale_temporaries();
+  detail::remove_stale_temporaries(dir_, [](std::string_view name) { return step_of(name).has_value(); });
 }
 
 std::string CheckpointManager::path_for(int64_t step) const {
@@ -82,37 +97,25 @@ std::string CheckpointManager::path_for(int64_t step) const {
 }
 
 std::vector<CheckpointManager::Entry> CheckpointManager::checkpoints() const {
-  std::vector<Entry> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
-    std::optional<int64_t> step = step_of(it->path().filename().string());
-    std::error_code type_ec;
-    if (step && it->is_regular_file(type_ec)) out.push_back({*step, it->path().string()});
-  }
-  EMBER_CHECK(!ec, "CheckpointManager: cannot list '", dir_, "': ", ec.message());
-  // Two names for one step ("ckpt-7" and "ckpt-000000000007") sort by name as a tie-break.
-  std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) {
-    return a.step != b.step ? a.step < b.step : a.path < b.path;
-  });
-  return out;
+  return list_checkpoints(dir_, "CheckpointManager");
 }
 
-void CheckpointManager::remove_stale_temporaries() const {
-  std::error_code ec;
-  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
-    std::optional<pid_t> pid = temporary_writer(it->path().filename().string());
-    // NB: only a temporary whose writer is gone is stale: another process (or thread) saving
-    // into the same directory right now must keep its own.
-    if (!pid || *pid == ::getpid() || !(::kill(*pid, 0) != 0 && errno == ESRCH)) continue;
-    std::error_code rm;
-    fs::remove(it->path(), rm);
-  }
-}
-
-void CheckpointManager::prune() const {
+void CheckpointManager::prune(const std::string& just_written) const {
   std::vector<Entry> all = checkpoints();
-  const size_t keep = static_cast<size_t>(keep_last_);
-  for (size_t i = 0; i + keep < all.size(); ++i) {
+  std::optional<size_t> written;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i].path == just_written) written = i;
+  std::vector<size_t> doomed = detail::checkpoints_to_prune(
+      all.size(), static_cast<size_t>(keep_last_), written, [&](size_t i) {
+        std::string reason;
+        bool ok = verified_->verifies(all[i].path, [&] { load(all[i].path); }, &reason);
+        if (!ok)
+          warn(::ember::detail::str("CheckpointManager: checkpoint '", all[i].path, "' (step ", all[i].step,
+                                    ") does not load, so it does not count toward keep_last=", keep_last_,
+                                    " (kept): ", reason));
+        return ok;
+      });
+  for (size_t i : doomed) {
     std::error_code ec;
     if (!fs::remove(all[i].path, ec) && ec)
       warn(::ember::detail::str("CheckpointManager: cannot remove old checkpoint '", all[i].path,
@@ -123,10 +126,10 @@ void CheckpointManager::prune() const {
 std::string CheckpointManager::save(const Value& state, int64_t step) {
   EMBER_CHECK_VALUE(step >= 0, "CheckpointManager.save: step must be non-negative, got ", step);
   saver_->wait();
-  remove_stale_temporaries();
   std::string path = path_for(step);
-  io::save(state, path);
-  prune();
+  io::save(state, path);  // removes the stale temporaries of this file name
+  verified_->trust(path);
+  prune(path);
   return path;
 }
 
@@ -135,11 +138,13 @@ std::string CheckpointManager::save_async(const Value& state, int64_t step) {
   std::string path = path_for(step);
   // NB: the write holds the directory's settings, not `this` (a manager may be moved or destroyed
   // while it runs) nor a copy of the manager (whose saver would then own itself).
-  saver_->submit(state, [dir = dir_, keep_last = keep_last_, path](const Value& copy) {
+  saver_->submit(state, [dir = dir_, keep_last = keep_last_, verified = verified_, path](const Value& copy) {
     try {
       CheckpointManager writer(dir, keep_last);  // removes stale temporaries
+      writer.verified_ = verified;
       io::save(copy, path);
-      writer.prune();
+      verified->trust(path);
+      writer.prune(path);
     } catch (const std::exception& e) {
       // NB: thrown by a later wait() or save, so it says which save it was.
       EMBER_CHECK(false, "CheckpointManager.save_async: checkpoint '", path, "' was not written: ", e.what());
@@ -150,18 +155,21 @@ std::string CheckpointManager::save_async(const Value& state, int64_t step) {
 
 void CheckpointManager::wait() { saver_->wait(); }
 
-std::optional<CheckpointManager::Entry> CheckpointManager::latest() const {
-  std::vector<Entry> all = checkpoints();
-  for (auto it = all.rbegin(); it != all.rend(); ++it)
-    if (try_load(*it)) return *it;
-  return std::nullopt;
+std::optional<CheckpointManager::Entry> CheckpointManager::latest(bool allow_fresh_start) const {
+  std::optional<Restored> r = restore(allow_fresh_start);
+  if (!r) return std::nullopt;
+  return Entry{r->step, r->path};
 }
 
-std::optional<CheckpointManager::Restored> CheckpointManager::restore() const {
-  std::vector<Entry> all = checkpoints();
-  for (auto it = all.rbegin(); it != all.rend(); ++it)
-    if (std::optional<Value> v = try_load(*it)) return Restored{it->step, it->path, std::move(*v)};
-  return std::nullopt;
+std::optional<CheckpointManager::Restored> CheckpointManager::restore(bool allow_fresh_start) const {
+  return restore_newest(dir_, checkpoints(), allow_fresh_start, "CheckpointManager");
+}
+
+std::optional<CheckpointManager::Restored> load_latest(const std::string& dir, bool allow_fresh_start) {
+  std::error_code ec;
+  EMBER_CHECK_AS(OSError, !fs::exists(dir, ec) || fs::is_directory(dir, ec),
+                 "io::load_latest: '", dir, "' is not a directory");
+  return restore_newest(dir, list_checkpoints(dir, "io::load_latest"), allow_fresh_start, "io::load_latest");
 }
 
 }  // namespace ember::io

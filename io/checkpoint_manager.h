@@ -13,6 +13,11 @@
 // ".<name>.tmp.<pid>.<n>", flushes it and renames it), so a crash at any moment leaves every
 // earlier checkpoint whole; the temporary a killed save leaves behind is removed by the next
 // manager built on the directory or by the next save.
+//
+// Only checkpoints that verify count: pruning keeps the newest keep_last that load with every
+// checksum verified (the one just written among them, never deleted), and restore() tells "no
+// checkpoint yet" (nullopt) from "checkpoints exist but none loads" (an error, unless the caller
+// opts into a fresh start).
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -20,6 +25,7 @@
 #include <vector>
 
 #include "ember/io/async_saver.h"
+#include "ember/io/retention.h"
 #include "ember/io/value.h"
 
 namespace ember::io {
@@ -52,10 +58,12 @@ class CheckpointManager {
   /// Blocks until the background save in flight is written; rethrows its error.
   void wait();
   /// The newest checkpoint that loads with every checksum verified; damaged newer ones are
-  /// skipped with an ember::warn naming the file and the reason. nullopt when none loads.
-  std::optional<Entry> latest() const;
-  /// latest(), read: its step and value. nullopt for an empty directory or when none loads.
-  std::optional<Restored> restore() const;
+  /// skipped with an ember::warn naming the file and the reason. nullopt when the directory
+  /// holds no checkpoint; when it holds some but none loads, an ember::Error naming each file
+  /// and why, unless `allow_fresh_start` (then a warning and nullopt).
+  std::optional<Entry> latest(bool allow_fresh_start = false) const;
+  /// latest(), read: its step and value (tensors own their memory).
+  std::optional<Restored> restore(bool allow_fresh_start = false) const;
 
   /// Every checkpoint file present, oldest step first (not verified).
   std::vector<Entry> checkpoints() const;
@@ -67,15 +75,20 @@ class CheckpointManager {
   int64_t keep_last() const { return keep_last_; }
 
  private:
-  /// Deletes ".<checkpoint name>.tmp.<pid>.<n>" files whose writing process no longer exists.
-  void remove_stale_temporaries() const;
-  /// Deletes all but the newest keep_last checkpoints.
-  void prune() const;
+  /// Deletes all but the newest keep_last checkpoints that verify; never `just_written`.
+  void prune(const std::string& just_written) const;
 
   std::string dir_;
   int64_t keep_last_;
+  std::shared_ptr<detail::VerifyCache> verified_ = std::make_shared<detail::VerifyCache>();
   // NB: shared, so that managers stay copyable; copies then order their saves together.
   std::shared_ptr<AsyncSaver> saver_ = std::make_shared<AsyncSaver>();
 };
+
+/// The newest checkpoint of a run directory that loads, read, without creating or changing
+/// anything there (a CheckpointManager's restore() for a reader: an evaluation job, a tool).
+/// nullopt when `dir` does not exist or holds no checkpoint; the same error as restore() when
+/// it holds checkpoints but none loads, unless `allow_fresh_start`.
+std::optional<CheckpointManager::Restored> load_latest(const std::string& dir, bool allow_fresh_start = false);
 
 }  // namespace ember::io

@@ -9,6 +9,10 @@
 // callback bounds the depth, and its values are destroyed without recursion.
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -17,7 +21,9 @@
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/core/parallel.h"
+#include "ember/core/warning.h"
 #include "ember/io/checksum.h"
+#include "ember/io/file_ops.h"
 #include "ember/io/mapped_file.h"
 #include "ember/io/pt_load.h"
 #include "ember/io/safetensors.h"
@@ -28,10 +34,22 @@ namespace ember::io {
 
 using json = nlohmann::json;
 
+namespace {
+// An open file read with pread: tensors are read into memory of their own (read mode).
+struct OpenFile {
+  int fd = -1;
+  ~OpenFile() {
+    if (fd >= 0) detail::fs_close(fd);
+  }
+};
+}  // namespace
+
 struct File::Impl {
   std::string path;
   std::shared_ptr<void> owner;  // keeps `bytes` alive: the mapping, or a copy in memory
-  uint8_t* bytes = nullptr;
+  uint8_t* bytes = nullptr;     // the whole file when mapped or in memory; null in read mode
+  std::shared_ptr<OpenFile> file;  // read mode: the file, open
+  bool mapped = false;             // bytes is a mapping of the file (OpenOptions::mmap)
   size_t size = 0;
   detail::Header header;
   int64_t version = 0;
@@ -45,9 +63,14 @@ struct File::Impl {
     throw ValueError(::ember::detail::str("io: '", path, "' has an invalid Ember schema: ", args...));
   }
   size_t index_of(const std::string& name) const;
-  Tensor make_tensor(size_t i) const;
+  /// Tensor i: its bytes read (read mode) or borrowed (mapped, in memory), its checksum
+  /// checked on exactly the bytes handed out when `verify`.
+  Tensor make_tensor(size_t i, bool verify) const;
+  /// Reads `n` bytes at file offset `offset` into `dst`.
+  void read(uint64_t offset, void* dst, size_t n) const;
   bool verify(size_t i) const;
-  void check_checksum(size_t i) const;
+  void check_checksum(size_t i, const void* data) const;
+  void check_header_seal(std::string_view header_bytes) const;
   void read_document(const std::string& text);
   Value decode(const json& node, int depth, std::vector<Tensor>& made) const;
 };
@@ -112,6 +135,9 @@ void File::Impl::read_document(const std::string& text) {
                                           "; this build reads versions up to ", kSchemaVersion,
                                           ": upgrade Ember to read it"));
   this->version = static_cast<int64_t>(version);
+  if (doc.contains(detail::kSealedField) && !header.metadata.count(detail::kHeaderChecksumKey))
+    throw ValueError(::ember::detail::str("io: '", path, "' is damaged: its header has lost its checksum (\"",
+                                          detail::kHeaderChecksumKey, "\")"));
   if (!doc.contains("root")) invalid("\"root\" is missing");
   root = std::move(doc["root"]);
   if (!doc.contains("tensors") || !doc["tensors"].is_object()) invalid("\"tensors\" is missing or not an object");
@@ -177,19 +203,29 @@ size_t File::Impl::index_of(const std::string& name) const {
   return it->second;
 }
 
-Tensor File::Impl::make_tensor(size_t i) const {
-  const detail::TensorRecord& r = header.tensors[i];
-  uint8_t* data = bytes + header.data_start + r.begin;
-  if (r.dtype == kBool) detail::check_bool_bytes(data, r.nbytes(), path, "tensor '" + r.key + "'");
-  const TensorInfo& info = infos[i];  // its dtype and shape differ from r's for complex128
-  Tensor t;
-  if (reinterpret_cast<uintptr_t>(data) % itemsize(r.dtype) == 0) {
-    t = from_blob(data, info.shape, info.dtype, owner);
-  } else {
-    // Files from other writers may place a tensor off its alignment: that one is copied.
-    t = empty(info.shape, info.dtype);
-    if (r.nbytes() > 0) std::memcpy(t.data_ptr(), data, r.nbytes());
+void File::Impl::read(uint64_t offset, void* dst, size_t n) const {
+  if (n == 0) return;
+  if (bytes != nullptr) {
+    std::memcpy(dst, bytes + offset, n);
+    return;
   }
+  detail::read_exactly(file->fd, dst, n, offset, path);
+}
+
+Tensor File::Impl::make_tensor(size_t i, bool verify) const {
+  const detail::TensorRecord& r = header.tensors[i];
+  const TensorInfo& info = infos[i];  // its dtype and shape differ from r's for complex128
+  uint64_t offset = header.data_start + r.begin;
+  Tensor t;
+  if (bytes != nullptr && reinterpret_cast<uintptr_t>(bytes + offset) % itemsize(r.dtype) == 0) {
+    t = from_blob(bytes + offset, info.shape, info.dtype, owner);
+  } else {
+    // Read mode, or a tensor that another writer's file places off its alignment: a copy.
+    t = empty(info.shape, info.dtype);
+    read(offset, t.data_ptr(), r.nbytes());
+  }
+  if (verify) check_checksum(i, t.data_ptr());
+  if (r.dtype == kBool) detail::check_bool_bytes(static_cast<const uint8_t*>(t.data_ptr()), r.nbytes(), path, "tensor '" + r.key + "'");
   if (!info.attributes.empty()) t.attributes() = info.attributes;
   if (info.requires_grad) t.set_requires_grad(true);
   return t;
@@ -199,12 +235,24 @@ bool File::Impl::verify(size_t i) const {
   const TensorInfo& info = infos[i];
   if (!info.checksum) return true;
   const detail::TensorRecord& r = header.tensors[i];
-  return detail::checksum(bytes + header.data_start + r.begin, r.nbytes()) == *info.checksum;
+  if (bytes != nullptr) return detail::checksum(bytes + header.data_start + r.begin, r.nbytes()) == *info.checksum;
+  std::vector<uint8_t> data(r.nbytes());
+  read(header.data_start + r.begin, data.data(), data.size());
+  return detail::checksum(data.data(), data.size()) == *info.checksum;
 }
 
-void File::Impl::check_checksum(size_t i) const {
-  EMBER_CHECK_VALUE(verify(i), "io: checksum mismatch for tensor '", infos[i].key, "' in '", path,
-                    "': the file is damaged");
+void File::Impl::check_checksum(size_t i, const void* data) const {
+  const TensorInfo& info = infos[i];
+  EMBER_CHECK_VALUE(!info.checksum || detail::checksum(data, header.tensors[i].nbytes()) == *info.checksum,
+                    "io: checksum mismatch for tensor '", info.key, "' in '", path, "': the file is damaged");
+}
+
+void File::Impl::check_header_seal(std::string_view header_bytes) const {
+  const bool sealed = header.metadata.count(detail::kHeaderChecksumKey) > 0;
+  if (!sealed) return;  // an older Ember file, or another writer's; read_document() decides
+  EMBER_CHECK_VALUE(detail::check_seal(header_bytes, detail::kHeaderChecksumField) == detail::SealCheck::Valid,
+                    "io: checksum mismatch for the header of '", path,
+                    "': the file is damaged (or its header was rewritten by another tool)");
 }
 
 Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made) const {
@@ -230,7 +278,7 @@ Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made)
     } catch (const KeyError&) {
       invalid("the tree refers to tensor '", v.get<std::string>(), "', which the file does not hold");
     }
-    if (!made[i].defined()) made[i] = make_tensor(i);
+    if (!made[i].defined()) made[i] = make_tensor(i, /*verify=*/false);
     TensorKind kind = TensorKind::Tensor;
     auto k = node.find("kind");
     if (k != node.end()) {
@@ -277,7 +325,47 @@ Value File::Impl::decode(const json& node, int depth, std::vector<Tensor>& made)
 
 namespace {
 
-std::shared_ptr<File::Impl> open_impl(std::string path, std::shared_ptr<void> owner, uint8_t* bytes, size_t size) {
+// Reads the header and Ember's document of a file whose first bytes are `head` (at least the
+// 8 + N header bytes, or the whole file when it is shorter), and `size` bytes long in all.
+void parse_safetensors(File::Impl& impl, const uint8_t* head, size_t head_size) {
+  refuse_foreign_format(head, head_size, impl.path);
+  impl.header = detail::parse_header(head, head_size, impl.size, impl.path);
+  impl.check_header_seal(std::string_view(reinterpret_cast<const char*>(head), impl.header.data_start));
+  for (const detail::TensorRecord& r : impl.header.tensors) {
+    TensorInfo info;
+    info.key = r.key;
+    info.dtype = r.dtype;
+    info.shape = r.shape;
+    info.nbytes = r.nbytes();
+    impl.infos.push_back(std::move(info));
+  }
+  // A file that claims to be Ember's (either key Ember writes) must hold a document that parses:
+  // it never falls back to a plain safetensors dict, which would hand the user a different tree.
+  const auto& metadata = impl.header.metadata;
+  auto doc = metadata.find(detail::kDocumentKey);
+  auto format = metadata.find(detail::kFormatKey);
+  if (doc != metadata.end()) {
+    impl.read_document(doc->second);
+  } else if (format != metadata.end() && format->second == detail::kFormatName) {
+    impl.invalid("__metadata__ says \"format\": \"", detail::kFormatName, "\" but holds no \"",
+                 detail::kDocumentKey, "\" document");
+  } else if (metadata.count(detail::kHeaderChecksumKey)) {
+    impl.invalid("__metadata__ holds \"", detail::kHeaderChecksumKey, "\" but no \"", detail::kDocumentKey,
+                 "\" document");
+  }
+  for (size_t i = 0; i < impl.infos.size(); ++i) {
+    TensorInfo& info = impl.infos[i];
+    info.names.insert(info.names.begin(), info.key);
+    for (const std::string& name : info.names) {
+      auto [it, fresh] = impl.by_name.emplace(name, i);
+      if (!fresh && it->second != i)
+        impl.invalid("name '", name, "' is given to tensors '", impl.infos[it->second].key, "' and '", info.key, "'");
+    }
+  }
+}
+
+// A file held whole in memory (mapped, or copied): `bytes` lives as long as `owner`.
+std::shared_ptr<File::Impl> open_in_memory(std::string path, std::shared_ptr<void> owner, uint8_t* bytes, size_t size) {
   auto impl = std::make_shared<File::Impl>();
   impl->path = std::move(path);
   impl->owner = std::move(owner);
@@ -288,53 +376,94 @@ std::shared_ptr<File::Impl> open_impl(std::string path, std::shared_ptr<void> ow
     impl->torch = std::make_shared<detail::TorchFile>(detail::read_torch(bytes, size, impl->path, impl->owner));
     return impl;
   }
-  refuse_foreign_format(bytes, size, impl->path);
-  impl->header = detail::parse_header(bytes, size, impl->path);
-  for (const detail::TensorRecord& r : impl->header.tensors) {
-    TensorInfo info;
-    info.key = r.key;
-    info.dtype = r.dtype;
-    info.shape = r.shape;
-    info.nbytes = r.nbytes();
-    impl->infos.push_back(std::move(info));
+  parse_safetensors(*impl, bytes, size);
+  return impl;
+}
+
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+[[noreturn]] void throw_os_error(const std::string& path, const char* what, int err) {
+  if (err == ENOENT) throw FileNotFoundError(::ember::detail::str("io: cannot open '", path, "': ", std::strerror(err)), path);
+  throw OSError(::ember::detail::str("io: cannot ", what, " '", path, "': ", std::strerror(err)), err, path);
+}
+
+// Opens `path` for reading, refusing anything but a regular file before it is opened (opening a
+// FIFO would block until a writer came); returns the descriptor and the size.
+std::shared_ptr<OpenFile> open_regular(const std::string& path, size_t& size) {
+  struct stat st {};
+  if (detail::fs_stat(path.c_str(), &st) != 0) throw_os_error(path, "open", errno);
+  auto refuse = [&](mode_t mode) {
+    throw OSError(::ember::detail::str("io: cannot load '", path, "': it is ", file_kind(mode),
+                                       ", not a checkpoint file"), S_ISDIR(mode) ? EISDIR : EINVAL, path);
+  };
+  if (!S_ISREG(st.st_mode)) refuse(st.st_mode);
+  auto file = std::make_shared<OpenFile>();
+  // NB: O_NONBLOCK in case the name became a FIFO since the stat: such an open returns at once.
+  file->fd = detail::fs_open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (file->fd < 0) throw_os_error(path, "open", errno);
+  if (detail::fs_fstat(file->fd, &st) != 0) throw_os_error(path, "inspect", errno);
+  if (!S_ISREG(st.st_mode)) refuse(st.st_mode);
+  size = static_cast<size_t>(st.st_size);
+  return file;
+}
+
+std::shared_ptr<File::Impl> open_read(const std::string& path) {
+  auto impl = std::make_shared<File::Impl>();
+  impl->path = path;
+  impl->file = open_regular(path, impl->size);
+  // The first bytes tell the file type and, for safetensors, the header's length.
+  std::vector<uint8_t> head(std::min<size_t>(impl->size, 64));
+  impl->read(0, head.data(), head.size());
+  if (is_pytorch_zip(head.data(), head.size())) {
+    // NB: a torch.save archive is read whole (its zip directory sits at the end, and storages
+    // borrow its bytes), into memory this process owns.
+    std::shared_ptr<uint8_t[]> all(new uint8_t[impl->size > 0 ? impl->size : 1]);
+    impl->read(0, all.get(), impl->size);
+    uint8_t* bytes = all.get();
+    return open_in_memory(path, std::move(all), bytes, impl->size);
   }
-  // A file that claims to be Ember's (either key Ember writes) must hold a document that parses:
-  // it never falls back to a plain safetensors dict, which would hand the user a different tree.
-  const auto& metadata = impl->header.metadata;
-  auto doc = metadata.find(detail::kDocumentKey);
-  auto format = metadata.find(detail::kFormatKey);
-  if (doc != metadata.end()) {
-    impl->read_document(doc->second);
-  } else if (format != metadata.end() && format->second == detail::kFormatName) {
-    impl->invalid("__metadata__ says \"format\": \"", detail::kFormatName, "\" but holds no \"",
-                  detail::kDocumentKey, "\" document");
-  }
-  for (size_t i = 0; i < impl->infos.size(); ++i) {
-    TensorInfo& info = impl->infos[i];
-    info.names.insert(info.names.begin(), info.key);
-    for (const std::string& name : info.names) {
-      auto [it, fresh] = impl->by_name.emplace(name, i);
-      if (!fresh && it->second != i)
-        impl->invalid("name '", name, "' is given to tensors '", impl->infos[it->second].key, "' and '", info.key, "'");
+  if (head.size() >= 8) {
+    uint64_t header_len = 0;
+    for (int i = 7; i >= 0; --i) header_len = header_len << 8 | head[static_cast<size_t>(i)];
+    // parse_header() refuses a length beyond the file or the limit; read what is there.
+    if (header_len <= std::min<uint64_t>(detail::kMaxHeaderBytes, impl->size - 8)) {
+      head.resize(8 + header_len);
+      impl->read(0, head.data(), head.size());
     }
   }
+  parse_safetensors(*impl, head.data(), head.size());
   return impl;
 }
 
 }  // namespace
 
-File File::open(const std::string& path, bool read_all) {
-  std::shared_ptr<detail::MappedFile> map = detail::MappedFile::open(path, read_all);
+File File::open(const std::string& path, const OpenOptions& options) {
+  if (!options.mmap) return File(open_read(path));
+  size_t size = 0;
+  std::shared_ptr<OpenFile> file = open_regular(path, size);
+  std::shared_ptr<detail::MappedFile> map = detail::MappedFile::open(path, file->fd, size, options.populate);
+  if (!map) {
+    warn(::ember::detail::str("io: cannot hold a lease on '", path, "', which a mapping needs to survive the file "
+                              "being rewritten or truncated: reading it into memory instead of mapping it"));
+    return File(open_read(path));
+  }
   uint8_t* bytes = map->data();
-  size_t size = map->size();
-  return File(open_impl(path, std::move(map), bytes, size));
+  std::shared_ptr<Impl> impl = open_in_memory(path, std::move(map), bytes, size);
+  impl->mapped = true;
+  return File(std::move(impl));
 }
 
 File File::from_bytes(const void* data, size_t size, const std::string& name) {
   std::shared_ptr<uint8_t[]> copy(new uint8_t[size > 0 ? size : 1]);
   if (size > 0) std::memcpy(copy.get(), data, size);
   uint8_t* bytes = copy.get();
-  return File(open_impl(name, std::move(copy), bytes, size));
+  return File(open_in_memory(name, std::move(copy), bytes, size));
 }
 
 const std::string& File::path() const { return impl_->path; }
@@ -347,12 +476,9 @@ const std::map<std::string, std::string>& File::metadata() const { return impl_-
 const std::vector<TensorInfo>& File::tensors() const { return impl_->infos; }
 const TensorInfo& File::info(const std::string& name) const { return impl_->infos[impl_->index_of(name)]; }
 bool File::verify(const std::string& name) const { return impl_->verify(impl_->index_of(name)); }
+bool File::is_mapped() const { return impl_->mapped; }
 
-Tensor File::tensor(const std::string& name) const {
-  size_t i = impl_->index_of(name);
-  impl_->check_checksum(i);
-  return impl_->make_tensor(i);
-}
+Tensor File::tensor(const std::string& name) const { return impl_->make_tensor(impl_->index_of(name), /*verify=*/true); }
 
 Value File::root(bool verify) const {
   const Impl& impl = *impl_;
@@ -365,20 +491,25 @@ Value File::root(bool verify) const {
     return impl.torch->root;
   }
   size_t n = impl.infos.size();
-  if (verify) {
-    std::vector<char> ok(n, 1);
-    // Tensors are hashed on every thread; the first damaged one (in file order) is reported.
-    parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) ok[static_cast<size_t>(i)] = impl.verify(static_cast<size_t>(i));
-    });
-    for (size_t i = 0; i < n; ++i)
-      if (!ok[i]) impl.check_checksum(i);
-  }
+  // Every tensor is read (or borrowed) and its checksum checked on the bytes handed out, on
+  // every thread; the first damaged one (in file order) is reported.
   std::vector<Tensor> made(n);
+  std::vector<std::exception_ptr> errors(n);
+  parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) {
+      try {
+        made[static_cast<size_t>(i)] = impl.make_tensor(static_cast<size_t>(i), verify);
+      } catch (...) {
+        errors[static_cast<size_t>(i)] = std::current_exception();
+      }
+    }
+  });
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
   if (impl.version > 0) return impl.decode(impl.root, 0, made);
   // A plain safetensors file: its tensors by key, in file order.
   Value out = Value::dict();
-  for (size_t i = 0; i < n; ++i) out.set(impl.infos[i].key, impl.make_tensor(i));
+  for (size_t i = 0; i < n; ++i) out.set(impl.infos[i].key, made[i]);
   return out;
 }
 
@@ -406,15 +537,15 @@ void map_tensors(Value& v, Device device, std::unordered_map<const TensorImpl*, 
 
 Value load(const std::string& path, const LoadOptions& options) {
   if (!options.map_location.is_cpu()) check_device(options.map_location, "io::load: map_location");
-  Value root = File::open(path, options.verify).root(options.verify);
+  Value root = File::open(path, {.mmap = options.mmap, .populate = options.verify}).root(options.verify);
   if (options.map_location.is_cpu()) return root;
   std::unordered_map<const TensorImpl*, Tensor> moved;
   map_tensors(root, options.map_location, moved);
   return root;
 }
 
-Tensor load_tensor(const std::string& path, const std::string& name) {
-  return File::open(path).tensor(name);
+Tensor load_tensor(const std::string& path, const std::string& name, const OpenOptions& options) {
+  return File::open(path, options).tensor(name);
 }
 
 }  // namespace ember::io

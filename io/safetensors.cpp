@@ -104,7 +104,7 @@ std::string_view safetensors_dtype(DType t) {
   return "?";
 }
 
-Header parse_header(const uint8_t* bytes, size_t size, const std::string& file) {
+Header parse_header(const uint8_t* bytes, size_t available, uint64_t size, const std::string& file) {
   Invalid invalid{file};
   if (size < 8) invalid("it has ", size, " bytes, fewer than the 8 of the header length");
   uint64_t header_len = read_u64_le(bytes);
@@ -112,6 +112,7 @@ Header parse_header(const uint8_t* bytes, size_t size, const std::string& file) 
     invalid("header length ", header_len, " exceeds the limit of ", kMaxHeaderBytes, " bytes");
   if (header_len > size - 8)
     invalid("header length ", header_len, " runs past the end of the file (", size, " bytes): truncated?");
+  EMBER_INTERNAL_ASSERT(available >= 8 + header_len, "parse_header given ", available, " of ", 8 + header_len, " bytes");
   std::string_view text(reinterpret_cast<const char*>(bytes + 8), header_len);
   // NB: nlohmann's parser stops at a NUL byte and ignores what follows; valid JSON never holds
   // one raw (a string spells it \u0000), so a NUL means bytes the parser would silently skip.

@@ -43,10 +43,11 @@ struct Header {
 /// "F32", "BF16", "BOOL", ...: safetensors' dtype names.
 std::string_view safetensors_dtype(DType t);
 
-/// Parses and checks the header of a `size`-byte file: lengths, JSON, dtypes, shapes against
-/// byte counts (with overflow checks), offsets in range and tiling the data exactly. Every
-/// failure is a ValueError "io: '<file>' is not a valid safetensors file: <reason>".
-Header parse_header(const uint8_t* bytes, size_t size, const std::string& file);
+/// Parses and checks the header of a `size`-byte file whose first `available` bytes are at
+/// `bytes` (at least the 8 + N of the header, or all there are): lengths, JSON, dtypes, shapes
+/// against byte counts (with overflow checks), offsets in range and tiling the data exactly.
+/// Every failure is a ValueError "io: '<file>' is not a valid safetensors file: <reason>".
+Header parse_header(const uint8_t* bytes, size_t available, uint64_t size, const std::string& file);
 
 /// Refuses (ValueError naming `file` and `what`) bool data holding a byte other than 0 or 1:
 /// reading such a byte as a C++ bool is undefined behaviour.

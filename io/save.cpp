@@ -1,7 +1,8 @@
 // io::save: walks the value tree once to give every distinct tensor a key and to encode the tree
 // as JSON, writes the header with placeholder checksums, streams each tensor's bytes (hashing
 // each piece just before it is written), then writes the real checksums over the
-// placeholders (same width) and commits the file atomically.
+// placeholders (same width), seals the header with its own checksum, and commits the file
+// atomically.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -147,11 +148,16 @@ ojson tensor_table(const std::vector<Stored>& stored) {
 // The whole header for the current checksums; its length does not depend on their values.
 std::string header_bytes(const ojson& root, int64_t version, const std::vector<Stored>& stored,
                          const std::vector<detail::TensorRecord>& records, const std::string& path) {
+  // NB: "header_checksum" tells a reader that the header must carry its checksum, so damage to
+  // the checksum's key cannot pass for a file written without one.
   ojson doc{{"schema", detail::kSchemaName}, {"version", version}, {"root", root},
-            {"tensors", tensor_table(stored)}};
+            {"tensors", tensor_table(stored)}, {detail::kSealedField, true}};
   try {
-    return detail::format_header(records, {{detail::kFormatKey, detail::kFormatName},
-                                           {detail::kDocumentKey, doc.dump()}});
+    std::string header = detail::format_header(records, {{detail::kFormatKey, detail::kFormatName},
+                                                         {detail::kDocumentKey, doc.dump()},
+                                                         {detail::kHeaderChecksumKey, detail::checksum_text(0)}});
+    detail::seal(header, detail::kHeaderChecksumField);
+    return header;
   } catch (const nlohmann::json::exception& e) {
     throw ValueError(::ember::detail::str("io::save: '", path, "': cannot encode the value (",
                                           e.what(), "); keys and strings must be UTF-8"));

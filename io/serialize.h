@@ -1,11 +1,15 @@
 #pragma once
 // Saving and loading io::Value trees as Ember checkpoints: valid safetensors files whose
-// "__metadata__" holds Ember's schema (io/FORMAT.md). Saves are atomic; loads map the file,
-// verify checksums and trust nothing in it.
+// "__metadata__" holds Ember's schema (io/FORMAT.md). Saves are atomic; loads verify the header's
+// and every tensor's checksum and trust nothing in the file.
 //
 //   io::save(io::Value::dict({{"model", io::to_value(model)}, {"epoch", 3}}), "ckpt.ember");
-//   io::Value ckpt = io::load("ckpt.ember");          // tensors borrow the mapped file
+//   io::Value ckpt = io::load("ckpt.ember");          // tensors own their memory
 //   Tensor w = io::load_tensor("ckpt.ember", "model/fc.weight");  // reads that tensor only
+//
+// By default what a load returns owns its memory: truncating, rewriting or replacing the file
+// afterwards changes nothing and cannot crash the process. OpenOptions::mmap maps the file
+// instead (pages read on first touch); see mapped_file.h for what that mode guarantees.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -42,7 +46,11 @@ std::vector<std::string> save_safetensors(const Value& value, const std::string&
 
 struct LoadOptions {
   /// Verify every tensor's checksum while loading (an error naming the tensor if one differs).
+  /// The header's checksum is verified always.
   bool verify = true;
+  /// Map the file instead of reading it (PyTorch's torch.load(mmap=True)): tensors borrow its
+  /// pages, read on first touch. See mapped_file.h for the guarantees.
+  bool mmap = false;
   /// Where the tensors go (PyTorch's map_location): the CPU, where files are read, or a device,
   /// to which each tensor is then copied (ties stay ties; requires_grad and attributes travel).
   Device map_location = Device::cpu();
@@ -50,13 +58,22 @@ struct LoadOptions {
 
 /// Reads a checkpoint, recognised by its content: an Ember checkpoint, a plain safetensors file
 /// (a dict of its tensors in file order) or a PyTorch torch.save zip (io/pt_load.h; nothing in
-/// it is executed). The tensors share the file's mapped pages; editing one in place copies the
-/// page, never the file.
+/// it is executed). Only a regular file is read (a directory, FIFO or device is refused before
+/// it is opened); failures to read are ember::OSError naming the file and the errno.
 Value load(const std::string& path, const LoadOptions& options = {});
+
+/// How File::open reads a file.
+struct OpenOptions {
+  /// Map the file (tensors borrow its pages) instead of reading each tensor into memory of
+  /// its own when asked for.
+  bool mmap = false;
+  /// With mmap: fault every page in at once (for a caller that will read every tensor).
+  bool populate = false;
+};
 
 /// One tensor, by its key or any other name it was saved under, without reading the others;
 /// its checksum is verified.
-Tensor load_tensor(const std::string& path, const std::string& name);
+Tensor load_tensor(const std::string& path, const std::string& name, const OpenOptions& options = {});
 
 /// What a file says about one stored tensor.
 struct TensorInfo {
@@ -73,9 +90,10 @@ struct TensorInfo {
 /// An opened checkpoint: header parsed and checked, nothing read beyond it until asked.
 class File {
  public:
-  /// Maps and parses `path`; `read_all` faults every page in at once (for a caller that will
-  /// read every tensor).
-  static File open(const std::string& path, bool read_all = false);
+  /// Opens `path` and parses its header (verifying the header's checksum); tensors are read
+  /// when asked for (or borrowed from a mapping, with options.mmap). The file stays open for as
+  /// long as the File or a tensor borrowed from its mapping lives.
+  static File open(const std::string& path, const OpenOptions& options = {});
   /// Parses bytes held in memory (copied); `name` stands for the file name in errors.
   static File from_bytes(const void* data, size_t size, const std::string& name = "<memory>");
 
@@ -93,8 +111,11 @@ class File {
   const std::vector<TensorInfo>& tensors() const;
   /// The info of the tensor stored under `name` (its key or an alias); a KeyError otherwise.
   const TensorInfo& info(const std::string& name) const;
-  /// The tensor under `name`, sharing the file's memory; its checksum is verified.
+  /// The tensor under `name`, read into memory of its own (or borrowed from the mapping); its
+  /// checksum is verified on the bytes returned.
   Tensor tensor(const std::string& name) const;
+  /// Whether tensors borrow a mapping of the file (OpenOptions::mmap).
+  bool is_mapped() const;
   /// True when the stored bytes of `name` match its checksum (or it has none).
   bool verify(const std::string& name) const;
   /// The whole tree, verifying every checksum first when `verify`.

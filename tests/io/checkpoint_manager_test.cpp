@@ -13,6 +13,7 @@
 
 #include "ember/core/warning.h"
 #include "ember/ember.h"
+#include "ember/io/atomic_file.h"
 #include "ember/io/checkpoint_manager.h"
 #include "io/io_test_util.h"
 #include "io/programs/checkpoint_state.h"
@@ -143,7 +144,7 @@ TEST(CheckpointManagerTest, SkipsATruncatedNewestCheckpointWithAWarningNamingIt)
   EXPECT_THAT(warnings.messages[0], HasSubstr("does not load"));
 }
 
-TEST(CheckpointManagerTest, NoLoadableCheckpointRestoresNothingAndWarnsForEach) {
+TEST(CheckpointManagerTest, NoLoadableCheckpointIsAnErrorNamingEachUnlessAFreshStartIsAllowed) {
   TempDir dir;
   CheckpointManager manager(dir.path().string(), 3);
   for (int64_t step : {1, 2}) manager.save(crash_test_state(step, 1000), step);
@@ -151,11 +152,77 @@ TEST(CheckpointManagerTest, NoLoadableCheckpointRestoresNothingAndWarnsForEach) 
   flip_byte(manager.path_for(2), 3);
   fs::resize_file(manager.path_for(1), 7);
   CaptureWarnings warnings;
-  EXPECT_FALSE(manager.restore().has_value());
-  ASSERT_THAT(warnings.messages, SizeIs(3));
+  // "Checkpoints exist but none loads" is not "no checkpoint yet": the job must not silently
+  // start over from step 0.
+  expect_error<Error>([&] { manager.restore(); },
+                      {"'" + dir.path().string() + "' holds 3 checkpoints but none loads", manager.path_for(5),
+                       manager.path_for(2), manager.path_for(1), "allow_fresh_start"});
+  expect_error<Error>([&] { manager.latest(); }, {"none loads"});
+  warnings.messages.clear();
+  EXPECT_FALSE(manager.restore(/*allow_fresh_start=*/true).has_value());
+  ASSERT_THAT(warnings.messages, SizeIs(4));
   EXPECT_THAT(warnings.messages[0], HasSubstr(manager.path_for(5)));
   EXPECT_THAT(warnings.messages[1], HasSubstr(manager.path_for(2)));
   EXPECT_THAT(warnings.messages[2], HasSubstr(manager.path_for(1)));
+  EXPECT_THAT(warnings.messages[3], HasSubstr("Starting over from scratch"));
+}
+
+// Issue 26, item 1: damaged checkpoints with higher steps counted toward keep_last, so the
+// manager deleted each checkpoint it had just written.
+TEST(CheckpointManagerTest, PruningNeverDeletesTheCheckpointJustWrittenNorCountsDamagedOnes) {
+  TempDir dir;
+  CaptureWarnings warnings;
+  CheckpointManager manager(dir.path().string(), 2);
+  for (int64_t step : {5, 6}) manager.save(crash_test_state(step, 1000), step);
+  flip_byte(manager.path_for(5), 9);
+  flip_byte(manager.path_for(6), 9);
+  EXPECT_FALSE(manager.restore(/*allow_fresh_start=*/true).has_value());  // the job starts over
+  for (int64_t step : {1, 2, 3}) {
+    std::string path = manager.save(crash_test_state(step, 1000), step);
+    EXPECT_TRUE(fs::exists(path)) << "step " << step;
+  }
+  // The newest 2 that verify, and the damaged ones newer than them (not counted, not deleted).
+  EXPECT_THAT(steps_of(manager.checkpoints()), ElementsAre(2, 3, 5, 6));
+  std::optional<CheckpointManager::Restored> r = manager.restore();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->step, 3);
+  EXPECT_TRUE(r->state.equals(crash_test_state(3, 1000)));
+}
+
+// A checkpoint damaged after it was verified is verified again (the manager remembers results by
+// the file's identity and times, which a write changes).
+TEST(CheckpointManagerTest, ACheckpointDamagedAfterItWasCountedIsCountedNoMore) {
+  TempDir dir;
+  CaptureWarnings warnings;
+  CheckpointManager manager(dir.path().string(), 2);
+  for (int64_t step : {1, 2, 3}) manager.save(crash_test_state(step, 1000), step);
+  flip_byte(manager.path_for(3), 9);
+  manager.save(crash_test_state(4, 1000), 4);
+  EXPECT_THAT(steps_of(manager.checkpoints()), ElementsAre(2, 3, 4));  // 3 does not count
+  EXPECT_THAT(warnings.messages, ::testing::Contains(HasSubstr("'" + manager.path_for(3) + "' (step 3) does not load")));
+}
+
+TEST(CheckpointManagerTest, LoadLatestReadsARunWithoutCreatingOrChangingIt) {
+  TempDir dir;
+  const std::string run = dir.file("run");
+  EXPECT_FALSE(load_latest(run).has_value());
+  EXPECT_FALSE(fs::exists(run));  // not created
+  {
+    CheckpointManager manager(run, 2);
+    for (int64_t step : {1, 2}) manager.save(crash_test_state(step, 100), step);
+  }
+  std::optional<CheckpointManager::Restored> r = load_latest(run);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->step, 2);
+  EXPECT_TRUE(r->state.equals(crash_test_state(2, 100)));
+  CaptureWarnings warnings;
+  flip_byte(r->path, 9);
+  EXPECT_EQ(load_latest(run)->step, 1);
+  flip_byte(CheckpointManager(run, 2).path_for(1), 9);
+  expect_error<Error>([&] { load_latest(run); }, {"io::load_latest: '" + run + "' holds 2 checkpoints but none loads"});
+  EXPECT_FALSE(load_latest(run, /*allow_fresh_start=*/true).has_value());
+  std::ofstream(dir.file("file")) << "x";
+  expect_error<OSError>([&] { load_latest(dir.file("file")); }, {"is not a directory"});
 }
 
 TEST(CheckpointManagerTest, RemovesTemporariesOfDeadWritersOnly) {
@@ -166,12 +233,14 @@ TEST(CheckpointManagerTest, RemovesTemporariesOfDeadWritersOnly) {
   ember::testing::wait_child(c.pid);
   ::close(c.stdout_fd);
   const std::string dead = ".ckpt-000000000007.ember.tmp." + std::to_string(c.pid) + ".0";
-  const std::string mine = ".ckpt-000000000008.ember.tmp." + std::to_string(::getpid()) + ".3";
+  const std::string left = ".ckpt-000000000009.ember.tmp." + std::to_string(::getpid()) + ".999999";
   const std::string other = ".notes.txt.tmp." + std::to_string(c.pid) + ".0";
-  for (const std::string& name : {dead, mine, other}) std::ofstream(dir.file(name)) << "partial";
+  for (const std::string& name : {dead, left, other}) std::ofstream(dir.file(name)) << "partial";
+  detail::AtomicFile in_progress(dir.file("ckpt-000000000008.ember"));  // a save in progress here
   CheckpointManager manager(dir.path().string(), 2);
   EXPECT_FALSE(fs::exists(dir.file(dead)));
-  EXPECT_TRUE(fs::exists(dir.file(mine)));   // a save in progress in this process
+  EXPECT_FALSE(fs::exists(dir.file(left)));  // this process's, but no save is writing it
+  EXPECT_THAT(hidden_files(dir.path().string()), ::testing::Contains(HasSubstr(".ckpt-000000000008.ember.tmp.")));
   EXPECT_TRUE(fs::exists(dir.file(other)));  // not a checkpoint's temporary
   EXPECT_THAT(manager.checkpoints(), IsEmpty());
 }
