@@ -6,8 +6,9 @@ CMAKE_FLAGS ?=
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 PT_FUZZ_SECONDS ?= 30
+SOAK_SECONDS ?= 600
 
-.PHONY: all deps build python test test-asan fuzz demo bench clean
+.PHONY: all deps build python test test-asan fuzz soak demo bench clean
 
 all: build
 
@@ -54,6 +55,14 @@ test-asan: deps
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE slow
 	$(ASAN_PYTHON) -m pytest -q -p no:cacheprovider --hypothesis-profile=sanitized tests/python
+
+## The checkpoint soak test (not CI): the tutorial model trained with --resume for SOAK_SECONDS
+## while it is killed at random every few seconds, bytes of older checkpoints are flipped and the
+## disk fills up (a small tmpfs, where mounting is allowed); every completed run must end equal,
+## bit for bit, to an uninterrupted run. Prints the kills survived.
+soak: python
+	@scripts/install_deps.sh data
+	.venv/bin/python tests/soak/soak.py --build $(BUILD_DIR) --seconds $(SOAK_SECONDS)
 
 ## libFuzzer on the checkpoint loader for FUZZ_SECONDS, seeded with the malformed corpus and with
 ## valid files written by io::save, then on the torch.save pickle reader alone for PT_FUZZ_SECONDS,

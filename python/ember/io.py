@@ -12,8 +12,15 @@ back as dicts in their order). Modules, optimizers, LR schedulers and Generators
 directly: they are saved as their state (what load_state_dict takes back), so
 ember.io.save({"model": model}, path) and ember.io.save({"model": model.state_dict()}, path) load
 the same way. A tensor that appears several times (a tied weight) is stored once and loads as one
-tensor. Saves are atomic; loads verify checksums; loaded tensors share the file's mapped pages
-(copy-on-write).
+tensor. Saves are atomic and refuse any target but a regular file (a symlink is followed); loads
+verify the header's and every tensor's checksum, and loaded tensors own their memory.
+
+load(..., mmap=True) maps the file instead: pages are read when first touched, and the tensors
+borrow them (an in-place edit copies the page it touches, never the file). A mapping sees its
+file: Ember holds a read lease on it, and when another process opens the file to write or
+truncate it, the mapped pages are copied into memory of the process's own before the other
+process may go on; where no lease can be taken (another user's file, a network file system), the
+file is read as without mmap, with a warning.
 """
 from __future__ import annotations
 
@@ -38,10 +45,14 @@ def save(obj: Any, f: str | os.PathLike, *, durable: bool = True) -> None:
     _C.io.save(obj, os.fspath(f), durable)
 
 
-def load(f: str | os.PathLike, *, verify: bool = True, map_location: Any = "cpu") -> Any:
-    """Reads what save wrote. verify=False skips the checksums; map_location ("cpu", "cuda:0" or
-    an ember.device) is where the tensors go."""
-    return _C.io.load(os.fspath(f), verify, _C.device(str(map_location)))
+def load(f: str | os.PathLike, *, verify: bool = True, map_location: Any = "cpu", mmap: bool = False) -> Any:
+    """Reads what save wrote. verify=False skips the tensors' checksums (the header's is always
+    checked); map_location ("cpu", "cuda:0" or an ember.device) is where the tensors go.
+
+    The tensors own their memory: truncating, rewriting or replacing the file afterwards changes
+    nothing already loaded. mmap=True (as torch.load's) maps the file instead, so pages are read
+    when first touched; see ember.io's module docstring for what that mode guarantees."""
+    return _C.io.load(os.fspath(f), verify, _C.device(str(map_location)), mmap)
 
 
 @contextlib.contextmanager
@@ -83,14 +94,24 @@ def load_into(module: Any, f: Union[str, os.PathLike, BinaryIO], strict: bool = 
     return _IncompatibleKeys(missing, unexpected)
 
 
-def load_tensor(f: str | os.PathLike, name: str) -> _C.Tensor:
+def load_tensor(f: str | os.PathLike, name: str, *, mmap: bool = False) -> _C.Tensor:
     """One tensor by its path in the saved tree, "/"-separated ("model/fc.weight", "note/1"),
-    reading no other tensor."""
-    return _C.io.load_tensor(os.fspath(f), name)
+    reading no other tensor; it owns its memory (mmap=True: it borrows a mapping, as load's)."""
+    return _C.io.load_tensor(os.fspath(f), name, mmap)
+
+
+def load_latest(dir: str | os.PathLike, *, allow_fresh_start: bool = False):  # noqa: A002
+    """(step, path, state) of the newest checkpoint of a CheckpointManager's directory that loads,
+    read without creating or changing anything there (for an evaluation job or a tool); None when
+    the directory is absent or holds no checkpoint. When it holds checkpoints but none loads, a
+    RuntimeError naming each and why, unless allow_fresh_start (then a warning and None)."""
+    r = _C.io.load_latest(os.fspath(dir), allow_fresh_start)
+    return None if r is None else _Restored(*r)
 
 
 class CheckpointManager:
-    """Numbered checkpoints in a directory, keeping the newest keep_last:
+    """Numbered checkpoints in a directory, keeping the newest keep_last that load (the one just
+    written is never deleted; damaged ones do not count):
 
         manager = ember.io.CheckpointManager("runs/exp1", keep_last=3)
         restored = manager.restore()          # None, or (step, path, state)
@@ -123,15 +144,18 @@ class CheckpointManager:
         """Blocks until the background save is written; raises its error."""
         self._impl.wait()
 
-    def latest(self):
+    def latest(self, *, allow_fresh_start: bool = False):
         """(step, path) of the newest checkpoint that loads (damaged newer ones are skipped with a
-        warning), or None."""
-        e = self._impl.latest()
+        warning); None when there is no checkpoint yet. When checkpoints exist but none loads, a
+        RuntimeError naming each and why, unless allow_fresh_start (then a warning and None)."""
+        e = self._impl.latest(allow_fresh_start)
         return None if e is None else _Entry(*e)
 
-    def restore(self):
-        """(step, path, state) of the newest checkpoint that loads, or None."""
-        r = self._impl.restore()
+    def restore(self, *, allow_fresh_start: bool = False):
+        """(step, path, state) of the newest checkpoint that loads; None when there is no checkpoint
+        yet. When checkpoints exist but none loads, a RuntimeError naming each and why, unless
+        allow_fresh_start (then a warning and None: the job starts over)."""
+        r = self._impl.restore(allow_fresh_start)
         return None if r is None else _Restored(*r)
 
     def checkpoints(self) -> list:
@@ -145,4 +169,4 @@ class CheckpointManager:
         return f"CheckpointManager({self.dir!r}, keep_last={self.keep_last})"
 
 
-__all__ = ["save", "load", "load_tensor", "CheckpointManager", "save_module", "load_module", "register_module_type"]
+__all__ = ["save", "load", "load_tensor", "load_latest", "CheckpointManager", "save_module", "load_module", "register_module_type"]

@@ -68,12 +68,12 @@ def load(f: File, map_location: Any = None, weights_only: Any = None, *, mmap: A
     """Reads what save (or torch.save) wrote to f: a path, or a binary file object open for
     reading (read from its current position to the end). Checksums are verified unless
     verify=False. map_location names the device the tensors go to, in any of PyTorch's forms
-    (a CUDA device without one raises "no CUDA device: ..."). weights_only and mmap are accepted for PyTorch scripts: Ember's loader never executes
-    code from a file (a torch.save pickle that names anything but tensors and plain containers is
-    refused), and a path is always memory-mapped."""
+    (a CUDA device without one raises "no CUDA device: ..."). weights_only is accepted for PyTorch
+    scripts: Ember's loader never executes code from a file (a torch.save pickle that names anything
+    but tensors and plain containers is refused). The tensors own their memory, so changing the file
+    afterwards changes nothing loaded; mmap=True (a path only) maps the file instead, as torch's."""
     device = _map_location(map_location)
     if _is_path(f):
-        return _io.load(f, verify=verify, map_location=device)
+        return _io.load(f, verify=verify, map_location=device, mmap=bool(mmap))
     with _io._as_path(f) as path:
-        # NB: the loaded tensors map the file's pages; they stay valid after the file is removed.
         return _io.load(path, verify=verify, map_location=device)

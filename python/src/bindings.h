@@ -64,6 +64,9 @@ struct move_if_unreferenced<ember::Tensor, void> : std::false_type {};
 namespace ember::python {
 
 void bind_errors(py::module_& m);
+/// `text` as a Python str; bytes that are not UTF-8 (a damaged file's name or header quoted in a
+/// message) become \xNN escapes instead of a UnicodeDecodeError.
+py::str lenient_str(const std::string& text);
 void bind_dtype(py::module_& m);     // dtype and device objects
 void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, in-place ops, repr
 void bind_tensor_identity(py::module_& m);  // one Python object per tensor: its lifetime, __init__

@@ -11,6 +11,7 @@
 #include "ember/core/warning.h"
 #include "ember/io/architecture.h"
 #include "ember/io/checkpoint_manager.h"
+#include "ember/io/fault_injection.h"
 #include "ember/io/module_io.h"
 #include "ember/io/optim_io.h"
 #include "ember/io/serialize.h"
@@ -131,7 +132,10 @@ void bind_io(py::module_& m) {
   ember::set_warning_handler([](const std::string& message) {
     if (!Py_IsInitialized()) return;
     py::gil_scoped_acquire gil;
-    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) PyErr_Clear();  // NB: can't raise here
+    // NB: the message may quote a damaged file's bytes: made valid UTF-8 first, or the warning
+    // would be lost to a UnicodeDecodeError.
+    std::string text = py::str(lenient_str(message)).cast<std::string>();
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) PyErr_Clear();  // NB: can't raise here
   });
 
   io.def("save", [](py::handle obj, const std::string& path, bool durable) {
@@ -140,18 +144,31 @@ void bind_io(py::module_& m) {
     io::save(v, path, io::SaveOptions{durable});
   }, py::arg("obj"), py::arg("path"), py::arg("durable") = true,
         "Writes obj (nested containers of tensors and plain values) to path atomically.");
-  io.def("load", [](const std::string& path, bool verify, const Device& map_location) {
+  io.def("load", [](const std::string& path, bool verify, const Device& map_location, bool mmap) {
     io::Value v;
     {
       py::gil_scoped_release release;
-      v = io::load(path, io::LoadOptions{verify, map_location});
+      v = io::load(path, io::LoadOptions{.verify = verify, .mmap = mmap, .map_location = map_location});
     }
     return value_to_py(v);
-  }, py::arg("path"), py::arg("verify") = true, py::arg("map_location") = Device::cpu(),
-        "Reads what save wrote, every container type kept; the tensors on map_location.");
-  io.def("load_tensor", &io::load_tensor, py::arg("path"), py::arg("name"),
-         py::call_guard<py::gil_scoped_release>(),
+  }, py::arg("path"), py::arg("verify") = true, py::arg("map_location") = Device::cpu(), py::arg("mmap") = false,
+        "Reads what save wrote, every container type kept; the tensors on map_location, in memory of "
+        "their own (mmap=True: borrowing a mapping of the file).");
+  io.def("load_tensor", [](const std::string& path, const std::string& name, bool mmap) {
+    return io::load_tensor(path, name, io::OpenOptions{.mmap = mmap});
+  }, py::arg("path"), py::arg("name"), py::arg("mmap") = false, py::call_guard<py::gil_scoped_release>(),
          "One tensor by its path in the saved tree ('model/fc.weight'), without reading the others.");
+  io.def("load_latest", [](const std::string& dir, bool allow_fresh_start) -> py::object {
+    std::optional<io::CheckpointManager::Restored> r;
+    {
+      py::gil_scoped_release release;
+      r = io::load_latest(dir, allow_fresh_start);
+    }
+    if (!r) return py::none();
+    return py::make_tuple(r->step, r->path, value_to_py(r->state));
+  }, py::arg("dir"), py::arg("allow_fresh_start") = false,
+         "(step, path, obj) of the newest checkpoint of a run directory that loads, read without "
+         "creating or changing anything; None when there is none.");
   io.def("save_module", [](const nn::Module& module, const std::string& path) {
     io::save(module, path);
   }, py::arg("module"), py::arg("path"), py::call_guard<py::gil_scoped_release>(),
@@ -206,6 +223,21 @@ void bind_io(py::module_& m) {
   }, py::arg("module"), py::arg("path"), py::arg("strict") = true, py::arg("key") = "",
          "Loads the module state saved at key ('/'-separated; '' for the root) of the file at path in place, "
          "with requires_grad and attributes; returns (missing_keys, unexpected_keys, size mismatches).");
+  // Fault injection for tests (io/fault_injection.h): fail, shorten or kill at the `at`-th call
+  // of io's file layer, or count the calls when `at` is 0.
+  io.def("_set_fault_plan", [](int64_t at, const std::string& fault, int error, const std::string& only) {
+    io::testing::FaultPlan plan{.at = at, .error = error};
+    if (fault == "error") plan.fault = io::testing::Fault::Error;
+    else if (fault == "short") plan.fault = io::testing::Fault::ShortWrite;
+    else if (fault == "kill") plan.fault = io::testing::Fault::Kill;
+    else throw ValueError("_set_fault_plan: fault must be 'error', 'short' or 'kill', got '" + fault + "'");
+    for (int op = 0; !only.empty() && op <= static_cast<int>(io::detail::FileOp::Close); ++op)
+      if (only == io::detail::file_op_name(static_cast<io::detail::FileOp>(op))) plan.only = static_cast<io::detail::FileOp>(op);
+    EMBER_CHECK_VALUE(only.empty() || plan.only, "_set_fault_plan: unknown call kind '", only, "'");
+    io::testing::set_fault_plan(plan);
+  }, py::arg("at"), py::arg("fault") = "error", py::arg("errno") = EIO, py::arg("only") = "");
+  io.def("_clear_fault_plan", &io::testing::clear_fault_plan);
+  io.def("_fault_points", &io::testing::fault_points);
   io.def("_tensor_names", [](const std::string& path) {
     std::vector<std::vector<std::string>> out;
     for (const io::TensorInfo& info : io::File::open(path).tensors()) out.push_back(info.names);
@@ -229,20 +261,28 @@ reads the newest one that loads, skipping damaged newer ones with a warning.)doc
          "save() in a background thread, on a copy taken before returning; returns the path.")
       .def("wait", &io::CheckpointManager::wait, py::call_guard<py::gil_scoped_release>(),
            "Blocks until the background save is written; raises its error.")
-      .def("latest", [](const io::CheckpointManager& cm) -> py::object {
-        auto e = cm.latest();
+      .def("latest", [](const io::CheckpointManager& cm, bool allow_fresh_start) -> py::object {
+        std::optional<io::CheckpointManager::Entry> e;
+        {
+          py::gil_scoped_release release;
+          e = cm.latest(allow_fresh_start);
+        }
         if (!e) return py::none();
         return py::make_tuple(e->step, e->path);
-      }, "(step, path) of the newest checkpoint that loads, or None.")
-      .def("restore", [](const io::CheckpointManager& cm) -> py::object {
+      }, py::arg("allow_fresh_start") = false,
+         "(step, path) of the newest checkpoint that loads; None when there is none yet. Raises when "
+         "checkpoints exist but none loads, unless allow_fresh_start.")
+      .def("restore", [](const io::CheckpointManager& cm, bool allow_fresh_start) -> py::object {
         std::optional<io::CheckpointManager::Restored> r;
         {
           py::gil_scoped_release release;
-          r = cm.restore();
+          r = cm.restore(allow_fresh_start);
         }
         if (!r) return py::none();
         return py::make_tuple(r->step, r->path, value_to_py(r->state));
-      }, "(step, path, obj) of the newest checkpoint that loads, or None.")
+      }, py::arg("allow_fresh_start") = false,
+         "(step, path, obj) of the newest checkpoint that loads; None when there is none yet. Raises "
+         "when checkpoints exist but none loads, unless allow_fresh_start.")
       .def("checkpoints", [](const io::CheckpointManager& cm) {
         std::vector<std::pair<int64_t, std::string>> out;
         for (const auto& e : cm.checkpoints()) out.emplace_back(e.step, e.path);
