@@ -5,7 +5,9 @@
 //     replicated.ember     what every rank holds alike (DDP's model and optimizer): rank 0 writes it
 //     rank-00000.ember     each rank's own state (its generators) and its shards
 //     rank-00001.ember
-//     index.json           written last, by rank 0: every shard's global shape, dtype and chunks
+//     index.json           written last, by rank 0: every shard's global shape, dtype and chunks,
+//                          sealed with its own checksum ("checksum": XXH3 of the text with its
+//                          digits zeroed, io/checksum.h's seal(); index version 2)
 //
 // Each file is an Ember checkpoint (safetensors: io/FORMAT.md). A sharded tensor (ZeRO's optimizer
 // state, or any tensor split over ranks) is saved as chunks, each with its offsets in the global
@@ -14,7 +16,7 @@
 //
 // The commit is atomic across ranks: every rank writes into "<dir>.tmp", the ranks exchange their
 // statuses (a collective), and only when all succeeded rank 0 writes index.json and renames the
-// directory into place. A rank's failure (an exception) becomes a DistributedError on every rank;
+// directory into place (swapping it with a checkpoint already there in one step). A rank's failure (an exception) becomes a DistributedError on every rank;
 // a rank that dies or hangs makes the collectives fail on the others (at once, or after the
 // group's timeout): never a hang, and the previous checkpoint is untouched. A directory without
 // index.json is not a checkpoint.
@@ -53,7 +55,8 @@ void save_checkpoint(ProcessGroup& group, const CheckpointState& state, const st
 /// A committed checkpoint directory, read by any number of ranks.
 class CheckpointReader {
  public:
-  /// Reads `dir`/index.json; an error when it is missing (not committed) or malformed.
+  /// Reads `dir`/index.json; an error when it is missing (not committed), malformed or damaged
+  /// (its checksum does not match: any single byte changed).
   explicit CheckpointReader(std::string dir);
   /// How many ranks saved it.
   int world_size() const { return world_size_; }

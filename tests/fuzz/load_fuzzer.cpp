@@ -9,12 +9,17 @@
 // io::save, so the seeds always match the current writer (the Makefile passes that folder and the
 // malformed corpus tests/fixtures/io/malformed/ as seed directories). The corpus's ok_torch_*.pt
 // and pt_*.pt files seed the PyTorch path (torch.save archives), which the same entry point
-// reaches: File::from_bytes tells the file type by content.
+// reaches: File::from_bytes tells the file type by content. Each input is also loaded with its
+// header's checksum fixed up, so mutations of the header reach the parsers behind that check.
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "ember/core/factory.h"
+#include "ember/io/checksum.h"
+#include "ember/io/schema.h"
 #include "ember/io/serialize.h"
 #include "read_all.h"
 
@@ -50,7 +55,26 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+namespace {
+
+// The input with its header's checksum made right again (as a PNG fuzzer fixes CRCs): nearly every
+// mutation of a header breaks the checksum, and the parsers behind it must still see them.
+// Empty when the input has no header checksum to fix.
+std::string resealed(const uint8_t* data, size_t size) {
+  if (size < 8) return {};
+  uint64_t len = 0;
+  for (int i = 7; i >= 0; --i) len = len << 8 | data[i];
+  if (len > size - 8) return {};
+  std::string header(reinterpret_cast<const char*>(data), 8 + len);
+  try {
+    ember::io::detail::seal(header, ember::io::detail::kHeaderChecksumField);
+  } catch (const std::logic_error&) {
+    return {};
+  }
+  return header + std::string(reinterpret_cast<const char*>(data) + header.size(), size - header.size());
+}
+
+void load_one(const uint8_t* data, size_t size) {
   try {
     ember::io::File file = ember::io::File::from_bytes(data, size, "fuzz-input");
     for (const ember::io::TensorInfo& info : file.tensors()) {
@@ -63,5 +87,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const ember::Error&) {
     // A clean refusal: what a malformed file must produce.
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  load_one(data, size);
+  std::string fixed = resealed(data, size);
+  if (!fixed.empty() && std::memcmp(fixed.data(), data, size) != 0)
+    load_one(reinterpret_cast<const uint8_t*>(fixed.data()), fixed.size());
   return 0;
 }

@@ -1,4 +1,5 @@
 """ember.Tensor from Python: construction, dtypes, operators, indexing, repr and error mapping."""
+import errno
 import math
 
 import numpy as np
@@ -328,13 +329,22 @@ def test_setitem_on_leaf_requiring_grad_is_refused():
 @pytest.mark.parametrize("kind, exc", [
     ("ValueError", ValueError), ("TypeError", TypeError), ("IndexError", IndexError),
     ("KeyError", KeyError), ("NotImplementedError", NotImplementedError),
-    ("FileNotFoundError", FileNotFoundError),
     ("Error", RuntimeError), ("InternalError", RuntimeError)])
 def test_cpp_exceptions_map_to_python_exceptions_with_the_message(kind, exc):
     with pytest.raises(exc) as info:
         ember._C._throw(kind, "op: the message [2, 3]")
     text = info.value.args[0]
     assert text == "op: the message [2, 3]"
+
+
+@pytest.mark.parametrize("kind, exc, code, filename", [
+    ("FileNotFoundError", FileNotFoundError, errno.ENOENT, None),
+    ("OSError", OSError, errno.ENOSPC, "file.ember")])
+def test_cpp_os_errors_map_to_oserror_with_errno_and_filename(kind, exc, code, filename):
+    with pytest.raises(exc) as info:
+        ember._C._throw(kind, "io: cannot save: no space")
+    assert info.value.errno == code and info.value.strerror == "io: cannot save: no space"
+    assert info.value.filename == filename
 
 
 def test_errors_from_real_ops_keep_their_messages():
