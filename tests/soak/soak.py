@@ -38,7 +38,7 @@ def final_model(run_dir):
     r = ember.io.load_latest(run_dir)
     assert r is not None, f"no checkpoint in {run_dir}"
     model = r.state["model"]
-    return r.step, {k: v.numpy().tobytes() for k, v in model.items()}
+    return r.step, {k: v.detach().numpy().tobytes() for k, v in model.items()}
 
 
 def mount_small_disk(path, megabytes):
@@ -83,7 +83,7 @@ def main():
     p.add_argument("--seconds", type=float, default=600)
     p.add_argument("--model", default="mlp")
     p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--limit", type=int, default=6000)
+    p.add_argument("--limit", type=int, default=20000)
     p.add_argument("--every", type=int, default=5, help="checkpoint every N steps")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()

@@ -3,7 +3,7 @@ exactly from its state_dict().
 
 Workers are processes by default, as in PyTorch (ember/utils/data/_worker.py: fork or spawn per
 multiprocessing_context, worker_init_fn, per-worker seeds base_seed + worker_id, get_worker_info(),
-errors raised again with the worker's traceback, no hang when a worker dies, persistent_workers,
+errors raised again with the worker's traceback, RuntimeError for a dead worker, persistent_workers,
 prefetch_factor): scripts count on their semantics (a worker's own copy of the data set, seeded
 random augmentations, IterableDataset sharding by worker id), and a __getitem__ written in Python
 runs in parallel only there. worker_type="thread" runs them as threads of this process instead:
