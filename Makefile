@@ -25,7 +25,9 @@ build: deps
 ## Fashion-MNIST, so the data set is installed too (they would be skipped without it).
 test: build python
 	@scripts/install_deps.sh data
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	@rm -f $(BUILD_DIR)/fault_report.txt
+	EMBER_FAULT_REPORT=$(abspath $(BUILD_DIR))/fault_report.txt ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	@sort $(BUILD_DIR)/fault_report.txt && awk '{n += $$(NF-2)} END {print "fault injection: " n " fault points in all"}' $(BUILD_DIR)/fault_report.txt
 	.venv/bin/python -m pytest -q tests/python
 
 ## Installs the Python package into .venv (pip install .), reusing the library `build` compiled.

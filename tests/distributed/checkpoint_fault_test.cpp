@@ -20,6 +20,7 @@
 #include "ember/io/fault_injection.h"
 #include "ember/io/io.h"
 #include "support/expect.h"
+#include "support/fault_report.h"
 
 namespace ember {
 namespace {
@@ -126,8 +127,7 @@ TEST(DistributedCheckpointFaultTest, EveryCallOfAShardedSaveFailingKeepsThePrevi
       }
     }
   }
-  std::cout << "fault injection: sharded save and prune (2 ranks): " << n << " calls, " << points << " fault points\n";
-  RecordProperty("fault_points", static_cast<int>(points));
+  ember::testing::report_fault_points("sharded save and prune (2 ranks as threads)", n, points);
 }
 
 TEST(DistributedCheckpointIntegrityTest, EverySingleByteChangeOfTheIndexIsRefused) {

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/fault_report.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -101,5 +103,43 @@ TEST(DamagedShard, IsSkippedWithAWarning) {
   EXPECT_NE(run.output.find("restored step 1: checksum ok"), std::string::npos) << run.output;
   fs::remove_all(dir);
 }
+
+// Every file call of a sharded save, on either rank, is where a SIGKILL lands once (the
+// io/fault_injection.h plan set in that rank's process): the job then resumes from the newest
+// committed checkpoint (step 1, or step 2 when the kill came after its commit, in the pruning)
+// with its checksum valid, and finishes.
+int io_calls(int rank) {
+  fs::path dir = scratch("count" + std::to_string(rank));
+  RunResult run = ember_run(2, dir.string() + " 2 iocount:" + std::to_string(rank) + " 2");
+  fs::remove_all(dir);
+  size_t at = run.output.find("[rank" + std::to_string(rank) + "]: io calls ");
+  EXPECT_NE(at, std::string::npos) << run.output;
+  return at == std::string::npos ? 0 : std::atoi(run.output.c_str() + run.output.find("io calls ", at) + 9);
+}
+
+class KillAtEveryFileCall : public ::testing::TestWithParam<int> {};
+
+TEST_P(KillAtEveryFileCall, TheJobResumesFromTheNewestCommittedCheckpoint) {
+  const int rank = GetParam();
+  const int n = io_calls(rank);
+  ASSERT_GT(n, 5);
+  for (int k = 1; k <= n; ++k) {
+    fs::path dir = scratch("iokill" + std::to_string(rank) + "_" + std::to_string(k));
+    RunResult crash = ember_run(2, dir.string() + " 3 iokill:" + std::to_string(rank) + ":" + std::to_string(k) + " 2");
+    EXPECT_NE(crash.code, 0) << "call " << k << ": " << crash.output;
+    EXPECT_NE(crash.output.find("killed by signal 9"), std::string::npos) << "call " << k << ": " << crash.output;
+    RunResult resume = ember_run(2, dir.string() + " 3");
+    EXPECT_EQ(resume.code, 0) << "call " << k << ": " << resume.output;
+    const bool from1 = resume.output.find("[rank0]: restored step 1: checksum ok") != std::string::npos;
+    const bool from2 = resume.output.find("[rank0]: restored step 2: checksum ok") != std::string::npos;
+    EXPECT_TRUE(from1 || from2) << "call " << k << ": " << resume.output;
+    EXPECT_NE(resume.output.find("saved step 3"), std::string::npos) << "call " << k << ": " << resume.output;
+    fs::remove_all(dir);
+  }
+  ember::testing::report_fault_points("sharded save, rank " + std::to_string(rank) + " killed in its process", n, n);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, KillAtEveryFileCall, ::testing::Values(0, 1),
+                         [](const auto& info) { return "Rank" + std::to_string(info.param); });
 
 }  // namespace

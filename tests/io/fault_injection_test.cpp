@@ -20,6 +20,7 @@
 #include "ember/io/fault_injection.h"
 #include "io/io_test_util.h"
 #include "io/programs/checkpoint_state.h"
+#include "support/fault_report.h"
 
 namespace ember::io {
 namespace {
@@ -118,12 +119,6 @@ void expect_names_file_and_errno(const Outcome& o, const Injected& f, const std:
   EXPECT_THAT(o.message, HasSubstr(std::strerror(f.error))) << "call " << k << " (" << f.name << ")";
 }
 
-// Says how many fault points a case covered (ctest runs each case in a process of its own).
-void report(const std::string& what, int64_t calls, int64_t points) {
-  std::cout << "fault injection: " << what << ": " << calls << " calls, " << points << " fault points\n";
-  ::testing::Test::RecordProperty("fault_points", static_cast<int>(points));
-}
-
 // Every fault at every call of `save` (which writes `next` over the checkpoint at `path` that
 // holds `previous`): the file holds exactly one of the two afterwards, the one before whenever
 // the save failed before its rename, and nothing is left that the next save does not clean up.
@@ -151,7 +146,7 @@ void fault_every_call_of_a_save(const std::string& path, const Value& previous, 
       EXPECT_THAT(temporaries(dir), ::testing::IsEmpty()) << "call " << k << " (" << f.name << ")";
     }
   }
-  report("save", n, points);
+  ember::testing::report_fault_points(path.ends_with("scratch.ember") ? "non-durable save" : "save", n, points);
 }
 
 TEST(FaultInjectionTest, EveryCallOfASaveLeavesTheOldOrTheNewFileWhole) {
@@ -217,7 +212,7 @@ void fault_every_call_of_a_manager_save(bool async) {
         EXPECT_THAT(o.message, HasSubstr(std::strerror(f.error))) << "call " << k << " (" << f.name << ")";
     }
   }
-  report(async ? "manager save_async and prune" : "manager save and prune", n, points);
+  ember::testing::report_fault_points(async ? "manager save_async and prune" : "manager save and prune", n, points);
 }
 
 TEST(FaultInjectionTest, EveryCallOfAManagerSaveAndPruneKeepsTheCheckpointsThatMustStay) {
@@ -259,7 +254,7 @@ TEST(FaultInjectionTest, EveryCallOfALoadFailsCleanlyOrReadsExactly) {
       }
     }
   }
-  report("load and load_tensor, read and mapped", calls, points);
+  ember::testing::report_fault_points("load and load_tensor, read and mapped", calls, points);
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
 // One rank of a small data-parallel job with ZeRO and distributed checkpoints, started by
 // ember-run from tests/distributed/failure_test.cpp:
 //
-//   dcp_worker DIR STEPS [FAULT STEP]     FAULT: kill:<rank>:<point> or stop:<rank>
+//   dcp_worker DIR STEPS [FAULT STEP]     FAULT: kill:<rank>:<point>, stop:<rank>,
+//                                                iokill:<rank>:<k> or iocount:<rank>
 //
 // (the fault only in the first attempt of a job that ember-run restarts)
 //
 // It resumes from DIR's newest checkpoint that verifies (printing "restored step N: checksum
 // ok"), then trains and saves one checkpoint per step up to STEPS; at step STEP it injects FAULT
-// (a SIGKILL at a point of the save, through EMBER_TEST_KILL_AT, or a SIGSTOP before it). The
-// process group's timeout is 3 s. Exit 3 on a distributed error.
+// (a SIGKILL at a point of the save, through EMBER_TEST_KILL_AT, or a SIGSTOP before it; iokill
+// SIGKILLs that rank just before its k-th file call from there on, io/fault_injection.h; iocount
+// prints "io calls N", the calls that rank's save of that step made). The process group's timeout
+// is 3 s. Exit 3 on a distributed error.
 #include <signal.h>
 
 #include <cstdio>
@@ -18,6 +21,7 @@
 
 #include "ember/ember.h"
 #include "ember/io/checksum.h"
+#include "ember/io/fault_injection.h"
 
 using namespace ember;
 using namespace ember::distributed;
@@ -72,12 +76,21 @@ int main(int argc, char** argv) {
       if (step == fault_step) {
         if (fault.rfind("kill:", 0) == 0) ::setenv("EMBER_TEST_KILL_AT", fault.substr(5).c_str(), 1);
         if (fault == "stop:" + std::to_string(pg.rank())) ::raise(SIGSTOP);
+        const std::string me = std::to_string(pg.rank());
+        if (fault.rfind("iokill:" + me + ":", 0) == 0)
+          io::testing::set_fault_plan({.at = std::atoll(fault.substr(8 + me.size()).c_str()),
+                                       .fault = io::testing::Fault::Kill});
+        if (fault == "iocount:" + me) io::testing::set_fault_plan({});
       }
       CheckpointState st;
       st.replicated = io::Value::dict({{"model", io::to_value(*model)}, {"checksum", model_checksum(*model)}});
       st.per_rank = io::Value::dict({{"rank", pg.rank()}});
       st.shards = zero.state_shards();
       manager.save(st, step);
+      if (step == fault_step && fault == "iocount:" + std::to_string(pg.rank())) {
+        std::printf("io calls %lld\n", static_cast<long long>(io::testing::fault_points()));
+        io::testing::clear_fault_plan();
+      }
       std::printf("saved step %d\n", step);
       std::fflush(stdout);
     }
