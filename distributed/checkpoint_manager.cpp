@@ -105,24 +105,13 @@ std::vector<DistributedCheckpointManager::Entry> DistributedCheckpointManager::c
 
 std::optional<DistributedCheckpointManager::Entry> DistributedCheckpointManager::latest(bool allow_fresh_start) const {
   std::vector<Entry> all = checkpoints();
-  std::string reasons;
-  for (auto it = all.rbegin(); it != all.rend(); ++it) {
-    try {
-      verify_checkpoint(it->path);
-      return *it;
-    } catch (const std::exception& e) {
-      warn(::ember::detail::str("DistributedCheckpointManager: skipping checkpoint '", it->path, "' (step ",
-                                it->step, "), it does not load: ", e.what()));
-      reasons += ::ember::detail::str("\n  '", it->path, "': ", e.what());
-    }
-  }
-  if (all.empty()) return std::nullopt;
-  std::string message = ::ember::detail::str("DistributedCheckpointManager: '", dir_, "' holds ", all.size(),
-                                             " committed checkpoint", all.size() == 1 ? "" : "s",
-                                             " but none loads:", reasons);
-  EMBER_CHECK(allow_fresh_start, message, "\nPass allow_fresh_start=true to start over from scratch (the files are kept).");
-  warn(message + "\nStarting over from scratch (allow_fresh_start).");
-  return std::nullopt;
+  std::vector<io::detail::Checkpoint> committed;
+  for (const Entry& e : all) committed.push_back({e.step, e.path});
+  std::optional<size_t> i = io::detail::newest_that_loads(
+      committed, [&](size_t j) { verify_checkpoint(all[j].path); }, allow_fresh_start,
+      "DistributedCheckpointManager", dir_);
+  if (!i) return std::nullopt;
+  return all[*i];
 }
 
 std::string DistributedCheckpointManager::save(const CheckpointState& state, int64_t step) {

@@ -22,14 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 // The file a save to `path` replaces: `path` itself, or what a symlink there (or a chain of them)
 // names, so that the link keeps pointing at the new file.
 std::string resolve_target(const std::string& path) {

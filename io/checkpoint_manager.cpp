@@ -52,29 +52,17 @@ std::vector<CheckpointManager::Entry> list_checkpoints(const std::string& dir, c
   return out;
 }
 
-// The newest of `all` that loads, read; nullopt when there is none. Damaged newer ones are
-// skipped with a warning; when none loads, an error listing each (or, with allow_fresh_start,
-// a warning).
+// The newest of `all` that loads, read (newest_that_loads() for what else happens).
 std::optional<CheckpointManager::Restored> restore_newest(const std::string& dir,
                                                           const std::vector<CheckpointManager::Entry>& all,
                                                           bool allow_fresh_start, const char* who) {
-  std::string reasons;
-  for (auto it = all.rbegin(); it != all.rend(); ++it) {
-    try {
-      return CheckpointManager::Restored{it->step, it->path, load(it->path)};
-    } catch (const std::exception& err) {
-      warn(::ember::detail::str(who, ": skipping checkpoint '", it->path, "' (step ", it->step,
-                                "), it does not load: ", err.what()));
-      reasons += ::ember::detail::str("\n  '", it->path, "': ", err.what());
-    }
-  }
-  if (all.empty()) return std::nullopt;
-  std::string message = ::ember::detail::str(who, ": '", dir, "' holds ", all.size(), " checkpoint",
-                                             all.size() == 1 ? "" : "s", " but none loads:", reasons);
-  EMBER_CHECK(allow_fresh_start, message,
-              "\nPass allow_fresh_start=true to start over from scratch (the files are kept).");
-  warn(message + "\nStarting over from scratch (allow_fresh_start).");
-  return std::nullopt;
+  std::vector<detail::Checkpoint> checkpoints;
+  for (const auto& e : all) checkpoints.push_back({e.step, e.path});
+  Value state;
+  std::optional<size_t> i = detail::newest_that_loads(
+      checkpoints, [&](size_t j) { state = load(all[j].path); }, allow_fresh_start, who, dir);
+  if (!i) return std::nullopt;
+  return CheckpointManager::Restored{all[*i].step, all[*i].path, std::move(state)};
 }
 
 }  // namespace

@@ -194,6 +194,14 @@ void read_exactly(int fd, void* buf, size_t n, uint64_t offset, const std::strin
   }
 }
 
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 std::string directory_of(const std::string& path) {
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   return dir.empty() ? "." : dir.string();

@@ -35,6 +35,10 @@ int fs_fsync_dir(const std::string& dir);
 /// ember::OSError naming `path` (and "truncated" when the file ends first).
 void read_exactly(int fd, void* buf, size_t n, uint64_t offset, const std::string& path);
 
+/// What a file of this mode is, for errors: "a directory", "a device", "a FIFO", "a socket", or
+/// "not a regular file".
+const char* file_kind(mode_t mode);
+
 /// The directory that holds `path` ("." for a bare name).
 std::string directory_of(const std::string& path);
 

@@ -380,14 +380,6 @@ std::shared_ptr<File::Impl> open_in_memory(std::string path, std::shared_ptr<voi
   return impl;
 }
 
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 [[noreturn]] void throw_os_error(const std::string& path, const char* what, int err) {
   if (err == ENOENT) throw FileNotFoundError(::ember::detail::str("io: cannot open '", path, "': ", std::strerror(err)), path);
   throw OSError(::ember::detail::str("io: cannot ", what, " '", path, "': ", std::strerror(err)), err, path);
@@ -399,7 +391,7 @@ std::shared_ptr<OpenFile> open_regular(const std::string& path, size_t& size) {
   struct stat st {};
   if (detail::fs_stat(path.c_str(), &st) != 0) throw_os_error(path, "open", errno);
   auto refuse = [&](mode_t mode) {
-    throw OSError(::ember::detail::str("io: cannot load '", path, "': it is ", file_kind(mode),
+    throw OSError(::ember::detail::str("io: cannot load '", path, "': it is ", detail::file_kind(mode),
                                        ", not a checkpoint file"), S_ISDIR(mode) ? EISDIR : EINVAL, path);
   };
   if (!S_ISREG(st.st_mode)) refuse(st.st_mode);

@@ -6,6 +6,9 @@
 #include <exception>
 #include <filesystem>
 
+#include "ember/core/error.h"
+#include "ember/core/warning.h"
+
 namespace ember::io::detail {
 
 namespace fs = std::filesystem;
@@ -75,6 +78,29 @@ void VerifyCache::trust(const std::string& path) {
   std::string now = fingerprint(path);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!now.empty()) known_[path] = Known{now, true, ""};
+}
+
+std::optional<size_t> newest_that_loads(const std::vector<Checkpoint>& checkpoints,
+                                        const std::function<void(size_t)>& load, bool allow_fresh_start,
+                                        const std::string& who, const std::string& dir) {
+  std::string reasons;
+  for (size_t i = checkpoints.size(); i-- > 0;) {
+    try {
+      load(i);
+      return i;
+    } catch (const std::exception& err) {
+      warn(::ember::detail::str(who, ": skipping checkpoint '", checkpoints[i].path, "' (step ", checkpoints[i].step,
+                                "), it does not load: ", err.what()));
+      reasons += ::ember::detail::str("\n  '", checkpoints[i].path, "': ", err.what());
+    }
+  }
+  if (checkpoints.empty()) return std::nullopt;
+  std::string message = ::ember::detail::str(who, ": '", dir, "' holds ", checkpoints.size(), " checkpoint",
+                                             checkpoints.size() == 1 ? "" : "s", " but none loads:", reasons);
+  EMBER_CHECK(allow_fresh_start, message,
+              "\nPass allow_fresh_start=true to start over from scratch (the files are kept).");
+  warn(message + "\nStarting over from scratch (allow_fresh_start).");
+  return std::nullopt;
 }
 
 std::vector<size_t> checkpoints_to_prune(size_t n, size_t keep, std::optional<size_t> just_written,

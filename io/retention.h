@@ -33,6 +33,21 @@ class VerifyCache {
   std::map<std::string, Known> known_;
 };
 
+/// A checkpoint of a run directory: its step and its path (a file, or a directory of files).
+struct Checkpoint {
+  int64_t step;
+  std::string path;
+};
+
+/// The index of the newest of `checkpoints` (sorted oldest first) for which `load(i)` does not
+/// throw, trying them newest first; each that throws is skipped with a warning naming it and the
+/// reason ("<who>: skipping checkpoint ..."). nullopt when there are none; when there are some
+/// but none loads, an ember::Error naming each and why ("<who>: '<dir>' holds N checkpoints but
+/// none loads"), unless `allow_fresh_start`, which makes it a warning and nullopt.
+std::optional<size_t> newest_that_loads(const std::vector<Checkpoint>& checkpoints,
+                                        const std::function<void(size_t)>& load, bool allow_fresh_start,
+                                        const std::string& who, const std::string& dir);
+
 /// The indices (into checkpoints sorted oldest first, `n` of them) that pruning deletes so that
 /// the newest `keep` checkpoints that verify remain: every checkpoint older than the keep-th
 /// newest verifying one. `just_written` is never deleted and counts as verifying; checkpoints that

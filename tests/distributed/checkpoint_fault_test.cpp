@@ -37,6 +37,11 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 class QuietWarnings {
  public:
   QuietWarnings() { previous_ = set_warning_handler([this](const std::string& m) { messages.push_back(m); }); }
@@ -134,11 +139,7 @@ TEST(DistributedCheckpointIntegrityTest, EverySingleByteChangeOfTheIndexIsRefuse
   const fs::path dir = scratch("index") / "ckpt";
   run_ranks(2, [&](ProcessGroup& pg) { save_checkpoint(pg, state_of(pg, 5), dir.string()); });
   const fs::path index = dir / "index.json";
-  std::string bytes;
-  {
-    std::ifstream in(index, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string bytes = read_text(index);
   ASSERT_GT(bytes.size(), 200u);
   size_t tried = 0, refused = 0;
   for (size_t pos = 0; pos < bytes.size(); ++pos) {
@@ -168,11 +169,7 @@ TEST(DistributedCheckpointIntegrityTest, AChunkKeyEditedToAnotherTensorsIsRefuse
   const fs::path dir = scratch("swap") / "ckpt";
   run_ranks(2, [&](ProcessGroup& pg) { save_checkpoint(pg, state_of(pg, 5), dir.string()); });
   const fs::path index = dir / "index.json";
-  std::string text;
-  {
-    std::ifstream in(index, std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string text = read_text(index);
   size_t at = text.find("shards/0");
   ASSERT_NE(at, std::string::npos);
   text[at + 7] = '1';
@@ -201,7 +198,7 @@ TEST(DistributedCheckpointManagerTest, PruningCountsOnlyCheckpointsThatVerifyAnd
       damage(6);
     }
     pg.barrier()->wait();
-    testing::expect_error<Error>([&] { m.latest(); }, {"holds 2 committed checkpoints but none loads", "allow_fresh_start"});
+    testing::expect_error<Error>([&] { m.latest(); }, {"holds 2 checkpoints but none loads", "allow_fresh_start"});
     EXPECT_FALSE(m.latest(/*allow_fresh_start=*/true).has_value());
     pg.barrier()->wait();
     for (int64_t step : {1, 2, 3}) m.save(state_of(pg, step), step);
