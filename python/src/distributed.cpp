@@ -32,7 +32,14 @@ py::bytes store_get(Store& s, const std::string& key) {
 
 void bind_distributed(py::module_& m) {
   py::module_ d = m.def_submodule("distributed", "ember.distributed's C++ half");
-  py::register_exception<DistributedError>(d, "DistBackendError", PyExc_RuntimeError);
+  // torch.distributed's hierarchy: DistError (a RuntimeError), and under it DistBackendError (a
+  // collective's failure) and DistStoreError (a rendezvous or store that timed out).
+  // NB: StoreError after DistributedError: the translator registered last is tried first.
+  auto dist_error = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ember._C.distributed.DistError", PyExc_RuntimeError, nullptr));
+  d.attr("DistError") = dist_error;
+  py::register_exception<DistributedError>(d, "DistBackendError", dist_error);
+  py::register_exception<StoreError>(d, "DistStoreError", dist_error);
   using nogil = py::call_guard<py::gil_scoped_release>;
 
   py::enum_<ReduceOp>(d, "ReduceOp")

@@ -73,6 +73,17 @@ def test_ddp_error_names_unused_parameters():
             dist.destroy_process_group()
 
 
+def test_store_key_never_set_raises_dist_store_error_naming_it():
+    import ember.distributed as dist
+    store = dist.TCPStore("127.0.0.1", 0, is_master=True, timeout=0.3)
+    with pytest.raises(dist.DistStoreError, match=r"timed out after 200 ms waiting for 'never' to be set"):
+        store.wait(["never"], 0.2)
+    with pytest.raises(dist.DistStoreError, match=r"timed out after 300 ms waiting for 'never'"):
+        store.get("never")
+    assert issubclass(dist.DistStoreError, dist.DistError) and issubclass(dist.DistError, RuntimeError)
+    assert not issubclass(dist.DistStoreError, dist.DistBackendError)
+
+
 def _consumed_order(sampler_state_at, n, batch, world_before, steps, world_after, shuffle=True):
     """The global order seen by a job that ran `steps` steps on world_before ranks, saved,
     and went on to the end of the epoch on world_after ranks."""

@@ -5,8 +5,12 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['DistBackendError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group']
-class DistBackendError(RuntimeError):
+__all__: list[str] = ['DistBackendError', 'DistError', 'DistStoreError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group']
+class DistError(RuntimeError):
+    pass
+class DistBackendError(DistError):
+    pass
+class DistStoreError(DistError):
     pass
 class ReduceOp:
     """

@@ -23,7 +23,7 @@ ReduceOp = _D.ReduceOp
 Work = _D.Work
 Store, TCPStore, FileStore, PrefixStore = _D.Store, _D.TCPStore, _D.FileStore, _D.PrefixStore
 ProcessGroup = _D.ProcessGroup
-DistBackendError = _D.DistBackendError
+DistError, DistBackendError, DistStoreError = _D.DistError, _D.DistBackendError, _D.DistStoreError
 Backend = type("Backend", (), {"GLOO": "gloo", "NCCL": "nccl"})
 
 
