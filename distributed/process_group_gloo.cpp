@@ -11,6 +11,7 @@
 #include <gloo/transport/unbound_buffer.h>
 #include <gloo/types.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -38,8 +39,10 @@ class GlooStore : public gloo::rendezvous::Store {
     return std::vector<char>(v.begin(), v.end());
   }
   void wait(const std::vector<std::string>& keys) override { store_->wait(keys); }
+  // NB: connectFullMesh waits for the peers' addresses as long as an operation may (30 minutes by
+  // default); the store's timeout (init_process_group's rendezvous one) bounds it instead.
   void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) override {
-    store_->wait(keys, timeout);
+    store_->wait(keys, std::min(timeout, store_->timeout()));
   }
 
  private:
