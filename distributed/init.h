@@ -11,8 +11,9 @@
 // Timeouts. The rendezvous (every rank joining, checked for a WORLD_SIZE that differs or a RANK
 // claimed twice: rendezvous.h) waits 5 minutes by default, then fails naming the missing ranks; a
 // rank that cannot reach rank 0's store fails within the same time. The group's operations wait
-// 30 minutes for a peer by default (torch's for gloo), then fail. A timeout given in InitOptions
-// (Python: init_process_group(timeout=timedelta(...))) sets both, as torch's does.
+// 30 minutes for a peer by default (torch's for gloo), then fail naming the operation and, where
+// this rank can tell, the peer that died or stopped. A timeout given in InitOptions (Python:
+// init_process_group(timeout=timedelta(...))) sets both, as torch's does.
 #include <memory>
 #include <optional>
 #include <string>

@@ -2,9 +2,9 @@
 // point of a save, a rank SIGSTOPped, a damaged shard. The other ranks raise (at once, or after
 // the group's 3 s timeout), nothing hangs, and the job resumes from the previous checkpoint with
 // its checksum valid.
-// Then jobs that go wrong before their first collective, their ranks started one by one
-// (fault_worker): a WORLD_SIZE that differs, a world that never fills. The error names the rank,
-// within the timeout; each rank is killed if it outlives a guard.
+// Then jobs that go wrong before or between collectives, their ranks started one by one
+// (fault_worker): a WORLD_SIZE that differs, a world that never fills, a rank killed or stopped.
+// The error names the rank, within the timeout; each rank is killed if it outlives a guard.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -265,6 +265,37 @@ TEST(InitProcessGroup, RankWithoutRankZeroNamesItsStoreWithinTheTimeout) {
                                "serves at 127.0.0.1:" + std::to_string(job.port()) + " within 1000 ms"))
       << r1.output();
   EXPECT_LT(r1.after_ms(), 4000) << r1.output();
+}
+
+TEST(PeerFailure, KilledRankIsNamedAtOnce) {
+  // Rank 2 of 3 dies before an allreduce: rank 0 names rank 2 (and no other) long before its 10 s
+  // timeout; rank 1 names rank 2 as well.
+  Job job("kill");
+  Rank &r0 = job.start(0, 3, {"10000", "kill:2"}), &r1 = job.start(1, 3, {"10000", "kill:2"}),
+       &r2 = job.start(2, 3, {"10000", "kill:2"});
+  EXPECT_EQ(r0.finish(20), 3) << r0.output();
+  EXPECT_EQ(r1.finish(20), 3) << r1.output();
+  EXPECT_EQ(r2.finish(5), 128 + SIGKILL) << r2.output();
+  std::string out0 = r0.output();
+  EXPECT_TRUE(has(out0, "DistributedError: allreduce: ")) << out0;
+  EXPECT_TRUE(has(out0, "rank 2")) << out0;
+  EXPECT_FALSE(has(out0, "rank 1")) << out0;
+  EXPECT_LT(r0.after_ms(), 5000) << out0;
+  EXPECT_TRUE(has(r1.output(), "rank 2")) << r1.output();
+}
+
+TEST(PeerFailure, StoppedRankIsNamedAfterTheTimeout) {
+  // Rank 1 stops (SIGSTOP) before an allreduce: its sockets stay open, so rank 0 raises after its
+  // 2 s timeout, naming it (the job then kills rank 1).
+  Job job("stop");
+  Rank &r0 = job.start(0, 2, {"2000", "stop:1"}), &r1 = job.start(1, 2, {"2000", "stop:1"});
+  EXPECT_EQ(r0.finish(15), 3) << r0.output();
+  std::string out = r0.output();
+  // NB: Gloo's timeout or wait()'s, whichever comes first; both name the stopped rank.
+  EXPECT_TRUE(has(out, "DistributedError: allreduce: ")) << out;
+  EXPECT_TRUE(has(out, "rank 1 (pid " + std::to_string(r1.pid) + ") is stopped (SIGSTOP, or a debugger)")) << out;
+  EXPECT_GE(r0.after_ms(), 1900) << out;
+  EXPECT_LT(r0.after_ms(), 4500) << out;
 }
 
 }  // namespace

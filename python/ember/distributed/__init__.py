@@ -12,8 +12,8 @@ Timeouts: init_process_group waits 5 minutes (default_rendezvous_timeout) for ev
 then raises DistStoreError naming the missing ranks; ranks that disagree on WORLD_SIZE, or two
 processes with one RANK, raise ValueError at once. A collective waits 30 minutes
 (default_pg_timeout, torch's for gloo) for a peer: a peer that dies makes it raise
-DistBackendError at once, a stopped or hung one after the timeout.
-init_process_group(timeout=timedelta(...)) sets both, as torch's does.
+DistBackendError at once, a stopped or hung one after the timeout, naming the rank where this one
+can tell. init_process_group(timeout=timedelta(...)) sets both, as torch's does.
 """
 from __future__ import annotations
 
