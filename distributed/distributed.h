@@ -13,6 +13,7 @@
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/process_group_gloo.h"
 #include "ember/distributed/reducer.h"
+#include "ember/distributed/rendezvous.h"
 #include "ember/distributed/store.h"
 #include "ember/distributed/tcp_store.h"
 #include "ember/distributed/work.h"

@@ -50,6 +50,10 @@ std::string listen_host(const std::string& master) {
   return name;
 }
 
+Milliseconds rendezvous_timeout(const InitOptions& o) {
+  return o.rendezvous_timeout.value_or(o.timeout.value_or(kDefaultRendezvousTimeout));
+}
+
 }  // namespace
 
 EnvConfig env_config() {
@@ -64,7 +68,8 @@ EnvConfig env_config() {
 
 std::shared_ptr<Store> make_store(const InitOptions& options, int rank, int world_size) {
   const std::string& m = options.init_method;
-  if (m.rfind("file://", 0) == 0) return std::make_shared<FileStore>(m.substr(7), options.timeout);
+  const Milliseconds timeout = rendezvous_timeout(options);
+  if (m.rfind("file://", 0) == 0) return std::make_shared<FileStore>(m.substr(7), timeout);
   std::string host;
   int port = -1;
   if (m.rfind("tcp://", 0) == 0) {
@@ -80,7 +85,19 @@ std::shared_ptr<Store> make_store(const InitOptions& options, int rank, int worl
     host = env.master_addr;
     port = env.master_port;
   }
-  return std::make_shared<TCPStore>(host, port, rank == 0, options.timeout);
+  try {
+    return std::make_shared<TCPStore>(host, port, rank == 0, timeout);
+  } catch (const StoreError& e) {
+    throw StoreError(::ember::detail::str(
+        "init_process_group: rank ", rank, " of ", world_size, " could not reach the store that rank 0 serves at ",
+        host, ":", port, " within ", timeout.count(), " ms: is rank 0 running, with the same MASTER_ADDR and "
+        "MASTER_PORT? (", e.what(), ")"));
+  } catch (const DistributedError& e) {
+    if (rank != 0) throw;
+    throw DistributedError(::ember::detail::str(
+        "init_process_group: rank 0 cannot serve the store at ", host, ":", port, " (", e.what(),
+        "): is the port taken, or a second process given RANK=0?"));
+  }
 }
 
 std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
@@ -120,8 +137,16 @@ void init_process_group(const InitOptions& options) {
   EMBER_CHECK_VALUE(rank >= 0, "init_process_group: no rank given and RANK is not set");
   EMBER_CHECK_VALUE(size >= 1, "init_process_group: no world_size given and WORLD_SIZE is not set");
   EMBER_CHECK_VALUE(rank < size, "init_process_group: rank ", rank, " is not below world_size ", size);
+  const Milliseconds timeout = options.timeout.value_or(kDefaultTimeout);
+  EMBER_CHECK_VALUE(timeout.count() > 0 && rendezvous_timeout(options).count() > 0,
+                    "init_process_group: timeouts must be positive, got ", timeout.count(), " ms and ",
+                    rendezvous_timeout(options).count(), " ms");
   std::shared_ptr<Store> store = make_store(options, rank, size);
-  g_default = new_process_group(options.backend, store, "default_pg", rank, size, options.timeout);
+  rendezvous(*store, rank, size, rendezvous_timeout(options));
+  // NB: the group's connections are made under the rendezvous timeout (the store's now); later
+  // users of the store (new_group, a checkpoint's coordination) wait as long as an operation.
+  g_default = new_process_group(options.backend, store, "default_pg", rank, size, timeout);
+  store->set_timeout(timeout);
   g_store = std::move(store);
 }
 

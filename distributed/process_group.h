@@ -10,8 +10,11 @@
 //   group.allreduce(t, ReduceOp::Sum)->wait();
 //   group.broadcast(params, /*src=*/0)->wait();
 //
-// Failure: a peer that dies makes the pending operation throw at once, a hung peer after the
-// group's timeout; the group is unusable afterwards (every later operation throws).
+// Failure: a peer that dies makes the pending operation throw at once, a hung or stopped peer
+// after the group's timeout (30 minutes unless init_process_group was given another); the group
+// is unusable afterwards (every later operation throws). The error names the operation and, where
+// this rank can tell, the peer: "allreduce: rank 1 (pid 4242) has exited; lost the connection to
+// rank 1 ([127.0.0.1]:41234) (Gloo: ...)", "allreduce: rank 1 (pid 4242) is stopped ..." (peers.h).
 #include <string>
 #include <vector>
 

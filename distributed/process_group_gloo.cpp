@@ -7,9 +7,14 @@
 #include <gloo/common/error.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/store.h>
+#include <gloo/transport/tcp/address.h>
 #include <gloo/transport/tcp/device.h>
 #include <gloo/transport/unbound_buffer.h>
 #include <gloo/types.h>
+
+#include <algorithm>
+#include <pthread.h>
+#include <signal.h>
 
 #include <condition_variable>
 #include <cstring>
@@ -21,6 +26,7 @@
 #include "ember/core/factory.h"
 #include "ember/ops/ops.h"
 #include "ember/distributed/error.h"
+#include "ember/distributed/peers.h"
 #include "ember/distributed/reduce_functions.h"
 
 namespace ember::distributed {
@@ -38,12 +44,70 @@ class GlooStore : public gloo::rendezvous::Store {
     return std::vector<char>(v.begin(), v.end());
   }
   void wait(const std::vector<std::string>& keys) override { store_->wait(keys); }
+  // NB: connectFullMesh waits for the peers' addresses as long as an operation may (30 minutes by
+  // default); the store's timeout (init_process_group's rendezvous one) bounds it instead.
   void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) override {
-    store_->wait(keys, timeout);
+    store_->wait(keys, std::min(timeout, store_->timeout()));
   }
 
  private:
   std::shared_ptr<distributed::Store> store_;
+};
+
+// How a peer's Gloo errors may print this rank's end of their connection (peers.h): the end of
+// the socket, and the address this rank listened on for that peer (Gloo's key "<rank>" holds it:
+// one tcp::Address per peer, in rank order).
+std::vector<std::vector<std::string>> own_ends(gloo::Context& context, distributed::Store& store) {
+  const int rank = context.rank, size = context.size;
+  std::vector<std::vector<std::string>> ends(size);
+  std::string listened;
+  if (size > 1 && store.check({std::to_string(rank)})) listened = store.get(std::to_string(rank));
+  const size_t each = size > 1 ? listened.size() / (size - 1) : 0;
+  for (int r = 0; r < size; ++r) {
+    if (r == rank) continue;
+    ends[r].push_back(context.getPair(r)->address().str());
+    size_t at = static_cast<size_t>(r < rank ? r : r - 1) * each;
+    try {
+      if (each > 0) ends[r].push_back(gloo::transport::tcp::Address(std::vector<char>(
+          listened.begin() + at, listened.begin() + at + each)).str());
+    } catch (const std::exception&) {
+      // another layout (another Gloo): the socket's end alone
+    }
+  }
+  return ends;
+}
+
+// NB: Gloo writes to its sockets with writev, so a write to a peer that died raises SIGPIPE, whose
+// default action ends the process before any error can name the peer (Python ignores SIGPIPE; a
+// C++ program does not). The threads that write block it, and the write fails with EPIPE
+// instead: Gloo's loop thread (it inherits the mask of the thread that creates the device), the
+// group's worker, and a caller's thread while it posts a send or recv (which then takes back a
+// SIGPIPE it caused, so none is delivered once the mask is restored).
+sigset_t sigpipe_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGPIPE);
+  return set;
+}
+
+class SigpipeBlocked {
+ public:
+  SigpipeBlocked() {
+    sigset_t set = sigpipe_set();
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SigpipeBlocked() {
+    if (sigismember(&old_, SIGPIPE)) return;
+    sigset_t pending, set = sigpipe_set();
+    timespec now{0, 0};
+    if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) sigtimedwait(&set, nullptr, &now);
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeBlocked(const SigpipeBlocked&) = delete;
+  SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
+
+ private:
+  sigset_t old_;
 };
 
 // Slots of send/recv: a prefix no Gloo collective uses, and the user's tag.
@@ -83,9 +147,10 @@ void gloo_allreduce(const std::shared_ptr<gloo::Context>& ctx, const Tensor& buf
 class PointToPointWork : public Work {
  public:
   PointToPointWork(std::unique_ptr<gloo::transport::UnboundBuffer> buffer, bool sending, Tensor staged,
-                   Tensor target, std::string what, Milliseconds timeout)
+                   Tensor target, std::string what, Milliseconds timeout,
+                   std::shared_ptr<const detail::Peers> peers)
       : buffer_(std::move(buffer)), sending_(sending), staged_(std::move(staged)),
-        target_(std::move(target)), what_(std::move(what)), timeout_(timeout) {}
+        target_(std::move(target)), what_(std::move(what)), timeout_(timeout), peers_(std::move(peers)) {}
   ~PointToPointWork() override {
     // NB: the buffer must not be destroyed while the transport may still touch it.
     if (!done_) {
@@ -102,7 +167,7 @@ class PointToPointWork : public Work {
                          : buffer_->waitRecv(timeout.value_or(timeout_));
       if (!ok) throw DistributedError(what_ + ": aborted");
     } catch (const gloo::Exception& e) {
-      throw DistributedError(what_ + ": " + e.what());
+      throw DistributedError(peers_->explain(what_, e.what()));
     }
     done_ = true;
     if (!sending_ && !staged_.is_same(target_)) target_.copy_(staged_);
@@ -116,6 +181,7 @@ class PointToPointWork : public Work {
   Tensor target_;  // the user's tensor (a recv copies into it when it is not `staged_`)
   std::string what_;
   Milliseconds timeout_;
+  std::shared_ptr<const detail::Peers> peers_;
   bool done_ = false;
 };
 
@@ -123,6 +189,7 @@ class PointToPointWork : public Work {
 
 struct ProcessGroupGloo::Impl {
   std::shared_ptr<gloo::rendezvous::Context> context;
+  std::shared_ptr<const detail::Peers> peers;  // who is who, to name the peer an error is about
   std::thread worker;
   std::mutex mutex;
   std::condition_variable cv;
@@ -132,6 +199,8 @@ struct ProcessGroupGloo::Impl {
   uint32_t next_tag = 0;  // worker only
 
   void run() {
+    sigset_t set = sigpipe_set();
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);  // for good: this thread writes to Gloo's sockets
     for (;;) {
       std::function<void()> task;
       {
@@ -150,21 +219,26 @@ ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int s
                                    ProcessGroupGlooOptions options)
     : ProcessGroup(rank, size, options.timeout), impl_(std::make_unique<Impl>()) {
   EMBER_CHECK_VALUE(store != nullptr, "ProcessGroupGloo: the store is null");
+  SigpipeBlocked sigpipe_blocked;  // while Gloo's loop thread is created (it keeps this mask)
   try {
     gloo::transport::tcp::attr attr;
     attr.hostname = options.hostname;
     std::shared_ptr<gloo::transport::Device> device = gloo::transport::tcp::CreateDevice(attr);
     impl_->context = std::make_shared<gloo::rendezvous::Context>(rank, size);
     impl_->context->setTimeout(options.timeout);
-    auto gloo_store = std::make_shared<GlooStore>(std::move(store));
+    auto gloo_store = std::make_shared<GlooStore>(store);
 #if EMBER_GLOO_SHARED_STORE
     impl_->context->connectFullMesh(gloo_store, device);
 #else
     impl_->context->connectFullMesh(*gloo_store, device);
 #endif
+    impl_->peers = detail::Peers::exchange(*store, rank, size, own_ends(*impl_->context, *store));
   } catch (const gloo::Exception& e) {
     throw DistributedError(::ember::detail::str("ProcessGroupGloo: rank ", rank, " of ", size,
                                                 " could not connect to its peers: ", e.what()));
+  } catch (const StoreError& e) {
+    throw StoreError(::ember::detail::str("ProcessGroupGloo: rank ", rank, " of ", size, " did not get every "
+                                          "peer's address (is every rank running?): ", e.what()));
   }
   impl_->worker = std::thread([impl = impl_.get()] { impl->run(); });
 }
@@ -179,7 +253,9 @@ ProcessGroupGloo::~ProcessGroupGloo() {
 }
 
 WorkPtr ProcessGroupGloo::enqueue(const char* what, std::function<void(uint32_t)> body) {
-  auto work = std::make_shared<FutureWork>(what, timeout());
+  auto work = std::make_shared<FutureWork>(what, timeout(), [peers = impl_->peers] {
+    return peers->suspects("", /*timed_out=*/true);
+  });
   std::string name = what;
   Impl* impl = impl_.get();
   auto task = [impl, work, name, body = std::move(body)] {
@@ -192,7 +268,7 @@ WorkPtr ProcessGroupGloo::enqueue(const char* what, std::function<void(uint32_t)
       body(impl->next_tag++);
       work->complete();
     } catch (const gloo::Exception& e) {
-      impl->broken = name + ": " + e.what();
+      impl->broken = impl->peers->explain(name, e.what());
       work->complete(std::make_exception_ptr(DistributedError(impl->broken)));
     } catch (...) {
       work->complete(std::current_exception());
@@ -306,13 +382,14 @@ WorkPtr ProcessGroupGloo::send(const Tensor& tensor, int dst, int tag) {
   EMBER_CHECK_VALUE(tag >= 0, "send: tag must be non-negative, got ", tag);
   if (tensor.numel() == 0) return std::make_shared<CompletedWork>();
   Tensor staged = tensor.contiguous().clone();  // the caller may change tensor before wait()
+  SigpipeBlocked sigpipe_blocked;
   try {
     auto buf = impl_->context->createUnboundBuffer(staged.data_ptr(), staged.nbytes());
     buf->send(dst, gloo::Slot::build(kSendRecvSlotPrefix, static_cast<uint32_t>(tag)));
     return std::make_shared<PointToPointWork>(std::move(buf), true, staged, tensor,
-                                              ::ember::detail::str("send to rank ", dst), timeout());
+                                              ::ember::detail::str("send to rank ", dst), timeout(), impl_->peers);
   } catch (const gloo::Exception& e) {
-    throw DistributedError(::ember::detail::str("send to rank ", dst, ": ", e.what()));
+    throw DistributedError(impl_->peers->explain(::ember::detail::str("send to rank ", dst), e.what()));
   }
 }
 
@@ -323,13 +400,14 @@ WorkPtr ProcessGroupGloo::recv(const Tensor& tensor, int src, int tag) {
   EMBER_CHECK_VALUE(tag >= 0, "recv: tag must be non-negative, got ", tag);
   if (tensor.numel() == 0) return std::make_shared<CompletedWork>();
   Tensor staged = contiguous_of(tensor);
+  SigpipeBlocked sigpipe_blocked;
   try {
     auto buf = impl_->context->createUnboundBuffer(staged.data_ptr(), staged.nbytes());
     buf->recv(src, gloo::Slot::build(kSendRecvSlotPrefix, static_cast<uint32_t>(tag)));
     return std::make_shared<PointToPointWork>(std::move(buf), false, staged, tensor,
-                                              ::ember::detail::str("recv from rank ", src), timeout());
+                                              ::ember::detail::str("recv from rank ", src), timeout(), impl_->peers);
   } catch (const gloo::Exception& e) {
-    throw DistributedError(::ember::detail::str("recv from rank ", src, ": ", e.what()));
+    throw DistributedError(impl_->peers->explain(::ember::detail::str("recv from rank ", src), e.what()));
   }
 }
 

@@ -24,14 +24,15 @@ namespace ember::distributed {
 struct ProcessGroupGlooOptions {
   /// The address this rank listens on for its peers (the TCP transport's device).
   std::string hostname = "127.0.0.1";
-  /// How long an operation may wait for a peer before it fails (and the group with it).
+  /// How long an operation may wait for a peer before it fails (and the group with it): 30
+  /// minutes by default, torch's for gloo.
   Milliseconds timeout = Milliseconds(1800000);
 };
 
 class ProcessGroupGloo : public ProcessGroup {
  public:
   /// Connects every rank to every other through `store` (this group's own keys: give each group
-  /// its own PrefixStore); DistributedError when a peer does not show up within the timeout.
+  /// its own PrefixStore); StoreError when a peer does not show up within the store's timeout.
   ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int size,
                    ProcessGroupGlooOptions options = {});
   ~ProcessGroupGloo() override;

@@ -27,8 +27,8 @@ void Store::wait(const std::vector<std::string>& keys, Milliseconds timeout) {
         if (check({k})) continue;
         missing += (missing.empty() ? "'" : ", '") + k + "'";
       }
-      throw DistributedError(::ember::detail::str("Store: timed out after ", timeout.count(),
-                                                  " ms waiting for ", missing));
+      throw StoreError(::ember::detail::str("Store: timed out after ", timeout.count(),
+                                            " ms waiting for ", missing, " to be set"));
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(20000));

@@ -28,13 +28,14 @@ class Store {
 
   /// Sets `key` to `value` (replacing any value).
   virtual void set(const std::string& key, const std::string& value) = 0;
-  /// The value of `key`, waiting up to timeout() for it to be set; DistributedError on timeout.
+  /// The value of `key`, waiting up to timeout() for it to be set; StoreError naming the key and
+  /// the timeout when it is not.
   std::string get(const std::string& key);
   /// Adds `amount` to the integer at `key` (0 when absent) atomically; returns the new value.
   virtual int64_t add(const std::string& key, int64_t amount) = 0;
   /// Whether every key is set, without waiting.
   virtual bool check(const std::vector<std::string>& keys) = 0;
-  /// Waits until every key is set; DistributedError naming the missing keys after `timeout`.
+  /// Waits until every key is set; StoreError naming the missing keys after `timeout`.
   void wait(const std::vector<std::string>& keys, Milliseconds timeout);
   void wait(const std::vector<std::string>& keys) { wait(keys, timeout_); }
 

@@ -230,8 +230,8 @@ TCPStore::TCPStore(const std::string& host, int port, bool is_server, Millisecon
     ::freeaddrinfo(res);
     if (fd_ >= 0) break;
     if (std::chrono::steady_clock::now() >= deadline)
-      throw DistributedError(::ember::detail::str("TCPStore: cannot connect to ", host_, ":", port_,
-                                                  " within ", timeout.count(), " ms: ", last_error));
+      throw StoreError(::ember::detail::str("TCPStore: cannot connect to ", host_, ":", port_,
+                                            " within ", timeout.count(), " ms: ", last_error));
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   int one = 1;
@@ -252,9 +252,10 @@ std::string TCPStore::request(uint8_t op, const std::string& key, const std::str
   put<uint64_t>(msg, value.size());
   msg += value;
   std::lock_guard<std::mutex> lock(mutex_);
+  static const char* const names[] = {"set", "get", "add", "check"};
   auto fail = [&](const std::string& why) {
-    throw DistributedError(::ember::detail::str("TCPStore: lost the store at ", host_, ":", port_,
-                                                " (", why, ")"));
+    throw StoreError(::ember::detail::str("TCPStore: lost the store at ", host_, ":", port_, " during ",
+                                          names[op], " of '", key, "' (", why, ")"));
   };
   for (size_t done = 0; done < msg.size();) {
     ssize_t n = ::send(fd_, msg.data() + done, msg.size() - done, MSG_NOSIGNAL);
@@ -269,7 +270,11 @@ std::string TCPStore::request(uint8_t op, const std::string& key, const std::str
     while (done < n) {
       pollfd p{fd_, POLLIN, 0};
       int ready = ::poll(&p, 1, static_cast<int>(timeout().count()));
-      if (ready == 0) fail("no answer within " + std::to_string(timeout().count()) + " ms");
+      if (ready == 0)
+        throw StoreError(::ember::detail::str(
+            "TCPStore: no answer from the store at ", host_, ":", port_, " to ", names[op], " of '", key,
+            "' within ", timeout().count(), " ms: the process serving it (rank 0 under "
+            "init_process_group) is stopped or hung"));
       if (ready < 0) {
         if (errno == EINTR) continue;
         fail(errno_text());

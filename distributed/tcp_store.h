@@ -23,7 +23,9 @@ namespace ember::distributed {
 class TCPStore : public Store {
  public:
   /// Connects to host:port (retrying until `timeout` while the server starts); with is_server,
-  /// serves it first (port 0: a free port). DistributedError when it cannot bind or connect.
+  /// serves it first (port 0: a free port). DistributedError when it cannot bind, StoreError when
+  /// it cannot connect; later, StoreError naming the key when the server does not answer a request
+  /// within the timeout (a stopped server) or goes away.
   TCPStore(const std::string& host, int port, bool is_server,
            Milliseconds timeout = Milliseconds(300000));
   ~TCPStore() override;

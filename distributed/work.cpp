@@ -8,9 +8,12 @@ namespace ember::distributed {
 void FutureWork::wait(std::optional<Milliseconds> timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
   Milliseconds limit = timeout.value_or(timeout_);
-  if (!done_cv_.wait_for(lock, limit, [&] { return done_; }))
+  if (!done_cv_.wait_for(lock, limit, [&] { return done_; })) {
+    std::string who = suspects_ ? suspects_() : "";
     throw DistributedError(::ember::detail::str(what_, ": timed out after ", limit.count(),
-                                                " ms waiting for the operation to finish"));
+                                                " ms waiting for the operation to finish",
+                                                who.empty() ? "" : "; " + who));
+  }
   if (error_) std::rethrow_exception(error_);
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "ember/distributed/store.h"
 
@@ -32,8 +33,10 @@ using WorkPtr = std::shared_ptr<Work>;
 /// or with the exception the operation threw.
 class FutureWork : public Work {
  public:
-  /// `what` names the operation in errors ("allreduce"); `timeout` is the group's default.
-  FutureWork(std::string what, Milliseconds timeout) : what_(std::move(what)), timeout_(timeout) {}
+  /// `what` names the operation in errors ("allreduce"); `timeout` is the group's default;
+  /// `suspects`, when given, says which peers are to blame when wait() times out.
+  FutureWork(std::string what, Milliseconds timeout, std::function<std::string()> suspects = nullptr)
+      : what_(std::move(what)), timeout_(timeout), suspects_(std::move(suspects)) {}
   void wait(std::optional<Milliseconds> timeout = std::nullopt) override;
   bool is_completed() override;
   void complete(std::exception_ptr error = nullptr);
@@ -41,6 +44,7 @@ class FutureWork : public Work {
  private:
   std::string what_;
   Milliseconds timeout_;
+  std::function<std::string()> suspects_;
   std::mutex mutex_;
   std::condition_variable done_cv_;
   bool done_ = false;

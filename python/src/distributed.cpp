@@ -32,7 +32,14 @@ py::bytes store_get(Store& s, const std::string& key) {
 
 void bind_distributed(py::module_& m) {
   py::module_ d = m.def_submodule("distributed", "ember.distributed's C++ half");
-  py::register_exception<DistributedError>(d, "DistBackendError", PyExc_RuntimeError);
+  // torch.distributed's hierarchy: DistError (a RuntimeError), and under it DistBackendError (a
+  // collective's failure) and DistStoreError (a rendezvous or store that timed out).
+  // NB: StoreError after DistributedError: the translator registered last is tried first.
+  auto dist_error = py::reinterpret_steal<py::object>(
+      PyErr_NewException("ember._C.distributed.DistError", PyExc_RuntimeError, nullptr));
+  d.attr("DistError") = dist_error;
+  py::register_exception<DistributedError>(d, "DistBackendError", dist_error);
+  py::register_exception<StoreError>(d, "DistStoreError", dist_error);
   using nogil = py::call_guard<py::gil_scoped_release>;
 
   py::enum_<ReduceOp>(d, "ReduceOp")
@@ -102,16 +109,24 @@ void bind_distributed(py::module_& m) {
      py::arg("hostname") = "127.0.0.1", nogil());
 
   d.def("init_process_group", [](const std::string& backend, const std::string& init_method,
-                                 int rank, int world_size, double timeout) {
+                                 int rank, int world_size, std::optional<double> timeout,
+                                 std::optional<double> rendezvous_timeout) {
     InitOptions o;
     o.backend = backend;
     o.init_method = init_method;
     o.rank = rank;
     o.world_size = world_size;
-    o.timeout = to_ms(timeout);
+    if (timeout) o.timeout = to_ms(*timeout);
+    if (rendezvous_timeout) o.rendezvous_timeout = to_ms(*rendezvous_timeout);
     init_process_group(o);
   }, py::arg("backend") = "gloo", py::arg("init_method") = "env://", py::arg("rank") = -1,
-     py::arg("world_size") = -1, py::arg("timeout") = 1800.0, nogil());
+     py::arg("world_size") = -1, py::arg("timeout") = py::none(), py::arg("rendezvous_timeout") = py::none(),
+     nogil(), "Timeouts in seconds; None: 1800 for the operations, 300 for the rendezvous (distributed/init.h).");
+  d.def("rendezvous", [](Store& store, int rank, int world_size, double timeout) {
+    rendezvous(store, rank, world_size, to_ms(timeout));
+  }, py::arg("store"), py::arg("rank"), py::arg("world_size"),
+     py::arg("timeout") = Seconds(kDefaultRendezvousTimeout).count(), nogil(),
+     "Meets the other ranks through store, checking WORLD_SIZE and RANK (distributed/rendezvous.h).");
   d.def("new_group", &new_group, py::arg("backend") = "", nogil());
   d.def("is_initialized", &is_initialized);
   d.def("default_group", &default_group_ptr);

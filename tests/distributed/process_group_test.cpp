@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <thread>
 
 #include "dist_test_util.h"
 #include "ember/core/factory.h"
 #include "ember/distributed/error.h"
+#include "ember/distributed/tcp_store.h"
 #include "ember/ops/ops.h"
 #include "support/expect.h"
 
@@ -207,6 +209,29 @@ TEST(ProcessGroupErrorsTest, BadArgumentsNameTheOperation) {
     testing::expect_error<ValueError>([&] { pg.send(t, pg.rank(), 0); }, {"send", "itself"});
     pg.barrier()->wait();
   });
+}
+
+TEST(ProcessGroupErrorsTest, LostPeerIsNamedByItsRank) {
+  // Three ranks as threads; rank 2's group goes away (its connections close), and rank 0's next
+  // allreduce names rank 2 from the address Gloo reports. Repeated: which side of each connection
+  // connected first varies, and with it the address Gloo prints.
+  using namespace distributed;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    auto server = std::make_shared<TCPStore>("127.0.0.1", 0, true, Milliseconds(10000));
+    std::vector<std::shared_ptr<ProcessGroupGloo>> groups(3);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 3; ++r)
+      threads.emplace_back([&, r] {
+        auto store = std::make_shared<TCPStore>("127.0.0.1", server->port(), false, Milliseconds(10000));
+        ProcessGroupGlooOptions o;
+        o.timeout = Milliseconds(10000);
+        groups[r] = std::make_shared<ProcessGroupGloo>(std::make_shared<PrefixStore>("g", store), r, 3, o);
+      });
+    for (auto& t : threads) t.join();
+    groups[2].reset();
+    testing::expect_error<DistributedError>([&] { groups[0]->allreduce(ones({4}))->wait(); },
+                                            {"allreduce: lost the connection to rank 2 ([127.0.0.1]:"});
+  }
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 // The two rendezvous stores: values, counters, waits and their timeouts.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <thread>
 
@@ -32,8 +36,8 @@ void exercise(Store& a, Store& b) {
   a.wait({"late"}, Milliseconds(5000));
   later.join();
   EXPECT_EQ(a.get("late"), "x");
-  testing::expect_error<DistributedError>([&] { a.wait({"late", "never"}, Milliseconds(100)); },
-                                          {"timed out after 100 ms", "'never'"});
+  testing::expect_error<StoreError>([&] { a.wait({"late", "never"}, Milliseconds(100)); },
+                                    {"timed out after 100 ms", "'never'"});
   std::string big(3 << 20, 'z');
   a.set("big", big);
   EXPECT_EQ(b.get("big"), big);
@@ -65,7 +69,41 @@ TEST(StoreTest, TCPStoreClientRaisesWhenTheServerGoesAway) {
   TCPStore client("127.0.0.1", server->port(), false, Milliseconds(2000));
   client.set("a", "b");
   server.reset();
-  testing::expect_error<DistributedError>([&] { client.set("a", "c"); }, {"TCPStore", "lost the store"});
+  testing::expect_error<StoreError>([&] { client.set("a", "c"); }, {"TCPStore: lost the store", "during set of 'a'"});
+}
+
+TEST(StoreTest, KeyNeverSetIsNamedWithTheTimeout) {
+  TCPStore server("127.0.0.1", 0, true, Milliseconds(300));
+  TCPStore client("127.0.0.1", server.port(), false, Milliseconds(300));
+  auto t0 = std::chrono::steady_clock::now();
+  testing::expect_error<StoreError>([&] { client.get("job/never"); },
+                                    {"Store: timed out after 300 ms waiting for 'job/never' to be set"});
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  PrefixStore prefixed("job", std::make_shared<TCPStore>("127.0.0.1", server.port(), false, Milliseconds(300)));
+  testing::expect_error<StoreError>([&] { prefixed.wait({"ready", "never"}, Milliseconds(100)); },
+                                    {"timed out after 100 ms", "'ready', 'never'"});
+}
+
+TEST(StoreTest, StoreThatNeverAnswersIsNamedWithTheKeyAndTheTimeout) {
+  // A server that accepts (the kernel completes the connection) and never answers, as a stopped
+  // rank 0 does.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  const int port = ntohs(a.sin_port);
+  TCPStore client("127.0.0.1", port, false, Milliseconds(300));
+  auto t0 = std::chrono::steady_clock::now();
+  testing::expect_error<StoreError>(
+      [&] { client.get("default_pg/1"); },
+      {"TCPStore: no answer from the store at 127.0.0.1:" + std::to_string(port), "check of 'default_pg/1'",
+       "within 300 ms", "stopped or hung"});
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  ::close(fd);
 }
 
 TEST(StoreTest, FileStoreSharesADirectory) {

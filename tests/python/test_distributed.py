@@ -1,5 +1,6 @@
 """ember.distributed from Python: collectives, DDP and the launcher in real processes
-(python -m ember.distributed.run, loopback only, each job under a time limit), and
+(python -m ember.distributed.run, loopback only, each job under a time limit), the rendezvous's
+and the store's errors (a world that never fills, a WORLD_SIZE that differs, a key never set), and
 DistributedSampler's resume on another number of ranks."""
 import os
 import subprocess
@@ -71,6 +72,60 @@ def test_ddp_error_names_unused_parameters():
                 ok(ember.randn(4, 3)).sum().backward()
         finally:
             dist.destroy_process_group()
+
+
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_rendezvous_that_never_fills_raises_dist_store_error_naming_the_missing_rank():
+    import datetime
+    import ember.distributed as dist
+    start = time.monotonic()
+    with pytest.raises(dist.DistStoreError, match=r"timed out after 1000 ms waiting for the ranks to join: "
+                                                  r"1 of 2 joined; missing: rank 1\."):
+        dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{_free_port()}", rank=0, world_size=2,
+                                timeout=datetime.timedelta(seconds=1))
+    assert time.monotonic() - start < 10
+    assert not dist.is_initialized()
+    assert dist.default_rendezvous_timeout == datetime.timedelta(minutes=5)
+    assert dist.default_pg_timeout == datetime.timedelta(minutes=30)
+
+
+def test_world_size_that_differs_raises_value_error_on_every_rank():
+    import threading
+    import ember.distributed as dist
+    server = dist.TCPStore("127.0.0.1", 0, is_master=True, timeout=10)
+    errors = {}
+
+    def rank(r, world):
+        store = dist.TCPStore("127.0.0.1", server.port, timeout=10)
+        try:
+            dist._D.rendezvous(store, r, world, timeout=10)
+        except ValueError as e:
+            errors[r] = str(e)
+
+    threads = [threading.Thread(target=rank, args=a) for a in [(0, 2), (1, 4)]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    want = "init_process_group: the ranks disagree on WORLD_SIZE: rank 1 says WORLD_SIZE=4, rank 0 says 2"
+    assert errors == {0: want, 1: want}
+
+
+def test_store_key_never_set_raises_dist_store_error_naming_it():
+    import ember.distributed as dist
+    store = dist.TCPStore("127.0.0.1", 0, is_master=True, timeout=0.3)
+    with pytest.raises(dist.DistStoreError, match=r"timed out after 200 ms waiting for 'never' to be set"):
+        store.wait(["never"], 0.2)
+    with pytest.raises(dist.DistStoreError, match=r"timed out after 300 ms waiting for 'never'"):
+        store.get("never")
+    assert issubclass(dist.DistStoreError, dist.DistError) and issubclass(dist.DistError, RuntimeError)
+    assert not issubclass(dist.DistStoreError, dist.DistBackendError)
 
 
 def _consumed_order(sampler_state_at, n, batch, world_before, steps, world_after, shuffle=True):

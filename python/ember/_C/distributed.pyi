@@ -5,8 +5,12 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['DistBackendError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group']
-class DistBackendError(RuntimeError):
+__all__: list[str] = ['DistBackendError', 'DistError', 'DistStoreError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group', 'rendezvous']
+class DistError(RuntimeError):
+    pass
+class DistBackendError(DistError):
+    pass
+class DistStoreError(DistError):
     pass
 class ReduceOp:
     """
@@ -144,8 +148,10 @@ def get_rank() -> int:
     ...
 def get_world_size() -> int:
     ...
-def init_process_group(backend: str = 'gloo', init_method: str = 'env://', rank: typing.SupportsInt | typing.SupportsIndex = -1, world_size: typing.SupportsInt | typing.SupportsIndex = -1, timeout: typing.SupportsFloat | typing.SupportsIndex = 1800.0) -> None:
-    ...
+def init_process_group(backend: str = 'gloo', init_method: str = 'env://', rank: typing.SupportsInt | typing.SupportsIndex = -1, world_size: typing.SupportsInt | typing.SupportsIndex = -1, timeout: typing.SupportsFloat | typing.SupportsIndex | None = None, rendezvous_timeout: typing.SupportsFloat | typing.SupportsIndex | None = None) -> None:
+    """
+    Timeouts in seconds; None: 1800 for the operations, 300 for the rendezvous (distributed/init.h).
+    """
 def is_initialized() -> bool:
     ...
 def launch(nproc: typing.SupportsInt | typing.SupportsIndex, command: collections.abc.Sequence[str], max_restarts: typing.SupportsInt | typing.SupportsIndex = 0, master_addr: str = '127.0.0.1', master_port: typing.SupportsInt | typing.SupportsIndex = 0, grace: typing.SupportsFloat | typing.SupportsIndex = 5.0, prefix_output: bool = True) -> int:
@@ -156,3 +162,7 @@ def new_gloo_group(store: Store, rank: typing.SupportsInt | typing.SupportsIndex
     ...
 def new_group(backend: str = '') -> ProcessGroup:
     ...
+def rendezvous(store: Store, rank: typing.SupportsInt | typing.SupportsIndex, world_size: typing.SupportsInt | typing.SupportsIndex, timeout: typing.SupportsFloat | typing.SupportsIndex = 300.0) -> None:
+    """
+    Meets the other ranks through store, checking WORLD_SIZE and RANK (distributed/rendezvous.h).
+    """

@@ -6,8 +6,14 @@
     dist.destroy_process_group()
 
 Run N ranks with `python -m ember.distributed.run --nproc N script.py args` (or `ember-run`).
-Collectives write in place; with async_op=True they return a Work to wait() on. A peer that dies
-makes the pending operation raise DistBackendError at once, a hung one after the timeout.
+Collectives write in place; with async_op=True they return a Work to wait() on.
+
+Timeouts: init_process_group waits 5 minutes (default_rendezvous_timeout) for every rank to join,
+then raises DistStoreError naming the missing ranks; ranks that disagree on WORLD_SIZE, or two
+processes with one RANK, raise ValueError at once. A collective waits 30 minutes
+(default_pg_timeout, torch's for gloo) for a peer: a peer that dies makes it raise
+DistBackendError at once, a stopped or hung one after the timeout, naming the rank where this one
+can tell. init_process_group(timeout=timedelta(...)) sets both, as torch's does.
 """
 from __future__ import annotations
 
@@ -23,7 +29,9 @@ ReduceOp = _D.ReduceOp
 Work = _D.Work
 Store, TCPStore, FileStore, PrefixStore = _D.Store, _D.TCPStore, _D.FileStore, _D.PrefixStore
 ProcessGroup = _D.ProcessGroup
-DistBackendError = _D.DistBackendError
+DistError, DistBackendError, DistStoreError = _D.DistError, _D.DistBackendError, _D.DistStoreError
+default_pg_timeout = datetime.timedelta(minutes=30)
+default_rendezvous_timeout = datetime.timedelta(minutes=5)
 Backend = type("Backend", (), {"GLOO": "gloo", "NCCL": "nccl"})
 
 
@@ -43,9 +51,9 @@ class GroupMember:
     NON_GROUP_MEMBER = -100
 
 
-def _seconds(timeout: Any) -> float:
+def _seconds(timeout: Any) -> Optional[float]:
     if timeout is None:
-        return 1800.0
+        return None
     if isinstance(timeout, datetime.timedelta):
         return timeout.total_seconds()
     return float(timeout)
@@ -55,16 +63,22 @@ def init_process_group(backend: Optional[str] = None, init_method: Optional[str]
                        timeout: Any = None, world_size: int = -1, rank: int = -1,
                        store: Optional[Store] = None, group_name: str = "") -> None:
     """Starts the default group: backend "gloo" (default) or "nccl"; init_method "env://"
-    (default), "file:///path" or "tcp://host:port"; or an explicit store (with rank and world_size)."""
+    (default), "file:///path" or "tcp://host:port"; or an explicit store (with rank and world_size).
+    timeout (a timedelta or seconds) bounds the rendezvous and every collective; None: 5 minutes
+    for the rendezvous, 30 for a collective."""
     backend = (backend or "gloo").lower()
+    seconds = _seconds(timeout)
     if store is not None:
         if rank < 0 or world_size < 1:
             raise ValueError("init_process_group: a store needs rank and world_size")
         global _store_group, _store
-        _store_group = _D.new_gloo_group(PrefixStore("default_pg", store), rank, world_size, _seconds(timeout))
+        _D.rendezvous(store, rank, world_size,
+                      seconds if seconds is not None else default_rendezvous_timeout.total_seconds())
+        _store_group = _D.new_gloo_group(PrefixStore("default_pg", store), rank, world_size,
+                                         seconds if seconds is not None else default_pg_timeout.total_seconds())
         _store = store
         return
-    _D.init_process_group(backend, init_method or "env://", rank, world_size, _seconds(timeout))
+    _D.init_process_group(backend, init_method or "env://", rank, world_size, seconds)
 
 
 _store_group: Optional[ProcessGroup] = None
