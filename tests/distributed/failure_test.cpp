@@ -23,9 +23,9 @@
 #include <thread>
 #include <vector>
 
-extern char** environ;
-
 #include "support/fault_report.h"
+
+extern char** environ;
 
 namespace {
 
