@@ -18,15 +18,15 @@ class CheckpointManager:
         """
         (step, path) of every checkpoint file present, oldest first.
         """
-    def latest(self) -> typing.Any:
+    def latest(self, allow_fresh_start: bool = False) -> typing.Any:
         """
-        (step, path) of the newest checkpoint that loads, or None.
+        (step, path) of the newest checkpoint that loads; None when there is none yet. Raises when checkpoints exist but none loads, unless allow_fresh_start.
         """
     def path_for(self, step: typing.SupportsInt | typing.SupportsIndex) -> str:
         ...
-    def restore(self) -> typing.Any:
+    def restore(self, allow_fresh_start: bool = False) -> typing.Any:
         """
-        (step, path, obj) of the newest checkpoint that loads, or None.
+        (step, path, obj) of the newest checkpoint that loads; None when there is none yet. Raises when checkpoints exist but none loads, unless allow_fresh_start.
         """
     def save(self, obj: typing.Any, step: typing.SupportsInt | typing.SupportsIndex) -> str:
         """
@@ -46,27 +46,37 @@ class CheckpointManager:
     @property
     def keep_last(self) -> int:
         ...
+def _clear_fault_plan() -> None:
+    ...
+def _fault_points() -> int:
+    ...
 def _has_module_type(name: str) -> bool:
     ...
 def _register_module_type(name: str, to_options: collections.abc.Callable, from_options: collections.abc.Callable) -> None:
     """
     Registers a module type written in Python (ember.io.register_module_type wraps it).
     """
+def _set_fault_plan(at: typing.SupportsInt | typing.SupportsIndex, fault: str = 'error', errno: typing.SupportsInt | typing.SupportsIndex = 5, only: str = '') -> None:
+    ...
 def _tensor_names(path: str) -> list[list[str]]:
     ...
-def load(path: str, verify: bool = True, map_location: ember._C.device = ...) -> typing.Any:
+def load(path: str, verify: bool = True, map_location: ember._C.device = ..., mmap: bool = False) -> typing.Any:
     """
-    Reads what save wrote, every container type kept; the tensors on map_location.
+    Reads what save wrote, every container type kept; the tensors on map_location, in memory of their own (mmap=True: borrowing a mapping of the file).
     """
 def load_into(module: ember._C.nn.Module, path: str, strict: bool = True, key: str = '') -> tuple[list[str], list[str], str]:
     """
     Loads the module state saved at key ('/'-separated; '' for the root) of the file at path in place, with requires_grad and attributes; returns (missing_keys, unexpected_keys, size mismatches).
     """
+def load_latest(dir: str, allow_fresh_start: bool = False) -> typing.Any:
+    """
+    (step, path, obj) of the newest checkpoint of a run directory that loads, read without creating or changing anything; None when there is none.
+    """
 def load_module(path: str) -> ember._C.nn.Module:
     """
     Rebuilds a module written by save_module.
     """
-def load_tensor(path: str, name: str) -> ember._C.Tensor:
+def load_tensor(path: str, name: str, mmap: bool = False) -> ember._C.Tensor:
     """
     One tensor by its path in the saved tree ('model/fc.weight'), without reading the others.
     """
