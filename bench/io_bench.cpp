@@ -162,6 +162,8 @@ int main(int argc, char** argv) {
     extra_anon_kb = rss_kb("RssAnon:") - before;
     return t;
   };
+  // NB: Ember's allocator keeps what earlier loads (and the async saver's buffers) freed, so a
+  // read load's tensors may reuse it: its extra memory row can read 0 though it owns a copy.
   long load_anon_kb = 0, mmap_anon_kb = 0;
   double load = timed_load(false, load_anon_kb);
   double load_mmap = timed_load(true, mmap_anon_kb);
