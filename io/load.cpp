@@ -425,8 +425,9 @@ std::shared_ptr<File::Impl> open_read(const std::string& path) {
     for (int i = 7; i >= 0; --i) header_len = header_len << 8 | head[static_cast<size_t>(i)];
     // parse_header() refuses a length beyond the file or the limit; read what is there.
     if (header_len <= std::min<uint64_t>(detail::kMaxHeaderBytes, impl->size - 8)) {
+      const size_t have = head.size();
       head.resize(8 + header_len);
-      impl->read(0, head.data(), head.size());
+      if (head.size() > have) impl->read(have, head.data() + have, head.size() - have);
     }
   }
   parse_safetensors(*impl, head.data(), head.size());

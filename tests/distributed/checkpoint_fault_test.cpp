@@ -19,6 +19,7 @@
 #include "ember/distributed/error.h"
 #include "ember/io/fault_injection.h"
 #include "ember/io/io.h"
+#include "support/capture_warnings.h"
 #include "support/expect.h"
 #include "support/fault_report.h"
 
@@ -42,16 +43,6 @@ std::string read_text(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-class QuietWarnings {
- public:
-  QuietWarnings() { previous_ = set_warning_handler([this](const std::string& m) { messages.push_back(m); }); }
-  ~QuietWarnings() { set_warning_handler(previous_); }
-  std::vector<std::string> messages;
-
- private:
-  WarningHandler previous_;
-};
-
 CheckpointState state_of(ProcessGroup& pg, int64_t step) {
   CheckpointState st;
   st.replicated = io::Value::dict({{"w", full({64}, static_cast<double>(step))}, {"step", step}});
@@ -73,7 +64,7 @@ void expect_exact(const std::string& path, int64_t step) {
 }
 
 TEST(DistributedCheckpointFaultTest, EveryCallOfAShardedSaveFailingKeepsThePreviousCheckpoints) {
-  QuietWarnings quiet;
+  testing::CaptureWarnings quiet;
   const fs::path run = scratch("faults") / "run", pristine = scratch("faults_pristine") / "run";
   run_ranks(2, [&](ProcessGroup& pg) {
     std::shared_ptr<ProcessGroup> g(&pg, [](ProcessGroup*) {});
@@ -179,7 +170,7 @@ TEST(DistributedCheckpointIntegrityTest, AChunkKeyEditedToAnotherTensorsIsRefuse
 }
 
 TEST(DistributedCheckpointManagerTest, PruningCountsOnlyCheckpointsThatVerifyAndLatestTellsNoneFromDamaged) {
-  QuietWarnings warnings;
+  testing::CaptureWarnings warnings;
   const fs::path run = scratch("prune") / "run";
   auto damage = [&](int64_t step) {
     fs::path f = run / ("step-00000000000" + std::to_string(step)) / "rank-00001.ember";

@@ -18,12 +18,14 @@
 #include "io/io_test_util.h"
 #include "io/programs/checkpoint_state.h"
 #include "io/programs/process.h"
+#include "support/capture_warnings.h"
 #include "support/expect.h"
 
 namespace ember::io {
 namespace {
 
 namespace fs = std::filesystem;
+using ember::testing::CaptureWarnings;
 using ember::testing::crash_test_state;
 using ember::testing::expect_error;
 using ember::testing::TempDir;
@@ -31,19 +33,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
-
-// Collects the warnings issued while it lives.
-class CaptureWarnings {
- public:
-  CaptureWarnings() {
-    previous_ = set_warning_handler([this](const std::string& m) { messages.push_back(m); });
-  }
-  ~CaptureWarnings() { set_warning_handler(previous_); }
-  std::vector<std::string> messages;
-
- private:
-  WarningHandler previous_;
-};
 
 // The channel the manager warns through.
 TEST(WarningTest, HandlerReceivesWarningsAndCanBeRestored) {

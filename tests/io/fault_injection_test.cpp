@@ -20,6 +20,7 @@
 #include "ember/io/fault_injection.h"
 #include "io/io_test_util.h"
 #include "io/programs/checkpoint_state.h"
+#include "support/capture_warnings.h"
 #include "support/fault_report.h"
 
 namespace ember::io {
@@ -44,16 +45,6 @@ constexpr Injected kFaults[] = {{"EIO", Fault::Error, EIO},
                                 {"EACCES", Fault::Error, EACCES},
                                 {"short", Fault::ShortWrite, 0},
                                 {"kill", Fault::Kill, 0}};
-
-// Silences the warnings a fault provokes (a checkpoint skipped, a temporary left).
-class QuietWarnings {
- public:
-  QuietWarnings() { previous_ = set_warning_handler([](const std::string&) {}); }
-  ~QuietWarnings() { set_warning_handler(previous_); }
-
- private:
-  WarningHandler previous_;
-};
 
 // How many calls `body` makes through io/'s file layer.
 int64_t count_calls(const std::function<void()>& body) {
@@ -124,7 +115,7 @@ void expect_names_file_and_errno(const Outcome& o, const Injected& f, const std:
 // the save failed before its rename, and nothing is left that the next save does not clean up.
 void fault_every_call_of_a_save(const std::string& path, const Value& previous, const Value& next,
                                 const std::function<void()>& save) {
-  QuietWarnings quiet;
+  ember::testing::CaptureWarnings quiet;
   const std::string dir = fs::path(path).parent_path().string();
   io::save(previous, path);
   const int64_t n = count_calls(save);
@@ -167,7 +158,7 @@ TEST(FaultInjectionTest, EveryCallOfANonDurableSaveLeavesTheOldOrTheNewFileWhole
 // (the newest keep_last that verify) load exactly after any fault, and none is deleted when the
 // new one was not written.
 void fault_every_call_of_a_manager_save(bool async) {
-  QuietWarnings quiet;
+  ember::testing::CaptureWarnings quiet;
   TempDir dir;
   const std::string run = dir.file("run");
   auto fresh = [&] {
@@ -242,7 +233,7 @@ TEST(FaultInjectionTest, EveryCallOfALoadFailsCleanlyOrReadsExactly) {
       for (int64_t k = 1; k <= n; ++k) {
         for (const Injected& f : kFaults) {
           if (f.fault == Fault::Kill) continue;  // a reader killed changes no file
-          QuietWarnings quiet;
+          ember::testing::CaptureWarnings quiet;
           Outcome o = run_faulted(k, f, body);
           ++points;
           if (o.threw) {
