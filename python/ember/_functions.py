@@ -11,25 +11,54 @@ from typing import Any, Sequence
 
 import numpy as _np
 
-from . import _C
+from . import _C, _promotion
+from ._autograd_function import Function
 from ._C import Tensor
-from ._mode import mode
+from ._mode import _ValuesIndices, mode
 from ._scatter_reduce import scatter_reduce
 
 
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002  (PyTorch's names)
-    """input + weight * (end - input)."""
-    return input + weight * (end - input)
+    """input + weight * (end - input) where |weight| < 0.5, else end - (end - input) * (1 - weight):
+    PyTorch's two forms, each exact at its own end (lerp(a, b, 1) is b), and so infinite where that
+    end is (lerp(inf, 1, 0.75) is inf, not inf - inf)."""
+    if not isinstance(weight, Tensor):
+        if abs(weight) < 0.5:
+            return input + weight * (end - input)
+        return end - (end - input) * (1 - weight)
+    return _C.where(_C.abs(weight) < 0.5, input + weight * (end - input), end - (end - input) * (1 - weight))
+
+
+def _truncated_value(value: Any, dtype: Any) -> Any:
+    # NB: PyTorch casts the scalar to the op's dtype, so an integer op takes int(value): addcmul of
+    # int64 tensors with value=0.5 adds 0.
+    if isinstance(value, float) and not (dtype.is_floating_point or dtype.is_complex):
+        return int(value)
+    return value
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:  # noqa: A002
-    """input + value * tensor1 * tensor2."""
-    return input + tensor1 * tensor2 * value if value != 1 else input + tensor1 * tensor2
+    """input + value * tensor1 * tensor2, every operand first cast to the dtype the three promote to
+    (value does not take part, as PyTorch's scalar; an integer dtype truncates it)."""
+    dtype = _promotion.result_type(input, tensor1, tensor2)
+    input, tensor1, tensor2 = (_promotion.as_dtype(t, dtype) for t in (input, tensor1, tensor2))
+    value = _truncated_value(value, dtype)
+    return input + tensor1 * tensor2 if value == 1 else input + tensor1 * value * tensor2
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:  # noqa: A002
-    """input + value * tensor1 / tensor2."""
-    return input + tensor1 / tensor2 * value if value != 1 else input + tensor1 / tensor2
+    """input + value * tensor1 / tensor2, every operand first cast to the dtype the three promote to;
+    integer tensor1 and tensor2 are refused, as PyTorch refuses them."""
+    if all(isinstance(t, Tensor) and not (t.dtype.is_floating_point or t.dtype.is_complex) for t in (tensor1, tensor2)):
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+                           "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+                           "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+                           "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+                           "for all dtypes.")
+    dtype = _promotion.result_type(input, tensor1, tensor2)
+    input, tensor1, tensor2 = (_promotion.as_dtype(t, dtype) for t in (input, tensor1, tensor2))
+    return input + tensor1 / tensor2 if value == 1 else input + tensor1 * value / tensor2
 
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
@@ -128,6 +157,14 @@ def tile(input: Tensor, dims: Sequence[int]) -> Tensor:  # noqa: A002
     return input.repeat(*dims)
 
 
+def _wrap_dim(d: int, n: int) -> int:
+    """d counted from the end when negative; a 0-d tensor takes 0 and -1, as PyTorch's."""
+    rank = max(n, 1)
+    if not -rank <= d < rank:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})")
+    return d % rank
+
+
 def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:  # noqa: A002
     """input with dims `source` moved to positions `destination` (an int or a sequence each), the
     others keeping their order."""
@@ -137,10 +174,12 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:  # noqa: A0
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
                            f"the same number of dims as destination ({dst} dims)")
-    src = [d % n if n else d for d in src]
-    dst = [d % n if n else d for d in dst]
+    src = [_wrap_dim(d, n) for d in src]
+    dst = [_wrap_dim(d, n) for d in dst]
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
         raise RuntimeError("movedim: repeated dim in source or destination")
+    if n == 0:
+        return input.view_as(input)
     order = [None] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -153,9 +192,26 @@ moveaxis = movedim
 
 
 def unflatten(input: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:  # noqa: A002
-    """input with dim split into `sizes` (one of them may be -1)."""
+    """input with dim split into `sizes` (one of them may be -1, inferred from the others: the
+    sizes are resolved here, so a zero-size dim splits too, as long as -1 is determined)."""
+    if input.dim() == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    sizes = [int(s) for s in sizes]
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
     shape = list(input.shape)
-    d = dim % len(shape)
+    d = _wrap_dim(dim, len(shape))
+    if sizes.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = math.prod(s for s in sizes if s != -1)
+    if -1 in sizes:
+        if known == 0:
+            raise RuntimeError(f"unflatten: cannot reshape tensor of {shape[d]} elements into shape {sizes} because "
+                               "the unspecified dimension size -1 can be any value and is ambiguous")
+        sizes[sizes.index(-1)] = shape[d] // known
+    if math.prod(sizes) != shape[d]:
+        raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} "
+                           f"({shape[d]}) in the input tensor")
     return input.reshape(*shape[:d], *sizes, *shape[d + 1:])
 
 
@@ -170,9 +226,38 @@ def exp2(input: Tensor) -> Tensor:  # noqa: A002
     return _C.pow(2.0, input)
 
 
+class _Hypot(Function):
+    """sqrt(a^2 + b^2) without overflow or underflow in between (computed in float64 for the
+    narrower floating dtypes, scaled by max(|a|, |b|) in float64), inf where either is infinite
+    (even against NaN, as C's hypot); PyTorch's gradient, a / r and b / r (NaN at r = 0)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        work = _C.float64 if a.dtype in (_C.float16, _C.bfloat16, _C.float32) else a.dtype
+        x, y = _C.abs(a.to(work)), _C.abs(b.to(work))
+        big, small = _C.maximum(x, y), _C.minimum(x, y)
+        safe = _C.where(big == 0, _C.ones_like(big), big)  # NB: no 0 / 0 (nor inf / inf, below)
+        ratio = small / safe
+        r = _C.where(big == 0, _C.zeros_like(big), big * _C.sqrt(1 + ratio * ratio))
+        r = _C.where(_C.isinf(x) | _C.isinf(y), _C.full_like(r, math.inf), r).to(a.dtype)
+        ctx.save_for_backward(a, b, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, r = ctx.saved_tensors
+        return grad * a / r, grad * b / r
+
+
 def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """sqrt(input^2 + other^2)."""
-    return _C.sqrt(input * input + other * other)
+    """sqrt(input^2 + other^2), elementwise and broadcast, in the dtype the two promote to (both
+    cast to it first, so a float32 operand does not round a float64 result)."""
+    dtype = _promotion.result_type(input, other)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        dtype = _C.get_default_dtype()
+    a, b = (_promotion.as_dtype(x, dtype) if isinstance(x, Tensor) else _C.scalar_tensor(x, dtype=dtype)
+            for x in (input, other))
+    return _Hypot.apply(*broadcast_tensors(a, b))
 
 
 def deg2rad(input: Tensor) -> Tensor:  # noqa: A002
@@ -203,26 +288,68 @@ def trace(input: Tensor) -> Tensor:  # noqa: A002
     return _C.diagonal(input).sum()
 
 
+class _MedianAll(Function):
+    """median() of every element; PyTorch's gradient: split evenly among the elements equal to the
+    median (the NaNs, when the median is NaN)."""
+
+    @staticmethod
+    def forward(ctx, x, value):
+        ctx.save_for_backward(x, value)
+        return value.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, value = ctx.saved_tensors
+        hit = _C.isnan(x) if bool(_C.isnan(value)) else x == value
+        return _C.where(hit, grad / hit.sum(), _C.zeros_like(grad)), None
+
+
 def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A002
-    """The lower median: of all elements (a 0-d tensor), or along dim as (values, indices)."""
+    """The lower median, NaN where there is a NaN (PyTorch's rule): of all elements (a 0-d tensor;
+    NaN for no elements), or along dim as (values, indices), the index of a NaN row its first NaN."""
+    if input.dtype == _C.bool:
+        raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
     if dim is None:
-        flat = input.reshape(-1)
-        return _C.sort(flat)[0][(flat.numel() - 1) // 2]
-    n = input.shape[dim]
-    return _C.kthvalue(input, (n - 1) // 2 + 1, dim, keepdim)
+        flat = input.detach().reshape(-1)
+        n = flat.numel()
+        if n == 0:  # NB: as PyTorch: NaN, which an integer dtype holds as its lowest value
+            fill = math.nan if input.is_floating_point() else int(_np.iinfo(str(input.dtype).split(".")[-1]).min)
+            return _C.full((), fill, dtype=input.dtype, device=input.device)
+        value = _C.sort(flat)[0][(n - 1) // 2]
+        if input.is_floating_point():
+            value = _C.where(_C.isnan(flat).any(), _C.full_like(value, math.nan), value)
+        return _MedianAll.apply(input, value) if input.requires_grad else value
+    d = _wrap_dim(dim, input.dim())
+    n = input.shape[d] if input.dim() else 1
+    if n == 0:
+        raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    index = _C.kthvalue(input.detach(), (n - 1) // 2 + 1, d, True)[1]
+    if input.is_floating_point():
+        nan = _C.isnan(input.detach())
+        first_nan = _C.argmax(nan.to(_C.int64), d, keepdim=True)  # NB: argmax gives the first of equal maxima
+        index = _C.where(nan.any(d, keepdim=True), first_nan, index)
+    values = _C.gather(input, d, index)  # NB: the gradient goes to the median's element
+    if not keepdim and input.dim():
+        values, index = values.squeeze(d), index.squeeze(d)
+    return _ValuesIndices(values, index)
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
-    """sum with NaN counted as 0."""
+    """sum with NaN counted as 0 (over every dim when dim is None, kept as size 1 with keepdim)."""
     clean = _C.where(_C.isnan(input), 0.0, input) if input.is_floating_point() else input
-    return clean.sum() if dim is None else clean.sum(dim, keepdim=keepdim)
+    if dim is None:
+        total = clean.sum()
+        return total.reshape(*([1] * input.dim())) if keepdim else total
+    return clean.sum(dim, keepdim=keepdim)
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
-    """mean over the elements that are not NaN."""
+    """mean over the elements that are not NaN (floating dtypes, as PyTorch)."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_torch_dtype_name(input.dtype)}")
     count = (~_C.isnan(input)).to(input.dtype)
-    total = count.sum() if dim is None else count.sum(dim, keepdim=keepdim)
-    return nansum(input, dim, keepdim) / total
+    return nansum(input, dim, keepdim) / nansum(count, dim, keepdim)
 
 
 def signbit(input: Tensor) -> Tensor:  # noqa: A002
@@ -233,8 +360,11 @@ def signbit(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
-    """0 below 0, values at 0, 1 above."""
-    return _C.where(input > 0, 1.0, _C.where(input < 0, 0.0, values))
+    """values where input is 0, else 1 where input > 0 and 0 elsewhere (NaN too, as PyTorch's
+    input > 0); in the dtype the two promote to (int stays int, bool bool)."""
+    dtype = _promotion.result_type(input, values)
+    step = (input > 0).to(dtype)
+    return _C.where(input == 0, _promotion.as_dtype(values, dtype), step)
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
@@ -256,10 +386,16 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     return (diff ** p).sum(-1) ** (1.0 / p)
 
 
+def _below(sorted_values: Tensor, values: Tensor, right: bool) -> Tensor:
+    # NB: PyTorch's binary search moves right past a boundary b unless b >= v (b > v with right), so
+    # a NaN value lands after every boundary; the negated comparison says the same.
+    return _C.logical_not(sorted_values > values) if right else _C.logical_not(sorted_values >= values)
+
+
 def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
     """For each value, the index of the bucket of the sorted 1-D boundaries it falls in: the number of
-    boundaries below it (right=False) or at or below it (right=True)."""
-    below = (boundaries < input.unsqueeze(-1)) if not right else (boundaries <= input.unsqueeze(-1))
+    boundaries below it (right=False) or at or below it (right=True); len(boundaries) for NaN."""
+    below = _below(boundaries, input.unsqueeze(-1), right)
     return below.to(_C.int32 if out_int32 else _C.int64).sum(-1).to(_C.int32 if out_int32 else _C.int64)
 
 
@@ -272,7 +408,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     if sorted_sequence.dim() == 1:
         return bucketize(values, sorted_sequence, out_int32=out_int32, right=right)
     seq = sorted_sequence.unsqueeze(-2)  # [*, 1, N] against values [*, K, 1]
-    below = (seq < values.unsqueeze(-1)) if not right else (seq <= values.unsqueeze(-1))
+    below = _below(seq, values.unsqueeze(-1), right)
     return below.to(_C.int64).sum(-1).to(_C.int32 if out_int32 else _C.int64)
 
 
@@ -408,8 +544,16 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype:
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
-    """input's elements at the flat (row-major) positions index, in index's shape."""
-    return input.reshape(-1).index_select(0, index.reshape(-1)).reshape(*index.shape)
+    """input's elements at the flat (row-major) positions index, in index's shape; a negative index
+    counts from the end, as PyTorch's."""
+    n = input.numel()
+    flat = index.reshape(-1)
+    outside = (flat >= n) | (flat < -n)
+    if bool(outside.any()):
+        bad = int(flat[outside][0])
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    flat = _C.where(flat < 0, flat + n, flat)
+    return input.reshape(-1).index_select(0, flat).reshape(*index.shape)
 
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
@@ -421,12 +565,18 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
     dims_a = [d % a.dim() for d in dims_a]
     dims_b = [d % b.dim() for d in dims_b]
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[da]} in dim {da} "
+                               f"and second has size {b.shape[db]} in dim {db}")
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
-    k = int(_np.prod([a.shape[d] for d in dims_a])) if dims_a else 1
-    left = a.permute(*free_a, *dims_a).reshape(-1, k)
-    right = b.permute(*dims_b, *free_b).reshape(k, -1)
-    return (left @ right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+    # NB: every size given, none inferred: -1 is ambiguous where another size is 0
+    out_a, out_b = [a.shape[d] for d in free_a], [b.shape[d] for d in free_b]
+    k = math.prod(a.shape[d] for d in dims_a)
+    left = a.permute(*free_a, *dims_a).reshape(math.prod(out_a), k)
+    right = b.permute(*dims_b, *free_b).reshape(k, math.prod(out_b))
+    return (left @ right).reshape(*out_a, *out_b)
 
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:  # noqa: A002
@@ -540,10 +690,15 @@ def logit(input: Tensor, eps: Any = None) -> Tensor:  # noqa: A002
 
 def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
     """input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
-    terms: 0 log 0 = 0). Either side may be a number. Gradients as PyTorch's: log(other) to input
-    (also where input is 0, when that log is finite), input / other to other."""
-    x = input if isinstance(input, Tensor) else _C.scalar_tensor(input)
-    y = other if isinstance(other, Tensor) else _C.scalar_tensor(other)
+    terms: 0 log 0 = 0). Either side may be a number. Computed in the dtype the two promote to
+    (integers to the default dtype; a 0-d float64 other leaves a float32 input float32). Gradients
+    as PyTorch's: log(other) to input (also where input is 0, when that log is finite), input /
+    other to other."""
+    dtype = _promotion.result_type(input, other)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        dtype = _C.get_default_dtype()
+    x = _promotion.as_dtype(input, dtype) if isinstance(input, Tensor) else _C.scalar_tensor(input, dtype=dtype)
+    y = _promotion.as_dtype(other, dtype) if isinstance(other, Tensor) else _C.scalar_tensor(other, dtype=dtype)
     log_y = _C.log(y)
     at_zero = _C.logical_and(x == 0, _C.logical_not(_C.isnan(y)))
     product = x * log_y
@@ -575,6 +730,17 @@ def _scalar_tensor(value: Any) -> Tensor:
     return _C.scalar_tensor(value, dtype=_C.get_default_dtype())
 
 
+def _torch_dtype_name(dtype: Any) -> str:
+    """PyTorch's name of a dtype in its messages (Long, Float, ...)."""
+    from .linalg import _dtype_name
+    return _dtype_name(dtype)
+
+
+def msort(input: Tensor) -> Tensor:  # noqa: A002
+    """input sorted along its first dim (sort(input, 0).values)."""
+    return _C.sort(input, 0)[0]
+
+
 def _complex_default() -> Any:
     """The complex dtype of Python complex numbers: complex128 under a float64 default, else complex64."""
     return _C.complex128 if _C.get_default_dtype() == _C.float64 else _C.complex64
@@ -601,4 +767,4 @@ __all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero
            "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
            "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split", "unique",
            "randint_like", "take", "tensordot", "dist", "sinc", "fmax", "fmin", "quantile", "combinations", "scatter",
-           "index_put", "result_type", "logit", "xlogy", "scatter_reduce", "mode"]
+           "index_put", "result_type", "logit", "xlogy", "scatter_reduce", "mode", "msort"]
