@@ -1,5 +1,5 @@
-"""Tensor.put / put_ (writes at flat positions, as if self were 1-D) and Tensor.apply_ / map_
-(a Python callable run on every element, CPU tensors only, as torch's)."""
+"""Tensor.put / put_ (writes at flat positions, as if self were 1-D) and Tensor.apply_ / map_ /
+map2_ (a Python callable run on every element, CPU tensors only, as torch's)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -59,4 +59,15 @@ def map_(self: Tensor, tensor: Tensor, callable: Callable[[Any, Any], Any]) -> T
     return _write_values(self, [callable(x, y) for x, y in zip(_python_values(self), other)])
 
 
-__all__ = ["put", "apply_", "map_"]
+def map2_(self: Tensor, x: Tensor, y: Tensor, callable: Callable[[Any, Any, Any], Any]) -> Tensor:  # noqa: A002
+    """In place: every element s becomes callable(s, a, b), a and b the elements of x and y (broadcast
+    to self's shape) at the same position. Slow: CPU only."""
+    _check_cpu(self, "map2_")
+    if self.requires_grad or x.requires_grad or y.requires_grad:
+        raise RuntimeError("Can't call map2_() on Variable that requires grad. Use var.detach().map2_() instead.")
+    a = _python_values(x.expand(*self.shape).contiguous())
+    b = _python_values(y.expand(*self.shape).contiguous())
+    return _write_values(self, [callable(s, u, v) for s, u, v in zip(_python_values(self), a, b)])
+
+
+__all__ = ["put", "apply_", "map_", "map2_"]

@@ -7,18 +7,18 @@
   each run of equal positions by a segmented scan (log2 of the longest run steps, each one op over
   every element), and write each run's last element into the output. prod's gradient is
   autograd's through the products: the exclusive product, exact where entries are 0.
-- amax and amin compute their value without a graph and take PyTorch's gradient through a linear
-  stand-in (value + (S - S.detach()), S = input * w_self + scatter_add(src * w_src), the weights
-  detached): each element equal to the result gets grad / (how many do), as PyTorch's formula.
-  NB: as PyTorch's, that count includes input's element where it equals the result even when
-  include_self=False (then input's own gradient there is 0, and the others get less than grad).
-The stand-in has no second derivative; every other path is ordinary ops."""
+- amax and amin are an autograd.Function: the value computed as above, and PyTorch's gradient:
+  each element equal to the result gets grad / (how many do). NB: as PyTorch's, that count
+  includes input's element where it equals the result even when include_self=False (then input's
+  own gradient there is 0, and the others get less than grad). (A linear stand-in, value +
+  (S - S.detach()), made inf - inf = NaN of every infinite element of input.)
+The backward is ops, so it differentiates again; every other path is ordinary ops."""
 from __future__ import annotations
 
 from typing import Any
 
 from . import _C
-from .autograd import is_grad_enabled, no_grad
+from ._autograd_function import Function
 from ._C import Tensor
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
@@ -105,30 +105,37 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
         if include_self:
             return input * _C.where(hit, placed, _C.ones_like(placed))
         return _C.where(hit, placed, input)
-    with no_grad():
-        positions, values = _segment_reduce(input, dim, index, src.detach(), combine, longest)
+    return _ScatterExtremum.apply(input, src, dim, index, hit, include_self, combine, longest)
+
+
+class _ScatterExtremum(Function):
+    """scatter_reduce with amax or amin (combine), and PyTorch's gradient for it."""
+
+    @staticmethod
+    def forward(ctx, input, src, dim, index, hit, include_self, combine, longest):  # noqa: A002
+        positions, values = _segment_reduce(input, dim, index, src, combine, longest)
         placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
         placed = placed.reshape(*input.shape)
-        result = _C.where(hit, combine(input, placed) if include_self else placed, input.detach())
-    if not (is_grad_enabled() and (input.requires_grad or src.requires_grad)):
+        result = _C.where(hit, combine(input, placed) if include_self else placed, input)
+        ctx.save_for_backward(input, src, index, hit, result)
+        ctx.dim, ctx.include_self = dim, include_self
         return result
-    return result + _extremum_gradient(input, dim, index, src, result, hit, include_self)
 
-
-def _extremum_gradient(input: Tensor, dim: int, index: Tensor, src: Tensor, result: Tensor,  # noqa: A002
-                       hit: Tensor, include_self: bool) -> Tensor:
-    """0, with PyTorch's amax/amin gradient: S - S.detach() for the linear S described above."""
-    with no_grad():
+    @staticmethod
+    def backward(ctx, grad):
+        # PyTorch's formula (scatter_reduce_backward), written the same way: the elements equal to
+        # the result share its gradient.
+        input, src, index, hit, result = ctx.saved_tensors  # noqa: A001
+        dim = ctx.dim
         value = result.gather(dim, index)
-        self_is = (input.detach() == result).to(input.dtype)
-        src_is = (src.detach() == value).to(input.dtype)
-        ties = _C.scatter_add(self_is, dim, index, src_is)
-        w_self = self_is / ties
-        if not include_self:
-            w_self = _C.where(hit, _C.zeros_like(w_self), w_self)
-        w_src = src_is / ties.gather(dim, index)
-    s = input * w_self + _C.scatter_add(_C.zeros_like(result), dim, index, src * w_src)
-    return s - s.detach()
+        self_is = (input == result).to(grad.dtype)
+        src_is = (src == value).to(grad.dtype)
+        share = grad / _C.scatter_add(self_is, dim, index, src_is)
+        grad_self = self_is * share
+        if not ctx.include_self:
+            grad_self = _C.where(hit, _C.zeros_like(grad_self), grad_self)
+        grad_src = src_is * share.gather(dim, index)
+        return grad_self, grad_src, None, None, None, None, None, None
 
 
 __all__ = ["scatter_reduce"]

@@ -3,9 +3,11 @@
 - In-place forms: t.op_(...) is t.copy_(op(t, ...)), written through every view of t. autograd
   sees a copy into t, so an in-place op on a leaf that requires grad is refused, as PyTorch
   refuses it (use torch.no_grad() or .data, as in PyTorch); in a recorded graph op reads a copy of
-  t, which its backward may need.
-- Random fills (normal_, uniform_, bernoulli_, exponential_): drawn from the default generator or
-  the one given, in t's dtype, on t's device.
+  t, which its backward may need. As PyTorch, a result whose dtype t's cannot hold without
+  changing category is refused ("result type Float can't be cast to the desired output type
+  Long" for an int64 t.sqrt_()), not truncated.
+- Random fills (normal_, uniform_, bernoulli_, exponential_, cauchy_, log_normal_, geometric_):
+  drawn from the default generator or the one given, in t's dtype, on t's device.
 - Methods that forward to a function: t.lerp(end, w) is ember.lerp(t, end, w), and so on."""
 from __future__ import annotations
 
@@ -16,8 +18,10 @@ import numpy as _np
 from . import _C
 from . import _functions as fn
 from . import linalg as _linalg
+from . import special as _special
 from .autograd import is_grad_enabled
 from ._C import Tensor
+from ._tensor import clamp as _clamp, div as _div
 
 
 def _fill_from(self: Tensor, values: Tensor) -> Tensor:
@@ -48,13 +52,70 @@ def _exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) ->
     return _fill_from(self, -_C.log1p(-draws) / lambd)
 
 
+def _cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fills with Cauchy(median, sigma) draws: median + sigma tan(pi (u - 1/2))."""
+    draws = _C.rand(*self.shape, generator=generator, dtype=_C.float64, device=self.device)
+    return _fill_from(self, (_C.tan((draws - 0.5) * _np.pi) * sigma + median).to(self.dtype))
+
+
+def _log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
+    """Fills with exp(N(mean, std^2)) draws."""
+    draws = _C.randn(*self.shape, generator=generator, dtype=self.dtype, device=self.device)
+    return _fill_from(self, _C.exp(draws * std + mean))
+
+
+def _geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    """Fills with the number of Bernoulli(p) trials up to the first success (1, 2, ...):
+    ceil(log(u) / log(1 - p)) for u uniform in (0, 1]."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    u = 1 - _C.rand(*self.shape, generator=generator, dtype=_C.float64, device=self.device)
+    return _fill_from(self, _C.ceil(_C.log(u) / _np.log1p(-p)).clamp(1, None).to(self.dtype))
+
+
+def _fill_diagonal(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """self with its main diagonal (the elements whose indices are all equal) set to fill_value; for
+    a tall matrix with wrap=True the diagonal starts again every columns + 1 rows, as PyTorch's (it
+    steps through the flat storage by columns + 1)."""
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    step = sum(_np.cumprod([1] + list(self.shape[:0:-1])))  # the flat distance between (i, i, ..) and (i+1, ..)
+    count = min(self.shape)
+    if wrap and self.dim() == 2 and self.shape[0] > self.shape[1]:
+        count = (self.numel() - 1) // step + 1
+    positions = _C.arange(count, dtype=_C.int64, device=self.device) * int(step)
+    return _index_fill(self.reshape(-1), 0, positions, fill_value).reshape(*self.shape)
+
+
+def _fill_value(self: Tensor, value: Any, op: str) -> Tensor:
+    """value (a number or a 0-d tensor) as a 0-d tensor of self's dtype: PyTorch's fills cast it to
+    self's dtype (int(2.7) is 2 for an integer self, any nonzero is True for a bool one) rather
+    than promote self. A floating value keeps its graph (its gradient is the number of fills)."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"{op} only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        return value.to(self.dtype) if value.dtype != self.dtype else value
+    if self.dtype == _C.bool:
+        value = bool(value)
+    elif not (self.dtype.is_floating_point or self.dtype.is_complex):
+        value = int(value)
+    return _C.full((), value, dtype=self.dtype, device=self.device)
+
+
 def _index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    """self with the slices at index along dim set to value."""
+    """self with the slices at index along dim set to value (cast to self's dtype)."""
+    fill = _fill_value(self, value, "index_fill_")
+    if self.dim() == 0:  # as PyTorch, a 0-d self is one slice along dim 0 (or -1)
+        return _index_fill(self.reshape(1), 0, index, fill).reshape(())
+    dim = dim % self.dim()
     shape = [1] * self.dim()
     shape[dim] = self.shape[dim]
-    hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index,
+    hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index.reshape(-1),
                        _C.ones(index.numel(), dtype=_C.int64, device=self.device)) > 0
-    return _C.where(hit.reshape(*shape), value, self)
+    return _C.where(hit.reshape(*shape), fill, self)
 
 
 def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
@@ -71,7 +132,7 @@ def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     hit = _C.scatter_add(_C.zeros(*self.shape, dtype=_C.int64, device=self.device), dim, index,
                          _C.ones(*index.shape, dtype=_C.int64, device=self.device)) > 0
     if not isinstance(src, Tensor):
-        return _C.where(hit, src, self)
+        return _C.where(hit, _fill_value(self, src, "scatter"), self)  # NB: a bool self stays bool
     src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
     return _C.where(hit, _C.scatter_add(_C.zeros_like(self), dim, index, src.to(self.dtype)), self)
 
@@ -215,6 +276,7 @@ _METHODS = {
     "scatter": _scatter,
     "diff": _diff,
     "polygamma": lambda self, n: _C.polygamma(n, self),
+    "msort": fn.msort,
     "logit": fn.logit,
     "xlogy": fn.xlogy,
     "scatter_reduce": fn.scatter_reduce,
@@ -246,6 +308,28 @@ _INPLACE = {
     "logit_": fn.logit, "xlogy_": fn.xlogy,
     "scatter_reduce_": fn.scatter_reduce,
     "index_fill_": _index_fill, "index_copy_": _index_copy, "masked_scatter_": _masked_scatter, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": fn.nan_to_num,
+    # trigonometric and hyperbolic, and their arc* names
+    "sin_": _C.sin, "cos_": _C.cos, "tan_": _C.tan, "asin_": _C.asin, "acos_": _C.acos, "atan_": _C.atan,
+    "sinh_": _C.sinh, "cosh_": _C.cosh, "asinh_": _C.asinh, "acosh_": _C.acosh, "atanh_": _C.atanh,
+    "atan2_": _C.atan2, "arcsin_": _C.arcsin, "arccos_": _C.arccos, "arctan_": _C.arctan, "arcsinh_": _C.arcsinh,
+    "arccosh_": _C.arccosh, "arctanh_": _C.arctanh, "arctan2_": _C.arctan2, "deg2rad_": fn.deg2rad,
+    "rad2deg_": fn.rad2deg, "sinc_": fn.sinc, "hypot_": fn.hypot,
+    # exponentials, logarithms, roots, rounding
+    "exp2_": fn.exp2, "expm1_": _C.expm1, "log2_": _C.log2, "log10_": _C.log10, "log1p_": _C.log1p,
+    "rsqrt_": _C.rsqrt, "frac_": _C.frac, "fix_": _C.fix, "heaviside_": fn.heaviside,
+    "igamma_": _special.gammainc, "igammac_": _special.gammaincc, "mvlgamma_": _special.multigammaln,
+    # arithmetic under PyTorch's other names
+    "absolute_": _C.abs, "negative_": _C.neg, "multiply_": _C.mul, "subtract_": None, "divide_": _div,
+    "true_divide_": _C.true_divide, "floor_divide_": _C.floor_divide, "fmod_": _C.fmod,
+    "remainder_": _C.remainder, "clip_": _clamp,
+    # comparisons and logic (a bool result is cast to self's dtype: 1 and 0)
+    "eq_": _C.eq, "ne_": _C.ne, "lt_": _C.lt, "le_": _C.le, "gt_": _C.gt, "ge_": _C.ge, "not_equal_": _C.ne,
+    "less_": _C.lt, "less_equal_": _C.le, "greater_": _C.gt, "greater_equal_": _C.ge,
+    "logical_and_": _C.logical_and, "logical_or_": _C.logical_or, "logical_xor_": fn.logical_xor,
+    "logical_not_": _C.logical_not,
+    # scans, triangles, fused products
+    "cumsum_": _C.cumsum, "cumprod_": _C.cumprod, "tril_": _C.tril, "triu_": _C.triu, "addmm_": _C.addmm,
+    "baddbmm_": _C.baddbmm, "fill_diagonal_": _fill_diagonal,
 }
 
 
@@ -253,32 +337,52 @@ def _index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     return _C.index_add(self, dim, index, source if alpha == 1 else source * alpha)
 
 
+def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    return _C.sub(self, other if alpha == 1 else other * alpha)
+
+
 _INPLACE["index_add_"] = _index_add
+_INPLACE["subtract_"] = _subtract
 
 # put, index_reduce, the Bessel functions and apply_ / map_ live in files of their own.
 from . import _bessel, _index_reduce, _put  # noqa: E402
 _METHODS.update({"put": _put.put, "index_reduce": _index_reduce.index_reduce, "i0": _bessel.i0,
-                 "apply_": _put.apply_, "map_": _put.map_})
+                 "apply_": _put.apply_, "map_": _put.map_, "map2_": _put.map2_})
 _INPLACE.update({"put_": _put.put, "index_reduce_": _index_reduce.index_reduce, "i0_": _bessel.i0})
+
+
+def _check_castable(result: Tensor, self: Tensor) -> None:
+    # NB: as PyTorch, a result that self's dtype holds only by changing category (a float into an
+    # int64 tensor, an int into a bool one) is refused rather than truncated.
+    if not _C.can_cast(result.dtype, self.dtype):
+        raise RuntimeError(f"result type {_linalg._dtype_name(result.dtype)} can't be cast to the desired output "
+                           f"type {_linalg._dtype_name(self.dtype)}")
+
+
+def _records(self: Tensor, args: Any, kwargs: Any) -> bool:
+    """Whether op(self, *args) will be recorded in a graph."""
+    if not is_grad_enabled():
+        return False
+    return any(isinstance(a, Tensor) and a.requires_grad for a in (self, *args, *kwargs.values()))
 
 
 def _inplace(op):
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         # NB: while a graph is recorded, op reads a copy of self: op may save its input for its
-        # backward (clamp, pow), and the copy_ below changes self (PyTorch keeps the original too).
-        source = self.clone() if self.requires_grad and is_grad_enabled() else self
-        return self.copy_(op(source, *args, **kwargs))
+        # backward (clamp; pow_(b) saves self for b's gradient even when self needs none), and the
+        # copy_ below changes self (PyTorch keeps the original too).
+        source = self.clone() if _records(self, args, kwargs) else self
+        result = op(source, *args, **kwargs)
+        _check_castable(result, self)
+        return self.copy_(result)
     method.__doc__ = f"In place: self.copy_({getattr(op, '__name__', 'op')}(self, ...))."
     return method
 
 
 def _bitwise_inplace(op):
-    # NB: as PyTorch, a result that self's dtype cannot hold is refused (a bool tensor &= an int
-    # tensor), rather than cast.
     def method(self: Tensor, other: Any) -> Tensor:
         result = op(self, other)
-        if not _C.can_cast(result.dtype, self.dtype):
-            raise RuntimeError(f"result type {result.dtype} can't be cast to the desired output type {self.dtype}")
+        _check_castable(result, self)
         return self.copy_(result)
     method.__doc__ = f"In place: self.copy_({op.__name__}(self, other)) (integer and bool tensors)."
     return method
@@ -306,7 +410,8 @@ def install() -> None:
             setattr(Tensor, name, _bitwise_inplace(op))
     Tensor.bitwise_not_ = _inplace(_C.bitwise_not)
     for name, f in (("normal_", _normal_), ("uniform_", _uniform_), ("bernoulli_", _bernoulli_),
-                    ("exponential_", _exponential_), ("random_", _random_), ("index_put_", _index_put_)):
+                    ("exponential_", _exponential_), ("cauchy_", _cauchy_), ("log_normal_", _log_normal_),
+                    ("geometric_", _geometric_), ("random_", _random_), ("index_put_", _index_put_)):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, f)
 
