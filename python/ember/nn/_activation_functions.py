@@ -64,16 +64,21 @@ def tanhshrink(input):  # noqa: A002
     return input - _C.tanh(input)
 
 
+# NB: the shrinkages below give NaN for NaN (input * 0 carries it where no branch holds) with
+# gradient 0: PyTorch's vectorized kernels' result (its scalar loop, which only a tensor's last few
+# elements go through, passes the gradient on).
+
+
 def softshrink(input, lambd: float = 0.5):  # noqa: A002
-    """input - lambd above lambd, input + lambd below -lambd, 0 between."""
+    """input - lambd above lambd, input + lambd below -lambd, 0 between; NaN for NaN."""
     if lambd < 0:
         raise ValueError(f"softshrink: lambda must be greater or equal to 0, but found to be {lambd}.")
-    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, 0.0))
+    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, input * 0))
 
 
 def hardshrink(input, lambd: float = 0.5):  # noqa: A002
-    """input where |input| > lambd, else 0."""
-    return _C.where(_C.abs(input) > lambd, input, 0.0)
+    """input where |input| > lambd, else 0; NaN for NaN."""
+    return _C.where((input < -lambd) | (input > lambd), input, input * 0)
 
 
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,  # noqa: A002
