@@ -9,8 +9,10 @@ import numpy as np
 
 import ember
 
-DTYPES = {"float64": ember.float64, "float32": ember.float32, "int64": ember.int64, "bool": ember.bool}
-NUMPY = {"float64": np.float64, "float32": np.float32, "int64": np.int64, "bool": np.bool_}
+DTYPES = {"float64": ember.float64, "float32": ember.float32, "int64": ember.int64, "int32": ember.int32,
+          "uint8": ember.uint8, "bool": ember.bool}
+NUMPY = {"float64": np.float64, "float32": np.float32, "int64": np.int64, "int32": np.int32, "uint8": np.uint8,
+         "bool": np.bool_}
 
 
 def load_cases(file_name):
