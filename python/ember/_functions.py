@@ -688,28 +688,44 @@ def logit(input: Tensor, eps: Any = None) -> Tensor:  # noqa: A002
     return _C.log(p / (1.0 - p))
 
 
+def _xlogy_value(x: Tensor, y: Tensor) -> Tensor:
+    product = x * _C.log(y)
+    return _C.where((x == 0) & _C.logical_not(_C.isnan(y)), _C.zeros_like(product), product)
+
+
+class _XLogY(Function):
+    """x log(y), 0 where x is 0 unless y is NaN; PyTorch's gradients (derivatives.yaml):
+    xlogy(grad, y) to x, 0 where x is 0 and y <= 0 (the derivative along x = 0, pytorch#80770),
+    and grad x / y to y."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return _xlogy_value(x, y)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        grad_x = grad_y = None
+        if ctx.needs_input_grad[0]:
+            grad_x = _XLogY.apply(grad, y)  # NB: itself, so that it differentiates again
+            grad_x = _C.where((x == 0) & (y <= 0), _C.zeros_like(grad_x), grad_x)
+        if ctx.needs_input_grad[1]:
+            grad_y = grad * x / y
+        return grad_x, grad_y
+
+
 def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
     """input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
     terms: 0 log 0 = 0). Either side may be a number. Computed in the dtype the two promote to
-    (integers to the default dtype; a 0-d float64 other leaves a float32 input float32). Gradients
-    as PyTorch's: log(other) to input (also where input is 0, when that log is finite), input /
-    other to other."""
+    (integers to the default dtype; a 0-d float64 other leaves a float32 input float32), with
+    PyTorch's gradients (_XLogY)."""
     dtype = _promotion.result_type(input, other)
     if not (dtype.is_floating_point or dtype.is_complex):
         dtype = _C.get_default_dtype()
     x = _promotion.as_dtype(input, dtype) if isinstance(input, Tensor) else _C.scalar_tensor(input, dtype=dtype)
     y = _promotion.as_dtype(other, dtype) if isinstance(other, Tensor) else _C.scalar_tensor(other, dtype=dtype)
-    log_y = _C.log(y)
-    at_zero = _C.logical_and(x == 0, _C.logical_not(_C.isnan(y)))
-    product = x * log_y
-    result = _C.where(at_zero, _C.zeros_like(product), product)
-    if not x.requires_grad:
-        return result
-    # NB: where x is 0 the value is 0, but torch's gradient to x is still log(y): a term that adds
-    # 0 there and carries that gradient (where the log is finite; 0 * inf would be NaN).
-    finite = _C.logical_and(at_zero, _C.isfinite(log_y))
-    carried = x * _C.where(finite, log_y, _C.zeros_like(log_y))
-    return result + _C.where(finite, carried, _C.zeros_like(carried))
+    return _XLogY.apply(*broadcast_tensors(x, y))
 
 
 def result_type(tensor1: Any, tensor2: Any) -> Any:

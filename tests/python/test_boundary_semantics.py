@@ -18,9 +18,15 @@ TOLERANCES = {"float64": (1e-10, 1e-8, 1e-12), "float32": (1e-6, 1e-5, 1e-6), "i
               "uint8": (0, 0, 0), "bool": (0, 0, 0)}
 
 
+# Cases computed in float32 whose float64 operand's gradient is that float32 result cast up.
+IN_FLOAT32 = {"xlogy float32 with 0-d float64", "addcmul 0-d float64 with float32",
+              "cosine_similarity float32 with 0-d float64"}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
-    fr.replay(CASES[name], {"T": ember, "F": F, "inf": math.inf, "nan": math.nan}, by_dtype=TOLERANCES)
+    tolerances = dict(TOLERANCES, float64=TOLERANCES["float32"]) if name in IN_FLOAT32 else TOLERANCES
+    fr.replay(CASES[name], {"T": ember, "F": F, "inf": math.inf, "nan": math.nan}, by_dtype=tolerances)
 
 
 # torch.Tensor's public methods ending in "_" (torch 2.15: 162).

@@ -64,21 +64,23 @@ def tanhshrink(input):  # noqa: A002
     return input - _C.tanh(input)
 
 
-# NB: the shrinkages below give NaN for NaN (input * 0 carries it where no branch holds) with
-# gradient 0: PyTorch's vectorized kernels' result (its scalar loop, which only a tensor's last few
-# elements go through, passes the gradient on).
+# NB: NaN gives NaN, and its gradient passes (1), as PyTorch's scalar loop gives it; PyTorch's
+# vectorized loop, which takes the elements of a tensor in chunks of 16 (float32) or 8 (float64)
+# and leaves the rest to the scalar loop, gives 0. Its answer depends on where the NaN sits; Ember
+# gives the scalar loop's everywhere (hardtanh too).
 
 
 def softshrink(input, lambd: float = 0.5):  # noqa: A002
     """input - lambd above lambd, input + lambd below -lambd, 0 between; NaN for NaN."""
     if lambd < 0:
         raise ValueError(f"softshrink: lambda must be greater or equal to 0, but found to be {lambd}.")
-    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, input * 0))
+    inside = (input >= -lambd) & (input <= lambd)
+    return _C.where(inside, input * 0, _C.where(input > lambd, input - lambd, input + lambd))
 
 
 def hardshrink(input, lambd: float = 0.5):  # noqa: A002
-    """input where |input| > lambd, else 0; NaN for NaN."""
-    return _C.where((input < -lambd) | (input > lambd), input, input * 0)
+    """0 where -lambd <= input <= lambd, else input (NaN too)."""
+    return _C.where((input >= -lambd) & (input <= lambd), _C.zeros_like(input), input)
 
 
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,  # noqa: A002

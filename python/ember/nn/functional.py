@@ -52,8 +52,9 @@ def _reduce(loss, reduction: str, who: str):
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):  # noqa: A002
     """input clamped to [min_val, max_val], its gradient passed strictly between them only (0 at the
-    bounds and for NaN, as PyTorch's vectorized kernel). An integer input stays integer, the bounds
-    truncated to integers (PyTorch's rule: the bounds do not promote it); bool is refused."""
+    bounds, as PyTorch's; NaN passes it, see _activation_functions.py). An integer input stays
+    integer, the bounds truncated to integers (PyTorch's rule: the bounds do not promote it); bool
+    is refused."""
     if min_val > max_val:
         raise ValueError(f"hardtanh: min_val ({min_val}) must not exceed max_val ({max_val})")
     if input.dtype == _C.bool:
@@ -63,8 +64,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
         if input.dtype == _C.uint8 and (min_val < 0 or max_val < 0):
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
         return _C.clamp(input, min_val, max_val)
-    inside = (input > min_val) & (input < max_val)
-    return _C.where(inside, input, _C.clamp(input.detach(), min_val, max_val))
+    outside = (input <= min_val) | (input >= max_val)
+    return _C.where(outside, _C.clamp(input.detach(), min_val, max_val), input)
 
 
 def relu6(input, inplace: bool = False):  # noqa: A002
@@ -154,11 +155,14 @@ class _Huber(Function):
 
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0):  # noqa: A002
-    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), d = input - target (broadcast)."""
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), d = input - target (broadcast),
+    computed in the dtype the two promote to and given in input's floating dtype, as PyTorch's."""
     if delta <= 0:
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
-    input, target = broadcast_tensors(input, target)
-    return _reduce(_Huber.apply(input, target, delta), reduction, "huber_loss")
+    loss = _Huber.apply(*broadcast_tensors(input, target), delta)
+    if input.dtype.is_floating_point and loss.dtype != input.dtype:
+        loss = loss.to(input.dtype)
+    return _reduce(loss, reduction, "huber_loss")
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean",  # noqa: A002
@@ -192,17 +196,22 @@ def _clamped_norm(x, dim: int, eps: float):
     """||x|| along dim (kept), raised to eps without changing its gradient: PyTorch clamps the norm
     in place under no_grad, so the gradient is the unclamped norm's (0 at a zero vector)."""
     norm = vector_norm(x, 2, dim, True)
-    return norm + (_C.clamp(norm.detach(), eps, None) - norm.detach())
+    # NB: where(), not norm + (clamped - norm), which makes an infinite norm inf - inf = NaN
+    small = norm.detach() < eps
+    return _C.where(small, norm - norm.detach() + eps, norm)
 
 
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     """(x1 / max(||x1||, eps)) . (x2 / max(||x2||, eps)) along dim, after x1 and x2 broadcast
     (PyTorch's order: the norms are of the broadcast tensors, and each is clamped at eps on its own,
-    which keeps the result in [-1, 1]). Integer inputs promote to the default dtype."""
+    which keeps the result in [-1, 1]). An integer input is cast to the dtype the two promote to,
+    which must be floating; the others keep theirs (so, as PyTorch's, a 0-d float64 x2 broadcast
+    against a float32 x1 gives float64)."""
     dtype = _C.result_type(x1, x2)
     if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_dtype_name(dtype)}")
-    x1, x2 = broadcast_tensors(x1.to(dtype), x2.to(dtype))
+    x1, x2 = (x if x.dtype.is_floating_point or x.dtype.is_complex else x.to(dtype) for x in (x1, x2))
+    x1, x2 = broadcast_tensors(x1, x2)
     return ((x1 / _clamped_norm(x1, dim, eps)) * (x2 / _clamped_norm(x2, dim, eps))).sum(dim)
 
 
