@@ -9,11 +9,15 @@
 
 namespace ember {
 
+// NB: wrap_dim takes dim 0 of a 0-d tensor as valid (ops treat it as a dim of size 1), but it has
+// no size to read: refused, as in PyTorch, rather than read past the end.
 int64_t Tensor::size(int64_t dim) const {
+  EMBER_CHECK_INDEX(this->dim() > 0, "size: dimension ", dim, " specified, but the tensor has no dimensions");
   return sizes()[static_cast<size_t>(wrap_dim(dim, this->dim(), "size"))];
 }
 
 int64_t Tensor::stride(int64_t dim) const {
+  EMBER_CHECK_INDEX(this->dim() > 0, "stride: dimension ", dim, " specified, but the tensor has no dimensions");
   return strides()[static_cast<size_t>(wrap_dim(dim, this->dim(), "stride"))];
 }
 

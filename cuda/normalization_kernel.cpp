@@ -29,7 +29,7 @@ void cuda_channel_affine(const Tensor& out, const Tensor& a, const Tensor& ka, c
                          const Tensor& kb, const Tensor& k, int64_t N, int64_t C, int64_t S) {
   check_floating_compute(out.dtype(), "batch_norm");
   On on(out);
-  launch_channel_affine(out.dtype(), out.data_ptr(), a.data_ptr(), ka.data_ptr(), ptr(b), ptr(b0), ptr(kb),
+  launch_channel_affine(out.dtype(), out.data_ptr(), ptr(a), ptr(ka), ptr(b), ptr(b0), ptr(kb),
                         k.data_ptr(), N, C, S, on.stream);
 }
 

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ember/core/factory.h"
+#include "ember/core/warning.h"
 #include "ember/ops/activation.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
@@ -28,6 +29,17 @@ Tensor reduce(const Tensor& loss, Reduction reduction) {
 void check_same_shape(const Tensor& input, const Tensor& target, const char* op) {
   EMBER_CHECK_VALUE(input.sizes() == target.sizes(), op, ": input of shape ", input.sizes(),
                     " and target of shape ", target.sizes(), " differ");
+}
+
+// The elementwise regression losses broadcast input against target, as PyTorch does, with its
+// warning: a [N, 1] prediction against an [N] target silently becomes an [N, N] loss.
+std::pair<Tensor, Tensor> broadcast_pair(const Tensor& input, const Tensor& target, const char* op) {
+  if (input.sizes() == target.sizes()) return {input, target};
+  DimVector shape = broadcast_shapes(input.sizes(), target.sizes(), op);  // shapes that cannot: refused first
+  warn(detail::str(op, ": using a target size (", target.sizes(), ") that is different to the input size (",
+                   input.sizes(), "). This will likely lead to incorrect results due to broadcasting. "
+                   "Please ensure they have the same size."));
+  return {expand(input, shape), expand(target, shape)};
 }
 
 // weight viewed along the class dim 1 of a [N, C, d...] tensor of `ndim` dims, after checking it
@@ -70,7 +82,8 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& targ
   Tensor picked = squeeze(gather(log_probs, 1, unsqueeze(safe, 1)), 1);
   Tensor mask = keep.to(log_probs.dtype());
   if (weight.defined()) mask = reshape(index_select(weight, 0, reshape(safe, {-1})), safe.sizes()) * mask;
-  return {neg(picked) * mask, mask};
+  // NB: where, not a product with the 0/1 mask: an ignored row's NaN or inf must not reach the loss.
+  return {where(keep, neg(picked) * mask, 0), mask};
 }
 
 // Mean divides by the summed weights of the counted positions (their count without weights).
@@ -150,28 +163,32 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_i
     const int64_t classes = x.size(1);
     Tensor all = weight.defined() ? log_probs * class_weights(weight, classes, x.dim(), "cross_entropy") : log_probs;
     Tensor counted = ne(t.to(kInt64), ignore_index).to(log_probs.dtype());
-    Tensor smooth = masked_reduce(neg(sum(all, {1})) * counted, weights, reduction);
+    Tensor smooth = masked_reduce(where(ne(counted, 0), neg(sum(all, {1})), 0), weights, reduction);
     return nll * (1.0 - label_smoothing) + smooth * (label_smoothing / static_cast<double>(classes));
   });
 }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
-  check_same_shape(input, target, "mse_loss");
-  Tensor d = input - target;
+  auto [x, y] = broadcast_pair(input, target, "mse_loss");
+  Tensor d = x - y;
   return reduce(d * d, reduction);
 }
 
 Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
-  check_same_shape(input, target, "l1_loss");
-  return reduce(abs(input - target), reduction);
+  auto [x, y] = broadcast_pair(input, target, "l1_loss");
+  return reduce(abs(x - y), reduction);
 }
 
 Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction reduction, double beta) {
-  check_same_shape(input, target, "smooth_l1_loss");
   EMBER_CHECK_VALUE(beta >= 0, "smooth_l1_loss: beta must be non-negative, got ", beta);
-  Tensor d = abs(input - target);
+  auto [x, y] = broadcast_pair(input, target, "smooth_l1_loss");
+  Tensor d = abs(x - y);
   if (beta == 0.0) return reduce(d, reduction);
-  Tensor loss = where(lt(d, beta), d * d * (0.5 / beta), d - 0.5 * beta);
+  Tensor small = lt(d, beta);
+  // NB: the quadratic branch squares only the small differences: an infinite one squared there
+  // would send 0 * inf = NaN back through where()'s unpicked side.
+  Tensor dq = where(small, d, 0);
+  Tensor loss = where(small, dq * dq * (0.5 / beta), d - 0.5 * beta);
   return reduce(loss, reduction);
 }
 

@@ -92,6 +92,19 @@ struct DivBackward : autograd::Node {
   }
 };
 
+// A step function of a and b (floor_divide): the gradient to both is zero, in their shapes.
+struct ZeroBinaryBackward : autograd::Node {
+  DimVector a_shape, b_shape;
+  DType a_dtype = kFloat32, b_dtype = kFloat32;
+  const char* name() const override { return "ZeroBinaryBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor ga, gb;
+    if (needs_input_grad(0)) ga = zeros(a_shape, TensorOptions(a_dtype).device(g[0].device()));
+    if (needs_input_grad(1)) gb = zeros(b_shape, TensorOptions(b_dtype).device(g[0].device()));
+    return {ga, gb};
+  }
+};
+
 // d(a^b)/da = grad * b * a^(b-1) (0 where b == 0) ;
 // d(a^b)/db = grad * y * log(a) (0 where a == 0 and b >= 0, the limit of the product)
 struct PowBackward : autograd::Node {
@@ -318,7 +331,23 @@ Tensor floor_divide(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
   EMBER_CHECK_TYPE(dtype != kBool, "floor_divide: not supported for bool tensors");
   check_compute_dtype(dtype, "floor_divide");
-  return detail::binary_forward(BinaryOp::FloorDivide, a, b, dtype, "floor_divide");
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = detail::binary_forward(BinaryOp::FloorDivide, a, b, dtype, "floor_divide");
+  }
+  // A step function: its gradient is zero wherever it is defined. Recorded, so that
+  // div(..., rounding_mode="floor") requires grad as PyTorch's does (PyTorch's floor_divide itself
+  // refuses backward; a zero gradient is the right one).
+  if (is_floating(dtype) && autograd::any_requires_grad(a, b)) {
+    auto node = autograd::make_node<ZeroBinaryBackward>(a, b);
+    node->a_shape = a.sizes().vec();
+    node->b_shape = b.sizes().vec();
+    node->a_dtype = a.dtype();
+    node->b_dtype = b.dtype();
+    autograd::set_history(out, node);
+  }
+  return out;
 }
 Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, wrap_scalar(b, a)); }
 Tensor floor_divide(Scalar a, const Tensor& b) { return floor_divide(wrap_scalar(a, b), b); }

@@ -3,6 +3,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/join.h"
 #include "ember/ops/reduce.h"
@@ -232,7 +233,12 @@ Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tens
   return scatter_add_into(copy_as(t, t.dtype(), t.device()), t, d, index, src);
 }
 
-Tensor index_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source) {
+Tensor index_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
+  if (!(alpha.is_bool() ? alpha.to<bool>() : alpha.to<double>() == 1.0)) {
+    EMBER_CHECK_TYPE(!(is_integral(t.dtype()) && alpha.is_floating()), "index_add: alpha ", alpha,
+                     " is a float, but the input has integer dtype ", t.dtype());
+    return index_add(t, dim, index, mul(source, alpha), 1);
+  }
   check_same_device(t, index, "index_add");
   check_same_device(t, source, "index_add");
   Tensor idx = vector_index(index, "index_add");
@@ -271,6 +277,11 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, Scalar value) {
 Tensor masked_fill(const Tensor& t, const Tensor& mask, const Tensor& value) {
   EMBER_CHECK_VALUE(value.numel() == 1, "masked_fill: value must be a one-element tensor, got ",
                     describe(value));
+  // A value that requires grad gets the gradient of every filled element: a where() records it.
+  if (autograd::any_requires_grad(value)) {
+    EMBER_CHECK_TYPE(mask.dtype() == kBool, "masked_fill: mask must be a bool tensor, got ", mask.dtype());
+    return where(mask, reshape(value, {}).to(t.dtype()), t);
+  }
   if (is_floating(value.dtype())) return masked_fill(t, mask, Scalar(value.item<double>()));
   if (value.dtype() == kBool) return masked_fill(t, mask, Scalar(value.item<bool>()));
   return masked_fill(t, mask, Scalar(value.item<int64_t>()));

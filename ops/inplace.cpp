@@ -4,6 +4,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/core/overlap.h"
 #include "ember/ops/advanced_index.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/convert.h"
@@ -27,6 +28,7 @@ template <typename OutOfPlace, typename Direct>
 const Tensor& inplace(const Tensor& self, const Tensor* other, const char* op, const OutOfPlace& out_of_place,
                       const Direct& direct) {
   check_no_internal_overlap(self, op);
+  if (other) check_no_partial_overlap(self, *other, op);
   autograd::check_inplace(self, op);
   bool record = autograd::any_requires_grad(self) || (other && autograd::any_requires_grad(*other));
   if (!record) {
@@ -47,6 +49,12 @@ const Tensor& inplace(const Tensor& self, const Tensor* other, const char* op, c
   return self;
 }
 
+// `read` itself, or a copy where it shares memory with `written` in a layout whose overlap is
+// costly to work out (a strided view with gaps): the write must not change what is still to be read.
+Tensor without_overlap(const Tensor& written, const Tensor& read) {
+  return memory_overlap(written, read) == MemOverlap::TooHard ? copy_as(read, read.dtype(), read.device()) : read;
+}
+
 // self = self op other, other broadcast to self's shape and converted to self's dtype.
 void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const char* name) {
   DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
@@ -56,6 +64,7 @@ void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const cha
                    ": result type ", other.dtype(), " can't be cast to the tensor's dtype ",
                    self.dtype());
   Tensor b = other.dtype() == self.dtype() ? other : copy_as(other, self.dtype(), other.device());
+  b = without_overlap(self, b);
   binary_stub(self.device().type, op, self, self, expand_data(b, self.sizes()));
 }
 
@@ -101,14 +110,24 @@ const Tensor& Tensor::zero_() const { return fill_(0); }
 
 const Tensor& Tensor::copy_(const Tensor& src) const {
   return inplace(*this, &src, "copy_",
-                 [&](const Tensor&) { return ember::expand(ember::to(ember::to(src, dtype()), device()), sizes()); },
+                 [&](const Tensor& s) {
+                   Tensor v = ember::expand(ember::to(ember::to(src, dtype()), device()), sizes());
+                   // NB: a source without gradient (a bool or int tensor, a constant) still leaves
+                   // self requiring grad, with a zero gradient to its old values, as in PyTorch.
+                   if (autograd::any_requires_grad(v)) return v;
+                   return ember::where(scalar_tensor(true, TensorOptions(kBool).device(s.device())), v, s);
+                 },
                  [&] {
-                   Tensor s = src.sizes() == sizes() ? src : expand_data(src, sizes());
+                   Tensor s = without_overlap(*this, src);
+                   if (s.sizes() != sizes()) s = expand_data(s, sizes());
                    copy_data(*this, s);
                  });
 }
 
 const Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  EMBER_CHECK_TYPE(!(is_integral(dtype()) && ((min && min->is_floating()) || (max && max->is_floating()))),
+                   "clamp_: result type float32 can't be cast to the desired output type ", dtype(),
+                   " (a float bound on an integer tensor)");
   return inplace(*this, nullptr, "clamp_", [&](const Tensor& s) { return s.clamp(min, max); },
                  [&] {
                    Tensor r = detail::unary_forward(UnaryOp::Clamp, *this, dtype(),

@@ -238,12 +238,15 @@ Tensor batch_norm_checked(const Tensor& input, const Tensor& running_mean, const
       mean = running_mean;
       invstd = rsqrt(running_var + eps);
     }
-    // y = x * scale + shift with scale = w * invstd, shift = b - mean * scale.
+    // y = (x - mean) * scale + b with scale = w * invstd. NB: not x * scale + (b - mean * scale),
+    // one multiply fewer, whose fused multiply-add leaves a constant channel's rounding error
+    // (about 1e-6 after the 1 / sqrt(eps) of a zero variance) where PyTorch gives 0.
     Tensor scale = weight.defined() ? weight * invstd : invstd;
-    Tensor shift = bias.defined() ? bias - mean * scale : -(mean * scale);
+    // The kernel reads [C] runs: the caller's bias and running mean may be strided views.
+    Tensor shift = bias.defined() ? contiguous_data(bias) : zeros_like(invstd);
     if (input.numel() > 0)
-      channel_affine_stub(input.device().type, out, x, scale, Tensor(), Tensor(), Tensor(), shift, d.N,
-                          d.C, d.S);
+      channel_affine_stub(input.device().type, out, Tensor(), Tensor(), x, contiguous_data(mean), contiguous_data(scale),
+                          shift, d.N, d.C, d.S);
   }
   if (autograd::any_requires_grad(input, weight, bias)) {
     auto node = autograd::make_node<BatchNormBackward>(input, weight, bias);

@@ -31,16 +31,18 @@ Tensor triu(const Tensor& self, int64_t diagonal) {
 }
 
 Tensor flip(const Tensor& self, IntArrayRef dims) {
-  std::vector<bool> seen(static_cast<size_t>(self.dim()), false);
+  // A 0-d tensor takes dim 0 (or -1) as a dim of size 1, as in PyTorch: flipping it is a copy.
+  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(self.dim(), 1)), false);
   Tensor out = self;
   for (int64_t d : dims) {
     const int64_t w = wrap_dim(d, self.dim(), "flip");
     EMBER_CHECK_VALUE(!seen[static_cast<size_t>(w)], "flip: dim ", d, " appears more than once in dims");
     seen[static_cast<size_t>(w)] = true;
+    if (self.dim() == 0) continue;
     const int64_t n = self.size(w);
     out = index_select(out, w, arange(n - 1, -1, -1, TensorOptions(kInt64).device(self.device())));
   }
-  return dims.empty() ? self.clone() : out;
+  return out.is_same(self) ? self.clone() : out;
 }
 
 Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
@@ -52,6 +54,7 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   Tensor out = self;
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = wrap_dim(dims[i], self.dim(), "roll");
+    if (self.dim() == 0) continue;  // dim 0 of a 0-d tensor has size 1: nothing moves
     const int64_t n = self.size(d);
     if (n == 0) continue;
     const int64_t s = ((shifts[i] % n) + n) % n;
@@ -87,7 +90,10 @@ Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int6
   DimVector expanded = t.sizes().vec(), result = t.sizes().vec();
   expanded.insert(expanded.begin() + d + 1, repeats);
   result[static_cast<size_t>(d)] *= repeats;
-  return t.unsqueeze(d + 1).expand(expanded).reshape(result);
+  // NB: a new tensor, as in PyTorch: reshape may keep a view of self (or of the expanded view,
+  // whose repeated elements share memory), on which in-place ops and view() would be refused.
+  Tensor out = t.unsqueeze(d + 1).expand(expanded).reshape(result);
+  return out.storage() == self.storage() ? out.clone() : out;
 }
 
 Tensor outer(const Tensor& self, const Tensor& vec2) {

@@ -105,7 +105,8 @@ struct SumBackward : autograd::Node {
   }
 };
 
-// d amax(x)/dx = grad / count where x equals the result (a NaN result matches the NaNs), else 0
+// d amax(x)/dx = grad / count where x equals the result, else 0. As in PyTorch, a slice whose
+// result is NaN has no element equal to it, and its gradient is NaN throughout (g / 0 * 0).
 struct AmaxBackward : autograd::Node {
   SavedTensor self, result;
   DimVector dims;
@@ -115,10 +116,8 @@ struct AmaxBackward : autograd::Node {
     Tensor x = self.unpack(this);
     Tensor r = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
     Tensor mask = eq(x, r);
-    // NaN != NaN: only when the result holds a NaN (rare) is the NaN-aware mask worth building.
-    if (sum(ne(r, r)).item<int64_t>() > 0) mask = logical_or(mask, logical_and(ne(x, x), ne(r, r)));
     Tensor count = sum(mask, dims, true);
-    return {where(mask, unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) / count, 0)};
+    return {unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) / count * mask};
   }
   void release_saved() override {
     self.reset();

@@ -51,7 +51,11 @@ Tensor softmax_impl(const Tensor& t, int64_t dim, bool log) {
 
 }  // namespace
 
-Tensor softmax(const Tensor& t, int64_t dim) { return softmax_impl(t, dim, false); }
-Tensor log_softmax(const Tensor& t, int64_t dim) { return softmax_impl(t, dim, true); }
+Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  return softmax_impl(dtype ? t.to(*dtype) : t, dim, false);
+}
+Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  return softmax_impl(dtype ? t.to(*dtype) : t, dim, true);
+}
 
 }  // namespace ember

@@ -44,8 +44,8 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "topk");
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   EMBER_CHECK_INDEX(k >= 0 && k <= n, "topk: k = ", k, " is out of range for a dim of size ", n);
-  Tensor indices = argsort(self, dim, largest).narrow(self.dim() == 0 ? 0 : d, 0, k);
-  if (self.dim() == 0) return {self.clone(), indices.reshape({})};
+  if (self.dim() == 0) return {self.clone(), zeros({}, TensorOptions(kInt64).device(self.device()))};
+  Tensor indices = argsort(self, dim, largest).narrow(d, 0, k);
   return {gather(self, d, indices), contiguous_data(indices)};
 }
 

@@ -226,15 +226,15 @@ struct FracBackward : autograd::Node {
   TensorList apply(TensorList&& g) override { return {g[0]}; }
 };
 
-// d clamp(x)/dx = grad where min <= x <= max, else 0
+// d clamp(x)/dx = grad where min < x < max, else 0 (PyTorch's: none at a bound, nor at NaN)
 struct ClampBackward : SavedOneBackward {
   std::optional<Scalar> min, max;
   const char* name() const override { return "ClampBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor x = saved.unpack(this);
     Tensor inside;
-    if (min) inside = ge(x, *min);
-    if (max) inside = inside.defined() ? logical_and(inside, le(x, *max)) : le(x, *max);
+    if (min) inside = gt(x, *min);
+    if (max) inside = inside.defined() ? logical_and(inside, lt(x, *max)) : lt(x, *max);
     return {where(inside, g[0], 0)};
   }
 };

@@ -217,6 +217,19 @@ Tensor squeeze(const Tensor& t, std::optional<int64_t> dim) {
   return view(t, shape);
 }
 
+Tensor squeeze_dims(const Tensor& t, IntArrayRef dims) {
+  std::vector<bool> named(static_cast<size_t>(std::max<int64_t>(t.dim(), 1)), false);
+  for (int64_t dim : dims) {
+    const int64_t d = wrap_dim(dim, t.dim(), "squeeze");
+    EMBER_CHECK_VALUE(!named[static_cast<size_t>(d)], "squeeze: dim ", d, " appears multiple times in the list of dims");
+    named[static_cast<size_t>(d)] = true;
+  }
+  DimVector shape;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (!(named[static_cast<size_t>(d)] && t.size(d) == 1)) shape.push_back(t.size(d));
+  return view(t, shape);
+}
+
 Tensor unsqueeze(const Tensor& t, int64_t dim) {
   int64_t d = wrap_dim(dim, t.dim() + 1, "unsqueeze");
   DimVector shape = t.sizes().vec();

@@ -47,7 +47,7 @@ void cpu_batch_norm_stats(const Tensor& mean, const Tensor& var, const Tensor& x
       // Two passes over rows of C: the mean, then the squared deviations from it.
       ArrD sum = ArrD::Zero(C), sq = ArrD::Zero(C);
       for (int64_t n = 0; n < N; ++n) sum += ConstVecMap<T>(xp + n * C, C).template cast<double>();
-      ArrD mu = sum * inv_m;
+      ArrD mu = sum / static_cast<double>(N);  // NB: a division, so a constant channel's mean is exact
       for (int64_t n = 0; n < N; ++n)
         sq += (ConstVecMap<T>(xp + n * C, C).template cast<double>() - mu).square();
       VecMap<T>(mp, C) = mu.template cast<T>();
@@ -56,8 +56,8 @@ void cpu_batch_norm_stats(const Tensor& mean, const Tensor& var, const Tensor& x
     }
     per_channel(N, C, S, [&](int64_t c) {
       double sum = 0;
-      for (int64_t n = 0; n < N; ++n) sum += static_cast<double>(sum_run(xp + (n * C + c) * S, S));
-      double mu = sum * inv_m;
+      for (int64_t n = 0; n < N; ++n) sum += sum_run_wide(xp + (n * C + c) * S, S);
+      double mu = sum / static_cast<double>(N * S);
       double sq = 0;
       const T mu_t = static_cast<T>(mu);
       for (int64_t n = 0; n < N; ++n) {
@@ -110,6 +110,15 @@ void cpu_channel_affine(const Tensor& out, const Tensor& a, const Tensor& ka, co
     T* op = static_cast<T*>(out.data_ptr());
     const T *ap = ptr<T>(a), *kap = ptr<T>(ka), *bp = ptr<T>(b), *b0p = ptr<T>(b0), *kbp = ptr<T>(kb),
             *kp = ptr<T>(k);
+    if (!ap) {  // (b - b0) * kb + k: x == mean normalises to exactly 0 (x * k + shift need not)
+      parallel_for(0, N * C, std::max<int64_t>(1, kElementwiseGrain / S), [&](int64_t lo, int64_t hi) {
+        for (int64_t nc = lo; nc < hi; ++nc) {
+          int64_t c = nc % C;
+          VecMap<T>(op + nc * S, S) = (ConstVecMap<T>(bp + nc * S, S) - b0p[c]) * kbp[c] + kp[c];
+        }
+      });
+      return;
+    }
     if (S == 1) {
       ConstVecMap<T> kav(kap, C), kv(kp, C);
       parallel_for(0, N, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(C, 1)),
@@ -153,7 +162,7 @@ void cpu_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, c
         VecMap<T> o(op + r * D, D);
         // Two passes over the row (in cache): the mean, then the squared deviations from it.
         const T* x_row = xp + r * D;
-        T mu = static_cast<T>(static_cast<double>(sum_run(x_row, D)) / static_cast<double>(D));
+        T mu = static_cast<T>(sum_run_wide(x_row, D) / static_cast<double>(D));
         double var = static_cast<double>(sum_blocks<T>(D, [&](int64_t i, auto len) {
                        return (segment(x_row + i, len) - mu).square();
                      })) / static_cast<double>(D);

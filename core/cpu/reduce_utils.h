@@ -60,6 +60,15 @@ T sum_run(const T* x, int64_t n) {
   return sum_blocks<T>(n, [x](int64_t i, auto len) { return segment(x + i, len); });
 }
 
+/// Sum of x[0, n) accumulated in double (sum_blocks' order): exact for up to 2^29 floats of one
+/// value, so the mean of a constant run is that value and its deviations are exactly 0, as
+/// PyTorch's Welford statistics give (a float sum would leave ~1e-7 relative noise, which
+/// normalisation by a tiny variance amplifies).
+template <typename T>
+double sum_run_wide(const T* x, int64_t n) {
+  return sum_blocks<double>(n, [x](int64_t i, auto len) { return segment(x + i, len).template cast<double>(); });
+}
+
 /// Max (IsMax) or min of x[0, n), n > 0; a NaN anywhere gives NaN. Eigen's own maxCoeff carries
 /// one accumulator and waits on its latency; kWidth independent lanes run at load speed.
 template <bool IsMax, typename T>

@@ -16,8 +16,8 @@ EMBER_DECLARE_STUB(batch_norm_stats_stub, BatchNormStatsFn);
 using BatchNormGradSumsFn = void (*)(const Tensor& sum_g, const Tensor& sum_gx, const Tensor& g,
                                      const Tensor& x, const Tensor& mean, int64_t N, int64_t C, int64_t S);
 EMBER_DECLARE_STUB(batch_norm_grad_sums_stub, BatchNormGradSumsFn);
-/// Kernel: out = a * ka[c] + (b - b0[c]) * kb[c] + k[c] over [N, C, S]; b, b0 and kb may all be
-/// undefined (no second term). All contiguous, of one dtype.
+/// Kernel: out = a * ka[c] + (b - b0[c]) * kb[c] + k[c] over [N, C, S]; a and ka, or b, b0 and
+/// kb, may be undefined (no such term). All contiguous, of one dtype.
 using ChannelAffineFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& ka, const Tensor& b,
                                  const Tensor& b0, const Tensor& kb, const Tensor& k, int64_t N,
                                  int64_t C, int64_t S);

@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(kThreads) channel_affine_kernel(T* out, const 
       for (int64_t s = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < S;
            s += static_cast<int64_t>(blockDim.x) * gridDim.x) {
         const int64_t j = (n * C + c) * S + s;
-        T v = a[j] * ka[c];
+        T v = a ? a[j] * ka[c] : T(0);
         if (b) v = v + (b[j] - b0[c]) * kb[c];
         out[j] = v + k[c];
       }

@@ -74,14 +74,10 @@ def _doc_body(doc: str | None) -> str:
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A001,A002 (PyTorch's names)
     if not isinstance(min, Tensor) and not isinstance(max, Tensor):
         return _c_clamp_fn(input, min, max)
-    if min is None and max is None:
-        raise ValueError("clamp: at least one of 'min' and 'max' must be given")
-    out = input
-    if min is not None:
-        out = _C.maximum(out, min if isinstance(min, Tensor) else _C.full_like(out, min))
-    if max is not None:
-        out = _C.minimum(out, max if isinstance(max, Tensor) else _C.full_like(out, max))
-    return out
+    # NB: a number beside a tensor bound becomes a 0-d tensor of input's dtype (PyTorch refuses the mix).
+    def bound(b: Any) -> Any:
+        return b if b is None or isinstance(b, Tensor) else _C.scalar_tensor(b, dtype=input.dtype, device=input.device)
+    return _c_clamp_fn(input, bound(min), bound(max))
 
 
 def _new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:

@@ -25,8 +25,10 @@ struct Indexed {
   bool advanced() const { return !indices.empty(); }
 };
 
+bool is_range(const py::handle& item) { return PyObject_TypeCheck(item.ptr(), &PyRange_Type); }
+
 bool is_index_tensor(const py::handle& item) {
-  if (py::isinstance<Tensor>(item) || py::isinstance<py::list>(item)) return true;
+  if (py::isinstance<Tensor>(item) || py::isinstance<py::list>(item) || is_range(item)) return true;
   // NB: a NumPy integer scalar has an array interface too, but indexes as the int it is.
   if (PyIndex_Check(item.ptr()) && !py::isinstance<py::array>(item)) return false;
   return !py::isinstance<py::str>(item) && py::hasattr(item, "__array_interface__");
@@ -34,7 +36,12 @@ bool is_index_tensor(const py::handle& item) {
 
 Tensor index_tensor(const py::handle& item) {
   if (py::isinstance<Tensor>(item)) return item.cast<Tensor>();
-  return py::module_::import("ember").attr("tensor")(item).cast<Tensor>();
+  py::object data = py::reinterpret_borrow<py::object>(item);
+  if (is_range(item)) data = py::list(data);
+  // NB: an empty list indexes nothing: int64, as in PyTorch, not the float32 of ember.tensor([]).
+  if (py::isinstance<py::list>(data) && py::len(data) == 0)
+    return ember::empty({0}, TensorOptions(kInt64));
+  return py::module_::import("ember").attr("tensor")(data).cast<Tensor>();
 }
 
 bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kUInt8; }

@@ -333,12 +333,23 @@ share its storage.)doc");
   });
   cls.def("fill_", [](const py::object& self, const py::object& v) {
     const Tensor& t = self.cast<const Tensor&>();
-    if (py::isinstance<Tensor>(v)) t.fill_(v.cast<Tensor>().item<double>());
-    else t.fill_(v.cast<Scalar>());
+    if (py::isinstance<Tensor>(v)) {
+      // A one-element tensor value is copied (its gradient flows), as PyTorch's fill_ does.
+      const Tensor& value = v.cast<const Tensor&>();
+      EMBER_CHECK_VALUE(value.dim() == 0, "fill_: only supports a 0-dimensional value tensor, but got a tensor with ",
+                        value.dim(), " dimension(s)");
+      t.copy_(value);
+    } else {
+      t.fill_(v.cast<Scalar>());
+    }
     return self;
   }, py::arg("value"));
   cls.def("copy_", [](const py::object& self, const Tensor& src) {
     self.cast<const Tensor&>().copy_(src);
+    return self;
+  }, py::arg("src"));
+  cls.def("copy_", [](const py::object& self, Scalar src) {  // a Python number, as PyTorch converts it
+    self.cast<const Tensor&>().fill_(src);
     return self;
   }, py::arg("src"));
   // In-place view ops, detach_ and resize_: the same Python object comes back, changed.

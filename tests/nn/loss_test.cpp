@@ -90,7 +90,7 @@ TEST(LossTest, CrossEntropyChecksTargetShapeAndRange) {
   expect_error<TypeError>([&] { F::cross_entropy(logits, zeros({3})); },
                           {"cross_entropy: target must hold class indices (int64), got float32"});
   expect_error<ValueError>([] { F::mse_loss(zeros({2}), zeros({3})); },
-                           {"mse_loss: input of shape [2] and target of shape [3] differ"});
+                           {"mse_loss: shapes [2] and [3] cannot be broadcast together"});
 }
 
 // Regression: with every target ignored the mean's gradient was NaN everywhere (0 * 1/0); PyTorch

@@ -286,7 +286,11 @@ TEST(BinaryTest, FloorDivideIsPythonsFloorDivision) {
   expect_error<ValueError>([&] { floor_divide(i, int64_t{0}); }, {"floor_divide: integer division by zero"});
   expect_error<TypeError>([&] { floor_divide(tensor(std::vector<bool>{true}), tensor(std::vector<bool>{true})); },
                           {"floor_divide: not supported for bool tensors"});
-  EXPECT_FALSE(floor_divide(tensor({1.0, 2.0}).set_requires_grad(), 2.0).requires_grad());
+  // A step function: recorded with a zero gradient (PyTorch's backward refuses; python/README.md).
+  Tensor num = tensor({1.0, 2.0}).set_requires_grad(), den = tensor({2.0}).set_requires_grad();
+  floor_divide(num, den).sum().backward();
+  expect_values_near(num.grad(), {0, 0});
+  expect_values_near(den.grad(), {0});
 }
 
 TEST(BinaryTest, RemainderFmodAtan2GradientsMatchFiniteDifferences) {
