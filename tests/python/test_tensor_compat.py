@@ -100,7 +100,9 @@ def test_floor_division_is_pythons():
     with pytest.raises(ValueError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
         ember.div(a, b, rounding_mode="round")
     w = ember.ones(3, requires_grad=True)
-    assert not (w // 2).requires_grad  # piecewise constant: no gradient recorded
+    q = w // 2  # piecewise constant: recorded with a zero gradient (python/README.md)
+    q.sum().backward()
+    assert q.requires_grad and w.grad.tolist() == [0.0, 0.0, 0.0]
 
 
 # ---- in-place view ops, detach_ and resize_ (PyTorch's behaviour, checked against torch 2.15 by hand)

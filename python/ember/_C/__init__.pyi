@@ -85,12 +85,14 @@ class Tensor:
     @staticmethod
     def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: typing.Any = 1) -> Tensor:
         """
-        input + value * tensor1 / tensor2.
+        input + value * tensor1 / tensor2, every operand first cast to the dtype the three promote to;
+            integer tensor1 and tensor2 are refused, as PyTorch refuses them.
         """
     @staticmethod
     def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: typing.Any = 1) -> Tensor:
         """
-        input + value * tensor1 * tensor2.
+        input + value * tensor1 * tensor2, every operand first cast to the dtype the three promote to
+            (value does not take part, as PyTorch's scalar; an integer dtype truncates it).
         """
     @staticmethod
     def cholesky(input: Tensor, upper: bool = False) -> Tensor:
@@ -154,12 +156,14 @@ class Tensor:
     @staticmethod
     def heaviside(input: Tensor, values: Tensor) -> Tensor:
         """
-        0 below 0, values at 0, 1 above.
+        values where input is 0, else 1 where input > 0 and 0 elsewhere (NaN too, as PyTorch's
+            input > 0); in the dtype the two promote to (int stays int, bool bool).
         """
     @staticmethod
     def hypot(input: Tensor, other: Tensor) -> Tensor:
         """
-        sqrt(input^2 + other^2).
+        sqrt(input^2 + other^2), elementwise and broadcast, in the dtype the two promote to (both
+            cast to it first, so a float32 operand does not round a float64 result).
         """
     @staticmethod
     def i0(input: Tensor) -> Tensor:
@@ -196,7 +200,9 @@ class Tensor:
     @staticmethod
     def lerp(input: Tensor, end: Tensor, weight: typing.Any) -> Tensor:
         """
-        input + weight * (end - input).
+        input + weight * (end - input) where |weight| < 0.5, else end - (end - input) * (1 - weight):
+            PyTorch's two forms, each exact at its own end (lerp(a, b, 1) is b), and so infinite where that
+            end is (lerp(inf, 1, 0.75) is inf, not inf - inf).
         """
     @staticmethod
     def logdet(input: Tensor) -> Tensor:
@@ -227,7 +233,8 @@ class Tensor:
     @staticmethod
     def median(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> typing.Any:
         """
-        The lower median: of all elements (a 0-d tensor), or along dim as (values, indices).
+        The lower median, NaN where there is a NaN (PyTorch's rule): of all elements (a 0-d tensor;
+            NaN for no elements), or along dim as (values, indices), the index of a NaN row its first NaN.
         """
     @staticmethod
     def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
@@ -248,6 +255,11 @@ class Tensor:
             others keeping their order.
         """
     @staticmethod
+    def msort(input: Tensor) -> Tensor:
+        """
+        input sorted along its first dim (sort(input, 0).values).
+        """
+    @staticmethod
     def mv(input: Tensor, vec: Tensor) -> Tensor:
         """
         [n, m] @ [m] -> [n].
@@ -261,12 +273,12 @@ class Tensor:
     @staticmethod
     def nanmean(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
         """
-        mean over the elements that are not NaN.
+        mean over the elements that are not NaN (floating dtypes, as PyTorch).
         """
     @staticmethod
     def nansum(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
         """
-        sum with NaN counted as 0.
+        sum with NaN counted as 0 (over every dim when dim is None, kept as size 1 with keepdim).
         """
     @staticmethod
     def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
@@ -326,7 +338,8 @@ class Tensor:
     @staticmethod
     def take(input: Tensor, index: Tensor) -> Tensor:
         """
-        input's elements at the flat (row-major) positions index, in index's shape.
+        input's elements at the flat (row-major) positions index, in index's shape; a negative index
+            counts from the end, as PyTorch's.
         """
     @staticmethod
     def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
@@ -348,7 +361,8 @@ class Tensor:
     @staticmethod
     def unflatten(input: Tensor, dim: int, sizes: typing.Sequence[int]) -> Tensor:
         """
-        input with dim split into `sizes` (one of them may be -1).
+        input with dim split into `sizes` (one of them may be -1, inferred from the others: the
+            sizes are resolved here, so a zero-size dim splits too, as long as -1 is determined).
         """
     @staticmethod
     def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> typing.Any:
@@ -362,8 +376,9 @@ class Tensor:
     def xlogy(input: typing.Any, other: typing.Any) -> Tensor:
         """
         input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
-            terms: 0 log 0 = 0). Either side may be a number. Gradients as PyTorch's: log(other) to input
-            (also where input is 0, when that log is finite), input / other to other.
+            terms: 0 log 0 = 0). Either side may be a number. Computed in the dtype the two promote to
+            (integers to the default dtype; a 0-d float64 other leaves a float32 input float32), with
+            PyTorch's gradients (_XLogY).
         """
     def __abs__(self) -> Tensor:
         ...
@@ -586,13 +601,25 @@ class Tensor:
         """
         In place: self.copy_(abs(self, ...)).
         """
+    def absolute_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(abs(self, ...)).
+        """
     def acos(self) -> Tensor:
         """
         Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
+    def acos_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(acos(self, ...)).
+        """
     def acosh(self) -> Tensor:
         """
         Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
+        """
+    def acosh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(acosh(self, ...)).
         """
     @typing.overload
     def add(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
@@ -617,6 +644,10 @@ class Tensor:
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
         """
         beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape.
+        """
+    def addmm_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(addmm(self, ...)).
         """
     @typing.overload
     def all(self) -> Tensor:
@@ -652,17 +683,33 @@ class Tensor:
         """
         Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
+    def arccos_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arccos(self, ...)).
+        """
     def arccosh(self) -> Tensor:
         """
         Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
+        """
+    def arccosh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arccosh(self, ...)).
         """
     def arcsin(self) -> Tensor:
         """
         Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
+    def arcsin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arcsin(self, ...)).
+        """
     def arcsinh(self) -> Tensor:
         """
         Inverse hyperbolic sine. Integer tensors compute in float32.
+        """
+    def arcsinh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arcsinh(self, ...)).
         """
     def arctan(self) -> Tensor:
         """
@@ -672,9 +719,21 @@ class Tensor:
         """
         The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
+    def arctan2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arctan2(self, ...)).
+        """
+    def arctan_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arctan(self, ...)).
+        """
     def arctanh(self) -> Tensor:
         """
         Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
+        """
+    def arctanh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(arctanh(self, ...)).
         """
     def argmax(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
         """
@@ -700,9 +759,17 @@ class Tensor:
         """
         Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
+    def asin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(asin(self, ...)).
+        """
     def asinh(self) -> Tensor:
         """
         Inverse hyperbolic sine. Integer tensors compute in float32.
+        """
+    def asinh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(asinh(self, ...)).
         """
     def atan(self) -> Tensor:
         """
@@ -712,9 +779,21 @@ class Tensor:
         """
         The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
+    def atan2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(atan2(self, ...)).
+        """
+    def atan_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(atan(self, ...)).
+        """
     def atanh(self) -> Tensor:
         """
         Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
+        """
+    def atanh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(atanh(self, ...)).
         """
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
         """
@@ -723,6 +802,10 @@ class Tensor:
     def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
         """
         beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
+        """
+    def baddbmm_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(baddbmm(self, ...)).
         """
     def bernoulli_(self, p: float = 0.5, *, generator: typing.Any = None) -> Tensor:
         """
@@ -814,6 +897,10 @@ class Tensor:
         """
     def byte(self) -> Tensor:
         ...
+    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with Cauchy(median, sigma) draws: median + sigma tan(pi (u - 1/2)).
+        """
     def cdouble(self) -> Tensor:
         ...
     def ceil(self) -> Tensor:
@@ -834,7 +921,16 @@ class Tensor:
         """
     def clamp(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
         """
-        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
+        clamp(*args, **kwargs)
+        Overloaded function.
+        
+        1. clamp(self: ember._C.Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> ember._C.Tensor
+        
+        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < self < max (PyTorch's: none at a bound).
+        
+        2. clamp(self: ember._C.Tensor, min: ember._C.Tensor | None = None, max: ember._C.Tensor | None = None) -> ember._C.Tensor
+        
+        clamp with tensor bounds (broadcast, promoted): maximum(self, min) or minimum(self, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to self), min > max gives max.
         
         min and max may also be tensors (broadcast; NaN propagates, as in PyTorch).
         """
@@ -850,9 +946,22 @@ class Tensor:
         """
     def clip(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
         """
-        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= self <= max.
+        clamp(*args, **kwargs)
+        Overloaded function.
+        
+        1. clamp(self: ember._C.Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> ember._C.Tensor
+        
+        min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < self < max (PyTorch's: none at a bound).
+        
+        2. clamp(self: ember._C.Tensor, min: ember._C.Tensor | None = None, max: ember._C.Tensor | None = None) -> ember._C.Tensor
+        
+        clamp with tensor bounds (broadcast, promoted): maximum(self, min) or minimum(self, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to self), min > max gives max.
         
         min and max may also be tensors (broadcast; NaN propagates, as in PyTorch).
+        """
+    def clip_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(clamp(self, ...)).
         """
     def clone(self) -> Tensor:
         """
@@ -862,15 +971,27 @@ class Tensor:
         """
         self when contiguous, else a contiguous copy.
         """
+    @typing.overload
     def copy_(self, src: Tensor) -> typing.Any:
+        ...
+    @typing.overload
+    def copy_(self, src: bool | int | float) -> typing.Any:
         ...
     def cos(self) -> Tensor:
         """
         Cosine (radians). Integer tensors compute in float32.
         """
+    def cos_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(cos(self, ...)).
+        """
     def cosh(self) -> Tensor:
         """
         Hyperbolic cosine. Integer tensors compute in float32.
+        """
+    def cosh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(cosh(self, ...)).
         """
     def cpu(self) -> Tensor:
         ...
@@ -888,12 +1009,24 @@ class Tensor:
         """
         Running products along dim; integer and bool tensors multiply in int64 unless dtype says otherwise. The gradient is exact where entries are 0.
         """
+    def cumprod_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(cumprod(self, ...)).
+        """
     def cumsum(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
         Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
         """
+    def cumsum_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(cumsum(self, ...)).
+        """
     def data_ptr(self) -> int:
         ...
+    def deg2rad_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(deg2rad(self, ...)).
+        """
     def detach(self) -> Tensor:
         """
         Same data (shared storage), cut from the graph.
@@ -956,6 +1089,10 @@ class Tensor:
         
         rounding_mode "floor" is floor_divide (Python's //), "trunc" rounds toward zero; both keep integer inputs integer and record no gradient (it would be zero).
         """
+    def divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(div(self, ...)).
+        """
     def double(self) -> Tensor:
         ...
     def element_size(self) -> int:
@@ -968,6 +1105,10 @@ class Tensor:
     @typing.overload
     def eq(self, other: bool | int | float) -> Tensor:
         ...
+    def eq_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(eq(self, ...)).
+        """
     def equal(self, other):
         ...
     def erf(self) -> Tensor:
@@ -998,6 +1139,10 @@ class Tensor:
         """
         e^self; integer tensors compute in float32.
         """
+    def exp2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(exp2(self, ...)).
+        """
     def exp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(exp(self, ...)).
@@ -1014,15 +1159,27 @@ class Tensor:
         """
         e^self - 1, accurate for small self. Integer tensors compute in float32.
         """
+    def expm1_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(expm1(self, ...)).
+        """
     def exponential_(self, lambd: float = 1.0, *, generator: typing.Any = None) -> Tensor:
         """
         Fills with Exp(lambd) draws: -log(1 - u) / lambd.
         """
     def fill_(self, value: typing.Any) -> typing.Any:
         ...
+    def fill_diagonal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_fill_diagonal(self, ...)).
+        """
     def fix(self) -> Tensor:
         """
         self rounded toward zero; integer tensors as they are. Gradient zero.
+        """
+    def fix_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(fix(self, ...)).
         """
     def flatten(self, start_dim: typing.SupportsInt | typing.SupportsIndex = 0, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
         """
@@ -1050,6 +1207,10 @@ class Tensor:
     @typing.overload
     def floor_divide(self, other: bool | int | float) -> Tensor:
         ...
+    def floor_divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(floor_divide(self, ...)).
+        """
     @typing.overload
     def fmod(self, other: Tensor) -> Tensor:
         """
@@ -1058,9 +1219,17 @@ class Tensor:
     @typing.overload
     def fmod(self, other: bool | int | float) -> Tensor:
         ...
+    def fmod_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(fmod(self, ...)).
+        """
     def frac(self) -> Tensor:
         """
         self - trunc(self), with self's sign. Floating tensors only.
+        """
+    def frac_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(frac(self, ...)).
         """
     def gather(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
         """
@@ -1074,9 +1243,26 @@ class Tensor:
     @typing.overload
     def ge(self, other: bool | int | float) -> Tensor:
         ...
+    def ge_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(ge(self, ...)).
+        """
+    def geometric_(self, p: float, *, generator: typing.Any = None) -> Tensor:
+        """
+        Fills with the number of Bernoulli(p) trials up to the first success (1, 2, ...):
+            ceil(log(u) / log(1 - p)) for u uniform in (0, 1].
+        """
     def ger(self, vec2: Tensor) -> Tensor:
         """
         The outer product of two 1-D tensors: out[i][j] = self[i] * vec2[j].
+        """
+    def greater_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(gt(self, ...)).
+        """
+    def greater_equal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(ge(self, ...)).
         """
     @typing.overload
     def gt(self, other: Tensor) -> Tensor:
@@ -1086,19 +1272,39 @@ class Tensor:
     @typing.overload
     def gt(self, other: bool | int | float) -> Tensor:
         ...
+    def gt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(gt(self, ...)).
+        """
     def half(self) -> Tensor:
         ...
+    def heaviside_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(heaviside(self, ...)).
+        """
     def histc(self, bins: typing.SupportsInt | typing.SupportsIndex = 100, min: bool | int | float = 0, max: bool | int | float = 0) -> Tensor:
         """
         Histogram of bins equal bins over [min, max] (the data's range when min == max) in self's dtype; entries outside are ignored, the right edge is in the last bin.
+        """
+    def hypot_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(hypot(self, ...)).
         """
     def i0_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(i0(self, ...)).
         """
-    def index_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
+    def igamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        A copy of self with source.select(dim, i) added to self.select(dim, index[i]).
+        In place: self.copy_(gammainc(self, ...)).
+        """
+    def igammac_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(gammaincc(self, ...)).
+        """
+    def index_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
+        """
+        A copy of self with alpha * source.select(dim, i) added to self.select(dim, index[i]).
         """
     def index_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1114,7 +1320,7 @@ class Tensor:
         """
     def index_fill(self, dim: int, index: Tensor, value: typing.Any) -> Tensor:
         """
-        self with the slices at index along dim set to value.
+        self with the slices at index along dim set to value (cast to self's dtype).
         """
     def index_fill_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1176,9 +1382,21 @@ class Tensor:
     @typing.overload
     def le(self, other: bool | int | float) -> Tensor:
         ...
+    def le_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(le(self, ...)).
+        """
     def lerp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(lerp(self, ...)).
+        """
+    def less_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(lt(self, ...)).
+        """
+    def less_equal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(le(self, ...)).
         """
     def lgamma(self) -> Tensor:
         """
@@ -1196,21 +1414,37 @@ class Tensor:
         """
         Base-10 logarithm. Integer tensors compute in float32.
         """
+    def log10_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(log10(self, ...)).
+        """
     def log1p(self) -> Tensor:
         """
         log(1 + self), accurate for small self. Integer tensors compute in float32.
+        """
+    def log1p_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(log1p(self, ...)).
         """
     def log2(self) -> Tensor:
         """
         Base-2 logarithm. Integer tensors compute in float32.
         """
+    def log2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(log2(self, ...)).
+        """
     def log_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(log(self, ...)).
         """
-    def log_softmax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: typing.Any = None) -> Tensor:
         """
-        self - logsumexp(self, dim): the log of softmax without its underflow.
+        Fills with exp(N(mean, std^2)) draws.
+        """
+    def log_softmax(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        self - logsumexp(self, dim): the log of softmax without its underflow, in dtype when given (self cast first).
         """
     def logcumsumexp(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -1220,13 +1454,29 @@ class Tensor:
         """
         Nonzero-ness of self and other combined (any dtypes, broadcast).
         """
+    def logical_and_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(logical_and(self, ...)).
+        """
     def logical_not(self) -> Tensor:
         """
         True where self is zero (any dtype; NaN is nonzero).
         """
+    def logical_not_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(logical_not(self, ...)).
+        """
     def logical_or(self, other: Tensor) -> Tensor:
         """
         Nonzero-ness of self or other (any dtypes, broadcast).
+        """
+    def logical_or_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(logical_or(self, ...)).
+        """
+    def logical_xor_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(logical_xor(self, ...)).
         """
     def logit_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1246,6 +1496,15 @@ class Tensor:
     @typing.overload
     def lt(self, other: bool | int | float) -> Tensor:
         ...
+    def lt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(lt(self, ...)).
+        """
+    def map2_(self, x: Tensor, y: Tensor, callable: typing.Callable[[typing.Any, typing.Any, typing.Any], typing.Any]) -> Tensor:
+        """
+        In place: every element s becomes callable(s, a, b), a and b the elements of x and y (broadcast
+            to self's shape) at the same position. Slow: CPU only.
+        """
     def map_(self, tensor: Tensor, callable: typing.Callable[[typing.Any, typing.Any], typing.Any]) -> Tensor:
         """
         In place: every element x becomes callable(x, y), y the element of `tensor` (broadcast to self's
@@ -1349,6 +1608,14 @@ class Tensor:
     @typing.overload
     def multiply(self, other: bool | int | float) -> Tensor:
         ...
+    def multiply_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(mul(self, ...)).
+        """
+    def mvlgamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(multigammaln(self, ...)).
+        """
     def nan_to_num_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(nan_to_num(self, ...)).
@@ -1367,6 +1634,10 @@ class Tensor:
     @typing.overload
     def ne(self, other: bool | int | float) -> Tensor:
         ...
+    def ne_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(ne(self, ...)).
+        """
     def neg(self) -> Tensor:
         """
         -self; bool tensors are refused (use logical_not).
@@ -1378,6 +1649,10 @@ class Tensor:
     def negative(self) -> Tensor:
         """
         -self; bool tensors are refused (use logical_not).
+        """
+    def negative_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(neg(self, ...)).
         """
     def nelement(self) -> int:
         ...
@@ -1402,6 +1677,10 @@ class Tensor:
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: typing.Any = None) -> Tensor:
         """
         Fills with N(mean, std^2) draws.
+        """
+    def not_equal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(ne(self, ...)).
         """
     def numel(self) -> int:
         ...
@@ -1460,6 +1739,10 @@ class Tensor:
         """
         In place: self.copy_(put(self, ...)).
         """
+    def rad2deg_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(rad2deg(self, ...)).
+        """
     def random_(self, from_: int = 0, to: int | None = None, *, generator: typing.Any = None) -> Tensor:
         """
         Fills with integers drawn uniformly from [from_, to - 1] (to: the dtype's largest exact integer
@@ -1493,6 +1776,10 @@ class Tensor:
     @typing.overload
     def remainder(self, other: bool | int | float) -> Tensor:
         ...
+    def remainder_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(remainder(self, ...)).
+        """
     def repeat(self, *args) -> Tensor:
         """
         self tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
@@ -1534,6 +1821,10 @@ class Tensor:
     def rsqrt(self) -> Tensor:
         """
         1 / sqrt(self).
+        """
+    def rsqrt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(rsqrt(self, ...)).
         """
     def scatter(self, dim: int, index: Tensor, src: typing.Any = None, *, value: typing.Any = None, reduce: str | None = None) -> Tensor:
         """
@@ -1586,17 +1877,29 @@ class Tensor:
         """
         Sine (radians). Integer tensors compute in float32.
         """
+    def sin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(sin(self, ...)).
+        """
+    def sinc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(sinc(self, ...)).
+        """
     def sinh(self) -> Tensor:
         """
         Hyperbolic sine. Integer tensors compute in float32.
+        """
+    def sinh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(sinh(self, ...)).
         """
     def size(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
         """
         The shape as a tuple, or the size of one dim.
         """
-    def softmax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    def softmax(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
-        exp(self) / sum(exp(self)) along dim, computed stably. Floating tensors only.
+        exp(self) / sum(exp(self)) along dim, computed stably, in dtype when given (self cast first). Floating tensors only.
         """
     def sort(self, dim: typing.SupportsInt | typing.SupportsIndex = -1, descending: bool = False, *, stable: bool = False) -> typing.Any:
         """
@@ -1628,9 +1931,15 @@ class Tensor:
         """
         In place: self.copy_(square(self, ...)).
         """
+    @typing.overload
     def squeeze(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
         """
         Size-1 dims removed (only dim, when given and of size 1).
+        """
+    @typing.overload
+    def squeeze(self, dim: typing.Any) -> Tensor:
+        """
+        Those of the dims `dim` that have size 1 removed (a dim named twice is refused); Python's squeeze with a tuple.
         """
     def squeeze_(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
         ...
@@ -1666,6 +1975,10 @@ class Tensor:
         """
         self - alpha * other for a Python number other.
         """
+    def subtract_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(_subtract(self, ...)).
+        """
     def sum(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         """
         Sum over dim (every dim when empty), computed in dtype when given. Integer and bool sums accumulate in int64.
@@ -1691,6 +2004,10 @@ class Tensor:
     def tan(self) -> Tensor:
         """
         Tangent (radians). Integer tensors compute in float32.
+        """
+    def tan_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(tan(self, ...)).
         """
     def tanh(self) -> Tensor:
         """
@@ -1722,9 +2039,17 @@ class Tensor:
         """
         The lower triangle of the last two dims (j - i <= diagonal), zeros above.
         """
+    def tril_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(tril(self, ...)).
+        """
     def triu(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
         """
         The upper triangle of the last two dims (j - i >= diagonal), zeros below.
+        """
+    def triu_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(triu(self, ...)).
         """
     @typing.overload
     def true_divide(self, other: Tensor) -> Tensor:
@@ -1734,6 +2059,10 @@ class Tensor:
     @typing.overload
     def true_divide(self, other: bool | int | float) -> Tensor:
         ...
+    def true_divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+        """
+        In place: self.copy_(true_divide(self, ...)).
+        """
     def trunc(self) -> Tensor:
         """
         self rounded toward zero; integer tensors as they are. Gradient zero.
@@ -2164,13 +2493,25 @@ def chunk(input: Tensor, chunks: typing.SupportsInt | typing.SupportsIndex, dim:
     """
     split into pieces of ceil(size / chunks): at most chunks views.
     """
+@typing.overload
 def clamp(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
     """
-    min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= input <= max.
+    min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < input < max (PyTorch's: none at a bound).
     """
+@typing.overload
+def clamp(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+    """
+    clamp with tensor bounds (broadcast, promoted): maximum(input, min) or minimum(input, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to input), min > max gives max.
+    """
+@typing.overload
 def clip(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
     """
-    min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min <= input <= max.
+    min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < input < max (PyTorch's: none at a bound).
+    """
+@typing.overload
+def clip(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+    """
+    clamp with tensor bounds (broadcast, promoted): maximum(input, min) or minimum(input, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to input), min > max gives max.
     """
 def clone(input: Tensor) -> Tensor:
     """
@@ -2416,9 +2757,9 @@ def imag(input: Tensor) -> Tensor:
     """
     The imaginary parts of a complex tensor (a view).
     """
-def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
+def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
     """
-    A copy of input with source.select(dim, i) added to input.select(dim, index[i]).
+    A copy of input with alpha * source.select(dim, i) added to input.select(dim, index[i]).
     """
 def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
     """
@@ -2482,9 +2823,9 @@ def log2(input: Tensor) -> Tensor:
     """
     Base-2 logarithm. Integer tensors compute in float32.
     """
-def log_softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+def log_softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
     """
-    input - logsumexp(input, dim): the log of softmax without its underflow.
+    input - logsumexp(input, dim): the log of softmax without its underflow, in dtype when given (input cast first).
     """
 def logcumsumexp(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
@@ -2857,9 +3198,9 @@ def sinh(input: Tensor) -> Tensor:
     """
     Hyperbolic sine. Integer tensors compute in float32.
     """
-def softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+def softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
     """
-    exp(input) / sum(exp(input)) along dim, computed stably. Floating tensors only.
+    exp(input) / sum(exp(input)) along dim, computed stably, in dtype when given (input cast first). Floating tensors only.
     """
 def sort(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1, descending: bool = False, *, stable: bool = False) -> typing.Any:
     """
@@ -2881,9 +3222,15 @@ def square(input: Tensor) -> Tensor:
     """
     input * input, in input's dtype (bool gives int64, as PyTorch).
     """
+@typing.overload
 def squeeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
     Size-1 dims removed (only dim, when given and of size 1).
+    """
+@typing.overload
+def squeeze(input: Tensor, dim: typing.Any) -> Tensor:
+    """
+    Those of the dims `dim` that have size 1 removed (a dim named twice is refused); Python's squeeze with a tuple.
     """
 def stack(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """

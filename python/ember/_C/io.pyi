@@ -6,7 +6,7 @@ import collections.abc
 import ember._C
 import ember._C.nn
 import typing
-__all__: list[str] = ['CheckpointManager', 'load', 'load_into', 'load_module', 'load_tensor', 'save', 'save_module']
+__all__: list[str] = ['CheckpointManager', 'load', 'load_into', 'load_latest', 'load_module', 'load_tensor', 'save', 'save_module']
 class CheckpointManager:
     """
     Numbered checkpoints in a directory ("ckpt-<step>.ember"), keeping the newest keep_last; restore()
