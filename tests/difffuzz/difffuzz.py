@@ -44,6 +44,7 @@ class Run:
         self.next_seed = args.seed
         self.done_programs = 0
         self.shrinks = 0
+        self.shrink_seconds = 0.0
         self.start = time.monotonic()
         self.stop = False
         self.builder_errors = 0
@@ -85,7 +86,8 @@ def record(run, session, ev, seed):
     key, fresh = key_for(run, ev)
     with run.lock:
         busy = key in run.in_progress if key else False
-        can_shrink = fresh and not busy and run.shrinks < run.args.max_shrinks
+        share_left = run.shrink_seconds <= run.args.shrink_share * max(run.elapsed(), 60.0)
+        can_shrink = fresh and not busy and run.shrinks < run.args.max_shrinks and share_left
         if can_shrink:
             run.shrinks += 1
             if key:
@@ -97,7 +99,10 @@ def record(run, session, ev, seed):
                                               "detail": ev.top.detail[:300], "case": None})
             entry["count"] += 1
         return
+    t0 = time.monotonic()
     small, final, evals = session.shrink(ev, run.args.shrink_evals, run.args.shrink_seconds)
+    with run.lock:
+        run.shrink_seconds += time.monotonic() - t0
     if key is None:
         key = f"{ev.category}:{'+'.join(op_names(small))}"
     case = cases.make_case(key, seed, small, final)
@@ -178,7 +183,7 @@ def summary_lines(run):
     n = max(run.done_programs, 1)
     rate = run.done_programs / max(run.elapsed(), 1e-9)
     lines = [f"{run.done_programs} programs in {run.elapsed():.0f} s ({rate:.1f}/s),"
-             f" seeds {run.args.seed}..{run.next_seed - 1}, {run.shrinks} shrunk"]
+             f" seeds {run.args.seed}..{run.next_seed - 1}, {run.shrinks} shrunk in {run.shrink_seconds:.0f} s"]
     for outcome, c in sorted(run.counts.items(), key=lambda kv: -kv[1]):
         lines.append(f"  {outcome:24s} {c:8d}  {100.0 * c / n:5.1f}%")
     if run.builder_errors:
@@ -235,7 +240,9 @@ def main(argv=None):
     p.add_argument("--save", action="store_true", help="save new shrunk cases to --save-dir")
     p.add_argument("--save-dir", default=os.path.join(ROOT, "tests", "fixtures", "difffuzz", "pending"))
     p.add_argument("--allowlist", default=os.path.join(HERE, "allowlist.json"))
-    p.add_argument("--max-shrinks", type=int, default=300, help="shrink at most this many failures")
+    p.add_argument("--max-shrinks", type=int, default=2000, help="shrink at most this many failures")
+    p.add_argument("--shrink-share", type=float, default=0.3,
+                   help="start no shrink while shrinking took more than this share of the time so far")
     p.add_argument("--shrink-evals", type=int, default=300, help="candidates tried per shrink at most")
     p.add_argument("--shrink-seconds", type=float, default=60.0, help="seconds per shrink at most")
     p.add_argument("--progress", type=float, default=30.0, help="seconds between progress lines")

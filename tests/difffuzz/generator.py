@@ -12,6 +12,8 @@ Torch-free: the executor is passed in (Executor below); the op table is registry
 """
 import os
 import random
+import sys
+import traceback
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -152,6 +154,11 @@ class Gen:
             spec["data"] = [special if self.rng.random() < 0.3 else v for v in spec["data"]]
         return self._add({"input": spec})
 
+    def has_ties(self, ref, dim=None):
+        """Whether the value has equal elements (NaNs count as equal) along dim (in all of it for None):
+        where it does, which element a sort-based op's gradient reaches is unspecified."""
+        return self.ex.has_ties(ref["v"], dim)
+
     def hide(self, ref):
         self.hidden.add(ref["v"])
 
@@ -279,6 +286,7 @@ def generate(seed, executor):
             except Exception:  # a bug of a builder (not torch's verdict): counted, and drawn again
                 if os.environ.get("DIFFFUZZ_STRICT"):
                     raise
+                print(f"builder error (seed {seed}):\n{traceback.format_exc()}", file=sys.stderr)
                 clean = False
                 prog["builder_errors"] = prog.get("builder_errors", 0) + 1
                 g.rollback(start)

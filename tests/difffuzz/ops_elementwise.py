@@ -238,7 +238,7 @@ def where(g):
     b = second(g, a, scalar_p=0.35)
     r = g.rng.random()
     if r < 0.15:
-        g.call("where", "L.where", cond, float_arg(g.scalar()), a)
+        g.call("where", "L.where", cond, g.scalar(), a)
     elif r < 0.55:
         g.call("where", "L.where", cond, a, b)
     else:

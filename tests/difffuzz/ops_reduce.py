@@ -99,9 +99,20 @@ register("argmax", arg_extreme("argmax"))
 register("argmin", arg_extreme("argmin"))
 
 
+def untie(g, x, dim=None):
+    """x, or x.detach() where x requires grad and has ties along dim: a sort-based op's gradient then
+    reaches one of the tied elements, which one unspecified."""
+    if g.meta(x).rg and g.has_ties(x, dim):
+        return g.call("detach", ".detach", x)
+    return x
+
+
 def values_and_indices(g, name, call, x, dim, *args, kwargs=None, ambiguous=True):
     """A (values, indices) op: its values, or its indices; indices that ties make ambiguous are marked
-    (compared by shape and dtype only) and gathered back into values, which are compared."""
+    (compared by shape and dtype only) and gathered back into values, which are compared. Where ties
+    make the gradient's way ambiguous, x is detached first (untie)."""
+    if ambiguous:
+        x = untie(g, x, dim)
     if g.rng.random() < 0.6:
         return g.call(name, call, x, *args, kwargs=kwargs, pick=0)
     idx = g.call(name, call, x, *args, kwargs=kwargs, pick=1)
@@ -118,7 +129,7 @@ def median(g):
     x = operand(g, 0.9)
     m = g.meta(x)
     if g.rng.random() < 0.4:
-        g.fn_or_method("median", x)
+        g.fn_or_method("median", untie(g, x))
         return
     d = g.dim(m)
     kw = {"keepdim": g.rng.random() < 0.5}
@@ -162,7 +173,7 @@ def sort(g):
         kw["stable"] = True
     name = rng.choice(("sort", "sort", "argsort", "msort"))
     if name == "msort":
-        g.fn_or_method("msort", x)
+        g.fn_or_method("msort", untie(g, x, 0))
     elif name == "argsort":
         idx = g.fn_or_method("argsort", x, kwargs=kw)
         if not stable:
@@ -203,7 +214,7 @@ def quantile(g):
         kw["keepdim"] = rng.random() < 0.5
     if rng.random() < 0.4:
         kw["interpolation"] = rng.choice(("linear", "lower", "higher", "midpoint", "nearest"))
-    g.fn_or_method("quantile", x, q, kwargs=kw or None)
+    g.fn_or_method("quantile", untie(g, x, kw.get("dim")), q, kwargs=kw or None)
 
 
 register("quantile", quantile)

@@ -38,6 +38,17 @@ class LiveExecutor:
             return generator.Meta(tuple(v.shape), interpret.library_dtype_name(v.dtype), bool(v.requires_grad))
         return generator.Meta(None, type(v).__name__, False)
 
+    def has_ties(self, i, dim):
+        t = self.vals[i].detach()
+        if dim is None:
+            t, dim = t.flatten(), 0
+        if t.dim() == 0 or t.shape[dim] < 2:
+            return False
+        s = t.sort(dim).values
+        n = s.shape[dim]
+        a, b = s.narrow(dim, 1, n - 1), s.narrow(dim, 0, n - 1)
+        return bool(((a == b) | (a.isnan() & b.isnan())).any()) if t.is_floating_point() else bool((a == b).any())
+
     def truncate(self, n):
         del self.vals[n:]
         self.made = {i: e for i, e in self.made.items() if i < n}

@@ -5,8 +5,8 @@ and the program it was running is reported as a crash or a hang."""
 import json
 import os
 import queue
+import re
 import subprocess
-import sys
 import threading
 import time
 
@@ -63,7 +63,7 @@ class Worker:
                 raise WorkerDied("hang", f"no answer in {timeout:.0f} s") from None
             if msg is None:
                 code = self.proc.wait()
-                detail = f"exit code {code}; " + self.log_tail()
+                detail = crash_summary(code, self.log_tail(4000))
                 self.restart()
                 raise WorkerDied("crash", detail)
             self.stash[msg["id"]] = msg
@@ -94,5 +94,16 @@ class Worker:
         self.log.close()
 
 
-def python_of(venv):
-    return os.path.join(venv, "bin", "python") if os.path.isdir(venv) else (venv or sys.executable)
+def crash_summary(code, log):
+    """"exit code -11 (Fatal Python error: Segmentation fault) in backward (interpret.py:130)": the
+    signal and the innermost Python frame of faulthandler's stack in the worker's log."""
+    lines = log.splitlines()
+    fatal = next((ln.strip() for ln in reversed(lines) if ln.startswith("Fatal Python error")), "")
+    frame = ""
+    for k in range(len(lines) - 1, -1, -1):
+        if "most recent call first" in lines[k]:
+            m = re.match(r'\s*File "(.*)", line (\d+) in (\S+)', lines[k + 1]) if k + 1 < len(lines) else None
+            if m:
+                frame = f" in {m.group(3)} ({os.path.basename(m.group(1))}:{m.group(2)})"
+            break
+    return f"exit code {code}" + (f" ({fatal})" if fatal else "") + frame
