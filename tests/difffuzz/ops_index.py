@@ -136,8 +136,8 @@ def index_put(g):
         idxs = [g.unique_index([n], 0, m.shape[i]) for i in range(k)]
     vshape = [n] + list(m.shape[k:])
     vals = source(g, vshape[rng.randint(0, len(vshape) - 1):] if rng.random() < 0.3 else vshape, m.dtype)
-    g.fn_or_method("index_put", x, {"tuple": idxs}, vals, kwargs={"accumulate": accumulate} if rng.random() < 0.8
-                   else None, fn=False)
+    kw = {"accumulate": True} if accumulate else ({"accumulate": False} if rng.random() < 0.7 else None)
+    g.fn_or_method("index_put", x, {"tuple": idxs}, vals, kwargs=kw, fn=False)
 
 
 register("index_put", index_put)
@@ -190,20 +190,28 @@ def advanced_index(g):
     x = target(g, 1)
     m = g.meta(x)
     d0 = m.shape[0]
+    assign = rng.random() < 0.3  # x[index] = value on a clone: indices distinct (duplicates are unspecified)
     r = rng.random()
     if r < 0.3:
-        index = [rng.randint(-d0, d0 - 1) for _ in range(rng.randint(0, 3))] if d0 else []
+        if assign:
+            index = rng.sample(range(d0), min(d0, rng.randint(0, 3)))
+        else:
+            index = [rng.randint(-d0, d0 - 1) for _ in range(rng.randint(0, 3))] if d0 else []
     elif r < 0.6:
-        index = g.index([rng.randint(0, 3)], d0, low=-d0)
+        n = rng.randint(0, 3)
+        index = g.unique_index([min(n, d0)], 0, d0) if assign else g.index([n], d0, low=-d0)
     elif r < 0.8:
         index = g.pick(lambda o: is_bool(o) and list(o.shape) == list(m.shape[:len(o.shape)]) and o.shape,
                        fresh_p=0.6, shape=m.shape[:rng.randint(1, len(m.shape))], dtype="bool")
     else:
         k = min(len(m.shape), 2)
         n = rng.randint(0, 3)
-        index = {"tuple": [g.index([n], m.shape[i]) for i in range(k)]}
-    if rng.random() < 0.3:
-        # x[index] = value on a clone (duplicates only under accumulation-free fills of one value)
+        if assign:  # distinct along the first index tensor: the pairs are distinct
+            n = min(n, m.shape[0])
+            index = {"tuple": [g.unique_index([n], 0, m.shape[0])] + [g.index([n], m.shape[i]) for i in range(1, k)]}
+        else:
+            index = {"tuple": [g.index([n], m.shape[i]) for i in range(k)]}
+    if assign:
         base = g.call("clone", ".clone", x)
         g.call("setitem", "[]=", base, index, value(g, m))
     else:
