@@ -35,7 +35,7 @@ def write(folder, case):
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, case["name"] + ".json")
     with open(path, "w") as f:
-        json.dump(case, f, indent=1, allow_nan=False)
+        json.dump(case, f, separators=(",", ":"), allow_nan=False)  # one line, as the other fixtures
         f.write("\n")
     return path
 
