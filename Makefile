@@ -7,8 +7,11 @@ FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 PT_FUZZ_SECONDS ?= 30
 SOAK_SECONDS ?= 600
+DIFFFUZZ_SECONDS ?= 3600
+DIFFFUZZ_JOBS ?= 1
+DIFFFUZZ_ARGS ?=
 
-.PHONY: all deps build python test test-asan fuzz soak demo bench clean
+.PHONY: all deps build python test test-asan fuzz soak demo bench difffuzz clean
 
 all: build
 
@@ -104,6 +107,16 @@ demo: build
 ## prints the tables that bench/README.md describes (a few minutes on 2 cores).
 bench: python
 	BUILD_DIR=$(BUILD_DIR) bench/run.sh
+
+## The random-program differential test (not CI; tests/difffuzz/README.md): random programs of 3 to 8
+## ops run in Ember and in PyTorch from PyPI (installed into .venv-bench as for `make bench`) for
+## DIFFFUZZ_SECONDS with DIFFFUZZ_JOBS worker pairs; prints the programs by outcome and each distinct
+## mismatch with its shrunk reproducer (report in out/difffuzz/). DIFFFUZZ_ARGS="--save" saves new
+## cases to tests/fixtures/difffuzz/pending/, which CI replays once they pass.
+difffuzz: python
+	@test -x .venv-bench/bin/python || python3 -m venv .venv-bench
+	@.venv-bench/bin/python -c "import torch, numpy" 2>/dev/null || .venv-bench/bin/pip install -q torch numpy
+	.venv/bin/python tests/difffuzz/difffuzz.py --seconds $(DIFFFUZZ_SECONDS) -j $(DIFFFUZZ_JOBS) $(DIFFFUZZ_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR)

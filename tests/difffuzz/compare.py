@@ -1,0 +1,379 @@
+"""The comparison rules: torch's result (`want`), Ember's (`got`) and, when values differ by more than
+rounding could explain at first sight, a float64 reference run (`ref`: torch with every float32 input in
+float64). Shared by the driver and the CI replay (NumPy only).
+
+A mismatch is one of CATEGORIES, most severe first:
+  crash, hang             Ember's worker died (a segfault) or ran past the timeout
+  ember_refuses_valid     torch ran the node (or backward) and Ember raised there or earlier
+  ember_accepts_invalid   torch raised at a node (or in backward) and Ember did not
+  shape, dtype            of a value (any node's, read after the program ran)
+  value                   a value differs beyond the tolerance below
+  grad                    an input's gradient differs (shape, dtype or values; or None against nonzero)
+  requires_grad           a float value requires grad in one library and not in the other (an int or
+                          bool one never should: torch marks one now and then, as after bool[i] = x)
+  grad_none_vs_zero       one library leaves .grad None where the other has an all-zero gradient
+Both raising at the same node (or Ember raising later than torch, never) is a match: messages differ.
+Where a program writes in place, a node's value is compared as the node made it too (" (as made)"), so
+the op that made a wrong value takes the blame, not the clone an in-place op wrote to later.
+
+Values: ints and bools must be equal; NaN positions equal; infinities equal with their signs; finite
+floats within rtol * |torch| + atol * scale (TIGHT; scale is the largest finite magnitude of the tensor in
+either result, at least 1). -0.0 equals 0.0. A float64 value computed from values computed in float32
+gets float32's tolerances (precision()); signbit ignores the sign of NaN (no library specifies it). Beyond that, the float64 reference decides: an element is
+rounding when |ember - ref| <= RATIO * |torch - ref| + rtol * |ref| + atol * scale (REF tolerances), i.e.
+Ember is not clearly farther from the exact result than torch in float32 is; a NaN or inf counts as an
+infinite distance unless both are the same. An int or bool element that differs is rounding when torch's
+differs from the reference there too, or Ember's equals it. A value that still differs, made by an op
+whose result a one-ulp change can change completely (SENSITIVE: floor, atan2 of signed zeros, asin near 1,
+cos of 1e6, nonzero; or any op with an int or bool result), while a float value it depends on differs at
+all between the two, is rounding sent apart ("diverged"): neither it nor anything computed from it, nor
+the gradients, are compared then (the float64 reference cannot tell when the program computes in float64
+itself, nor when one ulp moves a result across a step).
+A shape that differs is rounding when Ember's equals the reference's (data-dependent shapes: nonzero,
+masked_select, unique). Values of indices that ties leave unspecified (nodes marked "ties": sort without
+stable=True, topk, kthvalue, median and mode along a dim, cummax/cummin) are compared by shape and dtype
+only; the generator gathers the values they point to, which are compared.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+import encoding
+from generator import refs
+
+CATEGORIES = ("crash", "hang", "ember_refuses_valid", "ember_accepts_invalid", "shape", "dtype", "value", "grad",
+              "requires_grad", "grad_none_vs_zero")
+TIGHT = {"float16": (1e-3, 1e-4), "float32": (1e-5, 1e-6), "float64": (1e-10, 1e-13)}
+REF = {"float16": (1e-2, 1e-3), "float32": (1e-4, 1e-5), "float64": (2e-10, 1e-12)}
+RATIO = 4.0
+
+
+class Mismatch(NamedTuple):
+    category: str
+    where: str    # "node 5", "grad of node 0", "backward"
+    blame: str    # the op the mismatch shows at: the node's name, "backward", or "grad"
+    detail: str
+
+
+def order(at):
+    """Where a run stopped, as a number: node index, then backward, then reading the values."""
+    return at if isinstance(at, int) else {"backward": 1 << 30, "collect": (1 << 30) + 1}.get(at, -1)
+
+
+def node_name(prog, at):
+    if isinstance(at, int) and at < len(prog["nodes"]):
+        return prog["nodes"][at].get("name", "input")
+    return str(at)
+
+
+def compare(prog, want, got, ref=None):
+    """(mismatches, needs_ref): needs_ref when some difference might be rounding and ref was not given
+    (call again with the reference run's result)."""
+    if got.get("crash") or got.get("hang"):
+        cat = "crash" if got.get("crash") else "hang"
+        return [Mismatch(cat, "program", "program", got.get("detail", ""))], False
+    if not want["ok"]:
+        if got["ok"]:
+            return [Mismatch("ember_accepts_invalid", f"node {want['at']}", node_name(prog, want["at"]),
+                             f"torch raised {want['type']}: {want['msg']}")], False
+        if order(got["at"]) < order(want["at"]):
+            return [refusal(prog, got)], False
+        return [], False
+    if not got["ok"]:
+        return [refusal(prog, got)], False
+    out, needs = [], False
+    refv = ref["values"] if ref and ref.get("ok") else None
+    made_w, made_e = want.get("made", {}), got.get("made", {})
+    made_r = ref.get("made", {}) if refv else {}
+    diverged = set()  # nodes whose values rounding legitimately sent apart, and every node after them
+    for i, (w, e) in enumerate(zip(want["values"], got["values"])):
+        if w is None:
+            continue
+        if any(j in diverged for j in refs(prog["nodes"][i])):
+            diverged.add(i)
+            continue
+        name = node_name(prog, i)
+        if e is None:
+            out.append(Mismatch("value", f"node {i}", name, f"torch {describe(w)}, ember no tensor"))
+            continue
+        r = refv[i] if refv else None
+        k = str(i)
+        suffix = LATER if "input" in prog["nodes"][i] else ""  # an input is right as made: data
+        node_out = []
+        if k in made_w or k in made_e:
+            m, need = compare_value(prog, want, got, made_w.get(k, w), made_e.get(k, e),
+                                    made_r.get(k, r) if refv else None, ref is not None, i, name, MADE)
+            node_out += m
+            needs |= need
+            suffix = LATER
+        m, need = compare_value(prog, want, got, w, e, r, ref is not None, i, name, suffix)
+        node_out += m
+        needs |= need
+        if node_out and diverges(prog, want, got, i, w, node_out):
+            diverged.add(i)
+            continue
+        out += node_out
+    if diverged:  # what later in-place ops and backward do with diverged values is not comparable
+        return [m for m in out if not m.where.endswith(LATER)], needs and ref is None
+    refg = ref["grads"] if ref and ref.get("ok") else None
+    for k, w in want["grads"].items():
+        e = got["grads"].get(k)
+        where = f"grad of node {k}"
+        if w is None and e is None:
+            continue
+        if w is None or e is None:
+            present = e if w is None else w
+            zero = present is not None and not np.any(encoding.array(present))
+            cat = "grad_none_vs_zero" if zero else "grad"
+            out.append(Mismatch(cat, where, "grad", f"torch {describe(w)}, ember {describe(e)}"))
+            continue
+        m, need = compare_tensor(w, e, refg.get(k) if refg else None, ref is not None, "grad", k, "grad",
+                                 tol_dtype=grad_precision(prog, want, w))
+        out += m
+        needs |= need
+    return out, needs and ref is None
+
+
+MADE = " (as made)"
+LATER = " (after later in-place ops)"
+
+
+def compare_value(prog, want, got, w, e, r, have_ref, i, name, suffix):
+    """([mismatches], needs_ref) for node i's value w (torch) and e (Ember)."""
+    where = f"node {i}{suffix}"
+    if "scalar" in w or "scalar" in e:
+        ok, need, detail = compare_scalar(w, e, r, have_ref)
+        if ok or need:
+            return [], need
+        return [Mismatch("value", where, name, detail)], False
+    if name in NAN_SIGN:
+        w, e = unspecified_nan_sign(prog, want, i, w, e)
+    out, need = compare_tensor(w, e, r, have_ref, "node", i, name, ties=prog["nodes"][i].get("ties"), where=where,
+                               tol_dtype=precision(prog, want, i, w))
+    if suffix != MADE and w.get("rg") != e.get("rg") and w.get("dtype") in encoding.FLOAT_DTYPES:
+        out.append(Mismatch("requires_grad", where, name, f"torch {w.get('rg')}, ember {e.get('rg')}"))
+    return out, need
+
+
+NAN_SIGN = ("signbit",)  # ops that read a NaN's sign bit, which no library specifies
+
+
+def unspecified_nan_sign(prog, want, i, w, e):
+    """w and e with the elements where the op's input is NaN in torch set to 0 in both."""
+    src = refs(prog["nodes"][i])
+    x = made_value(want, src[0]) if src else None
+    if not x or "data" not in x or x["shape"] != w["shape"]:
+        return w, e
+    nan = [v == "nan" for v in x["data"]]
+    if not any(nan):
+        return w, e
+    return ({**w, "data": [0 if n else v for n, v in zip(nan, w["data"])]},
+            {**e, "data": [0 if n else v for n, v in zip(nan, e["data"])]})
+
+
+def precision(prog, want, i, w):
+    """The dtype whose tolerances apply to node i's float value: float32 where the value is float64 but a
+    value it was computed from was computed in float32 (that rounding is in it); else its own dtype. Float32
+    inputs do not count (their data is exact in float64: mixing them in must not cost float64 precision)."""
+    if w.get("dtype") != "float64":
+        return w.get("dtype")
+    seen, todo = set(), list(refs(prog["nodes"][i]))
+    while todo:
+        j = todo.pop()
+        if j in seen:
+            continue
+        seen.add(j)
+        v = made_value(want, j)
+        if "call" in prog["nodes"][j] and v and v.get("dtype") in ("float32", "float16"):
+            return "float32"
+        todo.extend(refs(prog["nodes"][j]))
+    return "float64"
+
+
+def grad_precision(prog, want, g):
+    if g.get("dtype") == "float64" and any("call" in n and v and v.get("dtype") in ("float32", "float16")
+                                           for n, v in zip(prog["nodes"], want["values"])):
+        return "float32"
+    return g.get("dtype")
+
+
+def made_value(res, i):
+    return res.get("made", {}).get(str(i), res["values"][i])
+
+
+# Ops whose result a one-ulp change of an input can change completely: steps and rounding (floor,
+# comparisons cast to float, remainder), the sign of a zero (atan2, 1/x, pow), poles and the ends of a
+# domain (asin near 1, log near 0, lgamma near a pole), huge arguments (cos of 1e6, exp), and the
+# data-dependent shapes (nonzero, masked_select, unique). An int or bool result is such a result too.
+SENSITIVE = set("""floor ceil round trunc fix frac sign signbit heaviside floor_divide remainder fmod div true_divide
+    atan2 reciprocal rsqrt pow asin acos atanh acosh erfinv logit log log2 log10 log1p digamma lgamma polygamma
+    tan cos sin sinc exp exp2 expm1 cosh sinh bucketize searchsorted histc unique nonzero argwhere masked_select
+    __floordiv__ __rfloordiv__ __mod__ __rmod__ __truediv__ __rtruediv__ __pow__ __rpow__""".split())
+
+
+def diverges(prog, want, got, i, w, mismatches):
+    """Whether node i's value mismatches are rounding sent through a sensitive op: the op is sensitive (or
+    its result int or bool), a float value it depends on differs at all between torch and Ember, and the
+    mismatches are of values or shapes only. Then node i and every node after it are not compared."""
+    name = node_name(prog, i)
+    base = name[:-1] if name.endswith("_") and not name.startswith("__") else name
+    discrete = "scalar" in w or w.get("dtype") not in encoding.FLOAT_DTYPES
+    if not (discrete or base in SENSITIVE):
+        return False
+    if any(m.category not in ("value", "shape") for m in mismatches):
+        return False
+    return upstream_differs(prog, want, got, i)
+
+
+def upstream_differs(prog, want, got, i):
+    """Whether a float value node i depends on differs at all (by rounding: it compared close) between
+    torch and Ember: then an int or bool result that differs may be a comparison that rounding moved."""
+    seen, todo = set(), list(refs(prog["nodes"][i]))
+    while todo:
+        j = todo.pop()
+        if j in seen:
+            continue
+        seen.add(j)
+        w, e = made_value(want, j), made_value(got, j)
+        if w and e and w.get("dtype") in encoding.FLOAT_DTYPES and w.get("data") != e.get("data"):
+            return True
+        todo.extend(refs(prog["nodes"][j]))
+    return False
+
+
+def refusal(prog, got):
+    return Mismatch("ember_refuses_valid", f"node {got['at']}", node_name(prog, got["at"]),
+                    f"{got['type']}: {got['msg']}")
+
+
+def describe(e):
+    if e is None:
+        return "None"
+    if "scalar" in e:
+        return f"scalar {e['scalar']}"
+    return f"{e['dtype']}{e['shape']}"
+
+
+def compare_tensor(w, e, r, have_ref, kind, i, name, ties=False, where=None, tol_dtype=None):
+    """([mismatches], needs_ref) for one tensor entry (a value or a gradient)."""
+    cat_of = (lambda c: c) if kind == "node" else (lambda c: "grad")
+    where = where or (f"node {i}" if kind == "node" else f"grad of node {i}")
+    if list(w["shape"]) != list(e["shape"]):
+        if r is not None and list(r["shape"]) == list(e["shape"]):
+            return [], False
+        if not have_ref:
+            return [], True
+        return [Mismatch(cat_of("shape"), where, name, f"torch {w['shape']}, ember {e['shape']}")], False
+    out = []
+    if w["dtype"] != e["dtype"]:
+        out.append(Mismatch(cat_of("dtype"), where, name, f"torch {w['dtype']}, ember {e['dtype']}"))
+    if ties:
+        return out, False
+    ok, need, detail = close(w, e, r, have_ref, tol_dtype)
+    if need:
+        return out, True
+    if not ok:
+        out.append(Mismatch(cat_of("value"), where, name, detail))
+    return out, False
+
+
+def distance(a, b):
+    """|a - b| elementwise, 0 where both are the same NaN or infinity, inf where only one is NaN."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = np.abs(a - b)
+    na, nb = np.isnan(a), np.isnan(b)
+    d = np.where(a == b, 0.0, d)
+    d = np.where(na & nb, 0.0, d)
+    return np.where(na ^ nb, np.inf, d)
+
+
+def finite_max(*arrays):
+    m = 1.0
+    for a in arrays:
+        f = np.abs(a[np.isfinite(a)])
+        if f.size:
+            m = max(m, float(f.max()))
+    return m
+
+
+def close(w, e, r, have_ref, tol_dtype=None):
+    """(ok, needs_ref, detail) for two entries of one shape (and the reference's, or None); tol_dtype:
+    whose tolerances apply (default: w's dtype)."""
+    W = encoding.array(w)
+    E = encoding.array(e)
+    if W.dtype.kind not in "f" or E.dtype.kind not in "f":
+        We, Ee = W.astype(np.float64), E.astype(np.float64)
+        bad = ~(We == Ee) & ~(np.isnan(We) & np.isnan(Ee))
+        if not bad.any():
+            return True, False, ""
+        if r is None:
+            return False, not have_ref, first_bad(bad, We, Ee, None)
+        R = encoding.array(r).astype(np.float64)
+        if R.shape != We.shape:
+            return False, False, first_bad(bad, We, Ee, None)
+        bad &= ~((We != R) | (Ee == R))
+        return not bad.any(), False, first_bad(bad, We, Ee, R)
+    with np.errstate(all="ignore"):
+        return close_floats(w, W.astype(np.float64), E.astype(np.float64), r, have_ref, tol_dtype)
+
+
+def close_floats(w, W64, E64, r, have_ref, tol_dtype):
+    rtol, atol = TIGHT.get(tol_dtype or w["dtype"], TIGHT["float64"])
+    scale = finite_max(W64, E64)
+    # NB: the relative term of an infinite torch value is 0, not inf (inf <= inf would pass -inf for inf)
+    tight = distance(W64, E64) <= rtol * np.where(np.isfinite(W64), np.abs(W64), 0.0) + atol * scale
+    tight |= (np.isnan(W64) & np.isnan(E64))
+    if tight.all():
+        return True, False, ""
+    if r is None:
+        return False, not have_ref, first_bad(~tight, W64, E64, None)
+    R = encoding.array(r).astype(np.float64)
+    if R.shape != W64.shape:
+        return False, False, first_bad(~tight, W64, E64, None)
+    rtol, atol = REF.get(tol_dtype or w["dtype"], REF["float64"])
+    scale = finite_max(W64, E64, R)
+    with np.errstate(invalid="ignore", over="ignore"):
+        explained = distance(E64, R) <= RATIO * distance(W64, R) + rtol * np.nan_to_num(np.abs(R)) + atol * scale
+    bad = ~(tight | explained)
+    return not bad.any(), False, first_bad(bad, W64, E64, R)
+
+
+def first_bad(bad, W, E, R):
+    flat = np.flatnonzero(bad)
+    if not flat.size:
+        return ""
+    i = flat[0]
+    where = [int(v) for v in np.unravel_index(i, bad.shape)]
+    text = f"{flat.size} of {bad.size} differ; at {where}: torch {num(W.flat[i])}, ember {num(E.flat[i])}"
+    if R is not None:
+        text += f", float64 reference {num(R.flat[i])}"
+    return text
+
+
+def num(v):
+    v = float(v)
+    return repr(int(v)) if v.is_integer() and abs(v) < 2**53 else repr(v)
+
+
+def compare_scalar(w, e, r, have_ref):
+    if "scalar" not in w or "scalar" not in e:
+        return False, False, f"torch {describe(w)}, ember {describe(e)}"
+    a, b = encoding.scalar(w), encoding.scalar(e)
+    if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                                       and not isinstance(a, bool) and not isinstance(b, bool)):
+        return False, False, f"torch {a!r} ({type(a).__name__}), ember {b!r} ({type(b).__name__})"
+    wa = {"dtype": "float32" if isinstance(a, float) else "int64", "shape": [], "data": [encoding.number(a)]}
+    ea = dict(wa, data=[encoding.number(b)])
+    ra = None
+    if r is not None and "scalar" in r:
+        ra = dict(wa, data=[r["scalar"]])
+    return close(wa, ea, ra, have_ref)
+
+
+def severity(mismatches):
+    """The program's category: its most severe mismatch's (None for a match)."""
+    cats = [m.category for m in mismatches]
+    for c in CATEGORIES:
+        if c in cats:
+            return c
+    return None
