@@ -7,6 +7,7 @@ from hypothesis import assume, given, strategies as st
 
 import ember
 import ember.nn.functional as F
+import known_failures
 from reference import assert_close
 from strategies import FLOAT_DTYPES, tensors
 from test_nn_functional_property import conv2d_reference
@@ -123,31 +124,35 @@ def test_group_and_instance_norm_match_numpy(data):
     groups, per = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 2))
     c = groups * per
     shape = (data.draw(st.integers(1, 3)), c) + data.draw(st.sampled_from([(2,), (3, 2), (2, 1, 2)]))
-    x = data.draw(tensors(shape=shape, dtype=dtype))
+    x = data.draw(tensors(shape=shape, dtype=dtype, huge=False))  # the statistics sum in the dtype
     weight, bias = _bias(data.draw, c, dtype), _bias(data.draw, c, dtype)
     a = x.array.astype(np.float64)
     bshape = (1, c) + (1,) * (a.ndim - 2)
+    w = np.ones(c) if weight is None else weight.array.astype(np.float64)
+    b = np.zeros(c) if bias is None else bias.array.astype(np.float64)
 
-    def affine(y):
-        if weight is not None:
-            y = y * weight.array.reshape(bshape)
-        if bias is not None:
-            y = y + bias.array.reshape(bshape)
-        return y
+    def normalise(values, axes, group_shape):
+        """PyTorch's form: x * scale + (bias - mean * scale), scale = weight / sqrt(var + eps) (an
+        infinite weight gives inf - inf = NaN, not +-inf)."""
+        grouped = values.reshape(group_shape)
+        mean, var = grouped.mean(axes, keepdims=True), grouped.var(axes, keepdims=True)
+        rstd = np.broadcast_to(1 / np.sqrt(var + 1e-5), grouped.shape).reshape(values.shape)
+        mean = np.broadcast_to(mean, grouped.shape).reshape(values.shape)
+        scale = rstd * w.reshape(bshape)
+        return values * scale + (b.reshape(bshape) - mean * scale), var
 
-    grouped = a.reshape(shape[0], groups, -1)
-    mean, var = grouped.mean(-1, keepdims=True), grouped.var(-1, keepdims=True)
-    expected = affine(((grouped - mean) / np.sqrt(var + 1e-5)).reshape(shape))
     w_t, b_t = (None if weight is None else weight.tensor), (None if bias is None else bias.tensor)
-    # NB: where the variance is ~0 the output is noise scaled by 1 / sqrt(eps) in either library.
+    # NB: where the variance is ~0 but not 0 the output is rounding noise scaled by 1 / sqrt(eps) in either
+    # library; an exactly constant group (a tie) normalises to exactly 0.
     tol = dict(rtol=1e-3, atol=2e-3) if dtype == ember.float32 else dict(rtol=1e-8, atol=1e-8)
-    assume(var.min() > 1e-3)
-    assert_close(F.group_norm(x.tensor, groups, w_t, b_t), expected, dtype=dtype, **tol)
-    axes = tuple(range(2, a.ndim))
-    m, v = a.mean(axes, keepdims=True), a.var(axes, keepdims=True)
-    assume(v.min() > 1e-3)
-    assert_close(F.instance_norm(x.tensor, weight=w_t, bias=b_t), affine((a - m) / np.sqrt(v + 1e-5)), dtype=dtype,
-                 **tol)
+    with np.errstate(all="ignore"):
+        expected, var = normalise(a, -1, (shape[0], groups, -1))
+        assume(not np.any((var > 0) & (var < 1e-3)))
+        if not known_failures.dodge("group-norm-inf-weight", ~np.isfinite(w)):
+            assert_close(F.group_norm(x.tensor, groups, w_t, b_t), expected, dtype=dtype, **tol)
+        expected, var = normalise(a, tuple(range(2, a.ndim)), shape)
+        assume(not np.any((var > 0) & (var < 1e-3)))
+    assert_close(F.instance_norm(x.tensor, weight=w_t, bias=b_t), expected, dtype=dtype, **tol)
 
 
 @given(data=st.data())
