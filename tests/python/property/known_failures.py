@@ -1,9 +1,9 @@
 """The Ember bugs the boundary values find that are not fixed yet, in one place.
 
 Each entry names a bug and says what PyTorch (2.15, the suite's reference) gives. While an entry is here:
-  - its regression tests, the cases of tests/fixtures/boundary.json (make_boundary_fixtures.py) whose
-    "bug" string is the entry's name and the tests marked with xfail(name), are xfail(strict=True): they
-    must fail, so a fix that lands shows up as an XPASS;
+  - its regression tests, the cases of tests/fixtures/boundary_grid.json (make_boundary_grid_fixtures.py)
+    whose "bug" string is the entry's name and the tests marked with xfail(name), are xfail(strict=True):
+    they must fail, so a fix that lands shows up as an XPASS;
   - the property tests leave out the drawn examples that hit it (`dodge`), and check everything else.
 When the fix lands, delete the entry: its regression tests then run as plain tests and the property
 tests check those examples again.
