@@ -128,7 +128,9 @@ def boundary_values(dtype, lo=None, hi=None, nonfinite: bool = True, exclude_zer
     the dtype's smallest and largest; False and True. With lo or hi given only the finite ones inside
     [lo, hi] count (with lo and hi themselves, the edges of the test's domain); nonfinite=False drops
     inf and NaN, nan=False NaN alone. huge=False drops the largest finite float: for the ops that sum
-    in the dtype, where max + max - max is inf or max depending on the order of the additions."""
+    (or multiply, or raise to a power) in the dtype, where max + max - max is inf or max depending on
+    the order of the additions, so that neither PyTorch nor Ember has one answer for a float64 oracle
+    to give."""
     if dtype == ember.bool:
         return [False, True]
     np_dtype = NUMPY_OF[dtype]

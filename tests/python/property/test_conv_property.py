@@ -15,8 +15,8 @@ from test_nn_functional_property import conv2d_reference
 _TOL = dict(rtol=1e-5, atol=1e-4)
 
 
-def _bias(draw, n, dtype):
-    return draw(st.none() | tensors(shape=(n,), dtype=dtype))
+def _bias(draw, n, dtype, **kwargs):
+    return draw(st.none() | tensors(shape=(n,), dtype=dtype, **kwargs))
 
 
 @given(data=st.data())
@@ -30,8 +30,8 @@ def test_conv1d_and_same_padding_match_numpy(data):
     padding = 0 if same else data.draw(st.integers(0, 2))
     n, length = data.draw(st.integers(0, 2)), data.draw(st.integers(1, 7))
     assume(same or length + 2 * padding - dilation * (k - 1) - 1 >= 0)
-    x = data.draw(tensors(shape=(n, groups * cg, length), dtype=dtype))
-    w = data.draw(tensors(shape=(groups * per, cg, k), dtype=dtype))
+    x = data.draw(tensors(shape=(n, groups * cg, length), dtype=dtype, huge=False))  # sums of products
+    w = data.draw(tensors(shape=(groups * per, cg, k), dtype=dtype, huge=False))
     b = _bias(data.draw, groups * per, dtype)
     xa = x.array.astype(np.float64)
     if same:
@@ -57,8 +57,8 @@ def test_conv_transpose2d_matches_numpy(data):
     n, h, w = data.draw(st.integers(0, 2)), data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
     out_hw = [(i - 1) * si - 2 * pi + di * (ki - 1) + oi + 1 for i, si, pi, di, ki, oi in zip((h, w), s, p, d, k, op)]
     assume(min(out_hw) > 0)
-    x = data.draw(tensors(shape=(n, groups * cg, h, w), dtype=dtype))
-    wt = data.draw(tensors(shape=(groups * cg, per) + k, dtype=dtype))
+    x = data.draw(tensors(shape=(n, groups * cg, h, w), dtype=dtype, huge=False))  # sums of products
+    wt = data.draw(tensors(shape=(groups * cg, per) + k, dtype=dtype, huge=False))
     b = _bias(data.draw, groups * per, dtype)
     full = np.zeros((n, groups * per, out_hw[0] + 2 * p[0] + k[0] * d[0], out_hw[1] + 2 * p[1] + k[1] * d[1]))
     xa, wa = x.array.astype(np.float64), wt.array.astype(np.float64)
@@ -125,7 +125,9 @@ def test_group_and_instance_norm_match_numpy(data):
     c = groups * per
     shape = (data.draw(st.integers(1, 3)), c) + data.draw(st.sampled_from([(2,), (3, 2), (2, 1, 2)]))
     x = data.draw(tensors(shape=shape, dtype=dtype, huge=False))  # the statistics sum in the dtype
-    weight, bias = _bias(data.draw, c, dtype), _bias(data.draw, c, dtype)
+    # NB: no largest weight either: weight / sqrt(var + eps) overflows float32 there, to inf or not
+    # depending on the formula, which the float64 oracle can't follow
+    weight, bias = _bias(data.draw, c, dtype, huge=False), _bias(data.draw, c, dtype)
     a = x.array.astype(np.float64)
     bshape = (1, c) + (1,) * (a.ndim - 2)
     w = np.ones(c) if weight is None else weight.array.astype(np.float64)
@@ -148,8 +150,9 @@ def test_group_and_instance_norm_match_numpy(data):
     with np.errstate(all="ignore"):
         expected, var = normalise(a, -1, (shape[0], groups, -1))
         assume(not np.any((var > 0) & (var < 1e-3)))
-        if not known_failures.dodge("group-norm-inf-weight", ~np.isfinite(w)):
-            assert_close(F.group_norm(x.tensor, groups, w_t, b_t), expected, dtype=dtype, **tol)
+        if known_failures.dodge("norm-inf-weight", ~np.isfinite(w)):
+            return
+        assert_close(F.group_norm(x.tensor, groups, w_t, b_t), expected, dtype=dtype, **tol)
         expected, var = normalise(a, tuple(range(2, a.ndim)), shape)
         assume(not np.any((var > 0) & (var < 1e-3)))
     assert_close(F.instance_norm(x.tensor, weight=w_t, bias=b_t), expected, dtype=dtype, **tol)
@@ -184,7 +187,7 @@ def test_interpolate_matches_numpy(data):
     align = mode == "bilinear" and data.draw(st.booleans())
     shape = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2)), data.draw(st.integers(1, 5)),
              data.draw(st.integers(1, 5)))
-    x = data.draw(tensors(shape=shape, dtype=ember.float64))
+    x = data.draw(tensors(shape=shape, dtype=ember.float64, huge=False))  # weighted sums
     use_scale = data.draw(st.booleans())
     if use_scale:
         scale = data.draw(st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0]))

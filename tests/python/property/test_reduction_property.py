@@ -21,11 +21,13 @@ def _reduce_np(fn, x, axes, keepdim):
 def test_sum_matches_numpy(data):
     """sum over any dims (None, an int, a tuple, negative) with keepdim: NumPy's sum; integer and bool
     inputs sum to int64, and dtype= converts first."""
-    x = data.draw(tensors())
+    x = data.draw(tensors(huge=False))
     dims = data.draw(dim_tuples(x.tensor.ndim))
     keepdim = data.draw(st.booleans())
     axes = normalise_dims(dims, x.tensor.ndim)
     cast = data.draw(st.sampled_from([None, ember.float64, ember.int64]))
+    if cast == ember.int64 and is_float(x.tensor.dtype) and not np.all(np.abs(x.array) < 2.0 ** 63):
+        cast = None  # inf, NaN and the like convert to an undefined int64 (C++'s and PyTorch's rule)
     source = x.tensor.dtype if cast is None else cast
     out_dtype = source if is_float(source) else ember.int64
     values = x.array.astype(np.float64 if is_float(out_dtype) else np.int64)
@@ -43,7 +45,7 @@ def test_sum_matches_numpy(data):
 @given(data=st.data())
 def test_mean_matches_numpy(data):
     """mean over any dims with keepdim is NumPy's mean (NaN over an empty set)."""
-    x = data.draw(tensors(dtypes=FLOAT_DTYPES))
+    x = data.draw(tensors(dtypes=FLOAT_DTYPES, huge=False))
     dims = data.draw(dim_tuples(x.tensor.ndim))
     keepdim = data.draw(st.booleans())
     axes = normalise_dims(dims, x.tensor.ndim)
@@ -128,7 +130,7 @@ def test_argmax_argmin_first_occurrence(name, data):
 def test_var_std_match_numpy(name, data):
     """var/std over any dims with unbiased= or correction= and keepdim equal NumPy's with ddof (NaN or
     inf where n - correction <= 0, as NumPy)."""
-    x = data.draw(tensors(dtypes=FLOAT_DTYPES))
+    x = data.draw(tensors(dtypes=FLOAT_DTYPES, huge=False))
     dims = data.draw(dim_tuples(x.tensor.ndim))
     keepdim = data.draw(st.booleans())
     axes = normalise_dims(dims, x.tensor.ndim)
@@ -173,7 +175,7 @@ def test_logsumexp_matches_numpy(data):
 def test_norm_matches_numpy(p, data):
     """norm(p, dim, keepdim) is (sum |x|^p)^(1/p); p=inf the max |x|, -inf the min, 0 the count of
     non-zeros."""
-    x = data.draw(tensors(dtypes=FLOAT_DTYPES))
+    x = data.draw(tensors(dtypes=FLOAT_DTYPES, huge=False))
     dims = data.draw(dim_tuples(x.tensor.ndim))
     keepdim = data.draw(st.booleans())
     axes = normalise_dims(dims, x.tensor.ndim)

@@ -73,7 +73,9 @@ def test_topk_and_kthvalue_match_numpy(data):
 
 @given(data=st.data())
 def test_cumsum_matches_numpy(data):
-    x = data.draw(tensors(dtypes=ALL_DTYPES))
+    # NB: no largest float: PyTorch's CPU cumsum of float32 adds in float64 ([max, max, -max] gives
+    # [max, inf, max]), Ember's in float32 ([max, inf, inf])
+    x = data.draw(tensors(dtypes=ALL_DTYPES, huge=False))
     d = _dim(data, x)
     a = x.array if x.tensor.dim() else x.array.reshape(1)
     out_dtype = x.tensor.dtype if x.tensor.dtype in FLOAT_DTYPES else ember.int64
