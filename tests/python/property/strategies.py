@@ -5,6 +5,12 @@ a bigger buffer) or expanded (stride 0), so every op sees non-contiguous inputs.
 
 A drawn tensor comes as a `Drawn(tensor, array)`: the NumPy array holds exactly the values the tensor
 shows, in the tensor's dtype; the tests compute their oracle from it in float64.
+
+Values include the boundary values where ops have their edge cases (`boundary_values`: +-0, +-1,
+subnormals, the smallest normal, the largest finite value, +-inf, NaN; the integer dtypes' extremes) and
+exact ties (arrays of one to three distinct values), so the oracles must follow PyTorch's semantics
+there (torch_rules.py); a test narrows them only where PyTorch's own answer is undefined or depends on
+the order of float additions, and says why.
 """
 from __future__ import annotations
 
@@ -112,28 +118,114 @@ def normalise_dims(dims, rank: int) -> tuple:
 
 # ---- values
 
-def elements(dtype, lo: float = -8.0, hi: float = 8.0, exclude_zero: bool = False):
-    """Element values of a dtype: floats representable in the dtype, small ints (so that products fit
-    in uint8), bools."""
+DEFAULT_LO, DEFAULT_HI = -8.0, 8.0  # the range of the ordinary values when a test gives none
+
+
+def boundary_values(dtype, lo=None, hi=None, nonfinite: bool = True, exclude_zero: bool = False,
+                    nan: bool = True, huge: bool = True) -> list:
+    """The values where ops have their edge cases, in the dtype: for floats +-0, +-1, the smallest
+    subnormal, the smallest normal, the largest finite value, +-inf and NaN; for integers 0, +-1 and
+    the dtype's smallest and largest; False and True. With lo or hi given only the finite ones inside
+    [lo, hi] count (with lo and hi themselves, the edges of the test's domain); nonfinite=False drops
+    inf and NaN, nan=False NaN alone. huge=False drops the largest finite float: for the ops that sum
+    (or multiply, or raise to a power) in the dtype, where max + max - max is inf or max depending on
+    the order of the additions, so that neither PyTorch nor Ember has one answer for a float64 oracle
+    to give."""
+    if dtype == ember.bool:
+        return [False, True]
+    np_dtype = NUMPY_OF[dtype]
+    ranged = lo is not None or hi is not None
+    lo = -math.inf if lo is None else lo
+    hi = math.inf if hi is None else hi
+    if np_dtype.kind in "iu":
+        info = np.iinfo(np_dtype)
+        values = [0, 1, -1, int(info.min), int(info.max)] if not ranged else [0, 1, -1]
+        values += [int(math.ceil(lo)), int(math.floor(hi))] if ranged else []
+        values = [v for v in values if max(lo, info.min) <= v <= min(hi, info.max)]
+    else:
+        info = np.finfo(np_dtype)
+        finite = [0.0, -0.0, 1.0, -1.0, float(info.smallest_subnormal), -float(info.smallest_subnormal),
+                  float(info.tiny), -float(info.tiny)] + ([float(info.max), -float(info.max)] if huge else [])
+        if ranged:  # the domain's edges
+            finite += [_inwards(np_dtype.type, v, lo, hi) for v in (lo, hi) if math.isfinite(v)]
+        values = [v for v in finite if lo <= v <= hi] + (
+            [math.inf, -math.inf] + ([math.nan] if nan else []) if nonfinite else [])
+    if exclude_zero:
+        values = [v for v in values if v != 0]
+    unique = {}  # NB: keyed with the sign, since -0.0 == 0.0
+    for v in values:
+        unique.setdefault((v, math.copysign(1, v) if isinstance(v, float) else 1), v)
+    return list(unique.values())
+
+
+def _inwards(cast, v: float, lo: float, hi: float) -> float:
+    """v rounded into the float dtype `cast`, then moved one ulp into [lo, hi] if rounding left it."""
+    r = cast(v)
+    if float(r) < lo:
+        r = np.nextafter(r, cast(math.inf))
+    elif float(r) > hi:
+        r = np.nextafter(r, cast(-math.inf))
+    return float(r)
+
+
+def _ordinary(dtype, lo, hi):
     if dtype == ember.bool:
         return st.booleans()
     if dtype == ember.uint8:
-        s = st.integers(max(0, int(lo)), 15)
-    elif dtype in (ember.int32, ember.int64):
-        s = st.integers(max(int(lo), -15), min(int(hi), 15))
-    else:
-        width = 32 if dtype == ember.float32 else 64
-        if width == 32:  # bounds representable in float32, inside [lo, hi]
-            lo, hi = (float(np.nextafter(np.float32(v), np.float32(toward)) if float(np.float32(v)) != v and
-                            (float(np.float32(v)) < v) == (toward > 0) else np.float32(v))
-                      for v, toward in ((lo, np.inf), (hi, -np.inf)))
-        s = st.floats(lo, hi, width=width, allow_nan=False, allow_infinity=False, allow_subnormal=False)
-    return s.filter(lambda v: v != 0) if exclude_zero else s
+        return st.integers(max(0, int(lo)), 15)
+    if dtype in (ember.int32, ember.int64):
+        return st.integers(max(int(lo), -15), min(int(hi), 15))
+    width = 32 if dtype == ember.float32 else 64
+    if width == 32:  # bounds representable in float32, inside [lo, hi]
+        lo, hi = (float(np.nextafter(np.float32(v), np.float32(toward)) if float(np.float32(v)) != v and
+                        (float(np.float32(v)) < v) == (toward > 0) else np.float32(v))
+                  for v, toward in ((lo, np.inf), (hi, -np.inf)))
+    return st.floats(lo, hi, width=width, allow_nan=False, allow_infinity=False, allow_subnormal=False)
 
 
-def arrays(dtype, shape, **element_kwargs):
-    """A NumPy array of that Ember dtype and shape."""
-    return hnp.arrays(NUMPY_OF[dtype], shape, elements=elements(dtype, **element_kwargs))
+def elements(dtype, lo=None, hi=None, exclude_zero: bool = False, boundary: bool = True, **boundary_kwargs):
+    """Element values of a dtype: floats representable in the dtype, small ints (so that products fit
+    in uint8), bools; all in [lo, hi] (default [-8, 8]). With boundary, some draws are
+    boundary_values(dtype, lo, hi, ...) instead (all of them when no range is given)."""
+    ordinary = _ordinary(dtype, DEFAULT_LO if lo is None else lo, DEFAULT_HI if hi is None else hi)
+    if exclude_zero:
+        ordinary = ordinary.filter(lambda v: v != 0)
+    specials = boundary_values(dtype, lo, hi, exclude_zero=exclude_zero, **boundary_kwargs) if boundary else []
+    return _mix(ordinary, specials, 1) if specials else ordinary
+
+
+def _mix(ordinary, specials, weight: int):
+    """ordinary, or (weight in six draws) one of the specials, the non-finite ones as often as the
+    others together; shrinks towards the ordinary values."""
+    finite = [v for v in specials if not isinstance(v, float) or math.isfinite(v)]
+    groups = [g for g in ([v for v in specials if v not in finite], finite) if g]
+
+    def pick(k):
+        return ordinary if k >= weight else st.sampled_from(groups[k % len(groups)])
+    return st.integers(0, 5).flatmap(pick)
+
+
+@st.composite
+def arrays(draw, dtype, shape, lo=None, hi=None, exclude_zero: bool = False, boundary: bool = True,
+           **boundary_kwargs):
+    """A NumPy array of that Ember dtype and shape. With boundary, about three arrays in ten have some
+    boundary values among their elements and three in ten are made of one to three values only (ties,
+    boundary values among them or not); the others have ordinary values only (Hypothesis' arrays repeat
+    a fill value too)."""
+    ordinary = elements(dtype, lo, hi, exclude_zero, boundary=False)
+    specials = boundary_values(dtype, lo, hi, exclude_zero=exclude_zero, **boundary_kwargs) \
+        if boundary and numel(shape) else []
+    flavour = draw(st.integers(0, 9)) if specials else 0
+    if flavour >= 7:  # ties: a few values, each used many times
+        pool = draw(st.lists(_mix(ordinary, specials, 3), min_size=1, max_size=3))
+        return hnp_array_of(dtype, shape, draw(st.lists(st.sampled_from(pool), min_size=numel(shape),
+                                                        max_size=numel(shape))))
+    return draw(hnp.arrays(NUMPY_OF[dtype], shape, elements=_mix(ordinary, specials, 2) if flavour >= 4 else ordinary))
+
+
+def hnp_array_of(dtype, shape, values) -> np.ndarray:
+    """values (a flat list) as an array of that Ember dtype and shape."""
+    return np.array(values, dtype=NUMPY_OF[dtype]).reshape(shape)
 
 
 class Drawn(NamedTuple):
@@ -195,14 +287,16 @@ def tensors(draw, shape=None, dtype=None, dtypes=ALL_DTYPES, layouts=LAYOUTS, re
 
 
 def python_scalars(dtype=None):
-    """A Python bool, int or float (of the kind dtype asks for, when given)."""
+    """A Python bool, int or float (of the kind dtype asks for, when given); one float in six is a
+    boundary value of float32 (inf and NaN among them)."""
     if dtype == "bool" or dtype is bool:
         return st.booleans()
     if dtype == "int" or dtype is int:
         return st.integers(-15, 15)
+    floats = _mix(st.floats(-8, 8, allow_nan=False, width=32), boundary_values(ember.float32), 1)
     if dtype == "float" or dtype is float:
-        return st.floats(-8, 8, allow_nan=False, width=32)
-    return st.one_of(st.booleans(), st.integers(-15, 15), st.floats(-8, 8, allow_nan=False, width=32))
+        return floats
+    return st.one_of(st.booleans(), st.integers(-15, 15), floats)
 
 
 def seeds():

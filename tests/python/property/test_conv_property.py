@@ -7,6 +7,7 @@ from hypothesis import assume, given, strategies as st
 
 import ember
 import ember.nn.functional as F
+import known_failures
 from reference import assert_close
 from strategies import FLOAT_DTYPES, tensors
 from test_nn_functional_property import conv2d_reference
@@ -14,8 +15,8 @@ from test_nn_functional_property import conv2d_reference
 _TOL = dict(rtol=1e-5, atol=1e-4)
 
 
-def _bias(draw, n, dtype):
-    return draw(st.none() | tensors(shape=(n,), dtype=dtype))
+def _bias(draw, n, dtype, **kwargs):
+    return draw(st.none() | tensors(shape=(n,), dtype=dtype, **kwargs))
 
 
 @given(data=st.data())
@@ -29,8 +30,8 @@ def test_conv1d_and_same_padding_match_numpy(data):
     padding = 0 if same else data.draw(st.integers(0, 2))
     n, length = data.draw(st.integers(0, 2)), data.draw(st.integers(1, 7))
     assume(same or length + 2 * padding - dilation * (k - 1) - 1 >= 0)
-    x = data.draw(tensors(shape=(n, groups * cg, length), dtype=dtype))
-    w = data.draw(tensors(shape=(groups * per, cg, k), dtype=dtype))
+    x = data.draw(tensors(shape=(n, groups * cg, length), dtype=dtype, huge=False))  # sums of products
+    w = data.draw(tensors(shape=(groups * per, cg, k), dtype=dtype, huge=False))
     b = _bias(data.draw, groups * per, dtype)
     xa = x.array.astype(np.float64)
     if same:
@@ -56,8 +57,8 @@ def test_conv_transpose2d_matches_numpy(data):
     n, h, w = data.draw(st.integers(0, 2)), data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
     out_hw = [(i - 1) * si - 2 * pi + di * (ki - 1) + oi + 1 for i, si, pi, di, ki, oi in zip((h, w), s, p, d, k, op)]
     assume(min(out_hw) > 0)
-    x = data.draw(tensors(shape=(n, groups * cg, h, w), dtype=dtype))
-    wt = data.draw(tensors(shape=(groups * cg, per) + k, dtype=dtype))
+    x = data.draw(tensors(shape=(n, groups * cg, h, w), dtype=dtype, huge=False))  # sums of products
+    wt = data.draw(tensors(shape=(groups * cg, per) + k, dtype=dtype, huge=False))
     b = _bias(data.draw, groups * per, dtype)
     full = np.zeros((n, groups * per, out_hw[0] + 2 * p[0] + k[0] * d[0], out_hw[1] + 2 * p[1] + k[1] * d[1]))
     xa, wa = x.array.astype(np.float64), wt.array.astype(np.float64)
@@ -123,31 +124,38 @@ def test_group_and_instance_norm_match_numpy(data):
     groups, per = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 2))
     c = groups * per
     shape = (data.draw(st.integers(1, 3)), c) + data.draw(st.sampled_from([(2,), (3, 2), (2, 1, 2)]))
-    x = data.draw(tensors(shape=shape, dtype=dtype))
-    weight, bias = _bias(data.draw, c, dtype), _bias(data.draw, c, dtype)
+    x = data.draw(tensors(shape=shape, dtype=dtype, huge=False))  # the statistics sum in the dtype
+    # NB: no largest weight either: weight / sqrt(var + eps) overflows float32 there, to inf or not
+    # depending on the formula, which the float64 oracle can't follow
+    weight, bias = _bias(data.draw, c, dtype, huge=False), _bias(data.draw, c, dtype)
     a = x.array.astype(np.float64)
     bshape = (1, c) + (1,) * (a.ndim - 2)
+    w = np.ones(c) if weight is None else weight.array.astype(np.float64)
+    b = np.zeros(c) if bias is None else bias.array.astype(np.float64)
 
-    def affine(y):
-        if weight is not None:
-            y = y * weight.array.reshape(bshape)
-        if bias is not None:
-            y = y + bias.array.reshape(bshape)
-        return y
+    def normalise(values, axes, group_shape):
+        """PyTorch's form: x * scale + (bias - mean * scale), scale = weight / sqrt(var + eps) (an
+        infinite weight gives inf - inf = NaN, not +-inf)."""
+        grouped = values.reshape(group_shape)
+        mean, var = grouped.mean(axes, keepdims=True), grouped.var(axes, keepdims=True)
+        rstd = np.broadcast_to(1 / np.sqrt(var + 1e-5), grouped.shape).reshape(values.shape)
+        mean = np.broadcast_to(mean, grouped.shape).reshape(values.shape)
+        scale = rstd * w.reshape(bshape)
+        return values * scale + (b.reshape(bshape) - mean * scale), var
 
-    grouped = a.reshape(shape[0], groups, -1)
-    mean, var = grouped.mean(-1, keepdims=True), grouped.var(-1, keepdims=True)
-    expected = affine(((grouped - mean) / np.sqrt(var + 1e-5)).reshape(shape))
     w_t, b_t = (None if weight is None else weight.tensor), (None if bias is None else bias.tensor)
-    # NB: where the variance is ~0 the output is noise scaled by 1 / sqrt(eps) in either library.
+    # NB: where the variance is ~0 but not 0 the output is rounding noise scaled by 1 / sqrt(eps) in either
+    # library; an exactly constant group (a tie) normalises to exactly 0.
     tol = dict(rtol=1e-3, atol=2e-3) if dtype == ember.float32 else dict(rtol=1e-8, atol=1e-8)
-    assume(var.min() > 1e-3)
-    assert_close(F.group_norm(x.tensor, groups, w_t, b_t), expected, dtype=dtype, **tol)
-    axes = tuple(range(2, a.ndim))
-    m, v = a.mean(axes, keepdims=True), a.var(axes, keepdims=True)
-    assume(v.min() > 1e-3)
-    assert_close(F.instance_norm(x.tensor, weight=w_t, bias=b_t), affine((a - m) / np.sqrt(v + 1e-5)), dtype=dtype,
-                 **tol)
+    with np.errstate(all="ignore"):
+        expected, var = normalise(a, -1, (shape[0], groups, -1))
+        assume(not np.any((var > 0) & (var < 1e-3)))
+        if known_failures.dodge("norm-inf-weight", ~np.isfinite(w)):
+            return
+        assert_close(F.group_norm(x.tensor, groups, w_t, b_t), expected, dtype=dtype, **tol)
+        expected, var = normalise(a, tuple(range(2, a.ndim)), shape)
+        assume(not np.any((var > 0) & (var < 1e-3)))
+    assert_close(F.instance_norm(x.tensor, weight=w_t, bias=b_t), expected, dtype=dtype, **tol)
 
 
 @given(data=st.data())
@@ -179,7 +187,7 @@ def test_interpolate_matches_numpy(data):
     align = mode == "bilinear" and data.draw(st.booleans())
     shape = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2)), data.draw(st.integers(1, 5)),
              data.draw(st.integers(1, 5)))
-    x = data.draw(tensors(shape=shape, dtype=ember.float64))
+    x = data.draw(tensors(shape=shape, dtype=ember.float64, huge=False))  # weighted sums
     use_scale = data.draw(st.booleans())
     if use_scale:
         scale = data.draw(st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0]))

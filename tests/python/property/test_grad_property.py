@@ -1,7 +1,9 @@
 """Gradients of every differentiable op against central finite differences (float64): each case draws
 its inputs (shapes of rank 0 to 8, broadcasting, 1 to 40 joined tensors), makes them leaves of any
 layout (permuted, strided views of NumPy memory, expanded), backpropagates a random cotangent and
-compares every leaf's .grad. Inputs avoid the kinks of abs, relu, clamp and max ties by construction."""
+compares every leaf's .grad. Inputs avoid the kinks of abs, relu, clamp and max ties by construction
+(central differences need a smooth neighbourhood); test_boundary_grad_property.py checks the gradients
+there, and at inf and NaN, against PyTorch's analytic rules."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st

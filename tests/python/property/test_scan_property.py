@@ -7,6 +7,7 @@ from hypothesis import given, strategies as st
 
 import ember
 from reference import assert_close
+from torch_rules import cumulative_extreme
 from strategies import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, tensors
 
 
@@ -57,17 +58,6 @@ def test_logcumsumexp_matches_numpy(data):
     assert_close(ember.logcumsumexp(x.tensor, d), want, dtype=x.tensor.dtype, what=f"logcumsumexp({d})")
 
 
-def _cumulative_extreme(a, axis, is_max):
-    """Running extreme and the last index where it is taken, along axis (a Python oracle)."""
-    moved = np.moveaxis(a, axis, -1)
-    values = (np.maximum if is_max else np.minimum).accumulate(moved, axis=-1) if moved.shape[-1] else moved.copy()
-    indices = np.zeros(moved.shape, np.int64)
-    for pos in np.ndindex(moved.shape[:-1]):
-        for j in range(moved.shape[-1]):
-            indices[pos + (j,)] = max(i for i in range(j + 1) if moved[pos + (i,)] == values[pos + (j,)])
-    return np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
-
-
 @pytest.mark.parametrize("name", ["cummax", "cummin"])
 @given(data=st.data())
 def test_cummax_cummin_match_numpy(name, data):
@@ -78,7 +68,7 @@ def test_cummax_cummin_match_numpy(name, data):
         assert_close(values, x.array, dtype=x.tensor.dtype)
         assert_close(indices, np.int64(0), dtype=ember.int64)
         return
-    want_v, want_i = _cumulative_extreme(x.array, d % x.tensor.dim(), name == "cummax")
+    want_v, want_i = cumulative_extreme(x.array, d % x.tensor.dim(), name == "cummax")
     assert_close(values, want_v, dtype=x.tensor.dtype, what=f"{name}({d}) values")
     assert_close(indices, want_i, dtype=ember.int64, what=f"{name}({d}) indices")
 

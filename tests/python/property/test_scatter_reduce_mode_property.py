@@ -64,7 +64,8 @@ def test_mode_matches_a_loop(data):
     shape = data.draw(shapes(min_dims=1, max_dims=3, max_side=6))
     dim = data.draw(st.integers(-len(shape), len(shape) - 1))
     dtype = data.draw(st.sampled_from(DTYPES))
-    drawn = data.draw(layout(data.draw(arrays(dtype, shape, lo=-2, hi=2))))
+    # NB: no NaN: PyTorch's mode of a slice holding NaN depends on how its sort orders the unordered values
+    drawn = data.draw(layout(data.draw(arrays(dtype, shape, lo=-2, hi=2, nan=False))))
     if drawn.array.size == 0:
         return
     keepdim = data.draw(st.booleans())
