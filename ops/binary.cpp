@@ -170,7 +170,10 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
                         : alpha;
   DType dtype = result_type(a, b);
   Tensor out;
-  if (alpha_value == 1.0) {
+  if (dtype == kBool) {
+    // NB: as PyTorch, alpha is cast to bool: a + b (or) for any nonzero alpha, a for zero.
+    out = detail::binary_forward(BinaryOp::Add, a, alpha_value != 0.0 ? b : zeros_like(b), dtype, name);
+  } else if (alpha_value == 1.0) {
     out = detail::binary_forward(BinaryOp::Add, a, b, dtype, name);
   } else if (alpha_value == -1.0) {
     out = detail::binary_forward(BinaryOp::Sub, a, b, dtype, name);
@@ -194,13 +197,23 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
 }  // namespace
 
 Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) { return add_impl(a, b, alpha, false, "add"); }
+namespace {
+// NB: as PyTorch, a bool operand (a tensor or a Python bool) is refused whatever the other is.
+void check_no_bool_sub(bool a_bool, bool b_bool) {
+  EMBER_CHECK_TYPE(!a_bool && !b_bool, "sub: subtraction with a bool ", a_bool && b_bool ? "tensor on both sides" : "operand",
+                   " is not supported; to invert a mask use ~ or logical_not(), to compare two use logical_xor()");
+}
+}  // namespace
+
 Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
-  EMBER_CHECK_TYPE(a.dtype() != kBool || b.dtype() != kBool,
-                   "sub: subtracting two bool tensors is not supported; use logical ops");
+  check_no_bool_sub(a.dtype() == kBool, b.dtype() == kBool);
   return add_impl(a, b, alpha, true, "sub");
 }
 Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, wrap_scalar(b, a), alpha); }
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha) { return sub(a, wrap_scalar(b, a), alpha); }
+Tensor sub(const Tensor& a, Scalar b, Scalar alpha) {
+  check_no_bool_sub(a.dtype() == kBool, b.is_bool());
+  return sub(a, wrap_scalar(b, a), alpha);
+}
 
 Tensor mul(const Tensor& a, const Tensor& b) {
   Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, result_type(a, b), "mul");
@@ -402,7 +415,10 @@ Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }
 Tensor operator+(Scalar a, const Tensor& b) { return add(b, a); }
 Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
 Tensor operator-(const Tensor& a, Scalar b) { return sub(a, b); }
-Tensor operator-(Scalar a, const Tensor& b) { return sub(wrap_scalar(a, b), b); }
+Tensor operator-(Scalar a, const Tensor& b) {
+  check_no_bool_sub(a.is_bool(), b.dtype() == kBool);
+  return sub(wrap_scalar(a, b), b);
+}
 Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
 Tensor operator*(const Tensor& a, Scalar b) { return mul(a, b); }
 Tensor operator*(Scalar a, const Tensor& b) { return mul(b, a); }

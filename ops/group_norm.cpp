@@ -71,9 +71,12 @@ Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tens
   if (use_input_stats) {
     int64_t spatial = 1;
     for (int64_t d = 2; d < input.dim(); ++d) spatial *= input.size(d);
-    EMBER_CHECK_VALUE(spatial > 1, "instance_norm: expected more than 1 spatial element when training, got input ",
+    // NB: as PyTorch, only a single element is refused (its variance is 0); an empty input is not.
+    EMBER_CHECK_VALUE(spatial != 1, "instance_norm: expected more than 1 spatial element when training, got input ",
                       input.sizes());
   }
+  // NB: as PyTorch, an empty input leaves the running statistics as they are (no NaN mean of nothing).
+  if (input.numel() == 0) return input * 1;
   Tensor mean_n = repeat_if_defined(running_mean, N), var_n = repeat_if_defined(running_var, N);
   DimVector shape = input.sizes().vec();
   shape[0] = 1;

@@ -235,9 +235,11 @@ Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tens
 
 Tensor index_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
   if (!(alpha.is_bool() ? alpha.to<bool>() : alpha.to<double>() == 1.0)) {
-    EMBER_CHECK_TYPE(!(is_integral(t.dtype()) && alpha.is_floating()), "index_add: alpha ", alpha,
-                     " is a float, but the input has integer dtype ", t.dtype());
-    return index_add(t, dim, index, mul(source, alpha), 1);
+    // NB: as PyTorch, alpha is cast to the input's dtype: an integer input truncates a float alpha
+    // (0.5 adds nothing), a bool one takes any nonzero alpha as true.
+    Scalar a = t.dtype() != kBool && is_integral(t.dtype()) && alpha.is_floating() ? Scalar(alpha.to<int64_t>()) : alpha;
+    Tensor scaled = mul(source, a);
+    return index_add(t, dim, index, scaled.dtype() == t.dtype() ? scaled : scaled.to(t.dtype()), 1);
   }
   check_same_device(t, index, "index_add");
   check_same_device(t, source, "index_add");

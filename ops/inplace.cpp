@@ -16,8 +16,9 @@ namespace ember {
 namespace {
 
 // A tensor some of whose elements share memory (an expanded view): an in-place write would race
-// with itself, so it is refused as in PyTorch.
+// with itself, so it is refused as in PyTorch (an empty one is written nowhere, so it is not).
 void check_no_internal_overlap(const Tensor& self, const char* op) {
+  if (self.numel() == 0) return;
   for (int64_t d = 0; d < self.dim(); ++d)
     EMBER_CHECK_VALUE(!(self.stride(d) == 0 && self.size(d) > 1), op,
                       ": more than one element of the written-to tensor refers to a single memory "

@@ -33,7 +33,10 @@ void check_operands(const Tensor& a, const Tensor& b) {
   EMBER_CHECK_TYPE(a.dtype() == b.dtype(), "matmul: expected both operands to have the same dtype, got ",
                    a.dtype(), " and ", b.dtype());
   check_compute_dtype(a.dtype(), "matmul");
-  EMBER_CHECK_TYPE(a.dtype() != kBool, "matmul: not supported for bool tensors");
+  // NB: as PyTorch, a bool product is refused only where it has products to add up: with an empty
+  // operand (an empty result, or an inner size of 0: all False) it is returned; 1-D by 1-D (dot) never.
+  EMBER_CHECK_TYPE(a.dtype() != kBool || (!(a.dim() == 1 && b.dim() == 1) && (a.numel() == 0 || b.numel() == 0)),
+                   "matmul: not supported for bool tensors");
   EMBER_CHECK_VALUE(a.device() == b.device(), "matmul: operands on different devices, ", a.device(),
                     " and ", b.device());
   int64_t k_b = b.dim() == 1 ? b.size(0) : b.size(-2);
@@ -53,6 +56,7 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b) {
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   Tensor out = empty(with_matrix(batch, m, n), a.options());
   if (out.numel() == 0) return out;
+  if (k == 0) return zeros(out.sizes(), a.options());  // the empty sum (and bool's only product)
   DimVector a_shape = with_matrix(batch, m, k), b_shape = with_matrix(batch, k, n);
   matmul_stub(a.device().type, out, a.sizes() == IntArrayRef(a_shape) ? a : expand_data(a, a_shape),
               b.sizes() == IntArrayRef(b_shape) ? b : expand_data(b, b_shape));

@@ -79,7 +79,9 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
     expanded.insert(expanded.end(), {repeats[u], padded[u]});
     result.push_back(repeats[u] * padded[u]);
   }
-  return self.reshape(view_shape).expand(expanded).reshape(result);
+  // NB: always a copy, as PyTorch's: with every repeat 1 (or an empty result) reshape would return
+  // a view of self, and a write into the result would reach self.
+  return clone(self.reshape(view_shape).expand(expanded)).reshape(result);
 }
 
 Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim) {

@@ -94,11 +94,12 @@ struct ErfcBackward : SavedOneBackward {
     return {g[0] * exp(-(x * x)) * (-2.0 * std::numbers::inv_sqrtpi)};
   }
 };
-// d erfinv(x)/dx = grad * sqrt(pi)/2 * e^(y^2)
+// d erfinv(x)/dx = grad * sqrt(pi)/2 * e^(y^2), y = erfinv(x)
+// NB: saves x and recomputes y, as PyTorch: an in-place op on the output may follow.
 struct ErfinvBackward : SavedOneBackward {
   const char* name() const override { return "ErfinvBackward"; }
   TensorList apply(TensorList&& g) override {
-    Tensor y = saved.unpack(this);
+    Tensor y = erfinv(saved.unpack(this));
     return {g[0] * exp(y * y) * (0.5 / std::numbers::inv_sqrtpi)};
   }
 };
@@ -294,7 +295,7 @@ Tensor sqrt(const Tensor& t) { return floating_unary<SqrtBackward>(UnaryOp::Sqrt
 Tensor rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
 Tensor erf(const Tensor& t) { return floating_unary<ErfBackward>(UnaryOp::Erf, t, "erf", false); }
 Tensor erfc(const Tensor& t) { return floating_unary<ErfcBackward>(UnaryOp::Erfc, t, "erfc", false); }
-Tensor erfinv(const Tensor& t) { return floating_unary<ErfinvBackward>(UnaryOp::Erfinv, t, "erfinv", true); }
+Tensor erfinv(const Tensor& t) { return floating_unary<ErfinvBackward>(UnaryOp::Erfinv, t, "erfinv", false); }
 Tensor lgamma(const Tensor& t) { return floating_unary<LgammaBackward>(UnaryOp::Lgamma, t, "lgamma", false); }
 Tensor digamma(const Tensor& t) { return polygamma(0, t); }
 Tensor polygamma(int64_t n, const Tensor& t) {
@@ -442,7 +443,8 @@ Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> m
 
 Tensor pow(const Tensor& t, Scalar exponent) {
   DType dtype = result_type(t, exponent);
-  EMBER_CHECK_TYPE(dtype != kBool, "pow: not supported for bool tensors with a bool exponent");
+  // NB: as PyTorch, a bool tensor to a bool power stays bool: x ** True is x, x ** False is True.
+  if (dtype == kBool) return exponent.to<int64_t>() != 0 ? t.clone() : ones_like(t);
   EMBER_CHECK_VALUE(!is_integral(dtype) || exponent.to<int64_t>() >= 0, "pow: integers to negative "
                     "integer powers are not allowed (", t.dtype(), " tensor, exponent ", exponent, ")");
   check_compute_dtype(dtype, "pow");

@@ -82,6 +82,7 @@ from ._tensor import div, div as divide  # noqa: E402,F401  (rounding_mode)
 from ._tensor_str import get_printoptions, set_printoptions  # noqa: E402,F401  (how tensors print)
 from ._functions import *  # noqa: E402,F401,F403  (lerp, addcmul, isclose, movedim, compile, ...)
 from . import _tensor_methods  # noqa: E402,F401  (in-place forms, random fills)
+from ._call_forms import all, any, norm, repeat_interleave, round  # noqa: E402,F401,A004  (tuple dims, decimals, ...)
 from . import linalg  # noqa: E402,F401  (det, inv, solve, cholesky, norms)
 from .linalg import det, inverse, logdet, slogdet, cholesky_legacy as cholesky  # noqa: E402,F401
 from .linalg import matrix_exp, matrix_power, pinverse, svd_legacy as svd, qr_legacy as qr  # noqa: E402,F401

@@ -15,13 +15,18 @@ from . import _C, _promotion
 from ._autograd_function import Function
 from ._C import Tensor
 from ._mode import _ValuesIndices, mode
-from ._scatter_reduce import scatter_reduce
+from ._scatter_reduce import scatter_reduce as _scatter_reduce
+from ._zero_dim import as_one_dim as _as_one_dim
+
+scatter_reduce = _as_one_dim(_scatter_reduce)
 
 
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002  (PyTorch's names)
     """input + weight * (end - input) where |weight| < 0.5, else end - (end - input) * (1 - weight):
     PyTorch's two forms, each exact at its own end (lerp(a, b, 1) is b), and so infinite where that
     end is (lerp(inf, 1, 0.75) is inf, not inf - inf)."""
+    if isinstance(weight, Tensor) and weight.dtype == _C.bool:
+        weight = weight.to(input.dtype)  # NB: PyTorch takes a bool weight as 0 and 1
     if not isinstance(weight, Tensor):
         if abs(weight) < 0.5:
             return input + weight * (end - input)
@@ -251,7 +256,10 @@ class _Hypot(Function):
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """sqrt(input^2 + other^2), elementwise and broadcast, in the dtype the two promote to (both
-    cast to it first, so a float32 operand does not round a float64 result)."""
+    cast to it first, so a float32 operand does not round a float64 result); other must be a
+    tensor, as PyTorch's."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"hypot(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
     dtype = _promotion.result_type(input, other)
     if not (dtype.is_floating_point or dtype.is_complex):
         dtype = _C.get_default_dtype()
@@ -614,6 +622,10 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
         raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. "
                          f"Got {interpolation}")
+    if dim is not None and input.dim() == 0:  # NB: as PyTorch, a 0-d input is 1-D of one entry
+        if dim not in (0, -1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {dim})")
+        input, dim = input.reshape(1), 0  # noqa: A001
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else dim % input.dim()
     qv = q.reshape(-1).to(_C.float64).tolist() if isinstance(q, Tensor) else [float(q)]

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as _np
 
 from . import _C
+from . import _call_forms, _zero_dim
 from . import _functions as fn
 from . import linalg as _linalg
 from . import special as _special
@@ -133,13 +134,16 @@ def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
                          _C.ones(*index.shape, dtype=_C.int64, device=self.device)) > 0
     if not isinstance(src, Tensor):
         return _C.where(hit, _fill_value(self, src, "scatter"), self)  # NB: a bool self stays bool
+    if index.numel() == 0:  # NB: as PyTorch, nothing is read from src (whatever its shape)
+        return self.clone()
     src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
     return _C.where(hit, _C.scatter_add(_C.zeros_like(self), dim, index, src.to(self.dtype)), self)
 
 
 def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
           append: Tensor | None = None) -> Tensor:
-    """The n-th forward difference along dim (prepend and append joined first)."""
+    """The n-th forward difference along dim (prepend and append joined first); of a bool tensor,
+    whether neighbours differ (logical_xor), as PyTorch's."""
     x = self
     if prepend is not None or append is not None:
         x = _C.cat([t for t in (prepend, x, append) if t is not None], dim)
@@ -147,7 +151,8 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         length = x.shape[dim]
         if length == 0:
             break
-        x = x.narrow(dim, 1, length - 1) - x.narrow(dim, 0, length - 1)
+        later, earlier = x.narrow(dim, 1, length - 1), x.narrow(dim, 0, length - 1)
+        x = fn.logical_xor(later, earlier) if x.dtype == _C.bool else later - earlier
     return x
 
 
@@ -299,7 +304,7 @@ _METHODS = {
 # In-place forms: the out-of-place op, copied into self.
 _INPLACE = {
     "exp_": _C.exp, "log_": _C.log, "sqrt_": _C.sqrt, "neg_": _C.neg, "abs_": _C.abs, "relu_": _C.relu,
-    "sigmoid_": _C.sigmoid, "tanh_": _C.tanh, "floor_": _C.floor, "ceil_": _C.ceil, "round_": _C.round,
+    "sigmoid_": _C.sigmoid, "tanh_": _C.tanh, "floor_": _C.floor, "ceil_": _C.ceil, "round_": None,
     "trunc_": _C.trunc, "sign_": _C.sign, "reciprocal_": _C.reciprocal, "square_": _C.square,
     "pow_": _C.pow, "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max, "masked_fill_": _C.masked_fill,
     "addcmul_": fn.addcmul, "addcdiv_": fn.addcdiv, "lerp_": fn.lerp, "index_add_": None,
@@ -334,7 +339,7 @@ _INPLACE = {
 
 
 def _index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-    return _C.index_add(self, dim, index, source if alpha == 1 else source * alpha)
+    return _C.index_add(self, dim, index, source, alpha=alpha)
 
 
 def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -343,12 +348,21 @@ def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 
 _INPLACE["index_add_"] = _index_add
 _INPLACE["subtract_"] = _subtract
+_INPLACE["round_"] = _call_forms.round
 
 # put, index_reduce, the Bessel functions and apply_ / map_ live in files of their own.
 from . import _bessel, _index_reduce, _put  # noqa: E402
 _METHODS.update({"put": _put.put, "index_reduce": _index_reduce.index_reduce, "i0": _bessel.i0,
                  "apply_": _put.apply_, "map_": _put.map_, "map2_": _put.map2_})
 _INPLACE.update({"put_": _put.put, "index_reduce_": _index_reduce.index_reduce, "i0_": _bessel.i0})
+
+
+# The ops along a dim that take a 0-d tensor as 1-D of one entry, as PyTorch (_zero_dim.py).
+for _table in (_METHODS, _INPLACE):
+    for _name in ("scatter", "scatter_reduce", "index_copy", "index_reduce"):
+        for _key in (_name, _name + "_"):
+            if _key in _table:
+                _table[_key] = _zero_dim.as_one_dim(_table[_key])
 
 
 def _check_castable(result: Tensor, self: Tensor) -> None:

@@ -125,6 +125,13 @@ Tensor getitem(const Tensor& self, const py::object& index) {
   return ix.advanced() ? ember::index(ix.view, ix.indices) : ix.view;
 }
 
+// value without its leading size-1 dims: as PyTorch, t[i] = v takes a v with more dims than t[i]
+// where the extra leading ones have size 1 (broadcasting would add them back anyway).
+Tensor without_leading_ones(Tensor v) {
+  while (v.dim() > 0 && v.size(0) == 1) v = v.squeeze(0);
+  return v;
+}
+
 void setitem(const Tensor& self, const py::object& index, const py::object& value) {
   bool scalar = !py::isinstance<Tensor>(value) && !is_index_tensor(value);
   if (scalar && py::isinstance<Tensor>(index)) {
@@ -138,10 +145,10 @@ void setitem(const Tensor& self, const py::object& index, const py::object& valu
   Indexed ix = apply_basic(self, index);
   if (!ix.advanced()) {
     if (scalar) ix.view.fill_(value.cast<Scalar>());
-    else ix.view.copy_(index_tensor(value));
+    else ix.view.copy_(without_leading_ones(index_tensor(value)));
     return;
   }
-  Tensor v = scalar ? scalar_tensor(value.cast<Scalar>(), ix.view.options()) : index_tensor(value);
+  Tensor v = scalar ? scalar_tensor(value.cast<Scalar>(), ix.view.options()) : without_leading_ones(index_tensor(value));
   ix.view.index_put_(ix.indices, v);
 }
 

@@ -267,6 +267,10 @@ TEST(MatmulTest, ErrorsNameBothShapes) {
   expect_error([] { matmul(ones({2, 2}), ones({2, 2}, kFloat64)); }, {"matmul", "float32", "float64"});
   expect_error<TypeError>([] { matmul(ones({2, 2}, kBool), ones({2, 2}, kBool)); },
                           {"matmul: not supported for bool tensors"});
+  expect_error<TypeError>([] { matmul(ones({0}, kBool), ones({0}, kBool)); }, {"matmul: not supported for bool tensors"});
+  // As PyTorch, a bool product with nothing to add up is returned: empty, or all false.
+  EXPECT_EQ(matmul(ones({0, 2, 2}, kBool), ones({2}, kBool)).sizes(), IntArrayRef({0, 2}));
+  EXPECT_FALSE(matmul(ones({2, 0}, kBool), ones({0, 3}, kBool)).any().item<bool>());
   expect_error<ValueError>([] { matmul(ones({2, 3}), ones({4, 5})); },
                            {"matmul: cannot multiply [2, 3] by [4, 5]"});
 }

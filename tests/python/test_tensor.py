@@ -391,7 +391,8 @@ def test_binary_ops_promote_as_pytorch_for_every_dtype_pair_and_rank():
         if {a, b, want} & _STORAGE_ONLY:
             continue
         x, y = _operand(a, ra), _operand(b, rb)
-        for result in (x + y, x * y, y - x if {a, b} != {"bool"} else y * x):
+        # NB: subtraction with a bool operand is refused, as PyTorch refuses it.
+        for result in (x + y, x * y, y - x if "bool" not in {a, b} else y * x):
             assert str(result.dtype) == f"ember.{want}", (a, ra, b, rb)
 
 

@@ -20,13 +20,21 @@ def hardswish(input, inplace: bool = False):  # noqa: A002
     return input * hardsigmoid(input)
 
 
+def _check_elu_input(input) -> None:  # noqa: A002
+    # NB: as PyTorch, the elu family takes floating tensors only (an integer or bool one is refused).
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"elu\" not implemented for '{str(input.dtype).split('.')[-1]}'")
+
+
 def selu(input, inplace: bool = False):  # noqa: A002
     """scale * (input where > 0, else alpha * (e^input - 1)), with PyTorch's alpha and scale."""
+    _check_elu_input(input)
     return _C.where(input > 0, input, _C.expm1(input) * _SELU_ALPHA) * _SELU_SCALE
 
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     """input where > 0, else alpha * (e^(input / alpha) - 1)."""
+    _check_elu_input(input)
     if alpha == 0:
         raise ValueError("celu: alpha must not be 0")
     return _C.where(input > 0, input, _C.expm1(input / alpha) * alpha)

@@ -45,6 +45,8 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean"):
     """max(d(anchor, positive) - d(anchor, negative) + margin, 0) with d = pairwise_distance; swap
     takes the negative's distance to the positive when that is smaller."""
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:

@@ -75,6 +75,7 @@ def relu6(input, inplace: bool = False):  # noqa: A002
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     """input where > 0, else alpha * (e^input - 1)."""
+    _check_elu_input(input)
     return _C.where(input > 0, input, _C.expm1(input) * alpha)
 
 
@@ -318,6 +319,7 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
 
 
 from ._activation_functions import *  # noqa: E402,F401,F403
+from ._activation_functions import _check_elu_input  # noqa: E402  (elu takes floating tensors only)
 from ._margin_losses import *  # noqa: E402,F401,F403
 from ._pixel_shuffle import *  # noqa: E402,F401,F403
 from ._sliding import *  # noqa: E402,F401,F403
