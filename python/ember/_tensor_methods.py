@@ -141,6 +141,8 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
           append: Tensor | None = None) -> Tensor:
     """The n-th forward difference along dim (prepend and append joined first)."""
     x = self
+    if n == 0:
+        return self.clone()  # a copy, as PyTorch's; prepend and append are not joined either
     if prepend is not None or append is not None:
         x = _C.cat([t for t in (prepend, x, append) if t is not None], dim)
     for _ in range(n):
