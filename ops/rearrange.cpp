@@ -79,9 +79,10 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
     expanded.insert(expanded.end(), {repeats[u], padded[u]});
     result.push_back(repeats[u] * padded[u]);
   }
-  // NB: always a copy, as PyTorch's: with every repeat 1 (or an empty result) reshape would return
-  // a view of self, and a write into the result would reach self.
-  return clone(self.reshape(view_shape).expand(expanded)).reshape(result);
+  // A copy, as in PyTorch: when every repeat is 1 the reshape keeps a view of self, and writes to
+  // self would show through the result.
+  Tensor out = self.reshape(view_shape).expand(expanded).reshape(result);
+  return out.storage() == self.storage() ? out.clone() : out;
 }
 
 Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim) {

@@ -315,16 +315,24 @@ Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   return arg_extreme(t, dim, keepdim, false);
 }
 
-Tensor var(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
-  check_floating(t, "var");
-  DimVector rd = reduction_dims(dims, t.dim(), "var");
+namespace {
+// Two passes (subtract the mean, then square) rather than E[x^2] - E[x]^2, which cancels
+// catastrophically when the mean is large. N <= correction divides by 0, giving nan/inf as in
+// PyTorch. float32 is computed in float64 (as PyTorch accumulates it): the squares of values
+// beyond 1.8e19 overflow float32, though their std (and often their var) does not.
+Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim, const char* op) {
+  check_floating(t, op);
+  DimVector rd = reduction_dims(dims, t.dim(), op);
   int64_t n = 1;
   for (int64_t d : rd) n *= t.size(d);
-  // Two passes (subtract the mean, then square) rather than E[x^2] - E[x]^2, which cancels
-  // catastrophically when the mean is large. N <= correction divides by 0, giving nan/inf as in
-  // PyTorch.
-  Tensor centered = t - mean(t, rd, true);
+  Tensor x = t.dtype() == DType::Float32 ? to(t, DType::Float64) : t;
+  Tensor centered = x - mean(x, rd, true);
   return div(sum(centered * centered, rd, keepdim), static_cast<double>(std::max<int64_t>(0, n - correction)));
+}
+}  // namespace
+
+Tensor var(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
+  return to(var_wide(t, dims, correction, keepdim, "var"), t.dtype());
 }
 
 namespace {
@@ -342,8 +350,7 @@ struct StdBackward : autograd::Node {
 }  // namespace
 
 Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
-  check_floating(t, "std");
-  Tensor v = var(t, dims, correction, keepdim);
+  Tensor v = var_wide(t, dims, correction, keepdim, "std");
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
@@ -354,7 +361,7 @@ Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) 
     autograd::set_history(out, node);
     node->result = SavedTensor(out, true);
   }
-  return out;
+  return to(out, t.dtype());
 }
 
 Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
@@ -389,10 +396,14 @@ Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
 Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim) {
   check_floating(t, "norm");
   DimVector rd = reduction_dims(dims, t.dim(), "norm");
+  int64_t n = 1;
+  for (int64_t d : rd) n *= t.size(d);
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
-    if (p == 2)
+    if (n == 1 && p != 0)
+      out = sum(abs(t), rd, keepdim);  // |x| of one value, as PyTorch: its square may overflow
+    else if (p == 2)
       out = sqrt(sum(t * t, rd, keepdim));
     else if (p == 1)
       out = sum(abs(t), rd, keepdim);

@@ -3,6 +3,7 @@
 // (so a value's result never depends on where it sits in a buffer):
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
 //   tanh_of, erf_of: Eigen's float approximations, std:: for double;
+//   log_of: Eigen's log, but right for subnormal inputs;
 //   exp_of: Eigen's exp, but 0 where the result would not be a normal number. Eigen's packet exp
 //   clamps its input (to -709.78 for double, -88.38 for float, on every instruction set), so
 //   exp(-inf) came out as 5.6e-309 in a packet and 0 in a scalar tail: a softmax over a -inf mask
@@ -14,6 +15,7 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -65,8 +67,29 @@ struct ExpOrZero {
   }
 };
 
+template <typename T>
+struct SubnormalLog {
+  // Eigen's packet log raises its input to the smallest normal number first, so log(1e-45) came
+  // out as -87.34 (log(1.2e-38)) in a packet and -103.28 in a scalar tail. A subnormal x is scaled
+  // by 2^k (exact) into the normal range and k log 2 taken off again.
+  static constexpr int k() { return std::is_same_v<T, float> ? 24 : 54; }
+  T operator()(const T& x) const { return std::log(x); }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    using namespace Eigen::internal;
+    const Packet sub = pcmp_lt(pabs(x), pset1<Packet>(std::numeric_limits<T>::min()));
+    const Packet scaled = pselect(sub, pmul(x, pset1<Packet>(T(1ull << k()))), x);
+    const T shift = static_cast<T>(k() * 0.693147180559945309417232121458176568);
+    return psub(plog(scaled), pand(sub, pset1<Packet>(shift)));
+  }
+};
+
 }  // namespace ember::cpu
 
+template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::SubnormalLog<T>> {
+  enum { Cost = 25 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
+};
 template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::ExpOrZero<T>> {
   enum { Cost = 20 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
@@ -90,5 +113,7 @@ template <typename X>
 auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
 template <typename X>
 auto exp_of(const X& x) { return x.unaryExpr(ExpOrZero<typename X::Scalar>()); }
+template <typename X>
+auto log_of(const X& x) { return x.unaryExpr(SubnormalLog<typename X::Scalar>()); }
 
 }  // namespace ember::cpu

@@ -55,8 +55,11 @@ void cpu_scan(ScanOp op, const Tensor& out, const Tensor& indices, const Tensor&
     switch (op) {
       case ScanOp::Cumprod:
         for_rows<T>(in, [&](int64_t base, int64_t n) {
-          T acc = T(1);
-          for (int64_t j = 0; j < n; ++j) o[base + j] = acc = times(acc, x[base + j]);
+          // float32 runs in double, as PyTorch's: [2, 3.4e38, 0] is [2, inf, 0], where a float
+          // running product would be inf at 1 and inf * 0 = NaN from then on.
+          using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+          Acc acc = Acc(1);
+          for (int64_t j = 0; j < n; ++j) o[base + j] = static_cast<T>(acc = times<Acc>(acc, x[base + j]));
         });
         break;
       case ScanOp::Logcumsumexp:

@@ -51,14 +51,16 @@ void cpu_cumsum(const Tensor& out, const Tensor& in) {
       T* o = static_cast<T*>(out.data_ptr());
       parallel_for(0, rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)), [&](int64_t lo, int64_t hi) {
         for (int64_t r = lo; r < hi; ++r) {
-          T acc = T(0);
+          // float32 runs in double, as PyTorch's: [3.4e38, 3.4e38, -3.4e38] ends at 3.4e38, not inf.
+          using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+          Acc acc = Acc(0);
           for (int64_t j = 0; j < n; ++j) {
             if constexpr (std::is_integral_v<T>)  // wraps like PyTorch's integers, not UB
               acc = static_cast<T>(static_cast<std::make_unsigned_t<T>>(acc) +
                                    static_cast<std::make_unsigned_t<T>>(x[r * n + j]));
             else
               acc += x[r * n + j];
-            o[r * n + j] = acc;
+            o[r * n + j] = static_cast<T>(acc);
           }
         }
       });

@@ -97,7 +97,7 @@ template <typename T>
 void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
   switch (op) {
     case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return exp_of(x); });
-    case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.log(); });
+    case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return log_of(x); });
     case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
     case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / sqrt_of(x); });
     case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });

@@ -145,6 +145,8 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     """The n-th forward difference along dim (prepend and append joined first); of a bool tensor,
     whether neighbours differ (logical_xor), as PyTorch's."""
     x = self
+    if n == 0:
+        return self.clone()  # a copy, as PyTorch's; prepend and append are not joined either
     if prepend is not None or append is not None:
         x = _C.cat([t for t in (prepend, x, append) if t is not None], dim)
     for _ in range(n):

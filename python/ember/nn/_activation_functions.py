@@ -63,8 +63,9 @@ def glu(input, dim: int = -1):  # noqa: A002
 
 
 def threshold(input, threshold: float, value: float, inplace: bool = False):  # noqa: A002
-    """input where > threshold, else value."""
-    return _C.where(input > threshold, input, value)
+    """value where input <= threshold, else input (NaN stays NaN), in input's dtype."""
+    fill = _C.full((), value, dtype=input.dtype, device=input.device)
+    return _C.where(input <= threshold, fill, input)
 
 
 def tanhshrink(input):  # noqa: A002

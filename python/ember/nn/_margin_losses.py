@@ -32,6 +32,8 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
     diff = _C.abs(x1 - x2 + eps)
     if p == float("inf"):
         return diff.amax(-1, keepdim)
+    if diff.dim() > 0 and diff.shape[-1] == 1 and p != 0:
+        return diff.sum(-1, keepdim=keepdim)  # the one |x|, as PyTorch's norm: its square may overflow
     return (diff ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
 
 
@@ -51,7 +53,8 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = _C.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce(_C.clamp(d_pos - d_neg + margin, 0.0, None), reduction, "triplet_margin_loss")
+    # NB: margin + d_pos first, in PyTorch's order: it rounds away a margin that is small next to d_pos.
+    return _reduce(_C.clamp(margin + d_pos - d_neg, 0.0, None), reduction, "triplet_margin_loss")
 
 
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
