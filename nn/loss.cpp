@@ -192,11 +192,25 @@ Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction reduc
   return reduce(loss, reduction);
 }
 
+namespace {
+
+// -log sigmoid(x) = log(1 + e^-x) for x >= 0 and -x + log(1 + e^x) below, so neither overflows,
+// and its gradient is -sigmoid(-x) everywhere: the form log(1 + e^-|x|) + max(-x, 0) has
+// derivative 0 at x = 0 (abs and relu both pick 0 there) instead of -1/2. Each branch sees only
+// its own half of x, so the unpicked one sends no inf * 0 = NaN back through where().
+Tensor neg_log_sigmoid(const Tensor& x) {
+  Tensor negative = lt(x, 0);
+  Tensor below = where(negative, x, 0);
+  Tensor above = where(negative, 0, x);
+  return where(negative, log1p(exp(below)) - below, log1p(exp(neg(above))));
+}
+
+}  // namespace
+
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const Tensor& pos_weight, Reduction reduction, const Tensor& weight) {
   check_same_shape(input, target, "binary_cross_entropy_with_logits");
-  // log(1 + e^-|x|) + max(-x, 0) = -log sigmoid(x), computed without overflow.
-  Tensor log_sig_neg = log(exp(neg(abs(input))) + 1.0) + relu(neg(input));
+  Tensor log_sig_neg = neg_log_sigmoid(input);
   Tensor loss;
   if (pos_weight.defined()) {
     Tensor weight = (pos_weight - 1.0) * target + 1.0;

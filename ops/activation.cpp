@@ -48,10 +48,10 @@ struct SigmoidBackward : ActivationBackward {
   Tensor composite(const Tensor& g, const Tensor& y) const override { return g * y * (1.0 - y); }
 };
 
-// d relu(x)/dx = grad where y > 0, else 0
+// d relu(x)/dx = 0 where y <= 0, else grad: a NaN passes it, as PyTorch's threshold_backward
 struct ReluBackward : ActivationBackward {
   const char* name() const override { return "ReluBackward"; }
-  Tensor composite(const Tensor& g, const Tensor& y) const override { return where(gt(y, 0), g, 0); }
+  Tensor composite(const Tensor& g, const Tensor& y) const override { return where(le(y, 0), 0, g); }
 };
 
 // d leaky_relu(x)/dx = grad where x > 0, else grad * slope

@@ -273,7 +273,8 @@ Tensor pow(const Tensor& a, const Tensor& b) {
 Tensor pow(Scalar a, const Tensor& b) { return pow(wrap_scalar(a, b), b); }
 
 namespace {
-// d(a mod b)/da = grad ; d/db = -grad * q(a / b), q = floor for remainder, trunc for fmod
+// d(a mod b)/da = grad ; d/db = -grad * q(a / b), q = floor for remainder, trunc for fmod. The floor
+// quotient is floor_divide's, exact as PyTorch's (floor(1.5 / 0.1f) rounds to 15, the exact one is 14).
 struct ModBackward : autograd::Node {
   SavedTensor a, b;
   DimVector a_shape, b_shape;
@@ -283,8 +284,8 @@ struct ModBackward : autograd::Node {
     Tensor ga, gb;
     if (needs_input_grad(0)) ga = sum_to(g[0], a_shape);
     if (needs_input_grad(1)) {
-      Tensor q = a.unpack(this) / b.unpack(this);
-      gb = sum_to(-g[0] * (floor_quotient ? floor(q) : trunc(q)), b_shape);
+      Tensor av = a.unpack(this), bv = b.unpack(this);
+      gb = sum_to(-g[0] * (floor_quotient ? floor_divide(av, bv) : trunc(av / bv)), b_shape);
     }
     return {ga, gb};
   }
@@ -294,7 +295,8 @@ struct ModBackward : autograd::Node {
   }
 };
 
-// d atan2(a, b)/da = grad * b / (a^2 + b^2) ; d/db = -grad * a / (a^2 + b^2)
+// d atan2(a, b)/da = grad * b / (a^2 + b^2) ; d/db = -grad * a / (a^2 + b^2); both 0 at a = b = 0,
+// as PyTorch's (0 / 0 there otherwise)
 struct Atan2Backward : autograd::Node {
   SavedTensor a, b;
   DimVector a_shape, b_shape;
@@ -302,9 +304,10 @@ struct Atan2Backward : autograd::Node {
   TensorList apply(TensorList&& g) override {
     Tensor av = a.unpack(this), bv = b.unpack(this);
     Tensor r2 = av * av + bv * bv;
+    Tensor origin = eq(r2, 0);
     Tensor ga, gb;
-    if (needs_input_grad(0)) ga = sum_to(g[0] * bv / r2, a_shape);
-    if (needs_input_grad(1)) gb = sum_to(-g[0] * av / r2, b_shape);
+    if (needs_input_grad(0)) ga = sum_to(where(origin, 0, g[0] * bv / r2), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(where(origin, 0, -g[0] * av / r2), b_shape);
     return {ga, gb};
   }
   void release_saved() override {

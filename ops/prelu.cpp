@@ -23,7 +23,10 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
   } else if (weight.dim() == 1) {
     w = reshape(weight, {});
   }
-  return where(gt(self, Scalar(0)), self, w * self);
+  // NB: the slope multiplies only the inputs it is picked for: an infinite weight times a
+  // positive input's masked gradient would send 0 * inf = NaN back through where().
+  Tensor positive = gt(self, Scalar(0));
+  return where(positive, self, w * where(positive, Scalar(0), self));
 }
 
 }  // namespace ember

@@ -106,16 +106,18 @@ struct SumBackward : autograd::Node {
 };
 
 // d amax(x)/dx = grad / count where x equals the result, else 0. As in PyTorch, a slice whose
-// result is NaN has no element equal to it, and its gradient is NaN throughout (g / 0 * 0).
+// result is NaN has no element equal to it, and its gradient is NaN throughout (g / 0 * 0); but
+// max() and min() of the whole tensor share it among the NaNs then (PyTorch's
+// evenly_distribute_backward).
 struct AmaxBackward : autograd::Node {
   SavedTensor self, result;
   DimVector dims;
-  bool keepdim = false, is_max = true;
+  bool keepdim = false, is_max = true, nan_shares = false;
   const char* name() const override { return is_max ? "AmaxBackward" : "AminBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor x = self.unpack(this);
     Tensor r = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
-    Tensor mask = eq(x, r);
+    Tensor mask = nan_shares && std::isnan(r.item<double>()) ? isnan(x) : eq(x, r);
     Tensor count = sum(mask, dims, true);
     return {unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) / count * mask};
   }
@@ -125,7 +127,7 @@ struct AmaxBackward : autograd::Node {
   }
 };
 
-Tensor extreme(const Tensor& t, IntArrayRef dims, bool keepdim, bool is_max, const char* op) {
+Tensor extreme(const Tensor& t, IntArrayRef dims, bool keepdim, bool is_max, const char* op, bool whole = false) {
   DimVector rd = reduction_dims(dims, t.dim(), op);
   Tensor out = extreme_forward(t, rd, keepdim, is_max, op);
   if (autograd::any_requires_grad(t)) {
@@ -133,6 +135,7 @@ Tensor extreme(const Tensor& t, IntArrayRef dims, bool keepdim, bool is_max, con
     node->dims = rd;
     node->keepdim = keepdim;
     node->is_max = is_max;
+    node->nan_shares = whole;
     node->self = SavedTensor(t);
     autograd::set_history(out, node);  // NB: before saving out, so the saved output requires grad
     node->result = SavedTensor(out, true);
@@ -290,12 +293,12 @@ Tensor amin(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t,
 Tensor max(const Tensor& t) {
   EMBER_CHECK_VALUE(t.numel() > 0, "max: cannot reduce an empty tensor (", describe(t),
                     ") without a dim");
-  return extreme(t, {}, false, true, "max");
+  return extreme(t, {}, false, true, "max", true);
 }
 Tensor min(const Tensor& t) {
   EMBER_CHECK_VALUE(t.numel() > 0, "min: cannot reduce an empty tensor (", describe(t),
                     ") without a dim");
-  return extreme(t, {}, false, false, "min");
+  return extreme(t, {}, false, false, "min", true);
 }
 
 Tensor max(const Tensor& a, const Tensor& b) { return maximum(a, b); }

@@ -6,10 +6,13 @@
 // Both work in storage positions, so any pair of layouts (slices with steps, transposes, views of
 // views) is handled the same way: element i of a layout is storage position positions(layout)[i].
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/binary.h"
 #include "ember/ops/index.h"
 #include "ember/ops/view.h"
 
@@ -28,6 +31,22 @@ struct Layout {
   Layout(DimVector sizes_, DimVector strides_, int64_t offset_)
       : sizes(std::move(sizes_)), strides(std::move(strides_)), offset(offset_) {}
   // One past the last storage position the layout reaches (its offset when it is empty).
+  // Whether two elements may share a storage position (an expand's stride 0, as_strided's windows
+  // that overlap): checked as PyTorch does, on the dims sorted by stride.
+  bool may_overlap() const {
+    std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with size > 1
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] == 0) return false;
+      if (sizes[d] > 1) dims.emplace_back(strides[d], sizes[d]);
+    }
+    std::sort(dims.begin(), dims.end());
+    int64_t reach = 0;  // the furthest position the smaller-stride dims reach from one element
+    for (const auto& [stride, size] : dims) {
+      if (stride <= reach) return true;
+      reach += (size - 1) * stride;
+    }
+    return false;
+  }
   int64_t end() const {
     int64_t last = offset;
     for (size_t d = 0; d < sizes.size(); ++d) {
@@ -61,6 +80,8 @@ struct Geometry {
 };
 
 // d(view)/d(base): the view's gradient added at its positions, read back in the base's layout.
+// Where base elements share a position (an as_strided of an expanded tensor), each gets an equal
+// share, as in PyTorch: otherwise the expand's backward would sum the whole gradient once per copy.
 struct AsStridedBackward : Node {
   explicit AsStridedBackward(Geometry g) : geometry(std::move(g)) {}
   Geometry geometry;
@@ -68,6 +89,13 @@ struct AsStridedBackward : Node {
   TensorList apply(TensorList&& g) override {
     Tensor flat = zeros({geometry.extent}, g[0].options());
     flat = index_add(flat, 0, positions(geometry.view, geometry.extent, g[0].device()), g[0].reshape({-1}));
+    if (geometry.base.may_overlap()) {
+      Tensor copies = zeros({geometry.extent}, g[0].options());
+      Tensor at = positions(geometry.base, geometry.extent, g[0].device());
+      copies = index_add(copies, 0, at, ones({at.numel()}, g[0].options()));
+      // NB: positions the base does not reach count 0 and are never read back.
+      flat = flat / copies;
+    }
     return {geometry.gather(flat, geometry.base)};
   }
 };

@@ -207,7 +207,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
     switch (op) {
       case UnaryOp::Tanh: return run([](const auto& g, const auto& y) { return g * (T(1) - y.square()); });
       case UnaryOp::Sigmoid: return run([](const auto& g, const auto& y) { return g * y * (T(1) - y); });
-      case UnaryOp::Relu: return run([](const auto& g, const auto& y) { return (y > T(0)).select(g, T(0)); });
+      case UnaryOp::Relu: return run([](const auto& g, const auto& y) { return (y <= T(0)).select(T(0), g); });
       case UnaryOp::LeakyRelu: {
         const T slope = static_cast<T>(p.a);
         return run([slope](const auto& g, const auto& x) { return (x > T(0)).select(g, g * slope); });

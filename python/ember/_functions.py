@@ -284,9 +284,9 @@ def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
              correction: Any = None) -> tuple:
-    """(std, mean) over dim."""
-    var, mean = var_mean(input, dim, unbiased, keepdim, correction=correction)
-    return _C.sqrt(var), mean
+    """(std, mean) over dim, as ember.std and ember.mean give them (std's gradient is 0 where the
+    values are all equal, as PyTorch's; sqrt of the variance would give 0 * inf = NaN there)."""
+    return _C.std(input, dim, unbiased, keepdim, correction=correction), input.mean(dim, keepdim=keepdim)
 
 
 def trace(input: Tensor) -> Tensor:  # noqa: A002
@@ -594,7 +594,8 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:  # noqa: A002
         return d.amax()
     if p == 0:
         return (d != 0).to(d.dtype).sum()
-    return (d ** p).sum() ** (1.0 / p)
+    # NB: the norm op's gradient at a zero difference is 0, as PyTorch's; (sum d^p)^(1/p) would give 0 * inf.
+    return _C.norm(input - other, float(p), None, False)
 
 
 def sinc(input: Tensor) -> Tensor:  # noqa: A002
@@ -605,13 +606,15 @@ def sinc(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """maximum, except that a NaN loses to a number."""
-    return _C.where(_C.isnan(input), other, _C.where(_C.isnan(other), input, _C.maximum(input, other)))
+    """maximum, except that a NaN loses to a number. As PyTorch's, input where input >= other or other
+    is NaN, other elsewhere: a tie (and two NaNs) gives input, and its gradient, all of it."""
+    return _C.where((input >= other) | _C.isnan(other), input, other)
 
 
 def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """minimum, except that a NaN loses to a number."""
-    return _C.where(_C.isnan(input), other, _C.where(_C.isnan(other), input, _C.minimum(input, other)))
+    """minimum, except that a NaN loses to a number. As PyTorch's, input where input <= other or other
+    is NaN, other elsewhere: a tie (and two NaNs) gives input, and its gradient, all of it."""
+    return _C.where((input <= other) | _C.isnan(other), input, other)
 
 
 def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
@@ -694,10 +697,32 @@ def compile(model: Any = None, **options: Any) -> Any:  # noqa: A001  (PyTorch's
 _matmul_precision = "highest"
 
 
+class _Logit(Function):
+    """log(p / (1 - p)), p = input clamped to [eps, 1 - eps] when eps is given; PyTorch's gradient
+    grad / (x (1 - x)) (inf at 0 and 1, where the quotient's chain rule gives 0 * inf = NaN), NaN
+    outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it."""
+
+    @staticmethod
+    def forward(ctx, input, eps):  # noqa: A002
+        ctx.save_for_backward(input)
+        ctx.eps = eps
+        p = input if eps is None else input.clamp(eps, 1.0 - eps)
+        return _C.log(p / (1.0 - p))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        inside = grad / (x * (1.0 - x))
+        if ctx.eps is None:
+            outside, fill = (x < 0) | (x > 1), math.nan
+        else:
+            outside, fill = (x < ctx.eps) | (x > 1.0 - ctx.eps), 0.0
+        return _C.where(outside, _C.full_like(inside, fill), inside), None
+
+
 def logit(input: Tensor, eps: Any = None) -> Tensor:  # noqa: A002
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
-    p = input if eps is None else input.clamp(eps, 1.0 - eps)
-    return _C.log(p / (1.0 - p))
+    return _Logit.apply(input, eps)
 
 
 def _xlogy_value(x: Tensor, y: Tensor) -> Tensor:

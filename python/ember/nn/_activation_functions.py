@@ -4,10 +4,19 @@ functions, softmin and the gated linear unit. Each follows PyTorch's definition,
 from __future__ import annotations
 
 from .. import _C
+from .._autograd_function import Function
 
 # SELU's constants (Klambauer et al., as PyTorch's).
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _exponential_below_zero(input, alpha: float, rate: float):  # noqa: A002
+    """alpha * (e^(rate input) - 1) where input <= 0, input elsewhere: ELU's shape (and CELU's and
+    SELU's), split as PyTorch's is, so a NaN takes the identity's gradient 1. The exponential sees
+    only the inputs it is picked for: at +inf it would send 0 * inf = NaN back through where()."""
+    below = input <= 0
+    return _C.where(below, _C.expm1(_C.where(below, input, 0.0) * rate) * alpha, input)
 
 
 def hardsigmoid(input, inplace: bool = False):  # noqa: A002  (PyTorch's names)
@@ -15,9 +24,25 @@ def hardsigmoid(input, inplace: bool = False):  # noqa: A002  (PyTorch's names)
     return _C.clamp(input + 3.0, 0.0, 6.0) / 6.0
 
 
+class _Hardswish(Function):
+    """input * hardsigmoid(input), with PyTorch's gradient by cases: 0 up to -3, input / 3 + 1/2
+    below 3, 1 from 3 up and where input is NaN (the product's derivative is NaN there)."""
+
+    @staticmethod
+    def forward(ctx, input):  # noqa: A002
+        ctx.save_for_backward(input)
+        return input * hardsigmoid(input)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        middle = grad * (x / 3.0 + 0.5)
+        return _C.where(x <= -3.0, _C.zeros_like(middle), _C.where(x < 3.0, middle, grad))
+
+
 def hardswish(input, inplace: bool = False):  # noqa: A002
     """input * hardsigmoid(input)."""
-    return input * hardsigmoid(input)
+    return _Hardswish.apply(input)
 
 
 def _check_elu_input(input) -> None:  # noqa: A002
@@ -29,7 +54,7 @@ def _check_elu_input(input) -> None:  # noqa: A002
 def selu(input, inplace: bool = False):  # noqa: A002
     """scale * (input where > 0, else alpha * (e^input - 1)), with PyTorch's alpha and scale."""
     _check_elu_input(input)
-    return _C.where(input > 0, input, _C.expm1(input) * _SELU_ALPHA) * _SELU_SCALE
+    return _exponential_below_zero(input, _SELU_ALPHA, 1.0) * _SELU_SCALE
 
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
@@ -37,7 +62,7 @@ def celu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     _check_elu_input(input)
     if alpha == 0:
         raise ValueError("celu: alpha must not be 0")
-    return _C.where(input > 0, input, _C.expm1(input / alpha) * alpha)
+    return _exponential_below_zero(input, alpha, 1.0 / alpha)
 
 
 def softsign(input):  # noqa: A002

@@ -53,7 +53,8 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = _C.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    # NB: margin + d_pos first, in PyTorch's order: it rounds away a margin that is small next to d_pos.
+    # NB: summed in PyTorch's order, margin first: the rounding decides whether a loss of about 0
+    # comes out exactly 0, where the clamp passes no gradient.
     return _reduce(_C.clamp(margin + d_pos - d_neg, 0.0, None), reduction, "triplet_margin_loss")
 
 
@@ -69,9 +70,10 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):  # noqa: A002
     """log(1 + e^(-target * input)), for targets of 1 and -1."""
-    z = -target * input
-    # NB: log1p(e^z) computed as max(z, 0) + log1p(e^-|z|), which neither overflows nor underflows.
-    return _reduce(_C.clamp(z, 0.0, None) + _C.log1p(_C.exp(-_C.abs(z))), reduction, "soft_margin_loss")
+    # NB: log1p(e^(-target input)) = -log sigmoid(target input), computed by logsigmoid, which neither
+    # overflows nor underflows and whose gradient is right at 0 (max(z, 0) + log1p(e^-|z|) gives 0 there).
+    from .functional import logsigmoid
+    return _reduce(-logsigmoid(target * input), reduction, "soft_margin_loss")
 
 
 def pdist(input, p: float = 2.0):  # noqa: A002
