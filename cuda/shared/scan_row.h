@@ -51,8 +51,10 @@ template <typename T, bool WithLog = std::is_floating_point_v<T>>
 EMBER_HOST_DEVICE inline void scan_row(ScanOp op, const T* x, T* o, int64_t* idx, int64_t n) {
   switch (op) {
     case ScanOp::Cumprod: {
-      T acc = T(1);
-      for (int64_t j = 0; j < n; ++j) o[j] = acc = scan::times(acc, x[j]);
+      // float runs in double, as the CPU kernel's and PyTorch's: [2, 3.4e38, 0] is [2, inf, 0].
+      using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+      Acc acc = Acc(1);
+      for (int64_t j = 0; j < n; ++j) o[j] = static_cast<T>(acc = scan::times<Acc>(acc, x[j]));
       break;
     }
     case ScanOp::Logcumsumexp:

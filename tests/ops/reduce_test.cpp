@@ -339,10 +339,14 @@ TEST(ReduceTest, FullMaxSharesTheGradientAmongTies) {
   Tensor y = tensor({1.0, 1.0, 1.0}).set_requires_grad();
   min(y).backward();
   expect_values_near(y.grad(), {1.0 / 3, 1.0 / 3, 1.0 / 3});
-  // A NaN maximum equals no element: as in PyTorch, its gradient is NaN throughout (g / 0 * 0).
+  // A NaN maximum of the whole tensor sends the gradient to the NaNs, as PyTorch's max() does
+  // (its amax() gives NaN throughout instead).
   Tensor n = tensor({kNaN, 2.0, kNaN}).set_requires_grad();
   max(n).backward();
-  for (double v : n.grad().to_vector<double>()) EXPECT_TRUE(std::isnan(v));
+  expect_values_near(n.grad(), {0.5, 0, 0.5});
+  Tensor m = tensor({kNaN, 2.0, kNaN}).set_requires_grad();
+  amax(m, {0}).backward();
+  for (double v : m.grad().to_vector<double>()) EXPECT_TRUE(std::isnan(v));
   // amax over a dim: per slice.
   Tensor a = tensor({5.0, 5.0, 1.0, 2.0}).reshape({2, 2}).set_requires_grad();
   amax(a, {1}).sum().backward();

@@ -18,28 +18,16 @@ KNOWN = {
     # bce-grad-eps, bce-outside-range, scatter-amax-inf, norm-zero-variance, ...) and a few the boundary values
     # found (clamp-grad-at-bound, median-grad-ties, hypot-range, ...) are fixed; their regression cases stay in
     # the fixture. Open, all found by the boundary values (none is in issue 27's list):
-    "max-all-grad-nan": "max()/min() over a tensor holding NaN give a NaN gradient; PyTorch shares g evenly "
-                        "among the NaN elements (the result)",
     "smooth-l1-grad-nan": "smooth_l1_loss (beta > 0): the gradient at a NaN difference is 0; PyTorch NaN "
                           "(huber_loss and mse_loss agree with PyTorch)",
-    "relu-grad-nan": "relu's gradient at NaN is 0; PyTorch passes it (NaN <= 0 is false)",
-    "logistic-grad-at-zero": "binary_cross_entropy_with_logits and logsigmoid: the gradient at a logit of "
-                             "exactly 0 is wrong (bce_with_logits(0, y=1): 0, PyTorch -0.5; logsigmoid: 0, "
-                             "PyTorch 0.5)",
-    "activation-grad-overflow": "elu/selu/celu (at inf, 1e308, NaN), silu (at +-1.8e308) and softsign (at "
-                                "-1.8e308) have a NaN gradient; PyTorch: the limit (1, 1.0507, 0, ...)",
+    "softsign-grad-overflow": "softsign's gradient at -1.8e308 is NaN; PyTorch 0",
     "softplus-grad-nan": "softplus's gradient at NaN is 0; PyTorch NaN",
     "div-grad-underflow": "a / b: the gradient for b is -g a / (b b), NaN or inf once b * b underflows; "
                           "PyTorch's -g (a / b) / b is 0 for a = 0",
-    "atan2-grad-origin": "atan2(0, 0) (and atan2(0, subnormal)) has a NaN gradient; PyTorch 0",
-    "normalize-zero-grad": "normalize of a zero vector has a NaN gradient; PyTorch clamps the norm at eps "
-                           "(gradient ~1e12; cosine_similarity's is fixed)",
     "sinc-grad-tiny": "sinc's gradient at subnormal and tiny inputs is NaN or inf; PyTorch 0",
     "norm-inf-weight": "batch_norm, instance_norm and group_norm with an infinite weight give +-inf, "
                        "(x - mean) * scale; PyTorch's x * scale + (bias - mean * scale) gives NaN (layer_norm "
                        "agrees with PyTorch); arguably a deliberate difference to document instead",
-    "log-subnormal": "log of a float64 subnormal in a vectorized block is log of the smallest normal "
-                     "(-708.4); PyTorch -744.4 for 5e-324",
 }
 
 

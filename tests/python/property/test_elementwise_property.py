@@ -221,6 +221,8 @@ def operands(draw, name):
 
 
 def _dtype_of(v):
+    if isinstance(v, bool):
+        return ember.bool  # a Python bool operand counts as a bool one (PyTorch refuses it in sub)
     return v.dtype if isinstance(v, ember.Tensor) else None
 
 
