@@ -396,4 +396,10 @@ def torch_getitem(array, items):
             stage1.extend([slice(None)] * (item.ndim if item.dtype == np.bool_ else 1))
             stage2.append(item)
     out = array[tuple(stage1)]
+    consumed = sum(item.ndim if isinstance(item, np.ndarray) and item.dtype == np.bool_ else 1
+                   for item in stage2 if item is not Ellipsis)
+    if any(item is Ellipsis for item in stage2) and out.ndim == consumed:
+        # NB: an Ellipsis of no dims separates no advanced indices in PyTorch (x[:, i, ..., j] on a 2-D
+        # tensor keeps them in place); NumPy's would move them to the front
+        stage2 = [item for item in stage2 if item is not Ellipsis]
     return out[tuple(stage2)] if advanced else out

@@ -82,6 +82,15 @@ def cumulative_extreme(a, axis, is_max: bool):
     return np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
 
 
+def pool_argmax(window, axis=-1):
+    """The index max_pool2d / adaptive_max_pool2d report in a window (flattened along axis): the first
+    maximum, or the last NaN when the window holds one (their kernels take x > max or isnan(x))."""
+    window = np.moveaxis(np.asarray(window), axis, -1)
+    nan = np.isnan(window) if window.dtype.kind == "f" else np.zeros(window.shape, bool)
+    last_nan = window.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+    return np.where(nan.any(axis=-1), last_nan, np.argmax(np.where(nan, -np.inf, window), axis=-1))
+
+
 def hardshrink(x, lambd: float = 0.5):
     """torch's hardshrink: 0 where -lambd <= x <= lambd, x elsewhere (NaN stays NaN)."""
     return np.where((x >= -lambd) & (x <= lambd), 0.0, x)
