@@ -34,6 +34,9 @@ KNOWN = {
     "scatter-prod-order": "scatter_reduce(prod, include_self=True) multiplies the sources before the self value: "
                           "inf with sources 1e-45, 1e-45 gives inf * 0 = NaN; PyTorch multiplies into self in "
                           "order (inf)",
+    "var-float32-underflow": "var/std of float32 square the deviations in float32: with no degree of freedom "
+                             "left (n <= correction) [0, 1e-45] gives 0 / 0 = NaN; PyTorch accumulates in "
+                             "float64 (inf)",
     "interpolate-inf": "bilinear interpolate of inf inputs gives inf where a weight is 0; PyTorch's "
                        "w0 x0 + w1 x1 gives 0 * inf = NaN there; arguably a deliberate difference",
 }

@@ -176,7 +176,8 @@ def test_batch_norm_matches_numpy(data):
     x = data.draw(tensors(shape=shape, dtype=dtype, huge=False))  # the batch statistics sum in the dtype
     rm = data.draw(tensors(shape=(c,), dtype=dtype, layouts=("contiguous",), huge=False))
     rv = data.draw(tensors(shape=(c,), dtype=dtype, layouts=("contiguous",), lo=0.5, hi=2))
-    weight = data.draw(st.none() | tensors(shape=(c,), dtype=dtype))
+    # (no largest weight: weight / sqrt(var + eps) overflows float32 there, which the float64 oracle can't follow)
+    weight = data.draw(st.none() | tensors(shape=(c,), dtype=dtype, huge=False))
     bias = data.draw(st.none() | tensors(shape=(c,), dtype=dtype))
     training = data.draw(st.booleans())
     momentum, eps = data.draw(st.sampled_from([0.1, 0.5, 1.0])), data.draw(st.sampled_from([1e-5, 1e-3]))
