@@ -28,15 +28,9 @@ KNOWN = {
     "norm-inf-weight": "batch_norm, instance_norm and group_norm with an infinite weight give +-inf, "
                        "(x - mean) * scale; PyTorch's x * scale + (bias - mean * scale) gives NaN (layer_norm "
                        "agrees with PyTorch); arguably a deliberate difference to document instead",
-    "vector-math-subnormal": "the vectorized log takes a subnormal input for the smallest normal: float32 "
-                             "log(1e-45) = -87.3, float64 log(5e-324) = -708.4; PyTorch -103.3, -744.4 (a "
-                             "one-element tensor takes the scalar path, which is right)",
     "scatter-prod-order": "scatter_reduce(prod, include_self=True) multiplies the sources before the self value: "
                           "inf with sources 1e-45, 1e-45 gives inf * 0 = NaN; PyTorch multiplies into self in "
                           "order (inf)",
-    "var-float32-underflow": "var/std of float32 square the deviations in float32: with no degree of freedom "
-                             "left (n <= correction) [0, 1e-45] gives 0 / 0 = NaN; PyTorch accumulates in "
-                             "float64 (inf)",
     "interpolate-inf": "bilinear interpolate of inf inputs gives inf where a weight is 0; PyTorch's "
                        "w0 x0 + w1 x1 gives 0 * inf = NaN there; arguably a deliberate difference",
 }
