@@ -184,11 +184,12 @@ Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction reduc
   auto [x, y] = broadcast_pair(input, target, "smooth_l1_loss");
   Tensor d = abs(x - y);
   if (beta == 0.0) return reduce(d, reduction);
-  Tensor small = lt(d, beta);
+  Tensor linear = ge(d, beta);
   // NB: the quadratic branch squares only the small differences: an infinite one squared there
-  // would send 0 * inf = NaN back through where()'s unpicked side.
-  Tensor dq = where(small, d, 0);
-  Tensor loss = where(small, dq * dq * (0.5 / beta), d - 0.5 * beta);
+  // would send 0 * inf = NaN back through where()'s unpicked side. A NaN difference is taken as
+  // small, so its gradient is NaN, as PyTorch's.
+  Tensor dq = where(linear, 0, d);
+  Tensor loss = where(linear, d - 0.5 * beta, dq * dq * (0.5 / beta));
   return reduce(loss, reduction);
 }
 

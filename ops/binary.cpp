@@ -74,7 +74,8 @@ struct MulBackward : autograd::Node {
   }
 };
 
-// d(a/b)/da = grad / b ; d(a/b)/db = -grad * a / b^2
+// d(a/b)/da = grad / b ; d(a/b)/db = -grad * (a / b) / b, in PyTorch's order: b * b underflows to 0
+// (and grad * a overflows) where this does not.
 struct DivBackward : autograd::Node {
   SavedTensor a, b;
   DimVector a_shape, b_shape;
@@ -83,7 +84,7 @@ struct DivBackward : autograd::Node {
     Tensor ga, gb;
     Tensor bv = b.unpack(this);
     if (needs_input_grad(0)) ga = sum_to(g[0] / bv, a_shape);
-    if (needs_input_grad(1)) gb = sum_to(-g[0] * a.unpack(this) / (bv * bv), b_shape);
+    if (needs_input_grad(1)) gb = sum_to(-g[0] * (a.unpack(this) / bv / bv), b_shape);
     return {ga, gb};
   }
   void release_saved() override {

@@ -113,9 +113,9 @@ const Tensor& Tensor::copy_(const Tensor& src) const {
   return inplace(*this, &src, "copy_",
                  [&](const Tensor& s) {
                    Tensor v = ember::expand(ember::to(ember::to(src, dtype()), device()), sizes());
-                   // NB: a source without gradient (a bool or int tensor, a constant) still leaves
-                   // self requiring grad, with a zero gradient to its old values, as in PyTorch.
-                   if (autograd::any_requires_grad(v)) return v;
+                   // NB: the old values get a zero gradient (not none), as PyTorch's CopyBackwards
+                   // gives them; and a source without gradient (a bool or int tensor, a constant)
+                   // still leaves self requiring grad.
                    return ember::where(scalar_tensor(true, TensorOptions(kBool).device(s.device())), v, s);
                  },
                  [&] {

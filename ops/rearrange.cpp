@@ -106,11 +106,12 @@ Tensor outer(const Tensor& self, const Tensor& vec2) {
 }
 
 namespace {
-// beta * self + alpha * product, self broadcast. NB: beta == 0 ignores self entirely (NaN and inf in
-// it included), as PyTorch does.
+// beta * self + alpha * product, self broadcast. NB: beta == 0 ignores self's values entirely (NaN
+// and inf in it included), as PyTorch does, and gives it a zero gradient (PyTorch's grad * beta).
 Tensor scaled_sum(const Tensor& self, Tensor product, const Scalar& beta, const Scalar& alpha) {
   if (alpha.to<double>() != 1) product = mul(product, alpha);
-  if (beta.to<double>() == 0) return add(product, zeros_like(self).expand_as(product));
+  if (beta.to<double>() == 0)
+    return where(scalar_tensor(false, TensorOptions(kBool).device(product.device())), self.expand_as(product), product);
   return add(beta.to<double>() == 1 ? self : mul(self, beta), product);
 }
 }  // namespace

@@ -265,7 +265,8 @@ struct NormBackward : autograd::Node {
 Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
   if (dtype && *dtype != t.dtype()) return sum(t.to(*dtype), dims, keepdim);
   DimVector rd = reduction_dims(dims, t.dim(), "sum");
-  DType accumulate = is_integral(t.dtype()) ? kInt64 : t.dtype();
+  // NB: an integer sum is int64 unless dtype names the integer type (then it wraps around in it).
+  DType accumulate = dtype ? *dtype : is_integral(t.dtype()) ? kInt64 : t.dtype();
   check_compute_dtype(accumulate, "sum");
   Tensor out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, accumulate);
   if (autograd::any_requires_grad(t)) {
@@ -323,14 +324,43 @@ namespace {
 // catastrophically when the mean is large. N <= correction divides by 0, giving nan/inf as in
 // PyTorch. float32 is computed in float64 (as PyTorch accumulates it): the squares of values
 // beyond 1.8e19 overflow float32, though their std (and often their var) does not.
+// d var(x)/dx = grad * 2 (x - mean) / (N - correction), PyTorch's var_backward: the mean's own
+// share, -2 sum(x - mean) / N, is 0 and left out, since an infinite x would make it NaN for every
+// element. Composed of ops, so it has a gradient of its own (the mean's share enters there).
+struct VarBackward : autograd::Node {
+  SavedTensor self;
+  DimVector dims;
+  bool keepdim = false;
+  double divisor = 0;
+  const char* name() const override { return "VarBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = self.unpack(this);
+    return {unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) * (x - mean(x, dims, true)) * (2.0 / divisor)};
+  }
+  void release_saved() override { self.reset(); }
+};
+
 Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim, const char* op) {
   check_floating(t, op);
   DimVector rd = reduction_dims(dims, t.dim(), op);
   int64_t n = 1;
   for (int64_t d : rd) n *= t.size(d);
   Tensor x = t.dtype() == DType::Float32 ? to(t, DType::Float64) : t;
-  Tensor centered = x - mean(x, rd, true);
-  return div(sum(centered * centered, rd, keepdim), static_cast<double>(std::max<int64_t>(0, n - correction)));
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    Tensor centered = x - mean(x, rd, true);
+    out = div(sum(centered * centered, rd, keepdim), static_cast<double>(std::max<int64_t>(0, n - correction)));
+  }
+  if (autograd::any_requires_grad(x)) {
+    auto node = autograd::make_node<VarBackward>(x);
+    node->self = SavedTensor(x);
+    node->dims = rd;
+    node->keepdim = keepdim;
+    node->divisor = static_cast<double>(n - correction);
+    autograd::set_history(out, node);
+  }
+  return out;
 }
 }  // namespace
 
@@ -460,8 +490,13 @@ struct ProdBackward : autograd::Node {
       gk = unsqueeze(gk, *dim);
       r = unsqueeze(r, *dim);
     }
-    if (!any(eq(x, 0)).item<bool>()) return {gk * (r / x)};
+    Tensor zeros_ = eq(x, 0);
+    const int64_t zero_count = sum(zeros_).item<int64_t>();
+    if (zero_count == 0) return {gk * (r / x)};
     if (dim) return {prod_safe_zeros_backward(gk, x, *dim)};
+    // Two zeros leave a zero in every product of the others (PyTorch's shortcut, also where an inf
+    // would make the cumulative products NaN); not when differentiating again, where they matter.
+    if (zero_count > 1 && !autograd::GradMode::is_enabled()) return {zeros_like(x)};
     return {reshape(prod_safe_zeros_backward(reshape(gk, {1}), reshape(x, {-1}), 0), x.sizes())};
   }
   void release_saved() override {

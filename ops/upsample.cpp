@@ -33,7 +33,11 @@ T area_scale(int64_t in, int64_t out, bool align_corners, std::optional<double> 
 template <typename T>
 T source_index(T scale, int64_t i, bool align_corners, bool cubic) {
   if (align_corners) return scale * static_cast<T>(i);
-  T src = scale * (static_cast<T>(i) + T(0.5)) - T(0.5);
+  // NB: the product is rounded before the subtraction, as in PyTorch; a build for FMA machines would
+  // otherwise fuse the two (4.5 * (1/3.) - .5 gives 1 - 2^-53 instead of 1, and the tap a weight of
+  // 0 should silence keeps its inf).
+  const volatile T scaled = scale * (static_cast<T>(i) + T(0.5));
+  const T src = scaled - T(0.5);
   return !cubic && src < T(0) ? T(0) : src;
 }
 

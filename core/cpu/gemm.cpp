@@ -60,10 +60,10 @@ void eigen_gemm(const MatrixRef<T>& a, int64_t lda, const MatrixRef<T>& b, int64
   ConstMap<T, AOrder> A(a.data, a.rows, a.cols, Eigen::OuterStride<>(lda));
   ConstMap<T, BOrder> B(b.data, b.rows, b.cols, Eigen::OuterStride<>(ldb));
   OutMap<T> C(c, a.rows, b.cols, Eigen::OuterStride<>(std::max<int64_t>(ldc, 1)));
-  if (accumulate)
-    C.noalias() += A * B;
-  else
-    C.noalias() = A * B;
+  // NB: a fresh product is accumulated onto zeros, as BLAS does: Eigen's small-product path would
+  // start each sum from its first term, and a sum of -0 terms stays -0 (PyTorch gives +0).
+  if (!accumulate) C.setZero();
+  C.noalias() += A * B;
 }
 
 // Integer products: unsigned arithmetic wraps on overflow (as PyTorch's integers do) instead of

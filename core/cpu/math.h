@@ -4,6 +4,7 @@
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
 //   tanh_of, erf_of: Eigen's float approximations, std:: for double;
 //   log_of: Eigen's log, but right for subnormal inputs;
+//   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
 //   exp_of: Eigen's exp, but 0 where the result would not be a normal number. Eigen's packet exp
 //   clamps its input (to -709.78 for double, -88.38 for float, on every instruction set), so
 //   exp(-inf) came out as 5.6e-309 in a packet and 0 in a scalar tail: a softmax over a -inf mask
@@ -115,5 +116,13 @@ template <typename X>
 auto exp_of(const X& x) { return x.unaryExpr(ExpOrZero<typename X::Scalar>()); }
 template <typename X>
 auto log_of(const X& x) { return x.unaryExpr(SubnormalLog<typename X::Scalar>()); }
+/// 1 / (1 + exp(-x)), as PyTorch and the CUDA kernels compute it. NB: not Eigen's logistic(), whose
+/// float version is a rational approximation that is exactly 1 above 15.7 and exp(x) below -9
+/// (7.5e-5 relative error at -9.5): a binary cross-entropy of such a probability was off by 80.
+template <typename X>
+auto sigmoid_of(const X& x) {
+  using T = typename X::Scalar;
+  return (T(1) + (-x).exp()).inverse();
+}
 
 }  // namespace ember::cpu

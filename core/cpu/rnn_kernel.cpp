@@ -1,7 +1,7 @@
 // CPU kernels of the recurrent cells (core/kernels/rnn.h): each row of the batch is one pass over
 // its gate blocks with Eigen array expressions (vectorised, the gates of a row stay in L1), rows
 // split over threads when the batch is large. Sigmoid and tanh are the ones the unary ops use
-// (Eigen's logistic, tanh_of), so a fused step gives the values of the same formula in ops.
+// (sigmoid_of, tanh_of: core/cpu/math.h), so a fused step gives the values of the same formula in ops.
 #include <Eigen/Core>
 #include <algorithm>
 #include <vector>
@@ -37,11 +37,6 @@ ConstVecMap<T> block(const T* row, int64_t k, int64_t H) {
 template <typename T>
 VecMap<T> block(T* row, int64_t k, int64_t H) {
   return VecMap<T>(row + k * H, H);
-}
-
-template <typename X>
-auto sigmoid_of(const X& x) {
-  return x.logistic();
 }
 
 template <typename T>

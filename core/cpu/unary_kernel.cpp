@@ -63,6 +63,8 @@ void pow_scalar(const Tensor& out, const Tensor& in, double e) {
     if (e == 3) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.cube(); });
     if (e == 1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
     if (e == 0.5) return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
+    // NB: 1 / sqrt, as PyTorch's rsqrt shortcut: NaN for -inf and -inf for -0, where C's pow gives 0, inf.
+    if (e == -0.5) return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x).inverse(); });
     if (e == -1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.inverse(); });
     if (e == -2) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.square().inverse(); });
     return unary_kernel<T, T>(out, in, [p](const auto& x) { return x.pow(p); });
@@ -101,7 +103,7 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
     case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / sqrt_of(x); });
     case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });
-    case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.logistic(); });
+    case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return sigmoid_of(x); });
     case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return erf_of(x); });
     case UnaryOp::Erfc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::erfc(v); }); });
     // NB: the special functions compute in double (core/special_math.h, shared with CUDA).
@@ -174,7 +176,13 @@ void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParam
             return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return static_cast<T>(~v); }); });
           EMBER_CHECK_TYPE(false, "bitwise_not: only integer and bool tensors, got ", out.dtype());
           return;
-        case UnaryOp::Neg: return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
+        case UnaryOp::Neg:
+          // NB: x * -1, not -x: Eigen 3.4's packet negation is 0 - x, which gives +0 for +0 (its
+          // scalar tail gives -0), and -0 decides atan2, division by it, signbit.
+          if constexpr (std::is_floating_point_v<T>)
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return x * T(-1); });
+          else
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
         case UnaryOp::Abs:
           if constexpr (std::is_unsigned_v<T>) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
           else return unary_kernel<T, T>(out, in, [](const auto& x) { return x.abs(); });

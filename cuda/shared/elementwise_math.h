@@ -218,6 +218,7 @@ EMBER_HOST_DEVICE inline T unary_op(UnaryOp op, T x, const UnaryArgs& p) {
           if (e == 3) return x * x * x;
           if (e == 1) return x;
           if (e == 0.5) return std::sqrt(x);
+          if (e == -0.5) return T(1) / std::sqrt(x);
           if (e == -1) return T(1) / x;
           if (e == -2) return T(1) / (x * x);
           return std::pow(x, static_cast<T>(e));

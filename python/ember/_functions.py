@@ -31,7 +31,23 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002  (PyT
         if abs(weight) < 0.5:
             return input + weight * (end - input)
         return end - (end - input) * (1 - weight)
-    return _C.where(_C.abs(weight) < 0.5, input + weight * (end - input), end - (end - input) * (1 - weight))
+    return _Lerp.apply(*broadcast_tensors(input, end, weight))
+
+
+class _Lerp(Function):
+    """lerp with a tensor weight (broadcast already), and PyTorch's gradients: grad (1 - weight),
+    grad weight and grad (end - input). Through where() instead, the branch it drops sends
+    0 * (end - input) = NaN to the weight where an end is infinite."""
+
+    @staticmethod
+    def forward(ctx, input, end, weight):  # noqa: A002
+        ctx.save_for_backward(input, end, weight)
+        return _C.where(_C.abs(weight) < 0.5, input + weight * (end - input), end - (end - input) * (1 - weight))
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, end, weight = ctx.saved_tensors  # noqa: A001
+        return grad * (1 - weight), grad * weight, grad * (end - input)
 
 
 def _truncated_value(value: Any, dtype: Any) -> Any:
@@ -387,8 +403,8 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """The p-norm distances between the rows of x1 [*, P, M] and of x2 [*, R, M]: [*, P, R]."""
     diff = _C.abs(x1.unsqueeze(-2) - x2.unsqueeze(-3))
-    if p == 0:
-        return (diff != 0).to(x1.dtype).sum(-1)
+    if p == 0:  # the count of differing entries; through the norm op, so with PyTorch's zero gradient
+        return _C.norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), 0.0, [-1], False)
     if p == math.inf:
         return diff.amax(-1)
     return (diff ** p).sum(-1) ** (1.0 / p)
@@ -592,17 +608,36 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:  # noqa: A002
     d = _C.abs(input - other).reshape(-1)
     if p == math.inf:
         return d.amax()
-    if p == 0:
-        return (d != 0).to(d.dtype).sum()
     # NB: the norm op's gradient at a zero difference is 0, as PyTorch's; (sum d^p)^(1/p) would give 0 * inf.
+    # p = 0 counts the differing entries, with a zero gradient.
     return _C.norm(input - other, float(p), None, False)
 
 
+class _Sinc(Function):
+    """sin(pi x) / (pi x), 1 at 0, with PyTorch's sinc_backward: (pi x cos(pi x) - sin(pi x)) / (pi x x),
+    0 where pi x x is 0 (x = 0, and |x| so small that x x underflows). Through autograd instead, the
+    quotient rule's two terms of about 1 / x cancel into noise (-1.5e-6 at x = 1e-10 in float64)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        zero = x == 0
+        safe = _C.where(zero, 1.0, x) * math.pi
+        return _C.where(zero, 1.0, _C.sin(safe) / safe)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        x_pi = x * math.pi
+        x_squared_pi = x * x * math.pi
+        flat = x_squared_pi == 0
+        d = (x_pi * _C.cos(x_pi) - _C.sin(x_pi)) / _C.where(flat, 1.0, x_squared_pi)
+        return _C.where(flat, 0.0, grad * d)
+
+
 def sinc(input: Tensor) -> Tensor:  # noqa: A002
-    """sin(pi x) / (pi x), 1 at 0."""
-    zero = input == 0
-    safe = _C.where(zero, 1.0, input) * math.pi  # NB: no 0 / 0 in the branch where() drops, nor in its gradient
-    return _C.where(zero, 1.0, _C.sin(safe) / safe)
+    """sin(pi x) / (pi x), 1 at 0; integers in the default float dtype."""
+    return _Sinc.apply(input if input.is_floating_point() else input * 1.0)
 
 
 def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002

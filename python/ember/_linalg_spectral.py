@@ -305,8 +305,9 @@ def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
         raise TypeError(f"linalg.matrix_power: n must be an int, got {type(n).__name__}")
     if n == 0:
         eye = _C.eye(A.shape[-1], dtype=A.dtype, device=A.device).expand(*A.shape)
-        # zero gradient as PyTorch (it copies the identity into a clone of A)
-        return eye + A * 0 if A.is_floating_point() else eye.clone()
+        # as PyTorch: the identity copied into a clone of A, so a NaN in A stays out and A's
+        # gradient is zero
+        return A.clone().copy_(eye)
     base = inv(A) if n < 0 else A
     result = None
     k = abs(n)

@@ -121,7 +121,7 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
         terms = terms * terms
     if weight is not None:
         terms = terms * weight.index_select(0, t).unsqueeze(1)
-    terms = terms * (1 - _C.one_hot(t, x.shape[1]).to(x.dtype))  # j == target takes no part
+    terms = terms.masked_fill(_C.one_hot(t, x.shape[1]).bool(), 0.0)  # j == target takes no part (even inf - inf)
     loss = terms.sum(1) / x.shape[1]
     return _reduce(loss if input.dim() == 2 else loss.reshape(()), reduction, "multi_margin_loss")
 

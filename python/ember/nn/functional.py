@@ -99,7 +99,10 @@ def elu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):  # noqa: A002
     """log(1 + e^(beta input)) / beta, and input itself where beta * input > threshold."""
     scaled = input * beta
-    return _C.where(scaled > threshold, input, _C.log1p(_C.exp(_C.clamp(scaled, None, threshold))) / beta)
+    linear = scaled > threshold
+    # NB: where, not clamp, keeps the linear part's inputs out of exp: clamp's gradient is 0 at NaN,
+    # where PyTorch's softplus gives NaN
+    return _C.where(linear, input, _C.log1p(_C.exp(_C.where(linear, 0.0, scaled))) / beta)
 
 
 def logsigmoid(input):  # noqa: A002
