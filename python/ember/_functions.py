@@ -338,7 +338,8 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noq
         n = flat.numel()
         if n == 0:  # NB: as PyTorch: NaN, which an integer dtype holds as its lowest value
             fill = math.nan if input.is_floating_point() else int(_np.iinfo(str(input.dtype).split(".")[-1]).min)
-            return _C.full((), fill, dtype=input.dtype, device=input.device)
+            nan = _C.full((), fill, dtype=input.dtype, device=input.device)
+            return input.sum() + nan if input.requires_grad else nan  # (its gradient: empty, as PyTorch's)
         value = _C.sort(flat)[0][(n - 1) // 2]
         if input.is_floating_point():
             value = _C.where(_C.isnan(flat).any(), _C.full_like(value, math.nan), value)

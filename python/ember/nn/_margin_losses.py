@@ -58,12 +58,16 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
     return _reduce(_C.clamp(margin + d_pos - d_neg, 0.0, None), reduction, "triplet_margin_loss")
 
 
+_EPS_1E12_F32 = 9.999999960041972e-13  # 1e-12 rounded to float32, as PyTorch's EPSILON
+
+
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                           reduction: str = "mean"):
     """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1; the cosine
-    along the last dim, its squared norms kept off zero by 1e-12 as PyTorch does."""
+    along the last dim, its squared norms kept off zero by 1e-12 as PyTorch does (its float constant,
+    9.99999996e-13: the loss of a vector near 0 depends on it)."""
     dot = (input1 * input2).sum(-1)
-    cos = dot / _C.sqrt(((input1 * input1).sum(-1) + 1e-12) * ((input2 * input2).sum(-1) + 1e-12))
+    cos = dot / _C.sqrt(((input1 * input1).sum(-1) + _EPS_1E12_F32) * ((input2 * input2).sum(-1) + _EPS_1E12_F32))
     loss = _C.where(target == 1, 1.0 - cos, _C.where(target == -1, _C.clamp(cos - margin, 0.0, None), 0.0))
     return _reduce(loss, reduction, "cosine_embedding_loss")
 
