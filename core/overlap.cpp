@@ -29,6 +29,15 @@ std::pair<const char*, const char*> byte_range(const Tensor& t) {
   return {begin, begin + (last + 1) * static_cast<int64_t>(t.itemsize()) - 1};
 }
 
+// The same elements at the same addresses: equal sizes, and equal strides wherever a dim has more
+// than one element (a size-1 dim's stride never moves).
+bool same_layout(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes() || a.dtype() != b.dtype() || a.data_ptr() != b.data_ptr()) return false;
+  for (int64_t d = 0; d < a.dim(); ++d)
+    if (a.size(d) > 1 && a.stride(d) != b.stride(d)) return false;
+  return true;
+}
+
 }  // namespace
 
 MemOverlap memory_overlap(const Tensor& a, const Tensor& b) {
@@ -38,9 +47,7 @@ MemOverlap memory_overlap(const Tensor& a, const Tensor& b) {
   auto [b_begin, b_end] = byte_range(b);
   if (a_end < b_begin || b_end < a_begin) return MemOverlap::No;
   if (!non_overlapping_and_dense(a) || !non_overlapping_and_dense(b)) return MemOverlap::TooHard;
-  const bool same_layout = a_begin == b_begin && a_end == b_end && a.sizes() == b.sizes() &&
-                           a.strides() == b.strides() && a.dtype() == b.dtype();
-  return same_layout ? MemOverlap::Full : MemOverlap::Partial;
+  return same_layout(a, b) ? MemOverlap::Full : MemOverlap::Partial;
 }
 
 void check_no_partial_overlap(const Tensor& written, const Tensor& read, const char* op) {

@@ -162,6 +162,14 @@ Tensor scatter_add_into(Tensor out, const Tensor& t, int64_t dim, const Tensor& 
 
 Tensor index_add_into(Tensor out, const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source) {
   if (index.numel() > 0 && out.numel() > 0) index_add_stub(out.device().type, out, dim, index, source);
+  // NB: with nothing to write the kernel does not run, nor its bounds check: the indices still name
+  // places along dim, which must exist (PyTorch's "index out of range in self").
+  if (index.numel() > 0 && out.numel() == 0) {
+    const int64_t size = out.dim() == 0 ? 1 : out.size(dim);
+    const int64_t lo = min(index).item<int64_t>(), hi = max(index).item<int64_t>();
+    EMBER_CHECK_INDEX(lo >= 0 && hi < size, "index_add: index ", lo < 0 ? lo : hi, " is out of range for dimension ",
+                      dim, " with size ", size);
+  }
   if (autograd::any_requires_grad(t, source)) {
     auto node = autograd::make_node<IndexAddBackward>(t, source);
     if (node->needs_input_grad(1)) node->index = SavedTensor(index);

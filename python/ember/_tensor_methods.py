@@ -20,7 +20,7 @@ from . import _call_forms, _zero_dim
 from . import _functions as fn
 from . import linalg as _linalg
 from . import special as _special
-from .autograd import is_grad_enabled
+from .autograd import is_grad_enabled, no_grad
 from ._C import Tensor
 from ._tensor import clamp as _clamp, div as _div
 
@@ -168,6 +168,11 @@ def _index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = Fals
         raise NotImplementedError("index_put_: accumulate takes a tuple of index tensors")
     # The indexed leading dims as one flat position each, their values added at it.
     lead = list(self.shape[:len(indices)])
+    for d, (i, n) in enumerate(zip(indices, lead)):  # NB: an index past its dim could land inside the flat one
+        outside = (i < -n) | (i >= n)
+        if bool(outside.any()):
+            bad = int(i[outside].reshape(-1)[0].item())
+            raise IndexError(f"index_put_: index {bad} is out of bounds for dimension {d} with size {n}")
     shape = _np.broadcast_shapes(*(tuple(i.shape) for i in indices))
     flat = _C.zeros(*shape, dtype=_C.int64, device=self.device)
     for i, n in zip(indices, lead):
@@ -332,8 +337,6 @@ _INPLACE = {
     # comparisons and logic (a bool result is cast to self's dtype: 1 and 0)
     "eq_": _C.eq, "ne_": _C.ne, "lt_": _C.lt, "le_": _C.le, "gt_": _C.gt, "ge_": _C.ge, "not_equal_": _C.ne,
     "less_": _C.lt, "less_equal_": _C.le, "greater_": _C.gt, "greater_equal_": _C.ge,
-    "logical_and_": _C.logical_and, "logical_or_": _C.logical_or, "logical_xor_": fn.logical_xor,
-    "logical_not_": _C.logical_not,
     # scans, triangles, fused products
     "cumsum_": _C.cumsum, "cumprod_": _C.cumprod, "tril_": _C.tril, "triu_": _C.triu, "addmm_": _C.addmm,
     "baddbmm_": _C.baddbmm, "fill_diagonal_": _fill_diagonal,
@@ -395,6 +398,21 @@ def _inplace(op):
     return method
 
 
+def _untracked_inplace(op):
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        result = op(self, *args, **kwargs)
+        _check_castable(result, self)
+        with no_grad():
+            return self.copy_(result)
+    method.__doc__ = (f"In place, outside the graph: self.copy_({getattr(op, '__name__', 'op')}(self, ...)). As "
+                      "PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad "
+                      "stays one), so a gradient passes through as if the op were not there.")
+    return method
+
+
+_UNTRACKED_INPLACE = {"logical_and_": _C.logical_and, "logical_or_": _C.logical_or, "logical_not_": _C.logical_not}
+
+
 def _bitwise_inplace(op):
     def method(self: Tensor, other: Any) -> Tensor:
         result = op(self, other)
@@ -421,6 +439,9 @@ def install() -> None:
     for name, op in _INPLACE.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _inplace(op))
+    for name, op in {**_UNTRACKED_INPLACE, "logical_xor_": fn.logical_xor}.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, _untracked_inplace(op))
     for names, op in _BITWISE_INPLACE.items():
         for name in names:
             setattr(Tensor, name, _bitwise_inplace(op))

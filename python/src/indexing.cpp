@@ -144,8 +144,22 @@ void setitem(const Tensor& self, const py::object& index, const py::object& valu
   }
   Indexed ix = apply_basic(self, index);
   if (!ix.advanced()) {
-    if (scalar) ix.view.fill_(value.cast<Scalar>());
-    else ix.view.copy_(without_leading_ones(index_tensor(value)));
+    if (scalar) {
+      ix.view.fill_(value.cast<Scalar>());
+    } else {
+      // NB: broadcast to the view first, as PyTorch's setitem does: an expanded source repeats its
+      // elements, so one that shares memory with the view (x[0:2] = x[1]) is read before the write
+      // instead of being refused as a partial overlap (which copy_ itself still refuses).
+      Tensor v = without_leading_ones(index_tensor(value));
+      if (v.sizes() != ix.view.sizes()) {
+        bool fits = v.dim() <= ix.view.dim();
+        for (int64_t i = 1; fits && i <= v.dim(); ++i) fits = v.size(-i) == ix.view.size(-i) || v.size(-i) == 1;
+        EMBER_CHECK_VALUE(fits, "setitem: shape mismatch: value tensor of shape ", v.sizes(),
+                          " cannot be broadcast to indexing result of shape ", ix.view.sizes());
+        v = v.expand(ix.view.sizes());
+      }
+      ix.view.copy_(v);
+    }
     return;
   }
   Tensor v = scalar ? scalar_tensor(value.cast<Scalar>(), ix.view.options()) : without_leading_ones(index_tensor(value));
