@@ -35,11 +35,20 @@ def _check(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str) -> 
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.dim() != input.dim() or src.dim() != input.dim():
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    too_big = any(index.shape[d] > src.shape[d] or (d != dim and index.shape[d] > input.shape[d])
-                  for d in range(index.dim()))
+    # NB: as PyTorch, an empty index is checked no further (its shape need not fit).
+    too_big = index.numel() > 0 and any(index.shape[d] > src.shape[d] or (d != dim and index.shape[d] > input.shape[d])
+                                        for d in range(index.dim()))
     if too_big:
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} "
                            f"apart from dimension {dim} and to be no larger size than src {list(src.shape)}")
+
+
+def unwritten_copy(input: Tensor, src: Tensor) -> Tensor:  # noqa: A002
+    """A copy of input for a scatter with an empty index: nothing is read from src, yet the result
+    depends on it, with a zero gradient, as PyTorch's (where() picks all of input, none of src's
+    empty slice)."""
+    return _C.where(_C.ones((), dtype=_C.bool, device=input.device), input,
+                    src.reshape(-1)[:0].sum().to(input.dtype))
 
 
 def _flat_targets(input: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -83,7 +92,7 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     dim = dim % max(input.dim(), 1)
     _check(input, dim, index, src, reduce)
     if index.numel() == 0:
-        return input.clone()
+        return unwritten_copy(input, src)
     src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
     index = index.to(_C.int64)
     counts = _C.scatter_add(_C.zeros(*input.shape, dtype=_C.int64, device=input.device), dim, index,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as _np
 
 from . import _C
-from . import _call_forms, _zero_dim
+from . import _call_forms, _scatter_reduce, _zero_dim
 from . import _functions as fn
 from . import linalg as _linalg
 from . import special as _special
@@ -135,7 +135,7 @@ def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     if not isinstance(src, Tensor):
         return _C.where(hit, _fill_value(self, src, "scatter"), self)  # NB: a bool self stays bool
     if index.numel() == 0:  # NB: as PyTorch, nothing is read from src (whatever its shape)
-        return self.clone()
+        return _scatter_reduce.unwritten_copy(self, src)
     src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
     return _C.where(hit, _C.scatter_add(_C.zeros_like(self), dim, index, src.to(self.dtype)), self)
 
