@@ -5,6 +5,7 @@
 //   tanh_of, erf_of: Eigen's float approximations, std:: for double;
 //   log_of: Eigen's log, but right for subnormal inputs;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
+//   neg_of: the sign bit flipped (Eigen's packet negation is 0 - x: +0 for +0);
 //   exp_of: Eigen's exp, but 0 where the result would not be a normal number. Eigen's packet exp
 //   clamps its input (to -709.78 for double, -88.38 for float, on every instruction set), so
 //   exp(-inf) came out as 5.6e-309 in a packet and 0 in a scalar tail: a softmax over a -inf mask
@@ -69,6 +70,18 @@ struct ExpOrZero {
 };
 
 template <typename T>
+struct SignFlip {
+  // -x as its sign bit flipped, as PyTorch's neg: Eigen 3.4's packet negation is 0 - x, which gives
+  // +0 for +0 (its scalar tail -0), and x * -1 keeps a NaN's sign.
+  T operator()(const T& x) const { return -x; }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    using namespace Eigen::internal;
+    return pxor(x, pset1<Packet>(T(-0.0)));
+  }
+};
+
+template <typename T>
 struct SubnormalLog {
   // Eigen's packet log raises its input to the smallest normal number first, so log(1e-45) came
   // out as -87.34 (log(1.2e-38)) in a packet and -103.28 in a scalar tail. A subnormal x is scaled
@@ -92,6 +105,10 @@ struct Eigen::internal::functor_traits<ember::cpu::SubnormalLog<T>> {
   enum { Cost = 25 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
 };
 template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::SignFlip<T>> {
+  enum { Cost = NumTraits<T>::AddCost, PacketAccess = std::is_floating_point_v<T> };
+};
+template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::ExpOrZero<T>> {
   enum { Cost = 20 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
 };
@@ -112,6 +129,8 @@ template <typename X>
 auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
 template <typename X>
 auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
+template <typename X>
+auto neg_of(const X& x) { return x.unaryExpr(SignFlip<typename X::Scalar>()); }
 template <typename X>
 auto exp_of(const X& x) { return x.unaryExpr(ExpOrZero<typename X::Scalar>()); }
 template <typename X>

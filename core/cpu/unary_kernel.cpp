@@ -177,10 +177,9 @@ void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParam
           EMBER_CHECK_TYPE(false, "bitwise_not: only integer and bool tensors, got ", out.dtype());
           return;
         case UnaryOp::Neg:
-          // NB: x * -1, not -x: Eigen 3.4's packet negation is 0 - x, which gives +0 for +0 (its
-          // scalar tail gives -0), and -0 decides atan2, division by it, signbit.
+          // NB: -0 decides atan2, division by it, signbit (math.h, neg_of).
           if constexpr (std::is_floating_point_v<T>)
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return x * T(-1); });
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return neg_of(x); });
           else
             return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
         case UnaryOp::Abs:
