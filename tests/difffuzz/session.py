@@ -14,8 +14,8 @@ BLAMEABLE = ("ember_refuses_valid", "ember_accepts_invalid", "shape", "dtype", "
 class Evaluation:
     def __init__(self, prog, want, got, ref, mismatches, allowlist):
         self.prog, self.want, self.got, self.ref = prog, want, got, ref
-        self.allowed = [m for m in mismatches if allowed(m, allowlist)]
-        self.mismatches = [m for m in mismatches if not allowed(m, allowlist)]
+        self.allowed = [m for m in mismatches if compare.allowed(m, allowlist, prog)]
+        self.mismatches = [m for m in mismatches if not compare.allowed(m, allowlist, prog)]
         self.category = compare.severity(self.mismatches)
         top = [m for m in self.mismatches if m.category == self.category]
         # NB: an in-place op changes the value of the node it writes to (an earlier node, a clone say):
@@ -29,11 +29,14 @@ class Evaluation:
 
     def outcome(self):
         """The program's line in the counts: a mismatch category, or match / match_rounding (the
-        reference was needed) / both_raise / deliberate (allowlisted differences only)."""
+        reference was needed) / match_overflow (differences past an overflow of huge data only, see
+        compare.holds_huge) / both_raise / deliberate (allowlisted differences only)."""
         if self.category:
             return self.category
         if self.allowed:
             return "deliberate"
+        if any(m.category == compare.OVERFLOW for m in self.mismatches):
+            return "match_overflow"
         if not self.want["ok"]:
             return "both_raise"
         return "match_rounding" if self.ref is not None else "match"
@@ -48,11 +51,6 @@ class Evaluation:
         if m.category == "ember_refuses_valid":
             key += ":" + m.detail.split(":", 1)[0]
         return key
-
-
-def allowed(m, allowlist):
-    return any(a["category"] == m.category and a.get("blame", m.blame) == m.blame and a.get("detail", "") in m.detail
-               for a in allowlist)
 
 
 def op_names(prog):
@@ -92,11 +90,11 @@ class Session:
         if want is None:
             want = self.run_torch(prog)
         got = self.run_ember(prog)
-        mismatches, needs_ref = compare.compare(prog, want, got)
+        mismatches, needs_ref = compare.compare(prog, want, got, allowlist=self.allowlist)
         ref = None
         if needs_ref or always_ref:
             ref = self.run_torch(prog, f64=True, like=want)
-            mismatches, _ = compare.compare(prog, want, got, ref)
+            mismatches, _ = compare.compare(prog, want, got, ref, self.allowlist)
         return Evaluation(prog, want, got, ref, mismatches, self.allowlist)
 
     def shrink(self, ev, max_evals, max_seconds):
