@@ -106,7 +106,8 @@ struct ZeroBinaryBackward : autograd::Node {
   }
 };
 
-// d(a^b)/da = grad * b * a^(b-1) (0 where b == 0) ;
+// d(a^b)/da = grad * (b * a^(b-1)) (0 where b == 0; PyTorch's order of products, so that a 0 * inf
+// gives NaN where PyTorch's does);
 // d(a^b)/db = grad * y * log(a) (0 where a == 0 and b >= 0, the limit of the product)
 struct PowBackward : autograd::Node {
   SavedTensor a, b, result;
@@ -114,10 +115,11 @@ struct PowBackward : autograd::Node {
   const char* name() const override { return "PowBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor ga, gb, av = a.unpack(this), bv = b.unpack(this);
-    if (needs_input_grad(0)) ga = sum_to(where(eq(bv, 0), 0, g[0] * bv * pow(av, bv - 1)), a_shape);
+    if (needs_input_grad(0)) ga = sum_to(where(eq(bv, 0), 0, g[0] * (bv * pow(av, bv - 1))), a_shape);
     if (needs_input_grad(1)) {
       Tensor zero_base = logical_and(eq(av, 0), ge(bv, 0));
-      gb = sum_to(g[0] * where(zero_base, 0, result.unpack(this) * log(av)), b_shape);
+      Tensor y = result.unpack(this);  // NB: log of the base in the result's dtype (a float32 base to a float64 power)
+      gb = sum_to(g[0] * where(zero_base, 0, y * log(av.to(y.dtype()))), b_shape);
     }
     return {ga, gb};
   }

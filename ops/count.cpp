@@ -26,8 +26,9 @@ Tensor bincount(const Tensor& self, const Tensor& weights, int64_t minlength) {
                       min(index).item<int64_t>());
     length = std::max(length, max(index).item<int64_t>() + 1);
   }
-  // Counts in int64; weights sum in float32 when they are float32, else in float64 (PyTorch's).
-  if (!weights.defined())
+  // Counts in int64; weights sum in float32 when they are float32, else in float64 (PyTorch's). As
+  // PyTorch's, an empty input gives int64 zeros even with weights.
+  if (!weights.defined() || self.numel() == 0)
     return index_add(zeros({length}, TensorOptions(kInt64).device(self.device())), 0, index, ones_like(index));
   const DType dtype = weights.dtype() == kFloat32 ? kFloat32 : kFloat64;
   return index_add(zeros({length}, TensorOptions(dtype).device(self.device())), 0, index, weights.to(dtype));

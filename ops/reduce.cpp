@@ -107,8 +107,8 @@ struct SumBackward : autograd::Node {
 
 // d amax(x)/dx = grad / count where x equals the result, else 0. As in PyTorch, a slice whose
 // result is NaN has no element equal to it, and its gradient is NaN throughout (g / 0 * 0); but
-// max() and min() of the whole tensor share it among the NaNs then (PyTorch's
-// evenly_distribute_backward).
+// max() and min() of the whole tensor share it among the NaNs then, and give the other elements 0
+// even when the gradient is NaN (PyTorch's evenly_distribute_backward).
 struct AmaxBackward : autograd::Node {
   SavedTensor self, result;
   DimVector dims;
@@ -118,8 +118,11 @@ struct AmaxBackward : autograd::Node {
     Tensor x = self.unpack(this);
     Tensor r = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
     Tensor mask = nan_shares && std::isnan(r.item<double>()) ? isnan(x) : eq(x, r);
-    Tensor count = sum(mask, dims, true);
-    return {unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) / count * mask};
+    Tensor share = unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) / sum(mask, dims, true);
+    // NB: the whole tensor's masks (PyTorch's masked_fill) keep a NaN gradient off the elements that
+    // are not the extreme; amax/amin along dims multiply by the mask, so NaN reaches them all.
+    if (nan_shares) return {where(mask, share, 0)};
+    return {share * mask};
   }
   void release_saved() override {
     self.reset();
@@ -230,9 +233,11 @@ struct LogsumexpBackward : autograd::Node {
   }
 };
 
-// p = 0: 0; p = 1: grad * sign(x); p = 2: grad * x / norm (0 where norm == 0);
-// p = +-inf: grad * sign(x) / count where |x| == norm;
-// otherwise: grad * sign(x) |x|^(p-1) / norm^(p-1) (0 where norm == 0, and at x == 0 when p < 1)
+// PyTorch's linalg_vector_norm_backward, in its order of operations (an overflow or a 0 * inf then
+// gives what PyTorch's gives): p = 0: no gradient (None); p = 1: sign(x) grad; p = 2: grad x / norm
+// (0 where norm == 0); p = +-inf: sign(x) grad / count where |x| == norm or is NaN; p < 1:
+// sign(x) |x|^(p-1) (0 at x == 0) grad norm^(1-p); otherwise sign(x) |x|^(p-1) grad / norm^(p-1)
+// (x |x|^(p-2) from p = 2 on; 0 where norm == 0).
 struct NormBackward : autograd::Node {
   SavedTensor self, result;
   DimVector dims;
@@ -240,18 +245,19 @@ struct NormBackward : autograd::Node {
   double p = 2;
   const char* name() const override { return "NormBackward"; }
   TensorList apply(TensorList&& g) override {
+    if (p == 0) return {Tensor()};
     Tensor x = self.unpack(this);
     Tensor n = unsqueeze_reduced(result.unpack(this), x.sizes(), dims, keepdim);
     Tensor gk = unsqueeze_reduced(g[0], x.sizes(), dims, keepdim);
-    if (p == 0) return {zeros(x.sizes(), x.options())};
-    if (p == 1) return {gk * sign(x)};
-    if (p == 2) return {x * where(eq(n, 0), 0, gk / n)};
+    if (p == 1) return {sign(x) * gk};
+    if (p == 2) return {gk * where(eq(n, 0), 0, x / n)};
     if (std::isinf(p)) {
-      Tensor mask = eq(abs(x), n);
-      return {sign(x) * where(mask, gk / sum(mask, dims, true), 0)};
+      Tensor ax = abs(x);
+      Tensor mask = logical_or(eq(ax, n), isnan(ax));
+      return {sign(x) * (gk / sum(mask, dims, true) * mask)};
     }
-    Tensor scaled = sign(x) * pow(abs(x), p - 1);
-    if (p < 1) scaled = where(eq(x, 0), 0, scaled);  // |x|^(p-1) is infinite at 0
+    if (p < 1) return {where(eq(x, 0), 0, sign(x) * pow(abs(x), p - 1)) * gk * pow(n, 1 - p)};
+    Tensor scaled = p < 2 ? sign(x) * pow(abs(x), p - 1) : x * pow(abs(x), p - 2);
     return {scaled * where(eq(n, 0), 0, gk / pow(n, p - 1))};
   }
   void release_saved() override {
@@ -335,7 +341,7 @@ struct VarBackward : autograd::Node {
   const char* name() const override { return "VarBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor x = self.unpack(this);
-    return {unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) * (x - mean(x, dims, true)) * (2.0 / divisor)};
+    return {(2.0 / divisor) * unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) * (x - mean(x, dims, true))};
   }
   void release_saved() override { self.reset(); }
 };
@@ -357,7 +363,7 @@ Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keep
     node->self = SavedTensor(x);
     node->dims = rd;
     node->keepdim = keepdim;
-    node->divisor = static_cast<double>(n - correction);
+    node->divisor = static_cast<double>(std::max<int64_t>(0, n - correction));  // NB: 2 / 0 = inf, as PyTorch's
     autograd::set_history(out, node);
   }
   return out;

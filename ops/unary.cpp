@@ -248,7 +248,7 @@ struct PowScalarBackward : SavedOneBackward {
     double p = exponent.to<double>();
     if (p == 0) return {zeros_like(g[0])};
     Scalar pm1 = exponent.is_floating() ? Scalar(p - 1) : Scalar(exponent.to<int64_t>() - 1);
-    return {g[0] * pow(saved.unpack(this), pm1) * exponent};
+    return {g[0] * (pow(saved.unpack(this), pm1) * exponent)};  // NB: PyTorch's order (overflow, 0 * inf)
   }
 };
 

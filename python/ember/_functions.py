@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as _np
 
-from . import _C, _promotion
+from . import _C, _promotion, _zero_grad
 from ._autograd_function import Function
 from ._C import Tensor
 from ._mode import _ValuesIndices, mode
@@ -105,9 +105,24 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # 
     info = _np.finfo(_np.float64 if input.dtype == _C.float64 else _np.float32)
     hi = float(info.max) if posinf is None else posinf
     lo = float(info.min) if neginf is None else neginf
-    out = _C.where(_C.isnan(input), nan, input)
-    out = _C.where(out == math.inf, hi, out)
-    return _C.where(out == -math.inf, lo, out)
+    return _NanToNum.apply(input, nan, hi, lo)
+
+
+class _NanToNum(Function):
+    """The replacement, with PyTorch's gradient: grad * isfinite(x), so that a NaN or infinite gradient
+    stays NaN at a replaced element (a where would make it 0)."""
+
+    @staticmethod
+    def forward(ctx, x, nan, hi, lo):
+        ctx.save_for_backward(x)
+        out = _C.where(_C.isnan(x), nan, x)
+        out = _C.where(out == math.inf, hi, out)
+        return _C.where(out == -math.inf, lo, out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad * _C.isfinite(x), None, None, None
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
@@ -361,11 +376,27 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noq
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
     """sum with NaN counted as 0 (over every dim when dim is None, kept as size 1 with keepdim)."""
-    clean = _C.where(_C.isnan(input), 0.0, input) if input.is_floating_point() else input
+    clean = _NanZeroed.apply(input) if input.is_floating_point() else input
     if dim is None:
         total = clean.sum()
         return total.reshape(*([1] * input.dim())) if keepdim else total
     return clean.sum(dim, keepdim=keepdim)
+
+
+class _NanZeroed(Function):
+    """x with NaN as 0, with PyTorch's nansum gradient: grad * ~isnan(x), so an infinite or NaN gradient
+    gives NaN at a NaN element (a where would make it 0)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        keep = ~_C.isnan(x)
+        ctx.save_for_backward(keep)
+        return _C.where(keep, x, 0.0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        keep, = ctx.saved_tensors
+        return grad * keep
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
@@ -389,7 +420,8 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
     input > 0); in the dtype the two promote to (int stays int, bool bool)."""
     dtype = _promotion.result_type(input, values)
     step = (input > 0).to(dtype)
-    return _C.where(input == 0, _promotion.as_dtype(values, dtype), step)
+    # NB: input gets a zero gradient (a step function's, almost everywhere); PyTorch's raises in backward
+    return _zero_grad.with_zero_grad(_C.where(input == 0, _promotion.as_dtype(values, dtype), step), input)
 
 
 def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
@@ -403,12 +435,13 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """The p-norm distances between the rows of x1 [*, P, M] and of x2 [*, R, M]: [*, P, R]."""
-    diff = _C.abs(x1.unsqueeze(-2) - x2.unsqueeze(-3))
-    if p == 0:  # the count of differing entries; through the norm op, so with PyTorch's zero gradient
-        return _C.norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), 0.0, [-1], False)
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     if p == math.inf:
-        return diff.amax(-1)
-    return (diff ** p).sum(-1) ** (1.0 / p)
+        return _C.abs(diff).amax(-1)
+    if p == 0:  # the count of differing entries: a zero gradient, as PyTorch's cdist (not None, as its norm)
+        return _zero_grad.with_zero_grad(_C.norm(diff.detach(), 0.0, [-1], False), x1, x2)
+    # NB: through the norm op, for PyTorch's gradients: 0 where a distance is 0
+    return _C.norm(diff, float(p), [-1], False)
 
 
 def _below(sorted_values: Tensor, values: Tensor, right: bool) -> Tensor:
@@ -642,15 +675,15 @@ def sinc(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """maximum, except that a NaN loses to a number. As PyTorch's, input where input >= other or other
-    is NaN, other elsewhere: a tie (and two NaNs) gives input, and its gradient, all of it."""
-    return _C.where((input >= other) | _C.isnan(other), input, other)
+    """maximum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
+    the gradient half and half (maximum's), a NaN operand gets none of it."""
+    return _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.maximum(input, other)))
 
 
 def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """minimum, except that a NaN loses to a number. As PyTorch's, input where input <= other or other
-    is NaN, other elsewhere: a tie (and two NaNs) gives input, and its gradient, all of it."""
-    return _C.where((input <= other) | _C.isnan(other), input, other)
+    """minimum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
+    the gradient half and half (minimum's), a NaN operand gets none of it."""
+    return _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.minimum(input, other)))
 
 
 def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
@@ -664,7 +697,7 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     if dim is not None and input.dim() == 0:  # NB: as PyTorch, a 0-d input is 1-D of one entry
         if dim not in (0, -1):
             raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {dim})")
-        input, dim = input.reshape(1), 0  # noqa: A001
+        input, dim, keepdim = input.reshape(1), 0, False  # noqa: A001  (a 0-d input's kept dims: none)
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else dim % input.dim()
     qv = q.reshape(-1).to(_C.float64).tolist() if isinstance(q, Tensor) else [float(q)]

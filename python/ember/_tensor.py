@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _C, _tensor_str
+from . import _C, _tensor_str, _zero_grad
 from ._C import Tensor
 
 
@@ -124,7 +124,9 @@ def div(input: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tenso
                          f"'{rounding_mode}'")
     floor = _C.floor_divide(input, other)
     if floor.is_floating_point():
-        return _c_div_fn(input, other).trunc()
+        # NB: the derivative is zero, as PyTorch's: NaN and inf in the operands do not reach it
+        detached = [a.detach() if isinstance(a, Tensor) else a for a in (input, other)]
+        return _zero_grad.with_zero_grad(_c_div_fn(*detached).trunc(), input, other)
     # Integers: floor rounded a negative inexact quotient down; trunc takes it one up.
     other_t = other if isinstance(other, Tensor) else input.new_tensor(other)
     up = _C.ne(_C.remainder(input, other_t), 0) & _C.ne(_C.lt(input, 0), _C.lt(other_t, 0))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as _np
 
 from . import _C
-from . import _call_forms, _scatter_reduce, _zero_dim
+from . import _call_forms, _scatter_reduce, _zero_dim, _zero_grad
 from . import _functions as fn
 from . import linalg as _linalg
 from . import special as _special
@@ -334,9 +334,6 @@ _INPLACE = {
     "absolute_": _C.abs, "negative_": _C.neg, "multiply_": _C.mul, "subtract_": None, "divide_": _div,
     "true_divide_": _C.true_divide, "floor_divide_": _C.floor_divide, "fmod_": _C.fmod,
     "remainder_": _C.remainder, "clip_": _clamp,
-    # comparisons and logic (a bool result is cast to self's dtype: 1 and 0)
-    "eq_": _C.eq, "ne_": _C.ne, "lt_": _C.lt, "le_": _C.le, "gt_": _C.gt, "ge_": _C.ge, "not_equal_": _C.ne,
-    "less_": _C.lt, "less_equal_": _C.le, "greater_": _C.gt, "greater_equal_": _C.ge,
     # scans, triangles, fused products
     "cumsum_": _C.cumsum, "cumprod_": _C.cumprod, "tril_": _C.tril, "triu_": _C.triu, "addmm_": _C.addmm,
     "baddbmm_": _C.baddbmm, "fill_diagonal_": _fill_diagonal,
@@ -410,6 +407,22 @@ def _untracked_inplace(op):
     return method
 
 
+def _comparison_inplace(op):
+    def method(self: Tensor, other: Any) -> Tensor:
+        # NB: as PyTorch's, the result (1 and 0 in self's dtype) depends on both operands with a zero
+        # gradient: self's history and other get zeros, and self requires grad when other does.
+        return self.copy_(_zero_grad.with_zero_grad(op(self, other).to(self.dtype), other))
+    method.__doc__ = (f"In place: self.copy_({op.__name__}(self, other)), 1 and 0 in self's dtype; both operands "
+                      "get a zero gradient, as PyTorch's.")
+    return method
+
+
+_COMPARISONS_INPLACE = {
+    "eq_": _C.eq, "ne_": _C.ne, "lt_": _C.lt, "le_": _C.le, "gt_": _C.gt, "ge_": _C.ge, "not_equal_": _C.ne,
+    "less_": _C.lt, "less_equal_": _C.le, "greater_": _C.gt, "greater_equal_": _C.ge,
+}
+
+
 _UNTRACKED_INPLACE = {"logical_and_": _C.logical_and, "logical_or_": _C.logical_or, "logical_not_": _C.logical_not}
 
 
@@ -442,6 +455,9 @@ def install() -> None:
     for name, op in {**_UNTRACKED_INPLACE, "logical_xor_": fn.logical_xor}.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _untracked_inplace(op))
+    for name, op in _COMPARISONS_INPLACE.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, _comparison_inplace(op))
     for names, op in _BITWISE_INPLACE.items():
         for name in names:
             setattr(Tensor, name, _bitwise_inplace(op))

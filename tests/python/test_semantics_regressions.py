@@ -97,3 +97,42 @@ def test_nan_gradient_passes_through_at_every_size(act):
         x = ember.full((n,), float("nan"), requires_grad=True)
         act(x).sum().backward()
         assert x.grad.tolist() == [1.0] * n, (act.__name__, n)
+
+
+def test_det_gradient_at_a_singular_matrix_is_the_adjugate():
+    # Deliberate difference: PyTorch gives 0 here; d(ad - bc) is [[d, -c], [-b, a]] at any matrix.
+    x = ember.tensor([[0.5, 0.5], [2.5, 2.5]], dtype=ember.float64, requires_grad=True)
+    x.det().backward()
+    assert x.grad.tolist() == [[2.5, -2.5], [-0.5, 0.5]]
+
+
+def test_zero_derivative_ops_give_zeros_not_none_nor_nan():
+    # As PyTorch's: the in-place comparisons, heaviside's input and div with a rounding mode depend on
+    # their operands with a zero gradient, even where the incoming gradient is NaN.
+    a = ember.tensor([1.0, 2.0], requires_grad=True).clone()
+    b = ember.tensor([1.0, 3.0], requires_grad=True)
+    c = a.eq_(b)
+    assert c.requires_grad and c.tolist() == [1.0, 0.0]
+    c.sum().backward()
+    assert b.grad.tolist() == [0.0, 0.0]
+    plain = ember.tensor([1.0, 2.0])
+    assert plain.lt_(b).requires_grad
+    x = ember.tensor([0.0, 2.0, -1.0], requires_grad=True)
+    h = ember.heaviside(x, ember.tensor(0.5))
+    assert h.requires_grad
+    h.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+    x = ember.tensor([3.0, float("nan")], requires_grad=True)
+    y = ember.tensor([0.7], requires_grad=True)
+    ember.div(x, y, rounding_mode="trunc").sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0] and y.grad.tolist() == [0.0]
+
+
+def test_norm_zero_has_no_gradient_and_cdist_zero_a_zero_one():
+    # As PyTorch's: norm(x, 0) leaves .grad None; cdist(..., p=0) gives zeros.
+    x = ember.tensor([0.0, 1.0], requires_grad=True)
+    x.norm(0).backward()
+    assert x.grad is None
+    a = ember.tensor([[0.0, 1.0]], requires_grad=True)
+    ember.cdist(a, ember.tensor([[1.0, 1.0]]), p=0).sum().backward()
+    assert a.grad.tolist() == [[0.0, 0.0]]

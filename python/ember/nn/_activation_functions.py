@@ -109,7 +109,8 @@ def softshrink(input, lambd: float = 0.5):  # noqa: A002
     if lambd < 0:
         raise ValueError(f"softshrink: lambda must be greater or equal to 0, but found to be {lambd}.")
     inside = (input >= -lambd) & (input <= lambd)
-    return _C.where(inside, input * 0, _C.where(input > lambd, input - lambd, input + lambd))
+    # NB: the zeros (signed as the input) are a constant: inside the band the gradient is 0, a NaN one too
+    return _C.where(inside, (input * 0).detach(), _C.where(input > lambd, input - lambd, input + lambd))
 
 
 def hardshrink(input, lambd: float = 0.5):  # noqa: A002

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .. import _C
+from .._autograd_function import Function
 
 
 def _index(positions, device):
@@ -29,12 +30,10 @@ def _reduce(loss, reduction: str, who: str):
 
 def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
     """||x1 - x2 + eps||_p along the last dim (x1 and x2 broadcast), as PyTorch's."""
-    diff = _C.abs(x1 - x2 + eps)
-    if p == float("inf"):
-        return diff.amax(-1, keepdim)
-    if diff.dim() > 0 and diff.shape[-1] == 1 and p != 0:
-        return diff.sum(-1, keepdim=keepdim)  # the one |x|, as PyTorch's norm: its square may overflow
-    return (diff ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
+    diff = x1 - x2 + eps
+    if diff.dim() == 0:
+        return _C.abs(diff)
+    return _C.norm(diff, float(p), [-1], keepdim)  # NB: PyTorch's norm, its gradients at 0, NaN and inf
 
 
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
@@ -119,15 +118,34 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
         raise ValueError("only p == 1 and p == 2 supported")
     x = input if input.dim() == 2 else input.unsqueeze(0)
     t = target.reshape(-1)
-    picked = x.gather(1, t.unsqueeze(1))
-    terms = _C.clamp(x - picked + margin, 0.0, None)
-    if p == 2:
-        terms = terms * terms
-    if weight is not None:
-        terms = terms * weight.index_select(0, t).unsqueeze(1)
-    terms = terms.masked_fill(_C.one_hot(t, x.shape[1]).bool(), 0.0)  # j == target takes no part (even inf - inf)
-    loss = terms.sum(1) / x.shape[1]
+    w = None if weight is None else weight.detach().index_select(0, t).unsqueeze(1)
+    loss = _MultiMargin.apply(x, t, p, margin, w)
     return _reduce(loss if input.dim() == 2 else loss.reshape(()), reduction, "multi_margin_loss")
+
+
+class _MultiMargin(Function):
+    """The per-sample loss, as PyTorch's kernel: a term counts where z = margin - x[target] + x[j] > 0
+    (a NaN z counts as nothing); the gradient is its derivative (1 or 2 z, times the weight, over C;
+    minus their sum at the target) times the incoming gradient, so an infinite incoming gradient
+    gives NaN at the terms that did not count, as PyTorch's does."""
+
+    @staticmethod
+    def forward(ctx, x, t, p, margin, w):
+        other = _C.one_hot(t, x.shape[1]).bool().logical_not()
+        z = x - x.gather(1, t.unsqueeze(1)) + margin
+        counts = (z > 0) & other
+        d = counts.to(x.dtype) if p == 1 else _C.where(counts, 2 * z, 0.0)
+        terms = _C.where(counts, z if p == 1 else z * z, 0.0)
+        if w is not None:
+            d, terms = d * w, terms * w
+        ctx.save_for_backward(d / x.shape[1], t)
+        return terms.sum(1) / x.shape[1]
+
+    @staticmethod
+    def backward(ctx, grad):
+        d, t = ctx.saved_tensors
+        d = d.scatter(1, t.unsqueeze(1), -d.sum(1, keepdim=True))
+        return d * grad.unsqueeze(1), None, None, None, None
 
 
 def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, size_average=None,  # noqa: A002

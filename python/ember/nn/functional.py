@@ -118,7 +118,23 @@ def logsigmoid(input):  # noqa: A002
 
 def mish(input, inplace: bool = False):  # noqa: A002
     """input * tanh(softplus(input))."""
-    return input * _C.tanh(softplus(input))
+    return _Mish.apply(input)
+
+
+class _Mish(Function):
+    """mish with PyTorch's gradient, tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2) with sp = softplus(x):
+    through autograd, softplus's exp(x) / (1 + exp(x)) is inf / inf = NaN for large x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * _C.tanh(softplus(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        t = _C.tanh(softplus(x))
+        return grad * (t + x * _C.sigmoid(x) * (1 - t * t))
 
 
 class _BinaryCrossEntropy(Function):
