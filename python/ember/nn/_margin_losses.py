@@ -132,7 +132,7 @@ class _MultiMargin(Function):
     @staticmethod
     def forward(ctx, x, t, p, margin, w):
         other = _C.one_hot(t, x.shape[1]).bool().logical_not()
-        z = x - x.gather(1, t.unsqueeze(1)) + margin
+        z = (margin - x.gather(1, t.unsqueeze(1))) + x  # NB: PyTorch's order (margin - x[y] absorbs the margin)
         counts = (z > 0) & other
         d = counts.to(x.dtype) if p == 1 else _C.where(counts, 2 * z, 0.0)
         terms = _C.where(counts, z if p == 1 else z * z, 0.0)
