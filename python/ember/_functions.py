@@ -105,24 +105,26 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,  # 
     info = _np.finfo(_np.float64 if input.dtype == _C.float64 else _np.float32)
     hi = float(info.max) if posinf is None else posinf
     lo = float(info.min) if neginf is None else neginf
-    return _NanToNum.apply(input, nan, hi, lo)
+    x = input.detach()
+    out = _C.where(_C.isnan(x), nan, x)
+    out = _C.where(out == math.inf, hi, out)
+    return _KeepWhere.apply(input, _C.isfinite(x), _C.where(out == -math.inf, lo, out))
 
 
-class _NanToNum(Function):
-    """The replacement, with PyTorch's gradient: grad * isfinite(x), so that a NaN or infinite gradient
-    stays NaN at a replaced element (a where would make it 0)."""
+class _KeepWhere(Function):
+    """where(keep, x, other) for a constant other (a number, or a tensor that requires no grad), with the gradient grad * keep (PyTorch's for
+    nan_to_num and nansum): a NaN or infinite gradient stays NaN where x was replaced (a where()
+    would give 0 there)."""
 
     @staticmethod
-    def forward(ctx, x, nan, hi, lo):
-        ctx.save_for_backward(x)
-        out = _C.where(_C.isnan(x), nan, x)
-        out = _C.where(out == math.inf, hi, out)
-        return _C.where(out == -math.inf, lo, out)
+    def forward(ctx, x, keep, other):
+        ctx.save_for_backward(keep)
+        return _C.where(keep, x, other)
 
     @staticmethod
     def backward(ctx, grad):
-        x, = ctx.saved_tensors
-        return grad * _C.isfinite(x), None, None, None
+        keep, = ctx.saved_tensors
+        return grad * keep, None, None
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
@@ -376,27 +378,11 @@ def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noq
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
     """sum with NaN counted as 0 (over every dim when dim is None, kept as size 1 with keepdim)."""
-    clean = _NanZeroed.apply(input) if input.is_floating_point() else input
+    clean = _KeepWhere.apply(input, ~_C.isnan(input), 0.0) if input.is_floating_point() else input
     if dim is None:
         total = clean.sum()
         return total.reshape(*([1] * input.dim())) if keepdim else total
     return clean.sum(dim, keepdim=keepdim)
-
-
-class _NanZeroed(Function):
-    """x with NaN as 0, with PyTorch's nansum gradient: grad * ~isnan(x), so an infinite or NaN gradient
-    gives NaN at a NaN element (a where would make it 0)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        keep = ~_C.isnan(x)
-        ctx.save_for_backward(keep)
-        return _C.where(keep, x, 0.0)
-
-    @staticmethod
-    def backward(ctx, grad):
-        keep, = ctx.saved_tensors
-        return grad * keep
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002

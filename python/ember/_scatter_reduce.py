@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _C
+from . import _C, _zero_grad
 from ._autograd_function import Function
 from ._C import Tensor
 
@@ -45,10 +45,8 @@ def _check(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str) -> 
 
 def unwritten_copy(input: Tensor, src: Tensor) -> Tensor:  # noqa: A002
     """A copy of input for a scatter with an empty index: nothing is read from src, yet the result
-    depends on it, with a zero gradient, as PyTorch's (where() picks all of input, none of src's
-    empty slice)."""
-    return _C.where(_C.ones((), dtype=_C.bool, device=input.device), input,
-                    src.reshape(-1)[:0].sum().to(input.dtype))
+    depends on it, with a zero gradient, as PyTorch's."""
+    return _zero_grad.with_zero_grad(input.clone(), src)
 
 
 def _flat_targets(input: Tensor, dim: int, index: Tensor) -> Tensor:
