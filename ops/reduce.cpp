@@ -363,7 +363,9 @@ Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keep
     node->self = SavedTensor(x);
     node->dims = rd;
     node->keepdim = keepdim;
-    node->divisor = static_cast<double>(std::max<int64_t>(0, n - correction));  // NB: 2 / 0 = inf, as PyTorch's
+    // NB: as PyTorch's, the whole tensor's divisor stops at 0 (2 / 0 = inf: a NaN gradient), one along
+    // dims goes negative (a zero gradient of the other sign).
+    node->divisor = static_cast<double>(dims.empty() ? std::max<int64_t>(0, n - correction) : n - correction);
     autograd::set_history(out, node);
   }
   return out;

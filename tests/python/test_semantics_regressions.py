@@ -136,3 +136,20 @@ def test_norm_zero_has_no_gradient_and_cdist_zero_a_zero_one():
     a = ember.tensor([[0.0, 1.0]], requires_grad=True)
     ember.cdist(a, ember.tensor([[1.0, 1.0]]), p=0).sum().backward()
     assert a.grad.tolist() == [[0.0, 0.0]]
+
+
+def test_var_gradient_past_the_degrees_of_freedom():
+    # PyTorch's (torch 2.15): the whole tensor's divisor stops at 0 (NaN), one along a dim goes negative.
+    x = ember.full((1,), 0.2, requires_grad=True)
+    x.var(correction=2).backward()
+    assert np.isnan(x.grad.item())
+    x = ember.full((3, 1), 0.2, requires_grad=True)
+    x.var(-1, correction=2).sum().backward()
+    assert x.grad.flatten().tolist() == [0.0, 0.0, 0.0] and bool(x.grad.signbit().all())
+
+
+def test_multi_margin_loss_squared_gradient_stays_finite_near_the_largest_float():
+    # PyTorch's 2 / C * z: 2 z = 4e38 alone overflows float32 here; torch 2.15 gives 8e37 (-3.2e38 at the target).
+    x = ember.tensor([[0.0, -2.0e38, 0.0, 0.0, 0.0]], requires_grad=True)
+    F.multi_margin_loss(x, ember.tensor([1]), p=2, margin=0.0).backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[8e37, -3.2e38, 8e37, 8e37, 8e37]], rtol=1e-6)

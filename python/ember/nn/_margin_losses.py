@@ -125,7 +125,7 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
 
 class _MultiMargin(Function):
     """The per-sample loss, as PyTorch's kernel: a term counts where z = margin - x[target] + x[j] > 0
-    (a NaN z counts as nothing); the gradient is its derivative (1 or 2 z, times the weight, over C;
+    (a NaN z counts as nothing); the gradient is its derivative (1 or 2 z over C, times the weight;
     minus their sum at the target) times the incoming gradient, so an infinite incoming gradient
     gives NaN at the terms that did not count, as PyTorch's does."""
 
@@ -134,11 +134,13 @@ class _MultiMargin(Function):
         other = _C.one_hot(t, x.shape[1]).bool().logical_not()
         z = (margin - x.gather(1, t.unsqueeze(1))) + x  # NB: PyTorch's order (margin - x[y] absorbs the margin)
         counts = (z > 0) & other
-        d = counts.to(x.dtype) if p == 1 else _C.where(counts, 2 * z, 0.0)
+        g = 1.0 / x.shape[1]
+        # NB: 2 / C times z, as PyTorch's, stays finite where 2 z overflows
+        d = counts.to(x.dtype) * g if p == 1 else _C.where(counts, (2 * g) * z, 0.0)
         terms = _C.where(counts, z if p == 1 else z * z, 0.0)
         if w is not None:
             d, terms = d * w, terms * w
-        ctx.save_for_backward(d / x.shape[1], t)
+        ctx.save_for_backward(d, t)
         return terms.sum(1) / x.shape[1]
 
     @staticmethod
