@@ -75,8 +75,14 @@ Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tens
     EMBER_CHECK_VALUE(spatial != 1, "instance_norm: expected more than 1 spatial element when training, got input ",
                       input.sizes());
   }
-  // NB: as PyTorch, an empty input leaves the running statistics as they are (no NaN mean of nothing).
-  if (input.numel() == 0) return input * 1;
+  // NB: as PyTorch, an empty input leaves the running statistics as they are (no NaN mean of nothing);
+  // weight and bias still take part, with zero gradients.
+  if (input.numel() == 0) {
+    Tensor out = input * 1;
+    if (weight.defined()) out = out * per_channel(weight, input);
+    if (bias.defined()) out = out + per_channel(bias, input);
+    return out;
+  }
   Tensor mean_n = repeat_if_defined(running_mean, N), var_n = repeat_if_defined(running_var, N);
   DimVector shape = input.sizes().vec();
   shape[0] = 1;

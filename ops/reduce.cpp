@@ -237,7 +237,7 @@ struct LogsumexpBackward : autograd::Node {
 // gives what PyTorch's gives): p = 0: no gradient (None); p = 1: sign(x) grad; p = 2: grad x / norm
 // (0 where norm == 0); p = +-inf: sign(x) grad / count where |x| == norm or is NaN; p < 1:
 // sign(x) |x|^(p-1) (0 at x == 0) grad norm^(1-p); otherwise sign(x) |x|^(p-1) grad / norm^(p-1)
-// (x |x|^(p-2) from p = 2 on; 0 where norm == 0).
+// (x |x|^(p-2) from p = 2 on; 0 where norm == 0; sign(x) (|x| / norm)^(p-1) where norm^(p-1) underflows).
 struct NormBackward : autograd::Node {
   SavedTensor self, result;
   DimVector dims;
@@ -258,7 +258,12 @@ struct NormBackward : autograd::Node {
     }
     if (p < 1) return {where(eq(x, 0), 0, sign(x) * pow(abs(x), p - 1)) * gk * pow(n, 1 - p)};
     Tensor scaled = p < 2 ? sign(x) * pow(abs(x), p - 1) : x * pow(abs(x), p - 2);
-    return {scaled * where(eq(n, 0), 0, gk / pow(n, p - 1))};
+    Tensor denominator = pow(n, p - 1);
+    Tensor grad = scaled * where(eq(n, 0), 0, gk / denominator);
+    // NB: a norm of subnormal entries (kept exact: it is accumulated in double) whose power underflows
+    // gave 0 / 0; there the gradient is sign(x) (|x| / norm)^(p-1), the float64 one.
+    Tensor underflow = logical_and(eq(denominator, 0), ne(n, 0));
+    return {where(underflow, sign(x) * pow(abs(x) / n, p - 1) * gk, grad)};
   }
   void release_saved() override {
     self.reset();
@@ -275,6 +280,12 @@ Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType>
   DType accumulate = dtype ? *dtype : is_integral(t.dtype()) ? kInt64 : t.dtype();
   check_compute_dtype(accumulate, "sum");
   Tensor out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, accumulate);
+  if (is_floating(accumulate)) {
+    // NB: PyTorch's sums start from +0, so a sum of -0s is +0 (digamma of it inf, not -inf); a copy or
+    // a first row taken as the start kept -0. x + 0 is x for every other x.
+    autograd::NoGradGuard no_grad;
+    out.add_(0.0);
+  }
   if (autograd::any_requires_grad(t)) {
     auto node = autograd::make_node<SumBackward>(t);
     node->in_shape = t.sizes().vec();
@@ -337,11 +348,20 @@ struct VarBackward : autograd::Node {
   SavedTensor self;
   DimVector dims;
   bool keepdim = false;
-  double divisor = 0;
+  double dof = 0;      // n - correction
+  bool whole = false;  // the whole tensor (no dims, or a 0-d one)
   const char* name() const override { return "VarBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor x = self.unpack(this);
-    return {(2.0 / divisor) * unsqueeze_reduced(g[0], x.sizes(), dims, keepdim) * (x - mean(x, dims, true))};
+    Tensor grad = unsqueeze_reduced(g[0], x.sizes(), dims, keepdim);
+    Tensor m = mean(x, dims, true);
+    // NB: PyTorch's var_backward: the whole tensor's gradient at dof <= 0 is grad * inf (NaN where x is
+    // its mean), whatever the sign of x - mean; along dims 2 / dof goes to inf or negative.
+    if (whole && dof <= 0) {
+      const double inf = std::numeric_limits<double>::infinity();
+      return {grad * where(eq(x, m), std::numeric_limits<double>::quiet_NaN(), full_like(x, inf))};
+    }
+    return {(2.0 / dof) * grad * (x - m)};
   }
   void release_saved() override { self.reset(); }
 };
@@ -363,9 +383,8 @@ Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keep
     node->self = SavedTensor(x);
     node->dims = rd;
     node->keepdim = keepdim;
-    // NB: as PyTorch's, the whole tensor's divisor stops at 0 (2 / 0 = inf: a NaN gradient), one along
-    // dims goes negative (a zero gradient of the other sign).
-    node->divisor = static_cast<double>(dims.empty() ? std::max<int64_t>(0, n - correction) : n - correction);
+    node->dof = static_cast<double>(n - correction);
+    node->whole = dims.empty() || t.dim() == 0;
     autograd::set_history(out, node);
   }
   return out;

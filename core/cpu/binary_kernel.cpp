@@ -127,7 +127,7 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
           }
         case BinaryOp::Pow:
           if constexpr (std::is_floating_point_v<T>)
-            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return x.pow(y); });
+            return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) { return pow_of(x, y); });
           else
             return binary_kernel<T, T>(out, a, b, [](const auto& x, const auto& y) {
               return x.binaryExpr(y, [](T p, T q) { return pow_scalar<T>(p, q); });

@@ -2,7 +2,7 @@
 // Elementwise math the CPU kernels share, vectorised and the same on packets and single values
 // (so a value's result never depends on where it sits in a buffer):
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
-//   tanh_of, erf_of: Eigen's float approximations, std:: for double;
+//   tanh_of, erf_of: Eigen's float approximations (tanh's tail as 1 - 2 / (exp(2|x|) + 1)), std:: for double;
 //   log_of: Eigen's log, but right for subnormal inputs;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
 //   neg_of: the sign bit flipped (Eigen's packet negation is 0 - x: +0 for +0);
@@ -39,18 +39,47 @@ struct ExactSqrt {
   Packet packetOp(const Packet& x) const { return Eigen::internal::psqrt(x); }
 };
 
+/// float tanh: Eigen's rational approximation below |x| = 4, and 1 - 2 / (exp(2|x|) + 1) with x's
+/// sign above. NB: the approximation is clamped at |x| = 7.9 and comes out exactly 1 from 8 on, where
+/// tanh is 1 - 2.3e-7 (PyTorch: 0.99999976): 1 - y^2, tanh's derivative, was 0 there, and acos(tanh(x))'s
+/// gradient NaN. The tail form is within an ulp (1 - y is small, so its error is too).
+template <typename Packet>
+Packet tanh_float_packet(const Packet& x) {
+  using namespace Eigen::internal;
+  const Packet y = generic_fast_tanh_float(x);
+  const Packet ax = pabs(x);
+  const Packet tail = pcmp_le(pset1<Packet>(4.0f), ax);
+  if (!predux_any(tail)) return y;
+  const Packet one = pset1<Packet>(1.0f);
+  const Packet t = psub(one, pdiv(pset1<Packet>(2.0f), padd(pexp(padd(ax, ax)), one)));
+  return pselect(tail, por(t, pand(x, pset1<Packet>(-0.0f))), y);
+}
+
+/// float erf: Eigen's rational approximation, and 2x / sqrt(pi) below |x| = 1e-20, where the
+/// approximation's first product underflows (erf(-1e-45) came out -0, PyTorch's -1.4e-45).
+template <typename Packet>
+Packet erf_float_packet(const Packet& x) {
+  using namespace Eigen::internal;
+  const Packet tiny = pcmp_lt(pabs(x), pset1<Packet>(1e-20f));
+  return pselect(tiny, pmul(x, pset1<Packet>(1.12837916709551257f)), generic_fast_erf_float(x));
+}
+
 template <typename T, bool IsErf>
 struct TanhOrErf {
-  template <typename V>
-  static V f(const V& x) {
-    if constexpr (std::is_same_v<T, float>)
-      return IsErf ? Eigen::internal::generic_fast_erf_float(x) : Eigen::internal::generic_fast_tanh_float(x);
-    else
+  using FloatPacket = typename Eigen::internal::packet_traits<float>::type;
+  T operator()(const T& x) const {
+    if constexpr (!std::is_same_v<T, float>)
       return IsErf ? std::erf(x) : std::tanh(x);
+    else  // NB: one lane of the packet form, so that a value's result never depends on where it sits
+      return Eigen::internal::pfirst(packetOp(Eigen::internal::pset1<FloatPacket>(x)));
   }
-  T operator()(const T& x) const { return f(x); }
   template <typename Packet>
-  Packet packetOp(const Packet& x) const { return f(x); }
+  Packet packetOp(const Packet& x) const {
+    if constexpr (IsErf)
+      return erf_float_packet(x);
+    else
+      return tanh_float_packet(x);
+  }
 };
 
 template <typename T>
@@ -81,6 +110,21 @@ struct SignFlip {
   }
 };
 
+/// max(x, lo) and min(x, hi) as x < lo ? lo : x and x > hi ? hi : x, as PyTorch's clamp and relu:
+/// x itself where it equals the bound (relu(-0) is -0) and NaN kept. NB: Eigen's pmax/pmin give the
+/// bound's +0 for -0 in a packet and x's -0 in a scalar tail.
+template <typename T, bool Below>
+struct ClampTo {
+  T bound;
+  T operator()(const T& x) const { return (Below ? x < bound : x > bound) ? bound : x; }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    using namespace Eigen::internal;
+    const Packet b = pset1<Packet>(bound);
+    return pselect(Below ? pcmp_lt(x, b) : pcmp_lt(b, x), b, x);
+  }
+};
+
 template <typename T>
 struct SubnormalLog {
   // Eigen's packet log raises its input to the smallest normal number first, so log(1e-45) came
@@ -104,6 +148,10 @@ template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::SubnormalLog<T>> {
   enum { Cost = 25 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
 };
+template <typename T, bool Below>
+struct Eigen::internal::functor_traits<ember::cpu::ClampTo<T, Below>> {
+  enum { Cost = 2 * NumTraits<T>::AddCost, PacketAccess = std::is_floating_point_v<T> };
+};
 template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::SignFlip<T>> {
   enum { Cost = NumTraits<T>::AddCost, PacketAccess = std::is_floating_point_v<T> };
@@ -123,6 +171,23 @@ struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
 
 namespace ember::cpu {
 
+/// x^p with C's signed zeros: Eigen's vectorised pow loses the sign of -0 (pow(-0, -3) came out
+/// +inf, C's and PyTorch's -inf), so zero bases are taken again by std::pow.
+template <typename X, typename P>
+Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1> pow_of(const X& x, const P& p) {
+  using T = typename X::Scalar;
+  Eigen::Array<T, Eigen::Dynamic, 1> r = x.pow(p);
+  for (Eigen::Index i = 0; i < r.size(); ++i) {
+    if (x(i) == T(0)) {
+      if constexpr (std::is_arithmetic_v<P>)
+        r(i) = std::pow(x(i), p);
+      else
+        r(i) = std::pow(x(i), p(i));
+    }
+  }
+  return r;
+}
+
 template <typename X>
 auto sqrt_of(const X& x) { return x.unaryExpr(ExactSqrt<typename X::Scalar>()); }
 template <typename X>
@@ -131,6 +196,10 @@ template <typename X>
 auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
 template <typename X>
 auto neg_of(const X& x) { return x.unaryExpr(SignFlip<typename X::Scalar>()); }
+template <typename X>
+auto clamp_below(const X& x, typename X::Scalar lo) { return x.unaryExpr(ClampTo<typename X::Scalar, true>{lo}); }
+template <typename X>
+auto clamp_above(const X& x, typename X::Scalar hi) { return x.unaryExpr(ClampTo<typename X::Scalar, false>{hi}); }
 template <typename X>
 auto exp_of(const X& x) { return x.unaryExpr(ExpOrZero<typename X::Scalar>()); }
 template <typename X>

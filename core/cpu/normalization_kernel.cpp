@@ -210,7 +210,16 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
           else
             gy = gr;
           T c1m = gy.mean(), c2m = (gy * xhat).mean();
-          VecMap<T>(gip + r * D, D) = rp[r] * (gy - c1m - xhat * c2m);
+          if (std::isfinite(c1m) && std::isfinite(c2m)) {
+            VecMap<T>(gip + r * D, D) = rp[r] * (gy - c1m - xhat * c2m);
+          } else {
+            // NB: a row whose sums overflow (an infinite weight or gradient) takes PyTorch's form of the
+            // same gradient, a * gy + b * x + c, so that its infinities and NaNs come out as PyTorch's.
+            T a = rp[r], db = gy.sum(), ds = (gy * xr).sum();
+            T b = (db * mp[r] - ds) * a * a * a / static_cast<T>(D);
+            T c = -b * mp[r] - db * a / static_cast<T>(D);
+            VecMap<T>(gip + r * D, D) = a * gy + b * xr + c;
+          }
         }
     };
     if (chunks == 1)

@@ -39,16 +39,6 @@ VecMap<T> block(T* row, int64_t k, int64_t H) {
   return VecMap<T>(row + k * H, H);
 }
 
-template <typename T>
-struct MaxNaN {  // max(x, 0) that keeps NaN, as relu does
-  T operator()(const T& x) const { return x != x ? x : std::max(x, T(0)); }
-  template <typename Packet>
-  Packet packetOp(const Packet& x) const {
-    using namespace Eigen::internal;
-    return pselect(pcmp_eq(x, x), pmax(x, pzero(x)), x);
-  }
-};
-
 // Calls row(lo, hi) over [0, B), split over threads once the rows hold enough elements.
 template <typename F>
 void over_rows(int64_t B, int64_t row_elements, const F& rows) {
@@ -86,7 +76,7 @@ void forward(RnnCell cell, const RnnCellForward& a) {
           hb = tanh_of(ConstVecMap<T>(gx[b], H) + ConstVecMap<T>(gh[b], H) + bias);
           break;
         case RnnCell::Relu:
-          hb = (ConstVecMap<T>(gx[b], H) + ConstVecMap<T>(gh[b], H) + bias).unaryExpr(MaxNaN<T>());
+          hb = clamp_below(ConstVecMap<T>(gx[b], H) + ConstVecMap<T>(gh[b], H) + bias, T(0));
           break;
         case RnnCell::Lstm: {
           T* w = ws ? ws[b] : scratch.data();

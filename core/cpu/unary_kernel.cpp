@@ -19,18 +19,6 @@
 namespace ember::cpu {
 namespace {
 
-// Eigen's max/min that return NaN when either side is NaN (PyTorch's clamp, relu, maximum).
-template <typename T>
-using MaxNaN = Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>;
-template <typename T>
-using MinNaN = Eigen::internal::scalar_min_op<T, T, Eigen::PropagateNaN>;
-
-// A constant array expression of x's length.
-template <typename X>
-auto constant_like(const X& x, typename X::Scalar v) {
-  return Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1>::Constant(x.size(), v);
-}
-
 // The value v saturated into T's range (clamp bounds outside an integer type's range).
 template <typename T>
 T saturate(double v) {
@@ -67,7 +55,7 @@ void pow_scalar(const Tensor& out, const Tensor& in, double e) {
     if (e == -0.5) return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x).inverse(); });
     if (e == -1) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.inverse(); });
     if (e == -2) return unary_kernel<T, T>(out, in, [](const auto& x) { return x.square().inverse(); });
-    return unary_kernel<T, T>(out, in, [p](const auto& x) { return x.pow(p); });
+    return unary_kernel<T, T>(out, in, [p](const auto& x) { return pow_of(x, p); });
   } else {
     const auto n = static_cast<int64_t>(e);  // >= 0, checked by the op
     return unary_kernel<T, T>(out, in, [n](const auto& x) {
@@ -80,13 +68,14 @@ template <typename T>
 void clamp(const Tensor& out, const Tensor& in, const UnaryParams& p) {
   const T lo = saturate<T>(p.a), hi = saturate<T>(p.b);
   if constexpr (std::is_floating_point_v<T>) {
-    if (p.has_a && p.has_b)
-      return unary_kernel<T, T>(out, in, [lo, hi](const auto& x) {
-        return x.binaryExpr(constant_like(x, lo), MaxNaN<T>()).binaryExpr(constant_like(x, hi), MinNaN<T>());
+    if ((p.has_a && std::isnan(lo)) || (p.has_b && std::isnan(hi)))  // NB: a NaN bound gives NaN, as PyTorch's
+      return unary_kernel<T, T>(out, in, [](const auto& x) {
+        return x.unaryExpr([](T) { return std::numeric_limits<T>::quiet_NaN(); });
       });
-    if (p.has_a)
-      return unary_kernel<T, T>(out, in, [lo](const auto& x) { return x.binaryExpr(constant_like(x, lo), MaxNaN<T>()); });
-    return unary_kernel<T, T>(out, in, [hi](const auto& x) { return x.binaryExpr(constant_like(x, hi), MinNaN<T>()); });
+    if (p.has_a && p.has_b)
+      return unary_kernel<T, T>(out, in, [lo, hi](const auto& x) { return clamp_above(clamp_below(x, lo), hi); });
+    if (p.has_a) return unary_kernel<T, T>(out, in, [lo](const auto& x) { return clamp_below(x, lo); });
+    return unary_kernel<T, T>(out, in, [hi](const auto& x) { return clamp_above(x, hi); });
   } else {
     const T l = p.has_a ? lo : std::numeric_limits<T>::lowest();
     const T h = p.has_b ? hi : std::numeric_limits<T>::max();
@@ -192,7 +181,7 @@ void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParam
           });
         case UnaryOp::Relu:
           if constexpr (std::is_floating_point_v<T>)
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return x.binaryExpr(constant_like(x, T(0)), MaxNaN<T>()); });
+            return unary_kernel<T, T>(out, in, [](const auto& x) { return clamp_below(x, T(0)); });
           else
             return unary_kernel<T, T>(out, in, [](const auto& x) { return x.max(T(0)); });
         case UnaryOp::Clamp: return clamp<T>(out, in, p);

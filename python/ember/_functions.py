@@ -28,10 +28,26 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002  (PyT
     if isinstance(weight, Tensor) and weight.dtype == _C.bool:
         weight = weight.to(input.dtype)  # NB: PyTorch takes a bool weight as 0 and 1
     if not isinstance(weight, Tensor):
+        return _LerpScalar.apply(input, end, weight)
+    return _Lerp.apply(*broadcast_tensors(input, end, weight))
+
+
+class _LerpScalar(Function):
+    """lerp with a number weight, and PyTorch's gradients grad (1 - weight) and grad weight: autograd's
+    way through input + weight (end - input) gave grad - grad weight = inf - inf = NaN to input for an
+    infinite grad and a weight of 0."""
+
+    @staticmethod
+    def forward(ctx, input, end, weight):  # noqa: A002
+        ctx.weight, ctx.shapes = weight, (input.shape, end.shape)
         if abs(weight) < 0.5:
             return input + weight * (end - input)
         return end - (end - input) * (1 - weight)
-    return _Lerp.apply(*broadcast_tensors(input, end, weight))
+
+    @staticmethod
+    def backward(ctx, grad):
+        weight, (input_shape, end_shape) = ctx.weight, ctx.shapes
+        return _sum_to(grad * (1 - weight), input_shape), _sum_to(grad * weight, end_shape), None
 
 
 class _Lerp(Function):
@@ -64,7 +80,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) 
     dtype = _promotion.result_type(input, tensor1, tensor2)
     input, tensor1, tensor2 = (_promotion.as_dtype(t, dtype) for t in (input, tensor1, tensor2))
     value = _truncated_value(value, dtype)
-    return input + tensor1 * tensor2 if value == 1 else input + tensor1 * value * tensor2
+    return _Addcmul.apply(input, tensor1, tensor2, value)
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:  # noqa: A002
@@ -79,7 +95,52 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) 
                            "for all dtypes.")
     dtype = _promotion.result_type(input, tensor1, tensor2)
     input, tensor1, tensor2 = (_promotion.as_dtype(t, dtype) for t in (input, tensor1, tensor2))
-    return input + tensor1 / tensor2 if value == 1 else input + tensor1 * value / tensor2
+    return _Addcdiv.apply(input, tensor1, tensor2, value)
+
+
+def _sum_to(grad: Tensor, shape: Any) -> Tensor:
+    return grad if tuple(grad.shape) == tuple(shape) else grad.sum_to_size(*shape) if len(shape) else grad.sum()
+
+
+class _Addcmul(Function):
+    """input + value * tensor1 * tensor2 with PyTorch's gradients, each taken at the broadcast shape and
+    then summed to its operand's (grad * tensor2 * value to tensor1): summed first, as the composite's
+    autograd does, a sum of gradients of both signs times inf gave inf where PyTorch's gives NaN, and an
+    empty broadcast 0 * inf = NaN where PyTorch's gives 0."""
+
+    @staticmethod
+    def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
+        ctx.save_for_backward(tensor1, tensor2)
+        ctx.value, ctx.input_shape = value, input.shape
+        return input + tensor1 * tensor2 if value == 1 else input + tensor1 * value * tensor2
+
+    @staticmethod
+    def backward(ctx, grad):
+        tensor1, tensor2 = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return (_sum_to(grad, ctx.input_shape) if need[0] else None,
+                _sum_to(grad * (tensor2 * ctx.value), tensor1.shape) if need[1] else None,
+                _sum_to(grad * (tensor1 * ctx.value), tensor2.shape) if need[2] else None, None)
+
+
+class _Addcdiv(Function):
+    """input + value * tensor1 / tensor2 with PyTorch's gradients, taken at the broadcast shape as
+    _Addcmul's: grad * (value / tensor2) to tensor1, -grad * (value * tensor1 / (tensor2 * tensor2))
+    to tensor2."""
+
+    @staticmethod
+    def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
+        ctx.save_for_backward(tensor1, tensor2)
+        ctx.value, ctx.input_shape = value, input.shape
+        return input + tensor1 / tensor2 if value == 1 else input + tensor1 * value / tensor2
+
+    @staticmethod
+    def backward(ctx, grad):
+        tensor1, tensor2 = ctx.saved_tensors
+        need, value = ctx.needs_input_grad, ctx.value
+        return (_sum_to(grad, ctx.input_shape) if need[0] else None,
+                _sum_to(grad * (value / tensor2), tensor1.shape) if need[1] else None,
+                _sum_to(-grad * (value * tensor1 / (tensor2 * tensor2)), tensor2.shape) if need[2] else None, None)
 
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
@@ -430,30 +491,57 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     return _C.norm(diff, float(p), [-1], False)
 
 
-def _below(sorted_values: Tensor, values: Tensor, right: bool) -> Tensor:
-    # NB: PyTorch's binary search moves right past a boundary b unless b >= v (b > v with right), so
-    # a NaN value lands after every boundary; the negated comparison says the same.
-    return _C.logical_not(sorted_values > values) if right else _C.logical_not(sorted_values >= values)
-
-
-def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
-    """For each value, the index of the bucket of the sorted 1-D boundaries it falls in: the number of
-    boundaries below it (right=False) or at or below it (right=True); len(boundaries) for NaN."""
-    below = _below(boundaries, input.unsqueeze(-1), right)
-    return below.to(_C.int32 if out_int32 else _C.int64).sum(-1).to(_C.int32 if out_int32 else _C.int64)
+def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
+    """For each row b, where each of values[b] [K] falls in seq[b] [N] (int64 [B, K]): PyTorch's binary
+    search, all values at once. It moves right past a boundary unless boundary >= value (> with right),
+    so a NaN value lands after every boundary, and a NaN boundary, sorted last, counts as below every
+    value the search reaches it with: the answer is the search's, not a count of the boundaries below."""
+    n = seq.shape[-1]
+    start = _C.zeros(*values.shape, dtype=_C.int64, device=values.device)
+    end = _C.full(tuple(values.shape), n, dtype=_C.int64, device=values.device)
+    for _ in range(max(n, 1).bit_length() + 1):
+        active = start < end
+        mid = start + _C.floor_divide(end - start, 2)
+        at_mid = _C.gather(seq, -1, _C.clamp(mid, None, max(n - 1, 0)))
+        right_of = _C.logical_not(at_mid > values if right else at_mid >= values)
+        start = _C.where(active & right_of, mid + 1, start)
+        end = _C.where(active & _C.logical_not(right_of), mid, end)
+    return start
 
 
 def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False,  # noqa: A002
                  side: str | None = None, sorter: Any = None) -> Tensor:
     """Where each value would be inserted into the sorted last dim of sorted_sequence (the leftmost
-    place, or with right=True / side="right" the rightmost)."""
+    place, or with right=True / side="right" the rightmost); with sorter, the sequence is taken in the
+    order its indices give along the last dim."""
     right = right or side == "right"
     values = input if isinstance(input, Tensor) else _C.scalar_tensor(input, dtype=sorted_sequence.dtype)
+    if sorter is not None:
+        sorted_sequence = _C.gather(sorted_sequence, -1, sorter)
+    dtype = _C.int32 if out_int32 else _C.int64
+    if sorted_sequence.dim() == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+                           "dimension")
+    if sorted_sequence.dim() > 1 and tuple(sorted_sequence.shape[:-1]) != tuple(values.shape[:-1]):
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           f"dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(sorted_sequence.shape)} and input value tensor {list(values.shape)}")
+    n = sorted_sequence.shape[-1]
+    if n == 0 or values.numel() == 0:
+        return _C.zeros(*values.shape, dtype=dtype, device=values.device)
     if sorted_sequence.dim() == 1:
-        return bucketize(values, sorted_sequence, out_int32=out_int32, right=right)
-    seq = sorted_sequence.unsqueeze(-2)  # [*, 1, N] against values [*, K, 1]
-    below = _below(seq, values.unsqueeze(-1), right)
-    return below.to(_C.int64).sum(-1).to(_C.int32 if out_int32 else _C.int64)
+        seq, rows = sorted_sequence.reshape(1, n), values.reshape(1, -1)
+    else:
+        seq, rows = sorted_sequence.reshape(-1, n), values.reshape(-1, values.shape[-1])
+    return _search(seq, rows, right).reshape(*values.shape).to(dtype)
+
+
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
+    """For each value, the index of the bucket of the sorted 1-D boundaries it falls in: the number of
+    boundaries below it (right=False) or at or below it (right=True); len(boundaries) for NaN."""
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
@@ -692,6 +780,7 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     values = _C.sort(x, d)[0]
     n = x.shape[d]
     has_nan = _C.isnan(x).any(d, keepdim=True)
+    nan_rows = bool(has_nan.any())
     q_flat = q.reshape(-1) if isinstance(q, Tensor) else None
     outs = []
     for k, v in enumerate(qv):
@@ -707,8 +796,12 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
         frac = 0.5 if interpolation == "midpoint" and lo != hi else pos - lo if interpolation == "linear" else 0.0
         if interpolation == "linear" and q_flat is not None and lo != hi:
             frac = q_flat[k].to(values.dtype) * (n - 1) - lo  # NB: a tensor, so q gets its gradient too
-        out = a if lo == hi else a + (b - a) * frac
-        out = _C.where(has_nan, math.nan, out)
+        if nan_rows:  # NB: as PyTorch's, a slice holding NaN takes its last sorted value (a NaN) and its gradient
+            last = values.narrow(d, n - 1, 1)
+            a, b = _C.where(has_nan, last, a), _C.where(has_nan, last, b)
+            if isinstance(frac, Tensor):
+                frac = _C.where(has_nan, _C.zeros_like(frac), frac)
+        out = a if lo == hi else lerp(a, b, frac)  # NB: PyTorch's two-sided form: lerp(-inf, 1, 0.6) is -inf
         outs.append(out if keepdim and dim is not None else out.squeeze(d))
     if not isinstance(q, Tensor) or q.dim() == 0:
         result = outs[0]
@@ -754,7 +847,7 @@ _matmul_precision = "highest"
 
 class _Logit(Function):
     """log(p / (1 - p)), p = input clamped to [eps, 1 - eps] when eps is given; PyTorch's gradient
-    grad / (x (1 - x)) (inf at 0 and 1, where the quotient's chain rule gives 0 * inf = NaN), NaN
+    grad / (x (1 - x)) (grad * inf at 0 and 1, where the quotient's chain rule gives 0 * inf = NaN), NaN
     outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it."""
 
     @staticmethod
@@ -767,7 +860,8 @@ class _Logit(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        inside = grad / (x * (1.0 - x))
+        # NB: at 0 and 1 grad * inf, as PyTorch's: the quotient gave -inf at -0
+        inside = _C.where((x == 0) | (x == 1), grad * math.inf, grad / (x * (1.0 - x)))
         if ctx.eps is None:
             outside, fill = (x < 0) | (x > 1), math.nan
         else:

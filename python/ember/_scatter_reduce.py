@@ -5,8 +5,9 @@
   PyTorch does); their gradients are the ops'.
 - prod, amax and amin sort src's elements by the output position they reduce into, then combine
   each run of equal positions by a segmented scan (log2 of the longest run steps, each one op over
-  every element), and write each run's last element into the output. prod's gradient is
-  autograd's through the products: the exclusive product, exact where entries are 0.
+  every element), and write each run's last element into the output.
+- prod is an autograd.Function with PyTorch's gradient (grad * result / x, the exclusive product
+  where x is the one 0), so inf and NaN entries get PyTorch's NaN.
 - amax and amin are an autograd.Function: the value computed as above, and PyTorch's gradient:
   each element equal to the result gets grad / (how many do). NB: as PyTorch's, that count
   includes input's element where it equals the result even when include_self=False (then input's
@@ -90,7 +91,7 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     dim = dim % max(input.dim(), 1)
     _check(input, dim, index, src, reduce)
     if index.numel() == 0:
-        return unwritten_copy(input, src)
+        return unwritten_copy(input, src) if reduce in ("sum", "mean") else _EmptyScatter.apply(input, src, reduce)
     src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
     index = index.to(_C.int64)
     counts = _C.scatter_add(_C.zeros(*input.shape, dtype=_C.int64, device=input.device), dim, index,
@@ -106,13 +107,77 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     longest = int(counts.max())
     combine = {"prod": _C.mul, "amax": _C.maximum, "amin": _C.minimum}[reduce]
     if reduce == "prod":
-        positions, values = _segment_reduce(input, dim, index, src, combine, longest)
-        placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
-        placed = placed.reshape(*input.shape)
-        if include_self:
-            return input * _C.where(hit, placed, _C.ones_like(placed))
-        return _C.where(hit, placed, input)
+        return _ScatterProd.apply(input, src, dim, index, hit, include_self, longest)
     return _ScatterExtremum.apply(input, src, dim, index, hit, include_self, combine, longest)
+
+
+def _placed(input: Tensor, dim: int, index: Tensor, src: Tensor, combine: Any, longest: int) -> Tensor:  # noqa: A002
+    """input's shape holding, at each position index names, the combination of what src sends there
+    (0 elsewhere)."""
+    positions, values = _segment_reduce(input, dim, index, src, combine, longest)
+    placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
+    return placed.reshape(*input.shape)
+
+
+def _prod(input: Tensor, src: Tensor, dim: int, index: Tensor, hit: Tensor, include_self: bool,  # noqa: A002
+          longest: int) -> Tensor:
+    placed = _placed(input, dim, index, src, _C.mul, longest)
+    if include_self:
+        return input * _C.where(hit, placed, _C.ones_like(placed))
+    return _C.where(hit, placed, input)
+
+
+class _ScatterProd(Function):
+    """scatter_reduce with prod, and PyTorch's gradient for it (scatter_reduce_backward): input's is
+    grad * (the product with input's zeros taken as 1) / input, so inf and NaN entries get NaN as in
+    PyTorch; src's is grad * result / src, with the exclusive product where src holds the only 0 sent
+    to a position (and 0 where two are)."""
+
+    @staticmethod
+    def forward(ctx, input, src, dim, index, hit, include_self, longest):  # noqa: A002
+        result = _prod(input, src, dim, index, hit, include_self, longest)
+        ctx.save_for_backward(input, src, index, hit, result)
+        ctx.dim, ctx.include_self, ctx.longest = dim, include_self, longest
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, src, index, hit, result = ctx.saved_tensors  # noqa: A001
+        dim, include_self, longest = ctx.dim, ctx.include_self, ctx.longest
+        masked_self = _C.where(input == 0, _C.ones_like(input), input)
+        grad_self = grad * _prod(masked_self, src, dim, index, hit, include_self, longest) / masked_self
+        if not include_self:
+            grad_self = _C.where(hit, _C.zeros_like(grad_self), grad_self)
+        src_zero = src == 0
+        zeros_sent = _C.scatter_add(_C.zeros_like(input), dim, index, src_zero.to(input.dtype)).gather(dim, index)
+        single_zero = src_zero & (zeros_sent == 1)
+        without_it = _prod(input, _C.where(single_zero, _C.ones_like(src), src), dim, index, hit, include_self, longest)
+        grad_src = _C.where(single_zero, (grad * without_it).gather(dim, index),
+                            (grad * result).gather(dim, index) / _C.where(src_zero, _C.ones_like(src), src))
+        return grad_self, grad_src, None, None, None, None, None
+
+
+class _EmptyScatter(Function):
+    """scatter_reduce with prod, amax or amin and an empty index: a copy of input with PyTorch's
+    gradient, whose formulas hold with nothing scattered too: grad * input / input for prod (NaN at
+    inf and NaN, 1 at 0), and for amax and amin grad / (input == input) there (NaN at NaN)."""
+
+    @staticmethod
+    def forward(ctx, input, src, reduce):  # noqa: A002
+        ctx.save_for_backward(input)
+        ctx.reduce, ctx.src_shape = reduce, src.shape
+        return input.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, = ctx.saved_tensors  # noqa: A001
+        if ctx.reduce == "prod":
+            masked = _C.where(input == 0, _C.ones_like(input), input)
+            grad_self = grad * masked / masked
+        else:
+            is_result = (input == input).to(grad.dtype)
+            grad_self = is_result * (grad / is_result)
+        return grad_self, _C.zeros(*ctx.src_shape, dtype=grad.dtype, device=grad.device), None
 
 
 class _ScatterExtremum(Function):
@@ -120,9 +185,7 @@ class _ScatterExtremum(Function):
 
     @staticmethod
     def forward(ctx, input, src, dim, index, hit, include_self, combine, longest):  # noqa: A002
-        positions, values = _segment_reduce(input, dim, index, src, combine, longest)
-        placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
-        placed = placed.reshape(*input.shape)
+        placed = _placed(input, dim, index, src, combine, longest)
         result = _C.where(hit, combine(input, placed) if include_self else placed, input)
         ctx.save_for_backward(input, src, index, hit, result)
         ctx.dim, ctx.include_self = dim, include_self

@@ -23,6 +23,7 @@ from . import _C
 from . import _lu
 from .autograd import is_grad_enabled
 from ._C import Tensor
+from ._autograd_function import Function
 
 
 class LinAlgError(RuntimeError):
@@ -124,10 +125,28 @@ def _solve_batched(A: Tensor, B: Tensor, singular: Any) -> Tensor:  # noqa: N803
 def inv(A: Tensor) -> Tensor:  # noqa: N803
     """The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one."""
     _check_square(A, "linalg.inv")
-    eye = _C.eye(A.shape[-1], dtype=A.dtype, device=A.device)
-    return _solve_batched(A, eye, lambda prefix, k: (
-        f"linalg.inv: {prefix}The diagonal element {k} is zero, the inversion could not be completed "
-        "because the input matrix is singular."))
+    return _Inv.apply(A)
+
+
+class _Inv(Function):
+    """A^-1 by LU, with PyTorch's gradient -A^-H (grad A^-H), multiplied in its order: the inverses'
+    product first (autograd's way through the LU solve) gave inf * 0 = NaN for a 1e38-sized inverse
+    and a zero cotangent, where PyTorch's gives 0."""
+
+    @staticmethod
+    def forward(ctx, A):  # noqa: N803
+        eye = _C.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+        out = _solve_batched(A, eye, lambda prefix, k: (
+            f"linalg.inv: {prefix}The diagonal element {k} is zero, the inversion could not be completed "
+            "because the input matrix is singular."))
+        ctx.save_for_backward(A, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        A, out = ctx.saved_tensors  # noqa: N806
+        inverse_h = (inv(A) if is_grad_enabled() else out).mT  # NB: differentiable again under create_graph
+        return -(inverse_h @ (grad @ inverse_h))
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803

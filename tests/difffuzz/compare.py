@@ -34,6 +34,7 @@ masked_select, unique). Values of indices that ties leave unspecified (nodes mar
 stable=True, topk, kthvalue, median and mode along a dim, cummax/cummin) are compared by shape and dtype
 only; the generator gathers the values they point to, which are compared.
 """
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -66,14 +67,31 @@ def node_name(prog, at):
     return str(at)
 
 
-def allowed(m, allowlist, prog):
+def allowed(m, allowlist, prog, want=None):
     """Whether an allowlist entry (a documented deliberate difference) explains mismatch m: its category,
-    the op it shows at ("blame") and a substring of its detail, where the entry names them, and, for an
-    entry with "op", that the program calls that op (in place or not): a gradient names no op."""
+    the op it shows at ("blame"), a substring of its detail ("detail") or a regular expression found in it
+    ("detail_re"), where the entry names them; for an entry with "op", that the program calls that op (in
+    place or not: a gradient names no op), and with "nan_input" too, on a first operand that holds a NaN
+    in torch's run (want)."""
     ops = op_bases(prog)
     return any(a["category"] == m.category and a.get("blame", m.blame) == m.blame and a.get("detail", "") in m.detail
+               and re.search(a.get("detail_re", ""), m.detail)
                and ("op" not in a or a["op"] in ops)
+               and (not a.get("nan_input") or nan_input(prog, want, a["op"]))
                for a in allowlist)
+
+
+def nan_input(prog, want, op):
+    """Whether the program calls op (in place or not) on a first tensor operand that holds a NaN in
+    torch's run (want)."""
+    if want is None:
+        return False
+    for n in prog["nodes"]:
+        if "name" in n and op_bases({"nodes": [n]}) == {op}:
+            a = torch_floats(want, next((a["v"] for a in n.get("args", []) if isinstance(a, dict) and "v" in a), None))
+            if a is not None and np.isnan(a).any():
+                return True
+    return False
 
 
 def op_bases(prog):
@@ -132,7 +150,7 @@ def compare(prog, want, got, ref=None, allowlist=()):
         if node_out and diverges(prog, want, got, i, w, node_out):
             diverged.add(i)
             continue
-        if node_out and all(allowed(m, allowlist, prog) for m in node_out):
+        if node_out and all(allowed(m, allowlist, prog, want) for m in node_out):
             diverged.add(i)
             out += [m for m in node_out if not m.where.endswith(LATER)]
             continue
@@ -152,7 +170,7 @@ def compare(prog, want, got, ref=None, allowlist=()):
             out.append(Mismatch(cat, where, "grad", f"torch {describe(w)}, ember {describe(e)}"))
             continue
         m, need = compare_tensor(w, e, refg.get(k) if refg else None, ref is not None, "grad", k, "grad",
-                                 tol_dtype=grad_precision(prog, want, w), huge=huge)
+                                 tol_dtype=grad_precision(prog, want, w), huge=(huge, 0.0))
         out += m
         needs |= need
     return out, needs and ref is None
@@ -173,7 +191,7 @@ def compare_value(prog, want, got, w, e, r, have_ref, i, name, suffix, huge=Fals
     if name in NAN_SIGN:
         w, e = unspecified_nan_sign(prog, want, i, w, e)
     out, need = compare_tensor(w, e, r, have_ref, "node", i, name, ties=prog["nodes"][i].get("ties"), where=where,
-                               tol_dtype=precision(prog, want, i, w), huge=huge)
+                               tol_dtype=precision(prog, want, i, w), huge=(huge, huge_operands(prog, want, i)))
     if suffix != MADE and w.get("rg") != e.get("rg") and w.get("dtype") in encoding.FLOAT_DTYPES:
         out.append(Mismatch("requires_grad", where, name, f"torch {w.get('rg')}, ember {e.get('rg')}"))
     return out, need
@@ -237,16 +255,24 @@ SENSITIVE = set("""floor ceil round trunc fix frac sign signbit heaviside floor_
 
 def diverges(prog, want, got, i, w, mismatches):
     """Whether node i's value mismatches are rounding sent through a sensitive op: the op is sensitive (or
-    its result int or bool), a float value it depends on differs at all between torch and Ember, and the
-    mismatches are of values or shapes only. Then node i and every node after it are not compared."""
+    its result int or bool, or an operand holds an infinity), a float value it depends on differs at all
+    between torch and Ember, and the mismatches are of values or shapes only. Then node i and every node
+    after it are not compared."""
     name = node_name(prog, i)
     base = name[:-1] if name.endswith("_") and not name.startswith("__") else name
     discrete = "scalar" in w or w.get("dtype") not in encoding.FLOAT_DTYPES
-    if not (discrete or base in SENSITIVE):
+    if not (discrete or base in SENSITIVE or holds_infinity(prog, want, i)):
         return False
     if any(m.category not in ("value", "shape") for m in mismatches):
         return False
     return upstream_differs(prog, want, got, i)
+
+
+def holds_infinity(prog, want, i):
+    """Whether one of node i's float tensor operands holds an infinity in torch's run: then any op is
+    sensitive, as rounding's 0 against 1e-7 is NaN against inf there (inf * x, x @ inf)."""
+    arrays = [torch_floats(want, j) for j in refs(prog["nodes"][i])]
+    return any(a is not None and np.isinf(a).any() for a in arrays)
 
 
 def upstream_differs(prog, want, got, i):
@@ -278,7 +304,7 @@ def describe(e):
     return f"{e['dtype']}{e['shape']}"
 
 
-def compare_tensor(w, e, r, have_ref, kind, i, name, ties=False, where=None, tol_dtype=None, huge=False):
+def compare_tensor(w, e, r, have_ref, kind, i, name, ties=False, where=None, tol_dtype=None, huge=(False, 0.0)):
     """([mismatches], needs_ref) for one tensor entry (a value or a gradient)."""
     cat_of = (lambda c: c) if kind == "node" else (lambda c: "grad")
     where = where or (f"node {i}" if kind == "node" else f"grad of node {i}")
@@ -322,10 +348,12 @@ def finite_max(*arrays):
     return m
 
 
-def close(w, e, r, have_ref, tol_dtype=None, huge=False):
+def close(w, e, r, have_ref, tol_dtype=None, huge=(False, 0.0)):
     """(ok, needs_ref, detail) for two entries of one shape (and the reference's, or None); tol_dtype:
-    whose tolerances apply (default: w's dtype); huge: the program's data holds huge values (then
-    elements where either side is inf or NaN are past an overflow: ok, with a detail that says so)."""
+    whose tolerances apply (default: w's dtype); huge: (whether the program's data holds huge values,
+    the largest magnitude of the op's own operands where they do, else 0): then elements where either side
+    is inf or NaN, and, for huge operands, elements that differ by no more than rounding of their
+    magnitude, are past an overflow: ok, with a detail that says so."""
     W = encoding.array(w)
     E = encoding.array(e)
     if W.dtype.kind not in "f" or E.dtype.kind not in "f":
@@ -344,7 +372,7 @@ def close(w, e, r, have_ref, tol_dtype=None, huge=False):
         return close_floats(w, W.astype(np.float64), E.astype(np.float64), r, have_ref, tol_dtype, huge)
 
 
-def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=False):
+def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=(False, 0.0)):
     rtol, atol = TIGHT.get(tol_dtype or w["dtype"], TIGHT["float64"])
     scale = finite_max(W64, E64)
     # NB: the relative term of an infinite torch value is 0, not inf (inf <= inf would pass -inf for inf)
@@ -362,8 +390,12 @@ def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=False):
     with np.errstate(invalid="ignore", over="ignore"):
         explained = distance(E64, R) <= RATIO * distance(W64, R) + rtol * np.nan_to_num(np.abs(R)) + atol * scale
     bad = ~(tight | explained)
-    if huge and bad.any():
-        if not (bad & np.isfinite(W64) & np.isfinite(E64)).any():  # every remaining one inf or NaN on a side
+    any_huge, operands = huge
+    if any_huge and bad.any():
+        # Every remaining one inf or NaN on a side, or finite ones apart by no more than rounding of the
+        # op's huge operands (a sum's error bound: eps * sum |x|; 3e38 - 3e38 + 3 is 0 or 3 by the order).
+        finite = bad & np.isfinite(W64) & np.isfinite(E64)
+        if not (finite & (distance(W64, E64) > rtol * operands)).any():
             return True, False, "overflow: " + first_bad(bad, W64, E64, R)
     return not bad.any(), False, first_bad(bad, W64, E64, R)
 
@@ -372,20 +404,38 @@ OVERFLOW = "overflow"
 
 
 def holds_huge(prog, want):
-    """Whether the program's float inputs hold a value past the square root of its dtype's largest (a
-    product of two overflows; the dtype's largest value is among the boundary values drawn). Which inf
-    or NaN a computation past an overflow gives depends on the order of its operations (a fused
-    multiply-add, the order of a sum, a * b * c against a * (b * c)), which neither library specifies."""
-    for i, n in enumerate(prog["nodes"]):
-        w = made_value(want, i) if "input" in n and i < len(want["values"]) else None
-        if not w or w.get("dtype") not in encoding.FLOAT_DTYPES or "data" not in w:
+    """The largest finite magnitude of the program's float inputs where one is past the square root of
+    its dtype's largest (a product of two overflows; the dtype's largest value is among the boundary
+    values drawn), else 0. Which inf or NaN a computation past an overflow gives, and how much of a small
+    term survives next to huge ones, depends on the order of its operations (a fused multiply-add, the
+    order of a sum, a * b * c against a * (b * c)), which neither library specifies."""
+    return largest_huge(want, [i for i, n in enumerate(prog["nodes"]) if "input" in n])
+
+
+def huge_operands(prog, want, i):
+    """The same of node i's operands: the largest finite magnitude where one is huge, else 0."""
+    return largest_huge(want, refs(prog["nodes"][i]))
+
+
+def largest_huge(want, nodes):
+    largest = 0.0
+    for j in nodes:
+        a = torch_floats(want, j)
+        if a is None:
             continue
-        a = encoding.array(w)
         with np.errstate(all="ignore"):
             finite = np.abs(a[np.isfinite(a)])
         if finite.size and finite.max() >= np.sqrt(np.finfo(a.dtype).max):
-            return True
-    return False
+            largest = max(largest, float(finite.max()))
+    return largest
+
+
+def torch_floats(want, j):
+    """Node j's float tensor value as torch made it (an array), or None."""
+    w = made_value(want, j) if j is not None and j < len(want["values"]) else None
+    if not w or w.get("dtype") not in encoding.FLOAT_DTYPES or "data" not in w:
+        return None
+    return encoding.array(w)
 
 
 def first_bad(bad, W, E, R):

@@ -111,10 +111,12 @@ class Gen:
             return {"v": self.rng.choice(cands)}
         return self.fresh(**fresh)
 
-    def fresh(self, shape=None, dtype="float", kind="normal", grad=None, view=None, min_ndim=0, **kw):
+    def fresh(self, shape=None, dtype="float", kind="normal", grad=None, view=None, min_ndim=0,
+              forms=("transpose", "step", "expand"), **kw):
         """A new input: dtype "float" (float32, float64 sometimes), "any" (values.DTYPE_WEIGHTS) or a
         name; float inputs require grad mostly; now and then seen through a non-contiguous view of a
-        bigger or smaller base (a transpose, a slice with a step, an expand) with the same shape."""
+        bigger or smaller base (one of `forms`: a transpose, a slice with a step, an expand) with the
+        same shape."""
         rng = self.rng
         if dtype == "float":
             dtype = "float32" if rng.random() < 0.85 else "float64"
@@ -127,7 +129,7 @@ class Gen:
             view = rng.random() < VIEW_INPUT and len(shape) >= 1 and kind != "index"
         if not view:
             return self._add({"input": values.draw_input(rng, self.nrng, shape, dtype, kind, grad, **kw)})
-        form = rng.choice(("transpose", "step", "expand") if len(shape) >= 2 else ("step", "expand"))
+        form = rng.choice([f for f in forms if f != "transpose" or len(shape) >= 2])
         nd = len(shape)
         if form == "transpose":
             i, j = rng.sample(range(nd), 2)
@@ -158,6 +160,18 @@ class Gen:
         """Whether the value has equal elements (NaNs count as equal) along dim (in all of it for None):
         where it does, which element a sort-based op's gradient reaches is unspecified."""
         return self.ex.has_ties(ref["v"], dim)
+
+    def expanded(self, ref, dim):
+        """Whether the value is an expanded view along dim (stride 0 there, more than one element)."""
+        return self.ex.expanded(ref["v"], dim)
+
+    def contiguous(self, ref):
+        return self.ex.contiguous(ref["v"])
+
+    def overlap(self, ref):
+        """torch's internal-overlap verdict on the value: 0 no, 1 yes (an in-place write is refused),
+        2 too hard to tell (an unfold's windows: torch writes shared elements once per view element)."""
+        return self.ex.overlap(ref["v"])
 
     def hide(self, ref):
         self.hidden.add(ref["v"])

@@ -40,11 +40,18 @@ register("F.group_norm", group_norm)
 def batch_norm(g):
     rng = g.rng
     x = float_nd(g, 2, 4)
+    if not g.contiguous(x):  # NB: PyTorch's backward misreads a strided input's gradient (python/README.md)
+        x = g.call("contiguous", ".contiguous", x)
+        g.nodes[x["v"]]["keep"] = True
     m = g.meta(x)
     c = m.shape[1]
     training = rng.random() < 0.6
-    rm = g.fresh(shape=[c], dtype=m.dtype, grad=False) if not training or rng.random() < 0.5 else None
-    rv = g.fresh(shape=[c], dtype=m.dtype, grad=False, kind="positive") if rm is not None else None
+    # NB: running stats are buffers batch_norm writes in training, so never an expand (PyTorch writes
+    # through one, Ember refuses); and in eval mode contiguous, as PyTorch's backward of the weight
+    # reads strided ones as if contiguous (python/README.md, deliberate differences).
+    stats = {"grad": False, "view": False if not training else None, "forms": ("step",)}
+    rm = g.fresh(shape=[c], dtype=m.dtype, **stats) if not training or rng.random() < 0.5 else None
+    rv = g.fresh(shape=[c], dtype=m.dtype, kind="positive", **stats) if rm is not None else None
     w = g.fresh(shape=[c], dtype=m.dtype) if rng.random() < 0.5 else None
     b = g.fresh(shape=[c], dtype=m.dtype) if rng.random() < 0.5 else None
     kw = {"training": training, "momentum": rng.choice((0.1, 0.5)), "eps": rng.choice((1e-5, 1e-3))}

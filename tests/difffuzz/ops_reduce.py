@@ -132,6 +132,9 @@ def median(g):
         g.fn_or_method("median", untie(g, x))
         return
     d = g.dim(m)
+    if g.expanded(x, d):  # NB: PyTorch's median along an expanded dim returns garbage (python/README.md)
+        x = g.call("contiguous", ".contiguous", x)
+        g.nodes[x["v"]]["keep"] = True
     kw = {"keepdim": g.rng.random() < 0.5}
     values_and_indices(g, "median", ".median", x, d, d, kwargs=kw)
 

@@ -49,6 +49,17 @@ class LiveExecutor:
         a, b = s.narrow(dim, 1, n - 1), s.narrow(dim, 0, n - 1)
         return bool(((a == b) | (a.isnan() & b.isnan())).any()) if t.is_floating_point() else bool((a == b).any())
 
+    def expanded(self, i, dim):
+        t = self.vals[i]
+        return t.dim() > 0 and t.shape[dim] > 1 and t.stride(dim) == 0
+
+    def contiguous(self, i):
+        return self.vals[i].is_contiguous()
+
+    def overlap(self, i):
+        t, L = self.vals[i], self.interp.L
+        return int(L._debug_has_internal_overlap(t)) if isinstance(t, L.Tensor) else 0
+
     def truncate(self, n):
         del self.vals[n:]
         self.made = {i: e for i, e in self.made.items() if i < n}

@@ -14,8 +14,8 @@ BLAMEABLE = ("ember_refuses_valid", "ember_accepts_invalid", "shape", "dtype", "
 class Evaluation:
     def __init__(self, prog, want, got, ref, mismatches, allowlist):
         self.prog, self.want, self.got, self.ref = prog, want, got, ref
-        self.allowed = [m for m in mismatches if compare.allowed(m, allowlist, prog)]
-        self.mismatches = [m for m in mismatches if not compare.allowed(m, allowlist, prog)]
+        self.allowed = [m for m in mismatches if compare.allowed(m, allowlist, prog, want)]
+        self.mismatches = [m for m in mismatches if not compare.allowed(m, allowlist, prog, want)]
         self.category = compare.severity(self.mismatches)
         top = [m for m in self.mismatches if m.category == self.category]
         # NB: an in-place op changes the value of the node it writes to (an earlier node, a clone say):

@@ -90,13 +90,38 @@ def test_polygamma_float64_is_accurate():
     np.testing.assert_allclose(ember.polygamma(1, x).numpy(), want, rtol=2e-15)
 
 
-@pytest.mark.parametrize("act", [F.hardtanh, F.relu6, F.hardshrink, F.softshrink])
+@pytest.mark.parametrize("act", [F.hardtanh, F.relu6, F.hardshrink, F.softshrink, F.elu, F.celu, F.selu, F.hardswish])
 def test_nan_gradient_passes_through_at_every_size(act):
-    # Deliberate difference: PyTorch's vectorised loop gives 0 here, its scalar loop 1 (python/README.md).
-    for n in (1, 7, 20, 100):
-        x = ember.full((n,), float("nan"), requires_grad=True)
-        act(x).sum().backward()
-        assert x.grad.tolist() == [1.0] * n, (act.__name__, n)
+    # Deliberate difference: PyTorch's vectorised loop gives 0 (the first four) or NaN here, its scalar
+    # loop the slope above 0 (python/README.md).
+    slope = 1.0507009873554805 if act is F.selu else 1.0
+    for dtype in (ember.float32, ember.float64):
+        for n in (1, 7, 20, 100):
+            x = ember.full((n,), float("nan"), dtype=dtype, requires_grad=True)
+            act(x).sum().backward()
+            np.testing.assert_allclose(x.grad.numpy(), np.full(n, slope), rtol=1e-7, err_msg=f"{act.__name__} {n}")
+
+
+def test_median_along_an_expanded_dim():
+    # Deliberate difference: PyTorch's returns uninitialised memory here (python/README.md).
+    x = ember.tensor([[1.0, 3.0, 2.0]]).expand(4, 3)
+    assert x.median(0).values.tolist() == [1.0, 3.0, 2.0]
+    assert x.median(1).values.tolist() == [2.0] * 4
+
+
+def test_batch_norm_strided_running_stats():
+    # Deliberate difference: PyTorch's backward of the weight misreads strided running stats in eval mode,
+    # and writes an expanded one in training; Ember reads them as any view and refuses the write.
+    x = ember.tensor([[0.0, 0.0]])
+    grads = []
+    for mean, var in [(ember.ones(4)[::2], ember.tensor([2.2, 2.0, 0.5, 1.3])[::2]),
+                      (ember.ones(2), ember.tensor([2.2, 0.5]))]:
+        w = ember.zeros(2, requires_grad=True)
+        F.batch_norm(x, mean, var, w, None, training=False).sum().backward()
+        grads.append(w.grad.tolist())
+    assert grads[0] == grads[1]
+    with pytest.raises(ValueError, match="single memory location"):
+        F.batch_norm(ember.randn(3, 2), ember.zeros(1).expand(2), ember.ones(1).expand(2), training=True)
 
 
 def test_det_gradient_at_a_singular_matrix_is_the_adjugate():
@@ -153,3 +178,39 @@ def test_multi_margin_loss_squared_gradient_stays_finite_near_the_largest_float(
     x = ember.tensor([[0.0, -2.0e38, 0.0, 0.0, 0.0]], requires_grad=True)
     F.multi_margin_loss(x, ember.tensor([1]), p=2, margin=0.0).backward()
     np.testing.assert_allclose(x.grad.numpy(), [[8e37, -3.2e38, 8e37, 8e37, 8e37]], rtol=1e-6)
+
+
+def test_norm_of_subnormal_entries_has_the_exact_gradient():
+    # The norm is accumulated in double, so it is exact (1e-45); its gradient there is sign(x) (|x| / norm)^(p-1),
+    # float64's -1, where x |x| / norm^2 underflows to 0 / 0 (torch 2.15: NaN from vector_norm, 0 from cdist).
+    for p in (3.0, 4.5):
+        x = ember.tensor([-1e-45], requires_grad=True)
+        ember.linalg.vector_norm(x, p).backward()
+        assert x.grad.tolist() == [-1.0], p
+
+
+def test_soft_margin_loss_is_finite_past_the_overflow():
+    # Deliberate difference (python/README.md): PyTorch's log1p(exp(88.8)) is inf, its gradient at -inf NaN.
+    x = ember.tensor([-100.0, -float("inf"), float("inf")], requires_grad=True)
+    loss = F.soft_margin_loss(x, ember.tensor([1.0, 1.0, -1.0]), reduction="none")
+    loss.sum().backward()
+    assert loss.tolist()[0] == 100.0 and loss.tolist()[1:] == [float("inf")] * 2
+    assert x.grad.tolist() == [-1.0, -1.0, 1.0]
+
+
+def test_batch_norm_backward_of_a_strided_input():
+    # Deliberate difference (python/README.md): each channel's bias gets the sum of its incoming gradient,
+    # whatever the input's layout; PyTorch 2.15 misreads the gradient of a transposed 4-D input.
+    g = ember.randn(2, 4, 5, 1)
+    for x in (ember.zeros(2, 5, 4, 1).transpose(1, 2), ember.zeros(2, 4, 5, 1)):
+        b = ember.zeros(4, requires_grad=True)
+        F.batch_norm(x, None, None, ember.zeros(4), b, training=True).backward(g)
+        np.testing.assert_allclose(b.grad.numpy(), g.sum((0, 2, 3)).numpy(), rtol=1e-6)
+
+
+def test_sum_of_negative_zeros_is_positive_zero():
+    # PyTorch's sums start from +0: digamma of the sum of a -0 is inf, not -inf.
+    for x, dims in [(ember.tensor(-0.0), None), (ember.tensor(-0.0), 0), (ember.full((3, 4), -0.0), 0)]:
+        s = x.sum() if dims is None else x.sum(dims)
+        assert not bool(s.signbit().any()), (x.shape, dims)
+    assert not bool(ember.full((3, 4), -0.0).mean(0).signbit().any())
