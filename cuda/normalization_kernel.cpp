@@ -17,7 +17,7 @@ void cuda_batch_norm_stats(const Tensor& mean, const Tensor& var, const Tensor& 
 }
 
 void cuda_batch_norm_grad_sums(const Tensor& sum_g, const Tensor& sum_gx, const Tensor& g, const Tensor& x,
-                               const Tensor& mean, int64_t N, int64_t C, int64_t S) {
+                               const Tensor& mean, int64_t N, int64_t C, int64_t S, bool /*batch_mean*/) {
   check_floating_compute(x.dtype(), "batch_norm");
   On on(sum_g);
   TensorScratch scratch(sum_g.device());

@@ -306,11 +306,13 @@ struct Atan2Backward : autograd::Node {
   const char* name() const override { return "Atan2Backward"; }
   TensorList apply(TensorList&& g) override {
     Tensor av = a.unpack(this), bv = b.unpack(this);
+    // NB: PyTorch's atan2_backward, in its order: 1 / r^2 taken as 0 at the origin, so a NaN gradient
+    // still gives NaN there.
     Tensor r2 = av * av + bv * bv;
-    Tensor origin = eq(r2, 0);
+    Tensor recip = where(eq(r2, 0), 0, reciprocal(r2));
     Tensor ga, gb;
-    if (needs_input_grad(0)) ga = sum_to(where(origin, 0, g[0] * bv / r2), a_shape);
-    if (needs_input_grad(1)) gb = sum_to(where(origin, 0, -g[0] * av / r2), b_shape);
+    if (needs_input_grad(0)) ga = sum_to(g[0] * bv * recip, a_shape);
+    if (needs_input_grad(1)) gb = sum_to(g[0] * neg(av) * recip, b_shape);
     return {ga, gb};
   }
   void release_saved() override {

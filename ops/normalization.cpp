@@ -74,7 +74,7 @@ struct BatchNormBackward : autograd::Node {
       sum_g = empty({d.C}, x.options());
       sum_gx = empty({d.C}, x.options());
       if (x.numel() > 0) {
-        batch_norm_grad_sums_stub(x.device().type, sum_g, sum_gx, gc, xc, mc, d.N, d.C, d.S);
+        batch_norm_grad_sums_stub(x.device().type, sum_g, sum_gx, gc, xc, mc, d.N, d.C, d.S, training);
       } else {
         sum_g.zero_();
         sum_gx.zero_();

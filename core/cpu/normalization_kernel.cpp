@@ -72,33 +72,42 @@ void cpu_batch_norm_stats(const Tensor& mean, const Tensor& var, const Tensor& x
 }
 
 void cpu_batch_norm_grad_sums(const Tensor& sum_g, const Tensor& sum_gx, const Tensor& g, const Tensor& x,
-                              const Tensor& mean, int64_t N, int64_t C, int64_t S) {
+                              const Tensor& mean, int64_t N, int64_t C, int64_t S, bool batch_mean) {
   visit_floating_dtype(x.dtype(), "batch_norm", [&]<typename T>(type_tag<T>) {
     const T *gp = ptr<T>(g), *xp = ptr<T>(x), *mp = ptr<T>(mean);
     T* sg = static_cast<T*>(sum_g.data_ptr());
     T* sgx = static_cast<T*>(sum_gx.data_ptr());
+    // NB: with the batch's own mean, sum(g (x - mean)) is taken about the stored mean, rounded to T,
+    // then corrected by (stored - exact mean) sum(g), the exact mean from x's sum in double: a constant
+    // g gives exactly 0 (the mean's rounding times sum(g) made 1e-7 that a tiny variance's invstd^3
+    // amplified). The running mean of evaluation is exact as stored.
+    const auto m = static_cast<double>(N * S);
     if (S == 1) {
-      ArrD a = ArrD::Zero(C), b = ArrD::Zero(C);
+      ArrD a = ArrD::Zero(C), b = ArrD::Zero(C), sx = ArrD::Zero(C);
       ConstVecMap<T> mu(mp, C);
       for (int64_t n = 0; n < N; ++n) {
         ConstVecMap<T> gr(gp + n * C, C), xr(xp + n * C, C);
         a += gr.template cast<double>();
         b += (gr * (xr - mu)).template cast<double>();
+        if (batch_mean) sx += xr.template cast<double>();
       }
       VecMap<T>(sg, C) = a.template cast<T>();
+      if (batch_mean) b += (mu.template cast<double>() - sx / m) * a;
       VecMap<T>(sgx, C) = b.template cast<T>();
       return;
     }
     per_channel(N, C, S, [&](int64_t c) {
-      double a = 0, b = 0;
+      double a = 0, b = 0, sx = 0;
+      const T mu = mp[c];
       for (int64_t n = 0; n < N; ++n) {
-        const T *gr = gp + (n * C + c) * S, *xr = xp + (n * C + c) * S, mu = mp[c];
+        const T *gr = gp + (n * C + c) * S, *xr = xp + (n * C + c) * S;
         a += static_cast<double>(sum_run(gr, S));
         b += static_cast<double>(sum_blocks<T>(
             S, [&](int64_t i, auto len) { return segment(gr + i, len) * (segment(xr + i, len) - mu); }));
+        if (batch_mean) sx += sum_run_wide(xr, S);
       }
       sg[c] = static_cast<T>(a);
-      sgx[c] = static_cast<T>(b);
+      sgx[c] = static_cast<T>(batch_mean ? b + (static_cast<double>(mu) - sx / m) * a : b);
     });
   });
 }

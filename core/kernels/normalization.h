@@ -13,8 +13,11 @@ using BatchNormStatsFn = void (*)(const Tensor& mean, const Tensor& var, const T
                                   int64_t C, int64_t S);
 EMBER_DECLARE_STUB(batch_norm_stats_stub, BatchNormStatsFn);
 /// Kernel: per-channel sum(g) and sum(g * (x - mean[c])) ([C]) over [N, C, S]. All contiguous.
+/// batch_mean: mean is x's own mean, rounded to x's dtype; a kernel may then take the sum about the
+/// exact mean (the CPU's does).
 using BatchNormGradSumsFn = void (*)(const Tensor& sum_g, const Tensor& sum_gx, const Tensor& g,
-                                     const Tensor& x, const Tensor& mean, int64_t N, int64_t C, int64_t S);
+                                     const Tensor& x, const Tensor& mean, int64_t N, int64_t C, int64_t S,
+                                     bool batch_mean);
 EMBER_DECLARE_STUB(batch_norm_grad_sums_stub, BatchNormGradSumsFn);
 /// Kernel: out = a * ka[c] + (b - b0[c]) * kb[c] + k[c] over [N, C, S]; a and ka, or b, b0 and
 /// kb, may be undefined (no such term). All contiguous, of one dtype.

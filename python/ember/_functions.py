@@ -154,6 +154,9 @@ def isclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08,
         close = close | (finite & (_C.abs(input - other) <= atol + rtol * _C.abs(other)))
         if equal_nan:
             close = close | (_C.isnan(input) & _C.isnan(other))
+    elif rtol != 0 or atol != 0:  # NB: as PyTorch's, integers within a tolerance compare in the default float dtype
+        a, b = input.to(_C.get_default_dtype()), other.to(_C.get_default_dtype())
+        close = close | (_C.abs(a - b) <= atol + rtol * _C.abs(b))
     return close
 
 
@@ -485,8 +488,11 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     if p == math.inf:
         return _C.abs(diff).amax(-1)
-    if p == 0:  # the count of differing entries: a zero gradient, as PyTorch's cdist (not None, as its norm)
-        return _zero_grad.with_zero_grad(_C.norm(diff.detach(), 0.0, [-1], False), x1, x2)
+    if p == 0:  # the count of differing entries (NaN where one is NaN, as PyTorch's cdist, not its norm):
+        # a zero gradient, as PyTorch's cdist (not None, as its norm)
+        d = diff.detach()
+        count = _C.where(_C.isnan(d).any(-1), math.nan, _C.norm(d, 0.0, [-1], False))
+        return _zero_grad.with_zero_grad(count, x1, x2)
     # NB: through the norm op, for PyTorch's gradients: 0 where a distance is 0
     return _C.norm(diff, float(p), [-1], False)
 

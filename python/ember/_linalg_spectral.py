@@ -309,8 +309,10 @@ def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
         # gradient is zero
         return A.clone().copy_(eye)
     base = inv(A) if n < 0 else A
-    result = None
     k = abs(n)
+    if k == 3:  # NB: PyTorch's order for 3, (A A) A, which decides where an inf meets a 0
+        return _C.matmul(_C.matmul(base, base), base)
+    result = None
     while k:
         if k & 1:
             result = base if result is None else _C.matmul(result, base)

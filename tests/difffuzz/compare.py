@@ -145,8 +145,12 @@ def compare(prog, want, got, ref=None, allowlist=()):
         m, need = compare_value(prog, want, got, w, e, r, ref is not None, i, name, suffix, huge)
         node_out += m
         needs |= need
-        out += [m for m in node_out if m.category == OVERFLOW]
+        past_overflow = [m for m in node_out if m.category == OVERFLOW]
+        out += past_overflow
         node_out = [m for m in node_out if m.category != OVERFLOW]
+        if past_overflow and not node_out:  # what is computed from values past an overflow is too
+            diverged.add(i)
+            continue
         if node_out and diverges(prog, want, got, i, w, node_out):
             diverged.add(i)
             continue
@@ -250,7 +254,8 @@ def made_value(res, i):
 SENSITIVE = set("""floor ceil round trunc fix frac sign signbit heaviside floor_divide remainder fmod div true_divide
     atan2 reciprocal rsqrt pow asin acos atanh acosh erfinv logit log log2 log10 log1p digamma lgamma polygamma
     tan cos sin sinc exp exp2 expm1 cosh sinh bucketize searchsorted histc unique nonzero argwhere masked_select
-    __floordiv__ __rfloordiv__ __mod__ __rmod__ __truediv__ __rtruediv__ __pow__ __rpow__""".split())
+    __floordiv__ __rfloordiv__ __mod__ __rmod__ __truediv__ __rtruediv__ __pow__ __rpow__
+    logical_and logical_or logical_xor logical_not eq ne lt le gt ge""".split())  # (in place on floats: 0 or 1)
 
 
 def diverges(prog, want, got, i, w, mismatches):
@@ -258,14 +263,22 @@ def diverges(prog, want, got, i, w, mismatches):
     its result int or bool, or an operand holds an infinity), a float value it depends on differs at all
     between torch and Ember, and the mismatches are of values or shapes only. Then node i and every node
     after it are not compared."""
-    name = node_name(prog, i)
-    base = name[:-1] if name.endswith("_") and not name.startswith("__") else name
+    names = [node_name(prog, i)]
+    if all(m.where.endswith(LATER) for m in mismatches):  # the value as later in-place ops left it: theirs too
+        names += [node_name(prog, k) for k in in_place_writers(prog, i)]
+    bases = {name[:-1] if name.endswith("_") and not name.startswith("__") else name for name in names}
     discrete = "scalar" in w or w.get("dtype") not in encoding.FLOAT_DTYPES
-    if not (discrete or base in SENSITIVE or holds_infinity(prog, want, i)):
+    if not (discrete or bases & SENSITIVE or holds_infinity(prog, want, i)):
         return False
     if any(m.category not in ("value", "shape") for m in mismatches):
         return False
     return upstream_differs(prog, want, got, i)
+
+
+def in_place_writers(prog, i):
+    """The in-place nodes that write to node i's value: their first operand is i."""
+    return [k for k, n in enumerate(prog["nodes"]) if k > i and "name" in n and n["name"].endswith("_")
+            and not n["name"].startswith("__") and next(iter(refs(n)), None) == i]
 
 
 def holds_infinity(prog, want, i):
@@ -406,10 +419,22 @@ OVERFLOW = "overflow"
 def holds_huge(prog, want):
     """The largest finite magnitude of the program's float inputs where one is past the square root of
     its dtype's largest (a product of two overflows; the dtype's largest value is among the boundary
-    values drawn), else 0. Which inf or NaN a computation past an overflow gives, and how much of a small
-    term survives next to huge ones, depends on the order of its operations (a fused multiply-add, the
-    order of a sum, a * b * c against a * (b * c)), which neither library specifies."""
-    return largest_huge(want, [i for i, n in enumerate(prog["nodes"]) if "input" in n])
+    values drawn), or where one is a normal number below its reciprocal (a quotient by it is such a
+    value: the smallest normal number is drawn too), else 0. Which inf or NaN a computation past an overflow gives,
+    and how much of a small term survives next to huge ones, depends on the order of its operations (a
+    fused multiply-add, the order of a sum, a * b * c against a * (b * c)), which neither library
+    specifies."""
+    inputs = [i for i, n in enumerate(prog["nodes"]) if "input" in n]
+    largest = largest_huge(want, inputs)
+    for j in inputs:
+        a = torch_floats(want, j)
+        if a is None:
+            continue
+        with np.errstate(all="ignore"):
+            tiny = np.abs(a[np.isfinite(a) & (np.abs(a) >= np.finfo(a.dtype).tiny)])
+        if tiny.size and tiny.min() <= 1 / np.sqrt(np.finfo(a.dtype).max):
+            largest = max(largest, float(1 / np.float64(tiny.min())))
+    return largest
 
 
 def huge_operands(prog, want, i):

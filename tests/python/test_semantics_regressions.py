@@ -214,3 +214,17 @@ def test_sum_of_negative_zeros_is_positive_zero():
         s = x.sum() if dims is None else x.sum(dims)
         assert not bool(s.signbit().any()), (x.shape, dims)
     assert not bool(ember.full((3, 4), -0.0).mean(0).signbit().any())
+
+
+def test_logit_eps_gradient_at_nan_is_nan_everywhere():
+    # Deliberate difference (python/README.md): PyTorch's vectorised loop gives 0 here, its scalar loop NaN.
+    x = ember.full((20,), float("nan"), requires_grad=True)
+    x.logit(eps=1e-6).backward(ember.ones(20))
+    assert bool(x.grad.isnan().all())
+
+
+def test_cdist_inf_of_nan_and_multi_margin_of_nothing():
+    # Deliberate differences (python/README.md): PyTorch's maximum drops the NaN (0), and its mean of an
+    # empty batch is uninitialised memory.
+    assert np.isnan(ember.cdist(ember.tensor([[float("nan"), 0.0]]), ember.zeros(1, 2), p=float("inf")).item())
+    assert np.isnan(F.multi_margin_loss(ember.zeros(0, 3), ember.zeros(0, dtype=ember.int64)).item())
