@@ -102,6 +102,13 @@ def _sum_to(grad: Tensor, shape: Any) -> Tensor:
     return grad if tuple(grad.shape) == tuple(shape) else grad.sum_to_size(*shape) if len(shape) else grad.sum()
 
 
+def _save_operands(ctx, tensor1: Tensor, tensor2: Tensor) -> None:
+    """Saves what the gradients need, as PyTorch's derivatives: tensor1's needs tensor2, tensor2's
+    tensor1 (and itself). NB: x.addcdiv_(x, y) writes the tensor1 a saved copy would check."""
+    need = ctx.needs_input_grad
+    ctx.save_for_backward(tensor1 if need[2] else None, tensor2 if need[1] or need[2] else None)
+
+
 class _Addcmul(Function):
     """input + value * tensor1 * tensor2 with PyTorch's gradients, each taken at the broadcast shape and
     then summed to its operand's (grad * tensor2 * value to tensor1): summed first, as the composite's
@@ -110,17 +117,17 @@ class _Addcmul(Function):
 
     @staticmethod
     def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
-        ctx.save_for_backward(tensor1, tensor2)
-        ctx.value, ctx.input_shape = value, input.shape
+        _save_operands(ctx, tensor1, tensor2)
+        ctx.value, ctx.shapes = value, (input.shape, tensor1.shape, tensor2.shape)
         return input + tensor1 * tensor2 if value == 1 else input + tensor1 * value * tensor2
 
     @staticmethod
     def backward(ctx, grad):
         tensor1, tensor2 = ctx.saved_tensors
-        need = ctx.needs_input_grad
-        return (_sum_to(grad, ctx.input_shape) if need[0] else None,
-                _sum_to(grad * (tensor2 * ctx.value), tensor1.shape) if need[1] else None,
-                _sum_to(grad * (tensor1 * ctx.value), tensor2.shape) if need[2] else None, None)
+        need, shapes = ctx.needs_input_grad, ctx.shapes
+        return (_sum_to(grad, shapes[0]) if need[0] else None,
+                _sum_to(grad * (tensor2 * ctx.value), shapes[1]) if need[1] else None,
+                _sum_to(grad * (tensor1 * ctx.value), shapes[2]) if need[2] else None, None)
 
 
 class _Addcdiv(Function):
@@ -130,17 +137,17 @@ class _Addcdiv(Function):
 
     @staticmethod
     def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
-        ctx.save_for_backward(tensor1, tensor2)
-        ctx.value, ctx.input_shape = value, input.shape
+        _save_operands(ctx, tensor1, tensor2)
+        ctx.value, ctx.shapes = value, (input.shape, tensor1.shape, tensor2.shape)
         return input + tensor1 / tensor2 if value == 1 else input + tensor1 * value / tensor2
 
     @staticmethod
     def backward(ctx, grad):
         tensor1, tensor2 = ctx.saved_tensors
-        need, value = ctx.needs_input_grad, ctx.value
-        return (_sum_to(grad, ctx.input_shape) if need[0] else None,
-                _sum_to(grad * (value / tensor2), tensor1.shape) if need[1] else None,
-                _sum_to(-grad * (value * tensor1 / (tensor2 * tensor2)), tensor2.shape) if need[2] else None, None)
+        need, value, shapes = ctx.needs_input_grad, ctx.value, ctx.shapes
+        return (_sum_to(grad, shapes[0]) if need[0] else None,
+                _sum_to(grad * (value / tensor2), shapes[1]) if need[1] else None,
+                _sum_to(-grad * (value * tensor1 / (tensor2 * tensor2)), shapes[2]) if need[2] else None, None)
 
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002

@@ -228,3 +228,12 @@ def test_cdist_inf_of_nan_and_multi_margin_of_nothing():
     # empty batch is uninitialised memory.
     assert np.isnan(ember.cdist(ember.tensor([[float("nan"), 0.0]]), ember.zeros(1, 2), p=float("inf")).item())
     assert np.isnan(F.multi_margin_loss(ember.zeros(0, 3), ember.zeros(0, dtype=ember.int64)).item())
+
+
+def test_addcdiv_and_addcmul_in_place_on_their_own_tensor1():
+    # As PyTorch's: tensor1 is saved only when tensor2 needs its gradient, so x.addcdiv_(x, y) backpropagates.
+    for op, want in (("addcdiv_", 1.5), ("addcmul_", 3.0)):
+        x = ember.tensor([[0.5]], requires_grad=True)
+        y = x.clone()
+        getattr(y, op)(y, ember.tensor([2.0])).backward(ember.ones(1, 1))
+        assert x.grad.tolist() == [[want]], op
