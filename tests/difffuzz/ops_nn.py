@@ -47,14 +47,13 @@ def batch_norm(g):
     c = m.shape[1]
     training = rng.random() < 0.6
     # NB: running stats are buffers batch_norm writes in training, so never an expand (PyTorch writes
-    # through one, Ember refuses); and in eval mode contiguous, weight and bias too, as PyTorch's
+    # through one, Ember refuses); and in eval mode contiguous, weight and bias always, as PyTorch's
     # backward reads strided ones as if contiguous (python/README.md, deliberate differences).
     stats = {"grad": False, "view": False if not training else None, "forms": ("step",)}
     rm = g.fresh(shape=[c], dtype=m.dtype, **stats) if not training or rng.random() < 0.5 else None
     rv = g.fresh(shape=[c], dtype=m.dtype, kind="positive", **stats) if rm is not None else None
-    affine = {"view": False} if not training else {}
-    w = g.fresh(shape=[c], dtype=m.dtype, **affine) if rng.random() < 0.5 else None
-    b = g.fresh(shape=[c], dtype=m.dtype, **affine) if rng.random() < 0.5 else None
+    w = g.fresh(shape=[c], dtype=m.dtype, view=False) if rng.random() < 0.5 else None
+    b = g.fresh(shape=[c], dtype=m.dtype, view=False) if rng.random() < 0.5 else None
     kw = {"training": training, "momentum": rng.choice((0.1, 0.5)), "eps": rng.choice((1e-5, 1e-3))}
     if rng.random() < 0.3:
         g.call("F.instance_norm", "F.instance_norm", x, rm, rv, w, b,

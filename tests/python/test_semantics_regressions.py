@@ -237,3 +237,14 @@ def test_addcdiv_and_addcmul_in_place_on_their_own_tensor1():
         y = x.clone()
         getattr(y, op)(y, ember.tensor([2.0])).backward(ember.ones(1, 1))
         assert x.grad.tolist() == [[want]], op
+
+
+def test_batch_norm_strided_weight_in_training():
+    # Deliberate difference (python/README.md): PyTorch's backward reads a strided weight as contiguous.
+    g = ember.ones(3, 5).cumsum(0)
+    grads = []
+    for w in (ember.tensor([0.6, 0.1, 0.0, 0.0, 0.0, 0.7, 0.3, 0.0, 0.0, 0.0])[::2], ember.tensor([0.6, 0.0, 0.0, 0.3, 0.0])):
+        x = ember.zeros(3, 5, requires_grad=True)
+        F.batch_norm(x, None, None, w, None, training=True).backward(g)
+        grads.append(x.grad.tolist())
+    assert grads[0] == grads[1]
