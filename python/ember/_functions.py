@@ -102,11 +102,12 @@ def _sum_to(grad: Tensor, shape: Any) -> Tensor:
     return grad if tuple(grad.shape) == tuple(shape) else grad.sum_to_size(*shape) if len(shape) else grad.sum()
 
 
-def _save_operands(ctx, tensor1: Tensor, tensor2: Tensor) -> None:
+def _save_operands(ctx, tensor1: Tensor, tensor2: Tensor, divides: bool) -> None:
     """Saves what the gradients need, as PyTorch's derivatives: tensor1's needs tensor2, tensor2's
-    tensor1 (and itself). NB: x.addcdiv_(x, y) writes the tensor1 a saved copy would check."""
+    tensor1 (and itself where it divides). NB: x.addcdiv_(x, y) writes the tensor1 a saved copy would
+    check."""
     need = ctx.needs_input_grad
-    ctx.save_for_backward(tensor1 if need[2] else None, tensor2 if need[1] or need[2] else None)
+    ctx.save_for_backward(tensor1 if need[2] else None, tensor2 if need[1] or (divides and need[2]) else None)
 
 
 class _Addcmul(Function):
@@ -117,7 +118,7 @@ class _Addcmul(Function):
 
     @staticmethod
     def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
-        _save_operands(ctx, tensor1, tensor2)
+        _save_operands(ctx, tensor1, tensor2, divides=False)
         ctx.value, ctx.shapes = value, (input.shape, tensor1.shape, tensor2.shape)
         return input + tensor1 * tensor2 if value == 1 else input + tensor1 * value * tensor2
 
@@ -137,7 +138,7 @@ class _Addcdiv(Function):
 
     @staticmethod
     def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
-        _save_operands(ctx, tensor1, tensor2)
+        _save_operands(ctx, tensor1, tensor2, divides=True)
         ctx.value, ctx.shapes = value, (input.shape, tensor1.shape, tensor2.shape)
         return input + tensor1 / tensor2 if value == 1 else input + tensor1 * value / tensor2
 

@@ -248,3 +248,11 @@ def test_batch_norm_strided_weight_in_training():
         F.batch_norm(x, None, None, w, None, training=True).backward(g)
         grads.append(x.grad.tolist())
     assert grads[0] == grads[1]
+
+
+def test_addcmul_in_place_on_its_own_tensor2():
+    # addcmul's tensor2 gradient needs tensor1 only: x.addcmul_(k, x) backpropagates, as in PyTorch.
+    x = ember.tensor([[2.3]], requires_grad=True)
+    y = x.clone()
+    y.addcmul_(ember.tensor([1]), y, value=2).backward(ember.ones(1, 1))
+    assert x.grad.tolist() == [[3.0]]
