@@ -171,14 +171,14 @@ struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
 
 namespace ember::cpu {
 
-/// x^p with C's signed zeros: Eigen's vectorised pow loses the sign of -0 (pow(-0, -3) came out
-/// +inf, C's and PyTorch's -inf), so zero bases are taken again by std::pow.
+/// x^p with C's signs: Eigen's vectorised pow loses the sign of -0 and -inf (pow(-0, -3) came out
+/// +inf and pow(-inf, -3) +0, C's and PyTorch's -inf and -0), so those bases are taken again by std::pow.
 template <typename X, typename P>
 Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1> pow_of(const X& x, const P& p) {
   using T = typename X::Scalar;
   Eigen::Array<T, Eigen::Dynamic, 1> r = x.pow(p);
   for (Eigen::Index i = 0; i < r.size(); ++i) {
-    if (x(i) == T(0)) {
+    if (x(i) == T(0) || std::isinf(x(i))) {
       if constexpr (std::is_arithmetic_v<P>)
         r(i) = std::pow(x(i), p);
       else

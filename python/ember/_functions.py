@@ -552,7 +552,8 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
 
 def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
     """For each value, the index of the bucket of the sorted 1-D boundaries it falls in: the number of
-    boundaries below it (right=False) or at or below it (right=True); len(boundaries) for NaN."""
+    boundaries below it (right=False) or at or below it (right=True), found by searchsorted's binary
+    search (NaN boundaries, sorted last, as PyTorch's); len(boundaries) for NaN."""
     if boundaries.dim() != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)

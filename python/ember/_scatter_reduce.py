@@ -127,6 +127,10 @@ def _prod(input: Tensor, src: Tensor, dim: int, index: Tensor, hit: Tensor, incl
     return _C.where(hit, placed, input)
 
 
+def _ones_at_zeros(t: Tensor) -> Tensor:
+    return _C.where(t == 0, _C.ones_like(t), t)
+
+
 class _ScatterProd(Function):
     """scatter_reduce with prod, and PyTorch's gradient for it (scatter_reduce_backward): input's is
     grad * (the product with input's zeros taken as 1) / input, so inf and NaN entries get NaN as in
@@ -144,7 +148,7 @@ class _ScatterProd(Function):
     def backward(ctx, grad):
         input, src, index, hit, result = ctx.saved_tensors  # noqa: A001
         dim, include_self, longest = ctx.dim, ctx.include_self, ctx.longest
-        masked_self = _C.where(input == 0, _C.ones_like(input), input)
+        masked_self = _ones_at_zeros(input)
         grad_self = grad * _prod(masked_self, src, dim, index, hit, include_self, longest) / masked_self
         if not include_self:
             grad_self = _C.where(hit, _C.zeros_like(grad_self), grad_self)
@@ -153,7 +157,7 @@ class _ScatterProd(Function):
         single_zero = src_zero & (zeros_sent == 1)
         without_it = _prod(input, _C.where(single_zero, _C.ones_like(src), src), dim, index, hit, include_self, longest)
         grad_src = _C.where(single_zero, (grad * without_it).gather(dim, index),
-                            (grad * result).gather(dim, index) / _C.where(src_zero, _C.ones_like(src), src))
+                            (grad * result).gather(dim, index) / _ones_at_zeros(src))
         return grad_self, grad_src, None, None, None, None, None
 
 
@@ -172,7 +176,7 @@ class _EmptyScatter(Function):
     def backward(ctx, grad):
         input, = ctx.saved_tensors  # noqa: A001
         if ctx.reduce == "prod":
-            masked = _C.where(input == 0, _C.ones_like(input), input)
+            masked = _ones_at_zeros(input)
             grad_self = grad * masked / masked
         else:
             is_result = (input == input).to(grad.dtype)
