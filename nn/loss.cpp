@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/record.h"
 #include "ember/core/factory.h"
 #include "ember/core/warning.h"
 #include "ember/ops/activation.h"
@@ -106,7 +108,9 @@ Tensor batch_of_one(const Tensor& input, const Tensor& target, bool probabilitie
   EMBER_CHECK_VALUE(probabilities || (target.dim() <= 1 && target.numel() == 1), op, ": target of shape ",
                     target.sizes(), " does not match input of shape ", input.sizes(), " (expected a 0-d class index)");
   Tensor out = loss(unsqueeze(input, 0), probabilities ? unsqueeze(target, 0) : reshape(target, {1}));
-  return reduction == Reduction::None ? reshape(out, {}) : out;
+  if (reduction != Reduction::None) return out;
+  // NB: PyTorch sums an unbatched class-index loss from +0 whatever the reduction, so -(+0) comes out +0
+  return probabilities ? reshape(out, {}) : add(reshape(out, {}), 0.0);
 }
 
 // Cross entropy against class probabilities `target` (input's shape), PyTorch's formula: the
@@ -206,20 +210,66 @@ Tensor neg_log_sigmoid(const Tensor& x) {
   return where(negative, log1p(exp(below)) - below, log1p(exp(neg(above))));
 }
 
+// PyTorch's gradients, each one product with the incoming gradient: input's (pw t + 1 - t) sigmoid(x) - pw t
+// (sigmoid(x) - t without pos_weight), target's log sigmoid(-x) - pw log sigmoid(x) (-x without), and the
+// weights' their factor of the loss. Autograd's way through the loss's terms gave inf - inf = NaN for an
+// infinite incoming gradient, where PyTorch's gives +-inf.
+struct BceWithLogitsBackward : autograd::Node {
+  autograd::SavedTensor input, target, pos_weight, weight;
+  DimVector shapes[4];
+  const char* name() const override { return "BinaryCrossEntropyWithLogitsBackward"; }
+  autograd::TensorList apply(autograd::TensorList&& grads) override {
+    const Tensor x = input.unpack(this), t = target.unpack(this), pw = pos_weight.unpack(this),
+                 w = weight.unpack(this);
+    const Tensor g = w.defined() ? grads[0] * w : grads[0];
+    Tensor gx, gt, gpw, gw;
+    if (needs_input_grad(0)) {
+      Tensor d = pw.defined() ? ((pw * t + 1.0) - t) * sigmoid(x) - pw * t : sigmoid(x) - t;
+      gx = sum_to(d * g, shapes[0]);
+    }
+    if (needs_input_grad(1)) {
+      Tensor d = pw.defined() ? neg_log_sigmoid(x) * pw - neg_log_sigmoid(neg(x)) : neg(x);
+      gt = sum_to(d * g, shapes[1]);
+    }
+    if (needs_input_grad(2)) gpw = sum_to(t * neg_log_sigmoid(x) * g, shapes[2]);
+    if (needs_input_grad(3)) gw = sum_to(unweighted(x, t, pw) * grads[0], shapes[3]);
+    return {gx, gt, gpw, gw};
+  }
+  void release_saved() override {
+    input.reset();
+    target.reset();
+    pos_weight.reset();
+    weight.reset();
+  }
+  static Tensor unweighted(const Tensor& x, const Tensor& t, const Tensor& pw) {
+    Tensor log_sig_neg = neg_log_sigmoid(x);
+    if (pw.defined()) return (1.0 - t) * x + ((pw - 1.0) * t + 1.0) * log_sig_neg;
+    return (1.0 - t) * x + log_sig_neg;
+  }
+};
+
 }  // namespace
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const Tensor& pos_weight, Reduction reduction, const Tensor& weight) {
   check_same_shape(input, target, "binary_cross_entropy_with_logits");
-  Tensor log_sig_neg = neg_log_sigmoid(input);
   Tensor loss;
-  if (pos_weight.defined()) {
-    Tensor weight = (pos_weight - 1.0) * target + 1.0;
-    loss = (1.0 - target) * input + weight * log_sig_neg;
-  } else {
-    loss = (1.0 - target) * input + log_sig_neg;
+  {
+    autograd::NoGradGuard no_grad;
+    loss = BceWithLogitsBackward::unweighted(input, target, pos_weight);
+    if (weight.defined()) loss = loss * weight;
   }
-  if (weight.defined()) loss = loss * weight;
+  if (autograd::any_requires_grad(input, target, pos_weight, weight)) {
+    auto node = autograd::make_node<BceWithLogitsBackward>(input, target, pos_weight, weight);
+    const Tensor* saved[] = {&input, &target, &pos_weight, &weight};
+    for (int i = 0; i < 4; ++i)
+      if (saved[i]->defined()) node->shapes[i] = saved[i]->sizes().vec();
+    node->input = autograd::SavedTensor(input);
+    node->target = autograd::SavedTensor(target);
+    if (pos_weight.defined()) node->pos_weight = autograd::SavedTensor(pos_weight);
+    if (weight.defined()) node->weight = autograd::SavedTensor(weight);
+    autograd::set_history(loss, node);
+  }
   return reduce(loss, reduction);
 }
 

@@ -135,7 +135,9 @@ Tensor index_put(const Tensor& t, const std::vector<Tensor>& indices, const Tens
       for (int64_t n : keep) unique.push_back(pos[static_cast<size_t>(n)]);
       pos = std::move(unique);
     }
-    flat = masked_fill(flat, tensor(written, {t.numel()}, TensorOptions(kBool).device(t.device())), 0);
+    // NB: cleared to -0, the identity of addition (+0 + -0 is +0: a written -0 would come out +0)
+    flat = masked_fill(flat, tensor(written, {t.numel()}, TensorOptions(kBool).device(t.device())),
+                       is_floating(t.dtype()) ? Scalar(-0.0) : Scalar(int64_t(0)));
   }
   Tensor at = tensor(pos, {static_cast<int64_t>(pos.size())}, TensorOptions(kInt64).device(t.device()));
   return reshape(index_add(flat, 0, at, vals), t.sizes());

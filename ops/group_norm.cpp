@@ -1,5 +1,7 @@
 #include "ember/ops/group_norm.h"
 
+#include <limits>
+
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/normalization.h"
@@ -48,9 +50,9 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
   check_channel_param(bias, input, "group_norm", "bias");
   int64_t rest = C / num_groups;
   for (int64_t d = 2; d < input.dim(); ++d) rest *= input.size(d);
-  Tensor y = reshape(detail::batch_norm_checked(reshape(input, {1, N * num_groups, rest}), Tensor(), Tensor(), Tensor(),
-                                                Tensor(), /*training=*/true, 0.0, eps),
-                     input.sizes());
+  // NB: each sample's group is a row of layer_norm: its statistics (a constant group's mean is exactly
+  // its value) and, where a sum overflows, PyTorch's group_norm form of the gradient.
+  Tensor y = reshape(layer_norm(reshape(input, {N * num_groups, rest}), {rest}, Tensor(), Tensor(), eps), input.sizes());
   if (weight.defined()) y = y * per_channel(weight, input);
   if (bias.defined()) y = y + per_channel(bias, input);
   return y;
@@ -75,9 +77,14 @@ Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tens
     EMBER_CHECK_VALUE(spatial != 1, "instance_norm: expected more than 1 spatial element when training, got input ",
                       input.sizes());
   }
-  // NB: as PyTorch, an empty input leaves the running statistics as they are (no NaN mean of nothing);
-  // weight and bias still take part, with zero gradients.
+  // NB: as PyTorch, an input with empty spatial dims leaves the running statistics as they are; with no
+  // samples they are the mean of no sample's update, NaN. Weight and bias still take part, with zero gradients.
   if (input.numel() == 0) {
+    if (N == 0 && running_mean.defined()) {
+      NoGradGuard no_grad;
+      running_mean.fill_(std::numeric_limits<double>::quiet_NaN());
+      running_var.fill_(std::numeric_limits<double>::quiet_NaN());
+    }
     Tensor out = input * 1;
     if (weight.defined()) out = out * per_channel(weight, input);
     if (bias.defined()) out = out + per_channel(bias, input);

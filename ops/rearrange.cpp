@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "ember/autograd/record.h"
 #include "ember/core/factory.h"
 #include "ember/core/shape.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/reduce.h"
 
 namespace ember {
 namespace {
@@ -106,13 +108,30 @@ Tensor outer(const Tensor& self, const Tensor& vec2) {
 }
 
 namespace {
-// beta * self + alpha * product, self broadcast. NB: beta == 0 ignores self's values entirely (NaN
-// and inf in it included), as PyTorch does, and gives it a zero gradient (PyTorch's grad * beta).
+// beta == 0: the product as it is (self's values are not read, its NaN and inf included, as PyTorch),
+// but self's gradient is PyTorch's grad * beta: 0, and NaN where the gradient is inf or NaN.
+struct IgnoredAddendBackward : autograd::Node {
+  DimVector self_shape;
+  const char* name() const override { return "IgnoredAddendBackward"; }
+  autograd::TensorList apply(autograd::TensorList&& g) override {
+    Tensor gs;
+    if (needs_input_grad(0)) gs = sum_to(mul(g[0], 0.0), self_shape);
+    return {gs, needs_input_grad(1) ? g[0] : Tensor()};
+  }
+};
+
+// beta * self + alpha * product, self broadcast.
 Tensor scaled_sum(const Tensor& self, Tensor product, const Scalar& beta, const Scalar& alpha) {
   if (alpha.to<double>() != 1) product = mul(product, alpha);
-  if (beta.to<double>() == 0)
-    return where(scalar_tensor(false, TensorOptions(kBool).device(product.device())), self.expand_as(product), product);
-  return add(beta.to<double>() == 1 ? self : mul(self, beta), product);
+  if (beta.to<double>() != 0) return add(beta.to<double>() == 1 ? self : mul(self, beta), product);
+  Tensor out = where(scalar_tensor(false, TensorOptions(kBool).device(product.device())), self.expand_as(product).detach(),
+                     product.detach());
+  if (autograd::any_requires_grad(self, product)) {
+    auto node = autograd::make_node<IgnoredAddendBackward>(self, product);
+    node->self_shape = self.sizes().vec();
+    autograd::set_history(out, node);
+  }
+  return out;
 }
 }  // namespace
 

@@ -68,8 +68,9 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   Tensor src = self.dtype() == out_dtype ? self : self.to(out_dtype);
   Tensor rows = rows_last(src, d);
   Tensor out_rows = empty(rows.sizes(), TensorOptions(out_dtype).device(self.device()));
-  if (rows.numel() > 0) cumsum_stub(self.device().type, out_rows, rows);
-  Tensor out = self.dim() == 0 ? out_rows.reshape({}) : contiguous_data(out_rows.transpose(d, -1));
+  if (rows.numel() > 0 && self.dim() > 0) cumsum_stub(self.device().type, out_rows, rows);
+  // NB: a 0-d input is copied, as PyTorch's (the kernel's sum from +0 would make -0 into +0)
+  Tensor out = self.dim() == 0 ? src.detach().clone() : contiguous_data(out_rows.transpose(d, -1));
   if (autograd::any_requires_grad(src)) {
     auto node = autograd::make_node<CumsumBackward>(src);
     node->dim = d;

@@ -246,7 +246,9 @@ struct PowScalarBackward : SavedOneBackward {
   const char* name() const override { return "PowScalarBackward"; }
   TensorList apply(TensorList&& g) override {
     double p = exponent.to<double>();
-    if (p == 0) return {zeros_like(g[0])};
+    // NB: as PyTorch, a bool exponent takes the general form: x ** False's gradient is 0 * x^-1, NaN at 0
+    if (p == 0 && !exponent.is_bool()) return {zeros_like(g[0])};
+    if (exponent.is_bool()) return {g[0] * (pow(saved.unpack(this), Scalar(int64_t(p) - 1)) * Scalar(int64_t(p)))};
     Scalar pm1 = exponent.is_floating() ? Scalar(p - 1) : Scalar(exponent.to<int64_t>() - 1);
     return {g[0] * (pow(saved.unpack(this), pm1) * exponent)};  // NB: PyTorch's order (overflow, 0 * inf)
   }
@@ -452,7 +454,7 @@ Tensor pow(const Tensor& t, Scalar exponent) {
   if (autograd::any_requires_grad(t)) {
     auto node = autograd::make_node<PowScalarBackward>(t);
     node->exponent = exponent;
-    if (exponent.to<double>() != 0) node->saved = SavedTensor(t);
+    if (exponent.to<double>() != 0 || exponent.is_bool()) node->saved = SavedTensor(t);
     autograd::set_history(out, node);
   }
   return out;

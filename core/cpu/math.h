@@ -6,7 +6,7 @@
 //   log_of: Eigen's log, but right for subnormal inputs;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
 //   neg_of: the sign bit flipped (Eigen's packet negation is 0 - x: +0 for +0);
-//   exp_of: Eigen's exp, but 0 where the result would not be a normal number. Eigen's packet exp
+//   exp_of: Eigen's exp, but exp(x/2)^2 where the result is not a normal number. Eigen's packet exp
 //   clamps its input (to -709.78 for double, -88.38 for float, on every instruction set), so
 //   exp(-inf) came out as 5.6e-309 in a packet and 0 in a scalar tail: a softmax over a -inf mask
 //   gave masked positions weight, and logsumexp over all -inf gave -709 instead of -inf.
@@ -83,18 +83,27 @@ struct TanhOrErf {
 };
 
 template <typename T>
-struct ExpOrZero {
-  // The smallest x whose exp is a normal number, log(numeric_limits<T>::min()); below it, 0
-  // (PyTorch gives a subnormal there). A constant: this runs once per packet.
+struct FullRangeExp {
+  // The smallest x whose exp is a normal number, log(numeric_limits<T>::min()). Below it exp(x/2)^2:
+  // the subnormal result PyTorch gives (FLT_MIN's log comes back to FLT_MIN's neighbour, not 0), and 0
+  // for -inf, where Eigen's packet exp clamps its input and would give 5.6e-309. A constant: this runs
+  // once per packet.
   static constexpr T cutoff() {
     if constexpr (std::is_same_v<T, float>) return -87.33654475f;
     else return -708.3964185322641;
   }
-  T operator()(const T& x) const { return x < cutoff() ? T(0) : std::exp(x); }
+  T operator()(const T& x) const {
+    using namespace Eigen::internal;
+    return pfirst(packetOp(pset1<typename packet_traits<T>::type>(x)));
+  }
   template <typename Packet>
   Packet packetOp(const Packet& x) const {
     using namespace Eigen::internal;
-    return pselect(pcmp_lt(x, pset1<Packet>(cutoff())), pzero(x), pexp(x));
+    const Packet y = pexp(x);
+    const Packet low = pcmp_lt(x, pset1<Packet>(cutoff()));
+    if (!predux_any(low)) return y;
+    const Packet half = pexp(pmul(x, pset1<Packet>(T(0.5))));
+    return pselect(low, pmul(half, half), y);
   }
 };
 
@@ -157,7 +166,7 @@ struct Eigen::internal::functor_traits<ember::cpu::SignFlip<T>> {
   enum { Cost = NumTraits<T>::AddCost, PacketAccess = std::is_floating_point_v<T> };
 };
 template <typename T>
-struct Eigen::internal::functor_traits<ember::cpu::ExpOrZero<T>> {
+struct Eigen::internal::functor_traits<ember::cpu::FullRangeExp<T>> {
   enum { Cost = 20 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
 };
 template <typename T>
@@ -201,7 +210,7 @@ auto clamp_below(const X& x, typename X::Scalar lo) { return x.unaryExpr(ClampTo
 template <typename X>
 auto clamp_above(const X& x, typename X::Scalar hi) { return x.unaryExpr(ClampTo<typename X::Scalar, false>{hi}); }
 template <typename X>
-auto exp_of(const X& x) { return x.unaryExpr(ExpOrZero<typename X::Scalar>()); }
+auto exp_of(const X& x) { return x.unaryExpr(FullRangeExp<typename X::Scalar>()); }
 template <typename X>
 auto log_of(const X& x) { return x.unaryExpr(SubnormalLog<typename X::Scalar>()); }
 /// 1 / (1 + exp(-x)), as PyTorch and the CUDA kernels compute it. NB: not Eigen's logistic(), whose

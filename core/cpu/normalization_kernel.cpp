@@ -169,23 +169,29 @@ void cpu_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, c
       for (int64_t r = lo; r < hi; ++r) {
         ConstVecMap<T> xr(xp + r * D, D);
         VecMap<T> o(op + r * D, D);
-        // Two passes over the row (in cache): the mean, then the squared deviations from it.
+        // Two passes over the row (in cache): the mean, then the squared deviations from it. The mean is
+        // x0 + mean(x - x0), in double: that of a constant row is exactly its value (for float64 too), as
+        // PyTorch's Welford statistics give, so its deviations are 0 (1 / sqrt(eps) amplifies any noise).
         const T* x_row = xp + r * D;
-        T mu = static_cast<T>(sum_run_wide(x_row, D) / static_cast<double>(D));
+        const double x0 = static_cast<double>(x_row[0]);
+        T mu = static_cast<T>(x0 + sum_blocks<double>(D, [&](int64_t i, auto len) {
+                                     return segment(x_row + i, len).template cast<double>() - x0;
+                                   }) / static_cast<double>(D));
         double var = static_cast<double>(sum_blocks<T>(D, [&](int64_t i, auto len) {
                        return (segment(x_row + i, len) - mu).square();
                      })) / static_cast<double>(D);
         T rs = static_cast<T>(1.0 / std::sqrt(var + eps));
         mp[r] = mu;
         rp[r] = rs;
+        // NB: a missing bias adds +0, as PyTorch's (x - mean) * rstd * weight + 0: a zero weight gives +0
         if (wp && bp)
           o = (xr - mu) * rs * ConstVecMap<T>(wp, D) + ConstVecMap<T>(bp, D);
         else if (wp)
-          o = (xr - mu) * rs * ConstVecMap<T>(wp, D);
+          o = (xr - mu) * rs * ConstVecMap<T>(wp, D) + T(0);
         else if (bp)
           o = (xr - mu) * rs + ConstVecMap<T>(bp, D);
         else
-          o = (xr - mu) * rs;
+          o = (xr - mu) * rs + T(0);
       }
     });
   });

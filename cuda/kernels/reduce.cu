@@ -347,14 +347,14 @@ __global__ void __launch_bounds__(kThreads) softmax_rows_kernel(const T* in, T* 
   for (int64_t r = threadIdx.x; r < R; r += blockDim.x) m = math::max_nan(m, x[r]);
   m = block_reduce(m, shared, [](T u, T v) { return math::max_nan(u, v); });
   T s = 0;
-  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) s += math::exp_or_zero(x[r] - m);
+  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) s += math::full_range_exp(x[r] - m);
   s = block_reduce(s, shared, [](T u, T v) { return u + v; });
   if (log) {
     const T log_sum = std::log(s);
     for (int64_t r = threadIdx.x; r < R; r += blockDim.x) o[r] = (x[r] - m) - log_sum;
   } else {
     const T inv = T(1) / s;
-    for (int64_t r = threadIdx.x; r < R; r += blockDim.x) o[r] = math::exp_or_zero(x[r] - m) * inv;
+    for (int64_t r = threadIdx.x; r < R; r += blockDim.x) o[r] = math::full_range_exp(x[r] - m) * inv;
   }
 }
 
@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(kThreads) softmax_backward_rows_kernel(const T
   s = block_reduce(s, shared, [](T u, T v) { return u + v; });
   for (int64_t r = threadIdx.x; r < R; r += blockDim.x) {
     const T g = grad[base + r], yv = y[base + r];
-    grad_in[base + r] = log ? g - math::exp_or_zero(yv) * s : yv * (g - s);
+    grad_in[base + r] = log ? g - math::full_range_exp(yv) * s : yv * (g - s);
   }
 }
 
@@ -382,11 +382,11 @@ __global__ void __launch_bounds__(kThreads) softmax_cols_kernel(const T* in, T* 
     T m = -INFINITY;
     for (int64_t r = 0; r < R; ++r) m = math::max_nan(m, in[base + r * I]);
     T s = 0;
-    for (int64_t r = 0; r < R; ++r) s += math::exp_or_zero(in[base + r * I] - m);
+    for (int64_t r = 0; r < R; ++r) s += math::full_range_exp(in[base + r * I] - m);
     const T log_sum = std::log(s), inv = T(1) / s;
     for (int64_t r = 0; r < R; ++r) {
       const T v = in[base + r * I] - m;
-      out[base + r * I] = log ? v - log_sum : math::exp_or_zero(v) * inv;
+      out[base + r * I] = log ? v - log_sum : math::full_range_exp(v) * inv;
     }
   }
 }
@@ -401,7 +401,7 @@ __global__ void __launch_bounds__(kThreads) softmax_backward_cols_kernel(const T
     for (int64_t r = 0; r < R; ++r) s += log ? grad[base + r * I] : grad[base + r * I] * y[base + r * I];
     for (int64_t r = 0; r < R; ++r) {
       const T g = grad[base + r * I], yv = y[base + r * I];
-      grad_in[base + r * I] = log ? g - math::exp_or_zero(yv) * s : yv * (g - s);
+      grad_in[base + r * I] = log ? g - math::full_range_exp(yv) * s : yv * (g - s);
     }
   }
 }

@@ -54,11 +54,16 @@ EMBER_HOST_DEVICE inline T min_nan(T a, T b) {
   return a < b ? a : b;
 }
 
-/// exp, but 0 where the result would not be a normal number (core/cpu/math.h's ExpOrZero).
+/// exp, as exp(x/2)^2 where the result is not a normal number (core/cpu/math.h's FullRangeExp): the
+/// same subnormals, and 0 for -inf.
 template <typename T>
-EMBER_HOST_DEVICE inline T exp_or_zero(T x) {
+EMBER_HOST_DEVICE inline T full_range_exp(T x) {
   const T cutoff = std::is_same_v<T, float> ? T(-87.33654475f) : T(-708.3964185322641);
-  return x < cutoff ? T(0) : std::exp(x);
+  if (x < cutoff) {
+    const T half = std::exp(x * T(0.5));
+    return half * half;
+  }
+  return std::exp(x);
 }
 
 /// v saturated into T's range (a clamp bound outside an integer type's range).
@@ -230,7 +235,7 @@ EMBER_HOST_DEVICE inline T unary_op(UnaryOp op, T x, const UnaryArgs& p) {
     }
     if constexpr (kFloating<T>) {
       switch (op) {
-        case UnaryOp::Exp: return exp_or_zero(x);
+        case UnaryOp::Exp: return full_range_exp(x);
         case UnaryOp::Log: return std::log(x);
         case UnaryOp::Sqrt: return std::sqrt(x);
         case UnaryOp::Rsqrt: return T(1) / std::sqrt(x);
@@ -301,7 +306,7 @@ EMBER_HOST_DEVICE inline T activation_backward_op(UnaryOp op, T g, T s, T slope)
     case UnaryOp::LeakyRelu: return s > T(0) ? g : g * slope;
     case UnaryOp::Gelu:
       return g * (T(0.5) * (T(1) + std::erf(s * T(kInvSqrt2))) +
-                  s * T(kInvSqrt2Pi) * exp_or_zero(T(-0.5) * s * s));
+                  s * T(kInvSqrt2Pi) * full_range_exp(T(-0.5) * s * s));
     case UnaryOp::GeluTanh: {
       const T k = T(kSqrt2OverPi), c = T(kGeluTanhC);
       const T t = std::tanh(k * (s + c * s * s * s));

@@ -501,8 +501,27 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         d = diff.detach()
         count = _C.where(_C.isnan(d).any(-1), math.nan, _C.norm(d, 0.0, [-1], False))
         return _zero_grad.with_zero_grad(count, x1, x2)
+    if p == 1:
+        return _CdistOne.apply(x1, x2, diff.detach())
     # NB: through the norm op, for PyTorch's gradients: 0 where a distance is 0
     return _C.norm(diff, float(p), [-1], False)
+
+
+class _CdistOne(Function):
+    """cdist with p = 1, and PyTorch's gradient grad * sign(x1 - x2), which is NaN where the difference is
+    (the norm op's sign gives 0 there)."""
+
+    @staticmethod
+    def forward(ctx, x1, x2, diff):
+        ctx.save_for_backward(diff)
+        ctx.shapes = (x1.shape, x2.shape)
+        return _C.norm(diff, 1.0, [-1], False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        diff, = ctx.saved_tensors
+        g = grad.unsqueeze(-1) * _C.where(_C.isnan(diff), diff, _C.sign(diff))
+        return _sum_to(g.sum(-2), ctx.shapes[0]), _sum_to(-g.sum(-3), ctx.shapes[1]), None
 
 
 def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
@@ -808,15 +827,19 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
         elif interpolation == "nearest":
             lo = hi = int(_np.round(pos))  # NB: half to even, as PyTorch's round
         a, b = values.narrow(d, lo, 1), values.narrow(d, hi, 1)
-        frac = 0.5 if interpolation == "midpoint" and lo != hi else pos - lo if interpolation == "linear" else 0.0
-        if interpolation == "linear" and q_flat is not None and lo != hi:
-            frac = q_flat[k].to(values.dtype) * (n - 1) - lo  # NB: a tensor, so q gets its gradient too
         if nan_rows:  # NB: as PyTorch's, a slice holding NaN takes its last sorted value (a NaN) and its gradient
             last = values.narrow(d, n - 1, 1)
             a, b = _C.where(has_nan, last, a), _C.where(has_nan, last, b)
-            if isinstance(frac, Tensor):
-                frac = _C.where(has_nan, _C.zeros_like(frac), frac)
-        out = a if lo == hi else lerp(a, b, frac)  # NB: PyTorch's two-sided form: lerp(-inf, 1, 0.6) is -inf
+        out = a
+        if interpolation in ("linear", "midpoint"):
+            # NB: as PyTorch's, always through lerp (its two-sided form: lerp(-inf, 1, 0.6) is -inf), also
+            # where both ends are one value: an infinite gradient's share grad * 0 is then NaN, as PyTorch's
+            frac = 0.5 if interpolation == "midpoint" else pos - lo
+            if interpolation == "linear" and q_flat is not None:
+                frac = q_flat[k].to(values.dtype) * (n - 1) - lo  # NB: a tensor, so q gets its gradient too
+            if nan_rows:  # NB: and the weight 0 there
+                frac = _C.where(has_nan, _C.zeros_like(a), frac if isinstance(frac, Tensor) else _C.full_like(a, frac))
+            out = lerp(a, b, frac)
         outs.append(out if keepdim and dim is not None else out.squeeze(d))
     if not isinstance(q, Tensor) or q.dim() == 0:
         result = outs[0]
@@ -900,8 +923,9 @@ class _XLogY(Function):
     and grad x / y to y."""
 
     @staticmethod
-    def forward(ctx, x, y):
+    def forward(ctx, x, y, number_other=False):
         ctx.save_for_backward(x, y)
+        ctx.number_other = number_other
         return _xlogy_value(x, y)
 
     @staticmethod
@@ -910,10 +934,13 @@ class _XLogY(Function):
         grad_x = grad_y = None
         if ctx.needs_input_grad[0]:
             grad_x = _XLogY.apply(grad, y)  # NB: itself, so that it differentiates again
-            grad_x = _C.where((x == 0) & (y <= 0), _C.zeros_like(grad_x), grad_x)
+            flat = y <= 0
+            if ctx.number_other:  # NB: PyTorch's overload for a number other: 0 at x = 0 for a NaN one too
+                flat = flat | _C.isnan(y)
+            grad_x = _C.where((x == 0) & flat, _C.zeros_like(grad_x), grad_x)
         if ctx.needs_input_grad[1]:
             grad_y = grad * x / y
-        return grad_x, grad_y
+        return grad_x, grad_y, None
 
 
 def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
@@ -926,7 +953,7 @@ def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
         dtype = _C.get_default_dtype()
     x = _promotion.as_dtype(input, dtype) if isinstance(input, Tensor) else _C.scalar_tensor(input, dtype=dtype)
     y = _promotion.as_dtype(other, dtype) if isinstance(other, Tensor) else _C.scalar_tensor(other, dtype=dtype)
-    return _XLogY.apply(*broadcast_tensors(x, y))
+    return _XLogY.apply(*broadcast_tensors(x, y), not isinstance(other, Tensor))
 
 
 def result_type(tensor1: Any, tensor2: Any) -> Any:

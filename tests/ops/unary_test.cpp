@@ -360,14 +360,22 @@ TEST(UnaryTest, TanhAndErfDoNotDependOnPositionAndMatchTheStandardLibrary) {
 
 // Eigen's packet exp clamps its input, so exp(-inf) was 5.6e-309 (float64) in a vectorised lane
 // and 0 in a scalar tail, on every instruction set: the result depended on where a value sat.
-TEST(UnaryTest, ExpOfVeryNegativeIsZeroAtEveryPosition) {
+// exp below the normal range: 0 past the subnormals and for -inf, the subnormal itself (as PyTorch and
+// std::exp give) within it, the same at every position of a buffer (packet or scalar tail).
+TEST(UnaryTest, ExpOfVeryNegativeIsZeroOrSubnormalAtEveryPosition) {
   const double inf = std::numeric_limits<double>::infinity();
   for (DType dtype : {kFloat32, kFloat64}) {
+    const bool f32 = dtype == kFloat32;
+    const double sub = f32 ? -100.0 : -740.0;
+    const double want = f32 ? static_cast<double>(std::exp(-100.0f)) : std::exp(-740.0);
+    ASSERT_GT(want, 0.0);
     for (int64_t n = 1; n <= 40; ++n) {
       Tensor x = full({n}, -inf, dtype);
       for (double v : exp(x).to_vector<double>()) ASSERT_EQ(v, 0.0) << dtype << ", n " << n;
-      Tensor y = full({n}, dtype == kFloat32 ? -100.0 : -800.0, dtype);
+      Tensor y = full({n}, f32 ? -110.0 : -800.0, dtype);
       for (double v : exp(y).to_vector<double>()) ASSERT_EQ(v, 0.0) << dtype << ", n " << n;
+      for (double v : exp(full({n}, sub, dtype)).to_vector<double>())
+        ASSERT_NEAR(v, want, f32 ? 1.5e-45 : 1e-323) << dtype << ", n " << n;  // an ulp of the subnormal
       for (double v : exp(zeros({n}, dtype)).to_vector<double>()) ASSERT_EQ(v, 1.0);
     }
   }

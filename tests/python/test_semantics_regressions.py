@@ -256,3 +256,50 @@ def test_addcmul_in_place_on_its_own_tensor2():
     y = x.clone()
     y.addcmul_(ember.tensor([1]), y, value=2).backward(ember.ones(1, 1))
     assert x.grad.tolist() == [[3.0]]
+
+
+@pytest.mark.parametrize("write", [lambda m, w: m.fill_(w), lambda m, w: m.masked_fill_(ember.tensor([True]), w)])
+def test_integer_tensor_written_with_a_grad_value_does_not_require_grad(write):
+    # Deliberate: PyTorch attaches a grad_fn to the bool tensor, and its backward fails an internal assertion.
+    w = ember.tensor(2.0, requires_grad=True)
+    for dtype in (ember.bool, ember.int64):
+        m = write(ember.zeros(1, dtype=dtype), w)
+        assert not m.requires_grad and m.grad_fn is None
+        assert not m.sinh().requires_grad
+
+
+def test_instance_norm_of_no_samples_makes_the_running_statistics_nan():
+    # PyTorch's: each sample's update averaged over no samples. Empty spatial dims leave them as they are.
+    rm, rv = ember.tensor([2.1, 0.5]), ember.tensor([2.4, 1.0])
+    F.instance_norm(ember.zeros(0, 2, 3), rm, rv, use_input_stats=True, momentum=0.5)
+    assert np.isnan(rm.numpy()).all() and np.isnan(rv.numpy()).all()
+    rm, rv = ember.tensor([2.1, 0.5]), ember.tensor([2.4, 1.0])
+    F.instance_norm(ember.zeros(2, 2, 0), rm, rv, use_input_stats=True, momentum=0.5)
+    assert rm.tolist() == pytest.approx([2.1, 0.5]) and rv.tolist() == pytest.approx([2.4, 1.0])
+
+
+def test_in_place_logical_op_cuts_the_history():
+    # Deliberate: PyTorch keeps the old grad_fn, so its gradient flows through logical_and_ as the identity.
+    y = ember.tensor([1.5, 0.0], requires_grad=True).cumsum(0)
+    y.logical_and_(ember.tensor([True, True]))
+    assert y.tolist() == [1.0, 1.0] and not y.requires_grad and y.grad_fn is None
+
+
+def test_logit_gradient_at_negative_zero_is_inf_everywhere():
+    # Deliberate: PyTorch's vectorised loop gives -inf for the first 16 of 20, its scalar loop +inf.
+    x = ember.full((20,), -0.0, requires_grad=True)
+    ember.logit(x).sum().backward()
+    assert x.grad.tolist() == [float("inf")] * 20
+
+
+def test_log1p_of_a_subnormal_is_that_subnormal():
+    for dtype, tiny in ((ember.float64, 5e-324), (ember.float32, 1e-45)):
+        x = ember.full((20,), tiny, dtype=dtype)
+        np.testing.assert_array_equal(ember.log1p(x).numpy(), x.numpy())
+
+
+def test_tanhshrink_gradient_is_tanh_squared_to_rounding():
+    x = ember.tensor(np.linspace(-0.3, 0.3, 41).astype(np.float32), requires_grad=True)
+    F.tanhshrink(x).sum().backward()
+    want = np.tanh(x.detach().numpy().astype(np.float64)) ** 2
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6, atol=1e-12)
