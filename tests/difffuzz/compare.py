@@ -78,19 +78,94 @@ def allowed(m, allowlist, prog, want=None):
                and re.search(a.get("detail_re", ""), m.detail)
                and ("op" not in a or a["op"] in ops)
                and (not a.get("nan_input") or nan_input(prog, want, a["op"]))
+               and (not a.get("nonfinite_input") or nan_input(prog, want, a["op"], infinities=True))
+               and (not a.get("near_constant_norm") or bool(norm_amplification(prog, want)))
                for a in allowlist)
 
 
-def nan_input(prog, want, op):
-    """Whether the program calls op (in place or not) on a first tensor operand that holds a NaN in
-    torch's run (want)."""
+NORMS = {"F.layer_norm", "F.group_norm", "F.instance_norm", "F.batch_norm"}
+
+
+def norm_amplification(prog, want):
+    """The largest 1 / sqrt(var + eps) of a group of values a normalisation in the program normalises (a row
+    of layer_norm, a sample's group, a channel) whose variance in torch's run is at most the op's eps, times
+    the largest magnitude of its weight (at least 1); 0 if there is none. There x - mean cancels and that
+    factor multiplies what is left: the output and the gradients through it carry rounding scaled by it
+    (a constant row's gradient, summed over an expanded dim, is terms of 300 that cancel to 0 or to an ulp
+    of 300), beyond what the comparison's relative tolerances can know."""
+    amp = 0.0
+    for n in prog["nodes"]:
+        if n.get("name") not in NORMS:
+            continue
+        args = n.get("args", [])
+        j = args[0].get("v") if args and isinstance(args[0], dict) else None
+        eps = (n.get("kwargs") or {}).get("eps", 1e-5)
+        for x in (torch_floats(want, j), final_floats(want, j)):
+            if x is None or x.size == 0 or x.ndim < 1:
+                continue
+            rows = norm_groups(n["name"], args, x.astype(np.float64))
+            if rows is None or not rows.size or rows.shape[1] == 0:
+                continue
+            with np.errstate(all="ignore"):
+                var = rows.var(axis=1)
+                near = var[np.isfinite(var) & (var <= eps)]
+                if near.size and near.min() + eps > 0:
+                    weight = weight_magnitude(want, n)
+                    amp = max(amp, weight / float(np.sqrt(near.min() + eps)))
+    return amp
+
+
+def weight_magnitude(want, n):
+    """The largest finite magnitude of a normalisation's weight (its 4th operand for layer_norm and
+    instance_norm and batch_norm, 3rd for group_norm), at least 1."""
+    args = n.get("args", [])
+    k = {"F.layer_norm": 2, "F.group_norm": 2, "F.instance_norm": 3, "F.batch_norm": 3}[n["name"]]
+    w = args[k].get("v") if len(args) > k and isinstance(args[k], dict) else None
+    a = torch_floats(want, w)
+    finite = np.abs(a[np.isfinite(a)]) if a is not None else np.zeros(0)
+    return max(1.0, float(finite.max())) if finite.size else 1.0
+
+
+def cotangent_magnitude(prog):
+    """The largest finite magnitude of the backward roots' incoming gradients, at least 1."""
+    m = 1.0
+    for root in prog.get("backward", []):
+        g = root.get("grad")
+        if isinstance(g, dict):
+            a = encoding.array(g).astype(np.float64)
+            f = np.abs(a[np.isfinite(a)])
+            if f.size:
+                m = max(m, float(f.max()))
+    return m
+
+
+def norm_groups(name, args, x):
+    """x's values as the op normalises them together, one group per row (None if the shapes do not fit)."""
+    try:
+        if name == "F.layer_norm":
+            k = len(args[1]) if isinstance(args[1], (list, tuple)) else 1
+            return x.reshape(-1, int(np.prod(x.shape[-k:])))
+        if name == "F.group_norm":
+            return x.reshape(x.shape[0] * int(args[1]), -1)
+        if name == "F.instance_norm":
+            return x.reshape(x.shape[0] * x.shape[1], -1)
+        return np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
+    except (ValueError, IndexError, TypeError, ZeroDivisionError):
+        return None
+
+
+def nan_input(prog, want, op, infinities=False):
+    """Whether the program calls op (in place or not) on a first tensor operand that holds a NaN (or, with
+    infinities, an infinity) in torch's run (want)."""
     if want is None:
         return False
     for n in prog["nodes"]:
         if "name" in n and op_bases({"nodes": [n]}) == {op}:
-            a = torch_floats(want, next((a["v"] for a in n.get("args", []) if isinstance(a, dict) and "v" in a), None))
-            if a is not None and np.isnan(a).any():
-                return True
+            j = next((a["v"] for a in n.get("args", []) if isinstance(a, dict) and "v" in a), None)
+            # NB: as made, or as in-place ops left it (one before the op may have written the NaN)
+            for a in (torch_floats(want, j), final_floats(want, j)):
+                if a is not None and (np.isnan(a).any() or infinities and np.isinf(a).any()):
+                    return True
     return False
 
 
@@ -151,6 +226,12 @@ def compare(prog, want, got, ref=None, allowlist=()):
         if past_overflow and not node_out:  # what is computed from values past an overflow is too
             diverged.add(i)
             continue
+        if not node_out and prog["nodes"][i].get("ties") and differs_at_all(w, e):
+            diverged.add(i)  # which of tied elements an op picks is unspecified: what follows may differ
+            continue
+        if not node_out and deliberately_other(name, allowlist) and differs_at_all(w, e):
+            diverged.add(i)  # within tolerance here, but what is computed from it may amplify the difference
+            continue
         if node_out and diverges(prog, want, got, i, w, node_out):
             diverged.add(i)
             continue
@@ -162,6 +243,8 @@ def compare(prog, want, got, ref=None, allowlist=()):
     if diverged:  # what later in-place ops and backward do with diverged values is not comparable
         return [m for m in out if not m.where.endswith(LATER)], needs and ref is None
     refg = ref["grads"] if ref and ref.get("ok") else None
+    # NB: rounding a normalisation of near-constant values amplifies: an absolute tolerance of that size
+    amplified, cotangent = norm_amplification(prog, want), cotangent_magnitude(prog)
     for k, w in want["grads"].items():
         e = got["grads"].get(k)
         where = f"grad of node {k}"
@@ -173,11 +256,37 @@ def compare(prog, want, got, ref=None, allowlist=()):
             cat = "grad_none_vs_zero" if zero else "grad"
             out.append(Mismatch(cat, where, "grad", f"torch {describe(w)}, ember {describe(e)}"))
             continue
+        tol = grad_precision(prog, want, w)
+        floor = amplified * cotangent * 64 * float(np.finfo(np.float32 if tol != "float64" else np.float64).eps)
         m, need = compare_tensor(w, e, refg.get(k) if refg else None, ref is not None, "grad", k, "grad",
-                                 tol_dtype=grad_precision(prog, want, w), huge=(huge, 0.0))
+                                 tol_dtype=tol, huge=(huge, 0.0), floor=floor)
         out += m
         needs |= need
     return out, needs and ref is None
+
+
+def deliberately_other(name, allowlist):
+    """Whether the allowlist says op `name`'s values differ from torch's wherever they do (an entry of
+    category value for that op and nothing narrower: float64 polygamma, accurate where torch's is not)."""
+    return any(a["category"] == "value" and a.get("blame") == name and not {"detail", "detail_re", "op"} & a.keys()
+               for a in allowlist)
+
+
+def differs_at_all(w, e):
+    if "scalar" in w or "scalar" in e or list(w["shape"]) != list(e["shape"]):
+        return w != e
+    W, E = encoding.array(w), encoding.array(e)
+    return bool(np.any(distance(W.astype(np.float64), E.astype(np.float64)) > 0))
+
+
+def int_grad_operand(prog, want, i):
+    """Whether node i reads an integer or bool tensor that requires grad in torch's run: torch attaches a
+    grad_fn to one written in place with a value that requires grad (`mask.fill_(w)`), Ember does not."""
+    for j in refs(prog["nodes"][i]):
+        v = want["values"][j] if j < len(want["values"]) else None
+        if v and v.get("rg") and v.get("dtype") not in encoding.FLOAT_DTYPES:
+            return True
+    return False
 
 
 MADE = " (as made)"
@@ -197,7 +306,8 @@ def compare_value(prog, want, got, w, e, r, have_ref, i, name, suffix, huge=Fals
     out, need = compare_tensor(w, e, r, have_ref, "node", i, name, ties=prog["nodes"][i].get("ties"), where=where,
                                tol_dtype=precision(prog, want, i, w), huge=(huge, huge_operands(prog, want, i)))
     if suffix != MADE and w.get("rg") != e.get("rg") and w.get("dtype") in encoding.FLOAT_DTYPES:
-        out.append(Mismatch("requires_grad", where, name, f"torch {w.get('rg')}, ember {e.get('rg')}"))
+        source = " (an operand is an integer tensor torch marks as requiring grad)" if int_grad_operand(prog, want, i) else ""
+        out.append(Mismatch("requires_grad", where, name, f"torch {w.get('rg')}, ember {e.get('rg')}{source}"))
     return out, need
 
 
@@ -205,12 +315,14 @@ NAN_SIGN = ("signbit",)  # ops that read a NaN's sign bit, which no library spec
 
 
 def unspecified_nan_sign(prog, want, i, w, e):
-    """w and e with the elements where the op's input is NaN in torch set to 0 in both."""
+    """w and e with the elements where the op's input is NaN in torch (as made, or as in-place ops left
+    it: one before the op may have written the NaN) set to 0 in both."""
     src = refs(prog["nodes"][i])
-    x = made_value(want, src[0]) if src else None
-    if not x or "data" not in x or x["shape"] != w["shape"]:
+    xs = [x for x in ((made_value(want, src[0]), want["values"][src[0]]) if src else ())
+          if x and "data" in x and x["shape"] == w["shape"]]
+    if not xs:
         return w, e
-    nan = [v == "nan" for v in x["data"]]
+    nan = [any(x["data"][k] == "nan" for x in xs) for k in range(len(xs[0]["data"]))]
     if not any(nan):
         return w, e
     return ({**w, "data": [0 if n else v for n, v in zip(nan, w["data"])]},
@@ -252,7 +364,7 @@ def made_value(res, i):
 # domain (asin near 1, log near 0, lgamma near a pole), huge arguments (cos of 1e6, exp), and the
 # data-dependent shapes (nonzero, masked_select, unique). An int or bool result is such a result too.
 SENSITIVE = set("""floor ceil round trunc fix frac sign signbit heaviside floor_divide remainder fmod div true_divide
-    atan2 reciprocal rsqrt pow asin acos atanh acosh erfinv logit log log2 log10 log1p digamma lgamma polygamma
+    atan2 reciprocal rsqrt pow asin acos atanh acosh erfinv logit log log2 log10 log1p digamma lgamma polygamma xlogy
     tan cos sin sinc exp exp2 expm1 cosh sinh bucketize searchsorted histc unique nonzero argwhere masked_select
     __floordiv__ __rfloordiv__ __mod__ __rmod__ __truediv__ __rtruediv__ __pow__ __rpow__
     logical_and logical_or logical_xor logical_not eq ne lt le gt ge""".split())  # (in place on floats: 0 or 1)
@@ -297,11 +409,32 @@ def upstream_differs(prog, want, got, i):
         if j in seen:
             continue
         seen.add(j)
-        w, e = made_value(want, j), made_value(got, j)
-        if w and e and w.get("dtype") in encoding.FLOAT_DTYPES and w.get("data") != e.get("data"):
-            return True
+        # NB: as made, and as in-place ops left it (one before the op may have written it)
+        for w, e in ((made_value(want, j), made_value(got, j)), (want["values"][j], got["values"][j])):
+            if w and e and w.get("dtype") in encoding.FLOAT_DTYPES and w.get("data") != e.get("data"):
+                return True
+            if w and e and node_name(prog, j) in ZERO_SIGN_UNSPECIFIED and zero_signs_differ(w, e):
+                return True
         todo.extend(refs(prog["nodes"][j]))
     return False
+
+
+# Ops whose zero results' sign neither library specifies: torch's softshrink gives +0 in its vectorised loop
+# and -0 in its scalar one (for -lambd < x < 0), and a matrix product's -0 depends on the order its
+# kernel sums in (and on whether it scales by alpha or adds beta * C), a singular matrix's det on the
+# pivots its LU took. Ember's choice is one of them.
+ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
+                         "einsum", "tensordot", "__matmul__", "__rmatmul__"}
+
+
+def zero_signs_differ(w, e):
+    if "scalar" in w or "scalar" in e or list(w["shape"]) != list(e["shape"]):
+        return False
+    W, E = encoding.array(w), encoding.array(e)
+    if W.dtype.kind != "f" or E.dtype.kind != "f":
+        return False
+    zero = (W == 0) & (E == 0)
+    return bool(np.any(np.signbit(W[zero]) != np.signbit(E[zero])))
 
 
 def refusal(prog, got):
@@ -317,7 +450,8 @@ def describe(e):
     return f"{e['dtype']}{e['shape']}"
 
 
-def compare_tensor(w, e, r, have_ref, kind, i, name, ties=False, where=None, tol_dtype=None, huge=(False, 0.0)):
+def compare_tensor(w, e, r, have_ref, kind, i, name, ties=False, where=None, tol_dtype=None, huge=(False, 0.0),
+                   floor=0.0):
     """([mismatches], needs_ref) for one tensor entry (a value or a gradient)."""
     cat_of = (lambda c: c) if kind == "node" else (lambda c: "grad")
     where = where or (f"node {i}" if kind == "node" else f"grad of node {i}")
@@ -332,7 +466,7 @@ def compare_tensor(w, e, r, have_ref, kind, i, name, ties=False, where=None, tol
         out.append(Mismatch(cat_of("dtype"), where, name, f"torch {w['dtype']}, ember {e['dtype']}"))
     if ties:
         return out, False
-    ok, need, detail = close(w, e, r, have_ref, tol_dtype, huge)
+    ok, need, detail = close(w, e, r, have_ref, tol_dtype, huge, floor, noise_wide=kind == "grad")
     if need:
         return out, True
     if not ok:
@@ -361,12 +495,14 @@ def finite_max(*arrays):
     return m
 
 
-def close(w, e, r, have_ref, tol_dtype=None, huge=(False, 0.0)):
+def close(w, e, r, have_ref, tol_dtype=None, huge=(False, 0.0), floor=0.0, noise_wide=False):
     """(ok, needs_ref, detail) for two entries of one shape (and the reference's, or None); tol_dtype:
     whose tolerances apply (default: w's dtype); huge: (whether the program's data holds huge values,
     the largest magnitude of the op's own operands where they do, else 0): then elements where either side
     is inf or NaN, and, for huge operands, elements that differ by no more than rounding of their
-    magnitude, are past an overflow: ok, with a detail that says so."""
+    magnitude, are past an overflow: ok, with a detail that says so. floor: an absolute difference always
+    accepted (norm_amplification's); noise_wide: Ember's distance from the reference may be up to RATIO
+    times torch's largest anywhere in the tensor, not only at that element (a gradient's noise)."""
     W = encoding.array(w)
     E = encoding.array(e)
     if W.dtype.kind not in "f" or E.dtype.kind not in "f":
@@ -382,14 +518,15 @@ def close(w, e, r, have_ref, tol_dtype=None, huge=(False, 0.0)):
         bad &= ~((We != R) | (Ee == R))
         return not bad.any(), False, first_bad(bad, We, Ee, R)
     with np.errstate(all="ignore"):
-        return close_floats(w, W.astype(np.float64), E.astype(np.float64), r, have_ref, tol_dtype, huge)
+        return close_floats(w, W.astype(np.float64), E.astype(np.float64), r, have_ref, tol_dtype, huge, floor,
+                            noise_wide)
 
 
-def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=(False, 0.0)):
+def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=(False, 0.0), floor=0.0, noise_wide=False):
     rtol, atol = TIGHT.get(tol_dtype or w["dtype"], TIGHT["float64"])
     scale = finite_max(W64, E64)
     # NB: the relative term of an infinite torch value is 0, not inf (inf <= inf would pass -inf for inf)
-    tight = distance(W64, E64) <= rtol * np.where(np.isfinite(W64), np.abs(W64), 0.0) + atol * scale
+    tight = distance(W64, E64) <= rtol * np.where(np.isfinite(W64), np.abs(W64), 0.0) + atol * scale + floor
     tight |= (np.isnan(W64) & np.isnan(E64))
     if tight.all():
         return True, False, ""
@@ -401,7 +538,11 @@ def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=(False, 0.0)):
     rtol, atol = REF.get(tol_dtype or w["dtype"], REF["float64"])
     scale = finite_max(W64, E64, R)
     with np.errstate(invalid="ignore", over="ignore"):
-        explained = distance(E64, R) <= RATIO * distance(W64, R) + rtol * np.nan_to_num(np.abs(R)) + atol * scale
+        torch_error = distance(W64, R)
+        if noise_wide:  # NB: a gradient's rounding noise is the sums' it went through, in every element alike
+            finite = torch_error[np.isfinite(torch_error)]
+            torch_error = np.maximum(torch_error, finite.max() if finite.size else 0.0)
+        explained = distance(E64, R) <= RATIO * torch_error + rtol * np.nan_to_num(np.abs(R)) + atol * scale
     bad = ~(tight | explained)
     any_huge, operands = huge
     if any_huge and bad.any():
@@ -458,6 +599,14 @@ def largest_huge(want, nodes):
 def torch_floats(want, j):
     """Node j's float tensor value as torch made it (an array), or None."""
     w = made_value(want, j) if j is not None and j < len(want["values"]) else None
+    if not w or w.get("dtype") not in encoding.FLOAT_DTYPES or "data" not in w:
+        return None
+    return encoding.array(w)
+
+
+def final_floats(want, j):
+    """Node j's float tensor value as torch's later in-place ops left it (an array), or None."""
+    w = want["values"][j] if j is not None and j < len(want["values"]) else None
     if not w or w.get("dtype") not in encoding.FLOAT_DTYPES or "data" not in w:
         return None
     return encoding.array(w)

@@ -77,8 +77,19 @@ class Gen:
                 self.used[i] = True
         self.ex.truncate(n)
 
-    def call(self, name, call, *args, kwargs=None, pick=None):
-        """Adds the call node `call`(*args, **kwargs)[pick] (the forms interpret.py reads); its ref."""
+    def call(self, name, call, *args, kwargs=None, pick=None, aliased=False):
+        """Adds the call node `call`(*args, **kwargs)[pick] (the forms interpret.py reads); its ref. An
+        in-place op's other tensor operands that share memory with the tensor it writes, as another view
+        (`x.addcdiv_(y, x[:, :1])`), are cloned first unless `aliased` (ops_inplace.overlap draws those on
+        purpose): PyTorch computes such ops in iteration order, reading what it wrote, where Ember reads the
+        operands first (python/README.md), and the dense overlaps both refuse are drawn there."""
+        if not aliased and name.endswith("_") and not name.startswith("__") and args and isinstance(args[0], dict) \
+                and "v" in args[0]:
+            args = tuple(self.call("clone", ".clone", a) if k and self.aliases(args[0], a) else a
+                         for k, a in enumerate(args))
+            if kwargs:
+                kwargs = {k: self.call("clone", ".clone", a) if self.aliases(args[0], a) else a
+                          for k, a in kwargs.items()}
         node = {"name": name, "call": call, "args": list(args)}
         if kwargs:
             node["kwargs"] = kwargs
@@ -167,6 +178,11 @@ class Gen:
 
     def contiguous(self, ref):
         return self.ex.contiguous(ref["v"])
+
+    def aliases(self, ref, other):
+        """Whether `other` (an operand) is a tensor value other than ref that shares ref's memory."""
+        return isinstance(other, dict) and "v" in other and other["v"] != ref["v"] and \
+            self.ex.shares_memory(ref["v"], other["v"])
 
     def overlap(self, ref):
         """torch's internal-overlap verdict on the value: 0 no, 1 yes (an in-place write is refused),

@@ -95,13 +95,13 @@ def overlap(g, name):
     base = g.call("clone", ".clone", x)
     m = g.meta(base)
     if len(m.shape) == 2 and m.shape[0] == m.shape[1] and rng.random() < 0.5:
-        g.call(name, "." + name, base, g.call("t", ".t", base))
+        g.call(name, "." + name, base, g.call("t", ".t", base), aliased=True)
         return
     a = g.call("getitem", "[]", base, {"slice": [1, None, None]})
     b = g.call("getitem", "[]", base, {"slice": [None, -1, None]})
     if rng.random() < 0.5:
         a, b = b, a
-    g.call(name, "." + name, a, b)
+    g.call(name, "." + name, a, b, aliased=True)
 
 
 def clamp_(g):

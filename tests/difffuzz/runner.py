@@ -56,6 +56,17 @@ class LiveExecutor:
     def contiguous(self, i):
         return self.vals[i].is_contiguous()
 
+    def shares_memory(self, i, j):
+        """Whether values i and j are tensors on one storage, other than the same view of it."""
+        a, b, L = self.vals[i], self.vals[j], self.interp.L
+        if not (isinstance(a, L.Tensor) and isinstance(b, L.Tensor)):
+            return False
+        try:
+            same = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+        except (AttributeError, RuntimeError):
+            return False
+        return same and not (a.data_ptr() == b.data_ptr() and a.stride() == b.stride() and a.shape == b.shape)
+
     def overlap(self, i):
         t, L = self.vals[i], self.interp.L
         return int(L._debug_has_internal_overlap(t)) if isinstance(t, L.Tensor) else 0
