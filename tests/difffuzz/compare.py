@@ -126,6 +126,27 @@ def weight_magnitude(want, n):
     return max(1.0, float(finite.max())) if finite.size else 1.0
 
 
+def torch_noise_dominated(want, ref):
+    """Whether some float32 value of torch's run is noise: finite where the float64 reference is NaN, or
+    off from the reference by more than 1% of the reference and more than float32 rounding of the tensor's
+    scale (`sum(batch_norm(x))`, exactly 0, is 3e-7 in float32 and -2e-16 in float64, and log10 of it
+    is -6.5 against NaN). A gradient through such a value is noise in both libraries: the program's
+    gradients are not compared by value."""
+    if not ref or not ref.get("ok"):
+        return False
+    for w, r in zip(want["values"], ref["values"]):
+        if not w or not r or w.get("dtype") != "float32" or "data" not in w or "data" not in r \
+                or list(w["shape"]) != list(r["shape"]):
+            continue
+        W, R = encoding.array(w).astype(np.float64), encoding.array(r).astype(np.float64)
+        with np.errstate(all="ignore"):
+            scale = finite_max(W, R)
+            off = np.isfinite(W) & (np.isnan(R) | ((np.abs(W - R) > 1e-2 * np.abs(R)) & (np.abs(W - R) > 1e-6 * scale)))
+        if off.any():
+            return True
+    return False
+
+
 def cotangent_magnitude(prog):
     """The largest finite magnitude of the backward roots' incoming gradients, at least 1."""
     m = 1.0
@@ -245,6 +266,7 @@ def compare(prog, want, got, ref=None, allowlist=()):
     refg = ref["grads"] if ref and ref.get("ok") else None
     # NB: rounding a normalisation of near-constant values amplifies: an absolute tolerance of that size
     amplified, cotangent = norm_amplification(prog, want), cotangent_magnitude(prog)
+    noise = torch_noise_dominated(want, ref)
     for k, w in want["grads"].items():
         e = got["grads"].get(k)
         where = f"grad of node {k}"
@@ -257,7 +279,8 @@ def compare(prog, want, got, ref=None, allowlist=()):
             out.append(Mismatch(cat, where, "grad", f"torch {describe(w)}, ember {describe(e)}"))
             continue
         tol = grad_precision(prog, want, w)
-        floor = amplified * cotangent * 64 * float(np.finfo(np.float32 if tol != "float64" else np.float64).eps)
+        floor = np.inf if noise else \
+            amplified * cotangent * 64 * float(np.finfo(np.float32 if tol != "float64" else np.float64).eps)
         m, need = compare_tensor(w, e, refg.get(k) if refg else None, ref is not None, "grad", k, "grad",
                                  tol_dtype=tol, huge=(huge, 0.0), floor=floor)
         out += m
