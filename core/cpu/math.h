@@ -180,19 +180,32 @@ struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
 
 namespace ember::cpu {
 
-/// x^p with C's signs: Eigen's vectorised pow loses the sign of -0 and -inf (pow(-0, -3) came out
-/// +inf and pow(-inf, -3) +0, C's and PyTorch's -inf and -0), so those bases are taken again by std::pow.
+/// x^p with C's values. float: exp(p log x) in double packets, which rounds to within half an ulp or so
+/// (Eigen's float pow is up to 12 ulp off, which sin(pi x) of a large x amplifies; PyTorch's is 0.6);
+/// double: Eigen's pow. Bases that are not positive and finite, a base of 1, and exponents of 0 or not
+/// finite are taken by std::pow: C's signs (Eigen's packet pow gave pow(-0, -3) +inf and pow(-inf, -3) +0)
+/// and special values (pow(1, NaN) is 1, pow(-2, 3) is -8).
 template <typename X, typename P>
 Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1> pow_of(const X& x, const P& p) {
   using T = typename X::Scalar;
-  Eigen::Array<T, Eigen::Dynamic, 1> r = x.pow(p);
+  Eigen::Array<T, Eigen::Dynamic, 1> r;
+  if constexpr (std::is_same_v<T, float>) {
+    Eigen::Array<double, Eigen::Dynamic, 1> xd = x.template cast<double>();
+    if constexpr (std::is_arithmetic_v<P>)
+      r = (xd.abs().log() * static_cast<double>(p)).exp().template cast<float>();
+    else
+      r = (xd.abs().log() * p.template cast<double>()).exp().template cast<float>();
+  } else {
+    r = x.pow(p);
+  }
   for (Eigen::Index i = 0; i < r.size(); ++i) {
-    if (x(i) == T(0) || std::isinf(x(i))) {
-      if constexpr (std::is_arithmetic_v<P>)
-        r(i) = std::pow(x(i), p);
-      else
-        r(i) = std::pow(x(i), p(i));
-    }
+    const T b = x(i);
+    T e;
+    if constexpr (std::is_arithmetic_v<P>)
+      e = static_cast<T>(p);
+    else
+      e = p(i);
+    if (!(b > T(0)) || std::isinf(b) || b == T(1) || e == T(0) || !std::isfinite(e)) r(i) = std::pow(b, e);
   }
   return r;
 }

@@ -303,3 +303,30 @@ def test_tanhshrink_gradient_is_tanh_squared_to_rounding():
     F.tanhshrink(x).sum().backward()
     want = np.tanh(x.detach().numpy().astype(np.float64)) ** 2
     np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6, atol=1e-12)
+
+
+def test_convolution_with_zero_input_channels_gives_its_bias():
+    # Deliberate: PyTorch returns an empty [1, 0, 3].
+    b = ember.tensor([1.0, 2.0])
+    out = F.conv1d(ember.zeros(1, 0, 4), ember.zeros(2, 0, 2), b)
+    assert tuple(out.shape) == (1, 2, 3) and out.tolist() == [[[1.0] * 3, [2.0] * 3]]
+    assert tuple(F.conv1d(ember.zeros(0, 4), ember.zeros(2, 0, 2), b).shape) == (2, 3)
+
+
+def test_normalize_of_an_underflowing_norm_has_the_gradient_of_x_over_eps():
+    # Deliberate: PyTorch's is NaN (the clamp's zero gradient times the norm's 0 / 0).
+    x = ember.tensor([5e-324], dtype=ember.float64, requires_grad=True)
+    F.normalize(x.unsqueeze(0), dim=1, p=3.0).sum().backward()
+    assert x.grad.tolist() == [1e12]
+
+
+def test_float32_pow_is_within_an_ulp_in_packets():
+    # Eigen's packet pow was up to 12 ulp off (PyTorch's 0.6); sin(pi x) of a result near 3e3 amplified it.
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0.1, 8, 4096).astype(np.float32)
+    y = rng.uniform(-6, 6, 4096).astype(np.float32)
+    want = np.power(x.astype(np.float64), y.astype(np.float64))
+    ulp = np.spacing(want.astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(ember.pow(ember.tensor(x), ember.tensor(y)).numpy() - want) / ulp) <= 1.0
+    scalar = np.power(x.astype(np.float64), 2.5)
+    assert np.max(np.abs(ember.tensor(x).pow(2.5).numpy() - scalar) / np.spacing(scalar.astype(np.float32))) <= 1.0
