@@ -330,3 +330,27 @@ def test_float32_pow_is_within_an_ulp_in_packets():
     assert np.max(np.abs(ember.pow(ember.tensor(x), ember.tensor(y)).numpy() - want) / ulp) <= 1.0
     scalar = np.power(x.astype(np.float64), 2.5)
     assert np.max(np.abs(ember.tensor(x).pow(2.5).numpy() - scalar) / np.spacing(scalar.astype(np.float32))) <= 1.0
+
+
+def test_cdist_of_an_underflowing_difference_is_exact():
+    # Deliberate: PyTorch's sqrt(sum d^2) underflows to 0, with gradient 0.
+    x2 = ember.tensor([[0.0], [-5e-324]], dtype=ember.float64, requires_grad=True)
+    d = ember.cdist(ember.zeros(1, 1, dtype=ember.float64), x2)
+    assert d.tolist() == [[0.0, 5e-324]]
+    d.sum().backward()
+    assert x2.grad.tolist() == [[0.0], [-1.0]]
+
+
+def test_addcmul_integer_tensor2_gradient_does_not_wrap():
+    # Deliberate: PyTorch's value * tensor2 in int64 wraps past 2^63.
+    t1 = ember.tensor([1.5], requires_grad=True)
+    ember.addcmul(ember.tensor([0.9]), t1, ember.tensor([2 ** 62]), value=2).sum().backward()
+    assert t1.grad.item() == pytest.approx(2.0 ** 63)
+
+
+def test_layer_norm_of_one_element_normalizes_to_exactly_zero():
+    w = ember.tensor([0.0], requires_grad=True)
+    y = F.layer_norm(ember.tensor([0.6931472]), [1], w, None)
+    assert y.tolist() == [0.0]
+    y.sqrt().sum().backward()  # an infinite incoming gradient times an exact 0
+    assert np.isnan(w.grad.item())
