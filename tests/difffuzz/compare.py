@@ -79,6 +79,7 @@ def allowed(m, allowlist, prog, want=None):
                and ("op" not in a or a["op"] in ops)
                and (not a.get("nan_input") or nan_input(prog, want, a["op"]))
                and (not a.get("nonfinite_input") or nan_input(prog, want, a["op"], infinities=True))
+               and (not a.get("subnormal_input") or nan_input(prog, want, a["op"], subnormals=True))
                and (not a.get("near_constant_norm") or bool(norm_amplification(prog, want)))
                for a in allowlist)
 
@@ -108,7 +109,9 @@ def norm_amplification(prog, want):
                 continue
             with np.errstate(all="ignore"):
                 var = rows.var(axis=1)
-                near = var[np.isfinite(var) & (var <= eps)]
+                # NB: near-constant: a variance at most eps, or one within the data's rounding (eps = 0)
+                rel = 1e-5 if x.dtype == np.float32 else 1e-13
+                near = var[np.isfinite(var) & ((var <= eps) | (var <= (rel * rows.mean(axis=1)) ** 2))]
                 if near.size and near.min() + eps > 0:
                     weight = weight_magnitude(want, n)
                     amp = max(amp, weight / float(np.sqrt(near.min() + eps)))
@@ -211,9 +214,9 @@ def norm_groups(name, args, x):
         return None
 
 
-def nan_input(prog, want, op, infinities=False):
+def nan_input(prog, want, op, infinities=False, subnormals=False):
     """Whether the program calls op (in place or not) on a first tensor operand that holds a NaN (or, with
-    infinities, an infinity) in torch's run (want)."""
+    infinities, an infinity; with subnormals, a subnormal number instead) in torch's run (want)."""
     if want is None:
         return False
     for n in prog["nodes"]:
@@ -221,7 +224,12 @@ def nan_input(prog, want, op, infinities=False):
             j = next((a["v"] for a in n.get("args", []) if isinstance(a, dict) and "v" in a), None)
             # NB: as made, or as in-place ops left it (one before the op may have written the NaN)
             for a in (torch_floats(want, j), final_floats(want, j)):
-                if a is not None and (np.isnan(a).any() or infinities and np.isinf(a).any()):
+                if a is None:
+                    continue
+                if subnormals:
+                    if ((a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)).any():
+                        return True
+                elif np.isnan(a).any() or infinities and np.isinf(a).any():
                     return True
     return False
 
@@ -593,11 +601,11 @@ def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=(False, 0.0), floor=0
     tight |= (np.isnan(W64) & np.isnan(E64))
     if tight.all():
         return True, False, ""
-    if r is None:
-        return False, not have_ref, first_bad(~tight, W64, E64, None)
-    R = encoding.array(r).astype(np.float64)
-    if R.shape != W64.shape:
-        return False, False, first_bad(~tight, W64, E64, None)
+    if r is None and not have_ref:
+        return False, True, first_bad(~tight, W64, E64, None)
+    R = encoding.array(r).astype(np.float64) if r is not None else None
+    if R is None or R.shape != W64.shape:  # NB: no reference for it (its float64 run failed): overflow still explains
+        return past_overflow(~tight, W64, E64, None, huge, REF.get(tol_dtype or w["dtype"], REF["float64"])[0])
     rtol, atol = REF.get(tol_dtype or w["dtype"], REF["float64"])
     scale = finite_max(W64, E64, R)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -606,11 +614,15 @@ def close_floats(w, W64, E64, r, have_ref, tol_dtype, huge=(False, 0.0), floor=0
             finite = torch_error[np.isfinite(torch_error)]
             torch_error = np.maximum(torch_error, finite.max() if finite.size else 0.0)
         explained = distance(E64, R) <= RATIO * torch_error + rtol * np.nan_to_num(np.abs(R)) + atol * scale
-    bad = ~(tight | explained)
+    return past_overflow(~(tight | explained), W64, E64, R, huge, rtol)
+
+
+def past_overflow(bad, W64, E64, R, huge, rtol):
+    """(ok, False, detail) for the elements still bad: ok where the data is huge and every one is inf or
+    NaN on a side, or finite ones apart by no more than rounding of the op's huge operands (a sum's error
+    bound: eps * sum |x|; 3e38 - 3e38 + 3 is 0 or 3 by the order), with a detail that says so."""
     any_huge, operands = huge
     if any_huge and bad.any():
-        # Every remaining one inf or NaN on a side, or finite ones apart by no more than rounding of the
-        # op's huge operands (a sum's error bound: eps * sum |x|; 3e38 - 3e38 + 3 is 0 or 3 by the order).
         finite = bad & np.isfinite(W64) & np.isfinite(E64)
         if not (finite & (distance(W64, E64) > rtol * operands)).any():
             return True, False, "overflow: " + first_bad(bad, W64, E64, R)
