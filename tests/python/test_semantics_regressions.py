@@ -354,3 +354,10 @@ def test_layer_norm_of_one_element_normalizes_to_exactly_zero():
     assert y.tolist() == [0.0]
     y.sqrt().sum().backward()  # an infinite incoming gradient times an exact 0
     assert np.isnan(w.grad.item())
+
+
+def test_addcdiv_bool_tensor1_gradient_is_float64_accurate():
+    # Deliberate: PyTorch's is rounded through float32 (the default dtype it takes the bool to).
+    t2 = ember.tensor(-0.06515115336691422, dtype=ember.float64, requires_grad=True)
+    ember.addcdiv(ember.zeros(1, 1, dtype=ember.float64), ember.tensor([[True]]), t2, value=0.5).sum().backward()
+    assert t2.grad.item() == pytest.approx(-0.5 / 0.06515115336691422 ** 2, rel=1e-15)
