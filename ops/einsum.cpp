@@ -267,7 +267,11 @@ Tensor einsum(std::string_view equation, const std::vector<Tensor>& tensors) {
   if (!summed.empty()) result = sum(result, summed, true);
   DimVector shape;
   for (int64_t d = 0; d < out_rank; ++d) shape.push_back(result.size(d));
-  return reshape(result, shape);
+  result = reshape(result, shape);
+  // NB: as PyTorch's, a label summed out gives a new tensor even where its size is 1 (an in-place op on
+  // einsum('ij->', x) of a [1, 1] x wrote into x); only a relabelling of one operand is a view of it.
+  if (rank > out_rank && result.storage() == tensors[0].storage()) result = result.clone();
+  return result;
 }
 
 }  // namespace ember

@@ -148,6 +148,8 @@ Tensor logcumsumexp(const Tensor& self, int64_t dim) {
   EMBER_CHECK_TYPE(is_floating(self.dtype()), "logcumsumexp: expected a floating tensor, got ", self.dtype());
   check_compute_dtype(self.dtype(), "logcumsumexp");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "logcumsumexp");
+  // NB: a 0-d input is copied, as PyTorch's (log(0 + e^-0) would make -0 into +0); its gradient is 1
+  if (self.dim() == 0) return self.clone();
   return recorded_scan<LogcumsumexpBackward>(ScanOp::Logcumsumexp, self, d);
 }
 

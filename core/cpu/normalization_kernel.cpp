@@ -212,28 +212,32 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
     std::vector<ArrD> part_w(static_cast<size_t>(want_w ? chunks : 0), ArrD::Zero(want_w ? D : 0));
     std::vector<ArrD> part_b(static_cast<size_t>(want_b ? chunks : 0), ArrD::Zero(want_b ? D : 0));
     auto rows = [&](int64_t c0, int64_t c1) {
-      Arr xhat(D), gy(D);
+      // NB: in double, rounded once at the end: rstd * (gy - mean(gy) - xhat mean(gy xhat)) cancels (to
+      // exactly 0 for a two-element row), and float32 roundings of its terms, times rstd, were its noise.
+      ArrD xhat(D), gy(D);
       for (int64_t c = c0; c < c1; ++c)
         for (int64_t r = R * c / chunks; r < R * (c + 1) / chunks; ++r) {
           ConstVecMap<T> gr(gp + r * D, D), xr(xp + r * D, D);
-          xhat = (xr - mp[r]) * rp[r];
-          if (want_w) part_w[static_cast<size_t>(c)] += (gr * xhat).template cast<double>();
+          const double a = static_cast<double>(rp[r]);
+          xhat = (xr.template cast<double>() - static_cast<double>(mp[r])) * a;
+          if (want_w) part_w[static_cast<size_t>(c)] += gr.template cast<double>() * xhat;
           if (want_b) part_b[static_cast<size_t>(c)] += gr.template cast<double>();
           if (!gip) continue;
           if (wp)
-            gy = gr * ConstVecMap<T>(wp, D);
+            gy = gr.template cast<double>() * ConstVecMap<T>(wp, D).template cast<double>();
           else
-            gy = gr;
-          T c1m = gy.mean(), c2m = (gy * xhat).mean();
+            gy = gr.template cast<double>();
+          const double c1m = gy.mean(), c2m = (gy * xhat).mean();
           if (std::isfinite(c1m) && std::isfinite(c2m)) {
-            VecMap<T>(gip + r * D, D) = rp[r] * (gy - c1m - xhat * c2m);
+            VecMap<T>(gip + r * D, D) = (a * (gy - c1m - xhat * c2m)).template cast<T>();
           } else {
             // NB: a row whose sums overflow (an infinite weight or gradient) takes PyTorch's form of the
             // same gradient, a * gy + b * x + c, so that its infinities and NaNs come out as PyTorch's.
-            T a = rp[r], db = gy.sum(), ds = (gy * xr).sum();
-            T b = (db * mp[r] - ds) * a * a * a / static_cast<T>(D);
-            T c = -b * mp[r] - db * a / static_cast<T>(D);
-            VecMap<T>(gip + r * D, D) = a * gy + b * xr + c;
+            Arr gyt = wp ? Arr(gr * ConstVecMap<T>(wp, D)) : Arr(gr);
+            T at = rp[r], db = gyt.sum(), ds = (gyt * xr).sum();
+            T b = (db * mp[r] - ds) * at * at * at / static_cast<T>(D);
+            T cc = -b * mp[r] - db * at / static_cast<T>(D);
+            VecMap<T>(gip + r * D, D) = at * gyt + b * xr + cc;
           }
         }
     };

@@ -29,6 +29,8 @@ def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002  (PyT
         weight = weight.to(input.dtype)  # NB: PyTorch takes a bool weight as 0 and 1
     if not isinstance(weight, Tensor):
         return _LerpScalar.apply(input, end, weight)
+    if weight.dtype != input.dtype and weight.is_floating_point() and input.is_floating_point():
+        weight = weight.to(_promotion.result_type(input, weight))  # NB: 1 - weight in the result's dtype, as PyTorch
     return _Lerp.apply(*broadcast_tensors(input, end, weight))
 
 

@@ -115,7 +115,9 @@ def _placed(input: Tensor, dim: int, index: Tensor, src: Tensor, combine: Any, l
     """input's shape holding, at each position index names, the combination of what src sends there
     (0 elsewhere)."""
     positions, values = _segment_reduce(input, dim, index, src, combine, longest)
-    placed = _C.index_add(_C.zeros(input.numel(), dtype=input.dtype, device=input.device), 0, positions, values)
+    # NB: into -0 for floats, the identity of addition: a combined -0 stays -0 (+0 + -0 is +0)
+    zero = -0.0 if input.is_floating_point() else 0
+    placed = _C.index_add(_C.full((input.numel(),), zero, dtype=input.dtype, device=input.device), 0, positions, values)
     return placed.reshape(*input.shape)
 
 

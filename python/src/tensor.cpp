@@ -267,7 +267,8 @@ share its storage.)doc");
       .def("__rmul__", [](const Tensor& a, Scalar b) { return b * a; }, py::is_operator())
       .def("__truediv__", [](const Tensor& a, const Tensor& b) { return a / b; }, py::is_operator())
       .def("__truediv__", [](const Tensor& a, Scalar b) { return a / b; }, py::is_operator())
-      .def("__rtruediv__", [](const Tensor& a, Scalar b) { return b / a; }, py::is_operator())
+      // NB: PyTorch's Tensor.__rtruediv__ is reciprocal() * other: its rounding, and 0 / -5e-324 = 0 * -inf = NaN
+      .def("__rtruediv__", [](const Tensor& a, Scalar b) { return reciprocal(a) * b; }, py::is_operator())
       .def("__pow__", [](const Tensor& a, const Tensor& b) { return a.pow(b); }, py::is_operator())
       .def("__pow__", [](const Tensor& a, Scalar b) { return a.pow(b); }, py::is_operator())
       .def("__rpow__", [](const Tensor& a, Scalar b) { return pow(b, a); }, py::is_operator())

@@ -81,6 +81,7 @@ def allowed(m, allowlist, prog, want=None):
                and (not a.get("nonfinite_input") or nan_input(prog, want, a["op"], infinities=True))
                and (not a.get("subnormal_input") or nan_input(prog, want, a["op"], subnormals=True))
                and (not a.get("bool_input") or any(v and v.get("dtype") == "bool" for v in want["values"]))
+               and (not a.get("zero_value") or zero_value(prog, want, a["op"]))
                and (not a.get("near_constant_norm") or bool(norm_amplification(prog, want)))
                for a in allowlist)
 
@@ -153,18 +154,21 @@ def rounding_ties(prog, want, got):
     return False
 
 
+REPEATING = {"expand", "expand_as", "broadcast_to", "repeat", "repeat_interleave", "tile"}
+
+
 def expanded_constant_norm(prog, want):
     """Whether a normalisation in the program normalises an exactly constant group of values computed from
-    an expanded view (`x.expand(5)` then layer_norm): each input element's gradient is then a sum, over the
-    expanded copies, of terms that cancel to exactly 0, so what either library computes there is rounding
-    noise of those terms (scaled by what backward multiplies in later: 1e148 against 2e148): the program's
-    gradients are not compared by value."""
+    an expanded or repeated view (`x.expand(5)` or `repeat_interleave` then layer_norm): each input
+    element's gradient is then a sum, over the copies, of terms that cancel to exactly 0, so what either
+    library computes there is rounding noise of those terms (scaled by what backward multiplies in later:
+    1e148 against 2e148): the program's gradients are not compared by value."""
     for n in prog["nodes"]:
         if n.get("name") not in NORMS:
             continue
         args = n.get("args", [])
         j = args[0].get("v") if args and isinstance(args[0], dict) else None
-        if j is None or not depends_on(prog, j, {"expand", "expand_as", "broadcast_to"}):
+        if j is None or not depends_on(prog, j, REPEATING):
             continue
         for x in (torch_floats(want, j), final_floats(want, j)):
             if x is None or x.size == 0 or x.ndim < 1:
@@ -201,7 +205,9 @@ def weight_magnitude(want, n):
 
 
 def torch_noise_dominated(want, ref):
-    """Whether some float32 value of torch's run is noise: finite where the float64 reference is NaN, or
+    """Whether some float32 value of torch's run is noise: finite where the float64 reference is NaN or
+    infinite, NaN where it is finite (atanh of a cosine similarity of x with itself, 1.0000001 in float32),
+    or
     off from the reference by more than 1% of the reference and more than float32 rounding of the tensor's
     scale (`sum(batch_norm(x))`, exactly 0, is 3e-7 in float32 and -2e-16 in float64, and log10 of it
     is -6.5 against NaN). A gradient through such a value is noise in both libraries: the program's
@@ -215,7 +221,8 @@ def torch_noise_dominated(want, ref):
         W, R = encoding.array(w).astype(np.float64), encoding.array(r).astype(np.float64)
         with np.errstate(all="ignore"):
             scale = finite_max(W, R)
-            off = np.isfinite(W) & (np.isnan(R) | ((np.abs(W - R) > 1e-2 * np.abs(R)) & (np.abs(W - R) > 1e-6 * scale)))
+            off = (np.isnan(W) & np.isfinite(R)) | np.isfinite(W) & (
+                ~np.isfinite(R) | ((np.abs(W - R) > 1e-2 * np.abs(R)) & (np.abs(W - R) > 1e-6 * scale)))
         if off.any():
             return True
     return False
@@ -247,6 +254,16 @@ def norm_groups(name, args, x):
         return np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
     except (ValueError, IndexError, TypeError, ZeroDivisionError):
         return None
+
+
+def zero_value(prog, want, op):
+    """Whether a call of op (det of a singular matrix) gave 0 somewhere in torch's run."""
+    for j, n in enumerate(prog["nodes"]):
+        if "name" in n and op_bases({"nodes": [n]}) == {op}:
+            a = torch_floats(want, j)
+            if a is not None and (a == 0).any():
+                return True
+    return False
 
 
 def nan_input(prog, want, op, infinities=False, subnormals=False):
@@ -326,6 +343,9 @@ def compare(prog, want, got, ref=None, allowlist=()):
         if past_overflow and not node_out:  # what is computed from values past an overflow is too
             diverged.add(i)
             continue
+        if not node_out and name in DOTS and cancelled_dot(prog, want, i, w, e):
+            diverged.add(i)  # a dot product that cancels to its terms' rounding: what follows may amplify it
+            continue
         if not node_out and prog["nodes"][i].get("ties") and differs_at_all(w, e):
             diverged.add(i)  # which of tied elements an op picks is unspecified: what follows may differ
             continue
@@ -371,6 +391,26 @@ def compare(prog, want, got, ref=None, allowlist=()):
     return out, needs and ref is None
 
 
+DOTS = {"matmul", "mm", "bmm", "tensordot", "__matmul__", "__rmatmul__", "F.linear", "dot", "inner", "mv", "vdot"}
+
+
+def cancelled_dot(prog, want, i, w, e):
+    """Whether node i, a dot product (DOTS), differs between the runs at an element that cancelled: one
+    below 1e-3 of the bound on its terms, K max|a| max|b|, where the order of the sum (and a fused
+    multiply-add) decides the rounding left (2.5 * -5.6 + -2.5 * -5.6 is 0 or -2.4e-7)."""
+    src = refs(prog["nodes"][i])
+    if len(src) < 2 or "data" not in w or "data" not in e or list(w["shape"]) != list(e["shape"]):
+        return False
+    a, b = torch_floats(want, src[0]), torch_floats(want, src[1])
+    if a is None or b is None or not a.size or not b.size:
+        return False
+    with np.errstate(all="ignore"):
+        k = a.shape[-1] if a.ndim else 1
+        bound = k * float(np.nanmax(np.abs(a))) * float(np.nanmax(np.abs(b)))
+        W, E = encoding.array(w).astype(np.float64), encoding.array(e).astype(np.float64)
+        return bool(np.any((distance(W, E) > 0) & (np.abs(W) < 1e-3 * bound)))
+
+
 def deliberately_other(name, allowlist):
     """Whether the allowlist says op `name`'s values differ from torch's wherever they do (an entry of
     category value for that op and nothing narrower: float64 polygamma, accurate where torch's is not)."""
@@ -412,7 +452,8 @@ def compare_value(prog, want, got, w, e, r, have_ref, i, name, suffix, huge=Fals
     out, need = compare_tensor(w, e, r, have_ref, "node", i, name, ties=prog["nodes"][i].get("ties"), where=where,
                                tol_dtype=precision(prog, want, i, w), huge=(huge, huge_operands(prog, want, i)))
     if suffix != MADE and w.get("rg") != e.get("rg") and w.get("dtype") in encoding.FLOAT_DTYPES:
-        source = " (an operand is an integer tensor torch marks as requiring grad)" if int_grad_operand(prog, want, i) else ""
+        source = (" (an operand is an integer tensor torch marks as requiring grad)"
+                  if int_grad_operand(prog, want, i) else "")
         out.append(Mismatch("requires_grad", where, name, f"torch {w.get('rg')}, ember {e.get('rg')}{source}"))
     return out, need
 
@@ -471,7 +512,8 @@ def made_value(res, i):
 # data-dependent shapes (nonzero, masked_select, unique). An int or bool result is such a result too.
 SENSITIVE = set("""floor ceil round trunc fix frac sign signbit heaviside floor_divide remainder fmod div true_divide
     atan2 reciprocal rsqrt pow asin acos atanh acosh erfinv logit log log2 log10 log1p digamma lgamma polygamma xlogy
-    tan cos sin sinc exp exp2 expm1 cosh sinh bucketize searchsorted histc unique nonzero argwhere masked_select
+    tan cos sin sinc exp exp2 expm1 cosh sinh F.threshold F.hardshrink bucketize searchsorted histc unique nonzero
+    argwhere masked_select
     __floordiv__ __rfloordiv__ __mod__ __rmod__ __truediv__ __rtruediv__ __pow__ __rpow__
     logical_and logical_or logical_xor logical_not eq ne lt le gt ge""".split())  # (in place on floats: 0 or 1)
 
@@ -527,9 +569,10 @@ def upstream_differs(prog, want, got, i):
 
 # Ops whose zero results' sign neither library specifies: torch's softshrink gives +0 in its vectorised loop
 # and -0 in its scalar one (for -lambd < x < 0), and a matrix product's -0 depends on the order its
-# kernel sums in (and on whether it scales by alpha or adds beta * C), a singular matrix's det on the
-# pivots its LU took. Ember's choice is one of them.
-ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
+# kernel sums in (and on whether it scales by alpha or adds beta * C), as a convolution's, a singular
+# matrix's det on the pivots its LU took. Ember's choice is one of them.
+ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "F.conv1d", "F.conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
+                         "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
                          "einsum", "tensordot", "__matmul__", "__rmatmul__"}
 
 

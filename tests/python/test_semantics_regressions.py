@@ -361,3 +361,12 @@ def test_addcdiv_bool_tensor1_gradient_is_float64_accurate():
     t2 = ember.tensor(-0.06515115336691422, dtype=ember.float64, requires_grad=True)
     ember.addcdiv(ember.zeros(1, 1, dtype=ember.float64), ember.tensor([[True]]), t2, value=0.5).sum().backward()
     assert t2.grad.item() == pytest.approx(-0.5 / 0.06515115336691422 ** 2, rel=1e-15)
+
+
+def test_einsum_summing_a_size_one_label_returns_a_new_tensor():
+    # An in-place op on einsum('ij->', x) of a [1, 1] x wrote into x; a relabelling stays a view, as PyTorch's.
+    x = ember.zeros(1, 1)
+    ember.einsum("ij->", x).exp2_()
+    assert x.tolist() == [[0.0]]
+    y = ember.ones(2, 3)
+    assert ember.einsum("ij->ji", y).data_ptr() == y.data_ptr()
