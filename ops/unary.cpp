@@ -248,9 +248,9 @@ struct PowScalarBackward : SavedOneBackward {
     double p = exponent.to<double>();
     // NB: as PyTorch, a bool exponent takes the general form: x ** False's gradient is 0 * x^-1, NaN at 0
     if (p == 0 && !exponent.is_bool()) return {zeros_like(g[0])};
-    if (exponent.is_bool()) return {g[0] * (pow(saved.unpack(this), Scalar(int64_t(p) - 1)) * Scalar(int64_t(p)))};
-    Scalar pm1 = exponent.is_floating() ? Scalar(p - 1) : Scalar(exponent.to<int64_t>() - 1);
-    return {g[0] * (pow(saved.unpack(this), pm1) * exponent)};  // NB: PyTorch's order (overflow, 0 * inf)
+    const Scalar e = exponent.is_bool() ? Scalar(exponent.to<int64_t>()) : exponent;
+    Scalar pm1 = e.is_floating() ? Scalar(p - 1) : Scalar(e.to<int64_t>() - 1);
+    return {g[0] * (pow(saved.unpack(this), pm1) * e)};  // NB: PyTorch's order (overflow, 0 * inf)
   }
 };
 

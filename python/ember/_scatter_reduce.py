@@ -115,10 +115,14 @@ def _placed(input: Tensor, dim: int, index: Tensor, src: Tensor, combine: Any, l
     """input's shape holding, at each position index names, the combination of what src sends there
     (0 elsewhere)."""
     positions, values = _segment_reduce(input, dim, index, src, combine, longest)
-    # NB: into -0 for floats, the identity of addition: a combined -0 stays -0 (+0 + -0 is +0)
-    zero = -0.0 if input.is_floating_point() else 0
-    placed = _C.index_add(_C.full((input.numel(),), zero, dtype=input.dtype, device=input.device), 0, positions, values)
+    placed = _C.index_add(additive_zeros((input.numel(),), input), 0, positions, values)
     return placed.reshape(*input.shape)
+
+
+def additive_zeros(shape, like: Tensor) -> Tensor:
+    """Zeros of like's dtype and device to index_add into that keep a copied -0: -0 for floats, the
+    identity of addition (+0 + -0 is +0)."""
+    return _C.full(tuple(shape), -0.0 if like.is_floating_point() else 0, dtype=like.dtype, device=like.device)
 
 
 def _prod(input: Tensor, src: Tensor, dim: int, index: Tensor, hit: Tensor, include_self: bool,  # noqa: A002

@@ -190,14 +190,9 @@ def _index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     shape[dim] = self.shape[dim]
     hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index,
                        _C.ones(index.numel(), dtype=_C.int64, device=self.device)) > 0
-    copied = _C.index_add(_additive_zeros(self.shape, self), dim, index, source.to(self.dtype))
+    copied = _C.index_add(_scatter_reduce.additive_zeros(self.shape, self), dim, index, source.to(self.dtype))
     return _C.where(hit.reshape(*shape), copied, self)
 
-
-def _additive_zeros(shape, like: Tensor) -> Tensor:
-    """Zeros to index_add into that keep a copied -0: -0, the identity of float addition (+0 + -0 is +0)."""
-    fill = -0.0 if like.is_floating_point() else 0
-    return _C.full(tuple(shape), fill, dtype=like.dtype, device=like.device)
 
 
 def _masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
@@ -205,7 +200,7 @@ def _masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     m = mask.expand(*self.shape).reshape(-1)
     positions = _C.nonzero(m).reshape(-1)
     taken = source.reshape(-1)[:positions.numel()].to(self.dtype)
-    placed = _C.index_add(_additive_zeros((self.numel(),), self), 0, positions, taken)
+    placed = _C.index_add(_scatter_reduce.additive_zeros((self.numel(),), self), 0, positions, taken)
     return _C.where(m, placed, self.reshape(-1)).reshape(*self.shape)
 
 
