@@ -45,7 +45,7 @@ void cuda_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, 
 
 void cuda_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, const Tensor& grad_bias,
                               const Tensor& g, const Tensor& x, const Tensor& mean, const Tensor& rstd,
-                              const Tensor& weight) {
+                              const Tensor& weight, double /*eps*/) {
   check_floating_compute(x.dtype(), "layer_norm");
   const int64_t R = mean.numel();
   // NB: with no rows, the parameter gradients are zeros of their own size.

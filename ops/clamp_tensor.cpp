@@ -31,7 +31,8 @@ struct ClampTensorBackward : autograd::Node {
     Tensor gx, glo, ghi;
     if (needs_input_grad(0)) {
       Tensor inside = logical_not(logical_or(lt(x, lo), gt(x, hi)));
-      Tensor tie = logical_and(apart, logical_or(eq(x, lo), eq(x, hi)));
+      // NB: only between ordered bounds: beside a NaN bound a tie with the other one keeps it all
+      Tensor tie = logical_and(lt(lo, hi), logical_or(eq(x, lo), eq(x, hi)));
       gx = sum_to(where(inside, where(tie, half, g[0]), 0), self_shape);
     }
     if (needs_input_grad(1)) {

@@ -54,7 +54,8 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
   // its value) and, where a sum overflows, PyTorch's group_norm form of the gradient.
   Tensor y = reshape(layer_norm(reshape(input, {N * num_groups, rest}), {rest}, Tensor(), Tensor(), eps), input.sizes());
   if (weight.defined()) y = y * per_channel(weight, input);
-  if (bias.defined()) y = y + per_channel(bias, input);
+  // NB: a missing bias adds +0, as layer_norm's: a -0 weight gives +0, as PyTorch's x * scale + (-mean * scale)
+  y = bias.defined() ? y + per_channel(bias, input) : weight.defined() ? add(y, Scalar(0.0)) : y;
   return y;
 }
 

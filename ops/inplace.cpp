@@ -69,22 +69,25 @@ void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const cha
   binary_stub(self.device().type, op, self, self, expand_data(b, self.sizes()));
 }
 
-Tensor scaled(const Tensor& other, const Scalar& alpha) {
+// alpha * other in the dtype self and other compute in (as add's): an int64 other of a float32 self is
+// converted first, so that 2 * 2^62 is 9.2e18 and not a wrapped int64.
+Tensor scaled(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   if (alpha.to<double>() == 1.0) return other;
   autograd::NoGradGuard no_grad;
-  return mul(other, alpha);
+  const DType dtype = result_type(self, other);
+  return mul(other.dtype() == dtype ? other : other.to(dtype), alpha);
 }
 
 }  // namespace
 
 const Tensor& Tensor::add_(const Tensor& other, Scalar alpha) const {
   return inplace(*this, &other, "add_", [&](const Tensor& s) { return ember::add(s, other, alpha); },
-                 [&] { binary_into(BinaryOp::Add, *this, scaled(other, alpha), "add_"); });
+                 [&] { binary_into(BinaryOp::Add, *this, scaled(*this, other, alpha), "add_"); });
 }
 const Tensor& Tensor::add_(Scalar other) const { return add_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) const {
   return inplace(*this, &other, "sub_", [&](const Tensor& s) { return ember::sub(s, other, alpha); },
-                 [&] { binary_into(BinaryOp::Sub, *this, scaled(other, alpha), "sub_"); });
+                 [&] { binary_into(BinaryOp::Sub, *this, scaled(*this, other, alpha), "sub_"); });
 }
 const Tensor& Tensor::sub_(Scalar other) const { return sub_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::mul_(const Tensor& other) const {

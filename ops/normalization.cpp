@@ -90,9 +90,21 @@ struct BatchNormBackward : autograd::Node {
         // gx = g * k + (x - mean) * kx + k0 with kx = -k * invstd^2 * sum(g (x - mean)) / M and
         // k0 = -k * sum(g) / M.
         double inv_m = 1.0 / static_cast<double>(d.N * d.S);
-        Tensor kx = k * is * is * sum_gx * -inv_m;
-        Tensor k0 = k * sum_g * -inv_m;
-        channel_affine_stub(x.device().type, gx, gc, k, xc, mc, kx, k0, d.N, d.C, d.S);
+        // NB: the check reads k on the host: on a device it would wait for the stream, so there the
+        // fused form runs always.
+        if (x.device().type != DeviceType::CPU || all(isfinite(k)).item<bool>()) {
+          Tensor kx = k * is * is * sum_gx * -inv_m;
+          Tensor k0 = k * sum_g * -inv_m;
+          channel_affine_stub(x.device().type, gx, gc, k, xc, mc, kx, k0, d.N, d.C, d.S);
+        } else {
+          // NB: an infinite weight scales the centred gradient last, as PyTorch's (g - mean(g) - (x -
+          // mean) * proj) * k: +-inf there, where k times each term apart gives inf - inf = NaN.
+          Tensor ones = ember::ones({d.C}, x.options());
+          channel_affine_stub(x.device().type, gx, gc, ones, xc, mc, is * is * sum_gx * -inv_m, sum_g * -inv_m,
+                              d.N, d.C, d.S);
+          channel_affine_stub(x.device().type, gx, gx, k, Tensor(), Tensor(), Tensor(), zeros({d.C}, x.options()),
+                              d.N, d.C, d.S);
+        }
       }
     }
     if (needs_input_grad(1)) gw = sum_gx * is;
@@ -155,7 +167,7 @@ struct LayerNormBackward : autograd::Node {
     if (needs_input_grad(2)) gb = empty(pshape, x.options());
     if (x.numel() > 0) {
       layer_norm_backward_stub(x.device().type, gx, gw, gb, contiguous_data(g[0]), contiguous_data(x),
-                               mean.unpack(this), rstd.unpack(this), w.defined() ? contiguous_data(w) : w);
+                               mean.unpack(this), rstd.unpack(this), w.defined() ? contiguous_data(w) : w, eps);
     } else {
       if (gw.defined()) gw.zero_();
       if (gb.defined()) gb.zero_();

@@ -172,26 +172,30 @@ void cpu_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, c
         // Two passes over the row (in cache): the mean, then the squared deviations from it. The mean is
         // x0 + mean(x - x0), in double: that of a constant row is exactly its value (for float64 too), as
         // PyTorch's Welford statistics give, so its deviations are 0 (1 / sqrt(eps) amplifies any noise).
+        // The mean is kept as mu + dmu, mu rounded to T and dmu the rest: x - mu is exact near the mean,
+        // and a row of nearly equal values (std 5e-4 at 7.7) loses nothing to mu's rounding, which 1 /
+        // std would scale into the output (4e-4 off).
         const T* x_row = xp + r * D;
         const double x0 = static_cast<double>(x_row[0]);
-        T mu = static_cast<T>(x0 + sum_blocks<double>(D, [&](int64_t i, auto len) {
-                                     return segment(x_row + i, len).template cast<double>() - x0;
-                                   }) / static_cast<double>(D));
+        const double mean = x0 + sum_blocks<double>(D, [&](int64_t i, auto len) {
+                              return segment(x_row + i, len).template cast<double>() - x0;
+                            }) / static_cast<double>(D);
+        const T mu = static_cast<T>(mean), dmu = static_cast<T>(mean - static_cast<double>(mu));
         double var = static_cast<double>(sum_blocks<T>(D, [&](int64_t i, auto len) {
-                       return (segment(x_row + i, len) - mu).square();
+                       return ((segment(x_row + i, len) - mu) - dmu).square();
                      })) / static_cast<double>(D);
         T rs = static_cast<T>(1.0 / std::sqrt(var + eps));
         mp[r] = mu;
         rp[r] = rs;
         // NB: a missing bias adds +0, as PyTorch's (x - mean) * rstd * weight + 0: a zero weight gives +0
         if (wp && bp)
-          o = (xr - mu) * rs * ConstVecMap<T>(wp, D) + ConstVecMap<T>(bp, D);
+          o = ((xr - mu) - dmu) * rs * ConstVecMap<T>(wp, D) + ConstVecMap<T>(bp, D);
         else if (wp)
-          o = (xr - mu) * rs * ConstVecMap<T>(wp, D) + T(0);
+          o = ((xr - mu) - dmu) * rs * ConstVecMap<T>(wp, D) + T(0);
         else if (bp)
-          o = (xr - mu) * rs + ConstVecMap<T>(bp, D);
+          o = ((xr - mu) - dmu) * rs + ConstVecMap<T>(bp, D);
         else
-          o = (xr - mu) * rs + T(0);
+          o = ((xr - mu) - dmu) * rs + T(0);
       }
     });
   });
@@ -199,7 +203,7 @@ void cpu_layer_norm(const Tensor& out, const Tensor& mean, const Tensor& rstd, c
 
 void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, const Tensor& grad_bias,
                              const Tensor& g, const Tensor& x, const Tensor& mean, const Tensor& rstd,
-                             const Tensor& weight) {
+                             const Tensor& weight, double eps) {
   visit_floating_dtype(x.dtype(), "layer_norm", [&]<typename T>(type_tag<T>) {
     using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
     int64_t R = mean.numel(), D = x.numel() / R;
@@ -214,12 +218,17 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
     auto rows = [&](int64_t c0, int64_t c1) {
       // NB: in double, rounded once at the end: rstd * (gy - mean(gy) - xhat mean(gy xhat)) cancels (to
       // exactly 0 for a two-element row), and float32 roundings of its terms, times rstd, were its noise.
+      // The row's statistics are recomputed in double too: with the saved float32 rstd, xhat of a
+      // two-element row is +-(1 + 6e-8), and the cancellation left that, times rstd, as the gradient.
       ArrD xhat(D), gy(D);
       for (int64_t c = c0; c < c1; ++c)
         for (int64_t r = R * c / chunks; r < R * (c + 1) / chunks; ++r) {
           ConstVecMap<T> gr(gp + r * D, D), xr(xp + r * D, D);
-          const double a = static_cast<double>(rp[r]);
-          xhat = (xr.template cast<double>() - static_cast<double>(mp[r])) * a;
+          const double x0 = static_cast<double>(xr[0]);
+          xhat = xr.template cast<double>() - x0;
+          xhat -= xhat.mean();
+          const double a = 1.0 / std::sqrt(xhat.square().mean() + eps);
+          xhat *= a;
           if (want_w) part_w[static_cast<size_t>(c)] += gr.template cast<double>() * xhat;
           if (want_b) part_b[static_cast<size_t>(c)] += gr.template cast<double>();
           if (!gip) continue;

@@ -65,8 +65,12 @@ void cpu_scan(ScanOp op, const Tensor& out, const Tensor& indices, const Tensor&
       case ScanOp::Logcumsumexp:
         if constexpr (std::is_floating_point_v<T>) {
           for_rows<T>(in, [&](int64_t base, int64_t n) {
-            T acc = -std::numeric_limits<T>::infinity();
-            for (int64_t j = 0; j < n; ++j) o[base + j] = acc = log_add_exp(acc, x[base + j]);
+            // float32 runs in double, rounded once per element: a float running value drifted by an ulp a
+            // step (the total of a log_softmax, 0 to 4e-8, came out exactly 0, and hypot's gradient 0 / 0).
+            using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+            Acc acc = -std::numeric_limits<Acc>::infinity();
+            for (int64_t j = 0; j < n; ++j)
+              o[base + j] = static_cast<T>(acc = log_add_exp<Acc>(acc, static_cast<Acc>(x[base + j])));
           });
         } else {
           EMBER_CHECK_TYPE(false, "logcumsumexp: expected a floating tensor, got ", in.dtype());

@@ -31,10 +31,11 @@ using LayerNormFn = void (*)(const Tensor& out, const Tensor& mean, const Tensor
                              const Tensor& weight, const Tensor& bias, double eps);
 EMBER_DECLARE_STUB(layer_norm_stub, LayerNormFn);
 /// Kernel: gradients of layer_norm from grad g ([R, D]) and the saved mean/rstd: grad_in [R, D],
-/// grad_weight and grad_bias [D]; any of the three may be undefined (not wanted), as may weight.
+/// grad_weight and grad_bias [D]; any of the three may be undefined (not wanted), as may weight. eps is
+/// the forward's (a kernel may recompute the statistics more precisely than the saved ones).
 using LayerNormBackwardFn = void (*)(const Tensor& grad_in, const Tensor& grad_weight,
                                      const Tensor& grad_bias, const Tensor& g, const Tensor& x,
-                                     const Tensor& mean, const Tensor& rstd, const Tensor& weight);
+                                     const Tensor& mean, const Tensor& rstd, const Tensor& weight, double eps);
 EMBER_DECLARE_STUB(layer_norm_backward_stub, LayerNormBackwardFn);
 
 }  // namespace ember

@@ -59,8 +59,10 @@ EMBER_HOST_DEVICE inline void scan_row(ScanOp op, const T* x, T* o, int64_t* idx
     }
     case ScanOp::Logcumsumexp:
       if constexpr (WithLog && std::is_floating_point_v<T>) {
-        T acc = -std::numeric_limits<T>::infinity();
-        for (int64_t j = 0; j < n; ++j) o[j] = acc = scan::log_add_exp(acc, x[j]);
+        // float runs in double, rounded once per element, as the CPU kernel's
+        using Acc = std::conditional_t<std::is_same_v<T, float>, double, T>;
+        Acc acc = -std::numeric_limits<Acc>::infinity();
+        for (int64_t j = 0; j < n; ++j) o[j] = static_cast<T>(acc = scan::log_add_exp<Acc>(acc, static_cast<Acc>(x[j])));
       }
       break;
     case ScanOp::Cummax:

@@ -122,7 +122,13 @@ class _Addcmul(Function):
     def forward(ctx, input, tensor1, tensor2, value):  # noqa: A002
         _save_operands(ctx, tensor1, tensor2, divides=False)
         ctx.value, ctx.shapes = value, (input.shape, tensor1.shape, tensor2.shape)
-        return input + tensor1 * tensor2 if value == 1 else input + tensor1 * value * tensor2
+        scaled = tensor1 if value == 1 else tensor1 * value
+        if input.dtype in (_C.float32, _C.float16, _C.bfloat16):
+            # NB: rounded once, as PyTorch's fused multiply-add (input + (value * tensor1) * tensor2, which
+            # its compiler contracts): -2.5 + 2 * 1.1181382^2 is 4.66042e-4 so, 4.66108e-4 rounded twice.
+            # The float32 product is exact in double; the double sum's rounding is far below float32's.
+            return (input.double() + scaled.double() * tensor2.double()).to(input.dtype)
+        return input + scaled * tensor2
 
     @staticmethod
     def backward(ctx, grad):
@@ -385,15 +391,44 @@ def rad2deg(input: Tensor) -> Tensor:  # noqa: A002
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
              correction: Any = None) -> tuple:
-    """(var, mean) over dim, as ember.var and ember.mean give them."""
-    return _C.var(input, dim, unbiased, keepdim, correction=correction), input.mean(dim, keepdim=keepdim)
+    """(var, mean) over dim, as ember.var and ember.mean give them, but past a sum's overflow as PyTorch's
+    one Welford pass gives them (_past_overflow)."""
+    var, mean = _C.var(input, dim, unbiased, keepdim, correction=correction), input.mean(dim, keepdim=keepdim)
+    return _past_overflow(input, dim, unbiased, keepdim, correction, var, mean, False)
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
              correction: Any = None) -> tuple:
     """(std, mean) over dim, as ember.std and ember.mean give them (std's gradient is 0 where the
-    values are all equal, as PyTorch's; sqrt of the variance would give 0 * inf = NaN there)."""
-    return _C.std(input, dim, unbiased, keepdim, correction=correction), input.mean(dim, keepdim=keepdim)
+    values are all equal, as PyTorch's; sqrt of the variance would give 0 * inf = NaN there), and past a
+    sum's overflow as var_mean."""
+    std, mean = _C.std(input, dim, unbiased, keepdim, correction=correction), input.mean(dim, keepdim=keepdim)
+    return _past_overflow(input, dim, unbiased, keepdim, correction, std, mean, True)
+
+
+def _past_overflow(input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, spread: Tensor,  # noqa: A002
+                   mean: Tensor, is_std: bool) -> tuple:
+    """var_mean's (or std_mean's) results where a slice of finite values has a sum that overflows (18
+    times -3.4e38 in float32, twice 1.8e308): PyTorch's Welford pass keeps the mean finite there (and
+    the variance of equal values 0), so the mean is taken as the sum of x / n and the variance about
+    it, in float64. Elsewhere, and where a slice holds inf or NaN, the results stay as they are."""
+    if not input.is_floating_point() or input.dim() == 0 or bool(_C.isfinite(mean).all()):
+        return spread, mean
+    dims = list(range(input.dim())) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [d % input.dim() for d in dims]
+    n = 1
+    for d in dims:
+        n *= input.shape[d]
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    wide = input.double() if input.dtype != _C.float64 else input
+    centre = (wide / n).sum(dims, keepdim=True)
+    centered = wide - centre
+    var = (centered * centered).sum(dims, keepdim=keepdim) / max(0, n - correction)
+    robust = (_C.sqrt(var) if is_std else var).to(spread.dtype), (centre if keepdim else centre.squeeze(dims) if dims
+                                                                  else centre.reshape(())).to(mean.dtype)
+    use = ~_C.isfinite(mean) & ((~_C.isfinite(input)).sum(dims, keepdim=keepdim) == 0)
+    return _C.where(use, robust[0], spread), _C.where(use, robust[1], mean)
 
 
 def trace(input: Tensor) -> Tensor:  # noqa: A002

@@ -3,9 +3,10 @@
 
 - sum and mean are scatter_add (mean then divides by the count, flooring for integer dtypes, as
   PyTorch does); their gradients are the ops'.
-- prod, amax and amin sort src's elements by the output position they reduce into, then combine
-  each run of equal positions by a segmented scan (log2 of the longest run steps, each one op over
-  every element), and write each run's last element into the output.
+- prod multiplies src's elements in one at a time, in PyTorch's order (a step per element sent to
+  the most-hit position); amax and amin sort src's elements by the output position they reduce into,
+  then combine each run of equal positions by a segmented scan (log2 of the longest run steps, each
+  one op over every element), and write each run's last element into the output.
 - prod is an autograd.Function with PyTorch's gradient (grad * result / x, the exclusive product
   where x is the one 0), so inf and NaN entries get PyTorch's NaN.
 - amax and amin are an autograd.Function: the value computed as above, and PyTorch's gradient:
@@ -127,10 +128,25 @@ def additive_zeros(shape, like: Tensor) -> Tensor:
 
 def _prod(input: Tensor, src: Tensor, dim: int, index: Tensor, hit: Tensor, include_self: bool,  # noqa: A002
           longest: int) -> Tensor:
-    placed = _placed(input, dim, index, src, _C.mul, longest)
-    if include_self:
-        return input * _C.where(hit, placed, _C.ones_like(placed))
-    return _C.where(hit, placed, input)
+    """input with src's elements multiplied into the positions index names one at a time, in index's
+    order: (input * s0) * s1 ..., or s0 * s1 ... without input, as PyTorch's loop. NB: the order
+    decides where a product passes through the subnormals or overflows, so no tree order will do;
+    one step per element sent to the most-hit position."""
+    targets = _flat_targets(input, dim, index)
+    order = _C.argsort(targets, stable=True)
+    keys = targets.index_select(0, order)
+    values = src.reshape(-1).index_select(0, order)
+    n = keys.numel()
+    first = _C.cat([_C.ones(1, dtype=_C.bool, device=keys.device), keys[1:] != keys[:n - 1]], 0)
+    positions = _C.arange(n, dtype=_C.int64, device=keys.device)
+    rank = positions - _C.cummax(_C.where(first, positions, _C.zeros_like(positions)), 0)[0]
+    flat = input.reshape(-1)
+    product = flat if include_self else _C.where(hit.reshape(-1), _C.ones_like(flat), flat)
+    for k in range(longest):
+        at = _C.nonzero(rank == k).reshape(-1)
+        slots = keys.index_select(0, at)
+        product = product.index_put((slots,), product.index_select(0, slots) * values.index_select(0, at))
+    return product.reshape(*input.shape)
 
 
 def _ones_at_zeros(t: Tensor) -> Tensor:

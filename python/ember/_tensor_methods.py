@@ -137,7 +137,9 @@ def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     if index.numel() == 0:  # NB: as PyTorch, nothing is read from src (whatever its shape)
         return _scatter_reduce.unwritten_copy(self, src)
     src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
-    return _C.where(hit, _C.scatter_add(_C.zeros_like(self), dim, index, src.to(self.dtype)), self)
+    # NB: added to -0 (float), so that a written -0 stays -0
+    written = _C.scatter_add(_scatter_reduce.additive_zeros(self.shape, self), dim, index, src.to(self.dtype))
+    return _C.where(hit, written, self)
 
 
 def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
@@ -346,7 +348,7 @@ def _index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 
 def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return _C.sub(self, other if alpha == 1 else other * alpha)
+    return _C.sub(self, other, alpha=alpha) if isinstance(other, Tensor) else _C.sub(self, other * alpha)
 
 
 _INPLACE["index_add_"] = _index_add

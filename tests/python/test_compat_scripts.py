@@ -87,9 +87,13 @@ def test_resnet_trained_as_pytorch_examples_imagenet_matches_pytorch(tmp_path):
         # differ from PyTorch's): PyTorch's own float32 run ends 1% from its float64 run, which Ember's
         # float64 run matches to 1e-10 (below).
         assert g == pytest.approx(w, rel=1e-6 if step < 6 else 3e-2), (step, g, w)
-    # float32 drift may move one of the 128 validation images across the decision boundary (the
-    # float64 run below matches PyTorch's accuracies exactly)
-    assert got["val_acc1"] == pytest.approx(want["val_acc1"], abs=100 / 128 + 1e-9)
+    # float32 drift may move a validation image across the decision boundary, in either direction: Ember's
+    # float32 accuracies must be as near the float64 run's (which Ember's float64 run matches exactly, below)
+    # as PyTorch's float32 ones are, or one image (of 128) from them
+    with open(os.path.join(FIXTURES, "resnet_float64.losses.json")) as f:
+        exact = json.load(f)["val_acc1"]
+    for g, w, e in zip(got["val_acc1"], want["val_acc1"], exact):
+        assert abs(g - e) <= max(abs(w - e), 100 / 128) + 1e-9, (got["val_acc1"], want["val_acc1"], exact)
     assert "Epoch: [1][ 1/12]" in stdout and " *   Acc@1" in stdout
     assert (tmp_path / "checkpoint.pth.tar").exists() and (tmp_path / "model_best.pth.tar").exists()
 

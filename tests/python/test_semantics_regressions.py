@@ -332,6 +332,76 @@ def test_float32_pow_is_within_an_ulp_in_packets():
     assert np.max(np.abs(ember.tensor(x).pow(2.5).numpy() - scalar) / np.spacing(scalar.astype(np.float32))) <= 1.0
 
 
+@pytest.mark.parametrize("name", ["tanh", "erf"])
+def test_float32_tanh_and_erf_are_correctly_rounded(name):
+    # Eigen's float approximations were 3 and 5 ulp off (PyTorch's 0.57 and 1.0); log(1 - erf(x)),
+    # erfinv(erf(x)) and acos(tanh(x)) amplified that. Every region of both: the small-|x| polynomial,
+    # the exp form, the clamp where the float result is 1, subnormals, signed zeros, inf and NaN,
+    # in packets and in the scalar tail (size 4099).
+    import math
+    exact = np.vectorize(getattr(math, name), otypes=[np.float64])
+    rng = np.random.default_rng(1)
+    x = np.concatenate([rng.uniform(-1.2, 1.2, 2000), rng.uniform(-10, 10, 2000), np.linspace(-0.11, 0.11, 81),
+                        [0.0, -0.0, 1e-45, -1e-45, 1e-38, 1.0, -1.0, 4.0, 9.01, -9.02, 3.92, 1e30, -np.inf, np.inf,
+                         np.nan, 0.1, -0.1, 0.09999999]]).astype(np.float32)
+    got = getattr(ember, name)(ember.tensor(x)).numpy()
+    want = exact(x.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+    # a one-element tensor takes the scalar path; it must agree with the packets
+    assert [getattr(ember, name)(ember.tensor([v])).item() for v in x[-18:-4]] == got[-18:-4].tolist()
+
+
+def test_float32_exp_is_finite_up_to_the_overflow():
+    # Eigen's AVX-512 float exp gave inf from 127.5 log 2 = 88.38 on (exp(88.5) is 2.7e38); a Poisson
+    # loss of a log-rate near 88.4 came out inf.
+    x = np.array([88.0, 88.37, 88.38, 88.5, 88.72, 88.7228, 88.723, 89.0] * 3, dtype=np.float32)
+    want = np.exp(x.astype(np.float64))
+    got = ember.exp(ember.tensor(x)).numpy()
+    finite = want < np.finfo(np.float32).max
+    assert np.all(np.isinf(got[~finite])) and np.all(np.isfinite(got[finite]))
+    assert np.max(np.abs(got[finite] - want[finite]) / np.spacing(want[finite].astype(np.float32))) <= 1.0
+    assert ember.sigmoid(ember.tensor([-88.5] * 20)).numpy()[0] > 0
+
+
+def test_layer_norm_gradient_of_a_two_element_row_is_zero_to_rounding():
+    # A two-element row normalises to +-1 whatever its values, so the input's gradient is 0. With the saved
+    # float32 rstd (off by up to half an ulp) xhat was +-(1 + 6e-8), and the gradient that times rstd:
+    # 0.05 for a row 1e-6 wide with eps = 0 (PyTorch's noise is of the same size, the float64 one 1e-9).
+    rng = np.random.default_rng(3)
+    x0 = (1 + rng.uniform(-1e-6, 1e-6, 64)).astype(np.float32)
+    x1 = x0 + np.spacing(x0) * rng.integers(1, 16, 64).astype(np.float32)  # 1 to 15 ulp apart
+    x = np.stack([x0, x1], axis=1)
+    g = rng.normal(size=(64, 2)).astype(np.float32)
+    t = ember.tensor(x, requires_grad=True)
+    F.layer_norm(t, (2,), eps=0.0).backward(ember.tensor(g))
+    width = (x1 - x0).astype(np.float64)[:, None]
+    assert np.max(np.abs(t.grad.numpy()) * width) < 1e-12 * np.max(np.abs(g))
+
+
+def test_layer_norm_of_nearly_equal_values_is_accurate():
+    # The mean rounded to float32 (half an ulp of 7.7) was scaled by 1 / std = 1800 into the output: 3e-4 off
+    # (PyTorch's 4.6e-4). Kept as mean + rest, the output is within float32 rounding of the float64 result.
+    row = [float.fromhex(h) for h in ("0x1.eccccc0p+2", "0x1.eccd220p+2", "0x1.ecdf5e0p+2")]  # 7.7, 7.70002, 7.70113
+    x = np.array([row, [1e4, 1e4 + 0.01, 1e4 - 0.03]], dtype=np.float32)
+    want = (x - x.astype(np.float64).mean(1, keepdims=True)) / x.astype(np.float64).std(1, keepdims=True)
+    for got in (F.layer_norm(ember.tensor(x), (3,), eps=0.0), F.group_norm(ember.tensor(x)[:, None], 1, eps=0.0)[:, 0]):
+        np.testing.assert_allclose(got.numpy(), want, rtol=2e-6, atol=1e-6)
+
+
+def test_inverse_with_a_subnormal_pivot_keeps_its_exact_zeros():
+    # Deliberate: PyTorch's LAPACK multiplies by the pivot's reciprocal (inf) and gives NaN at [0, 0].
+    a = ember.tensor([[0.0, 1.0], [-5e-324, 0.0]], dtype=ember.float64)
+    assert ember.inverse(a).tolist() == [[0.0, -np.inf], [1.0, 0.0]]
+
+
+def test_normalisation_of_a_group_at_its_mean_is_positive_zero():
+    # Deliberate: (x - mean) * scale is +0 where x is the mean; PyTorch's x * scale + (bias - mean * scale)
+    # keeps x's sign (-0 for a one-element group of -0).
+    out = F.group_norm(ember.tensor([[[-0.0]], [[0.0]]]), 1)
+    assert not np.signbit(out.numpy()).any()
+
+
 def test_cdist_of_an_underflowing_difference_is_exact():
     # Deliberate: PyTorch's sqrt(sum d^2) underflows to 0, with gradient 0.
     x2 = ember.tensor([[0.0], [-5e-324]], dtype=ember.float64, requires_grad=True)
@@ -370,3 +440,8 @@ def test_einsum_summing_a_size_one_label_returns_a_new_tensor():
     assert x.tolist() == [[0.0]]
     y = ember.ones(2, 3)
     assert ember.einsum("ij->ji", y).data_ptr() == y.data_ptr()
+
+
+def test_gelu_of_inf_is_inf_in_packets_too():
+    # Deliberate: PyTorch's vectorised float32 loop gives NaN, its scalar loop inf.
+    assert F.gelu(ember.tensor([np.inf] * 20)).tolist() == [np.inf] * 20

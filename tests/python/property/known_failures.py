@@ -15,12 +15,9 @@ import pytest
 
 KNOWN = {
     # Issue 27's boundary bugs (shrink-nan, median-nan, heaviside-nan, bucketize-nan, lerp-inf, huber-inf-grad,
-    # bce-grad-eps, bce-outside-range, scatter-amax-inf, norm-zero-variance, ...) and a few the boundary values
-    # found (clamp-grad-at-bound, median-grad-ties, hypot-range, ...) are fixed; their regression cases stay in
-    # the fixture. Open, all found by the boundary values (none is in issue 27's list):
-    "scatter-prod-order": "scatter_reduce(prod, include_self=True) multiplies the sources before the self value: "
-                          "inf with sources 1e-45, 1e-45 gives inf * 0 = NaN; PyTorch multiplies into self in "
-                          "order (inf)",
+    # bce-grad-eps, bce-outside-range, scatter-amax-inf, norm-zero-variance, scatter-prod-order, ...) and a few
+    # the boundary values found (clamp-grad-at-bound, median-grad-ties, hypot-range, ...) are fixed; their
+    # regression cases stay in the fixture. None is open.
 }
 
 # Differences kept on purpose and documented (python/README.md, "Where Ember deliberately differs from

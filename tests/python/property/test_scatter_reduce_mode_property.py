@@ -5,17 +5,15 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 import ember
-import known_failures
 from reference import assert_close
 from strategies import FLOAT_DTYPES, arrays, layout, shapes
 
 DTYPES = FLOAT_DTYPES + [ember.int64]
 
 
-def _reduce_oracle(base, dim, index, src, reduce, include_self, sources_first=False):
+def _reduce_oracle(base, dim, index, src, reduce, include_self):
     """PyTorch's scatter_reduce as a loop: each target reduces its own value (when include_self) and then
-    its sources in order, in the dtype. sources_first puts the self value last (for prod that differs
-    only where float products overflow or underflow)."""
+    its sources in order, in the dtype."""
     out = base.copy()
     sent = {}
     for pos in np.ndindex(index.shape):
@@ -24,8 +22,6 @@ def _reduce_oracle(base, dim, index, src, reduce, include_self, sources_first=Fa
         sent.setdefault(tuple(target), []).append(src[pos])
     for target, values in sent.items():
         values = np.array(([base[target]] if include_self else []) + values, dtype=base.dtype)
-        if sources_first and include_self:
-            values = np.roll(values, -1)
         if reduce == "mean":
             total = values.sum()
             out[target] = total // len(values) if base.dtype.kind == "i" else total / len(values)
@@ -51,9 +47,6 @@ def test_scatter_reduce_matches_a_loop(data):
                                include_self=include_self)
     with np.errstate(all="ignore"):
         want = _reduce_oracle(drawn.array, dim, index, src, reduce, include_self)
-        if reduce == "prod" and known_failures.dodge("scatter-prod-order", ~np.isclose(
-                want, _reduce_oracle(drawn.array, dim, index, src, reduce, include_self, True), equal_nan=True)):
-            return
     assert_close(got, want, dtype=dtype, what=f"scatter_reduce {reduce} include_self={include_self}")
 
 
