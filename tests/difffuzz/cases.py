@@ -31,9 +31,13 @@ def make_case(key, seed, prog, ev):
             "torch": ev.want, "reference": ev.ref, "ember_when_found": ev.got}
 
 
-def write(folder, case):
+def write(folder, case, replace=None):
+    """Writes case into folder as <name>.json, or <name>-2.json, ... where another case has the name (the
+    file at replace, the case's own old path, may be overwritten); its path."""
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, case["name"] + ".json")
+    path, n = os.path.join(folder, case["name"] + ".json"), 2
+    while os.path.exists(path) and not (replace and os.path.abspath(path) == os.path.abspath(replace)):
+        path, n = os.path.join(folder, f"{case['name']}-{n}.json"), n + 1
     with open(path, "w") as f:
         json.dump(case, f, separators=(",", ":"), allow_nan=False)  # one line, as the other fixtures
         f.write("\n")

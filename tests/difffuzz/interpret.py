@@ -19,8 +19,9 @@ The result of a run, sent back by runner.py and compared by compare.py:
 Values are read after the whole program ran (after its in-place ops and backward), as user code sees them;
 where a program writes in place, "made" also holds a node's value as the node made it, for each node a
 later op changed (the comparison blames the first op that made a wrong value, not a clone written later).
-With f64=True every float32 input (and cotangent of a float64 root) is float64: the reference run that
-tells rounding from a bug; given the float32 run's dtypes, its conversions alias as there (convert()).
+With f64=True every float32 input (and cotangent of a float64 root), and every float32 the program asks
+for (a dtype argument, .float()), is float64: the reference run that tells rounding from a bug; given the
+float32 run's dtypes, its conversions alias as there (convert()).
 Needs NumPy and the library only (no torch in the CI replay).
 """
 import numpy as np
@@ -68,7 +69,9 @@ class Interpreter:
         if "v" in a:
             return vals[a["v"]]
         if "dtype" in a:
-            return getattr(self.L, a["dtype"])
+            # NB: the f64 run computes what the program asks in float32 in float64 too (sum(dtype=float32)
+            # of float64 data): the reference is then the exact result, not the float32 run's rounding
+            return getattr(self.L, "float64" if self.f64 and a["dtype"] == "float32" else a["dtype"])
         if "slice" in a:
             return slice(*a["slice"])
         if "ellipsis" in a:
@@ -113,7 +116,8 @@ class Interpreter:
         src = node["args"][0].get("v") if isinstance(node["args"][0], dict) else None
         if src is not None and self.dtypes[src] is not None and self.dtypes[src] == self.dtypes[len(vals)]:
             return args[0]
-        out = getattr(args[0], node["call"][1:])(*args[1:], **kwargs)
+        method = "double" if node["call"] == ".float" else node["call"][1:]
+        out = getattr(args[0], method)(*args[1:], **kwargs)
         return out.clone() if out is args[0] else out
 
     # -- reading values --------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def main():
             case = json.load(f)
         case["deliberate"] = reason
         case["ember_expected"] = run_ember(case["program"])
-        dest = cases.write(cases.FIXTURES, case)
+        dest = cases.write(cases.FIXTURES, case, replace=path)
         if os.path.abspath(path) != os.path.abspath(dest):
             os.remove(path)
         print(f"{dest}: deliberate ({reason})")
