@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <type_traits>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -62,36 +63,85 @@ EIGEN_ALWAYS_INLINE D exp_nonpositive(const D& y) {
   return p;
 }
 
+inline constexpr double kErfNear[] = {-1.0469229891896247e-07, 1.530670851934701e-06, -1.4795154493185688e-05,
+                                     0.00012046280810409373, -0.0008547935389538353, 0.005223967272425601,
+                                     -0.02686616907148015, 0.11283791658828168, -0.3761263890282336,
+                                     1.128379167095495};
+inline constexpr double kErfcxFar[] = {2.1338585179608849e-07, -6.364905232172396e-07, 9.594225259082355e-07,
+                                       -2.671335206075969e-06, 8.860714853201896e-06, -2.4069914819496397e-05,
+                                       6.24985286434817e-05, -0.00016176251297137312, 0.0004091094344444904,
+                                       -0.0010059073038928353, 0.002403643741183445, -0.0055706940013381286,
+                                       0.012489374162300252, -0.0270052975389864, 0.056110493439097735,
+                                       -0.11152102016643636, 0.21080636406114323};
+
+/// erfc(a) for lanes with a >= 1, to about 1e-12 relative: exp(-a^2) Q(a) below 4, Q a fit of erfcx on
+/// [1, 4]; from 4 on (only with any_beyond) exp(-a^2) / (sqrt(pi) (a + 1/2 / (a + 1 / (a + 3/2 / ...)))),
+/// twelve terms of the continued fraction (3e-12 at 4).
+template <typename D>
+EIGEN_ALWAYS_INLINE D erfc_far_lanes(const D& a, bool any_beyond) {
+  using namespace Eigen::internal;
+  const D within = pmin(a, pset1<D>(4.0));
+  const D t = pmul(psub(within, pset1<D>(2.5)), pset1<D>(1.0 / 1.5));
+  D tail = pmul(exp_nonpositive(pnegate(pmul(within, within))), horner(t, kErfcxFar, 17));
+  if (any_beyond) {
+    D f = a;
+    for (int k = 12; k >= 1; --k) f = padd(a, pdiv(pset1<D>(0.5 * k), f));
+    const D beyond = pdiv(pexp(pnegate(pmul(a, a))), pmul(pset1<D>(1.7724538509055160273), f));
+    tail = pselect(pcmp_lt(pset1<D>(4.0), a), beyond, tail);
+  }
+  return tail;
+}
+
 /// erf of float values held in double lanes, within about 1e-12 before the rounding to float. Below
-/// |x| = 1: x P(x^2); above: 1 - exp(-x^2) Q(x), Q a fit of erfcx on [1, 4] (x^2 of a float is exact in
-/// double; past 4 the float result is 1). Both fits are Chebyshev interpolants (of erf(x)/x on
-/// x^2 in [0, 1], and of erfcx in (x - 2.5) / 1.5), converted to powers.
+/// |x| = 1: x P(x^2); above: 1 - erfc(|x|) (x^2 of a float is exact in double; past 4 the float result
+/// is 1, so |x| is clamped there). Both fits are Chebyshev interpolants (of erf(x)/x on x^2 in [0, 1],
+/// and of erfcx in (x - 2.5) / 1.5), converted to powers.
 template <typename D>
 EIGEN_ALWAYS_INLINE D erf_lanes(const D& x, bool any_near, bool any_far) {
   using namespace Eigen::internal;
-  static constexpr double near_c[] = {-1.0469229891896247e-07, 1.530670851934701e-06, -1.4795154493185688e-05,
-                                      0.00012046280810409373, -0.0008547935389538353, 0.005223967272425601,
-                                      -0.02686616907148015, 0.11283791658828168, -0.3761263890282336,
-                                      1.128379167095495};
-  static constexpr double far_c[] = {2.1338585179608849e-07, -6.364905232172396e-07, 9.594225259082355e-07,
-                                     -2.671335206075969e-06, 8.860714853201896e-06, -2.4069914819496397e-05,
-                                     6.24985286434817e-05, -0.00016176251297137312, 0.0004091094344444904,
-                                     -0.0010059073038928353, 0.002403643741183445, -0.0055706940013381286,
-                                     0.012489374162300252, -0.0270052975389864, 0.056110493439097735,
-                                     -0.11152102016643636, 0.21080636406114323};
   const D ax = pabs(x);
   const D is_number = pcmp_eq(x, x);
   const D near = pcmp_lt(ax, pset1<D>(1.0));
   const D far = pandnot(is_number, near);
   D r = x;  // NaN stays
-  if (any_near) r = pselect(near, pmul(x, horner(pmul(x, x), near_c, 10)), r);
+  if (any_near) r = pselect(near, pmul(x, horner(pmul(x, x), kErfNear, 10)), r);
   if (any_far) {
-    const D a = pselect(far, pmin(ax, pset1<D>(4.0)), pset1<D>(2.0));
-    const D t = pmul(psub(a, pset1<D>(2.5)), pset1<D>(1.0 / 1.5));
-    const D tail = pmul(exp_nonpositive(pnegate(pmul(a, a))), horner(t, far_c, 17));
+    const D tail = erfc_far_lanes(pselect(far, pmin(ax, pset1<D>(4.0)), pset1<D>(2.0)), false);
     r = pselect(far, por(psub(pset1<D>(1.0), tail), pand(x, pset1<D>(-0.0))), r);
   }
   return r;
+}
+
+/// The standard normal distribution function Phi(x) = (1 + erf(x / sqrt 2)) / 2 in double lanes, with
+/// no cancellation in the lower tail: there it is erfc(|z|) / 2 itself (gelu(-5.3) = x Phi(x) is 3e-7,
+/// where 1 + erf(z) in float32 keeps one bit). Flags say which forms some lane needs: |z| below 1,
+/// from 1, from 4.
+template <typename D>
+EIGEN_ALWAYS_INLINE D normal_cdf_lanes(const D& x, bool any_near, bool any_far, bool any_beyond) {
+  using namespace Eigen::internal;
+  const D z = pmul(x, pset1<D>(0.70710678118654752440));
+  const D az = pabs(z);
+  const D near = pcmp_lt(az, pset1<D>(1.0));
+  const D far = pandnot(pcmp_eq(x, x), near);
+  D r = x;  // NaN stays
+  if (any_near) r = pselect(near, pmadd(pmul(z, horner(pmul(z, z), kErfNear, 10)), pset1<D>(0.5), pset1<D>(0.5)), r);
+  if (any_far) {
+    const D half = pmul(erfc_far_lanes(pselect(far, az, pset1<D>(2.0)), any_beyond), pset1<D>(0.5));
+    r = pselect(far, pselect(pcmp_lt(z, pzero(z)), half, psub(pset1<D>(1.0), half)), r);
+  }
+  return r;
+}
+
+/// exp(-x^2 / 2) / sqrt(2 pi), the normal density, in double lanes (any_wide: some |x| past 6.3, where
+/// x^2 / 2 leaves exp_nonpositive's range).
+template <typename D>
+EIGEN_ALWAYS_INLINE D normal_pdf_lanes(const D& x, bool any_wide) {
+  using namespace Eigen::internal;
+  const D y = pmul(pmul(x, x), pset1<D>(-0.5));
+  D e = exp_nonpositive(pmax(y, pset1<D>(-20.0)));
+  // NB: Eigen's packet exp clamps its input, so exp(-inf) would be 5.6e-309, not 0 (inf * pdf must be NaN)
+  if (any_wide) e = pselect(pcmp_lt(y, pset1<D>(-20.0)), pandnot(pexp(y), pcmp_lt(y, pset1<D>(-745.0))), e);
+  return pmul(e, pset1<D>(0.39894228040143267794));
 }
 
 /// tanh of float values held in double lanes, within about 1e-12 before the rounding to float: its
@@ -224,6 +274,58 @@ struct TanhOrErf {
   }
 };
 
+/// float gelu (x Phi(x)) or its slope (Phi(x) + x phi(x)), computed on double lanes and rounded once:
+/// the lower tail takes Phi from erfc, so gelu(-5.3) keeps its digits (x (1 + erf(x / sqrt 2)) / 2 in
+/// float32 rounds 1 + erf to a bit or two there, which a log of it or a loss divides by).
+template <bool Slope, typename Packet>
+EIGEN_ALWAYS_INLINE Packet gelu_float_packet(const Packet& x) {
+  using namespace Eigen::internal;
+  using D = typename packet_traits<double>::type;
+  using W = float_lanes::Widen<Packet, D>;
+  // NB: the flags only gate which forms are computed; each lane's form is decided in double, so the
+  // thresholds overlap (|z| = 1 and 4 are |x| = 1.414 and 5.657; x^2 / 2 = 20 is |x| = 6.32).
+  const Packet ax = pabs(x);
+  const bool near = predux_any(pcmp_lt(ax, pset1<Packet>(1.5f)));
+  const bool far = predux_any(pcmp_le(pset1<Packet>(1.3f), ax));
+  const bool beyond = predux_any(pcmp_le(pset1<Packet>(5.5f), ax));
+  const bool wide = Slope && predux_any(pcmp_le(pset1<Packet>(6.2f), ax));
+  const auto lanes = [&](const D& v) {
+    const D cdf = float_lanes::normal_cdf_lanes(v, near, far, beyond);
+    return Slope ? pmadd(v, float_lanes::normal_pdf_lanes(v, wide), cdf) : pmul(v, cdf);
+  };
+  if constexpr (unpacket_traits<D>::size * 2 == unpacket_traits<Packet>::size) {
+    D lo, hi;
+    W::split(x, lo, hi);
+    return W::join(lanes(lo), lanes(hi));
+  } else {
+    constexpr int N = unpacket_traits<Packet>::size;
+    alignas(64) float f[N];
+    pstore(f, x);
+    for (int i = 0; i < N; ++i) f[i] = static_cast<float>(pfirst(lanes(pset1<D>(f[i]))));
+    return pload<Packet>(f);
+  }
+}
+
+/// gelu(x) = x Phi(x) (Slope: its derivative, Phi(x) + x phi(x)); float through gelu_float_packet, double
+/// with std::erf.
+template <typename T, bool Slope>
+struct Gelu {
+  using FloatPacket = typename Eigen::internal::packet_traits<float>::type;
+  T operator()(const T& x) const {
+    if constexpr (!std::is_same_v<T, float>) {
+      const T cdf = T(0.5) * (T(1) + std::erf(x * T(std::numbers::sqrt2 / 2)));
+      return Slope ? cdf + x * T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2) * std::exp(T(-0.5) * x * x)
+                   : T(0.5) * x * (T(1) + std::erf(x * T(std::numbers::sqrt2 / 2)));
+    } else {
+      return Eigen::internal::pfirst(packetOp(Eigen::internal::pset1<FloatPacket>(x)));
+    }
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x) const {
+    return gelu_float_packet<Slope>(x);
+  }
+};
+
 template <typename T>
 struct FullRangeExp {
   // The smallest x whose exp is a normal number, log(numeric_limits<T>::min()). Below it exp(x/2)^2:
@@ -326,6 +428,10 @@ template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::ExactSqrt<T>> {
   enum { Cost = 10 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
 };
+template <typename T, bool Slope>
+struct Eigen::internal::functor_traits<ember::cpu::Gelu<T, Slope>> {
+  enum { Cost = 80 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
+};
 template <typename T, bool IsErf>
 struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
   enum { Cost = 60 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
@@ -369,6 +475,10 @@ template <typename X>
 auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
 template <typename X>
 auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
+template <typename X>
+auto gelu_of(const X& x) { return x.unaryExpr(Gelu<typename X::Scalar, false>()); }
+template <typename X>
+auto gelu_slope_of(const X& x) { return x.unaryExpr(Gelu<typename X::Scalar, true>()); }
 template <typename X>
 auto neg_of(const X& x) { return x.unaryExpr(SignFlip<typename X::Scalar>()); }
 template <typename X>

@@ -132,9 +132,7 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Trunc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::trunc(v); }); });
     case UnaryOp::Frac: return unary_kernel<T, T>(out, in, [](const auto& x) { return x - x.unaryExpr([](T v) { return std::trunc(v); }); });
     case UnaryOp::Gelu:
-      return unary_kernel<T, T>(out, in, [](const auto& x) {
-        return T(0.5) * x * (T(1) + erf_of(x * T(std::numbers::sqrt2 / 2)));
-      });
+      return unary_kernel<T, T>(out, in, [](const auto& x) { return gelu_of(x); });
     case UnaryOp::GeluTanh:
       return unary_kernel<T, T>(out, in, [](const auto& x) {
         constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
@@ -209,10 +207,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
         return run([slope](const auto& g, const auto& x) { return (x > T(0)).select(g, g * slope); });
       }
       case UnaryOp::Gelu:
-        return run([](const auto& g, const auto& x) {
-          constexpr T inv_sqrt2 = T(std::numbers::sqrt2 / 2), inv_sqrt2pi = T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2);
-          return g * (T(0.5) * (T(1) + erf_of(x * inv_sqrt2)) + x * inv_sqrt2pi * exp_of(T(-0.5) * x.square()));
-        });
+        return run([](const auto& g, const auto& x) { return g * gelu_slope_of(x); });
       case UnaryOp::GeluTanh:
         return run([](const auto& g, const auto& x) {
           constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);

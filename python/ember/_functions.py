@@ -421,13 +421,18 @@ def _past_overflow(input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correc
         n *= input.shape[d]
     if correction is None:
         correction = 0 if unbiased is False else 1
-    wide = input.double() if input.dtype != _C.float64 else input
+    use = ~_C.isfinite(input.mean(dims, keepdim=True)) & ((~_C.isfinite(input)).sum(dims, keepdim=True) == 0)
+    if not bool(use.any()):
+        return spread, mean
+    # NB: only the slices that use it see the data: the others' infinities would send 0 * inf = NaN back
+    # through where()'s unused branch
+    wide = _C.where(use, input.double() if input.dtype != _C.float64 else input, 0.0)
     centre = (wide / n).sum(dims, keepdim=True)
     centered = wide - centre
     var = (centered * centered).sum(dims, keepdim=keepdim) / max(0, n - correction)
     robust = (_C.sqrt(var) if is_std else var).to(spread.dtype), (centre if keepdim else centre.squeeze(dims) if dims
                                                                   else centre.reshape(())).to(mean.dtype)
-    use = ~_C.isfinite(mean) & ((~_C.isfinite(input)).sum(dims, keepdim=keepdim) == 0)
+    use = use if keepdim else use.squeeze(dims) if dims else use.reshape(())
     return _C.where(use, robust[0], spread), _C.where(use, robust[1], mean)
 
 

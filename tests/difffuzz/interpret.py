@@ -20,7 +20,7 @@ Values are read after the whole program ran (after its in-place ops and backward
 where a program writes in place, "made" also holds a node's value as the node made it, for each node a
 later op changed (the comparison blames the first op that made a wrong value, not a clone written later).
 With f64=True every float32 input (and cotangent of a float64 root), and every float32 the program asks
-for (a dtype argument, .float()), is float64: the reference run that tells rounding from a bug; given the
+for (a dtype argument, .float(), the default dtype), is float64: the reference run that tells rounding from a bug; given the
 float32 run's dtypes, its conversions alias as there (convert()).
 Needs NumPy and the library only (no torch in the CI replay).
 """
@@ -132,6 +132,17 @@ class Interpreter:
 
     # -- a whole program -------------------------------------------------------------------------
     def run(self, prog):
+        if not self.f64:
+            return self.run_nodes(prog)
+        # NB: what the program makes in the default dtype (erfc of a bool tensor) is float64 there too
+        default = self.L.get_default_dtype()
+        self.L.set_default_dtype(self.L.float64)
+        try:
+            return self.run_nodes(prog)
+        finally:
+            self.L.set_default_dtype(default)
+
+    def run_nodes(self, prog):
         vals, made = [], {}
         snapshots = writes_in_place(prog)
         at = None

@@ -445,3 +445,9 @@ def test_einsum_summing_a_size_one_label_returns_a_new_tensor():
 def test_gelu_of_inf_is_inf_in_packets_too():
     # Deliberate: PyTorch's vectorised float32 loop gives NaN, its scalar loop inf.
     assert F.gelu(ember.tensor([np.inf] * 20)).tolist() == [np.inf] * 20
+
+
+def test_digamma_near_a_negative_integer_is_accurate():
+    # Deliberate: PyTorch's reflection takes tan(pi x) of x itself; its answer is -500007058743.58.
+    x = ember.tensor([float.fromhex("-0x1.fffffffffb9a2p-1")], dtype=ember.float64)
+    np.testing.assert_allclose(ember.digamma(x).item(), -500011061104.3286312, rtol=1e-12)  # mpmath
