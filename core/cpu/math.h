@@ -224,76 +224,15 @@ struct Widen<Eigen::internal::Packet4f, Eigen::internal::Packet2d> {
 
 }  // namespace float_lanes
 
-/// float tanh and erf, computed on double lanes and rounded once: within half an ulp but for ties
-/// closer than about 1e-12 (PyTorch's are within 0.57 and 1.0 ulp; Eigen's float approximations,
-/// used before, 3 and 5 ulp, which a cancellation downstream (log(1 - erf(x)), erfinv(erf(x)), acos of
-/// tanh) turned into visibly wrong results). The price: 1.1 (tanh) and 1.4 ns (erf) an element on one
-/// AVX-512 thread, where Eigen's took 0.3 and PyTorch's take 0.33 and 0.51.
-template <bool IsErf, typename Packet>
-EIGEN_ALWAYS_INLINE Packet tanh_or_erf_float_packet(const Packet& x) {
+/// lanes(v) (float values in a double packet, to a double packet) over a float packet's lanes, each
+/// result rounded once to float: the two halves in registers, or (a packet Widen does not split) one lane
+/// at a time through a double packet.
+template <typename Packet, typename Lanes>
+EIGEN_ALWAYS_INLINE Packet on_double_lanes(const Packet& x, const Lanes& lanes) {
   using namespace Eigen::internal;
   using D = typename packet_traits<double>::type;
-  using W = float_lanes::Widen<Packet, D>;
-  // NB: each of the two forms runs only where some lane needs it, decided on the float packet
-  // (Eigen's predux_any of a double packet is a chain of horizontal adds).
-  const Packet ax = pabs(x);
-  const Packet split_at = pset1<Packet>(IsErf ? 1.0f : 0.1f);
-  const bool any_low = predux_any(pcmp_lt(ax, split_at)), any_high = predux_any(pcmp_le(split_at, ax));
   if constexpr (unpacket_traits<D>::size * 2 == unpacket_traits<Packet>::size) {
-    D lo, hi;
-    W::split(x, lo, hi);
-    if constexpr (IsErf)
-      return W::join(float_lanes::erf_lanes(lo, any_low, any_high), float_lanes::erf_lanes(hi, any_low, any_high));
-    else
-      return W::join(float_lanes::tanh_lanes(lo, any_low, any_high), float_lanes::tanh_lanes(hi, any_low, any_high));
-  } else {  // a half packet (or none): lane by lane through a one-lane double packet
-    constexpr int N = unpacket_traits<Packet>::size;
-    alignas(64) float f[N];
-    pstore(f, x);
-    for (int i = 0; i < N; ++i) {
-      const D lane = pset1<D>(f[i]);
-      f[i] = static_cast<float>(pfirst(IsErf ? float_lanes::erf_lanes(lane, true, true)
-                                             : float_lanes::tanh_lanes(lane, true, true)));
-    }
-    return pload<Packet>(f);
-  }
-}
-
-template <typename T, bool IsErf>
-struct TanhOrErf {
-  using FloatPacket = typename Eigen::internal::packet_traits<float>::type;
-  T operator()(const T& x) const {
-    if constexpr (!std::is_same_v<T, float>)
-      return IsErf ? std::erf(x) : std::tanh(x);
-    else  // NB: one lane of the packet form, so that a value's result never depends on where it sits
-      return Eigen::internal::pfirst(packetOp(Eigen::internal::pset1<FloatPacket>(x)));
-  }
-  template <typename Packet>
-  Packet packetOp(const Packet& x) const {
-    return tanh_or_erf_float_packet<IsErf>(x);
-  }
-};
-
-/// float gelu (x Phi(x)) or its slope (Phi(x) + x phi(x)), computed on double lanes and rounded once:
-/// the lower tail takes Phi from erfc, so gelu(-5.3) keeps its digits (x (1 + erf(x / sqrt 2)) / 2 in
-/// float32 rounds 1 + erf to a bit or two there, which a log of it or a loss divides by).
-template <bool Slope, typename Packet>
-EIGEN_ALWAYS_INLINE Packet gelu_float_packet(const Packet& x) {
-  using namespace Eigen::internal;
-  using D = typename packet_traits<double>::type;
-  using W = float_lanes::Widen<Packet, D>;
-  // NB: the flags only gate which forms are computed; each lane's form is decided in double, so the
-  // thresholds overlap (|z| = 1 and 4 are |x| = 1.414 and 5.657; x^2 / 2 = 20 is |x| = 6.32).
-  const Packet ax = pabs(x);
-  const bool near = predux_any(pcmp_lt(ax, pset1<Packet>(1.5f)));
-  const bool far = predux_any(pcmp_le(pset1<Packet>(1.3f), ax));
-  const bool beyond = predux_any(pcmp_le(pset1<Packet>(5.5f), ax));
-  const bool wide = Slope && predux_any(pcmp_le(pset1<Packet>(6.2f), ax));
-  const auto lanes = [&](const D& v) {
-    const D cdf = float_lanes::normal_cdf_lanes(v, near, far, beyond);
-    return Slope ? pmadd(v, float_lanes::normal_pdf_lanes(v, wide), cdf) : pmul(v, cdf);
-  };
-  if constexpr (unpacket_traits<D>::size * 2 == unpacket_traits<Packet>::size) {
+    using W = float_lanes::Widen<Packet, D>;
     D lo, hi;
     W::split(x, lo, hi);
     return W::join(lanes(lo), lanes(hi));
@@ -306,23 +245,70 @@ EIGEN_ALWAYS_INLINE Packet gelu_float_packet(const Packet& x) {
   }
 }
 
-/// gelu(x) = x Phi(x) (Slope: its derivative, Phi(x) + x phi(x)); float through gelu_float_packet, double
-/// with std::erf.
-template <typename T, bool Slope>
-struct Gelu {
+/// float tanh and erf, computed on double lanes and rounded once: within half an ulp but for ties
+/// closer than about 1e-12 (PyTorch's are within 0.57 and 1.0 ulp; Eigen's float approximations,
+/// used before, 3 and 5 ulp, which a cancellation downstream (log(1 - erf(x)), erfinv(erf(x)), acos of
+/// tanh) turned into visibly wrong results). The price: 1.1 (tanh) and 1.4 ns (erf) an element on one
+/// AVX-512 thread, where Eigen's took 0.3 and PyTorch's take 0.33 and 0.51.
+template <bool IsErf, typename Packet>
+EIGEN_ALWAYS_INLINE Packet tanh_or_erf_float_packet(const Packet& x) {
+  using namespace Eigen::internal;
+  using D = typename packet_traits<double>::type;
+  // NB: each of the two forms runs only where some lane needs it, decided on the float packet
+  // (Eigen's predux_any of a double packet is a chain of horizontal adds).
+  const Packet ax = pabs(x);
+  const Packet split_at = pset1<Packet>(IsErf ? 1.0f : 0.1f);
+  const bool any_low = predux_any(pcmp_lt(ax, split_at)), any_high = predux_any(pcmp_le(split_at, ax));
+  return on_double_lanes(x, [&](const D& v) {
+    return IsErf ? float_lanes::erf_lanes(v, any_low, any_high) : float_lanes::tanh_lanes(v, any_low, any_high);
+  });
+}
+
+/// float gelu (x Phi(x)) or its slope (Phi(x) + x phi(x)), computed on double lanes and rounded once:
+/// the lower tail takes Phi from erfc, so gelu(-5.3) keeps its digits (x (1 + erf(x / sqrt 2)) / 2 in
+/// float32 rounds 1 + erf to a bit or two there, which a log of it or a loss divides by).
+template <bool Slope, typename Packet>
+EIGEN_ALWAYS_INLINE Packet gelu_float_packet(const Packet& x) {
+  using namespace Eigen::internal;
+  using D = typename packet_traits<double>::type;
+  // NB: the flags only gate which forms are computed; each lane's form is decided in double, so the
+  // thresholds overlap (|z| = 1 and 4 are |x| = 1.414 and 5.657; x^2 / 2 = 20 is |x| = 6.32).
+  const Packet ax = pabs(x);
+  const bool near = predux_any(pcmp_lt(ax, pset1<Packet>(1.5f)));
+  const bool far = predux_any(pcmp_le(pset1<Packet>(1.3f), ax));
+  const bool beyond = predux_any(pcmp_le(pset1<Packet>(5.5f), ax));
+  const bool wide = Slope && predux_any(pcmp_le(pset1<Packet>(6.2f), ax));
+  return on_double_lanes(x, [&](const D& v) {
+    const D cdf = float_lanes::normal_cdf_lanes(v, near, far, beyond);
+    return Slope ? pmadd(v, float_lanes::normal_pdf_lanes(v, wide), cdf) : pmul(v, cdf);
+  });
+}
+
+/// The functions float computes on double lanes (tanh_or_erf_float_packet, gelu_float_packet), one
+/// functor: gelu is x Phi(x), GeluSlope its derivative Phi(x) + x phi(x). double takes std::tanh and
+/// std::erf.
+enum class OnDoubleLanes { Tanh, Erf, Gelu, GeluSlope };
+
+template <typename T, OnDoubleLanes Op>
+struct RoundedOnce {
   using FloatPacket = typename Eigen::internal::packet_traits<float>::type;
   T operator()(const T& x) const {
     if constexpr (!std::is_same_v<T, float>) {
-      const T cdf = T(0.5) * (T(1) + std::erf(x * T(std::numbers::sqrt2 / 2)));
-      return Slope ? cdf + x * T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2) * std::exp(T(-0.5) * x * x)
-                   : T(0.5) * x * (T(1) + std::erf(x * T(std::numbers::sqrt2 / 2)));
-    } else {
+      if constexpr (Op == OnDoubleLanes::Tanh) return std::tanh(x);
+      if constexpr (Op == OnDoubleLanes::Erf) return std::erf(x);
+      const T z = x * T(std::numbers::sqrt2 / 2);
+      if constexpr (Op == OnDoubleLanes::Gelu) return T(0.5) * x * (T(1) + std::erf(z));
+      return T(0.5) * (T(1) + std::erf(z)) + x * T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2) * std::exp(T(-0.5) * x * x);
+    } else {  // NB: one lane of the packet form, so that a value's result never depends on where it sits
       return Eigen::internal::pfirst(packetOp(Eigen::internal::pset1<FloatPacket>(x)));
     }
   }
   template <typename Packet>
   Packet packetOp(const Packet& x) const {
-    return gelu_float_packet<Slope>(x);
+    if constexpr (Op == OnDoubleLanes::Tanh || Op == OnDoubleLanes::Erf)
+      return tanh_or_erf_float_packet<Op == OnDoubleLanes::Erf>(x);
+    else
+      return gelu_float_packet<Op == OnDoubleLanes::GeluSlope>(x);
   }
 };
 
@@ -428,12 +414,8 @@ template <typename T>
 struct Eigen::internal::functor_traits<ember::cpu::ExactSqrt<T>> {
   enum { Cost = 10 * NumTraits<T>::MulCost, PacketAccess = std::is_floating_point_v<T> };
 };
-template <typename T, bool Slope>
-struct Eigen::internal::functor_traits<ember::cpu::Gelu<T, Slope>> {
-  enum { Cost = 80 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
-};
-template <typename T, bool IsErf>
-struct Eigen::internal::functor_traits<ember::cpu::TanhOrErf<T, IsErf>> {
+template <typename T, ember::cpu::OnDoubleLanes Op>
+struct Eigen::internal::functor_traits<ember::cpu::RoundedOnce<T, Op>> {
   enum { Cost = 60 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
 };
 
@@ -472,13 +454,13 @@ Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1> pow_of(const X& x, const P& 
 template <typename X>
 auto sqrt_of(const X& x) { return x.unaryExpr(ExactSqrt<typename X::Scalar>()); }
 template <typename X>
-auto tanh_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, false>()); }
+auto tanh_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::Tanh>()); }
 template <typename X>
-auto erf_of(const X& x) { return x.unaryExpr(TanhOrErf<typename X::Scalar, true>()); }
+auto erf_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::Erf>()); }
 template <typename X>
-auto gelu_of(const X& x) { return x.unaryExpr(Gelu<typename X::Scalar, false>()); }
+auto gelu_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::Gelu>()); }
 template <typename X>
-auto gelu_slope_of(const X& x) { return x.unaryExpr(Gelu<typename X::Scalar, true>()); }
+auto gelu_slope_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::GeluSlope>()); }
 template <typename X>
 auto neg_of(const X& x) { return x.unaryExpr(SignFlip<typename X::Scalar>()); }
 template <typename X>
