@@ -121,10 +121,12 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Asinh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::asinh(v); }); });
     case UnaryOp::Acosh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::acosh(v); }); });
     case UnaryOp::Atanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::atanh(v); }); });
-    case UnaryOp::Log1p: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::log1p(v); }); });
-    case UnaryOp::Expm1: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::expm1(v); }); });
-    case UnaryOp::Log2: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::log2(v); }); });
-    case UnaryOp::Log10: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::log10(v); }); });
+    // NB: float through double, rounded once: glibc's log10f is up to 2 ulp off (PyTorch's 0.52), its
+    // log2f, log1pf and expm1f 0.75
+    case UnaryOp::Log1p: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::log1p(double(v))); }); });
+    case UnaryOp::Expm1: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::expm1(double(v))); }); });
+    case UnaryOp::Log2: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::log2(double(v))); }); });
+    case UnaryOp::Log10: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::log10(double(v))); }); });
     case UnaryOp::Reciprocal: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / x; });
     case UnaryOp::Floor: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.floor(); });
     case UnaryOp::Ceil: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.ceil(); });

@@ -568,7 +568,9 @@ def precision(prog, want, i, w):
             continue
         seen.add(j)
         v = made_value(want, j)
-        if "call" in prog["nodes"][j] and v and v.get("dtype") in ("float32", "float16"):
+        # NB: an input that a float32 in-place op wrote before node i read it (x.log10_()) was computed too
+        computed = "call" in prog["nodes"][j] or any(k < i for k in in_place_writers(prog, j))
+        if computed and v and v.get("dtype") in ("float32", "float16"):
             return "float32"
         todo.extend(refs(prog["nodes"][j]))
     return "float64"

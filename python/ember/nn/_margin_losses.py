@@ -76,7 +76,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
     # NB: log1p(e^(-target input)) = -log sigmoid(target input), computed by logsigmoid, which neither
     # overflows nor underflows and whose gradient is right at 0 (max(z, 0) + log1p(e^-|z|) gives 0 there).
     from .functional import logsigmoid
-    return _reduce(-logsigmoid(target * input), reduction, "soft_margin_loss")
+    # NB: 0 - logsigmoid, not its negation: a loss of 0 is +0, as PyTorch's log1p(exp(-inf))
+    return _reduce(0.0 - logsigmoid(target * input), reduction, "soft_margin_loss")
 
 
 def pdist(input, p: float = 2.0):  # noqa: A002
