@@ -158,24 +158,35 @@ def rounding_ties(prog, want, got):
 
 
 PERIODIC = {"sin", "cos", "tan", "sinc"}
+REFLECTED = {"lgamma", "digamma", "polygamma"}  # of a negative x: the reflection's pi / tan(pi x)
 
 
 def lost_phase(prog, want, got):
-    """Whether a trigonometric op (PERIODIC) reads an argument so large that an ulp of it moves the phase
-    by more than 1e-3 (|x| past 1e4 in float32, 4.5e12 in float64; pi x for sinc), where that argument
-    differs at all between the runs: its derivative there (cos of 1e45) is rounding's choice."""
+    """Whether a trigonometric op (PERIODIC), or lgamma and its derivatives of a negative x (REFLECTED, whose
+    reflection is periodic in x), reads an argument whose phase is rounding's: an ulp of it moves the phase
+    by more than 1e-3 (|x| past 1e4 in float32, 4.5e12 in float64; pi x for sinc) where it differs at all
+    between the runs, or the two runs' arguments are more than 1e-5 apart in phase (sinh of a sum that
+    rounded an ulp apart, read by lgamma at -3.3e10). The derivative there (cos of 1e45) is rounding's
+    choice."""
     for j, n in enumerate(prog["nodes"]):
         name = node_name(prog, j)
         base = name[:-1] if name.endswith("_") and not name.startswith("__") else name
-        if base not in PERIODIC or not refs(n):
+        if base not in PERIODIC | REFLECTED or not refs(n):
             continue
-        a = torch_floats(want, refs(n)[0])
+        operand = refs(n)[-1] if base == "polygamma" else refs(n)[0]
+        a, b = torch_floats(want, operand), torch_floats(got, operand)
         if a is None or not a.size:
             continue
+        scale = np.pi if base in {"sinc"} | REFLECTED else 1.0
         with np.errstate(all="ignore"):
-            x = np.abs(a.astype(np.float64)[np.isfinite(a)]) * (np.pi if base == "sinc" else 1.0)
-        if x.size and x.max() * np.finfo(a.dtype).eps > 1e-3 and upstream_differs(prog, want, got, j):
-            return True
+            keep = np.isfinite(a) & ((a < 0) if base in REFLECTED else True)
+            x = np.abs(a.astype(np.float64)[keep]) * scale
+            if x.size and x.max() * np.finfo(a.dtype).eps > 1e-3 and upstream_differs(prog, want, got, j):
+                return True
+            if b is not None and b.shape == a.shape:
+                apart = np.abs(a.astype(np.float64) - b.astype(np.float64))[keep & np.isfinite(b)] * scale
+                if apart.size and apart.max() > 1e-5:
+                    return True
     return False
 
 
