@@ -285,8 +285,8 @@ EIGEN_ALWAYS_INLINE Packet gelu_float_packet(const Packet& x) {
 }
 
 /// The functions float computes on double lanes (tanh_or_erf_float_packet, gelu_float_packet), one
-/// functor: gelu is x Phi(x), GeluSlope its derivative Phi(x) + x phi(x). double takes std::tanh and
-/// std::erf.
+/// functor: gelu is x Phi(x), GeluSlope its derivative Phi(x) + x phi(x). double takes std::tanh, std::erf
+/// and std::erfc.
 enum class OnDoubleLanes { Tanh, Erf, Gelu, GeluSlope };
 
 template <typename T, OnDoubleLanes Op>
@@ -296,9 +296,10 @@ struct RoundedOnce {
     if constexpr (!std::is_same_v<T, float>) {
       if constexpr (Op == OnDoubleLanes::Tanh) return std::tanh(x);
       if constexpr (Op == OnDoubleLanes::Erf) return std::erf(x);
-      const T z = x * T(std::numbers::sqrt2 / 2);
-      if constexpr (Op == OnDoubleLanes::Gelu) return T(0.5) * x * (T(1) + std::erf(z));
-      return T(0.5) * (T(1) + std::erf(z)) + x * T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2) * std::exp(T(-0.5) * x * x);
+      // NB: Phi(x) as erfc(-x / sqrt 2) / 2: 1 + erf cancels in the lower tail (to 0 below x = -8.3)
+      const T cdf = T(0.5) * std::erfc(-x * T(std::numbers::sqrt2 / 2));
+      if constexpr (Op == OnDoubleLanes::Gelu) return x * cdf;
+      return cdf + x * T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2) * std::exp(T(-0.5) * x * x);
     } else {  // NB: one lane of the packet form, so that a value's result never depends on where it sits
       return Eigen::internal::pfirst(packetOp(Eigen::internal::pset1<FloatPacket>(x)));
     }

@@ -215,6 +215,43 @@ def expanded_constant_norm(prog, want):
     return False
 
 
+def subnormal_meets_infinity(prog, want):
+    """Whether an input holds a subnormal number and torch's gradients hold inf or NaN: a backward product
+    of an infinite factor (acos' at 1) with the subnormal one (a * sigmoid'(b)) is inf or NaN as the
+    subnormal product underflowed first or not, which neither library specifies."""
+    inputs = [torch_floats(want, i) for i, n in enumerate(prog["nodes"]) if "input" in n]
+    with np.errstate(all="ignore"):
+        if not any(a is not None and ((a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)).any() for a in inputs):
+            return False
+    grads = [encoding.array(g) for g in want.get("grads", {}).values() if g and g.get("dtype") in encoding.FLOAT_DTYPES]
+    return any((~np.isfinite(g)).any() for g in grads)
+
+
+def broadcast_cosine(prog, want):
+    """Whether cosine_similarity normalises an operand broadcast along its dim (a [1] x2 against rows of
+    4): the result does not depend on that operand's scale, so its gradient is a sum, over the copies,
+    of terms that cancel to 0: rounding noise in both libraries (as expanded_constant_norm)."""
+    for n in prog["nodes"]:
+        if n.get("name") != "F.cosine_similarity":
+            continue
+        args, kwargs = n.get("args", []), n.get("kwargs") or {}
+        ops = [torch_floats(want, a.get("v")) for a in args[:2] if isinstance(a, dict) and "v" in a]
+        if len(ops) != 2 or any(o is None for o in ops):
+            continue
+        dim = kwargs.get("dim", args[2] if len(args) > 2 and isinstance(args[2], int) else 1)
+        try:
+            shape = np.broadcast_shapes(ops[0].shape, ops[1].shape)
+        except ValueError:
+            continue
+        if not shape or shape[dim] < 2:
+            continue
+        for o in ops:
+            aligned = (1,) * (len(shape) - o.ndim) + o.shape
+            if aligned[dim] == 1:
+                return True
+    return False
+
+
 def depends_on(prog, j, names):
     """Whether node j is, or is computed from, a call of one of `names`."""
     seen, todo = set(), [j]
@@ -453,8 +490,10 @@ def compare(prog, want, got, ref=None, allowlist=()):
     cotangent = cotangent_magnitude(prog)
     noise = (torch_noise_dominated(want, ref) or zero_sign_split(prog, want, got) or rounding_ties(prog, want, got)
              or lost_phase(prog, want, got))
-    constant_expanded = expanded_constant_norm(prog, want)
+    constant_expanded = expanded_constant_norm(prog, want) or broadcast_cosine(prog, want)
     computed_huge = largest_huge(want, range(len(prog["nodes"])))
+    if subnormal_meets_infinity(prog, want):
+        computed_huge = max(computed_huge, float(np.finfo(np.float32).max))
     for k, w in want["grads"].items():
         e = got["grads"].get(k)
         where = f"grad of node {k}"
@@ -674,11 +713,12 @@ def upstream_differs(prog, want, got, i):
 # kernel sums in (and on whether it scales by alpha or adds beta * C), as a convolution's, a singular
 # matrix's det on the pivots its LU took. Ember's choice is one of them. And the normalisations, whose
 # zero's sign follows the form: Ember's (x - mean) * scale gives +0 where x is the mean, PyTorch's
-# x * scale + (bias - mean * scale) x's sign (python/README.md).
+# x * scale + (bias - mean * scale) x's sign (python/README.md). And lerp: a fused multiply-add rounds an
+# underflowing negative product to -0, where the product rounded apart adds +0 to -0.
 ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "F.conv1d", "F.conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
                          "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
                          "einsum", "tensordot", "__matmul__", "__rmatmul__",
-                         "F.batch_norm", "F.instance_norm", "F.group_norm"}
+                         "F.batch_norm", "F.instance_norm", "F.group_norm", "lerp"}
 
 
 def zero_signs_differ(w, e):

@@ -466,3 +466,12 @@ def test_digamma_near_a_negative_integer_is_accurate():
     # Deliberate: PyTorch's reflection takes tan(pi x) of x itself; its answer is -500007058743.58.
     x = ember.tensor([float.fromhex("-0x1.fffffffffb9a2p-1")], dtype=ember.float64)
     np.testing.assert_allclose(ember.digamma(x).item(), -500011061104.3286312, rtol=1e-12)  # mpmath
+
+
+def test_gelu_lower_tail_keeps_its_digits():
+    # Deliberate: PyTorch's 1 + erf(x / sqrt 2) cancels to 0 there (float64 too).
+    for dtype in (ember.float32, ember.float64):
+        x = ember.tensor([-9.4, -5.3], dtype=dtype)
+        import math
+        want = [v * 0.5 * math.erfc(-v / math.sqrt(2)) for v in x.numpy().astype(float)]  # -2.56e-20, -3.07e-7
+        np.testing.assert_allclose(F.gelu(x).numpy(), want, rtol=1e-6)
