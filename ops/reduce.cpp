@@ -344,6 +344,21 @@ namespace {
 // d var(x)/dx = grad * 2 (x - mean) / (N - correction), PyTorch's var_backward: the mean's own
 // share, -2 sum(x - mean) / N, is 0 and left out, since an infinite x would make it NaN for every
 // element. Composed of ops, so it has a gradient of its own (the mean's share enters there).
+// The mean var centres on: x0 + mean(x - x0), x0 each slice's first element, so that a slice of equal
+// values has exactly their value as its mean and a variance of exactly 0 (sum / n of three copies of
+// tanh(-2.5) is an ulp off, and std's gradient there was noise of 0.03 where PyTorch's Welford pass
+// gives 0). An empty slice has mean's NaN, a slice holding inf or NaN mean's answer.
+Tensor centre(const Tensor& x, IntArrayRef dims) {
+  Tensor x0 = x;
+  for (int64_t d : dims) {
+    if (x.size(d) == 0) return mean(x, dims, true);
+    x0 = narrow(x0, d, 0, 1);
+  }
+  // NB: where a slice holds inf or NaN (x - x0 is NaN there), mean's own answer: inf - inf would spread NaN
+  const Tensor centred = x0 + mean(x - x0, dims, true);
+  return where(isfinite(centred), centred, mean(x, dims, true));
+}
+
 struct VarBackward : autograd::Node {
   SavedTensor self;
   DimVector dims;
@@ -354,7 +369,7 @@ struct VarBackward : autograd::Node {
   TensorList apply(TensorList&& g) override {
     Tensor x = self.unpack(this);
     Tensor grad = unsqueeze_reduced(g[0], x.sizes(), dims, keepdim);
-    Tensor m = mean(x, dims, true);
+    Tensor m = centre(x, dims);
     // NB: PyTorch's var_backward: the whole tensor's gradient at dof <= 0 is grad * inf (NaN where x is
     // its mean), whatever the sign of x - mean; along dims 2 / dof goes to inf or negative.
     if (whole && dof <= 0) {
@@ -375,7 +390,7 @@ Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keep
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
-    Tensor centered = x - mean(x, rd, true);
+    Tensor centered = x - centre(x, rd);
     out = div(sum(centered * centered, rd, keepdim), static_cast<double>(std::max<int64_t>(0, n - correction)));
   }
   if (autograd::any_requires_grad(x)) {

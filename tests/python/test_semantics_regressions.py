@@ -475,3 +475,13 @@ def test_gelu_lower_tail_keeps_its_digits():
         import math
         want = [v * 0.5 * math.erfc(-v / math.sqrt(2)) for v in x.numpy().astype(float)]  # -2.56e-20, -3.07e-7
         np.testing.assert_allclose(F.gelu(x).numpy(), want, rtol=1e-6)
+
+
+def test_std_of_equal_values_is_exactly_zero_with_a_zero_gradient():
+    # The variance centres on x0 + mean(x - x0): three copies of tanh(-2.5) have exactly that mean (sum / 3
+    # was an ulp off, and std's gradient there noise of 0.03; PyTorch's Welford pass gives 0).
+    x = ember.tensor([[-2.5, 0.0]], dtype=ember.float64, requires_grad=True)
+    s = ember.std(x.index_select(0, ember.tensor([0, 0, 0])).tanh(), 0)
+    assert s.tolist() == [0.0, 0.0]
+    s.sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0]]
