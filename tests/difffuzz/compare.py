@@ -117,7 +117,8 @@ def norm_amplification(prog, want):
                 # NB: near-constant: a variance at most eps, or one within the data's rounding (eps = 0)
                 rel = 1e-5 if x.dtype == np.float32 else 1e-13
                 near = var[np.isfinite(var) & ((var <= eps) | (var <= (rel * rows.mean(axis=1)) ** 2))]
-                if near.size and near.min() + eps > 0:
+                near = near[near + eps > 0]  # NB: a constant group with eps = 0 is NaN in both: no factor
+                if near.size:
                     weight = weight_magnitude(want, n)
                     amp = max(amp, weight / float(np.sqrt(near.min() + eps)))
     return amp
@@ -721,11 +722,12 @@ def upstream_differs(prog, want, got, i):
 # matrix's det on the pivots its LU took. Ember's choice is one of them. And the normalisations, whose
 # zero's sign follows the form: Ember's (x - mean) * scale gives +0 where x is the mean, PyTorch's
 # x * scale + (bias - mean * scale) x's sign (python/README.md). And lerp: a fused multiply-add rounds an
-# underflowing negative product to -0, where the product rounded apart adds +0 to -0.
+# underflowing negative product to -0, where the product rounded apart adds +0 to -0. And which of tied
+# zeros of both signs an order statistic (topk, sort, max, ...) picks.
 ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "F.conv1d", "F.conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
                          "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
                          "einsum", "tensordot", "__matmul__", "__rmatmul__",
-                         "F.batch_norm", "F.instance_norm", "F.group_norm", "lerp"}
+                         "F.batch_norm", "F.instance_norm", "F.group_norm", "lerp"} | EXTREMA
 
 
 def zero_signs_differ(w, e):
