@@ -545,8 +545,30 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         return _zero_grad.with_zero_grad(count, x1, x2)
     if p == 1:
         return _CdistOne.apply(x1, x2, diff.detach())
+    if p == 2:
+        return _CdistTwo.apply(x1, x2, diff.detach())
     # NB: through the norm op, for PyTorch's gradients: 0 where a distance is 0
     return _C.norm(diff, float(p), [-1], False)
+
+
+class _CdistTwo(Function):
+    """cdist with p = 2, and PyTorch's gradient (_cdist_backward): grad * (x1 - x2) / dist, then 0 where the
+    distance is 0 whatever the incoming gradient is (1 / cdist there sends inf; the norm op's backward,
+    grad * 0, made that NaN)."""
+
+    @staticmethod
+    def forward(ctx, x1, x2, diff):
+        dist = _C.norm(diff, 2.0, [-1], False)
+        ctx.save_for_backward(diff, dist)
+        ctx.shapes = (x1.shape, x2.shape)
+        return dist
+
+    @staticmethod
+    def backward(ctx, grad):
+        diff, dist = ctx.saved_tensors
+        d = dist.unsqueeze(-1)
+        g = _C.where(d == 0, _C.zeros_like(diff), grad.unsqueeze(-1) * (diff / d))
+        return _sum_to(g.sum(-2), ctx.shapes[0]), _sum_to(-g.sum(-3), ctx.shapes[1]), None
 
 
 class _CdistOne(Function):

@@ -485,3 +485,10 @@ def test_std_of_equal_values_is_exactly_zero_with_a_zero_gradient():
     assert s.tolist() == [0.0, 0.0]
     s.sum().backward()
     assert x.grad.tolist() == [[0.0, 0.0]]
+
+
+def test_cdist_gradient_at_a_zero_distance_is_zero_whatever_comes_in():
+    # PyTorch's _cdist_backward masks a zero distance: 1 / cdist there sends -inf, not NaN.
+    x2 = ember.tensor([[1.5], [0.5]], requires_grad=True)
+    ember.cdist(ember.tensor([[0.0], [0.5], [0.0]]), x2).reciprocal().sum().backward()
+    np.testing.assert_allclose(x2.grad.numpy(), [[-(2 / 1.5 ** 2 + 1)], [-8.0]], rtol=1e-6)
