@@ -46,23 +46,20 @@ def _to(self: Tensor, *args: Any, non_blocking: bool = False, copy: bool = False
     return out.clone() if copy and out._is_same(self) else out
 
 
-def _scaled(self: Tensor, other: Any, alpha: Any) -> Any:
-    """alpha * other in the dtype self and other compute in, as add's: an int64 other of a float32 self is
-    converted first (2 * 2^62 is 9.2e18, not a wrapped int64)."""
-    if alpha == 1:
-        return other
-    if not isinstance(other, Tensor):
-        return other * alpha
-    dtype = _C.result_type(self, other)
-    return _C.mul(other if other.dtype == dtype else other.to(dtype), alpha)
-
-
 def _add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return _c_add_(self, _scaled(self, other, alpha))
+    if alpha == 1:
+        return _c_add_(self, other)
+    if isinstance(alpha, Tensor):  # NB: a 0-d tensor alpha, as PyTorch's Scalar conversion takes it (L-BFGS passes one)
+        alpha = alpha.item()
+    return _c_add_(self, other, alpha=alpha) if isinstance(other, Tensor) else _c_add_(self, other * alpha)
 
 
 def _sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    return _c_sub_(self, _scaled(self, other, alpha))
+    if alpha == 1:
+        return _c_sub_(self, other)
+    if isinstance(alpha, Tensor):  # NB: a 0-d tensor alpha, as PyTorch's Scalar conversion takes it (L-BFGS passes one)
+        alpha = alpha.item()
+    return _c_sub_(self, other, alpha=alpha) if isinstance(other, Tensor) else _c_sub_(self, other * alpha)
 
 
 _c_clamp_fn = _C.clamp

@@ -325,6 +325,15 @@ share its storage.)doc");
   }, py::is_operator());
   EMBER_INPLACE_BINARY(add_, "__iadd__")
   EMBER_INPLACE_BINARY(sub_, "__isub__")
+  // NB: alpha goes to C++, which scales other in the dtype self and other compute in (ops/inplace.cpp)
+  cls.def("add_", [](const py::object& self, const Tensor& other, const Scalar& alpha) {
+    self.cast<const Tensor&>().add_(other, alpha);
+    return self;
+  }, py::arg("other"), py::kw_only(), py::arg("alpha"));
+  cls.def("sub_", [](const py::object& self, const Tensor& other, const Scalar& alpha) {
+    self.cast<const Tensor&>().sub_(other, alpha);
+    return self;
+  }, py::arg("other"), py::kw_only(), py::arg("alpha"));
   EMBER_INPLACE_BINARY(mul_, "__imul__")
   EMBER_INPLACE_BINARY(div_, "__itruediv__")
 #undef EMBER_INPLACE_BINARY
