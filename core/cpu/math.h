@@ -4,6 +4,7 @@
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
 //   tanh_of, erf_of: float's computed in double lanes and rounded once, std:: for double;
 //   log_of: Eigen's log, but right for subnormal inputs;
+//   pow_of: C's special values, float in double lanes, double on Eigen's packet pow;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
 //   neg_of: the sign bit flipped (Eigen's packet negation is 0 - x: +0 for +0);
 //   exp_of: Eigen's exp, but exp(x/2)^2 where the result is not a normal number. Eigen's packet exp
@@ -382,7 +383,12 @@ struct SubnormalLog {
   // out as -87.34 (log(1.2e-38)) in a packet and -103.28 in a scalar tail. A subnormal x is scaled
   // by 2^k (exact) into the normal range and k log 2 taken off again.
   static constexpr int k() { return std::is_same_v<T, float> ? 24 : 54; }
-  T operator()(const T& x) const { return std::log(x); }
+  // NB: one lane of the packet form: std::log differs from Eigen's plog by an ulp now and then, and a
+  // value's log must not depend on where it sits (x / x of such logs left a rounding residual or not)
+  T operator()(const T& x) const {
+    using namespace Eigen::internal;
+    return pfirst(packetOp(pset1<typename packet_traits<T>::type>(x)));
+  }
   template <typename Packet>
   Packet packetOp(const Packet& x) const {
     using namespace Eigen::internal;
@@ -422,36 +428,6 @@ struct Eigen::internal::functor_traits<ember::cpu::RoundedOnce<T, Op>> {
 
 namespace ember::cpu {
 
-/// x^p with C's values. float: exp(p log x) in double packets, which rounds to within half an ulp or so
-/// (Eigen's float pow is up to 12 ulp off, which sin(pi x) of a large x amplifies; PyTorch's is 0.6);
-/// double: Eigen's pow. Bases that are not positive and finite, a base of 1, and exponents of 0 or not
-/// finite are taken by std::pow: C's signs (Eigen's packet pow gave pow(-0, -3) +inf and pow(-inf, -3) +0)
-/// and special values (pow(1, NaN) is 1, pow(-2, 3) is -8).
-template <typename X, typename P>
-Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1> pow_of(const X& x, const P& p) {
-  using T = typename X::Scalar;
-  Eigen::Array<T, Eigen::Dynamic, 1> r;
-  if constexpr (std::is_same_v<T, float>) {
-    Eigen::Array<double, Eigen::Dynamic, 1> xd = x.template cast<double>();
-    if constexpr (std::is_arithmetic_v<P>)
-      r = (xd.abs().log() * static_cast<double>(p)).exp().template cast<float>();
-    else
-      r = (xd.abs().log() * p.template cast<double>()).exp().template cast<float>();
-  } else {
-    r = x.pow(p);
-  }
-  for (Eigen::Index i = 0; i < r.size(); ++i) {
-    const T b = x(i);
-    T e;
-    if constexpr (std::is_arithmetic_v<P>)
-      e = static_cast<T>(p);
-    else
-      e = p(i);
-    if (!(b > T(0)) || std::isinf(b) || b == T(1) || e == T(0) || !std::isfinite(e)) r(i) = std::pow(b, e);
-  }
-  return r;
-}
-
 template <typename X>
 auto sqrt_of(const X& x) { return x.unaryExpr(ExactSqrt<typename X::Scalar>()); }
 template <typename X>
@@ -479,6 +455,65 @@ template <typename X>
 auto sigmoid_of(const X& x) {
   using T = typename X::Scalar;
   return (T(1) + exp_of(-x)).inverse();
+}
+
+/// x^p with C's values. float: exp(p log x) in double lanes, which rounds to within half an ulp or so
+/// (Eigen's float pow is up to 12 ulp off, which sin(pi x) of a large x amplifies; PyTorch's is 0.6);
+/// double: Eigen's packet pow, one lane of it for a single value (std::pow differs by an ulp now and
+/// then: 2 ** x must not depend on where x sits). Bases that are not positive and finite, a base of 1,
+/// and exponents of 0 or not finite are taken by std::pow: C's signs (Eigen's packet pow gave
+/// pow(-0, -3) +inf and pow(-inf, -3) +0) and special values (pow(1, NaN) is 1, pow(-2, 3) is -8).
+template <typename T>
+struct PacketPow {
+  // NB: as Eigen's own pow: packets only where the instruction set rounds them (not on SSE2 alone)
+  static constexpr bool kPackets = Eigen::internal::functor_traits<Eigen::internal::scalar_pow_op<T, T>>::PacketAccess;
+  T operator()(const T& x, const T& p) const {
+    using namespace Eigen::internal;
+    using Packet = typename packet_traits<T>::type;
+    if constexpr (kPackets)
+      return pfirst(packetOp(pset1<Packet>(x), pset1<Packet>(p)));
+    else
+      return std::pow(x, p);
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& x, const Packet& p) const { return Eigen::internal::generic_pow(x, p); }
+};
+
+}  // namespace ember::cpu
+
+template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::PacketPow<T>> {
+  enum { Cost = 50 * NumTraits<T>::MulCost, PacketAccess = ember::cpu::PacketPow<T>::kPackets };
+};
+
+namespace ember::cpu {
+
+template <typename X, typename P>
+Eigen::Array<typename X::Scalar, Eigen::Dynamic, 1> pow_of(const X& x, const P& p) {
+  using T = typename X::Scalar;
+  using Column = Eigen::Array<T, Eigen::Dynamic, 1>;
+  Column r;
+  if constexpr (std::is_same_v<T, float>) {
+    Eigen::Array<double, Eigen::Dynamic, 1> xd = x.template cast<double>();
+    if constexpr (std::is_arithmetic_v<P>)
+      r = exp_of(log_of(xd.abs()) * static_cast<double>(p)).template cast<float>();
+    else
+      r = exp_of(log_of(xd.abs()) * p.template cast<double>()).template cast<float>();
+  } else if constexpr (std::is_arithmetic_v<P>) {
+    r = x.binaryExpr(Column::Constant(x.size(), static_cast<T>(p)), PacketPow<T>());
+  } else {
+    r = x.binaryExpr(p, PacketPow<T>());
+  }
+  for (Eigen::Index i = 0; i < r.size(); ++i) {
+    const T b = x(i);
+    T e;
+    if constexpr (std::is_arithmetic_v<P>)
+      e = static_cast<T>(p);
+    else
+      e = p(i);
+    if (!(b > T(0)) || std::isinf(b) || b == T(1) || e == T(0) || !std::isfinite(e)) r(i) = std::pow(b, e);
+  }
+  return r;
 }
 
 }  // namespace ember::cpu

@@ -83,7 +83,7 @@ void softmax_cols(T* out, const T* x, int64_t R, int64_t I, int64_t i0, int64_t 
     }
   }
   if (log) {
-    s = s.log();
+    s = log_of(s);
     for (int64_t r = 0; r < R; ++r) orow(r) = (row(r) - m) - s;
   } else {
     s = s.inverse();
