@@ -42,8 +42,16 @@ void cuda_adagrad_step(const Tensor& param, const Tensor& grad, const Tensor& su
                       AdagradArgs{a.clr, a.weight_decay, a.eps, a.maximize}, on.stream);
 }
 
+void cuda_unscale(const Tensor& grad, const Tensor& found_inf, float inv_scale) {
+  check_floating_compute(grad.dtype(), "GradScaler.unscale_");
+  On on(grad);
+  launch_unscale(grad.dtype(), grad.data_ptr(), static_cast<float*>(found_inf.data_ptr()), grad.numel(), inv_scale,
+                 on.stream);
+}
+
 }  // namespace
 
+EMBER_REGISTER_KERNEL(unscale_stub, DeviceType::CUDA, &cuda_unscale);
 EMBER_REGISTER_KERNEL(sgd_step_stub, DeviceType::CUDA, &cuda_sgd_step);
 EMBER_REGISTER_KERNEL(adam_step_stub, DeviceType::CUDA, &cuda_adam_step);
 EMBER_REGISTER_KERNEL(rmsprop_step_stub, DeviceType::CUDA, &cuda_rmsprop_step);

@@ -238,6 +238,36 @@ void load_into(optim::ReduceLROnPlateau& scheduler, const Value& value) {
       scheduler_state(value, "ReduceLROnPlateau", "io::load_into(ReduceLROnPlateau)"));
 }
 
+Value to_value(const optim::GradScaler& scaler) {
+  Value out = Value::dict({{"type", "GradScaler"}});
+  if (std::optional<optim::GradScalerState> s = scaler.state_dict()) {
+    out.set("scale", s->scale);
+    out.set("growth_factor", s->growth_factor);
+    out.set("backoff_factor", s->backoff_factor);
+    out.set("growth_interval", s->growth_interval);
+    out.set("_growth_tracker", s->growth_tracker);
+  }
+  return out;
+}
+
+void load_into(optim::GradScaler& scaler, const Value& value) {
+  const std::string where = "io::load_into(GradScaler)";
+  check_type_name(value, "GradScaler", where);
+  std::optional<optim::GradScalerState> s;
+  if (value.find("scale") != nullptr) {
+    auto integer = [&](const char* key) {
+      const Value& v = field(value, key, where);
+      detail::expect_type(v, Value::Type::Int, "an int", where, key);
+      return v.as_int();
+    };
+    s = optim::GradScalerState{number(field(value, "scale", where), where, "scale"),
+                               number(field(value, "growth_factor", where), where, "growth_factor"),
+                               number(field(value, "backoff_factor", where), where, "backoff_factor"),
+                               integer("growth_interval"), integer("_growth_tracker")};
+  }
+  scaler.load_state_dict(s);
+}
+
 Value to_value(const Generator& generator) {
   Generator::State s = generator.get_state();
   return Value::dict({{"type", "Generator"},

@@ -22,6 +22,9 @@
 //   scheduler  {"type": "StepLR", "last_epoch": 3.0, "step_count": 4.0, ...,
 //               "base_lrs": [0.1], "last_lr": [0.01], ...}
 //              The scalars (floats) and per-group lists (of floats) of its SchedulerStateDict.
+//   scaler     {"type": "GradScaler", "scale": 65536.0, "growth_factor": 2.0, "backoff_factor": 0.5,
+//               "growth_interval": 2000, "_growth_tracker": 0}   (PyTorch's state_dict keys)
+//              A disabled scaler's is {"type": "GradScaler"} alone.
 //   generator  {"type": "Generator", "seed": "9600629759793949339", "counter": "1024"}
 //              NB: seed and counter are uint64 and a Value int is int64, so both are stored as
 //              decimal strings, exactly; load_into also takes a non-negative int for either.
@@ -35,6 +38,7 @@
 
 #include "ember/core/generator.h"
 #include "ember/io/value.h"
+#include "ember/optim/grad_scaler.h"
 #include "ember/optim/lr_scheduler.h"
 #include "ember/optim/optimizer.h"
 #include "ember/optim/plateau.h"
@@ -59,6 +63,12 @@ void load_into(optim::LRScheduler& scheduler, const Value& value);
 Value to_value(const optim::ReduceLROnPlateau& scheduler);
 /// Restores a ReduceLROnPlateau.
 void load_into(optim::ReduceLROnPlateau& scheduler, const Value& value);
+
+/// The loss scaler's scale and growth state.
+Value to_value(const optim::GradScaler& scaler);
+/// Restores it (optim::GradScaler::load_state_dict: a disabled scaler ignores it, an enabled one
+/// refuses a disabled one's).
+void load_into(optim::GradScaler& scaler, const Value& value);
 
 /// The generator's seed and counter: restoring them replays exactly the draws still to come.
 Value to_value(const Generator& generator);

@@ -68,6 +68,7 @@ Value TrainingState::to_value() const {
   if (model) out.set("model", io::to_value(*model));
   if (optimizer) out.set("optimizer", io::to_value(*optimizer));
   if (scheduler) out.set("scheduler", io::to_value(*scheduler));
+  if (scaler) out.set("scaler", io::to_value(*scaler));
   Value gens = Value::dict();
   for (const auto& [name, g] : generators) {
     EMBER_CHECK_VALUE(g != nullptr, "io::TrainingState::to_value: generator '", name, "' is null");
@@ -95,8 +96,13 @@ void TrainingState::load(const Value& value) {
   const Value* model_v = part(model != nullptr, "model");
   const Value* optimizer_v = part(optimizer != nullptr, "optimizer");
   const Value* scheduler_v = part(scheduler != nullptr, "scheduler");
+  const Value* scaler_v = part(scaler != nullptr, "scaler");
   if (model_v) check_model_value(*model_v);
   if (optimizer_v) check_optimizer_names(*optimizer, *optimizer_v);
+  if (scaler_v && scaler->is_enabled()) {  // NB: into a scratch scaler: fully checked before anything changes
+    optim::GradScaler scratch;
+    load_into(scratch, *scaler_v);
+  }
 
   const Value& gens = field(value, "generators", kWhere);
   detail::expect_type(gens, Value::Type::Dict, "a dict", kWhere, "generators");
@@ -115,6 +121,7 @@ void TrainingState::load(const Value& value) {
   if (model_v) load_into(*model, *model_v, /*strict=*/true);
   if (optimizer_v) load_into(*optimizer, *optimizer_v, /*strict=*/true);
   if (scheduler_v) load_into(*scheduler, *scheduler_v);
+  if (scaler_v) load_into(*scaler, *scaler_v);
   for (const auto& [name, g] : generators) g->set_state(states[name]);
   step = step_v.as_int();
   epoch = epoch_v.as_int();

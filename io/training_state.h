@@ -15,8 +15,9 @@
 //   if (auto ckpt = manager.restore()) ts.load(ckpt->state);  // then step = ts.step
 //
 // The tree: {"step": int, "epoch": int, "model": io::to_value(model), "optimizer": {...},
-// "scheduler": {...} (only with a scheduler), "generators": {name: {...}, ...}, "extras": ...},
-// with the optimizer, scheduler and generators as io/optim_io.h writes them.
+// "scheduler": {...} (only with a scheduler), "scaler": {...} (only with a loss scaler),
+// "generators": {name: {...}, ...}, "extras": ...}, with the optimizer, scheduler, scaler and
+// generators as io/optim_io.h writes them.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,6 +25,7 @@
 #include "ember/core/generator.h"
 #include "ember/io/value.h"
 #include "ember/nn/module.h"
+#include "ember/optim/grad_scaler.h"
 #include "ember/optim/lr_scheduler.h"
 #include "ember/optim/optimizer.h"
 
@@ -35,6 +37,8 @@ struct TrainingState {
   optim::Optimizer* optimizer = nullptr;
   /// Optional: a run without a scheduler saves none and refuses a checkpoint that has one.
   optim::LRScheduler* scheduler = nullptr;
+  /// Optional, as the scheduler: the loss scaler of a float16 run.
+  optim::GradScaler* scaler = nullptr;
   /// Every generator the run draws from, by name. NB: "default" is there from the start because
   /// dropout and init draw from it without saying so; forgetting it would break exact resume
   /// silently.

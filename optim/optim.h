@@ -8,6 +8,7 @@
 #include "ember/optim/composite_lr.h"
 #include "ember/optim/cosine_lr.h"
 #include "ember/optim/cyclic_lr.h"
+#include "ember/optim/grad_scaler.h"
 #include "ember/optim/lr_scheduler.h"
 #include "ember/optim/nadam.h"
 #include "ember/optim/optimizer.h"

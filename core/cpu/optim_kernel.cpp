@@ -192,8 +192,27 @@ void cpu_adagrad_step(const Tensor& param, const Tensor& grad, const Tensor& sum
   on_floating(param, "Adagrad", [&]<typename T>(type_tag<T>) { adagrad_fused<T>(param, grad, sum, a); });
 }
 
+// x - x is NaN exactly where x is inf or NaN: a test the loop vectorises, unlike std::isfinite.
+template <typename T>
+void unscale(T* g, int64_t n, float* found_inf, T inv) {
+  bool bad = false;
+  for (int64_t i = 0; i < n; ++i) {
+    const T v = g[i];
+    bad |= (v - v) != (v - v);
+    g[i] = v * inv;
+  }
+  if (bad) *found_inf = 1.0f;
+}
+
+void cpu_unscale(const Tensor& grad, const Tensor& found_inf, float inv_scale) {
+  on_floating(grad, "GradScaler.unscale_", [&]<typename T>(type_tag<T>) {
+    unscale<T>(grad.data_ptr<T>(), grad.numel(), found_inf.data_ptr<float>(), static_cast<T>(inv_scale));
+  });
+}
+
 }  // namespace
 
+EMBER_REGISTER_KERNEL(unscale_stub, DeviceType::CPU, &cpu_unscale);
 EMBER_REGISTER_KERNEL(sgd_step_stub, DeviceType::CPU, &cpu_sgd_step);
 EMBER_REGISTER_KERNEL(adam_step_stub, DeviceType::CPU, &cpu_adam_step);
 EMBER_REGISTER_KERNEL(rmsprop_step_stub, DeviceType::CPU, &cpu_rmsprop_step);

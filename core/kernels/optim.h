@@ -50,4 +50,11 @@ using AdagradStepFn = void (*)(const Tensor& param, const Tensor& grad, const Te
                                const AdagradStep& a);
 EMBER_DECLARE_STUB(adagrad_step_stub, AdagradStepFn);
 
+/// Loss scaling's unscale (optim/grad_scaler.h), one pass over a gradient: grad *= inv_scale in place,
+/// and found_inf (a float32 tensor of one element on grad's device) set to 1 if grad held an inf or a
+/// NaN (left as it is otherwise, so one found_inf gathers a whole optimizer's gradients). inv_scale
+/// is float32's, as PyTorch's: grad * float(inv_scale) in grad's dtype.
+using UnscaleFn = void (*)(const Tensor& grad, const Tensor& found_inf, float inv_scale);
+EMBER_DECLARE_STUB(unscale_stub, UnscaleFn);
+
 }  // namespace ember

@@ -63,6 +63,7 @@ EMBER_DEFINE_STUB(sgd_step_stub, SgdStepFn);
 EMBER_DEFINE_STUB(adam_step_stub, AdamStepFn);
 EMBER_DEFINE_STUB(rmsprop_step_stub, RmspropStepFn);
 EMBER_DEFINE_STUB(adagrad_step_stub, AdagradStepFn);
+EMBER_DEFINE_STUB(unscale_stub, UnscaleFn);
 
 EMBER_DEFINE_STUB(max_pool2d_stub, MaxPool2dFn);
 EMBER_DEFINE_STUB(max_pool2d_backward_stub, MaxPool2dBackwardFn);

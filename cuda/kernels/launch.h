@@ -214,6 +214,8 @@ struct AdagradArgs {
   double clr, weight_decay, eps;
   bool maximize;
 };
+/// grad *= inv_scale; *found_inf = 1 where an element was inf or NaN (core/kernels/optim.h, unscale_stub).
+void launch_unscale(DType dtype, void* grad, float* found_inf, int64_t n, float inv_scale, cudaStream_t stream);
 void launch_sgd_step(DType dtype, void* param, const void* grad, void* buf, int64_t n, const SgdArgs& a,
                      cudaStream_t stream);
 void launch_adam_step(DType dtype, void* param, const void* grad, void* exp_avg, void* exp_avg_sq,

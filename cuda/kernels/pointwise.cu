@@ -165,6 +165,15 @@ __global__ void __launch_bounds__(kThreads) adagrad_kernel(T* p, const T* g, T* 
   }
 }
 
+template <typename T>
+__global__ void __launch_bounds__(kThreads) unscale_kernel(T* g, float* found_inf, int64_t n, const T inv) {
+  EMBER_GRID_STRIDE(i, n) {
+    const T v = g[i];
+    if (!isfinite(v)) *found_inf = 1.0f;  // NB: every writer writes 1: the race is benign
+    g[i] = v * inv;
+  }
+}
+
 #undef EMBER_GRID_STRIDE
 
 template <typename F>
@@ -284,6 +293,15 @@ void launch_adagrad_step(DType dtype, void* param, const void* grad, void* sum, 
     adagrad_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(param), static_cast<const T*>(grad),
                                                               static_cast<T*>(sum), n, k);
     check_launch("Adagrad");
+  });
+}
+
+void launch_unscale(DType dtype, void* grad, float* found_inf, int64_t n, float inv_scale, cudaStream_t stream) {
+  if (n == 0) return;
+  visit_floating(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    unscale_kernel<T><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(grad), found_inf, n, T(inv_scale));
+    check_launch("GradScaler.unscale_");
   });
 }
 
