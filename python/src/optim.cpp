@@ -236,6 +236,57 @@ checkpoint lands on the right parameter even after the model's parameters were r
     optim::clip_grad_value_(params, clip_value);
   }, py::arg("parameters"), py::arg("clip_value"), Gil());
 
+  // ---- loss scaling: python/ember/amp.py's GradScaler names optimizers by id() and passes their gradients
+  py::class_<optim::GradScaler, std::shared_ptr<optim::GradScaler>>(o, "GradScaler", "optim::GradScaler (ember.amp).")
+      .def(py::init([](double init_scale, double growth_factor, double backoff_factor, int64_t growth_interval,
+                       bool enabled) {
+        return std::make_shared<optim::GradScaler>(
+            optim::GradScalerOptions{init_scale, growth_factor, backoff_factor, growth_interval, enabled});
+      }), py::arg("init_scale"), py::arg("growth_factor"), py::arg("backoff_factor"), py::arg("growth_interval"),
+         py::arg("enabled"))
+      .def("is_enabled", &optim::GradScaler::is_enabled)
+      .def("scale", &optim::GradScaler::scale, py::arg("outputs"), Gil())
+      .def("unscale_", [](optim::GradScaler& s, uintptr_t key, const std::vector<Tensor>& grads) {
+        s.unscale_(reinterpret_cast<const void*>(key), grads);
+      }, py::arg("key"), py::arg("grads"), Gil())
+      .def("begin_step", [](optim::GradScaler& s, uintptr_t key, const std::vector<Tensor>& grads) {
+        return s.begin_step(reinterpret_cast<const void*>(key), [&] { return grads; });
+      }, py::arg("key"), py::arg("grads"), Gil())
+      .def("update", py::overload_cast<>(&optim::GradScaler::update), Gil())
+      .def("update_to", py::overload_cast<double>(&optim::GradScaler::update), py::arg("new_scale"), Gil())
+      .def("get_scale", &optim::GradScaler::get_scale)
+      .def_property("growth_factor", &optim::GradScaler::get_growth_factor, &optim::GradScaler::set_growth_factor)
+      .def_property("backoff_factor", &optim::GradScaler::get_backoff_factor, &optim::GradScaler::set_backoff_factor)
+      .def_property("growth_interval", &optim::GradScaler::get_growth_interval,
+                    &optim::GradScaler::set_growth_interval)
+      .def_property_readonly("growth_tracker", &optim::GradScaler::growth_tracker)
+      .def("state_dict", [](const optim::GradScaler& s) {
+        py::dict d;  // PyTorch's keys and types
+        if (std::optional<optim::GradScalerState> st = s.state_dict()) {
+          d["scale"] = st->scale;
+          d["growth_factor"] = st->growth_factor;
+          d["backoff_factor"] = st->backoff_factor;
+          d["growth_interval"] = st->growth_interval;
+          d["_growth_tracker"] = st->growth_tracker;
+        }
+        return d;
+      })
+      .def("load_state_dict", [](optim::GradScaler& s, const py::dict& d) {
+        std::optional<optim::GradScalerState> st;
+        if (!d.empty()) {
+          for (const char* key : {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"})
+            EMBER_CHECK_AS(KeyError, d.contains(key), "GradScaler.load_state_dict: '", key, "' is missing");
+          auto number = [&](const char* key) {
+            py::object v = d[key];
+            return py::isinstance<Tensor>(v) ? v.cast<Tensor>().item<double>() : v.cast<double>();
+          };
+          st = optim::GradScalerState{number("scale"), number("growth_factor"), number("backoff_factor"),
+                                      static_cast<int64_t>(number("growth_interval")),
+                                      static_cast<int64_t>(number("_growth_tracker"))};
+        }
+        s.load_state_dict(st);
+      }, py::arg("state_dict"));
+
   // ---- schedulers (each keeps its optimizer alive)
   py::class_<optim::LRScheduler, std::shared_ptr<optim::LRScheduler>>(o, "LRScheduler",
       "The base of the LR schedulers: step() after optimizer.step().")

@@ -1,6 +1,6 @@
 """What PyTorch scripts probe and set on a CPU machine: ember.cuda, ember.backends,
 ember.accelerator, the default generator's state (get_rng_state), inference_mode, and ember.amp's
-autocast and GradScaler with mixed precision off."""
+autocast with mixed precision off and a GradScaler without a GPU."""
 import warnings
 
 import numpy as np
@@ -126,8 +126,8 @@ def test_a_disabled_amp_loop_trains_exactly_as_a_plain_one():
         np.testing.assert_array_equal(a, b)
 
 
-def test_an_enabled_grad_scaler_warns_and_turns_itself_off():
-    with pytest.warns(UserWarning, match="disabling it"):
+def test_a_cuda_grad_scaler_without_a_device_warns_and_turns_itself_off():
+    with pytest.warns(UserWarning, match="CUDA is not available.  Disabling."):
         scaler = ember.amp.GradScaler()
     assert not scaler.is_enabled()
 

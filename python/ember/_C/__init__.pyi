@@ -146,12 +146,14 @@ class Tensor:
     @staticmethod
     def fmax(input: Tensor, other: Tensor) -> Tensor:
         """
-        maximum, except that a NaN loses to a number.
+        maximum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
+            the gradient half and half (maximum's), a NaN operand gets none of it.
         """
     @staticmethod
     def fmin(input: Tensor, other: Tensor) -> Tensor:
         """
-        minimum, except that a NaN loses to a number.
+        minimum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
+            the gradient half and half (minimum's), a NaN operand gets none of it.
         """
     @staticmethod
     def heaviside(input: Tensor, values: Tensor) -> Tensor:
@@ -163,7 +165,8 @@ class Tensor:
     def hypot(input: Tensor, other: Tensor) -> Tensor:
         """
         sqrt(input^2 + other^2), elementwise and broadcast, in the dtype the two promote to (both
-            cast to it first, so a float32 operand does not round a float64 result).
+            cast to it first, so a float32 operand does not round a float64 result); other must be a
+            tensor, as PyTorch's.
         """
     @staticmethod
     def i0(input: Tensor) -> Tensor:
@@ -174,12 +177,6 @@ class Tensor:
     def index_put(input: Tensor, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
         """
         A copy of input with input[indices] = values, or += with accumulate (repeated indices add).
-        """
-    @staticmethod
-    def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-        """
-        A copy of input where input.select(dim, index[i]) is reduced with source.select(dim, i) for
-            every i; include_self=False leaves input's own values out of the slices index names.
         """
     @staticmethod
     def inverse(A: Tensor) -> Tensor:
@@ -307,14 +304,6 @@ class Tensor:
     def rad2deg(input: Tensor) -> Tensor:
         ...
     @staticmethod
-    def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
-        """
-        A copy of input with src's elements reduced into the positions index names along dim
-            (torch.scatter_reduce): reduce is "sum", "prod", "mean", "amax" or "amin"; include_self=False
-            leaves input's own value out of the positions that receive any. Positions no index names keep
-            input's value.
-        """
-    @staticmethod
     def signbit(input: Tensor) -> Tensor:
         """
         Whether the sign bit is set (true for -0.0 and negative NaN-free values).
@@ -322,7 +311,7 @@ class Tensor:
     @staticmethod
     def sinc(input: Tensor) -> Tensor:
         """
-        sin(pi x) / (pi x), 1 at 0.
+        sin(pi x) / (pi x), 1 at 0; integers in the default float dtype.
         """
     @staticmethod
     def slogdet(A: Tensor) -> SlogdetResult:
@@ -649,14 +638,17 @@ class Tensor:
         """
         In place: self.copy_(addmm(self, ...)).
         """
-    @typing.overload
-    def all(self) -> Tensor:
+    def all(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
+        all(*args, **kwargs)
+        Overloaded function.
+        
+        1. all(input: ember._C.Tensor) -> ember._C.Tensor
+        
         Whether every entry is nonzero (a 0-d bool).
+        
+        2. all(input: ember._C.Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> ember._C.Tensor
         """
-    @typing.overload
-    def all(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
-        ...
     def allclose(self, other, rtol = 1e-05, atol = 1e-08, equal_nan = False):
         ...
     def amax(self, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
@@ -667,14 +659,17 @@ class Tensor:
         """
         Minimum over dim (every dim when empty), values only; see amax.
         """
-    @typing.overload
-    def any(self) -> Tensor:
+    def any(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
+        any(*args, **kwargs)
+        Overloaded function.
+        
+        1. any(input: ember._C.Tensor) -> ember._C.Tensor
+        
         Whether any entry is nonzero (a 0-d bool).
+        
+        2. any(input: ember._C.Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> ember._C.Tensor
         """
-    @typing.overload
-    def any(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
-        ...
     def apply_(self, callable: typing.Callable[[typing.Any], typing.Any]) -> Tensor:
         """
         In place: every element x becomes callable(x) (a Python number in, one out). Slow: CPU only.
@@ -1049,7 +1044,8 @@ class Tensor:
         """
     def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
         """
-        The n-th forward difference along dim (prepend and append joined first).
+        The n-th forward difference along dim (prepend and append joined first); of a bool tensor,
+            whether neighbours differ (logical_xor), as PyTorch's.
         """
     def digamma(self) -> Tensor:
         """
@@ -1074,8 +1070,10 @@ class Tensor:
         
         rounding_mode "floor" is floor_divide (Python's //), "trunc" rounds toward zero; both keep integer inputs integer and record no gradient (it would be zero).
         """
-    def div_(self, other: typing.Any) -> typing.Any:
-        ...
+    def div_(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
+        """
+        In place: self.copy_(div(self, other, rounding_mode=rounding_mode)).
+        """
     def divide(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
         """
         div(*args, **kwargs)
@@ -1105,9 +1103,9 @@ class Tensor:
     @typing.overload
     def eq(self, other: bool | int | float) -> Tensor:
         ...
-    def eq_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def eq_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(eq(self, ...)).
+        In place: self.copy_(eq(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def equal(self, other):
         ...
@@ -1243,9 +1241,9 @@ class Tensor:
     @typing.overload
     def ge(self, other: bool | int | float) -> Tensor:
         ...
-    def ge_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def ge_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(ge(self, ...)).
+        In place: self.copy_(ge(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def geometric_(self, p: float, *, generator: typing.Any = None) -> Tensor:
         """
@@ -1256,13 +1254,13 @@ class Tensor:
         """
         The outer product of two 1-D tensors: out[i][j] = self[i] * vec2[j].
         """
-    def greater_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def greater_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(gt(self, ...)).
+        In place: self.copy_(gt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
-    def greater_equal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def greater_equal_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(ge(self, ...)).
+        In place: self.copy_(ge(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     @typing.overload
     def gt(self, other: Tensor) -> Tensor:
@@ -1272,9 +1270,9 @@ class Tensor:
     @typing.overload
     def gt(self, other: bool | int | float) -> Tensor:
         ...
-    def gt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def gt_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(gt(self, ...)).
+        In place: self.copy_(gt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def half(self) -> Tensor:
         ...
@@ -1310,7 +1308,7 @@ class Tensor:
         """
         In place: self.copy_(_index_add(self, ...)).
         """
-    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    def index_copy(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
         self with the slices at index along dim replaced by source's.
         """
@@ -1329,6 +1327,11 @@ class Tensor:
     def index_put_(self, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
         """
         self[indices] = values (+= with accumulate, where repeated indices add up), in place.
+        """
+    def index_reduce(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+        """
+        A copy of input where input.select(dim, index[i]) is reduced with source.select(dim, i) for
+            every i; include_self=False leaves input's own values out of the slices index names.
         """
     def index_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1382,21 +1385,21 @@ class Tensor:
     @typing.overload
     def le(self, other: bool | int | float) -> Tensor:
         ...
-    def le_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def le_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(le(self, ...)).
+        In place: self.copy_(le(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def lerp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(lerp(self, ...)).
         """
-    def less_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def less_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(lt(self, ...)).
+        In place: self.copy_(lt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
-    def less_equal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def less_equal_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(le(self, ...)).
+        In place: self.copy_(le(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def lgamma(self) -> Tensor:
         """
@@ -1456,7 +1459,7 @@ class Tensor:
         """
     def logical_and_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(logical_and(self, ...)).
+        In place, outside the graph: self.copy_(logical_and(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
         """
     def logical_not(self) -> Tensor:
         """
@@ -1464,7 +1467,7 @@ class Tensor:
         """
     def logical_not_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(logical_not(self, ...)).
+        In place, outside the graph: self.copy_(logical_not(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
         """
     def logical_or(self, other: Tensor) -> Tensor:
         """
@@ -1472,11 +1475,11 @@ class Tensor:
         """
     def logical_or_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(logical_or(self, ...)).
+        In place, outside the graph: self.copy_(logical_or(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
         """
     def logical_xor_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(logical_xor(self, ...)).
+        In place, outside the graph: self.copy_(logical_xor(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
         """
     def logit_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1496,9 +1499,9 @@ class Tensor:
     @typing.overload
     def lt(self, other: bool | int | float) -> Tensor:
         ...
-    def lt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def lt_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(lt(self, ...)).
+        In place: self.copy_(lt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def map2_(self, x: Tensor, y: Tensor, callable: typing.Callable[[typing.Any, typing.Any, typing.Any], typing.Any]) -> Tensor:
         """
@@ -1634,9 +1637,9 @@ class Tensor:
     @typing.overload
     def ne(self, other: bool | int | float) -> Tensor:
         ...
-    def ne_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def ne_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(ne(self, ...)).
+        In place: self.copy_(ne(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def neg(self) -> Tensor:
         """
@@ -1670,17 +1673,24 @@ class Tensor:
         """
         Coordinates of the nonzero elements, one row each in row-major order: [n, input.dim()]; with as_tuple=True one 1-D tensor per dim.
         """
-    def norm(self, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
+    def norm(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
+        norm(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: object = None, keepdim: bool = False) -> ember._C.Tensor
+        
         Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
+        
+        
+        PyTorch's forms too: torch.norm: p="fro" is the 2-norm of the entries over dim (at most two dims; every entry when
+            None), p="nuc" the nuclear norm of the matrices over dim (the last two when None), a number p the
+            vector p-norm over dim.
         """
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: typing.Any = None) -> Tensor:
         """
         Fills with N(mean, std^2) draws.
         """
-    def not_equal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def not_equal_(self, other: typing.Any) -> Tensor:
         """
-        In place: self.copy_(ne(self, ...)).
+        In place: self.copy_(ne(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
         """
     def numel(self) -> int:
         ...
@@ -1784,9 +1794,16 @@ class Tensor:
         """
         self tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
         """
-    def repeat_interleave(self, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    def repeat_interleave(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
+        repeat_interleave(input: ember._C.Tensor, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> ember._C.Tensor
+        
         Each entry along dim repeated `repeats` times in place (of the flattened tensor without dim).
+        
+        
+        PyTorch's forms too: Each entry along dim (of the flattened tensor without dim) repeated `repeats` times: a number,
+            or a tensor of one count per entry (a one-entry tensor counts for all). With no repeats, input
+            holds the counts and the result is each index repeated its count times.
         """
     def requires_grad_(self, requires_grad: bool = True) -> typing.Any:
         ...
@@ -1810,9 +1827,15 @@ class Tensor:
         """
         Entries shifted along dims by shifts (wrapping around); with no dims, the flattened tensor is rolled and the shape restored.
         """
-    def round(self) -> Tensor:
+    def round(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
+        round(input: ember._C.Tensor) -> ember._C.Tensor
+        
         The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
+        
+        
+        PyTorch's forms too: The nearest integer, halves to even; with decimals, round(x * 10^d) / 10^d (d < 0:
+            round(x / 10^-d) * 10^-d), in the input's dtype as PyTorch (so 0.05 rounds to 0.0).
         """
     def round_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1826,7 +1849,7 @@ class Tensor:
         """
         In place: self.copy_(rsqrt(self, ...)).
         """
-    def scatter(self, dim: int, index: Tensor, src: typing.Any = None, *, value: typing.Any = None, reduce: str | None = None) -> Tensor:
+    def scatter(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
         """
         self with src (a tensor, or a number) written at index along dim (PyTorch's scatter; where
             an index repeats, PyTorch leaves undefined which write wins: here they add).
@@ -1842,6 +1865,13 @@ class Tensor:
     def scatter_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(scatter_add(self, ...)).
+        """
+    def scatter_reduce(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+        """
+        A copy of input with src's elements reduced into the positions index names along dim
+            (torch.scatter_reduce): reduce is "sum", "prod", "mean", "amax" or "amin"; include_self=False
+            leaves input's own value out of the positions that receive any. Positions no index names keep
+            input's value.
         """
     def scatter_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """

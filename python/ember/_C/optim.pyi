@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
+__all__: list[str] = ['Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'GradScaler', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
 class Optimizer:
     """
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
@@ -99,6 +99,51 @@ class RAdam(Optimizer):
     RAdam (torch.optim.RAdam).
     """
     def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class GradScaler:
+    """
+    optim::GradScaler (ember.amp).
+    """
+    def __init__(self, init_scale: typing.SupportsFloat | typing.SupportsIndex, growth_factor: typing.SupportsFloat | typing.SupportsIndex, backoff_factor: typing.SupportsFloat | typing.SupportsIndex, growth_interval: typing.SupportsInt | typing.SupportsIndex, enabled: bool) -> None:
+        ...
+    def begin_step(self, key: typing.SupportsInt | typing.SupportsIndex, grads: collections.abc.Sequence[ember._C.Tensor]) -> bool:
+        ...
+    def get_scale(self) -> float:
+        ...
+    def is_enabled(self) -> bool:
+        ...
+    def load_state_dict(self, state_dict: dict) -> None:
+        ...
+    def scale(self, outputs: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    def state_dict(self) -> dict:
+        ...
+    def unscale_(self, key: typing.SupportsInt | typing.SupportsIndex, grads: collections.abc.Sequence[ember._C.Tensor]) -> None:
+        ...
+    def update(self) -> None:
+        ...
+    def update_to(self, new_scale: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def backoff_factor(self) -> float:
+        ...
+    @backoff_factor.setter
+    def backoff_factor(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def growth_factor(self) -> float:
+        ...
+    @growth_factor.setter
+    def growth_factor(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def growth_interval(self) -> int:
+        ...
+    @growth_interval.setter
+    def growth_interval(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def growth_tracker(self) -> int:
         ...
 class LRScheduler:
     """
