@@ -3,6 +3,8 @@
 // NaN anywhere gives a NaN result whose gradient goes to self; min > max gives max everywhere;
 // a tie of self with one bound (min < max) halves the gradient between them; self == min == max
 // sends it all to self.
+#include <limits>
+
 #include "ember/autograd/record.h"
 #include "ember/core/promotion.h"
 #include "ember/ops/binary.h"
@@ -61,7 +63,12 @@ Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
   Tensor out;
   {
     autograd::NoGradGuard no_grad;
-    out = minimum(maximum(self, min), max);
+    // NB: x where it equals a bound (its zero's sign: PyTorch's scalar loop, and clamp with number
+    // bounds everywhere), not minimum(maximum(...)), whose packets give the bound's; a NaN bound gives NaN
+    Tensor above = where(lt(self, min), min, self);
+    out = where(gt(above, max), max, above);
+    if (is_floating(out.dtype()))
+      out = where(logical_or(isnan(min), isnan(max)), std::numeric_limits<double>::quiet_NaN(), out);
   }
   if (autograd::any_requires_grad(self, min, max)) {
     auto node = autograd::make_node<ClampTensorBackward>(self, min, max);

@@ -127,7 +127,7 @@ def norm_amplification(prog, want):
 def zero_sign_split(prog, want, got):
     """Whether an op whose zero's sign is unspecified (ZERO_SIGN_UNSPECIFIED) gave zeros of other signs in
     the two runs: the gradients of sqrt, log or 1/x there take that sign (-inf against inf)."""
-    return any(node_name(prog, j) in ZERO_SIGN_UNSPECIFIED and want["values"][j] and got["values"][j]
+    return any(zero_sign_unspecified(prog, j) and want["values"][j] and got["values"][j]
                and zero_signs_differ(want["values"][j], got["values"][j]) for j in range(len(prog["nodes"])))
 
 
@@ -807,7 +807,7 @@ def upstream_differs(prog, want, got, i):
         for w, e in ((made_value(want, j), made_value(got, j)), (want["values"][j], got["values"][j])):
             if w and e and w.get("dtype") in encoding.FLOAT_DTYPES and w.get("data") != e.get("data"):
                 return True
-            if w and e and node_name(prog, j) in ZERO_SIGN_UNSPECIFIED and zero_signs_differ(w, e):
+            if w and e and zero_sign_unspecified(prog, j) and zero_signs_differ(w, e):
                 return True
         todo.extend(refs(prog["nodes"][j]))
     return False
@@ -825,6 +825,23 @@ ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "F.conv1d", "F.conv2d", "F.conv_
                          "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
                          "einsum", "tensordot", "__matmul__", "__rmatmul__",
                          "F.batch_norm", "F.instance_norm", "F.group_norm", "lerp"} | EXTREMA
+
+
+# PyTorch's maximum and minimum give the second operand's zero in their vectorised loop and the first's in
+# the scalar one (maximum(+0, -0) is -0 in the first 16 elements of 24 and +0 in the rest), and so does
+# clamp with tensor bounds (min(max(x, lo), hi)); with number bounds its zero is x's everywhere.
+CLAMPS = {"clamp", "clip", "clamp_min", "clamp_max"}
+
+
+def zero_sign_unspecified(prog, j):
+    """Whether node j is an op whose zero results' sign PyTorch leaves unspecified (see above)."""
+    name = node_name(prog, j)
+    base = name[:-1] if name.endswith("_") and not name.startswith("__") else name
+    if name in ZERO_SIGN_UNSPECIFIED or base in ("maximum", "minimum"):
+        return True
+    node = prog["nodes"][j]
+    bounds = list(node.get("args", [])[1:]) + list((node.get("kwargs") or {}).values())
+    return base in CLAMPS and any(isinstance(b, dict) and "v" in b for b in bounds)
 
 
 def zero_signs_differ(w, e):

@@ -54,6 +54,15 @@ def test_clamp_with_tensor_bounds_propagates_nan_and_gradients():
         ember.clamp(x)
 
 
+def test_clamp_with_tensor_bounds_keeps_xs_zero_at_a_bound_everywhere():
+    # as PyTorch's scalar loop and its clamp with number bounds (its vectorised loop gives the upper
+    # bound's zero); a value's result does not depend on where it sits
+    x, lo, hi = ember.zeros(24), ember.tensor(-0.0), ember.zeros(24)
+    assert not ember.clip(x, min=lo, max=hi).signbit().any()
+    assert ember.clip(-x, min=hi, max=hi).signbit().all()
+    assert ember.clamp(x, min=ember.tensor(3.0), max=ember.tensor(2.0)).tolist() == [2.0] * 24
+
+
 @pytest.mark.parametrize("indexing", ["ij", "xy"])
 @pytest.mark.parametrize("sizes", [[3], [2, 3], [2, 0, 4], [1, 2, 3]])
 def test_meshgrid_matches_numpy(indexing, sizes):
