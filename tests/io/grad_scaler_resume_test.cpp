@@ -9,6 +9,7 @@
 #include "ember/io/training_state.h"
 #include "ember/optim/optim.h"
 #include "io/io_test_util.h"
+#include "optim/tiny_sgd_model.h"
 #include "support/expect.h"
 
 using namespace ember;
@@ -20,16 +21,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// w (2 x 3) and b (3), with a loss whose gradients are known: sum((x @ w + b) * c).
-struct Tiny {
-  Tensor w = tensor(std::vector<double>{0.5, -1, 2, 0.25, 3, -0.75}, {2, 3}).to(kFloat32).set_requires_grad();
-  Tensor b = zeros({3}, kFloat32).set_requires_grad();
-  SGD sgd{{{"w", w}, {"b", b}}, {.lr = 0.125}};
-  Tensor loss(double scale_x = 1) const {
-    Tensor x = tensor(std::vector<double>{1, 2, -1, 0.5}, {2, 2}).to(kFloat32) * scale_x;
-    return sum((matmul(x, w) + b) * tensor(std::vector<double>{1, -2, 0.5}).to(kFloat32));
-  }
-};
+using Tiny = ember::testing::TinySgdModel;
 
 }  // namespace
 

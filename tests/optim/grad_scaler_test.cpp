@@ -9,6 +9,7 @@
 #include "ember/ember.h"
 #include "ember/io/optim_io.h"
 #include "ember/optim/optim.h"
+#include "optim/tiny_sgd_model.h"
 #include "support/expect.h"
 
 using namespace ember;
@@ -21,16 +22,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool same(const Tensor& a, const Tensor& b) { return a.to_vector<double>() == b.to_vector<double>(); }
 
-// w (2 x 3) and b (3), with a loss whose gradients are known: sum((x @ w + b) * c).
-struct Tiny {
-  Tensor w = tensor(std::vector<double>{0.5, -1, 2, 0.25, 3, -0.75}, {2, 3}).to(kFloat32).set_requires_grad();
-  Tensor b = zeros({3}, kFloat32).set_requires_grad();
-  SGD sgd{{{"w", w}, {"b", b}}, {.lr = 0.125}};
-  Tensor loss(double scale_x = 1) const {
-    Tensor x = tensor(std::vector<double>{1, 2, -1, 0.5}, {2, 2}).to(kFloat32) * scale_x;
-    return sum((matmul(x, w) + b) * tensor(std::vector<double>{1, -2, 0.5}).to(kFloat32));
-  }
-};
+using Tiny = ember::testing::TinySgdModel;
 
 }  // namespace
 
