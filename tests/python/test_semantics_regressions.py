@@ -3,6 +3,7 @@
 that leaked an ignored row's NaN, forms that were missing. Each case replays torch 2.15's output and
 gradients (tests/fixtures/semantics.json, written by make_semantics_fixtures.py); the refusals and the
 two deliberate differences (python/README.md) are checked directly."""
+import math
 import warnings
 
 import numpy as np
@@ -492,3 +493,13 @@ def test_cdist_gradient_at_a_zero_distance_is_zero_whatever_comes_in():
     x2 = ember.tensor([[1.5], [0.5]], requires_grad=True)
     ember.cdist(ember.tensor([[0.0], [0.5], [0.0]]), x2).reciprocal().sum().backward()
     np.testing.assert_allclose(x2.grad.numpy(), [[-(2 / 1.5 ** 2 + 1)], [-8.0]], rtol=1e-6)
+
+
+def test_digammas_gradient_is_trigamma_and_inf_at_its_poles():
+    x = ember.tensor([-1.0, 0.0, -2.0], requires_grad=True)
+    ember.digamma(x).sum().backward()
+    assert x.grad.tolist() == [math.inf] * 3  # PyTorch's float32: 1.29e15 at -1
+    y = ember.tensor([1.0, 0.5], dtype=ember.float64, requires_grad=True)
+    ember.digamma(y).sum().backward()
+    assert y.grad.tolist() == pytest.approx([math.pi ** 2 / 6, math.pi ** 2 / 2], rel=1e-15)
+
