@@ -839,7 +839,7 @@ def zero_sign_unspecified(prog, j):
     """Whether node j is an op whose zero results' sign PyTorch leaves unspecified (see above)."""
     name = node_name(prog, j)
     base = name[:-1] if name.endswith("_") and not name.startswith("__") else name
-    if name in ZERO_SIGN_UNSPECIFIED or base in ("maximum", "minimum"):
+    if base in ZERO_SIGN_UNSPECIFIED or base in ("maximum", "minimum"):  # in place too (lerp_)
         return True
     node = prog["nodes"][j]
     bounds = list(node.get("args", [])[1:]) + list((node.get("kwargs") or {}).values())
