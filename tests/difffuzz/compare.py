@@ -847,12 +847,13 @@ def upstream_differs(prog, want, got, i):
 # matrix's det on the pivots its LU took. Ember's choice is one of them. And the normalisations, whose
 # zero's sign follows the form: Ember's (x - mean) * scale gives +0 where x is the mean, PyTorch's
 # x * scale + (bias - mean * scale) x's sign (python/README.md). And lerp: a fused multiply-add rounds an
-# underflowing negative product to -0, where the product rounded apart adds +0 to -0. And which of tied
-# zeros of both signs an order statistic (topk, sort, max, ...) picks.
+# underflowing negative product to -0, where the product rounded apart adds +0 to -0; so does addcmul's
+# (float64 0 + 5e-324 * -0.3 is -0 fused, +0 rounded twice; Ember's float32 one rounds once, through
+# double). And which of tied zeros of both signs an order statistic (topk, sort, max, ...) picks.
 ZERO_SIGN_UNSPECIFIED = {"F.softshrink", "det", "F.conv1d", "F.conv2d", "F.conv_transpose1d", "F.conv_transpose2d",
                          "matmul", "mm", "bmm", "addmm", "baddbmm", "F.linear", "F.bilinear",
                          "einsum", "tensordot", "__matmul__", "__rmatmul__",
-                         "F.batch_norm", "F.instance_norm", "F.group_norm", "lerp"} | EXTREMA
+                         "F.batch_norm", "F.instance_norm", "F.group_norm", "lerp", "addcmul"} | EXTREMA
 
 
 # PyTorch's maximum and minimum give the second operand's zero in their vectorised loop and the first's in
