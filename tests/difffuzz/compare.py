@@ -72,7 +72,7 @@ def allowed(m, allowlist, prog, want=None):
     the op it shows at ("blame"), a substring of its detail ("detail") or a regular expression found in it
     ("detail_re"), where the entry names them; for an entry with "op", that the program calls that op (in
     place or not: a gradient names no op), and with "nan_input" too, on a first operand that holds a NaN
-    in torch's run (want)."""
+    in torch's run (want); with "operand_below", on a first operand holding a value below that number."""
     ops = op_bases(prog)
     return any(a["category"] == m.category and a.get("blame", m.blame) == m.blame and a.get("detail", "") in m.detail
                and re.search(a.get("detail_re", ""), m.detail)
@@ -86,6 +86,7 @@ def allowed(m, allowlist, prog, want=None):
                and (not a.get("zero_value") or zero_value(prog, want, a["op"]))
                and (not a.get("near_constant_norm") or bool(norm_amplification(prog, want)))
                and (not a.get("one_element_norm") or one_element_norm(prog, want, a["op"]))
+               and ("operand_below" not in a or operand_below(prog, want, a["op"], a["operand_below"]))
                for a in allowlist)
 
 
@@ -506,6 +507,20 @@ def nan_input(prog, want, op, infinities=False, subnormals=False, near_negative_
                             return True
                 elif np.isnan(a).any() or infinities and np.isinf(a).any():
                     return True
+    return False
+
+
+def operand_below(prog, want, op, bound):
+    """Whether the program calls op (in place or not) on a first operand holding a value below bound (in
+    torch's run, as made or as in-place ops left it)."""
+    for n in prog["nodes"]:
+        if "name" in n and op_bases({"nodes": [n]}) == {op}:
+            args = n.get("args", [])
+            j = args[0].get("v") if args and isinstance(args[0], dict) else None
+            for a in (torch_floats(want, j), final_floats(want, j)) if j is not None else ():
+                with np.errstate(invalid="ignore"):
+                    if a is not None and (a < bound).any():
+                        return True
     return False
 
 
