@@ -304,22 +304,30 @@ def infinity_noise_equalised(w, e):
 QUOTIENTS = {"div": (0, 1), "true_divide": (0, 1), "__truediv__": (0, 1), "addcdiv": (1, 2)}
 
 
-def self_quotient_leaves(prog):
+def self_quotient_leaves(prog, want):
     """The inputs (as gradient keys) upstream of an op that divides a value by itself (x / x,
-    y.addcdiv(t, t)): the gradient it sends that value is 0 in exact arithmetic, two terms of
-    opposite sign each summed over the broadcast, and in float32 the residual of their rounding
-    (-1.5e-5, of sums of 89.6, where PyTorch's two sums rounded alike by chance and gave 0). Such a
-    gradient is not compared by value."""
+    y.addcdiv(t, t)) or by its own norm over one element (F.normalize of a 0-d tensor, or along a dim
+    of size 1: +-1): the gradient it sends that value is 0 in exact arithmetic, terms of opposite sign
+    (each summed over the broadcast), and in floating point the residual of their rounding (-1.5e-5,
+    of sums of 89.6, where PyTorch's two sums rounded alike by chance and gave 0). Such a gradient is
+    not compared by value."""
     leaves = set()
     for n in prog["nodes"]:
         name = n.get("name", "")
         pos = QUOTIENTS.get(name[:-1] if name.endswith("_") and not name.startswith("__") else name)
         args = n.get("args", [])
-        if not pos or len(args) <= max(pos):
+        if name == "F.normalize" and args and isinstance(args[0], dict) and "v" in args[0]:
+            x = torch_floats(want, args[0]["v"])
+            dim = (n.get("kwargs") or {}).get("dim", args[2] if len(args) > 2 and isinstance(args[2], int) else 1)
+            if x is None or not (x.ndim == 0 or (-x.ndim <= dim < x.ndim and x.shape[dim] == 1)):
+                continue
+            a = args[0]
+        elif not pos or len(args) <= max(pos):
             continue
-        a, b = (args[p] for p in pos)
-        if not (isinstance(a, dict) and isinstance(b, dict) and "v" in a and a.get("v") == b.get("v")):
-            continue
+        else:
+            a, b = (args[p] for p in pos)
+            if not (isinstance(a, dict) and isinstance(b, dict) and "v" in a and a.get("v") == b.get("v")):
+                continue
         seen, todo = set(), [a["v"]]
         while todo:
             k = todo.pop()
@@ -621,7 +629,7 @@ def compare(prog, want, got, ref=None, allowlist=()):
                          or constant_spread(prog, want))
     computed_huge = largest_huge(want, range(len(prog["nodes"])))
     slope = infinite_slope(prog, want)
-    self_quotient = self_quotient_leaves(prog)
+    self_quotient = self_quotient_leaves(prog, want)
     if subnormal_meets_infinity(prog, want):
         computed_huge = max(computed_huge, float(np.finfo(np.float32).max))
     for k, w in want["grads"].items():
