@@ -1041,6 +1041,11 @@ def holds_huge(prog, want):
     and one a subnormal number (see below)."""
     inputs = [i for i, n in enumerate(prog["nodes"]) if "input" in n]
     largest = largest_huge(want, inputs)
+    # NB: the data as the program gives it too: an in-place op may have overwritten it (acosh_ of 1.8e308)
+    for j in inputs:
+        entry = prog["nodes"][j]["input"]
+        if isinstance(entry, dict) and entry.get("dtype") in encoding.FLOAT_DTYPES and "data" in entry:
+            largest = max(largest, largest_huge({"values": [entry]}, [0]))
     # NB: an infinity beside a subnormal: inf * (g * 1e-45) is NaN where the product underflowed first,
     # inf where inf * g came first (an einsum's order)
     # NB: so is a Python number past float32's square root of its largest (x - 2 * 3.4e38: a fused
