@@ -236,7 +236,9 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
             gy = gr.template cast<double>() * ConstVecMap<T>(wp, D).template cast<double>();
           else
             gy = gr.template cast<double>();
-          const double c1m = gy.mean(), c2m = (gy * xhat).mean();
+          // NB: the products rounded before they are summed (a temporary): the compiler fused the sum of
+          // two into a multiply-add, and gy xhat of (g, g) and (c, -c) came out 1e-16, not 0 (PyTorch's 0)
+          const double c1m = gy.mean(), c2m = ArrD(gy * xhat).mean();
           if (std::isfinite(c1m) && std::isfinite(c2m)) {
             VecMap<T>(gip + r * D, D) = (a * (gy - c1m - xhat * c2m)).template cast<T>();
           } else {

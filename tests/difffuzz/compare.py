@@ -563,8 +563,10 @@ def compare(prog, want, got, ref=None, allowlist=()):
     for i, (w, e) in enumerate(zip(want["values"], got["values"])):
         if w is None:
             continue
-        # NB: a value read after an in-place op wrote it depends on that op too (v1.erfinv_(); v1.clone())
-        if any(j in diverged or any(k in diverged for k in in_place_writers(prog, j) if k < i)
+        # NB: a value read after an in-place op wrote it (or a view of it) depends on that op too
+        # (v1.erfinv_(); v1.clone(), or v1.select(0, 2).fmod_(y); v1.clone())
+        if any(j in diverged or any(k in diverged for m in view_closure(prog, j) for k in in_place_writers(prog, m)
+                                    if k < i)
                for j in refs(prog["nodes"][i])):
             diverged.add(i)
             continue
@@ -1079,13 +1081,19 @@ VIEWS = {"getitem", "view", "view_as", "narrow", "select", "transpose", "t", "ex
 RUNNING_STATS = {"F.batch_norm", "F.instance_norm"}
 
 
-def stat_writers(prog, i):
-    """The normalisations that write running statistics into node i's memory (through i or a view of
-    it): an update of the mean from huge data rounds as the data's magnitude (3.4e38 - 3.4e38 + 3)."""
+def view_closure(prog, i):
+    """Node i and the later nodes that may be views of it (VIEWS of i or of such a node)."""
     closure, nodes = {i}, prog["nodes"]
     for k in range(i + 1, len(nodes)):
         if nodes[k].get("name") in VIEWS and next(iter(refs(nodes[k])), None) in closure:
             closure.add(k)
+    return closure
+
+
+def stat_writers(prog, i):
+    """The normalisations that write running statistics into node i's memory (through i or a view of
+    it): an update of the mean from huge data rounds as the data's magnitude (3.4e38 - 3.4e38 + 3)."""
+    closure, nodes = view_closure(prog, i), prog["nodes"]
     return [k for k in range(i + 1, len(nodes)) if nodes[k].get("name") in RUNNING_STATS
             and any(isinstance(a, dict) and a.get("v") in closure for a in nodes[k].get("args", [])[1:3])]
 

@@ -503,3 +503,12 @@ def test_digammas_gradient_is_trigamma_and_inf_at_its_poles():
     ember.digamma(y).sum().backward()
     assert y.grad.tolist() == pytest.approx([math.pi ** 2 / 6, math.pi ** 2 / 2], rel=1e-15)
 
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64])
+def test_layer_norm_gradient_of_a_uniform_incoming_gradient_is_exactly_zero(dtype):
+    # the output's mean is 0 whatever x is, so a gradient equal along the row gives x none: PyTorch's is
+    # exactly 0 (and erfinv's slope of 1e5 amplified Ember's 2e-16 residual to 2.5e-12)
+    x = ember.tensor([[1.0, 0.0], [5.0, 0.0], [0.3, -2.0]], dtype=dtype, requires_grad=True)
+    F.layer_norm(x, [2]).backward(ember.tensor([[7.5, 7.5], [100.25, 100.25], [-3.0, -3.0]], dtype=dtype))
+    assert x.grad.tolist() == [[0.0, 0.0]] * 3
