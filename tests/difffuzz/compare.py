@@ -825,12 +825,15 @@ def moved_step(prog, want, got, i, w, e):
 
 
 def counts_nonzeros(node):
-    """Whether a node is a norm with p = 0, which counts the nonzero elements: a step at 0 (a singular
-    matrix's det is 0 in one library and 1e-8 in the other, as their LU rounds)."""
-    if node.get("name") not in ("norm", "linalg.vector_norm", "linalg.norm"):
+    """Whether a node is a norm (or dist, the norm of a difference) with p = 0, which counts the nonzero
+    elements: a step at 0 (a singular matrix's det is 0 in one library and 1e-8 in the other, as their
+    LU rounds; 1 - i0(4e-4) is 0 or an ulp)."""
+    name = node.get("name")
+    if name not in ("norm", "linalg.vector_norm", "linalg.norm", "dist"):
         return False
-    args, kwargs = node.get("args", []), node.get("kwargs", {})
-    p = kwargs.get("p", kwargs.get("ord", args[1] if len(args) > 1 else None))
+    args, kwargs = node.get("args", []), node.get("kwargs") or {}
+    k = 2 if name == "dist" else 1
+    p = kwargs.get("p", kwargs.get("ord", args[k] if len(args) > k else None))
     return not isinstance(p, (dict, list, str)) and p == 0
 
 
