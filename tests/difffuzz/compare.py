@@ -235,10 +235,13 @@ def constant_spread(prog, want):
         x = torch_floats(want, j)
         if x is None or x.size < 2:
             continue
-        dim = kwargs.get("dim", args[1] if len(args) > 1 and isinstance(args[1], (int, list)) else None)
-        dims = list(range(x.ndim)) if dim is None or dim == [] else [d % max(x.ndim, 1) for d in np.atleast_1d(dim)]
-        if x.ndim == 0:
+        dim = kwargs.get("dim", args[1] if len(args) > 1 else None)
+        if isinstance(dim, dict):  # NB: a tuple of dims, as the programs write it
+            dim = dim.get("tuple")
+        if x.ndim == 0 or not (dim is None or isinstance(dim, int) and not isinstance(dim, bool)
+                               or isinstance(dim, list) and all(isinstance(d, int) for d in dim)):
             continue
+        dims = list(range(x.ndim)) if dim is None or dim == [] else sorted({d % x.ndim for d in np.atleast_1d(dim)})
         kept = [d for d in range(x.ndim) if d not in dims]
         rows = np.transpose(x, kept + dims).reshape(int(np.prod([x.shape[d] for d in kept])), -1)
         if rows.shape[1] > 1 and (rows.max(axis=1) == rows.min(axis=1)).any():
