@@ -577,6 +577,11 @@ def compare(prog, want, got, ref=None, allowlist=()):
         if e is None:
             out.append(Mismatch("value", f"node {i}", name, f"torch {describe(w)}, ember no tensor"))
             continue
+        if ref is not None and not ref.get("ok") and ref.get("at") == i and differs_at_all(w, e):
+            # NB: the float64 run raised here (inverse of a matrix singular in exact arithmetic) where float32
+            # rounding made the problem solvable: the values are that rounding's, 1 / a residual pivot
+            diverged.add(i)
+            continue
         r = refv[i] if refv else None
         k = str(i)
         suffix = LATER if "input" in prog["nodes"][i] else ""  # an input is right as made: data
