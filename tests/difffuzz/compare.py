@@ -132,8 +132,8 @@ def zero_sign_split(prog, want, got):
                and zero_signs_differ(want["values"][j], got["values"][j]) for j in range(len(prog["nodes"])))
 
 
-EXTREMA = {"min", "max", "amin", "amax", "median", "nanmedian", "kthvalue", "mode", "topk", "sort", "msort",
-           "cummax", "cummin", "argsort"}
+EXTREMA = {"min", "max", "amin", "amax", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "mode", "topk",
+           "sort", "msort", "cummax", "cummin", "argsort"}
 
 
 def rounding_ties(prog, want, got):
