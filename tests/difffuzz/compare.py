@@ -199,6 +199,23 @@ def phase_lost(prog, want, got, j):
 REPEATING = {"expand", "expand_as", "broadcast_to", "repeat", "repeat_interleave", "tile"}
 
 
+# Ops whose result does not change when a constant is added along a dim (softmax's): over an exactly
+# constant row from an expanded view, each copy's gradient terms cancel to exactly 0 in exact arithmetic.
+SHIFT_INVARIANT = {"F.softmax", "F.log_softmax", "F.cross_entropy"}
+
+
+def shift_invariant_groups(node, x):
+    """x's rows along the dim a SHIFT_INVARIANT node normalises over (cross_entropy's classes), or None."""
+    args, kwargs = node.get("args", []), node.get("kwargs") or {}
+    if node["name"] == "F.cross_entropy":
+        dim = 1 if x.ndim >= 2 else 0
+    else:
+        dim = kwargs.get("dim", args[1] if len(args) > 1 else None)
+        if not isinstance(dim, int) or isinstance(dim, bool) or not -x.ndim <= dim < x.ndim:
+            return None
+    return np.moveaxis(x, dim, -1).reshape(-1, x.shape[dim])
+
+
 def expanded_constant_norm(prog, want):
     """Whether a normalisation in the program normalises an exactly constant group of values computed from
     an expanded or repeated view (`x.expand(5)` or `repeat_interleave` then layer_norm): each input
@@ -206,7 +223,7 @@ def expanded_constant_norm(prog, want):
     library computes there is rounding noise of those terms (scaled by what backward multiplies in later:
     1e148 against 2e148): the program's gradients are not compared by value."""
     for n in prog["nodes"]:
-        if n.get("name") not in NORMS:
+        if n.get("name") not in NORMS and n.get("name") not in SHIFT_INVARIANT:
             continue
         args = n.get("args", [])
         j = args[0].get("v") if args and isinstance(args[0], dict) else None
@@ -215,7 +232,8 @@ def expanded_constant_norm(prog, want):
         for x in (torch_floats(want, j), final_floats(want, j)):
             if x is None or x.size == 0 or x.ndim < 1:
                 continue
-            rows = norm_groups(n["name"], args, x.astype(np.float64))
+            rows = (shift_invariant_groups(n, x.astype(np.float64)) if n["name"] in SHIFT_INVARIANT
+                    else norm_groups(n["name"], args, x.astype(np.float64)))
             if rows is not None and rows.size and rows.shape[1] > 1 and (rows.max(axis=1) == rows.min(axis=1)).any():
                 return True
     return False
@@ -319,7 +337,10 @@ def self_quotient_leaves(prog, want):
         name = n.get("name", "")
         pos = QUOTIENTS.get(name[:-1] if name.endswith("_") and not name.startswith("__") else name)
         args = n.get("args", [])
-        if name == "F.normalize" and args and isinstance(args[0], dict) and "v" in args[0]:
+        if name == "F.cosine_similarity" and len(args) > 1 and isinstance(args[0], dict) and "v" in args[0] \
+                and isinstance(args[1], dict) and args[1].get("v") == args[0]["v"]:
+            a = args[0]  # NB: cos(x, x) is 1 whatever x is
+        elif name == "F.normalize" and args and isinstance(args[0], dict) and "v" in args[0]:
             x = torch_floats(want, args[0]["v"])
             dim = (n.get("kwargs") or {}).get("dim", args[2] if len(args) > 2 and isinstance(args[2], int) else 1)
             if x is None or not (x.ndim == 0 or (-x.ndim <= dim < x.ndim and x.shape[dim] == 1)):
