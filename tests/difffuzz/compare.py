@@ -926,6 +926,8 @@ def zero_sign_unspecified(prog, j):
     if base in ZERO_SIGN_UNSPECIFIED or base in ("maximum", "minimum"):  # in place too (lerp_)
         return True
     node = prog["nodes"][j]
+    if base in ("add", "sub", "subtract") and "alpha" in (node.get("kwargs") or {}):
+        return True  # NB: x - alpha * y fused, as lerp's (0 - 0.5 * 5e-324 is -0 fused, +0 rounded twice)
     bounds = list(node.get("args", [])[1:]) + list((node.get("kwargs") or {}).values())
     return base in CLAMPS and any(isinstance(b, dict) and "v" in b for b in bounds)
 
