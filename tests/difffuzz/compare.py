@@ -201,7 +201,7 @@ REPEATING = {"expand", "expand_as", "broadcast_to", "repeat", "repeat_interleave
 
 # Ops whose result does not change when a constant is added along a dim (softmax's): over an exactly
 # constant row from an expanded view, each copy's gradient terms cancel to exactly 0 in exact arithmetic.
-SHIFT_INVARIANT = {"F.softmax", "F.log_softmax", "F.cross_entropy"}
+SHIFT_INVARIANT = {"F.softmax", "F.log_softmax", "softmax", "log_softmax", "F.cross_entropy"}
 
 
 def shift_invariant_groups(node, x):
@@ -236,6 +236,33 @@ def expanded_constant_norm(prog, want):
                     else norm_groups(n["name"], args, x.astype(np.float64)))
             if rows is not None and rows.size and rows.shape[1] > 1 and (rows.max(axis=1) == rows.min(axis=1)).any():
                 return True
+    return False
+
+
+def two_element_norm(prog, want):
+    """Whether a normalisation in the program normalises a group of exactly two values whose variance is
+    far above its eps. Such a group normalises to about (-1, 1) whatever the two values are: the gradient
+    through it is the eps / (var + eps) left of a complete cancellation, and carries (var + eps) / eps times
+    the float rounding of the gradient that reaches it (layer_norm over 2 of var 0.25: 25000 times, an
+    error of 3e-3 in float32 where torch's happens to be 7e-4): the program's gradients are not compared
+    by value."""
+    for n in prog["nodes"]:
+        if n.get("name") not in NORMS:
+            continue
+        args = n.get("args", [])
+        j = args[0].get("v") if args and isinstance(args[0], dict) else None
+        eps = (n.get("kwargs") or {}).get("eps", 1e-5)
+        x = torch_floats(want, j)
+        if x is None or x.size == 0 or x.ndim < 1 or not eps or eps <= 0:
+            continue
+        rows = norm_groups(n["name"], args, x.astype(np.float64))
+        if rows is None or not rows.size or rows.shape[1] != 2:
+            continue
+        with np.errstate(all="ignore"):
+            ratio = rows.var(axis=1) / eps
+        noise = float(np.finfo(x.dtype if x.dtype in (np.float32, np.float64) else np.float32).eps)
+        if (ratio[np.isfinite(ratio)] * noise > 1e-6).any():  # NB: past what the tolerances absorb
+            return True
     return False
 
 
@@ -657,7 +684,7 @@ def compare(prog, want, got, ref=None, allowlist=()):
     noise = (torch_noise_dominated(want, ref) or zero_sign_split(prog, want, got) or rounding_ties(prog, want, got)
              or lost_phase(prog, want, got))
     constant_expanded = (expanded_constant_norm(prog, want) or broadcast_cosine(prog, want)
-                         or constant_spread(prog, want))
+                         or constant_spread(prog, want) or two_element_norm(prog, want))
     computed_huge = largest_huge(want, range(len(prog["nodes"])))
     slope = infinite_slope(prog, want)
     self_quotient = self_quotient_leaves(prog, want)
