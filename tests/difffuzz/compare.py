@@ -843,7 +843,7 @@ def made_value(res, i):
 SENSITIVE = set("""floor ceil round trunc fix frac sign signbit heaviside floor_divide remainder fmod div true_divide addcdiv
     atan2 reciprocal sqrt rsqrt pow asin acos atanh acosh erfinv logit log log2 log10 log1p digamma lgamma polygamma xlogy
     tan cos sin sinc exp exp2 expm1 cosh sinh F.threshold F.hardshrink bucketize searchsorted histc unique nonzero
-    argwhere masked_select
+    argwhere masked_select F.binary_cross_entropy F.poisson_nll_loss F.gaussian_nll_loss F.kl_div
     __floordiv__ __rfloordiv__ __mod__ __rmod__ __truediv__ __rtruediv__ __pow__ __rpow__
     logical_and logical_or logical_xor logical_not eq ne lt le gt ge""".split())  # (in place on floats: 0 or 1)
 
