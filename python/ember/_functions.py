@@ -821,8 +821,10 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:  # noqa: A002
 
 class _Sinc(Function):
     """sin(pi x) / (pi x), 1 at 0, with PyTorch's sinc_backward: (pi x cos(pi x) - sin(pi x)) / (pi x x),
-    0 where pi x x is 0 (x = 0, and |x| so small that x x underflows). Through autograd instead, the
-    quotient rule's two terms of about 1 / x cancel into noise (-1.5e-6 at x = 1e-10 in float64)."""
+    0 where pi x x is 0 (x = 0, and |x| so small that x x underflows). Its numerator cancels (10% off at
+    x = -1.4e-4 in float32), so a float32 input's is computed in float64 and rounded once. Through
+    autograd instead, the quotient rule's two terms of about 1 / x cancel into noise (-1.5e-6 at
+    x = 1e-10 in float64)."""
 
     @staticmethod
     def forward(ctx, x):
@@ -834,11 +836,12 @@ class _Sinc(Function):
     @staticmethod
     def backward(ctx, grad):
         x, = ctx.saved_tensors
-        x_pi = x * math.pi
-        x_squared_pi = x * x * math.pi
+        wide = x.to(_C.float64)
+        x_pi = wide * math.pi
+        x_squared_pi = wide * wide * math.pi
         flat = x_squared_pi == 0
         d = (x_pi * _C.cos(x_pi) - _C.sin(x_pi)) / _C.where(flat, 1.0, x_squared_pi)
-        return _C.where(flat, 0.0, grad * d)
+        return _C.where(flat, 0.0, grad * d.to(x.dtype))
 
 
 def sinc(input: Tensor) -> Tensor:  # noqa: A002
@@ -846,16 +849,28 @@ def sinc(input: Tensor) -> Tensor:  # noqa: A002
     return _Sinc.apply(input if input.is_floating_point() else input * 1.0)
 
 
+def _first_zero(input: Tensor, other: Tensor, m: Tensor) -> Tensor:
+    """m, except that where input and other are both zeros it has input's zero (PyTorch's fmax and fmin
+    give the first operand's there, where maximum's and minimum's sign depends on the element's
+    position). The gradient stays m's: input - (m - m) is input's zero in value (-0 - +0 is -0)."""
+    zeros = (input == 0) & (other == 0)
+    if not zeros.any():
+        return m
+    return _C.where(zeros, input.detach() - (m.detach() - m), m)
+
+
 def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """maximum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
     the gradient half and half (maximum's), a NaN operand gets none of it."""
-    return _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.maximum(input, other)))
+    m = _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.maximum(input, other)))
+    return _first_zero(input, other, m) if m.is_floating_point() else m
 
 
 def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """minimum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
     the gradient half and half (minimum's), a NaN operand gets none of it."""
-    return _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.minimum(input, other)))
+    m = _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.minimum(input, other)))
+    return _first_zero(input, other, m) if m.is_floating_point() else m
 
 
 def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
