@@ -85,8 +85,6 @@ DType promote_types(DType a, DType b) {
 }
 
 void check_compute_dtype(DType t, const char* op) {
-  EMBER_CHECK_TYPE(t != DType::Float16 && t != DType::BFloat16, op, ": dtype ", t,
-                   " is a storage type here; convert with to(float32) first");
   EMBER_CHECK_TYPE(t != DType::Int8 && t != DType::Int16, op, ": dtype ", t,
                    " is a storage type here; convert with to(int32), to(int64) or to(float32) first");
   EMBER_CHECK_TYPE(!is_complex(t), op, ": dtype ", t,
@@ -95,10 +93,21 @@ void check_compute_dtype(DType t, const char* op) {
 }
 
 void check_floating_compute(DType t, const char* op) {
-  if (t == DType::Float32 || t == DType::Float64) return;
+  if (is_floating(t)) return;
   check_compute_dtype(t, op);
-  EMBER_CHECK_TYPE(false, op, ": expected a floating point tensor (float32 or float64), got ", t);
+  EMBER_CHECK_TYPE(false, op, ": expected a floating point tensor, got ", t);
 }
+
+namespace detail {
+void kernel_dtype_error(DType t, const char* op, bool floating_only) {
+  EMBER_CHECK(t != DType::Float16 && t != DType::BFloat16, op, ": this kernel has no ", t,
+              " code; register it through widened<> (core/kernels/widen.h)");
+  if (floating_only) check_floating_compute(t, op);
+  check_compute_dtype(t, op);
+  EMBER_CHECK(false, op, ": no kernel for dtype ", t);
+  __builtin_unreachable();
+}
+}  // namespace detail
 
 namespace {
 std::atomic<DType> g_default_dtype{DType::Float32};

@@ -1,6 +1,7 @@
 #pragma once
-// Element types. float16, bfloat16, int8, int16, complex64 and complex128 are storage types:
-// tensors hold them, move them (views, copies, cat, indexing) and convert with to(dtype);
+// Element types. float16 and bfloat16 are compute dtypes as float32 is: kernels compute them in
+// float32 and round once (core/kernels/widen.h). int8, int16, complex64 and complex128 are storage
+// types: tensors hold them, move them (views, copies, cat, indexing) and convert with to(dtype);
 // arithmetic and comparisons on them raise a TypeError naming the dtype. A complex tensor is
 // computed on through view_as_real (a float view with a trailing dim of 2).
 #include <complex>
@@ -54,6 +55,8 @@ constexpr size_t itemsize(DType t) {
 constexpr bool is_floating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
 }
+/// float16 or bfloat16: the dtypes kernels compute in float32 and round once.
+constexpr bool is_16bit_float(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 constexpr bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
 /// Integral, bool included.
 constexpr bool is_integral(DType t) { return !is_floating(t) && !is_complex(t); }
@@ -150,12 +153,19 @@ decltype(auto) visit_dtype(DType t, F&& f) {
   __builtin_unreachable();
 }
 
-/// Throws a TypeError unless `t` is one of the dtypes arithmetic kernels compute in.
+/// Throws a TypeError unless `t` is one of the dtypes ops compute in (not int8/int16/complex).
 void check_compute_dtype(DType t, const char* op);
-/// Throws a TypeError (naming `op` and the dtype) unless `t` is float32 or float64.
+/// Throws a TypeError (naming `op` and the dtype) unless `t` is a floating dtype.
 void check_floating_compute(DType t, const char* op);
 
-/// Like visit_dtype for the dtypes arithmetic computes in (not float16/bfloat16/int8/int16/complex).
+namespace detail {
+/// The error of a kernel visit that met a dtype it has no code for: a TypeError for storage
+/// dtypes, an internal error for float16/bfloat16 (the kernel should be registered widened).
+[[noreturn]] void kernel_dtype_error(DType t, const char* op, bool floating_only);
+}  // namespace detail
+
+/// Like visit_dtype for the dtypes kernels compute in: bool, uint8, int32, int64, float32, float64
+/// (16-bit floats reach kernels as float32, through core/kernels/widen.h).
 template <typename F>
 decltype(auto) visit_compute_dtype(DType t, const char* op, F&& f) {
   switch (t) {
@@ -165,9 +175,8 @@ decltype(auto) visit_compute_dtype(DType t, const char* op, F&& f) {
     case DType::Int64: return f(type_tag<int64_t>{});
     case DType::Float32: return f(type_tag<float>{});
     case DType::Float64: return f(type_tag<double>{});
-    default: check_compute_dtype(t, op);
+    default: detail::kernel_dtype_error(t, op, false);
   }
-  __builtin_unreachable();
 }
 
 /// Like visit_dtype for float32 and float64 only.
@@ -176,9 +185,8 @@ decltype(auto) visit_floating_dtype(DType t, const char* op, F&& f) {
   switch (t) {
     case DType::Float32: return f(type_tag<float>{});
     case DType::Float64: return f(type_tag<double>{});
-    default: check_floating_compute(t, op);
+    default: detail::kernel_dtype_error(t, op, true);
   }
-  __builtin_unreachable();
 }
 
 }  // namespace ember

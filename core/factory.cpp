@@ -102,6 +102,7 @@ Tensor eye(int64_t n, std::optional<int64_t> m, TensorOptions options) {
 Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
   Generator& g = gen ? *gen : default_generator();
   return make_on_cpu(shape, options, [&](Tensor& t) {
+    if (is_16bit_float(t.dtype())) return copy_data(t, rand(shape, kFloat32, &g));  // drawn as float32
     visit_floating_dtype(t.dtype(), "rand", [&]<typename T>(type_tag<T>) {
       T* p = static_cast<T*>(t.data_ptr());
       for (int64_t i = 0; i < t.numel(); ++i)
@@ -114,6 +115,7 @@ Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
 Tensor randn(IntArrayRef shape, TensorOptions options, Generator* gen) {
   Generator& g = gen ? *gen : default_generator();
   return make_on_cpu(shape, options, [&](Tensor& t) {
+    if (is_16bit_float(t.dtype())) return copy_data(t, randn(shape, kFloat32, &g));  // drawn as float32
     visit_floating_dtype(t.dtype(), "randn", [&]<typename T>(type_tag<T>) {
       T* p = static_cast<T*>(t.data_ptr());
       for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>(g.normal());

@@ -5,6 +5,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/kernels/attention.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -62,7 +63,7 @@ void cuda_attention_backward(const Tensor& grad_q, const Tensor& grad_k, const T
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(attention_forward_stub, DeviceType::CUDA, &cuda_attention_forward);
-EMBER_REGISTER_KERNEL(attention_backward_stub, DeviceType::CUDA, &cuda_attention_backward);
+EMBER_REGISTER_KERNEL(attention_forward_stub, DeviceType::CUDA, (widened<&cuda_attention_forward, 0, 1, 2>));
+EMBER_REGISTER_KERNEL(attention_backward_stub, DeviceType::CUDA, (widened<&cuda_attention_backward, 0, 1, 2>));
 
 }  // namespace ember::cuda

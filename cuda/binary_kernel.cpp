@@ -3,6 +3,7 @@
 // divisor in the device's error slot, and the host waits for it (those ops only).
 #include "ember/core/kernels/binary.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -26,6 +27,6 @@ void cuda_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CUDA, &cuda_binary);
+EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CUDA, (widened<&cuda_binary, 1>));
 
 }  // namespace ember::cuda

@@ -1,6 +1,7 @@
 // CUDA kernels for comparisons and where (the math: cuda/shared/elementwise_math.h).
 #include "ember/core/kernels/compare.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -19,7 +20,7 @@ void cuda_where(const Tensor& out, const Tensor& cond, const Tensor& a, const Te
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(compare_stub, DeviceType::CUDA, &cuda_compare);
-EMBER_REGISTER_KERNEL(where_stub, DeviceType::CUDA, &cuda_where);
+EMBER_REGISTER_KERNEL(compare_stub, DeviceType::CUDA, (widened<&cuda_compare, 1>));
+EMBER_REGISTER_KERNEL(where_stub, DeviceType::CUDA, (widened<&cuda_where, 0>));
 
 }  // namespace ember::cuda

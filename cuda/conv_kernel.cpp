@@ -18,6 +18,7 @@
 #include "ember/cuda/check.h"
 #include "ember/cuda/handles.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -347,8 +348,8 @@ void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CUDA, &cuda_conv2d);
-EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CUDA, &cuda_conv2d_input_grad);
-EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CUDA, &cuda_conv2d_weight_grad);
+EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CUDA, (widened<&cuda_conv2d, 0>));
+EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CUDA, (widened<&cuda_conv2d_input_grad, 0>));
+EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CUDA, (widened<&cuda_conv2d_weight_grad, 0>));
 
 }  // namespace ember::cuda

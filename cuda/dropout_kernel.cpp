@@ -4,6 +4,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/kernels/dropout.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -20,6 +21,6 @@ void cuda_dropout(const Tensor& out, const Tensor& mask, const Tensor& in, doubl
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(dropout_stub, DeviceType::CUDA, &cuda_dropout);
+EMBER_REGISTER_KERNEL(dropout_stub, DeviceType::CUDA, (widened<&cuda_dropout, 0, 1>));
 
 }  // namespace ember::cuda

@@ -5,6 +5,7 @@
 #include "ember/core/kernels/index.h"
 #include "ember/cuda/scalar_bits.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -80,8 +81,8 @@ void cuda_masked_fill(const Tensor& out, const Tensor& src, const Tensor& mask, 
 
 EMBER_REGISTER_KERNEL(index_select_stub, DeviceType::CUDA, &cuda_index_select);
 EMBER_REGISTER_KERNEL(gather_stub, DeviceType::CUDA, &cuda_gather);
-EMBER_REGISTER_KERNEL(scatter_add_stub, DeviceType::CUDA, &cuda_scatter_add);
-EMBER_REGISTER_KERNEL(index_add_stub, DeviceType::CUDA, &cuda_index_add);
+EMBER_REGISTER_KERNEL(scatter_add_stub, DeviceType::CUDA, (widened<&cuda_scatter_add, 0>));
+EMBER_REGISTER_KERNEL(index_add_stub, DeviceType::CUDA, (widened<&cuda_index_add, 0>));
 EMBER_REGISTER_KERNEL(masked_fill_stub, DeviceType::CUDA, &cuda_masked_fill);
 
 }  // namespace ember::cuda

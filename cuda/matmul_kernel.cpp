@@ -11,6 +11,7 @@
 #include "ember/cuda/handles.h"
 #include "ember/cuda/shared/gemm_plan.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -116,6 +117,6 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, &cuda_matmul);
+EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, (widened<&cuda_matmul, 0>));
 
 }  // namespace ember::cuda

@@ -2,6 +2,7 @@
 // gradient sums, pointwise.cu for the per-channel affine pass). All tensors contiguous.
 #include "ember/core/kernels/normalization.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -59,10 +60,10 @@ void cuda_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(batch_norm_stats_stub, DeviceType::CUDA, &cuda_batch_norm_stats);
-EMBER_REGISTER_KERNEL(batch_norm_grad_sums_stub, DeviceType::CUDA, &cuda_batch_norm_grad_sums);
-EMBER_REGISTER_KERNEL(channel_affine_stub, DeviceType::CUDA, &cuda_channel_affine);
-EMBER_REGISTER_KERNEL(layer_norm_stub, DeviceType::CUDA, &cuda_layer_norm);
-EMBER_REGISTER_KERNEL(layer_norm_backward_stub, DeviceType::CUDA, &cuda_layer_norm_backward);
+EMBER_REGISTER_KERNEL(batch_norm_stats_stub, DeviceType::CUDA, (widened<&cuda_batch_norm_stats, 0, 1>));
+EMBER_REGISTER_KERNEL(batch_norm_grad_sums_stub, DeviceType::CUDA, (widened<&cuda_batch_norm_grad_sums, 0, 1>));
+EMBER_REGISTER_KERNEL(channel_affine_stub, DeviceType::CUDA, (widened<&cuda_channel_affine, 0>));
+EMBER_REGISTER_KERNEL(layer_norm_stub, DeviceType::CUDA, (widened<&cuda_layer_norm, 0, 1, 2>));
+EMBER_REGISTER_KERNEL(layer_norm_backward_stub, DeviceType::CUDA, (widened<&cuda_layer_norm_backward, 0, 1, 2>));
 
 }  // namespace ember::cuda

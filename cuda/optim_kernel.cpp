@@ -2,6 +2,7 @@
 // contiguous parameter and its state, the CPU kernels' formulas operation by operation.
 #include "ember/core/kernels/optim.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -51,10 +52,10 @@ void cuda_unscale(const Tensor& grad, const Tensor& found_inf, float inv_scale) 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(unscale_stub, DeviceType::CUDA, &cuda_unscale);
-EMBER_REGISTER_KERNEL(sgd_step_stub, DeviceType::CUDA, &cuda_sgd_step);
-EMBER_REGISTER_KERNEL(adam_step_stub, DeviceType::CUDA, &cuda_adam_step);
-EMBER_REGISTER_KERNEL(rmsprop_step_stub, DeviceType::CUDA, &cuda_rmsprop_step);
-EMBER_REGISTER_KERNEL(adagrad_step_stub, DeviceType::CUDA, &cuda_adagrad_step);
+EMBER_REGISTER_KERNEL(unscale_stub, DeviceType::CUDA, (widened<&cuda_unscale, 0, 1>));
+EMBER_REGISTER_KERNEL(sgd_step_stub, DeviceType::CUDA, (widened<&cuda_sgd_step, 0, 2>));
+EMBER_REGISTER_KERNEL(adam_step_stub, DeviceType::CUDA, (widened<&cuda_adam_step, 0, 2, 3, 4>));
+EMBER_REGISTER_KERNEL(rmsprop_step_stub, DeviceType::CUDA, (widened<&cuda_rmsprop_step, 0, 2, 3, 4>));
+EMBER_REGISTER_KERNEL(adagrad_step_stub, DeviceType::CUDA, (widened<&cuda_adagrad_step, 0, 2>));
 
 }  // namespace ember::cuda

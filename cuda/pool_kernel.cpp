@@ -2,6 +2,7 @@
 // are contiguous [N, C, H, W].
 #include "ember/core/kernels/pool.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -56,9 +57,9 @@ void cuda_avg_pool2d_backward(const Tensor& grad_input, const Tensor& grad_out, 
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(max_pool2d_stub, DeviceType::CUDA, &cuda_max_pool2d);
-EMBER_REGISTER_KERNEL(max_pool2d_backward_stub, DeviceType::CUDA, &cuda_max_pool2d_backward);
-EMBER_REGISTER_KERNEL(avg_pool2d_stub, DeviceType::CUDA, &cuda_avg_pool2d);
-EMBER_REGISTER_KERNEL(avg_pool2d_backward_stub, DeviceType::CUDA, &cuda_avg_pool2d_backward);
+EMBER_REGISTER_KERNEL(max_pool2d_stub, DeviceType::CUDA, (widened<&cuda_max_pool2d, 0>));
+EMBER_REGISTER_KERNEL(max_pool2d_backward_stub, DeviceType::CUDA, (widened<&cuda_max_pool2d_backward, 0>));
+EMBER_REGISTER_KERNEL(avg_pool2d_stub, DeviceType::CUDA, (widened<&cuda_avg_pool2d, 0>));
+EMBER_REGISTER_KERNEL(avg_pool2d_backward_stub, DeviceType::CUDA, (widened<&cuda_avg_pool2d_backward, 0>));
 
 }  // namespace ember::cuda

@@ -8,6 +8,7 @@
 #include "ember/core/kernels/reduce.h"
 #include "ember/core/strided.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -65,7 +66,7 @@ void cuda_arg_reduce(ReduceOp op, const Tensor& values, const Tensor& indices, c
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(reduce_stub, DeviceType::CUDA, &cuda_reduce);
-EMBER_REGISTER_KERNEL(arg_reduce_stub, DeviceType::CUDA, &cuda_arg_reduce);
+EMBER_REGISTER_KERNEL(reduce_stub, DeviceType::CUDA, (widened<&cuda_reduce, 1>));
+EMBER_REGISTER_KERNEL(arg_reduce_stub, DeviceType::CUDA, (widened<&cuda_arg_reduce, 1>));
 
 }  // namespace ember::cuda

@@ -3,6 +3,7 @@
 // the contract; biases contiguous).
 #include "ember/core/kernels/rnn.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -66,7 +67,7 @@ void cuda_rnn_cell_backward(RnnCell cell, const RnnCellBackward& a) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(rnn_cell_forward_stub, DeviceType::CUDA, &cuda_rnn_cell_forward);
-EMBER_REGISTER_KERNEL(rnn_cell_backward_stub, DeviceType::CUDA, &cuda_rnn_cell_backward);
+EMBER_REGISTER_KERNEL(rnn_cell_forward_stub, DeviceType::CUDA, (widened<&cuda_rnn_cell_forward>));
+EMBER_REGISTER_KERNEL(rnn_cell_backward_stub, DeviceType::CUDA, (widened<&cuda_rnn_cell_backward>));
 
 }  // namespace ember::cuda

@@ -2,6 +2,7 @@
 // along the rows of the contiguous [rows, n] input (cuda/kernels/scan.cu).
 #include "ember/core/kernels/scan.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -18,6 +19,6 @@ void cuda_scan(ScanOp op, const Tensor& out, const Tensor& indices, const Tensor
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(scan_stub, DeviceType::CUDA, &cuda_scan);
+EMBER_REGISTER_KERNEL(scan_stub, DeviceType::CUDA, (widened<&cuda_scan, 1>));
 
 }  // namespace ember::cuda

@@ -3,6 +3,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/kernels/softmax.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -38,7 +39,7 @@ void cuda_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tens
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CUDA, &cuda_softmax);
-EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CUDA, &cuda_softmax_backward);
+EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CUDA, (widened<&cuda_softmax, 0>));
+EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CUDA, (widened<&cuda_softmax_backward, 0>));
 
 }  // namespace ember::cuda

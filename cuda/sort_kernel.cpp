@@ -2,6 +2,7 @@
 // (cuda/kernels/sort.cu).
 #include "ember/core/kernels/sort.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -25,7 +26,7 @@ void cuda_cumsum(const Tensor& out, const Tensor& in) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(argsort_stub, DeviceType::CUDA, &cuda_argsort);
-EMBER_REGISTER_KERNEL(cumsum_stub, DeviceType::CUDA, &cuda_cumsum);
+EMBER_REGISTER_KERNEL(argsort_stub, DeviceType::CUDA, (widened<&cuda_argsort>));
+EMBER_REGISTER_KERNEL(cumsum_stub, DeviceType::CUDA, (widened<&cuda_cumsum, 0>));
 
 }  // namespace ember::cuda

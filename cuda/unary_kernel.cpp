@@ -2,6 +2,7 @@
 // cuda/shared/elementwise_math.h; the kernel: cuda/kernels/elementwise.cu).
 #include "ember/core/kernels/unary.h"
 #include "ember/cuda/tensor_args.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -31,7 +32,7 @@ void cuda_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& g
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CUDA, &cuda_unary);
-EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CUDA, &cuda_activation_backward);
+EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CUDA, (widened<&cuda_unary, 1>));
+EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CUDA, (widened<&cuda_activation_backward, 1>));
 
 }  // namespace ember::cuda

@@ -23,7 +23,9 @@ Tensor unary_forward(UnaryOp op, const Tensor& t, DType dtype, const UnaryParams
   return out;
 }
 
-DType float_result_type(DType t) { return is_floating(t) ? t : kFloat32; }
+// NB: a complex dtype stays complex, so that the op's dtype check refuses it (a float32 copy would
+// silently drop the imaginary parts).
+DType float_result_type(DType t) { return is_floating(t) || is_complex(t) ? t : kFloat32; }
 
 }  // namespace detail
 

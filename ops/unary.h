@@ -14,7 +14,7 @@ namespace ember {
 namespace detail {
 /// Runs unary_stub on t converted to `dtype` (no autograd).
 Tensor unary_forward(UnaryOp op, const Tensor& t, DType dtype, const UnaryParams& p = {});
-/// The dtype a floating function of t computes in: t's own when floating, else float32.
+/// The dtype a floating function of t computes in: t's own when floating (or complex), else float32.
 DType float_result_type(DType t);
 }  // namespace detail
 

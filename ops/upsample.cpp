@@ -106,9 +106,11 @@ Taps make_taps(Mode mode, int64_t in, int64_t out, bool align_corners, std::opti
 // x resampled along dim d (negative) to `out` elements.
 Tensor resample_dim(const Tensor& x, int64_t d, Mode mode, int64_t out, bool align_corners, std::optional<double> scale) {
   const int64_t in = x.size(d);
-  Taps taps = visit_floating_dtype(x.dtype(), "upsample", [&]<typename T>(type_tag<T>) {
-    return make_taps<T>(mode, in, out, align_corners, scale, x.dtype());
-  });
+  // NB: 16-bit floats take float32 taps, rounded once into their dtype.
+  Taps taps = is_16bit_float(x.dtype()) ? make_taps<float>(mode, in, out, align_corners, scale, x.dtype())
+                                        : visit_floating_dtype(x.dtype(), "upsample", [&]<typename T>(type_tag<T>) {
+                                            return make_taps<T>(mode, in, out, align_corners, scale, x.dtype());
+                                          });
   DimVector wshape(static_cast<size_t>(-d), 1);  // [out, 1, ...]: broadcast along dim d
   wshape[0] = out;
   Tensor acc;

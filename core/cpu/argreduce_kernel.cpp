@@ -16,6 +16,7 @@
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/kernels/reduce.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -123,6 +124,6 @@ void cpu_arg_reduce(ReduceOp op, const Tensor& values, const Tensor& indices, co
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(arg_reduce_stub, DeviceType::CPU, &cpu_arg_reduce);
+EMBER_REGISTER_KERNEL(arg_reduce_stub, DeviceType::CPU, (widened<&cpu_arg_reduce, 1>));
 
 }  // namespace ember::cpu

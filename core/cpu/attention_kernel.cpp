@@ -24,6 +24,7 @@
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/kernels/attention.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -290,7 +291,7 @@ void cpu_attention_backward(const Tensor& grad_q, const Tensor& grad_k, const Te
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(attention_forward_stub, DeviceType::CPU, &cpu_attention_forward);
-EMBER_REGISTER_KERNEL(attention_backward_stub, DeviceType::CPU, &cpu_attention_backward);
+EMBER_REGISTER_KERNEL(attention_forward_stub, DeviceType::CPU, (widened<&cpu_attention_forward, 0, 1, 2>));
+EMBER_REGISTER_KERNEL(attention_backward_stub, DeviceType::CPU, (widened<&cpu_attention_backward, 0, 1, 2>));
 
 }  // namespace ember::cpu

@@ -11,6 +11,7 @@
 #include "ember/core/cpu/math.h"
 #include "ember/core/integer_math.h"
 #include "ember/core/kernels/binary.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -187,6 +188,6 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, &cpu_binary);
+EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, (widened<&cpu_binary, 1>));
 
 }  // namespace ember::cpu

@@ -5,6 +5,7 @@
 
 #include "ember/core/cpu/loops.h"
 #include "ember/core/kernels/compare.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -77,7 +78,7 @@ void cpu_where(const Tensor& out, const Tensor& cond, const Tensor& a, const Ten
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(compare_stub, DeviceType::CPU, &cpu_compare);
-EMBER_REGISTER_KERNEL(where_stub, DeviceType::CPU, &cpu_where);
+EMBER_REGISTER_KERNEL(compare_stub, DeviceType::CPU, (widened<&cpu_compare, 1>));
+EMBER_REGISTER_KERNEL(where_stub, DeviceType::CPU, (widened<&cpu_where, 0>));
 
 }  // namespace ember::cpu

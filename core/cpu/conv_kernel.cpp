@@ -14,6 +14,7 @@
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/cpu/scratch.h"
 #include "ember/core/kernels/conv.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -295,8 +296,8 @@ void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, c
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CPU, &cpu_conv2d);
-EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CPU, &cpu_conv2d_input_grad);
-EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CPU, &cpu_conv2d_weight_grad);
+EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CPU, (widened<&cpu_conv2d, 0>));
+EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CPU, (widened<&cpu_conv2d_input_grad, 0>));
+EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CPU, (widened<&cpu_conv2d_weight_grad, 0>));
 
 }  // namespace ember::cpu

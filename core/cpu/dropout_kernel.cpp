@@ -5,6 +5,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
 #include "ember/core/kernels/dropout.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -31,6 +32,6 @@ void cpu_dropout(const Tensor& out, const Tensor& mask, const Tensor& in, double
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(dropout_stub, DeviceType::CPU, &cpu_dropout);
+EMBER_REGISTER_KERNEL(dropout_stub, DeviceType::CPU, (widened<&cpu_dropout, 0, 1>));
 
 }  // namespace ember::cpu

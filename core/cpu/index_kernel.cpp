@@ -11,6 +11,7 @@
 #include "ember/core/cpu/loops.h"
 #include "ember/core/factory.h"
 #include "ember/core/kernels/index.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -305,8 +306,8 @@ void cpu_masked_fill(const Tensor& out, const Tensor& src, const Tensor& mask, c
 
 EMBER_REGISTER_KERNEL(index_select_stub, DeviceType::CPU, &cpu_index_select);
 EMBER_REGISTER_KERNEL(gather_stub, DeviceType::CPU, &cpu_gather);
-EMBER_REGISTER_KERNEL(scatter_add_stub, DeviceType::CPU, &cpu_scatter_add);
-EMBER_REGISTER_KERNEL(index_add_stub, DeviceType::CPU, &cpu_index_add);
+EMBER_REGISTER_KERNEL(scatter_add_stub, DeviceType::CPU, (widened<&cpu_scatter_add, 0>));
+EMBER_REGISTER_KERNEL(index_add_stub, DeviceType::CPU, (widened<&cpu_index_add, 0>));
 EMBER_REGISTER_KERNEL(masked_fill_stub, DeviceType::CPU, &cpu_masked_fill);
 
 }  // namespace ember::cpu

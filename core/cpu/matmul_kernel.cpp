@@ -4,6 +4,7 @@
 #include "ember/core/cpu/gemm_operand.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/kernels/matmul.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -58,6 +59,6 @@ void cpu_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CPU, &cpu_matmul);
+EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CPU, (widened<&cpu_matmul, 0>));
 
 }  // namespace ember::cpu

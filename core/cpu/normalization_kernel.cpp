@@ -16,6 +16,7 @@
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/kernels/normalization.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -267,10 +268,10 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(batch_norm_stats_stub, DeviceType::CPU, &cpu_batch_norm_stats);
-EMBER_REGISTER_KERNEL(batch_norm_grad_sums_stub, DeviceType::CPU, &cpu_batch_norm_grad_sums);
-EMBER_REGISTER_KERNEL(channel_affine_stub, DeviceType::CPU, &cpu_channel_affine);
-EMBER_REGISTER_KERNEL(layer_norm_stub, DeviceType::CPU, &cpu_layer_norm);
-EMBER_REGISTER_KERNEL(layer_norm_backward_stub, DeviceType::CPU, &cpu_layer_norm_backward);
+EMBER_REGISTER_KERNEL(batch_norm_stats_stub, DeviceType::CPU, (widened<&cpu_batch_norm_stats, 0, 1>));
+EMBER_REGISTER_KERNEL(batch_norm_grad_sums_stub, DeviceType::CPU, (widened<&cpu_batch_norm_grad_sums, 0, 1>));
+EMBER_REGISTER_KERNEL(channel_affine_stub, DeviceType::CPU, (widened<&cpu_channel_affine, 0>));
+EMBER_REGISTER_KERNEL(layer_norm_stub, DeviceType::CPU, (widened<&cpu_layer_norm, 0, 1, 2>));
+EMBER_REGISTER_KERNEL(layer_norm_backward_stub, DeviceType::CPU, (widened<&cpu_layer_norm_backward, 0, 1, 2>));
 
 }  // namespace ember::cpu

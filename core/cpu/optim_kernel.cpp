@@ -4,6 +4,7 @@
 #include "ember/core/cpu/lanes.h"
 #include "ember/core/cpu/math.h"
 #include "ember/core/kernels/optim.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -212,10 +213,10 @@ void cpu_unscale(const Tensor& grad, const Tensor& found_inf, float inv_scale) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(unscale_stub, DeviceType::CPU, &cpu_unscale);
-EMBER_REGISTER_KERNEL(sgd_step_stub, DeviceType::CPU, &cpu_sgd_step);
-EMBER_REGISTER_KERNEL(adam_step_stub, DeviceType::CPU, &cpu_adam_step);
-EMBER_REGISTER_KERNEL(rmsprop_step_stub, DeviceType::CPU, &cpu_rmsprop_step);
-EMBER_REGISTER_KERNEL(adagrad_step_stub, DeviceType::CPU, &cpu_adagrad_step);
+EMBER_REGISTER_KERNEL(unscale_stub, DeviceType::CPU, (widened<&cpu_unscale, 0, 1>));
+EMBER_REGISTER_KERNEL(sgd_step_stub, DeviceType::CPU, (widened<&cpu_sgd_step, 0, 2>));
+EMBER_REGISTER_KERNEL(adam_step_stub, DeviceType::CPU, (widened<&cpu_adam_step, 0, 2, 3, 4>));
+EMBER_REGISTER_KERNEL(rmsprop_step_stub, DeviceType::CPU, (widened<&cpu_rmsprop_step, 0, 2, 3, 4>));
+EMBER_REGISTER_KERNEL(adagrad_step_stub, DeviceType::CPU, (widened<&cpu_adagrad_step, 0, 2>));
 
 }  // namespace ember::cpu

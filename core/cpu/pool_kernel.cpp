@@ -9,6 +9,7 @@
 
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/kernels/pool.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -365,9 +366,9 @@ void cpu_avg_pool2d_backward(const Tensor& grad_input, const Tensor& grad_out, c
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(max_pool2d_stub, DeviceType::CPU, &cpu_max_pool2d);
-EMBER_REGISTER_KERNEL(max_pool2d_backward_stub, DeviceType::CPU, &cpu_max_pool2d_backward);
-EMBER_REGISTER_KERNEL(avg_pool2d_stub, DeviceType::CPU, &cpu_avg_pool2d);
-EMBER_REGISTER_KERNEL(avg_pool2d_backward_stub, DeviceType::CPU, &cpu_avg_pool2d_backward);
+EMBER_REGISTER_KERNEL(max_pool2d_stub, DeviceType::CPU, (widened<&cpu_max_pool2d, 0>));
+EMBER_REGISTER_KERNEL(max_pool2d_backward_stub, DeviceType::CPU, (widened<&cpu_max_pool2d_backward, 0>));
+EMBER_REGISTER_KERNEL(avg_pool2d_stub, DeviceType::CPU, (widened<&cpu_avg_pool2d, 0>));
+EMBER_REGISTER_KERNEL(avg_pool2d_backward_stub, DeviceType::CPU, (widened<&cpu_avg_pool2d_backward, 0>));
 
 }  // namespace ember::cpu

@@ -21,6 +21,7 @@
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/kernels/reduce.h"
 #include "ember/core/strided.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -248,6 +249,6 @@ void cpu_reduce(ReduceOp op, const Tensor& out, const Tensor& in, IntArrayRef di
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(reduce_stub, DeviceType::CPU, &cpu_reduce);
+EMBER_REGISTER_KERNEL(reduce_stub, DeviceType::CPU, (widened<&cpu_reduce, 1>));
 
 }  // namespace ember::cpu

@@ -9,6 +9,7 @@
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/math.h"
 #include "ember/core/kernels/rnn.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -175,7 +176,7 @@ void cpu_rnn_cell_backward(RnnCell cell, const RnnCellBackward& args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(rnn_cell_forward_stub, DeviceType::CPU, &cpu_rnn_cell_forward);
-EMBER_REGISTER_KERNEL(rnn_cell_backward_stub, DeviceType::CPU, &cpu_rnn_cell_backward);
+EMBER_REGISTER_KERNEL(rnn_cell_forward_stub, DeviceType::CPU, (widened<&cpu_rnn_cell_forward>));
+EMBER_REGISTER_KERNEL(rnn_cell_backward_stub, DeviceType::CPU, (widened<&cpu_rnn_cell_backward>));
 
 }  // namespace ember::cpu

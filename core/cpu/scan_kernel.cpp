@@ -8,6 +8,7 @@
 
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/kernels/scan.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -102,6 +103,6 @@ void cpu_scan(ScanOp op, const Tensor& out, const Tensor& indices, const Tensor&
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(scan_stub, DeviceType::CPU, &cpu_scan);
+EMBER_REGISTER_KERNEL(scan_stub, DeviceType::CPU, (widened<&cpu_scan, 1>));
 
 }  // namespace ember::cpu

@@ -17,6 +17,7 @@
 #include "ember/core/cpu/math.h"
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/kernels/softmax.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -164,7 +165,7 @@ void cpu_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tenso
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CPU, &cpu_softmax);
-EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CPU, &cpu_softmax_backward);
+EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CPU, (widened<&cpu_softmax, 0>));
+EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CPU, (widened<&cpu_softmax_backward, 0>));
 
 }  // namespace ember::cpu

@@ -8,6 +8,7 @@
 
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/kernels/sort.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -70,7 +71,7 @@ void cpu_cumsum(const Tensor& out, const Tensor& in) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(argsort_stub, DeviceType::CPU, &cpu_argsort);
-EMBER_REGISTER_KERNEL(cumsum_stub, DeviceType::CPU, &cpu_cumsum);
+EMBER_REGISTER_KERNEL(argsort_stub, DeviceType::CPU, (widened<&cpu_argsort>));
+EMBER_REGISTER_KERNEL(cumsum_stub, DeviceType::CPU, (widened<&cpu_cumsum, 0>));
 
 }  // namespace ember::cpu

@@ -15,6 +15,7 @@
 #include "ember/core/cpu/math.h"
 #include "ember/core/kernels/unary.h"
 #include "ember/core/special_math.h"
+#include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
 namespace {
@@ -226,7 +227,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CPU, &cpu_unary);
-EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CPU, &cpu_activation_backward);
+EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CPU, (widened<&cpu_unary, 1>));
+EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CPU, (widened<&cpu_activation_backward, 1>));
 
 }  // namespace ember::cpu

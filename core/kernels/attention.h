@@ -4,6 +4,7 @@
 // its backward from the row log-sum-exps. Ops call these stubs; each backend (core/cpu/, cuda/)
 // registers its kernels into them.
 #include "ember/core/dispatch.h"
+#include "ember/core/kernels/widen.h"
 #include "ember/core/tensor.h"
 
 namespace ember {
@@ -35,5 +36,19 @@ using AttentionBackwardFn = void (*)(const Tensor& grad_q, const Tensor& grad_k,
                                      const Tensor& grad_out, const Tensor& out, const Tensor& logsumexp,
                                      const Tensor& probs, const AttentionInputs& in);
 EMBER_DECLARE_STUB(attention_backward_stub, AttentionBackwardFn);
+
+/// The inputs of a widened attention kernel: all read.
+template <>
+struct WidenArg<AttentionInputs> {
+  static bool has_16bit(const AttentionInputs& a) {
+    return WidenArg<Tensor>::has_16bit(a.q) || WidenArg<Tensor>::has_16bit(a.mask);
+  }
+  static AttentionInputs apply(const AttentionInputs& a, detail::Widening& w, bool) {
+    AttentionInputs r = a;
+    r.q = w.widen(a.q, false), r.k = w.widen(a.k, false), r.v = w.widen(a.v, false);
+    r.mask = w.widen(a.mask, false);
+    return r;
+  }
+};
 
 }  // namespace ember

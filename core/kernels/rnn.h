@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/kernels/widen.h"
 #include "ember/core/kernels/rnn_cell.h"  // RnnCell, rnn_gates
 #include "ember/core/tensor.h"
 
@@ -54,5 +55,33 @@ using RnnCellForwardFn = void (*)(RnnCell cell, const RnnCellForward& args);
 using RnnCellBackwardFn = void (*)(RnnCell cell, const RnnCellBackward& args);
 EMBER_DECLARE_STUB(rnn_cell_forward_stub, RnnCellForwardFn);
 EMBER_DECLARE_STUB(rnn_cell_backward_stub, RnnCellBackwardFn);
+
+/// A widened cell step reads the states and gates and writes the members marked "written" above.
+template <>
+struct WidenArg<RnnCellForward> {
+  static bool has_16bit(const RnnCellForward& a) { return WidenArg<Tensor>::has_16bit(a.h); }
+  static RnnCellForward apply(const RnnCellForward& a, detail::Widening& w, bool) {
+    RnnCellForward r;
+    r.gates_x = w.widen(a.gates_x, false), r.gates_h = w.widen(a.gates_h, false);
+    r.bias_ih = w.widen(a.bias_ih, false), r.bias_hh = w.widen(a.bias_hh, false);
+    r.h_prev = w.widen(a.h_prev, false), r.c_prev = w.widen(a.c_prev, false);
+    r.h = w.widen(a.h, true), r.c = w.widen(a.c, true), r.workspace = w.widen(a.workspace, true);
+    return r;
+  }
+};
+template <>
+struct WidenArg<RnnCellBackward> {
+  static bool has_16bit(const RnnCellBackward& a) { return WidenArg<Tensor>::has_16bit(a.grad_gates_x); }
+  static RnnCellBackward apply(const RnnCellBackward& a, detail::Widening& w, bool) {
+    RnnCellBackward r;
+    r.grad_h = w.widen(a.grad_h, false), r.grad_h_rec = w.widen(a.grad_h_rec, false);
+    r.grad_carry = w.widen(a.grad_carry, false), r.workspace = w.widen(a.workspace, false);
+    r.h = w.widen(a.h, false), r.h_prev = w.widen(a.h_prev, false);
+    r.c_prev = w.widen(a.c_prev, false), r.c = w.widen(a.c, false);
+    r.grad_gates_x = w.widen(a.grad_gates_x, true), r.grad_gates_h = w.widen(a.grad_gates_h, true);
+    r.grad_carry_prev = w.widen(a.grad_carry_prev, true);
+    return r;
+  }
+};
 
 }  // namespace ember

@@ -2,9 +2,9 @@
 
 GradScaler is PyTorch's dynamic loss scaling (C++ optim::GradScaler): on "cpu", and on "cuda" where
 a CUDA device is there (without one it warns and turns itself off, as PyTorch's does).
-float16/bfloat16 compute is not implemented yet: `autocast(..., enabled=False)` and autocast to
-float32 change nothing, and autocast that asks for float16 or bfloat16 raises NotImplementedError
-rather than train at a precision the script did not get.
+float16 and bfloat16 compute (tensors of those dtypes, `model.to(ember.bfloat16)`), but autocast does
+not yet: `autocast(..., enabled=False)` and autocast to float32 change nothing, and autocast that asks
+for float16 or bfloat16 raises NotImplementedError rather than train at a precision the script did not get.
 """
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ class autocast:
             self.enabled = False
         elif dtype is None or dtype in (_C.float16, _C.bfloat16):
             raise NotImplementedError(
-                "autocast: mixed precision (float16/bfloat16 compute) is not implemented in Ember yet; "
-                "pass enabled=False, or dtype=ember.float32, to train in float32")
+                "autocast: mixed precision (its per-op casts to float16/bfloat16) is not implemented in Ember "
+                "yet; pass enabled=False, or dtype=ember.float32, to train in float32, or convert the model "
+                "and its inputs with .to(ember.bfloat16) to train in bfloat16")
         elif dtype not in (_C.float32,):
             raise ValueError(f"autocast: dtype must be float16, bfloat16 or float32, got {dtype}")
         else:

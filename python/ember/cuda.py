@@ -43,8 +43,9 @@ def device_count() -> int:
 
 
 def is_bf16_supported(including_emulation: bool = True) -> bool:
-    """False: Ember computes in float32 and float64 (bfloat16 is a storage dtype)."""
-    return False
+    """Whether a CUDA device is there to compute bfloat16 on (Ember computes it in float32 and rounds
+    once per op on every device, so any device that runs Ember supports it)."""
+    return is_available()
 
 
 def manual_seed(seed: int) -> None:

@@ -41,14 +41,23 @@ TEST(DTypeTest, HalfAndBFloat16ConvertThroughTo) {
   EXPECT_EQ(tensor<float>({1e30f}).to(kBFloat16).to(kFloat32).item<float>() > 9e29f, true);
 }
 
-TEST(DTypeTest, ArithmeticOnHalfIsATypeErrorNamingTheDtype) {
-  Tensor h = ones({2}).to(kFloat16);
-  try {
-    (void)(h + h);
-    FAIL();
-  } catch (const TypeError& e) {
-    EXPECT_NE(std::string(e.what()).find("float16"), std::string::npos) << e.what();
+// float16 and bfloat16 compute as PyTorch's CPU kernels do: in float32, rounded once per op.
+TEST(DTypeTest, HalfAndBFloat16ComputeInFloat32AndRoundOnce) {
+  for (DType d : {kFloat16, kBFloat16}) {
+    Tensor x = tensor<float>({1.0f, 3.0f, -0.1f}).to(d);
+    Tensor y = x * x + x;
+    EXPECT_EQ(y.dtype(), d);
+    // each element: round(round(x * x) + x), the float32 ops rounded to d once each
+    Tensor xf = x.to(kFloat32);
+    Tensor want = ((xf * xf).to(d).to(kFloat32) + xf).to(d);
+    EXPECT_EQ(y.to(kFloat32).to_vector<float>(), want.to(kFloat32).to_vector<float>()) << d;
+    EXPECT_EQ(sum(x).dtype(), d);
+    EXPECT_EQ(matmul(x.view({1, 3}), x.view({3, 1})).dtype(), d);
   }
+  // float16 overflows past 65504 (to inf) and its sums accumulate in float32 before the one rounding
+  Tensor h = tensor<float>({65504.0f, 65504.0f, -65504.0f}).to(kFloat16);
+  EXPECT_TRUE(std::isinf((h * 2).to(kFloat32).to_vector<float>()[0]));
+  EXPECT_EQ(sum(h).to(kFloat32).item<float>(), 65504.0f);
 }
 
 TEST(DTypeTest, ConversionsBetweenIntegersFloatsAndBool) {
@@ -58,7 +67,7 @@ TEST(DTypeTest, ConversionsBetweenIntegersFloatsAndBool) {
   EXPECT_EQ(tensor<int64_t>({3, 0}).to(kFloat64).to_vector<double>(), (std::vector<double>{3, 0}));
 }
 
-// int8 and int16 are storage types as float16 is: they load, save, convert and move (views, cat,
+// int8 and int16 are storage types: they load, save, convert and move (views, cat,
 // indexing), and arithmetic and comparisons ask for a conversion first.
 TEST(DTypeTest, Int8AndInt16ConvertAndMove) {
   EXPECT_EQ(itemsize(kInt8), 1u);

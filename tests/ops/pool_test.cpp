@@ -272,9 +272,9 @@ TEST(PoolTest, ErrorsNameArguments) {
   expect_error([&] { avg_pool2d(x, 2, std::nullopt, 0, false, true, 0); }, {"avg_pool2d: divisor_override"});
   expect_error([&] { adaptive_avg_pool2d(x, -1); }, {"adaptive_avg_pool2d: output_size", "[-1, -1]"});
   expect_error<TypeError>([] { max_pool2d(ones({1, 1, 4, 4}, kInt64), 2); },
-                          {"max_pool2d: expected a floating point tensor (float32 or float64), got int64"});
+                          {"max_pool2d: expected a floating point tensor, got int64"});
   expect_error<TypeError>([] { avg_pool2d(ones({1, 1, 4, 4}, kInt32), 2); },
-                          {"avg_pool2d: expected a floating point tensor (float32 or float64), got int32"});
+                          {"avg_pool2d: expected a floating point tensor, got int32"});
 }
 
 // ---- adaptive_max_pool2d

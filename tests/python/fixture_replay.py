@@ -9,10 +9,17 @@ import numpy as np
 
 import ember
 
-DTYPES = {"float64": ember.float64, "float32": ember.float32, "int64": ember.int64, "int32": ember.int32,
-          "uint8": ember.uint8, "bool": ember.bool}
-NUMPY = {"float64": np.float64, "float32": np.float32, "int64": np.int64, "int32": np.int32, "uint8": np.uint8,
-         "bool": np.bool_}
+DTYPES = {"float64": ember.float64, "float32": ember.float32, "float16": ember.float16, "bfloat16": ember.bfloat16,
+          "int64": ember.int64, "int32": ember.int32, "uint8": ember.uint8, "bool": ember.bool}
+# NB: NumPy has no bfloat16: its values are held exactly in float32
+NUMPY = {"float64": np.float64, "float32": np.float32, "float16": np.float16, "bfloat16": np.float32,
+         "int64": np.int64, "int32": np.int32, "uint8": np.uint8, "bool": np.bool_}
+
+
+def numpy_of(t):
+    """t's values as NumPy (a bfloat16 tensor's in float32, which holds them exactly)."""
+    t = t.detach()
+    return (t.float() if t.dtype == ember.bfloat16 else t).numpy()
 
 
 def load_cases(file_name):
@@ -46,7 +53,7 @@ def replay(case, namespace, out_rtol=1e-10, out_atol=1e-12, grad_rtol=1e-8, grad
     assert str(out.dtype) == "ember." + want_dtype, f"{expr}: {out.dtype}, torch's {want_dtype}"
     if by_dtype is not None:
         out_rtol, _, out_atol = by_dtype.get(want_dtype, (0, 0, 0))
-    got = out.detach().numpy() if out.dtype != ember.bool else out.numpy()
+    got = numpy_of(out)
     np.testing.assert_allclose(got.astype(want.dtype), want, rtol=out_rtol, atol=out_atol, equal_nan=equal_nan,
                                err_msg=expr)
     if case["strings"]["grad"] != "1":
@@ -55,7 +62,7 @@ def replay(case, namespace, out_rtol=1e-10, out_atol=1e-12, grad_rtol=1e-8, grad
     for k, entry in tensors.items():
         if k.startswith("grad."):
             leaf = inputs[k[len("grad."):]]
-            grad = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)
+            grad = numpy_of(leaf.grad) if leaf.grad is not None else np.zeros(leaf.shape)
             rtol, atol = grad_rtol, grad_atol
             if by_dtype is not None:
                 _, rtol, atol = by_dtype[entry["dtype"]]  # a float32 input's gradient is float32

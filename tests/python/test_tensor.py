@@ -350,8 +350,8 @@ def test_cpp_os_errors_map_to_oserror_with_errno_and_filename(kind, exc, code, f
 def test_errors_from_real_ops_keep_their_messages():
     with pytest.raises(ValueError, match=r"add: cannot broadcast|\[2\].*\[3\]"):
         ember.ones(2) + ember.ones(3)
-    with pytest.raises(TypeError, match="float16"):
-        ember.ones(2, dtype=ember.float16) * 2
+    with pytest.raises(TypeError, match="int8"):
+        ember.ones(2, dtype=ember.int8) * 2
     with pytest.raises(IndexError):
         ember.ones(2, 3).transpose(0, 5)
 

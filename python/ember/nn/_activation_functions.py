@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import _C
 from .._autograd_function import Function
+from .._upcast import in_float32
 
 # SELU's constants (Klambauer et al., as PyTorch's).
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -37,6 +38,7 @@ def _exponential_below_zero(input, alpha: float, rate: float):  # noqa: A002
     return _ExponentialBelowZero.apply(input, alpha, rate)
 
 
+@in_float32
 def hardsigmoid(input, inplace: bool = False):  # noqa: A002  (PyTorch's names)
     """0 below -3, 1 above 3, input / 6 + 1/2 between."""
     return _C.clamp(input + 3.0, 0.0, 6.0) / 6.0
@@ -59,6 +61,7 @@ class _Hardswish(Function):
         return _C.where(x <= -3.0, _C.zeros_like(middle), _C.where(x < 3.0, middle, grad))
 
 
+@in_float32
 def hardswish(input, inplace: bool = False):  # noqa: A002
     """input * hardsigmoid(input)."""
     return _Hardswish.apply(input)
@@ -70,12 +73,14 @@ def _check_elu_input(input) -> None:  # noqa: A002
         raise NotImplementedError(f"\"elu\" not implemented for '{str(input.dtype).split('.')[-1]}'")
 
 
+@in_float32
 def selu(input, inplace: bool = False):  # noqa: A002
     """scale * (input where > 0, else alpha * (e^input - 1)), with PyTorch's alpha and scale."""
     _check_elu_input(input)
     return _exponential_below_zero(input, _SELU_ALPHA, 1.0) * _SELU_SCALE
 
 
+@in_float32
 def celu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     """input where > 0, else alpha * (e^(input / alpha) - 1)."""
     _check_elu_input(input)
@@ -84,6 +89,7 @@ def celu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     return _exponential_below_zero(input, alpha, 1.0 / alpha)
 
 
+@in_float32
 def softsign(input):  # noqa: A002
     """input / (1 + |input|)."""
     return input / (_C.abs(input) + 1.0)
@@ -97,6 +103,7 @@ def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):  #
     return _C.softmax(-x, dim)
 
 
+@in_float32
 def glu(input, dim: int = -1):  # noqa: A002
     """a * sigmoid(b), where a and b are the halves of input along dim."""
     n = input.shape[dim]
@@ -128,6 +135,7 @@ class _Tanhshrink(Function):
         return grad * (t * t)
 
 
+@in_float32
 def tanhshrink(input):  # noqa: A002
     """input - tanh(input)."""
     return _Tanhshrink.apply(input)

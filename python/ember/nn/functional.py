@@ -9,6 +9,7 @@ import math
 
 from .. import _C
 from .._autograd_function import Function
+from .._upcast import in_float32
 from .._functions import broadcast_tensors, xlogy
 from ..linalg import _dtype_name, vector_norm
 from ._margin_losses import _EPS_1E12_F32
@@ -47,6 +48,7 @@ class _SiLU(Function):
         return grad * s * (1.0 + x * (1.0 - s))
 
 
+@in_float32
 def silu(input):  # noqa: A002
     """input * sigmoid(input)."""
     return _SiLU.apply(input)
@@ -91,12 +93,14 @@ def relu6(input, inplace: bool = False):  # noqa: A002
     return hardtanh(input, 0.0, 6.0)
 
 
+@in_float32
 def elu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     """input where > 0, else alpha * (e^input - 1)."""
     _check_elu_input(input)
     return _exponential_below_zero(input, alpha, 1.0)
 
 
+@in_float32
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):  # noqa: A002
     """log(1 + e^(beta input)) / beta, and input itself where beta * input > threshold."""
     scaled = input * beta
@@ -124,12 +128,14 @@ class _LogSigmoid(Function):
         return grad * _C.where(x < 0, 1 - share, share)
 
 
+@in_float32
 def logsigmoid(input):  # noqa: A002
     """log(sigmoid(input)), computed as min(input, 0) - log1p(e^-|input|): it neither overflows nor
     underflows, and its gradient is sigmoid(-input) (PyTorch's 1/2 at 0)."""
     return _LogSigmoid.apply(input)
 
 
+@in_float32
 def mish(input, inplace: bool = False):  # noqa: A002
     """input * tanh(softplus(input))."""
     return _Mish.apply(input)
