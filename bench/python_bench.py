@@ -1,4 +1,4 @@
-"""Per-op overhead from Python, the 1024x1024 float32 matmul, the MLP, CNN, ResNet-18, small-GPT and
+"""Per-op overhead from Python, the 1024x1024 float32 matmul (and bfloat16 and float16 ones), the MLP, CNN, ResNet-18, small-GPT and
 LSTM language-model training steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same
 for both), for Ember or PyTorch: the same code through the same names, as Ember's Python API follows
 PyTorch's. bench/cpp_bench.cpp runs the same workloads in C++; keep the two in step. Prints "name
@@ -154,6 +154,19 @@ def main():
         t = time_per_call(lambda: m @ n, 1.5)
     print(f"matmul1024 {2.0 * 1024 ** 3 / t / 1e9:.4g} GFLOP/s")
 
+    # The same product and elementwise work in bfloat16 and float16 (issue 28): both libraries compute
+    # in float32 registers and round once; where the CPU has no 16-bit dot product, PyTorch falls back
+    # to a reference kernel and Ember to its float32 GEMM.
+    with lib.no_grad():
+        for dtype in ("bfloat16", "float16"):
+            d = getattr(lib, dtype)
+            m16, n16 = m.to(d), n.to(d)
+            t = time_per_call(lambda: m16 @ n16, 1.5)
+            print(f"matmul1024_{dtype} {2.0 * 1024 ** 3 / t / 1e9:.4g} GFLOP/s")
+            big, other = lib.randn(1 << 20).to(d), lib.randn(1 << 20).to(d)
+            t = time_per_call(lambda: (big * other).exp_(), 1.0)
+            print(f"mul_exp_1m_{dtype} {t * 1e3:.4g} ms")
+
     # The 784-256-128-10 MLP at batch 64 and 512, and the same layers 16 wide at batch 1, where
     # the step is all overhead; SGD (lr 0.01, momentum 0.9) and Adam (lr 1e-3).
     def mlp(w):
@@ -204,6 +217,12 @@ def main():
         opt.step()
 
     print(f"gpt_step_b16_adamw {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
+
+    # The same step with the model, its optimizer state and its activations in bfloat16 (not
+    # autocast: the parameters themselves are bfloat16).
+    gpt.to(lib.bfloat16)
+    opt = optim.AdamW(named(gpt), lr=3e-4)
+    print(f"gpt_step_b16_adamw_bf16 {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
 
     # pytorch/examples' word_language_model at its defaults: 200 wide, 2 LSTM layers, batch 20, 35
     # steps of truncated backpropagation, clipping to norm 0.25, plain SGD at lr 20 (no dropout);
