@@ -48,10 +48,10 @@ void float_to_half(const float* in, uint16_t* out, int64_t n) {
   for (; i < n; ++i) out[i] = Eigen::numext::bit_cast<uint16_t>(Eigen::half(in[i]));
 }
 
-// The contiguous 16-bit float conversions above, split over threads; false when the pair is another.
+// The 16-bit float conversions above over any layouts, split over threads: each contiguous run at
+// once, a strided one element by element; false when the pair of dtypes is another.
 bool convert_16bit(const Tensor& dst, const Tensor& src) {
   const DType d = dst.dtype(), s = src.dtype();
-  if (!dst.is_contiguous() || !src.is_contiguous()) return false;
   void (*f)(const char*, char*, int64_t) = nullptr;
   int64_t in_size = 2, out_size = 4;
   if (s == kBFloat16 && d == kFloat32) {
@@ -67,10 +67,10 @@ bool convert_16bit(const Tensor& dst, const Tensor& src) {
   } else {
     return false;
   }
-  const char* in = static_cast<const char*>(src.data_ptr());
-  char* out = static_cast<char*>(dst.data_ptr());
-  parallel_for(0, dst.numel(), kElementwiseGrain, [&](int64_t begin, int64_t end) {
-    f(in + begin * in_size, out + begin * out_size, end - begin);
+  for_each_strided<2>({&dst, &src}, [&](const std::array<char*, 2>& p, const std::array<int64_t, 2>& st,
+                                        int64_t n) {
+    if (st[0] == out_size && st[1] == in_size) return f(p[1], p[0], n);
+    for (int64_t i = 0; i < n; ++i) f(p[1] + i * st[1], p[0] + i * st[0], 1);  // NB: the scalar tails
   });
   return true;
 }

@@ -77,21 +77,32 @@ TEST_P(WidenTest, SgdStepsA16BitParameterWithFloat32Math) {
   EXPECT_EQ(values(p), values(want));
 }
 
-// The contiguous conversions (vectorised) give the bits of the element-by-element ones (a strided
-// view takes that path): every 16-bit pattern to float32, and float32 ties, overflow, subnormals and
-// NaN to 16 bits.
-TEST_P(WidenTest, FastConversionsMatchTheScalarOnesBitForBit) {
+// The conversions of the copy kernel (vectorised over contiguous runs, bit operations for bfloat16,
+// F16C for float16) give the bits of the scalar Half and BFloat16 conversions (Eigen's), contiguous
+// and strided: every 16-bit pattern to float32, and float32 ties, overflow, subnormals and NaN to
+// 16 bits.
+TEST_P(WidenTest, ConversionsMatchTheScalarOnesBitForBit) {
   const DType d = GetParam();
+  const auto widen_one = [d](uint16_t bits) {
+    Half h;
+    BFloat16 b;
+    h.bits = b.bits = bits;
+    return d == kFloat16 ? static_cast<float>(h) : static_cast<float>(b);
+  };
+  const auto narrow_one = [d](float v) { return d == kFloat16 ? Half(v).bits : BFloat16(v).bits; };
   Tensor raw = empty({65536}, kInt16);
   int16_t* p = raw.data_ptr<int16_t>();
   for (int i = 0; i < 65536; ++i) p[i] = static_cast<int16_t>(static_cast<uint16_t>(i));
   Tensor all = make_tensor(raw.storage(), d, {65536}, {1}, 0);
-  Tensor fast = all.to(kFloat32), slow = empty({65536, 2}, kFloat32).select(1, 0);
-  copy_data(slow, all);  // into a strided view: the element-by-element conversion
-  std::vector<float> a = fast.to_vector<float>(), b = slow.contiguous().to_vector<float>();
-  for (int i = 0; i < 65536; ++i) {
-    if (std::isnan(a[i]) && std::isnan(b[i])) continue;  // NB: F16C quiets a signalling NaN, Eigen keeps it
-    ASSERT_EQ(std::memcmp(&a[i], &b[i], 4), 0) << "pattern " << i << ": " << a[i] << " against " << b[i];
+  Tensor strided = empty({65536, 2}, kFloat32).select(1, 0);
+  copy_data(strided, all);
+  for (const Tensor& wide : {all.to(kFloat32), strided.contiguous()}) {
+    std::vector<float> got = wide.to_vector<float>();
+    for (int i = 0; i < 65536; ++i) {
+      const float want = widen_one(static_cast<uint16_t>(i));
+      if (std::isnan(want) && std::isnan(got[i])) continue;  // NB: F16C quiets a signalling NaN, Eigen keeps it
+      ASSERT_EQ(std::memcmp(&got[i], &want, 4), 0) << "pattern " << i << ": " << got[i] << " against " << want;
+    }
   }
 
   std::vector<float> f;
@@ -104,15 +115,16 @@ TEST_P(WidenTest, FastConversionsMatchTheScalarOnesBitForBit) {
   for (int i = 0; i < 4096; ++i) f.push_back(std::ldexp(static_cast<float>(i) / 4096.0f + 1.0f, i % 300 - 150));
   const int64_t n = static_cast<int64_t>(f.size());
   Tensor src = tensor<float>(f);
-  Tensor narrow_fast = src.to(d);
-  Tensor narrow_slow = empty({n, 2}, d).select(1, 0);
-  copy_data(narrow_slow, src);  // into a strided view: the element-by-element conversion
-  // NB: bits, not values (NaN != NaN); narrow_slow's elements are 4 bytes apart
-  const auto* u = static_cast<const uint16_t*>(narrow_fast.data_ptr());
-  std::vector<uint16_t> vs(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i)
-    std::memcpy(&vs[static_cast<size_t>(i)], static_cast<const char*>(narrow_slow.data_ptr()) + i * 4, 2);
-  for (int64_t i = 0; i < n; ++i) EXPECT_EQ(u[i], vs[static_cast<size_t>(i)]) << "float32 " << f[static_cast<size_t>(i)];
+  Tensor contiguous = src.to(d), gaps = empty({n, 2}, d).select(1, 0);
+  copy_data(gaps, src);
+  for (int64_t i = 0; i < n; ++i) {
+    uint16_t a, b;
+    std::memcpy(&a, static_cast<const char*>(contiguous.data_ptr()) + i * 2, 2);
+    std::memcpy(&b, static_cast<const char*>(gaps.data_ptr()) + i * 4, 2);  // NB: every other element
+    const uint16_t want = narrow_one(f[static_cast<size_t>(i)]);
+    EXPECT_EQ(a, want) << "float32 " << f[static_cast<size_t>(i)];
+    EXPECT_EQ(b, want) << "float32 " << f[static_cast<size_t>(i)] << " (strided)";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(HalfAndBFloat16, WidenTest, ::testing::Values(kFloat16, kBFloat16),
