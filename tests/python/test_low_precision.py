@@ -198,3 +198,16 @@ def test_a_16bit_model_trains_and_its_gradients_keep_its_dtype(dtype):
     assert all(p.dtype == dtype and p.grad.dtype == dtype for p in model.parameters())
     assert all(math.isfinite(v) for v in losses)
     assert losses[-1] < 0.7 * losses[0], losses
+
+
+def test_a_bfloat16_model_round_trips_a_checkpoint_and_compares():
+    ember.manual_seed(0)
+    net = ember.nn.Linear(6, 3).to(ember.bfloat16)
+    loaded = ember.nn.Linear(6, 3).to(ember.bfloat16)
+    buffer = __import__("io").BytesIO()
+    ember.save(net.state_dict(), buffer)
+    buffer.seek(0)
+    loaded.load_state_dict(ember.load(buffer))
+    assert loaded.weight.dtype == ember.bfloat16
+    assert ember.equal(loaded.weight, net.weight) and ember.allclose(loaded.bias, net.bias)
+    assert not ember.equal(loaded.weight, net.weight + 1)
