@@ -106,7 +106,8 @@ def round_to(values32, dtype):
     by its bits)."""
     v = np.asarray(values32, np.float32)
     if dtype == "float16":
-        return v.astype(np.float16).astype(np.float32)
+        with np.errstate(over="ignore"):  # NB: past 65520 is inf, as intended
+            return v.astype(np.float16).astype(np.float32)
     u = v.view(np.uint32).astype(np.uint64)
     r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
     out = r.astype(np.uint32).view(np.float32)
