@@ -93,6 +93,15 @@ def allowed(m, allowlist, prog, want=None):
 NORMS = {"F.layer_norm", "F.group_norm", "F.instance_norm", "F.batch_norm"}
 
 
+def norm_nodes(prog):
+    """(node, its args, the value it normalises, its eps) for each normalisation (NORMS) in the program."""
+    for n in prog["nodes"]:
+        if n.get("name") in NORMS:
+            args = n.get("args", [])
+            j = args[0].get("v") if args and isinstance(args[0], dict) else None
+            yield n, args, j, (n.get("kwargs") or {}).get("eps", 1e-5)
+
+
 def norm_amplification(prog, want):
     """The largest 1 / sqrt(var + eps) of a group of values a normalisation in the program normalises (a row
     of layer_norm, a sample's group, a channel) whose variance in torch's run is at most the op's eps, times
@@ -101,12 +110,7 @@ def norm_amplification(prog, want):
     (a constant row's gradient, summed over an expanded dim, is terms of 300 that cancel to 0 or to an ulp
     of 300), beyond what the comparison's relative tolerances can know."""
     amp = 0.0
-    for n in prog["nodes"]:
-        if n.get("name") not in NORMS:
-            continue
-        args = n.get("args", [])
-        j = args[0].get("v") if args and isinstance(args[0], dict) else None
-        eps = (n.get("kwargs") or {}).get("eps", 1e-5)
+    for n, args, j, eps in norm_nodes(prog):
         for x in (torch_floats(want, j), final_floats(want, j)):
             if x is None or x.size == 0 or x.ndim < 1:
                 continue
@@ -275,12 +279,7 @@ def two_element_norm(prog, want):
     the float rounding of the gradient that reaches it (layer_norm over 2 of var 0.25: 25000 times, an
     error of 3e-3 in float32 where torch's happens to be 7e-4): the program's gradients are not compared
     by value."""
-    for n in prog["nodes"]:
-        if n.get("name") not in NORMS:
-            continue
-        args = n.get("args", [])
-        j = args[0].get("v") if args and isinstance(args[0], dict) else None
-        eps = (n.get("kwargs") or {}).get("eps", 1e-5)
+    for n, args, j, eps in norm_nodes(prog):
         x = torch_floats(want, j)
         if x is None or x.size == 0 or x.ndim < 1 or not eps or eps <= 0:
             continue

@@ -37,17 +37,22 @@ def tensor(entry, requires_grad=False):
     return t.requires_grad_() if requires_grad else t
 
 
-def replay(case, namespace, out_rtol=1e-10, out_atol=1e-12, grad_rtol=1e-8, grad_atol=1e-12, equal_nan=True,
-           by_dtype=None):
-    """Checks one case; namespace holds the names the expression uses besides its inputs (T, F, ...).
-    by_dtype: {dtype name: (output rtol, gradient rtol, atol)}, overriding the tolerances per dtype."""
+def evaluate(case, namespace):
+    """(inputs, output) of the case's expression in Ember; namespace holds the names it uses besides its
+    inputs (T, F, ...). An input requires grad exactly when torch's did: the fixture holds its gradient."""
     tensors, expr = case["tensors"], case["strings"]["expr"]
-    # NB: an input requires grad exactly when torch's did: the fixture holds its gradient.
     inputs = {k[len("input."):]: tensor(v, f"grad.{k[len('input.'):]}" in tensors)
               for k, v in tensors.items() if k.startswith("input.")}
     out = eval(expr, {**namespace, **inputs})
-    if isinstance(out, (tuple, list)):
-        out = out[0]
+    return inputs, out[0] if isinstance(out, (tuple, list)) else out
+
+
+def replay(case, namespace, out_rtol=1e-10, out_atol=1e-12, grad_rtol=1e-8, grad_atol=1e-12, equal_nan=True,
+           by_dtype=None):
+    """Checks one case (see evaluate for namespace).
+    by_dtype: {dtype name: (output rtol, gradient rtol, atol)}, overriding the tolerances per dtype."""
+    tensors, expr = case["tensors"], case["strings"]["expr"]
+    inputs, out = evaluate(case, namespace)
     want, want_dtype = array(tensors["output"]), tensors["output"]["dtype"]
     assert tuple(out.shape) == want.shape, f"{expr}: shape {tuple(out.shape)}, torch's {want.shape}"
     assert str(out.dtype) == "ember." + want_dtype, f"{expr}: {out.dtype}, torch's {want_dtype}"

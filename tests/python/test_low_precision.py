@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import ember
 import ember.nn.functional as F
-from fixture_replay import load_cases, numpy_of, tensor
+from fixture_replay import evaluate, load_cases, numpy_of, tensor
 
 # unit in the last place, relative: 2^-8 for bfloat16's 8 significant bits, 2^-11 for float16's 11
 ULP = {"bfloat16": 2.0 ** -8, "float16": 2.0 ** -11}
@@ -64,9 +64,7 @@ def test_matches_torch(name):
     case = CASES[name]
     tensors, expr = case["tensors"], case["strings"]["expr"]
     elementwise = case["strings"]["kind"] == "elementwise"
-    inputs = {k[len("input."):]: tensor(v, f"grad.{k[len('input.'):]}" in tensors)
-              for k, v in tensors.items() if k.startswith("input.")}
-    out = eval(expr, {"T": ember, "F": F, **inputs})
+    inputs, out = evaluate(case, {"T": ember, "F": F})
     want = tensors["output"]
     assert str(out.dtype) == "ember." + want["dtype"], f"{expr}: {out.dtype}, torch's {want['dtype']}"
     dtype = want["dtype"] if want["dtype"] in ULP else name.split(".")[0]
