@@ -7,6 +7,7 @@
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/backward_hooks.h"
 #include "ember/autograd/record.h"
+#include "ember/core/autocast.h"
 #include "ember/core/factory.h"
 
 namespace ember::autograd {
@@ -132,6 +133,9 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
   }
 
   AutoGradMode mode(create_graph);
+  // NB: backward formulas run in the dtypes the forward chose: autocast's casts (and an fp32-list
+  // op's upcast) inside a backward would change the gradients' dtypes node by node.
+  autocast::Suspend no_autocast;
   while (!ready.empty()) {
     Node* node = ready.top();
     ready.pop();

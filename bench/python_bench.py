@@ -218,6 +218,17 @@ def main():
 
     print(f"gpt_step_b16_adamw {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
 
+    # The same step under autocast to bfloat16 (float32 parameters and optimizer, the products in
+    # bfloat16, the loss in float32), as PyTorch's mixed-precision recipes train.
+    def gpt_step_autocast():
+        opt.zero_grad()
+        with lib.autocast("cpu", dtype=lib.bfloat16):
+            loss = F.cross_entropy(gpt(idx).view(-1, 256), targets.view(-1))
+        loss.backward()
+        opt.step()
+
+    print(f"gpt_step_b16_adamw_autocast_bf16 {time_per_call(gpt_step_autocast, 3.0) * 1e3:.4g} ms/step")
+
     # The same step with the model, its optimizer state and its activations in bfloat16 (not
     # autocast: the parameters themselves are bfloat16).
     gpt.to(lib.bfloat16)

@@ -37,6 +37,7 @@ WORKLOADS = [
     ("resnet18_step_b32_sgd", "ResNet-18 step, 32x32, batch 32, SGD (ms)", 1.3),
     ("gpt_step_b16_adamw", "GPT step (2x128, 4 heads, block 64), batch 16, AdamW (ms)", 1.3),
     ("gpt_step_b16_adamw_bf16", "the GPT step with the model in bfloat16 (ms)", None),
+    ("gpt_step_b16_adamw_autocast_bf16", "the GPT step under autocast to bfloat16 (ms)", None),
     ("lstm_lm_step_sgd", "LSTM language model step, 2x200, batch 20, bptt 35, SGD (ms)", 1.3),
     ("mlp_epoch_b64_sgd", "Fashion-MNIST epoch, MLP, batch 64, SGD (s)", 1.0),
     ("step_overhead_sgd", "per-step overhead: 16-16-16-10 MLP, batch 1, SGD (ms)", 1.0),

@@ -1,5 +1,6 @@
 #pragma once
 // Everything in core/: tensors, dtypes, devices, creation, random generators, threads.
+#include "ember/core/autocast.h"
 #include "ember/core/backend.h"
 #include "ember/core/copy.h"
 #include "ember/core/device.h"

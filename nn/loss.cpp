@@ -7,6 +7,7 @@
 #include "ember/core/factory.h"
 #include "ember/core/warning.h"
 #include "ember/ops/activation.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/convert.h"
@@ -142,6 +143,10 @@ Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target, co
 
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_index, Reduction reduction,
                 const Tensor& weight) {
+  if (autocast::applies("nll_loss", log_probs))
+    return autocast::run("nll_loss", {log_probs, target, weight}, [&](const autocast::Cast& cast) {
+      return nll_loss(cast(log_probs), target, ignore_index, reduction, cast(weight));
+    });
   return batch_of_one(log_probs, target, false, reduction, "nll_loss", [&](const Tensor& x, const Tensor& t) {
     auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "nll_loss");
     return masked_reduce(loss, weights, reduction);
@@ -150,6 +155,10 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_in
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_index, Reduction reduction,
                      double label_smoothing, const Tensor& weight) {
+  if (autocast::applies("cross_entropy", input))
+    return autocast::run("cross_entropy", {input, target, weight}, [&](const autocast::Cast& cast) {
+      return cross_entropy(cast(input), cast(target), ignore_index, reduction, label_smoothing, cast(weight));
+    });
   EMBER_CHECK_VALUE(label_smoothing >= 0.0 && label_smoothing <= 1.0,
                     "cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
   EMBER_CHECK_VALUE(input.dim() >= 1, "cross_entropy: input must be [C], [N, C] or [N, C, d...], got ",
@@ -173,17 +182,24 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_i
 }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  if (autocast::applies("mse_loss", input))
+    return autocast::run("mse_loss", {input, target}, [&](const autocast::Cast& cast) { return mse_loss(cast(input), cast(target), reduction); });
   auto [x, y] = broadcast_pair(input, target, "mse_loss");
   Tensor d = x - y;
   return reduce(d * d, reduction);
 }
 
 Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  if (autocast::applies("l1_loss", input))
+    return autocast::run("l1_loss", {input, target}, [&](const autocast::Cast& cast) { return l1_loss(cast(input), cast(target), reduction); });
   auto [x, y] = broadcast_pair(input, target, "l1_loss");
   return reduce(abs(x - y), reduction);
 }
 
 Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction reduction, double beta) {
+  if (autocast::applies("smooth_l1_loss", input))
+    return autocast::run("smooth_l1_loss", {input, target},
+                         [&](const autocast::Cast& cast) { return smooth_l1_loss(cast(input), cast(target), reduction, beta); });
   EMBER_CHECK_VALUE(beta >= 0, "smooth_l1_loss: beta must be non-negative, got ", beta);
   auto [x, y] = broadcast_pair(input, target, "smooth_l1_loss");
   Tensor d = abs(x - y);
@@ -252,6 +268,10 @@ struct BceWithLogitsBackward : autograd::Node {
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const Tensor& pos_weight, Reduction reduction, const Tensor& weight) {
+  if (autocast::applies("binary_cross_entropy_with_logits", input))
+    return autocast::run("binary_cross_entropy_with_logits", {input, target, pos_weight, weight}, [&](const autocast::Cast& cast) {
+      return binary_cross_entropy_with_logits(cast(input), cast(target), cast(pos_weight), reduction, cast(weight));
+    });
   check_same_shape(input, target, "binary_cross_entropy_with_logits");
   Tensor loss;
   {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "ember/core/autocast.h"
 #include "ember/core/factory.h"
 #include "ember/core/warning.h"
 #include "ember/nn/init.h"
@@ -204,7 +205,8 @@ RNNBase::Result RNNBase::forward_packed(const Tensor& data, const Tensor& batch_
 }
 
 void RNNBase::check_input(const Tensor& input, const Tensor& weight) const {
-  EMBER_CHECK_VALUE(input.dtype() == weight.dtype(), type_name(), ": input dtype (", input.dtype(),
+  // NB: under autocast the op casts (ops/autocast.h), as PyTorch's check steps aside there too
+  EMBER_CHECK_VALUE(input.dtype() == weight.dtype() || autocast::is_enabled(input.device().type), type_name(), ": input dtype (", input.dtype(),
                     ") does not match weight dtype (", weight.dtype(), "). Convert input: input.to(", weight.dtype(),
                     "), or convert model: model.to(", input.dtype(), ")");
   EMBER_CHECK(input.size(-1) == options_.input_size, type_name(),

@@ -5,6 +5,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/index.h"
 #include "ember/ops/view.h"
@@ -103,8 +104,12 @@ Tensor index(const Tensor& t, const std::vector<Tensor>& indices) {
 }
 
 Tensor index_put(const Tensor& t, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  if (autocast::applies("index_put", t))
+    return autocast::run("index_put", {t, values}, [&](const autocast::Cast& cast) { return index_put(cast(t), indices, cast(values), accumulate); });
   EMBER_CHECK_VALUE(values.device() == t.device(), "index_put: values on ", values.device(),
                     " for a tensor on ", t.device());
+  EMBER_CHECK_TYPE(values.dtype() == t.dtype(), "index_put: Index put requires the source and destination dtypes ",
+                   "match, got ", t.dtype(), " for the destination and ", values.dtype(), " for the source");
   // Where each indexed element lives in t's row-major order: t's indexing applied to its positions.
   Tensor where = index(arange(t.numel(), TensorOptions(kInt64).device(t.device())).reshape(t.sizes()), indices);
   DimVector shape = where.sizes().vec();
@@ -115,7 +120,7 @@ Tensor index_put(const Tensor& t, const std::vector<Tensor>& indices, const Tens
   }
   EMBER_CHECK_VALUE(fits, "index_put: shape mismatch: value tensor of shape ", values.sizes(),
                     " cannot be broadcast to indexing result of shape ", where.sizes());
-  Tensor vals = reshape(expand(values.dtype() == t.dtype() ? values : values.to(t.dtype()), shape), {where.numel()});
+  Tensor vals = reshape(expand(values, shape), {where.numel()});
   Tensor flat = reshape(t, {t.numel()});
   std::vector<int64_t> pos = where.to_vector<int64_t>();
   if (!accumulate) {

@@ -7,6 +7,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/view.h"
 
@@ -140,6 +141,11 @@ int64_t& detail::attention_saved_probs_limit() {
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key_in, const Tensor& value_in,
                                     const Tensor& attn_mask, double dropout_p, bool is_causal,
                                     std::optional<double> scale, bool enable_gqa) {
+  if (autocast::applies("scaled_dot_product_attention", query))
+    return autocast::run("scaled_dot_product_attention", {query, key_in, value_in, attn_mask}, [&](const autocast::Cast& cast) {
+      return scaled_dot_product_attention(cast(query), cast(key_in), cast(value_in), cast(attn_mask), dropout_p,
+                                          is_causal, scale, enable_gqa);
+    });
   check_inputs(query, key_in, value_in, attn_mask, dropout_p, is_causal);
   auto [key, value] = enable_gqa ? share_heads(query, key_in, value_in) : std::pair{key_in, value_in};
   const int64_t L = query.size(-2), S = key.size(-2), E = query.size(-1), Ev = value.size(-1);

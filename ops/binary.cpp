@@ -1,6 +1,7 @@
 #include "ember/ops/binary.h"
 
 #include "ember/autograd/record.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/compare.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
@@ -258,6 +259,8 @@ Tensor true_division_scalar(const Scalar& s, const Tensor& t) {
 Tensor div(const Tensor& a, Scalar b) { return div(a, true_division_scalar(b, a)); }
 
 Tensor pow(const Tensor& a, const Tensor& b) {
+  if (autocast::applies("pow", a))
+    return autocast::run("pow", {a, b}, [&](const autocast::Cast& cast) { return pow(cast(a), cast(b)); });
   DType dtype = result_type(a, b);
   EMBER_CHECK_TYPE(dtype != kBool, "pow: not supported for bool tensors");
   check_compute_dtype(dtype, "pow");
@@ -400,6 +403,8 @@ Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) {
 Tensor bitwise_right_shift(const Tensor& a, Scalar b) { return bitwise_right_shift(a, wrap_scalar(b, a)); }
 
 Tensor atan2(const Tensor& a, const Tensor& b) {
+  if (autocast::applies("atan2", a))
+    return autocast::run("atan2", {a, b}, [&](const autocast::Cast& cast) { return atan2(cast(a), cast(b)); });
   DType dtype = result_type(a, b);
   if (!is_floating(dtype)) dtype = kFloat32;
   check_compute_dtype(dtype, "atan2");

@@ -3,6 +3,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/view.h"
@@ -268,23 +269,39 @@ Conv2dParams same_padding(Size2 kernel, Size2 dilation) {
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, Size2 padding,
               Size2 dilation, int64_t groups) {
+  if (autocast::applies("conv2d", input))
+    return autocast::run("conv2d", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return conv2d(cast(input), cast(weight), cast(bias), stride, padding, dilation, groups);
+    });
   return conv_checked({"conv2d", 2}, input, weight, bias, Conv2dParams{stride, padding, dilation, groups});
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, PaddingRule padding,
               Size2 dilation, int64_t groups) {
+  if (autocast::applies("conv2d", input))
+    return autocast::run("conv2d", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return conv2d(cast(input), cast(weight), cast(bias), stride, padding, dilation, groups);
+    });
   const ConvOp op{"conv2d", 2};
   return conv_checked(op, input, weight, bias, with_rule(op, weight, stride, padding, dilation, groups));
 }
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t stride, int64_t padding,
               int64_t dilation, int64_t groups) {
+  if (autocast::applies("conv1d", input))
+    return autocast::run("conv1d", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return conv1d(cast(input), cast(weight), cast(bias), stride, padding, dilation, groups);
+    });
   return conv_checked({"conv1d", 1}, input, weight, bias,
                       Conv2dParams{Size2(1, stride), Size2(0, padding), Size2(1, dilation), groups});
 }
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t stride, PaddingRule padding,
               int64_t dilation, int64_t groups) {
+  if (autocast::applies("conv1d", input))
+    return autocast::run("conv1d", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return conv1d(cast(input), cast(weight), cast(bias), stride, padding, dilation, groups);
+    });
   const ConvOp op{"conv1d", 1};
   return conv_checked(op, input, weight, bias,
                       with_rule(op, weight, Size2(1, stride), padding, Size2(1, dilation), groups));
@@ -295,6 +312,10 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int
 // from the output's size give back the input's.
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, Size2 padding,
                         Size2 output_padding, int64_t groups, Size2 dilation) {
+  if (autocast::applies("conv_transpose2d", input))
+    return autocast::run("conv_transpose2d", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return conv_transpose2d(cast(input), cast(weight), cast(bias), stride, padding, output_padding, groups, dilation);
+    });
   const ConvOp op{"conv_transpose2d", 2};
   const char* name = op.name;
   Conv2dParams p{stride, padding, dilation, groups};

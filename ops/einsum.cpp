@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ember/core/shape.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/reduce.h"
 
 namespace ember {
@@ -160,6 +161,8 @@ Tensor contract(Tensor a, Tensor b, const std::vector<bool>& keep) {
 }  // namespace
 
 Tensor einsum(std::string_view equation, const std::vector<Tensor>& tensors) {
+  if (autocast::applies("einsum", tensors))
+    return autocast::run("einsum", tensors, [&](const autocast::Cast& cast) { return einsum(equation, cast(tensors)); });
   const std::string eq(equation);
   EMBER_CHECK_VALUE(!tensors.empty(), "einsum(): must specify the equation string and at least one operand");
   for (size_t i = 1; i < tensors.size(); ++i)

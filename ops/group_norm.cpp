@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ember/autograd/grad_mode.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/normalization.h"
 #include "ember/ops/reduce.h"
@@ -42,6 +43,12 @@ Tensor repeat_if_defined(const Tensor& t, int64_t n) { return t.defined() ? repe
 }  // namespace
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias, double eps) {
+  if (autocast::applies("group_norm", input))
+    return autocast::run("group_norm", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return group_norm(cast(input), num_groups, cast(weight), cast(bias), eps);
+    });
+  if (detail::float32_params_of_16bit_input(input, {weight, bias}))
+    return to(group_norm(to(input, kFloat32), num_groups, weight, bias, eps), input.dtype());
   check_input(input, "group_norm");
   const int64_t N = input.size(0), C = input.size(1);
   EMBER_CHECK_VALUE(num_groups > 0 && C % num_groups == 0, "group_norm: the ", C, " channels of input ",

@@ -3,6 +3,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/join.h"
@@ -227,6 +228,8 @@ Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
 }
 
 Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (autocast::applies("scatter_add", t))
+    return autocast::run("scatter_add", {t, src}, [&](const autocast::Cast& cast) { return scatter_add(cast(t), dim, index, cast(src)); });
   check_same_device(t, index, "scatter_add");
   check_same_device(t, src, "scatter_add");
   check_index_dtype(index, "scatter_add");

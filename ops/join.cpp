@@ -4,6 +4,7 @@
 
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -66,6 +67,8 @@ std::vector<Tensor> split_views(const Tensor& t, int64_t dim, IntArrayRef sizes)
 }  // namespace
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  if (autocast::applies("cat", tensors))
+    return autocast::run("cat", tensors, [&](const autocast::Cast& cast) { return cat(cast(tensors), dim); });
   EMBER_CHECK_VALUE(!tensors.empty(), "cat: expected a non-empty list of tensors");
   DType dtype = tensors[0].dtype();
   size_t ref = tensors.size();  // the first tensor that is not skipped sets the shape
@@ -112,6 +115,8 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
 }
 
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+  if (autocast::applies("stack", tensors))
+    return autocast::run("stack", tensors, [&](const autocast::Cast& cast) { return stack(cast(tensors), dim); });
   EMBER_CHECK_VALUE(!tensors.empty(), "stack: expected a non-empty list of tensors");
   int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
   std::vector<Tensor> parts;

@@ -4,6 +4,7 @@
 
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/view.h"
 
@@ -126,6 +127,8 @@ bool rows_fold(const Tensor& a) {
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (autocast::applies("matmul", a))
+    return autocast::run("matmul", {a, b}, [&](const autocast::Cast& cast) { return matmul(cast(a), cast(b)); });
   check_operands(a, b);
   const int64_t da = a.dim(), db = b.dim();
   // 1-D operands become [1, k] or [k, 1] views, and the added dim is removed from the result.
@@ -143,12 +146,15 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
+  if (autocast::applies("mm", a)) return autocast::run("mm", {a, b}, [&](const autocast::Cast& cast) { return mm(cast(a), cast(b)); });
   EMBER_CHECK_VALUE(a.dim() == 2 && b.dim() == 2, "mm: expected 2-D tensors, got ", a.sizes(), " and ",
                     b.sizes());
   return matmul(a, b);
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
+  if (autocast::applies("bmm", a))
+    return autocast::run("bmm", {a, b}, [&](const autocast::Cast& cast) { return bmm(cast(a), cast(b)); });
   EMBER_CHECK_VALUE(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.sizes(), " and ",
                     b.sizes());
   EMBER_CHECK_VALUE(a.size(0) == b.size(0), "bmm: batch sizes differ: ", a.sizes(), " and ", b.sizes());

@@ -3,6 +3,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
@@ -206,6 +207,9 @@ struct LayerNormBackward : autograd::Node {
 
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const Tensor& weight, const Tensor& bias, bool training, double momentum, double eps) {
+  if (detail::float32_params_of_16bit_input(input, {running_mean, running_var, weight, bias}))
+    return to(batch_norm(to(input, kFloat32), running_mean, running_var, weight, bias, training, momentum, eps),
+              input.dtype());
   check_floating(input, "batch_norm");
   EMBER_CHECK_VALUE(input.dim() >= 2, "batch_norm: expected an input of shape [N, C] or [N, C, *], got ",
                     input.sizes());
@@ -226,6 +230,17 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
 }
 
 namespace detail {
+
+bool float32_params_of_16bit_input(const Tensor& input, std::initializer_list<std::reference_wrapper<const Tensor>> params) {
+  if (!input.defined() || !is_16bit_float(input.dtype())) return false;
+  bool any = false;
+  for (const Tensor& p : params) {
+    if (!p.defined()) continue;
+    if (p.dtype() != kFloat32) return false;
+    any = true;
+  }
+  return any;
+}
 
 Tensor batch_norm_checked(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                           const Tensor& weight, const Tensor& bias, bool training, double momentum, double eps) {
@@ -277,6 +292,12 @@ Tensor batch_norm_checked(const Tensor& input, const Tensor& running_mean, const
 
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
+  if (autocast::applies("layer_norm", input))
+    return autocast::run("layer_norm", {input, weight, bias}, [&](const autocast::Cast& cast) {
+      return layer_norm(cast(input), normalized_shape, cast(weight), cast(bias), eps);
+    });
+  if (detail::float32_params_of_16bit_input(input, {weight, bias}))
+    return to(layer_norm(to(input, kFloat32), normalized_shape, weight, bias, eps), input.dtype());
   check_floating(input, "layer_norm");
   auto k = static_cast<int64_t>(normalized_shape.size());
   EMBER_CHECK_VALUE(k >= 1, "layer_norm: normalized_shape must have at least one dim, got []");

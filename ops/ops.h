@@ -5,6 +5,7 @@
 #include "ember/ops/activation.h"
 #include "ember/ops/advanced_index.h"
 #include "ember/ops/attention.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/conv.h"

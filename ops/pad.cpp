@@ -6,6 +6,7 @@
 
 #include "ember/core/factory.h"
 #include "ember/core/shape.h"
+#include "ember/ops/autocast.h"
 
 namespace ember {
 namespace {
@@ -113,6 +114,18 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::opti
                     "pad: Padding length should be less than or equal to two times the input dimension but got "
                     "padding length ", pad.size(), " and input of dimension ", self.dim());
   const Mode m = mode_of(mode);
+  if (autocast::engaged(self)) {
+    // PyTorch's autocast lists name the kernels (reflection_pad2d, replication_pad3d, ...): those on
+    // them compute in float32, the rest in the input's dtype
+    std::string kernel = "pad";
+    if (m == Mode::Reflect || m == Mode::Replicate) {
+      std::string k = std::string(m == Mode::Reflect ? "reflection" : "replication") + "_pad" +
+                      std::to_string(pad.size() / 2) + "d";
+      if (autocast::policy(k, self.device().type) != autocast::Policy::none) kernel = k;
+    }
+    if (autocast::applies(kernel, self))
+      return autocast::run(kernel, {self}, [&](const autocast::Cast& cast) { return ember::pad(cast(self), pad, mode, value); });
+  }
   if (m == Mode::Constant) return constant_pad(self, pad, value.value_or(Scalar(0)));
   EMBER_CHECK_VALUE(!value || value->to<double>() == 0, "pad: Padding mode \"", mode,
                     "\" doesn't take in value argument");

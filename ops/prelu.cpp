@@ -1,5 +1,6 @@
 #include "ember/ops/prelu.h"
 
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/view.h"
@@ -7,6 +8,8 @@
 namespace ember {
 
 Tensor prelu(const Tensor& self, const Tensor& weight) {
+  if (autocast::applies("prelu", self))
+    return autocast::run("prelu", {self, weight}, [&](const autocast::Cast& cast) { return prelu(cast(self), cast(weight)); });
   EMBER_CHECK_VALUE(self.defined() && weight.defined(), "prelu: input and weight must be defined tensors");
   check_floating_compute(self.dtype(), "prelu");
   EMBER_CHECK_TYPE(weight.dtype() == self.dtype(), "prelu: weight has dtype ", weight.dtype(), "; expected ",

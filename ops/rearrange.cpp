@@ -6,6 +6,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
 #include "ember/core/shape.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/reduce.h"
 
@@ -136,12 +137,18 @@ Tensor scaled_sum(const Tensor& self, Tensor product, const Scalar& beta, const 
 }  // namespace
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
+  if (autocast::applies("addmm", self))
+    return autocast::run("addmm", {self, mat1, mat2},
+                         [&](const autocast::Cast& cast) { return addmm(cast(self), cast(mat1), cast(mat2), beta, alpha); });
   EMBER_CHECK_VALUE(mat1.dim() == 2 && mat2.dim() == 2, "addmm: expected 2-D matrices, got shapes ", mat1.sizes(),
                     " and ", mat2.sizes());
   return scaled_sum(self, mm(mat1, mat2), beta, alpha);
 }
 
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta, Scalar alpha) {
+  if (autocast::applies("baddbmm", self))
+    return autocast::run("baddbmm", {self, batch1, batch2},
+                         [&](const autocast::Cast& cast) { return baddbmm(cast(self), cast(batch1), cast(batch2), beta, alpha); });
   EMBER_CHECK_VALUE(batch1.dim() == 3 && batch2.dim() == 3, "baddbmm: expected 3-D batches, got shapes ",
                     batch1.sizes(), " and ", batch2.sizes());
   return scaled_sum(self, bmm(batch1, batch2), beta, alpha);

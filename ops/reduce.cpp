@@ -7,6 +7,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/convert.h"
@@ -274,6 +275,8 @@ struct NormBackward : autograd::Node {
 }  // namespace
 
 Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+  if (autocast::applies("sum", t))
+    return autocast::run("sum", {t}, [&](const autocast::Cast& cast) { return sum(cast(t), dims, keepdim, dtype); });
   if (dtype && *dtype != t.dtype()) return sum(t.to(*dtype), dims, keepdim);
   DimVector rd = reduction_dims(dims, t.dim(), "sum");
   // NB: an integer sum is int64 unless dtype names the integer type (then it wraps around in it).
@@ -440,6 +443,8 @@ Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) 
 }
 
 Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
+  if (autocast::applies("logsumexp", t))
+    return autocast::run("logsumexp", {t}, [&](const autocast::Cast& cast) { return logsumexp(cast(t), dims, keepdim); });
   DType dtype = detail::float_result_type(t.dtype());
   check_compute_dtype(dtype, "logsumexp");
   Tensor x = to(t, dtype);
@@ -469,6 +474,8 @@ Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
 }
 
 Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim) {
+  if (autocast::applies("norm", t))
+    return autocast::run("norm", {t}, [&](const autocast::Cast& cast) { return norm(cast(t), p, dims, keepdim); });
   check_floating(t, "norm");
   DimVector rd = reduction_dims(dims, t.dim(), "norm");
   int64_t n = 1;
@@ -566,11 +573,15 @@ Tensor prod_impl(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
 }  // namespace
 
 Tensor prod(const Tensor& t, std::optional<DType> dtype) {
+  if (autocast::applies("prod", t))
+    return autocast::run("prod", {t}, [&](const autocast::Cast& cast) { return prod(cast(t), dtype); });
   if (dtype && *dtype != t.dtype()) return prod(t.to(*dtype));
   return prod_impl(t, std::nullopt, false);
 }
 
 Tensor prod(const Tensor& t, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+  if (autocast::applies("prod", t))
+    return autocast::run("prod", {t}, [&](const autocast::Cast& cast) { return prod(cast(t), dim, keepdim, dtype); });
   if (dtype && *dtype != t.dtype()) return prod(t.to(*dtype), dim, keepdim);
   return prod_impl(t, dim, keepdim);
 }

@@ -4,6 +4,7 @@
 #include "ember/ops/rnn.h"
 
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/matmul.h"
 
 namespace ember {
@@ -167,6 +168,11 @@ RnnLayerResult run_cell(RnnCell cell, const char* op, const Tensor& input, const
 std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
                                     bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
                                     bool batch_first) {
+  if (autocast::applies("rnn_tanh", input))
+    return autocast::run("rnn_tanh", {input, hx}, [&](const autocast::Cast& cast) {
+      return rnn_tanh(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
+                  batch_first);
+    });
   return single_state(RnnCell::Tanh, "rnn_tanh", input, hx, params, has_biases, num_layers, dropout, train,
                       bidirectional, batch_first);
 }
@@ -174,6 +180,11 @@ std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& input, const Tensor& hx, const
 std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
                                     bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
                                     bool batch_first) {
+  if (autocast::applies("rnn_relu", input))
+    return autocast::run("rnn_relu", {input, hx}, [&](const autocast::Cast& cast) {
+      return rnn_relu(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
+                  batch_first);
+    });
   return single_state(RnnCell::Relu, "rnn_relu", input, hx, params, has_biases, num_layers, dropout, train,
                       bidirectional, batch_first);
 }
@@ -181,6 +192,11 @@ std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, const
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, const std::vector<Tensor>& hx,
                                         const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
                                         double dropout, bool train, bool bidirectional, bool batch_first) {
+  if (autocast::applies("lstm", input))
+    return autocast::run("lstm", {input}, [&](const autocast::Cast& cast) {
+      return lstm(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
+                  batch_first);
+    });
   EMBER_CHECK_VALUE(hx.size() == 2, "lstm: expected hx = [h_0, c_0], got ", hx.size(), " tensors");
   EMBER_CHECK_AS(NotImplementedError, hx[0].dim() != 3 || hx[1].dim() != 3 || hx[0].size(2) == hx[1].size(2),
                  "lstm: h_0 of shape ", hx[0].sizes(), " and c_0 of shape ", hx[1].sizes(),
@@ -193,6 +209,11 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, const std::vector<T
 std::tuple<Tensor, Tensor> gru(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
                                bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
                                bool batch_first) {
+  if (autocast::applies("gru", input))
+    return autocast::run("gru", {input, hx}, [&](const autocast::Cast& cast) {
+      return gru(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
+                 batch_first);
+    });
   return single_state(RnnCell::Gru, "gru", input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
                       batch_first);
 }
@@ -200,6 +221,11 @@ std::tuple<Tensor, Tensor> gru(const Tensor& input, const Tensor& hx, const std:
 std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
                                     const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
                                     double dropout, bool train, bool bidirectional) {
+  if (autocast::applies("rnn_tanh", data))
+    return autocast::run("rnn_tanh", {data, hx}, [&](const autocast::Cast& cast) {
+      return rnn_tanh(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
+                  bidirectional);
+    });
   StackResult r = run_packed(RnnCell::Tanh, "rnn_tanh", data, batch_sizes, hx, Tensor(), params, has_biases, num_layers,
                              dropout, train, bidirectional);
   return {r.output, r.h_n};
@@ -208,6 +234,11 @@ std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_size
 std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
                                     const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
                                     double dropout, bool train, bool bidirectional) {
+  if (autocast::applies("rnn_relu", data))
+    return autocast::run("rnn_relu", {data, hx}, [&](const autocast::Cast& cast) {
+      return rnn_relu(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
+                  bidirectional);
+    });
   StackResult r = run_packed(RnnCell::Relu, "rnn_relu", data, batch_sizes, hx, Tensor(), params, has_biases, num_layers,
                              dropout, train, bidirectional);
   return {r.output, r.h_n};
@@ -216,6 +247,11 @@ std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_size
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes, const std::vector<Tensor>& hx,
                                         const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
                                         double dropout, bool train, bool bidirectional) {
+  if (autocast::applies("lstm", data))
+    return autocast::run("lstm", {data}, [&](const autocast::Cast& cast) {
+      return lstm(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
+                  bidirectional);
+    });
   EMBER_CHECK_VALUE(hx.size() == 2, "lstm: expected hx = [h_0, c_0], got ", hx.size(), " tensors");
   StackResult r = run_packed(RnnCell::Lstm, "lstm", data, batch_sizes, hx[0], hx[1], params, has_biases, num_layers,
                              dropout, train, bidirectional);
@@ -225,6 +261,11 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_
 std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
                                const std::vector<Tensor>& params, bool has_biases, int64_t num_layers, double dropout,
                                bool train, bool bidirectional) {
+  if (autocast::applies("gru", data))
+    return autocast::run("gru", {data, hx}, [&](const autocast::Cast& cast) {
+      return gru(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
+                 bidirectional);
+    });
   StackResult r = run_packed(RnnCell::Gru, "gru", data, batch_sizes, hx, Tensor(), params, has_biases, num_layers,
                              dropout, train, bidirectional);
   return {r.output, r.h_n};
@@ -232,16 +273,29 @@ std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes, co
 
 Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                      const Tensor& b_hh) {
+  if (autocast::applies("rnn_tanh_cell", input))
+    return autocast::run("rnn_tanh_cell", {input, hx, w_ih, w_hh, b_ih, b_hh}, [&](const autocast::Cast& cast) {
+      return rnn_tanh_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));
+    });
   return run_cell(RnnCell::Tanh, "rnn_tanh_cell", input, hx, Tensor(), w_ih, w_hh, b_ih, b_hh).h_n;
 }
 
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                      const Tensor& b_hh) {
+  if (autocast::applies("rnn_relu_cell", input))
+    return autocast::run("rnn_relu_cell", {input, hx, w_ih, w_hh, b_ih, b_hh}, [&](const autocast::Cast& cast) {
+      return rnn_relu_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));
+    });
   return run_cell(RnnCell::Relu, "rnn_relu_cell", input, hx, Tensor(), w_ih, w_hh, b_ih, b_hh).h_n;
 }
 
 std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, const std::vector<Tensor>& hx, const Tensor& w_ih,
                                      const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
+  const Tensor cell_state = hx.size() == 2 ? hx[1] : Tensor();
+  if (autocast::applies("lstm_cell", input))
+    return autocast::run("lstm_cell", {input, cell_state}, [&](const autocast::Cast& cast) {
+      return lstm_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));
+    });
   EMBER_CHECK_VALUE(hx.size() == 2, "lstm_cell: expected hx = [h, c], got ", hx.size(), " tensors");
   RnnLayerResult r = run_cell(RnnCell::Lstm, "lstm_cell", input, hx[0], hx[1], w_ih, w_hh, b_ih, b_hh);
   return {r.h_n, r.c_n};
@@ -249,6 +303,10 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, const std::vector<Tens
 
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
                 const Tensor& b_hh) {
+  if (autocast::applies("gru_cell", input))
+    return autocast::run("gru_cell", {input, hx, w_ih, w_hh, b_ih, b_hh}, [&](const autocast::Cast& cast) {
+      return gru_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));
+    });
   return run_cell(RnnCell::Gru, "gru_cell", input, hx, Tensor(), w_ih, w_hh, b_ih, b_hh).h_n;
 }
 

@@ -7,6 +7,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/core/shape.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/sort.h"
@@ -137,6 +138,8 @@ std::tuple<Tensor, Tensor> cumulative_extreme(const Tensor& self, int64_t dim, S
 }  // namespace
 
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  if (autocast::applies("cumprod", self))
+    return autocast::run("cumprod", {self}, [&](const autocast::Cast& cast) { return cumprod(cast(self), dim, dtype); });
   DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) ? self.dtype() : kInt64);
   check_compute_dtype(out_dtype, "cumprod");
   EMBER_CHECK_TYPE(out_dtype != kBool, "cumprod: cannot multiply into bool");

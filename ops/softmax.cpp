@@ -2,6 +2,7 @@
 
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
@@ -52,9 +53,13 @@ Tensor softmax_impl(const Tensor& t, int64_t dim, bool log) {
 }  // namespace
 
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  if (autocast::applies("softmax", t))
+    return autocast::run("softmax", {t}, [&](const autocast::Cast& cast) { return softmax(cast(t), dim, dtype); });
   return softmax_impl(dtype ? t.to(*dtype) : t, dim, false);
 }
 Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  if (autocast::applies("log_softmax", t))
+    return autocast::run("log_softmax", {t}, [&](const autocast::Cast& cast) { return log_softmax(cast(t), dim, dtype); });
   return softmax_impl(dtype ? t.to(*dtype) : t, dim, true);
 }
 

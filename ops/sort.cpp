@@ -4,6 +4,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/core/shape.h"
+#include "ember/ops/autocast.h"
 
 namespace ember {
 namespace {
@@ -61,6 +62,8 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
 }
 
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  if (autocast::applies("cumsum", self))
+    return autocast::run("cumsum", {self}, [&](const autocast::Cast& cast) { return cumsum(cast(self), dim, dtype); });
   DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) ? self.dtype() : kInt64);
   check_compute_dtype(out_dtype, "cumsum");
   EMBER_CHECK_TYPE(out_dtype != kBool, "cumsum: cannot sum into bool");

@@ -7,6 +7,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 
@@ -276,6 +277,8 @@ void record(const Tensor& out, const Tensor& t, bool save_output) {
 // A floating function of t (integer inputs compute in float32) whose node N saves x or y.
 template <typename N>
 Tensor floating_unary(UnaryOp op, const Tensor& t, const char* name, bool save_output) {
+  if (autocast::applies(name, t))
+    return autocast::run(name, {t}, [&](const autocast::Cast& cast) { return floating_unary<N>(op, cast(t), name, save_output); });
   DType dtype = detail::float_result_type(t.dtype());
   check_compute_dtype(dtype, name);
   Tensor out = detail::unary_forward(op, t, dtype);
@@ -446,6 +449,7 @@ Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> m
 }
 
 Tensor pow(const Tensor& t, Scalar exponent) {
+  if (autocast::applies("pow", t)) return autocast::run("pow", {t}, [&](const autocast::Cast& cast) { return pow(cast(t), exponent); });
   DType dtype = result_type(t, exponent);
   // NB: as PyTorch, a bool tensor to a bool power stays bool: x ** True is x, x ** False is True.
   if (dtype == kBool) return exponent.to<int64_t>() != 0 ? t.clone() : ones_like(t);

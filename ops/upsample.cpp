@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/view.h"
 
@@ -126,6 +127,10 @@ Tensor resample_dim(const Tensor& x, int64_t d, Mode mode, int64_t out, bool ali
 // Checks and resamples the last output_size.size() dims of input.
 Tensor upsample(const char* op, const Tensor& input, std::vector<int64_t> output_size,
                 std::vector<std::optional<double>> scales, Mode mode, bool align_corners) {
+  if (autocast::applies(op, input))
+    return autocast::run(op, {input}, [&](const autocast::Cast& cast) {
+      return upsample(op, cast(input), output_size, scales, mode, align_corners);
+    });
   const auto dims = static_cast<int64_t>(output_size.size());
   EMBER_CHECK_VALUE(input.defined(), op, ": input is an undefined tensor");
   check_floating_compute(input.dtype(), op);

@@ -5,6 +5,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
 #include "ember/ops/reduce.h"
 
 namespace ember {
@@ -321,6 +322,8 @@ Tensor view_as_real(const Tensor& t) {
 }
 
 Tensor view_as_complex(const Tensor& t) {
+  if (autocast::applies("view_as_complex", t))
+    return autocast::run("view_as_complex", {t}, [&](const autocast::Cast& cast) { return view_as_complex(cast(t)); });
   const std::optional<DType> complex = complex_dtype(t.dtype());
   EMBER_CHECK_TYPE(complex.has_value(), "view_as_complex: expected a float32 or float64 tensor, got ",
                    t.dtype());

@@ -90,10 +90,14 @@ clip = clamp
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
-from . import accelerator, amp, backends, cuda, special, utils  # noqa: E402,F401
+from . import accelerator, amp, backends, cpu, cuda, special, utils  # noqa: E402,F401
 from . import distributed, multiprocessing  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401  (torch.distributions, composed of the ops above)
 from .amp import autocast  # noqa: E402,F401
+from .amp import (autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,  # noqa: E402,F401
+                  get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_cache_enabled,
+                  is_autocast_cpu_enabled, is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype,
+                  set_autocast_enabled)
 from .autograd import inference_mode  # noqa: E402,F401
 from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E402,F401
 from . import jit, testing  # noqa: E402,F401  (jit: script/trace return their argument; testing.assert_close)

@@ -17,6 +17,7 @@ from ._C import Tensor
 from ._mode import _ValuesIndices, mode
 from ._scatter_reduce import scatter_reduce as _scatter_reduce
 from ._zero_dim import as_one_dim as _as_one_dim
+from ._autocast_op import autocast_op
 
 scatter_reduce = _as_one_dim(_scatter_reduce)
 
@@ -76,6 +77,7 @@ def _truncated_value(value: Any, dtype: Any) -> Any:
     return value
 
 
+@autocast_op("addcmul")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:  # noqa: A002
     """input + value * tensor1 * tensor2, every operand first cast to the dtype the three promote to
     (value does not take part, as PyTorch's scalar; an integer dtype truncates it)."""
@@ -85,6 +87,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) 
     return _Addcmul.apply(input, tensor1, tensor2, value)
 
 
+@autocast_op("addcdiv")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:  # noqa: A002
     """input + value * tensor1 / tensor2, every operand first cast to the dtype the three promote to;
     integer tensor1 and tensor2 are refused, as PyTorch refuses them."""
@@ -249,6 +252,7 @@ def get_default_dtype() -> Any:
     return _C.get_default_dtype()
 
 
+@autocast_op("dot")
 def dot(input: Tensor, tensor: Tensor) -> Tensor:  # noqa: A002
     """The inner product of two 1-D tensors (a 0-d tensor)."""
     if input.dim() != 1 or tensor.dim() != 1:
@@ -260,6 +264,7 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:  # noqa: A002
     return _C.matmul(input, tensor)
 
 
+@autocast_op("mv")
 def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
     """[n, m] @ [m] -> [n]."""
     if input.dim() != 2 or vec.dim() != 1:
@@ -436,6 +441,7 @@ def _past_overflow(input: Tensor, dim: Any, unbiased: Any, keepdim: bool, correc
     return _C.where(use, robust[0], spread), _C.where(use, robust[1], mean)
 
 
+@autocast_op("trace")
 def trace(input: Tensor) -> Tensor:  # noqa: A002
     """The sum of a matrix's diagonal."""
     if input.dim() != 2:
@@ -533,6 +539,7 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
     return out.requires_grad_() if requires_grad else out
 
 
+@autocast_op("cdist")
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """The p-norm distances between the rows of x1 [*, P, M] and of x2 [*, R, M]: [*, P, R]."""
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
@@ -676,6 +683,7 @@ def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     return (a_exp * b_exp).reshape(*[x * y for x, y in zip(a.shape, b.shape)])
 
 
+@autocast_op("cross")
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
     """The cross product of 3-vectors along dim (the first dim of size 3 when None)."""
     if dim is None:
@@ -685,6 +693,9 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # no
     if input.shape[dim] != 3 or other.shape[dim] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
                            f"{other.shape[dim]}")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"linalg.cross: expected input and other to have the same dtype, got {input.dtype} and "
+                           f"{other.dtype}")
     a0, a1, a2 = (input.narrow(dim, k, 1) for k in range(3))
     b0, b1, b2 = (other.narrow(dim, k, 1) for k in range(3))
     return _C.cat([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
@@ -789,6 +800,13 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     """The contraction of a's dims with b's: the last `dims` of a with the first `dims` of b, or the
     two lists of dims given."""
+    if a.dtype != b.dtype:  # NB: before autocast's casts would make them equal, as PyTorch checks
+        raise RuntimeError(f"tensordot: both inputs should have same dtype, got {a.dtype} and {b.dtype}")
+    return _tensordot(a, b, dims)
+
+
+@autocast_op("tensordot")
+def _tensordot(a: Tensor, b: Tensor, dims: Any) -> Tensor:
     if isinstance(dims, int):
         dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
     else:
@@ -809,6 +827,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     return (left @ right).reshape(*out_a, *out_b)
 
 
+@autocast_op("dist")
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:  # noqa: A002
     """The p-norm of input - other, flattened."""
     d = _C.abs(input - other).reshape(-1)
@@ -873,6 +892,7 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     return _first_zero(input, other, m) if m.is_floating_point() else m
 
 
+@autocast_op("quantile")
 def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
              interpolation: str = "linear") -> Tensor:
     """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of the flattened input or along dim,
@@ -945,6 +965,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     return input.scatter(dim, index, src, value=value, reduce=reduce)
 
 
+@autocast_op("index_put")
 def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:  # noqa: A002
     """A copy of input with input[indices] = values, or += with accumulate (repeated indices add)."""
     out = input.clone()

@@ -21,6 +21,7 @@ from ._matrix_exp import MatrixExp
 from ._qr import QR
 from ._svd import SVD, Eigh, SVDVals
 from .linalg import LinAlgError, _check_float, _check_square, _dtype_name, inv, matrix_norm  # noqa: F401
+from ._autocast_op import autocast_op
 
 SVDResult = namedtuple("linalg_svd", ["U", "S", "Vh"])
 LegacySVDResult = namedtuple("svd", ["U", "S", "V"])
@@ -38,6 +39,7 @@ def _check_matrix(A: Tensor, op: str) -> None:  # noqa: N803
     _check_float(A, op)
 
 
+@autocast_op("linalg_svd")
 def svd(A: Tensor, full_matrices: bool = True, *, driver: Optional[str] = None) -> SVDResult:  # noqa: N803
     """A = U diag(S) Vh for A [..., m, n]: S [..., k] descending and non-negative (k = min(m, n)),
     U [..., m, k] and Vh [..., k, n] orthonormal (m x m and n x n when full_matrices). driver (a
@@ -46,6 +48,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver: Optional[str] = None) 
     return SVDResult(*SVD.apply(A, bool(full_matrices)))
 
 
+@autocast_op("linalg_svdvals")
 def svdvals(A: Tensor, *, driver: Optional[str] = None) -> Tensor:  # noqa: N803
     """The singular values of A [..., m, n], descending ([..., min(m, n)])."""
     _check_matrix(A, "linalg.svdvals")
@@ -70,6 +73,7 @@ def _check_uplo(UPLO: str) -> None:  # noqa: N803
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
 
 
+@autocast_op("linalg_eigh")
 def eigh(A: Tensor, UPLO: str = "L") -> EighResult:  # noqa: N803
     """A = V diag(L) V^T for symmetric A [..., n, n], reading only its lower (UPLO='L') or upper
     triangle: eigenvalues L ascending, eigenvectors the columns of V (orthonormal)."""
@@ -78,6 +82,7 @@ def eigh(A: Tensor, UPLO: str = "L") -> EighResult:  # noqa: N803
     return EighResult(*Eigh.apply(A, UPLO))
 
 
+@autocast_op("linalg_eigvalsh")
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     """eigh's eigenvalues alone (ascending)."""
     _check_square(A, "linalg.eigvalsh")
@@ -85,6 +90,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     return Eigh.apply(A, UPLO)[0]
 
 
+@autocast_op("linalg_qr")
 def qr(A: Tensor, mode: str = "reduced") -> QRResult:  # noqa: N803
     """A = Q R for A [..., m, n], R upper triangular (LAPACK's signs: its diagonal may be negative).
     'reduced': Q [..., m, k], R [..., k, n] (k = min(m, n)); 'complete': Q m x m, R m x n; 'r': R alone
@@ -176,6 +182,7 @@ class _Pinv(Function):
         return gA, None, None, None
 
 
+@autocast_op("linalg_pinv")
 def pinv(A: Tensor, rcond: Any = None, hermitian: bool = False, *, atol: Any = None,  # noqa: N803
          rtol: Any = None) -> Tensor:
     """The Moore-Penrose pseudo-inverse [..., n, m] of A [..., m, n]: V diag(1/S) U^T over the
@@ -191,11 +198,13 @@ def pinv(A: Tensor, rcond: Any = None, hermitian: bool = False, *, atol: Any = N
     return _Pinv.apply(A, atol, rtol, bool(hermitian))
 
 
+@autocast_op("pinverse")
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
     """torch.pinverse: pinv with rtol = rcond."""
     return pinv(input, rtol=rcond)
 
 
+@autocast_op("linalg_matrix_rank")
 def matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *, atol: Any = None,  # noqa: N803
                 rtol: Any = None) -> Tensor:
     """How many singular values (|eigenvalues| when hermitian) of each matrix are above _tolerance
@@ -211,6 +220,7 @@ def matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *, atol: An
         return (S > _tolerance(A, S, atol, rtol)).sum(-1)
 
 
+@autocast_op("linalg_cond")
 def cond(A: Tensor, p: Any = None) -> Tensor:  # noqa: N803
     """The condition number of each matrix: S_max / S_min for p None or 2 (any shape), S_min / S_max
     for -2, and ||A||_p ||A^-1||_p for 'fro', 'nuc', inf, -inf, 1, -1 (square A; inf where A is
@@ -242,6 +252,7 @@ def cond(A: Tensor, p: Any = None) -> Tensor:  # noqa: N803
 _DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
+@autocast_op("linalg_lstsq")
 def lstsq(A: Tensor, B: Tensor, rcond: Optional[float] = None, *, driver: Optional[str] = None) -> LstsqResult:  # noqa: N803
     """The least-squares (minimum-norm, for rank-deficient A) solution X of A X = B, batch dims
     broadcast; B [..., m] is a batch of vectors when it has one dim fewer than A. As PyTorch on

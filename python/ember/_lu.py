@@ -14,6 +14,7 @@ from typing import List, NamedTuple
 
 from . import _C
 from ._C import Tensor
+from ._autocast_op import autocast_op
 
 
 class LU(NamedTuple):
@@ -64,6 +65,7 @@ def diagonal(lu: LU) -> Tensor:
     return _C.stack([row[:, 0] for row in lu.u_rows], 1)
 
 
+@autocast_op("lu_solve")
 def lu_solve(lu: LU, b: Tensor) -> Tensor:
     """X with A X = b for b [B, n, k]: L y = P b forward, then U x = y backward."""
     n = len(lu.u_rows)

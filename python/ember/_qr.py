@@ -17,6 +17,7 @@ from . import _C
 from ._C import Tensor
 from ._autograd_function import Function, once_differentiable
 from ._svd import host, to_tensor
+from ._autocast_op import autocast_op
 
 
 def qr_arrays(a: _np.ndarray, mode: str) -> Tuple[_np.ndarray, _np.ndarray]:
@@ -92,6 +93,7 @@ def geqrf(a: _np.ndarray) -> Tuple[_np.ndarray, _np.ndarray]:
     return out.reshape(a.shape), taus.reshape(*batch, min(m, n))
 
 
+@autocast_op("linalg_householder_product")
 def householder_product(A: Tensor, tau: Tensor) -> Tensor:  # noqa: N803
     """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T with v_i = (0, .., 0, 1, A[i+1:, i])
     (torch.linalg.householder_product), in tensor ops so autograd differentiates it."""

@@ -162,6 +162,9 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
 
 def _index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
     """self[indices] = values (+= with accumulate, where repeated indices add up), in place."""
+    if isinstance(values, Tensor) and values.dtype != self.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {self.dtype} for the "
+                           f"destination and {values.dtype} for the source.")
     indices = tuple(indices)
     if not accumulate:
         self[indices] = values

@@ -1,10 +1,12 @@
 """ember.amp: autocast and GradScaler with PyTorch's signatures.
 
+autocast is PyTorch's mixed precision: inside `with ember.autocast("cpu", dtype=ember.bfloat16):` the
+ops on PyTorch's lists cast their inputs (C++ ops/autocast_policy.cpp holds the lists, the same for
+the ops written in Python): linear, matmul, convolution, attention and the RNN layers compute in
+16 bits; losses and linear algebra in float32; the rest in their inputs' dtypes. The casts are
+recorded, so float32 parameters get float32 gradients; run backward outside the region.
 GradScaler is PyTorch's dynamic loss scaling (C++ optim::GradScaler): on "cpu", and on "cuda" where
 a CUDA device is there (without one it warns and turns itself off, as PyTorch's does).
-float16 and bfloat16 compute (tensors of those dtypes, `model.to(ember.bfloat16)`), but autocast does
-not yet: `autocast(..., enabled=False)` and autocast to float32 change nothing, and autocast that asks
-for float16 or bfloat16 raises NotImplementedError rather than train at a precision the script did not get.
 """
 from __future__ import annotations
 
@@ -15,41 +17,115 @@ from typing import Any, Callable, Optional
 
 from . import _C
 
-__all__ = ["autocast", "GradScaler", "is_autocast_available"]
+__all__ = ["autocast", "GradScaler", "is_autocast_available", "custom_fwd", "custom_bwd"]
+
+_DEVICE_TYPES = ("cpu", "cuda")
+
+
+# ---- the per-thread state, with torch's top-level names (re-exported by ember/__init__.py)
+
+def is_autocast_enabled(device_type: Optional[str] = None) -> bool:
+    """Whether autocast is on for device_type on this thread ("cuda" when not given, as in PyTorch)."""
+    return bool(_C._autocast_state(device_type or "cuda")[0])
+
+
+def set_autocast_enabled(device_type: Any, enabled: Optional[bool] = None) -> None:
+    """set_autocast_enabled(device_type, enabled), or PyTorch's older set_autocast_enabled(enabled) for CUDA."""
+    if enabled is None:
+        device_type, enabled = "cuda", device_type
+    _, dtype, cache = _C._autocast_state(device_type)
+    _C._set_autocast_state(device_type, bool(enabled), dtype, cache)
+
+
+def get_autocast_dtype(device_type: str) -> Any:
+    """The 16-bit dtype autocast on device_type casts to (bfloat16 on "cpu", float16 on "cuda" by default)."""
+    return _C._autocast_state(device_type)[1]
+
+
+def set_autocast_dtype(device_type: str, dtype: Any) -> None:
+    enabled, _, cache = _C._autocast_state(device_type)
+    _C._set_autocast_state(device_type, enabled, dtype, cache)
+
+
+def is_autocast_cache_enabled() -> bool:
+    return bool(_C._autocast_state("cpu")[2])
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    for device_type in _DEVICE_TYPES:
+        on, dtype, _ = _C._autocast_state(device_type)
+        _C._set_autocast_state(device_type, on, dtype, bool(enabled))
+
+
+def clear_autocast_cache() -> None:
+    _C._clear_autocast_cache()
+
+
+def autocast_increment_nesting() -> int:
+    return _C._autocast_increment_nesting()
+
+
+def autocast_decrement_nesting() -> int:
+    return _C._autocast_decrement_nesting()
+
+
+def is_autocast_cpu_enabled() -> bool:
+    return is_autocast_enabled("cpu")
+
+
+def get_autocast_cpu_dtype() -> Any:
+    return get_autocast_dtype("cpu")
+
+
+def get_autocast_gpu_dtype() -> Any:
+    return get_autocast_dtype("cuda")
 
 
 def is_autocast_available(device_type: str) -> bool:
-    """False: no autocast in this build."""
-    return False
+    """True for "cpu" and "cuda", the device types Ember's autocast has lists for."""
+    return device_type in _DEVICE_TYPES
 
 
 class autocast:
-    """`with ember.autocast(device_type="cpu", dtype=ember.bfloat16, enabled=use_amp):` — see the
-    module docstring. Also a decorator."""
+    """`with ember.autocast(device_type="cpu", dtype=ember.bfloat16, enabled=use_amp):`, or as a
+    decorator. dtype defaults to the device type's (bfloat16 on "cpu", float16 on "cuda");
+    enabled=False makes a region without autocast inside one with it; cache_enabled casts each
+    float32 parameter once per outermost region. As PyTorch's: "cuda" without a CUDA device, and a
+    CPU dtype other than float16 or bfloat16, warn and disable autocast."""
 
-    def __init__(self, device_type: str = "cuda", dtype: Optional[Any] = None, enabled: bool = True,
+    def __init__(self, device_type: str, dtype: Optional[Any] = None, enabled: bool = True,
                  cache_enabled: Optional[bool] = None) -> None:
-        self.device_type, self.fast_dtype, self.enabled = device_type, dtype, bool(enabled)
-        if not self.enabled:
-            return
-        if device_type != "cpu":
-            warnings.warn(f"autocast: device_type {device_type!r} is not available in this build of "
-                          "Ember; autocast is disabled")
-            self.enabled = False
-        elif dtype is None or dtype in (_C.float16, _C.bfloat16):
-            raise NotImplementedError(
-                "autocast: mixed precision (its per-op casts to float16/bfloat16) is not implemented in Ember "
-                "yet; pass enabled=False, or dtype=ember.float32, to train in float32, or convert the model "
-                "and its inputs with .to(ember.bfloat16) to train in bfloat16")
-        elif dtype not in (_C.float32,):
-            raise ValueError(f"autocast: dtype must be float16, bfloat16 or float32, got {dtype}")
-        else:
-            self.enabled = False  # float32 compute: nothing to cast
+        if not isinstance(device_type, str):
+            raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+        if not is_autocast_available(device_type):
+            raise RuntimeError(f"User specified an unsupported autocast device_type '{device_type}'")
+        self.device = device_type
+        state = _C._autocast_state(device_type)
+        self.fast_dtype = state[1] if dtype is None else dtype
+        self._cache_enabled = state[2] if cache_enabled is None else bool(cache_enabled)
+        enabled = bool(enabled)
+        if enabled and device_type == "cuda" and _C._cuda_device_count() == 0:
+            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. Disabling")
+            enabled = False
+        if enabled and device_type == "cpu" and self.fast_dtype not in (_C.float16, _C.bfloat16):
+            warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
+                          "CPU Autocast only supports dtypes of ember.bfloat16, ember.float16 currently.")
+            enabled = False
+        if enabled and device_type == "cuda" and self.fast_dtype not in (_C.float16, _C.bfloat16):
+            raise RuntimeError("In CUDA autocast, but the target dtype is not supported; autocast on CUDA "
+                               f"computes in ember.float16 or ember.bfloat16, got {self.fast_dtype}")
+        self._enabled = enabled
 
     def __enter__(self) -> "autocast":
+        self._prev = _C._autocast_state(self.device)
+        _C._set_autocast_state(self.device, self._enabled, self.fast_dtype, self._cache_enabled)
+        _C._autocast_increment_nesting()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
+        if _C._autocast_decrement_nesting() == 0:
+            _C._clear_autocast_cache()
+        _C._set_autocast_state(self.device, *self._prev)
         return None
 
     def __call__(self, fn: Callable) -> Callable:
@@ -59,6 +135,50 @@ class autocast:
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+def _cast_floats(value: Any, dtype: Any) -> Any:
+    if isinstance(value, _C.Tensor):
+        return value.to(dtype) if value.is_floating_point() and value.dtype != _C.float64 else value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_floats(v, dtype) for v in value)
+    if isinstance(value, dict):
+        return {k: _cast_floats(v, dtype) for k, v in value.items()}
+    return value
+
+
+def custom_fwd(fwd: Optional[Callable] = None, *, device_type: str = "cuda",
+               cast_inputs: Optional[Any] = None) -> Callable:
+    """For a custom autograd Function's forward (PyTorch's torch.amp.custom_fwd): with cast_inputs,
+    forward runs with autocast off and its floating inputs cast to that dtype when autocast was on;
+    backward (under custom_bwd) then runs with the autocast state forward had."""
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args: Any, **kwargs: Any) -> Any:
+        ctx = args[0]
+        state = _C._autocast_state(device_type)
+        ctx._fwd_used_autocast, ctx._dtype = state[0], state[1]
+        if cast_inputs is None or not state[0]:
+            return fwd(*args, **kwargs)
+        with autocast(device_type=device_type, enabled=False):
+            return fwd(*_cast_floats(args, cast_inputs), **_cast_floats(kwargs, cast_inputs))
+    return decorate_fwd
+
+
+def custom_bwd(bwd: Optional[Callable] = None, *, device_type: str = "cuda") -> Callable:
+    """For a custom autograd Function's backward: runs it under the autocast state of its forward."""
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args: Any, **kwargs: Any) -> Any:
+        ctx = args[0]
+        with autocast(device_type=device_type, enabled=getattr(ctx, "_fwd_used_autocast", False),
+                      dtype=getattr(ctx, "_dtype", None)):
+            return bwd(*args, **kwargs)
+    return decorate_bwd
 
 
 class GradScaler:

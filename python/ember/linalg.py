@@ -24,6 +24,7 @@ from . import _lu
 from .autograd import is_grad_enabled
 from ._C import Tensor
 from ._autograd_function import Function
+from ._autocast_op import autocast_op
 
 
 class LinAlgError(RuntimeError):
@@ -122,6 +123,7 @@ def _solve_batched(A: Tensor, B: Tensor, singular: Any) -> Tensor:  # noqa: N803
     return _lu.lu_solve(lu, b).reshape(*batch, n, k)
 
 
+@autocast_op("linalg_inv")
 def inv(A: Tensor) -> Tensor:  # noqa: N803
     """The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one."""
     _check_square(A, "linalg.inv")
@@ -149,6 +151,7 @@ class _Inv(Function):
         return -(inverse_h @ (grad @ inverse_h))
 
 
+@autocast_op("linalg_solve")
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     """X with A X = B (X A = B when left=False). B is [..., n, k], or a batch of vectors [..., n]
     when it is 1-D or has A's shape without its last dim; batch dims broadcast."""
@@ -183,6 +186,7 @@ def _symmetric_lower(A: Tensor) -> Tensor:  # noqa: N803
     return lower + (s - s.detach())
 
 
+@autocast_op("linalg_cholesky")
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     """L with A = L L^T (lower-triangular, positive diagonal) for symmetric positive-definite A,
     reading its lower triangle; U = L^T when upper. LinAlgError names the first leading minor
@@ -212,6 +216,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     return lower.mT if upper else lower
 
 
+@autocast_op("linalg_vector_norm")
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,  # noqa: A002
                 dtype: Any = None) -> Tensor:
     """(sum |x|^ord)^(1/ord) over dim (every dim when None); ord inf / -inf is max / min |x|, 0 the
@@ -237,6 +242,7 @@ def _matrix_dims(A: Tensor, dim: Any) -> Tuple[int, int]:  # noqa: N803
     return d0, d1
 
 
+@autocast_op("linalg_matrix_norm")
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,  # noqa: N803,A002
                 dtype: Any = None) -> Tensor:
     """The matrix norm over the two dims: 'fro' (the entries' 2-norm), 1 / -1 (the largest /
@@ -245,7 +251,8 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     if dtype is not None:
         A = A.to(dtype)
     d0, d1 = _matrix_dims(A, dim)
-    _check_float(A, "linalg.matrix_norm")
+    if A.dtype not in (_C.float16, _C.bfloat16) or ord in ("nuc", 2, -2):  # as PyTorch: 16 bits but by SVD
+        _check_float(A, "linalg.matrix_norm")
     if ord == "fro":
         return _C.norm(A, 2.0, [d0, d1], keepdim)
     if ord in ("nuc", 2, -2):
@@ -288,6 +295,7 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
     return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
 
 
+@autocast_op("inverse")
 def inverse(input: Tensor) -> Tensor:  # noqa: A002
     """torch.inverse: linalg.inv."""
     return inv(input)

@@ -78,6 +78,7 @@ void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
 void bind_numpy(py::module_& m);     // from_numpy, Tensor.numpy, the buffer protocol
 void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradcheck
 void bind_autograd_function(py::module_& m);  // the node behind ember.autograd.Function
+void bind_autocast(py::module_& m);  // autocast's per-thread state and the policy of ops written in Python
 void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), the layers, containers
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init

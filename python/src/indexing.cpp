@@ -163,7 +163,8 @@ void setitem(const Tensor& self, const py::object& index, const py::object& valu
     return;
   }
   Tensor v = scalar ? scalar_tensor(value.cast<Scalar>(), ix.view.options()) : without_leading_ones(index_tensor(value));
-  ix.view.index_put_(ix.indices, v);
+  // NB: setitem converts the values, as PyTorch's; index_put_ itself requires the tensor's dtype
+  ix.view.index_put_(ix.indices, v.dtype() == ix.view.dtype() ? v : v.to(ix.view.dtype()));
 }
 
 }  // namespace

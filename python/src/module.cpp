@@ -34,6 +34,7 @@ PYBIND11_MODULE(_C, m) {
   bind_ops(m);
   bind_autograd(m);
   bind_autograd_function(m);
+  bind_autocast(m);
   bind_nn(m);
   bind_module_hooks(m);
   bind_functional(m);

@@ -146,8 +146,11 @@ TEST(AdvancedIndexTest, MasksAndPlacementFollowPyTorch) {
   EXPECT_EQ(apart.sizes(), IntArrayRef({2, 3}));
   expect_values(apart, {3, 7, 11, 12, 16, 20});
   expect_error([&] { index(t, {tensor<int64_t>({2})}); }, {"index 2 is out of bounds for dimension 0 with size 2"});
-  expect_error([&] { index_put(t, {tensor<int64_t>({0, 1})}, ones({3})); },
+  expect_error([&] { index_put(t, {tensor<int64_t>({0, 1})}, ones({3}, kFloat64)); },
                {"shape mismatch", "[3]", "[2, 3, 4]"});
+  // as PyTorch's, index_put takes values of the tensor's dtype (setitem converts them first)
+  expect_error<TypeError>([&] { index_put(t, {tensor<int64_t>({0})}, ones({4})); },
+                          {"index_put", "float64 for the destination and float32 for the source"});
 }
 
 TEST(AdvancedIndexTest, IndexPutInPlaceOnAPlainTensorRecordsTheValues) {

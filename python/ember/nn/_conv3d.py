@@ -9,6 +9,7 @@ import math
 from .. import _C
 from . import init
 from .modules import Module, Parameter
+from .._autocast_op import autocast_op
 
 
 def _triple(value, what: str):
@@ -49,6 +50,7 @@ def _same_padding(kernel, dilation, stride):
     return [(t // 2, t - t // 2) for t in totals]
 
 
+@autocast_op("conv3d")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):  # noqa: A002
     """3-D cross-correlation of [N, C, D, H, W] (or [C, D, H, W]) with weight [O, C / groups, kd, kh, kw]
     and optional bias [O]; padding is an int, a triple, 'valid' or 'same'."""

@@ -12,6 +12,7 @@ from .. import _C
 from . import init
 from ._conv3d import _triple
 from .modules import Module, Parameter
+from .._autocast_op import autocast_op
 
 
 def _check(input, weight, bias, groups: int) -> None:  # noqa: A002  (PyTorch's names)
@@ -33,6 +34,7 @@ def _check(input, weight, bias, groups: int) -> None:  # noqa: A002  (PyTorch's 
                            f"{list(bias.shape)}")
 
 
+@autocast_op("conv_transpose3d")
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1,  # noqa: A002
                      dilation=1):
     """The transposed 3-D convolution of [N, Cin, D, H, W] (or [Cin, D, H, W]) with weight

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _C
 from .modules import Module
+from .._autocast_op import autocast_op
 
 _NEG_INF = -math.inf
 
@@ -66,6 +67,7 @@ def _extended_labels(targets, target_lengths, batch: int, blank: int):
     return labels, skip
 
 
+@autocast_op("ctc_loss")
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0, reduction: str = "mean",
              zero_infinity: bool = False):
     """The connectionist temporal classification loss of log_probs [T, N, C] (or [T, C]) against targets

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _C
 from .._autograd_function import Function
+from .._autocast_op import autocast_op
 
 
 def _index(positions, device):
@@ -36,12 +37,14 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
     return _C.norm(diff, float(p), [-1], keepdim)  # NB: PyTorch's norm, its gradients at 0, NaN and inf
 
 
+@autocast_op("margin_ranking_loss")
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                         reduction: str = "mean"):
     """max(0, -target * (input1 - input2) + margin): target 1 asks input1 to rank higher."""
     return _reduce(_C.clamp(-target * (input1 - input2) + margin, 0.0, None), reduction, "margin_ranking_loss")
 
 
+@autocast_op("triplet_margin_loss")
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean"):
     """max(d(anchor, positive) - d(anchor, negative) + margin, 0) with d = pairwise_distance; swap
@@ -60,6 +63,7 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
 _EPS_1E12_F32 = 9.999999960041972e-13  # 1e-12 rounded to float32, as PyTorch's EPSILON
 
 
+@autocast_op("cosine_embedding_loss")
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                           reduction: str = "mean"):
     """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1; the cosine
@@ -71,6 +75,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
     return _reduce(loss, reduction, "cosine_embedding_loss")
 
 
+@autocast_op("soft_margin_loss")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):  # noqa: A002
     """log(1 + e^(-target * input)), for targets of 1 and -1."""
     # NB: log1p(e^(-target input)) = -log sigmoid(target input), computed by logsigmoid, which neither
@@ -80,6 +85,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
     return _reduce(0.0 - logsigmoid(target * input), reduction, "soft_margin_loss")
 
 
+@autocast_op("pdist")
 def pdist(input, p: float = 2.0):  # noqa: A002
     """The p-norm distances between every pair of rows i < j of input [N, M], in row-major order."""
     if input.dim() != 2:
@@ -93,6 +99,7 @@ def pdist(input, p: float = 2.0):  # noqa: A002
     return (diff ** p).sum(-1) ** (1.0 / p)
 
 
+@autocast_op("hinge_embedding_loss")
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,  # noqa: A002
                          reduction: str = "mean"):
     """input where target is 1, max(0, margin - input) where it is -1 (PyTorch's sum of the two)."""
@@ -111,6 +118,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss.mean(-1), reduction, "multilabel_soft_margin_loss")
 
 
+@autocast_op("multi_margin_loss")
 def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None,  # noqa: A002
                       size_average=None, reduce=None, reduction: str = "mean"):
     """sum over j != target of max(0, margin - input[target] + input[j])^p / C per sample (times
@@ -151,6 +159,7 @@ class _MultiMargin(Function):
         return d * grad.unsqueeze(1), None, None, None, None
 
 
+@autocast_op("poisson_nll_loss")
 def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, size_average=None,  # noqa: A002
                      eps: float = 1e-8, reduce=None, reduction: str = "mean"):
     """exp(input) - target input (log_input), else input - target log(input + eps); full adds

@@ -13,6 +13,7 @@ import math
 import warnings
 
 from .. import _C
+from .._autocast_op import autocast_op
 
 
 def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
@@ -71,6 +72,7 @@ def _pad_last(mask):
     return pad(mask, (0, 1))
 
 
+@autocast_op("multi_head_attention_forward")
 def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,
                                  in_proj_bias, bias_k, bias_v, add_zero_attn: bool, dropout_p: float,
                                  out_proj_weight, out_proj_bias, training: bool = True, key_padding_mask=None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import _C
 from .modules import Module
+from .._autocast_op import autocast_op
 
 
 def _triple(value, who: str, what: str):
@@ -82,6 +83,7 @@ def _unbatch(result, input):  # noqa: A002
     return result.squeeze(0)
 
 
+@autocast_op("max_pool3d")
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,  # noqa: A002
                return_indices: bool = False):
     """Window maxima over the last three dims of [N, C, D, H, W] or [C, D, H, W] (with their flat D*H*W
@@ -94,6 +96,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return _unbatch(out, input)
 
 
+@autocast_op("avg_pool3d")
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,  # noqa: A002
                count_include_pad: bool = True, divisor_override=None):
     """Window means over the last three dims; count_include_pad counts zero padding in the divisor,
@@ -129,6 +132,7 @@ def _adaptive_input(input, who: str):  # noqa: A002
     return input if input.dim() == 5 else input.unsqueeze(0)
 
 
+@autocast_op("adaptive_avg_pool3d")
 def adaptive_avg_pool3d(input, output_size):  # noqa: A002
     """Means over the windows that tile D x H x W into output_size (an int, or a triple whose None keeps
     that dim's size); windows [floor(i * in / out), ceil((i + 1) * in / out)) as PyTorch's."""
@@ -138,6 +142,7 @@ def adaptive_avg_pool3d(input, output_size):  # noqa: A002
     return _unbatch(out, input)
 
 
+@autocast_op("adaptive_max_pool3d")
 def adaptive_max_pool3d(input, output_size, return_indices: bool = False):  # noqa: A002
     """Maxima over the windows adaptive_avg_pool3d averages (and their flat D*H*W positions)."""
     x = _adaptive_input(input, "adaptive_max_pool3d")

@@ -5,6 +5,7 @@ grid get their gradients. Grid coordinates are x then y in [-1, 1], as PyTorch's
 from __future__ import annotations
 
 from .. import _C
+from .._autocast_op import autocast_op
 
 
 def _base_coords(n: int, align_corners: bool, dtype, device):
@@ -60,6 +61,7 @@ def _source(coord, size: int, padding_mode: str, align_corners: bool):
     return x
 
 
+@autocast_op("grid_sample")
 def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros",  # noqa: A002
                 align_corners: bool | None = None):
     """output[n, c, h, w] = input[n, c] sampled at grid[n, h, w] = (x, y) in [-1, 1]: bilinear or

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _C
+from .._autocast_op import autocast_op
 
 
 def _index(positions, device):
@@ -73,6 +74,7 @@ def lp_pool1d(input, norm_type: float, kernel_size, stride=None, ceil_mode: bool
     return _on_plane(lp_pool2d, input, norm_type, (1, k), (1, s), ceil_mode)
 
 
+@autocast_op("conv_transpose1d")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups: int = 1,  # noqa: A002
                      dilation=1):
     """The transposed 1-D convolution, as conv_transpose2d over a 1 x L plane (weight [in, out / groups, k])."""

@@ -24,6 +24,7 @@ from .._C.nn.functional import (  # noqa: F401
     nll_loss,
     smooth_l1_loss,
 )
+from .._autocast_op import autocast_op
 
 
 def embedding(input, weight, padding_idx=None):  # noqa: A002  (PyTorch's names)
@@ -182,6 +183,7 @@ def _check_unit_interval(x, what: str) -> None:
         raise RuntimeError(f"all elements of {what} should be between 0 and 1")
 
 
+@autocast_op("binary_cross_entropy")
 def binary_cross_entropy(input, target, weight=None, reduction: str = "mean"):  # noqa: A002
     """-(target log(input) + (1 - target) log(1 - input)) for probabilities input, with PyTorch's
     clamps and gradient (_BinaryCrossEntropy); input and target outside [0, 1] are refused, as
@@ -216,6 +218,7 @@ class _Huber(Function):
         return g, -g, None
 
 
+@autocast_op("huber_loss")
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0):  # noqa: A002
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), d = input - target (broadcast),
     computed in the dtype the two promote to and given in input's floating dtype, as PyTorch's."""
@@ -227,6 +230,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0):  # n
     return _reduce(loss, reduction, "huber_loss")
 
 
+@autocast_op("kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean",  # noqa: A002
            log_target: bool = False):
     """KL(target || exp(input)) pointwise: xlogy(target, target) - target input, 0 where target is 0
@@ -249,6 +253,7 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12):  # noqa:
     return input / _C.clamp(norm, eps, None)
 
 
+@autocast_op("bilinear")
 def bilinear(input1, input2, weight, bias=None):
     """y[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j] + bias[o]."""
     out = _C.einsum("...i,oij,...j->...o", input1, weight, input2)
@@ -264,6 +269,7 @@ def _clamped_norm(x, dim: int, eps: float):
     return _C.where(small, norm - norm.detach() + eps, norm)
 
 
+@autocast_op("cosine_similarity")
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     """(x1 / max(||x1||, eps)) . (x2 / max(||x2||, eps)) along dim, after x1 and x2 broadcast
     (PyTorch's order: the norms are of the broadcast tensors, and each is clamped at eps on its own,

@@ -6,7 +6,7 @@ block runs without recording in forward (its activations are not kept); backward
 recording, from the same inputs and the same random draws (the default generator's state is saved
 and restored, so dropout masks repeat), and backpropagates through that recomputation: the inputs
 get their gradients through the graph, the parameters block uses get theirs accumulated into
-.grad. Both of PyTorch's variants take this one path (use_reentrant is accepted and ignored)."""
+.grad. The recomputation runs under the autocast state the forward ran under. Both of PyTorch's variants take this one path (use_reentrant is accepted and ignored)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, List
@@ -18,11 +18,14 @@ from ..random import get_rng_state, set_rng_state
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
+_AUTOCAST_DEVICES = ("cpu", "cuda")
+
 
 class _Checkpoint(Function):
     @staticmethod
     def forward(ctx: Any, function: Callable, preserve_rng_state: bool, kwargs: dict, *args: Any) -> Any:
         ctx.function, ctx.kwargs, ctx.preserve = function, kwargs, preserve_rng_state
+        ctx.autocast = {d: _C._autocast_state(d) for d in _AUTOCAST_DEVICES}
         if preserve_rng_state:
             ctx.rng_state = get_rng_state()
         tensors = [a for a in args if isinstance(a, _C.Tensor)]
@@ -45,10 +48,16 @@ class _Checkpoint(Function):
         if ctx.preserve:
             now = get_rng_state()
             set_rng_state(ctx.rng_state)
+        # the recomputation casts as the forward did (backward itself runs with autocast off)
+        autocast_now = {d: _C._autocast_state(d) for d in _AUTOCAST_DEVICES}
         try:
+            for d, state in ctx.autocast.items():
+                _C._set_autocast_state(d, *state)
             with enable_grad():
                 outputs = ctx.function(*inputs, **ctx.kwargs)
         finally:
+            for d, state in autocast_now.items():
+                _C._set_autocast_state(d, *state)
             if ctx.preserve:
                 set_rng_state(now)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
