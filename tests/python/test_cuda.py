@@ -166,3 +166,26 @@ def test_a_cpu_scalar_joins_gpu_tensors_as_in_pytorch():
     np.testing.assert_allclose(s.grad.item(), x.detach().sum().item(), rtol=1e-5)
     with pytest.raises(ValueError, match="different devices"):
         x + ember.ones(4)
+
+
+@needs_gpu
+def test_autocast_on_cuda_follows_pytorchs_cuda_lists():
+    # the CUDA lists differ from the CPU's: exp, softmax, sum and the norms go to float32, and addcmul,
+    # atan2 and index_put to the widest input (tests/python/test_autocast.py checks the CPU's per op)
+    x = ember.randn(4, 8, device="cuda")
+    lin = nn.Linear(8, 8).cuda()
+    with ember.autocast("cuda"):
+        h = lin(x)
+        assert h.dtype == ember.float16 and ember.get_autocast_dtype("cuda") == ember.float16
+        assert ember.exp(h).dtype == ember.float32 and F.softmax(h, 1).dtype == ember.float32
+        assert h.sum().dtype == ember.float32 and F.layer_norm(h, (8,)).dtype == ember.float32
+        assert ember.addcmul(h, h, x).dtype == ember.float32 and ember.atan2(h, h).dtype == ember.float16
+        assert ember.cat([h, h]).dtype == ember.float16  # cat is on the CPU's promote list only
+        loss = F.mse_loss(h, x)
+        assert loss.dtype == ember.float32
+    loss.backward()
+    assert lin.weight.grad.dtype == ember.float32
+    with ember.autocast("cuda", dtype=ember.bfloat16):
+        assert lin(x).dtype == ember.bfloat16
+    with ember.autocast("cpu"):  # a CPU region leaves CUDA tensors alone
+        assert lin(x).dtype == ember.float32
