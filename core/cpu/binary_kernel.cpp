@@ -188,6 +188,6 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, (widened<&cpu_binary, 1>));
+EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, (widened_elementwise<&cpu_binary, 1>));
 
 }  // namespace ember::cpu

@@ -227,7 +227,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CPU, (widened<&cpu_unary, 1>));
-EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CPU, (widened<&cpu_activation_backward, 1>));
+EMBER_REGISTER_KERNEL(unary_stub, DeviceType::CPU, (widened_elementwise<&cpu_unary, 1>));
+EMBER_REGISTER_KERNEL(activation_backward_stub, DeviceType::CPU, (widened_elementwise<&cpu_activation_backward, 1>));
 
 }  // namespace ember::cpu

@@ -39,6 +39,30 @@ TEST_P(WidenTest, AnOpIsItsFloat32ResultRoundedOnce) {
             values(layer_norm(rows.to(kFloat32), {3}, w.to(kFloat32), b.to(kFloat32)).to(d)));
 }
 
+TEST_P(WidenTest, LargeElementwiseOpsConvertAChunkAtATimeWithTheSameBits) {
+  // widened_elementwise: contiguous operands past two chunks (kWidenChunk) go chunk by chunk over
+  // the threads; the last chunk is partial. Each result must be the float32 one rounded once.
+  const DType d = GetParam();
+  Generator gen(5);
+  const int64_t n = 123 * 201;  // three chunks and 147 elements
+  Tensor x = randn({n}, kFloat32, &gen).to(d), y = randn({n}, kFloat32, &gen).to(d);
+  Tensor xf = x.to(kFloat32), yf = y.to(kFloat32);
+  EXPECT_EQ(values(exp(x)), values(exp(xf).to(d)));
+  EXPECT_EQ(values(x * y), values((xf * yf).to(d)));
+  EXPECT_EQ(values(gelu(x)), values(gelu(xf).to(d)));
+  EXPECT_EQ(values(x.view({123, -1}) + y.view({123, -1}).select(0, 0)), values((xf.view({123, -1}) + yf.view({123, -1}).select(0, 0)).to(d)));
+  // in place: the input is the output's memory
+  Tensor z = x.clone();
+  z.mul_(y);
+  EXPECT_EQ(values(z), values((xf * yf).to(d)));
+  // an activation's fused backward
+  Tensor xg = x.clone().set_requires_grad(), g = y;
+  Tensor xgf = xf.clone().set_requires_grad();
+  relu(xg).backward(g);
+  relu(xgf).backward(yf);
+  EXPECT_EQ(values(xg.grad()), values(xgf.grad().to(d)));
+}
+
 TEST_P(WidenTest, InPlaceOpsAndStridedViewsWriteBack) {
   const DType d = GetParam();
   Tensor x = sample(d);
