@@ -24,9 +24,10 @@ constexpr const char* kLowerCpu[] = {"lstm", "rnn_tanh", "rnn_relu", "rnn_tanh_c
 constexpr const char* kStateCpu[] = {"gru", "lstm_cell", "gru_cell"};
 // Composites whose PyTorch kernel is one op off the CPU lists: no casts, in the inputs' dtypes.
 constexpr const char* kKeepCpu[] = {"mv", "dot", "cross", "bilinear", "pad"};
+// NB: PyTorch's CUDA RNN layers are cuDNN's, which its autocast casts whole (AutocastRNN.cpp).
 constexpr const char* kLowerCuda[] = {
     "addmv", "addr", "einsum", "mv", "chain_matmul", "linalg_multi_dot", "lstm_cell", "gru_cell",
-    "rnn_tanh_cell", "rnn_relu_cell"};
+    "rnn_tanh_cell", "rnn_relu_cell", "lstm", "gru", "rnn_tanh", "rnn_relu"};
 
 constexpr const char* kFp32Both[] = {
     "binary_cross_entropy_with_logits", "cosine_embedding_loss", "nll_loss", "hinge_embedding_loss",

@@ -107,6 +107,8 @@ TEST(AutocastTest, TheListsPerDeviceType) {
   EXPECT_EQ(autocast::policy("addcmul", DeviceType::CUDA), Policy::promote);
   EXPECT_EQ(autocast::policy("gru_cell", DeviceType::CPU), Policy::state);
   EXPECT_EQ(autocast::policy("gru_cell", DeviceType::CUDA), Policy::lower);
+  EXPECT_EQ(autocast::policy("gru", DeviceType::CPU), Policy::state);
+  EXPECT_EQ(autocast::policy("gru", DeviceType::CUDA), Policy::lower);
   EXPECT_EQ(autocast::policy("no_such_op", DeviceType::CPU), Policy::none);
   EXPECT_GT(autocast::policy_names().size(), 150u);
 }

@@ -187,5 +187,8 @@ def test_autocast_on_cuda_follows_pytorchs_cuda_lists():
     assert lin.weight.grad.dtype == ember.float32
     with ember.autocast("cuda", dtype=ember.bfloat16):
         assert lin(x).dtype == ember.bfloat16
+    lstm = nn.LSTM(8, 8).cuda()
+    with ember.autocast("cuda"):  # cuDNN's layer in PyTorch, cast whole
+        assert lstm(x.unsqueeze(1))[0].dtype == ember.float16
     with ember.autocast("cpu"):  # a CPU region leaves CUDA tensors alone
         assert lin(x).dtype == ember.float32
