@@ -18,6 +18,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ember/core/autocast.h"
@@ -56,14 +57,20 @@ class Cast {
   DType to_ = DType::Float32;
 };
 
-/// body(cast) with autocast suspended for the op's device type (see the top of this file).
+/// body(cast) with autocast suspended for the op's device type (see the top of this file); the
+/// first input decides the device type.
+template <class Body>
+auto run_over(std::string_view op, const std::vector<const Tensor*>& inputs, Body&& body) {
+  Cast cast(op, inputs.front()->device().type, inputs);
+  Suspend off(cast.device_type());
+  return body(cast);
+}
+
 template <class Body>
 auto run(std::string_view op, Inputs inputs, Body&& body) {
   std::vector<const Tensor*> all;
   for (const Tensor& t : inputs) all.push_back(&t);
-  Cast cast(op, all.front()->device().type, all);
-  Suspend off(cast.device_type());
-  return body(cast);
+  return run_over(op, all, std::forward<Body>(body));
 }
 
 /// The form for ops whose tensors come in a list (cat, stack, einsum).
@@ -71,9 +78,7 @@ template <class Body>
 auto run(std::string_view op, const std::vector<Tensor>& inputs, Body&& body) {
   std::vector<const Tensor*> all;
   for (const Tensor& t : inputs) all.push_back(&t);
-  Cast cast(op, all.front()->device().type, all);
-  Suspend off(cast.device_type());
-  return body(cast);
+  return run_over(op, all, std::forward<Body>(body));
 }
 
 }  // namespace ember::autocast

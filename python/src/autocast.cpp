@@ -81,15 +81,13 @@ void bind_autocast(py::module_& m) {
     for (const py::handle& a : args) collect(a, tensors);
     for (const auto& kv : kwargs) collect(kv.second, tensors);
     if (!autocast::applies(op, tensors)) return fn(*args, **kwargs);
-    std::vector<const Tensor*> all;
-    for (const Tensor& t : tensors) all.push_back(&t);
-    autocast::Cast cast(op, tensors.front().device().type, all);
-    py::list new_args;
-    for (const py::handle& a : args) new_args.append(cast_arg(a, cast));
-    py::dict new_kwargs;
-    for (const auto& kv : kwargs) new_kwargs[kv.first] = cast_arg(kv.second, cast);
-    autocast::Suspend off(cast.device_type());
-    return fn(*py::tuple(new_args), **new_kwargs);
+    return autocast::run(op, tensors, [&](const autocast::Cast& cast) {
+      py::list new_args;
+      for (const py::handle& a : args) new_args.append(cast_arg(a, cast));
+      py::dict new_kwargs;
+      for (const auto& kv : kwargs) new_kwargs[kv.first] = cast_arg(kv.second, cast);
+      return py::object(fn(*py::tuple(new_args), **new_kwargs));
+    });
   }, py::arg("op"), py::arg("fn"), "fn(*args, **kwargs) under op's autocast policy (ember._amp_op).");
 }
 
