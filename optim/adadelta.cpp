@@ -10,7 +10,7 @@ const std::vector<Field<AdadeltaOptions>>& AdadeltaOptions::fields() {
                                                       {"rho", &AdadeltaOptions::rho},
                                                       {"eps", &AdadeltaOptions::eps},
                                                       {"weight_decay", &AdadeltaOptions::weight_decay},
-                                                      {"maximize", &AdadeltaOptions::maximize}};
+                                                      {"maximize", &AdadeltaOptions::maximize}, {"master_weights", &AdadeltaOptions::master_weights}};
   return f;
 }
 

@@ -12,7 +12,7 @@ const std::vector<Field<AdagradOptions>>& AdagradOptions::fields() {
       {"weight_decay", &AdagradOptions::weight_decay},
       {"initial_accumulator_value", &AdagradOptions::initial_accumulator_value},
       {"eps", &AdagradOptions::eps},
-      {"maximize", &AdagradOptions::maximize}};
+      {"maximize", &AdagradOptions::maximize}, {"master_weights", &AdagradOptions::master_weights}};
   return f;
 }
 

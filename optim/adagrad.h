@@ -16,8 +16,10 @@ struct AdagradOptions {
   double initial_accumulator_value = 0;
   double eps = 1e-10;
   bool maximize = false;
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
   /// The fields by hyperparameter name: lr, lr_decay, weight_decay, initial_accumulator_value,
-  /// eps, maximize.
+  /// eps, maximize, master_weights.
   static const std::vector<Field<AdagradOptions>>& fields();
 };
 

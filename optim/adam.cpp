@@ -15,7 +15,8 @@ const std::vector<Field<AdamOptions>>& AdamOptions::fields() {
       {"weight_decay", &AdamOptions::weight_decay},
       {"amsgrad", &AdamOptions::amsgrad},
       {"maximize", &AdamOptions::maximize},
-      {"decoupled_weight_decay", &AdamOptions::decoupled_weight_decay}};
+      {"decoupled_weight_decay", &AdamOptions::decoupled_weight_decay},
+      {"master_weights", &AdamOptions::master_weights}};
   return f;
 }
 

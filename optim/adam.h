@@ -19,8 +19,10 @@ struct AdamOptions {
   bool maximize = false;
   /// Weight decay applied to the parameter (AdamW) instead of added to the gradient.
   bool decoupled_weight_decay = false;
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
   /// The fields by hyperparameter name: lr, betas, eps, weight_decay, amsgrad, maximize,
-  /// decoupled_weight_decay.
+  /// decoupled_weight_decay, master_weights.
   static const std::vector<Field<AdamOptions>>& fields();
 };
 
@@ -32,8 +34,10 @@ struct AdamWOptions {
   double weight_decay = 1e-2;
   bool amsgrad = false;
   bool maximize = false;
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
   /// AdamW's hyperparameters: Adam's, with decoupled_weight_decay true.
-  AdamOptions adam() const { return {lr, betas, eps, weight_decay, amsgrad, maximize, true}; }
+  AdamOptions adam() const { return {lr, betas, eps, weight_decay, amsgrad, maximize, true, master_weights}; }
 };
 
 class Adam : public Optimizer {

@@ -12,7 +12,7 @@ const std::vector<Field<AdamaxOptions>>& AdamaxOptions::fields() {
                                                     {"betas", &AdamaxOptions::betas},
                                                     {"eps", &AdamaxOptions::eps},
                                                     {"weight_decay", &AdamaxOptions::weight_decay},
-                                                    {"maximize", &AdamaxOptions::maximize}};
+                                                    {"maximize", &AdamaxOptions::maximize}, {"master_weights", &AdamaxOptions::master_weights}};
   return f;
 }
 

@@ -14,7 +14,9 @@ struct AdamaxOptions {
   double eps = 1e-8;
   double weight_decay = 0;
   bool maximize = false;
-  /// The fields by hyperparameter name: lr, betas, eps, weight_decay, maximize.
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
+  /// The fields by hyperparameter name: lr, betas, eps, weight_decay, maximize, master_weights.
   static const std::vector<Field<AdamaxOptions>>& fields();
 };
 

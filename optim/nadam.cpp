@@ -14,7 +14,7 @@ const std::vector<Field<NAdamOptions>>& NAdamOptions::fields() {
                                                    {"weight_decay", &NAdamOptions::weight_decay},
                                                    {"momentum_decay", &NAdamOptions::momentum_decay},
                                                    {"decoupled_weight_decay", &NAdamOptions::decoupled_weight_decay},
-                                                   {"maximize", &NAdamOptions::maximize}};
+                                                   {"maximize", &NAdamOptions::maximize}, {"master_weights", &NAdamOptions::master_weights}};
   return f;
 }
 

@@ -19,8 +19,10 @@ struct NAdamOptions {
   double momentum_decay = 4e-3;
   bool decoupled_weight_decay = false;
   bool maximize = false;
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
   /// The fields by hyperparameter name: lr, betas, eps, weight_decay, momentum_decay,
-  /// decoupled_weight_decay, maximize.
+  /// decoupled_weight_decay, maximize, master_weights.
   static const std::vector<Field<NAdamOptions>>& fields();
 };
 

@@ -1,6 +1,7 @@
 #include "ember/optim/optimizer.h"
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -61,12 +62,25 @@ Hyperparams upgrade_legacy(const Hyperparams& saved, const Hyperparams& defaults
   return out;
 }
 
-// A copy of a checkpoint's state tensor for `param`: floating values in the parameter's dtype,
-// on its device; the step counter as saved.
-Tensor load_copy(const std::string& key, const Tensor& t, const Tensor& param) {
+bool uses_master(const Hyperparams& options, const Tensor& param) {
+  const Hyperparam* m = options.find("master_weights");
+  return m && m->is_flag() && m->flag() && is_16bit_float(param.dtype());
+}
+
+// A copy of a checkpoint's state tensor for `param`: floating values in the dtype the optimizer
+// steps in (the parameter's, or float32 through a master copy), on its device; the step counter
+// as saved.
+Tensor load_copy(const std::string& key, const Tensor& t, const Tensor& param, bool master) {
   if (key == "step") return copy_as(t, t.dtype(), t.device());
-  DType dtype = t.is_floating_point() ? param.dtype() : t.dtype();
+  DType dtype = !t.is_floating_point() ? t.dtype() : master ? kFloat32 : param.dtype();
   return copy_as(t, dtype, param.device());
+}
+
+// Whether `master` rounded to the parameter's dtype is the parameter, bit for bit.
+bool rounds_to(const Tensor& master, const Tensor& param) {
+  Tensor a = copy_as(master, param.dtype(), Device::cpu());
+  Tensor b = copy_as(param, param.dtype(), Device::cpu());
+  return std::memcmp(a.data_ptr(), b.data_ptr(), a.nbytes()) == 0;
 }
 
 }  // namespace
@@ -154,9 +168,40 @@ void Optimizer::step() {
         if (auto s = numeric_attribute(p, "lr_scale", name_, n)) plr = lr * *s;
         if (auto w = numeric_attribute(p, "weight_decay", name_, n)) pwd = *w;
       }
-      update(ParamUpdate{group.options, p, g, state_[n], plr, pwd});
+      ParamUpdate u{group.options, p, g, state_[n], plr, pwd};
+      if (uses_master(group.options, p)) {
+        update_through_master(u, n);
+      } else {
+        u.state.erase("master");  // master weights switched off: the parameter holds the values
+        update(u);
+      }
     }
   }
+}
+
+void Optimizer::update_through_master(const ParamUpdate& u, const std::string& name) {
+  auto it = u.state.find("master");
+  auto written = master_written_.find(name);
+  const bool stale = it != u.state.end() &&
+                     (written == master_written_.end() || written->second != u.param.version()) &&
+                     !rounds_to(it->second, u.param);
+  if (it == u.state.end() || stale) {
+    Tensor fresh = copy_as(u.param, kFloat32, u.param.device());
+    if (it == u.state.end())
+      it = u.state.emplace("master", fresh).first;
+    else
+      it->second = fresh;
+  }
+  const Tensor master = it->second;
+  // State made before master weights were switched on is in the parameter's dtype: widen it once.
+  for (auto& [key, t] : u.state)
+    if (key != "step" && t.defined() && t.is_floating_point() && t.dtype() != kFloat32)
+      t = copy_as(t, kFloat32, t.device());
+  update(ParamUpdate{u.options, master, copy_as(u.grad, kFloat32, u.grad.device()), u.state, u.lr,
+                     u.weight_decay});
+  copy_data(u.param, master);
+  u.param.bump_version();
+  master_written_[name] = u.param.version();
 }
 
 void Optimizer::zero_grad(bool set_to_none) {
@@ -246,9 +291,12 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
     auto it = here.find(n);
     if (it == here.end()) continue;
     ParamState& dst = fresh[n];
-    for (const auto& [key, t] : s) dst[key] = load_copy(key, t, *it->second.param);
+    const Tensor& p = *it->second.param;
+    const bool master = uses_master(groups_[it->second.group].options, p);
+    for (const auto& [key, t] : s) dst[key] = load_copy(key, t, p, master);
   }
   state_ = std::move(fresh);
+  master_written_.clear();
   return report;
 }
 

@@ -10,6 +10,14 @@
 // error. Two parameter attributes refine a group per parameter:
 //   param.attributes()["lr_scale"]     multiplies the group's lr for that parameter;
 //   param.attributes()["weight_decay"] replaces the group's weight decay (0 for norms and biases).
+//
+// Master weights (the master_weights hyperparameter, off by default): a float16 or bfloat16
+// parameter then steps through a float32 copy kept in its state as "master", with float32 state
+// tensors and the gradient widened; the parameter receives the master rounded once per step. So
+// updates smaller than the parameter's half-ulp accumulate instead of rounding away, as in pure
+// bf16 training with fp32 master weights. Checkpoints save "master" by name like any state. When
+// the parameter is written by anything else (load_state_dict of the model, an in-place edit) and
+// no longer equals its rounded master, the master restarts from the parameter.
 #include <array>
 #include <map>
 #include <string>
@@ -88,7 +96,7 @@ class Optimizer {
   /// clone() to keep a snapshot while training goes on).
   OptimizerStateDict state_dict() const;
   /// Restores state by parameter name, copying the tensors (floating ones to the parameter's dtype
-  /// and device, "step" kept as is). Groups are matched by position and take the checkpoint's
+  /// and device, or float32 for a 16-bit parameter under master_weights; "step" kept as is). Groups are matched by position and take the checkpoint's
   /// hyperparameters, checked as add_param_group checks them (flags saved as 0/1 and Adam's betas
   /// saved as beta1/beta2, as checkpoints before typed hyperparameters hold them, are read as
   /// such); their membership is compared by name. Parameters the checkpoint does not
@@ -115,6 +123,8 @@ class Optimizer {
   virtual void validate(const Hyperparams& /*options*/) const {}
 
  private:
+  /// update() on the float32 master copy of a 16-bit parameter, then the parameter rounded from it.
+  void update_through_master(const ParamUpdate& u, const std::string& name);
   /// Refuses keys of `options` that are neither the optimizer's nor a scheduler's, and values of
   /// another kind than the default's; `where` names the group in the error.
   void check_keys(const Hyperparams& options, const std::string& where) const;
@@ -123,6 +133,9 @@ class Optimizer {
   Hyperparams defaults_;
   std::vector<ParamGroup> groups_;
   std::map<std::string, ParamState> state_;
+  // Each master-weighted parameter's storage version right after this optimizer wrote it: another
+  // version means someone else wrote the parameter since (see update_through_master).
+  std::map<std::string, uint64_t> master_written_;
 };
 
 namespace detail {

@@ -13,7 +13,7 @@ const std::vector<Field<RAdamOptions>>& RAdamOptions::fields() {
                                                    {"eps", &RAdamOptions::eps},
                                                    {"weight_decay", &RAdamOptions::weight_decay},
                                                    {"decoupled_weight_decay", &RAdamOptions::decoupled_weight_decay},
-                                                   {"maximize", &RAdamOptions::maximize}};
+                                                   {"maximize", &RAdamOptions::maximize}, {"master_weights", &RAdamOptions::master_weights}};
   return f;
 }
 

@@ -19,8 +19,10 @@ struct RAdamOptions {
   double weight_decay = 0;
   bool decoupled_weight_decay = false;
   bool maximize = false;
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
   /// The fields by hyperparameter name: lr, betas, eps, weight_decay, decoupled_weight_decay,
-  /// maximize.
+  /// maximize, master_weights.
   static const std::vector<Field<RAdamOptions>>& fields();
 };
 

@@ -10,7 +10,7 @@ const std::vector<Field<RMSpropOptions>>& RMSpropOptions::fields() {
       {"lr", &RMSpropOptions::lr},           {"alpha", &RMSpropOptions::alpha},
       {"eps", &RMSpropOptions::eps},         {"weight_decay", &RMSpropOptions::weight_decay},
       {"momentum", &RMSpropOptions::momentum}, {"centered", &RMSpropOptions::centered},
-      {"maximize", &RMSpropOptions::maximize}};
+      {"maximize", &RMSpropOptions::maximize}, {"master_weights", &RMSpropOptions::master_weights}};
   return f;
 }
 

@@ -17,7 +17,9 @@ struct RMSpropOptions {
   double momentum = 0;
   bool centered = false;
   bool maximize = false;
-  /// The fields by hyperparameter name: lr, alpha, eps, weight_decay, momentum, centered, maximize.
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
+  /// The fields by hyperparameter name: lr, alpha, eps, weight_decay, momentum, centered, maximize, master_weights.
   static const std::vector<Field<RMSpropOptions>>& fields();
 };
 

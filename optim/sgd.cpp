@@ -10,7 +10,7 @@ const std::vector<Field<SGDOptions>>& SGDOptions::fields() {
   static const std::vector<Field<SGDOptions>> f{
       {"lr", &SGDOptions::lr},           {"momentum", &SGDOptions::momentum},
       {"dampening", &SGDOptions::dampening}, {"weight_decay", &SGDOptions::weight_decay},
-      {"nesterov", &SGDOptions::nesterov},   {"maximize", &SGDOptions::maximize}};
+      {"nesterov", &SGDOptions::nesterov},   {"maximize", &SGDOptions::maximize}, {"master_weights", &SGDOptions::master_weights}};
   return f;
 }
 

@@ -16,7 +16,9 @@ struct SGDOptions {
   double weight_decay = 0;
   bool nesterov = false;
   bool maximize = false;
-  /// The fields by hyperparameter name: lr, momentum, dampening, weight_decay, nesterov, maximize.
+  /// Step 16-bit parameters through a float32 master copy (state "master"; see Optimizer).
+  bool master_weights = false;
+  /// The fields by hyperparameter name: lr, momentum, dampening, weight_decay, nesterov, maximize, master_weights.
   static const std::vector<Field<SGDOptions>>& fields();
 };
 

@@ -217,8 +217,10 @@ checkpoint lands on the right parameter even after the model's parameters were r
         for (const auto& [key, value] : given) known.set(key, value);
         a = from_hyperparams(known, optim::AdamOptions::fields());
         return std::make_shared<optim::AdamW>(groups_of(groups, known),
-                                              optim::AdamWOptions{a.lr, a.betas, a.eps, a.weight_decay,
-                                                                  a.amsgrad, a.maximize});
+                                              optim::AdamWOptions{.lr = a.lr, .betas = a.betas, .eps = a.eps,
+                                                                  .weight_decay = a.weight_decay,
+                                                                  .amsgrad = a.amsgrad, .maximize = a.maximize,
+                                                                  .master_weights = a.master_weights});
       }), py::arg("groups"), py::arg("defaults"));
   def_optimizer<optim::RMSpropOptions, optim::RMSprop>(o, "RMSprop", "RMSprop (torch.optim.RMSprop).");
   def_optimizer<optim::AdagradOptions, optim::Adagrad>(o, "Adagrad", "Adagrad (torch.optim.Adagrad).");

@@ -561,7 +561,7 @@ TEST(OptimizerTest, UnknownHyperparameterInAGroupIsAnError) {
   Tensor a = param({1}, {1});
   expect_error<ValueError>([&] { SGD({ParamGroup({{"a", a}}, {{"momentun", 0.9}})}); },
                            {"SGD: unknown hyperparameter 'momentun' in parameter group 0",
-                            "SGD takes dampening, lr, maximize, momentum, nesterov, weight_decay"});
+                            "SGD takes dampening, lr, master_weights, maximize, momentum, nesterov, weight_decay"});
   SGD ok({{"a", a}});
   expect_error<ValueError>([&] { ok.add_param_group(ParamGroup({{"b", param({1}, {1})}}, {{"beta1", 0.9}})); },
                            {"SGD: unknown hyperparameter 'beta1' in parameter group 1"});

@@ -26,6 +26,17 @@ into the optimizer. state_dict() is {"type", "param_groups": [{..., "params": [n
 {name: {"step": ..., ...}}}, plain containers that ember.io.save writes as they are.
 opt.state[p] (or opt.state["fc.weight"]) reads a parameter's state.
 
+Every built-in optimizer also takes master_weights=True (off by default; not in PyTorch): each
+float16 or bfloat16 parameter then steps through a float32 copy kept in its state as "master", with
+float32 moments, and receives the copy rounded once per step, so updates smaller than half the
+parameter's ulp accumulate instead of rounding away (pure-bf16 training):
+
+    model.to(ember.bfloat16)
+    opt = ember.optim.AdamW(model.parameters(), lr=1e-4, master_weights=True)
+
+Checkpoints save "master" by name like any other state; a parameter written by anything but the
+optimizer (load_state_dict of the model, an in-place edit) restarts its master from its values.
+
 An optimizer written in Python subclasses Optimizer as in PyTorch:
 
     class MySGD(ember.optim.Optimizer):
@@ -493,12 +504,14 @@ def _state_value(key: str, value: Any, param: Tensor) -> Any:
 
 
 class SGD(Optimizer, _C.optim.SGD):
-    """torch.optim.SGD(params, lr, momentum, dampening, weight_decay, nesterov, maximize)."""
+    """torch.optim.SGD(params, lr, momentum, dampening, weight_decay, nesterov, maximize); every
+    built-in optimizer also takes master_weights (see the module docstring)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-3, momentum: float = 0.0, dampening: float = 0.0,
-                 weight_decay: float = 0.0, nesterov: bool = False, *, maximize: bool = False, **unsupported):
+                 weight_decay: float = 0.0, nesterov: bool = False, *, maximize: bool = False,
+                 master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
-                        nesterov=nesterov, maximize=maximize, **unsupported), "SGD")
+                        nesterov=nesterov, maximize=maximize, master_weights=master_weights, **unsupported), "SGD")
         _init(self, _C.optim.SGD, params, d, "SGD")
 
 
@@ -506,9 +519,10 @@ class Adam(Optimizer, _C.optim.Adam):
     """torch.optim.Adam(params, lr, betas, eps, weight_decay, amsgrad, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False, **unsupported):
+                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False,
+                 master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, **unsupported), "Adam")
+                        maximize=maximize, master_weights=master_weights, **unsupported), "Adam")
         _init(self, _C.optim.Adam, params, d, "Adam")
 
 
@@ -516,9 +530,10 @@ class AdamW(Optimizer, _C.optim.AdamW):
     """torch.optim.AdamW(params, lr, betas, eps, weight_decay=0.01, amsgrad, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, **unsupported):
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False,
+                 master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, **unsupported), "AdamW")
+                        maximize=maximize, master_weights=master_weights, **unsupported), "AdamW")
         _init(self, _C.optim.AdamW, params, d, "AdamW")
 
 
@@ -527,9 +542,10 @@ class RMSprop(Optimizer, _C.optim.RMSprop):
 
     def __init__(self, params: Iterable, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False, *,
-                 maximize: bool = False, **unsupported):
+                 maximize: bool = False, master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
-                        centered=centered, maximize=maximize, **unsupported), "RMSprop")
+                        centered=centered, maximize=maximize, master_weights=master_weights, **unsupported),
+                   "RMSprop")
         _init(self, _C.optim.RMSprop, params, d, "RMSprop")
 
 
@@ -539,10 +555,10 @@ class Adagrad(Optimizer, _C.optim.Adagrad):
 
     def __init__(self, params: Iterable, lr: float = 1e-2, lr_decay: float = 0.0, weight_decay: float = 0.0,
                  initial_accumulator_value: float = 0.0, eps: float = 1e-10, *, maximize: bool = False,
-                 **unsupported):
+                 master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, eps=eps, maximize=maximize,
-                        **unsupported), "Adagrad")
+                        master_weights=master_weights, **unsupported), "Adagrad")
         _init(self, _C.optim.Adagrad, params, d, "Adagrad")
 
 
@@ -550,9 +566,10 @@ class Adadelta(Optimizer, _C.optim.Adadelta):
     """torch.optim.Adadelta(params, lr=1.0, rho, eps, weight_decay, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
-                 weight_decay: float = 0.0, *, maximize: bool = False, **unsupported):
-        d = _hyper(dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, **unsupported),
-                   "Adadelta")
+                 weight_decay: float = 0.0, *, maximize: bool = False, master_weights: bool = False,
+                 **unsupported):
+        d = _hyper(dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                        master_weights=master_weights, **unsupported), "Adadelta")
         _init(self, _C.optim.Adadelta, params, d, "Adadelta")
 
 
@@ -560,9 +577,10 @@ class Adamax(Optimizer, _C.optim.Adamax):
     """torch.optim.Adamax(params, lr=2e-3, betas, eps, weight_decay, maximize)."""
 
     def __init__(self, params: Iterable, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0.0, *, maximize: bool = False, **unsupported):
-        d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize, **unsupported),
-                   "Adamax")
+                 weight_decay: float = 0.0, *, maximize: bool = False, master_weights: bool = False,
+                 **unsupported):
+        d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                        master_weights=master_weights, **unsupported), "Adamax")
         _init(self, _C.optim.Adamax, params, d, "Adamax")
 
 
@@ -572,9 +590,10 @@ class NAdam(Optimizer, _C.optim.NAdam):
 
     def __init__(self, params: Iterable, lr: float = 2e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0, momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False,
-                 *, maximize: bool = False, **unsupported):
+                 *, maximize: bool = False, master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
-                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, **unsupported), "NAdam")
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+                        master_weights=master_weights, **unsupported), "NAdam")
         _init(self, _C.optim.NAdam, params, d, "NAdam")
 
 
@@ -583,9 +602,10 @@ class RAdam(Optimizer, _C.optim.RAdam):
 
     def __init__(self, params: Iterable, lr: float = 1e-3, betas: tuple = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0, decoupled_weight_decay: bool = False, *, maximize: bool = False,
-                 **unsupported):
+                 master_weights: bool = False, **unsupported):
         d = _hyper(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
-                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, **unsupported), "RAdam")
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+                        master_weights=master_weights, **unsupported), "RAdam")
         _init(self, _C.optim.RAdam, params, d, "RAdam")
 
 
