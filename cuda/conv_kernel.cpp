@@ -4,7 +4,9 @@
 // their order, the first whose workspace can be had) and cached. float32 runs in full precision
 // (FMA math, no TF32 tensor-core rounding), as on the CPU. cuDNN pads both sides alike: a
 // convolution with a Conv2dParams::extra_padding (padding="same" with an even total, a transposed
-// convolution's output_padding) runs on an explicitly padded copy of its input (below).
+// convolution's output_padding) runs on an explicitly padded copy of its input (below). float16
+// and bfloat16 run on tensor cores with float32 accumulation where the device has them
+// (cuda/shared/tensor_math.h), else on float32 copies rounded once (core/kernels/widen.h).
 #include <cudnn.h>
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 #include "ember/core/strided.h"
 #include "ember/cuda/check.h"
 #include "ember/cuda/handles.h"
+#include "ember/cuda/runtime.h"
+#include "ember/cuda/shared/tensor_math.h"
 #include "ember/cuda/tensor_args.h"
 #include "ember/core/kernels/widen.h"
 
@@ -54,6 +58,15 @@ std::unordered_map<ConvKey, ConvAlgo, ConvKeyHash>& cache() {
   return *c;
 }
 
+cudnnDataType_t data_type(DType t) {
+  switch (t) {
+    case DType::Float16: return CUDNN_DATA_HALF;
+    case DType::BFloat16: return CUDNN_DATA_BFLOAT16;
+    case DType::Float64: return CUDNN_DATA_DOUBLE;
+    default: return CUDNN_DATA_FLOAT;
+  }
+}
+
 int narrow(int64_t v, const char* what) {
   EMBER_CHECK_AS(NotImplementedError, v < (int64_t{1} << 31), "conv2d: ", what, " ", v,
                  " is past cuDNN's 32-bit sizes");
@@ -68,8 +81,8 @@ class Descriptors {
     EMBER_CUDNN_CHECK(cudnnCreateTensorDescriptor(&y_));
     EMBER_CUDNN_CHECK(cudnnCreateFilterDescriptor(&w_));
     EMBER_CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&conv_));
-    const bool f32 = x.dtype() == kFloat32;
-    const cudnnDataType_t t = f32 ? CUDNN_DATA_FLOAT : CUDNN_DATA_DOUBLE;
+    const bool f32 = x.dtype() == kFloat32, low = is_16bit_float(x.dtype());
+    const cudnnDataType_t t = data_type(x.dtype());
     EMBER_CUDNN_CHECK(cudnnSetTensor4dDescriptor(x_, CUDNN_TENSOR_NCHW, t, narrow(x.size(0), "batch"),
                                                  narrow(x.size(1), "channels"), narrow(x.size(2), "height"),
                                                  narrow(x.size(3), "width")));
@@ -82,9 +95,11 @@ class Descriptors {
     EMBER_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(
         conv_, narrow(p.padding.h, "padding"), narrow(p.padding.w, "padding"), narrow(p.stride.h, "stride"),
         narrow(p.stride.w, "stride"), narrow(p.dilation.h, "dilation"), narrow(p.dilation.w, "dilation"),
-        CUDNN_CROSS_CORRELATION, t));
+        CUDNN_CROSS_CORRELATION, low ? CUDNN_DATA_FLOAT : t));  // 16-bit data accumulates in float32
     EMBER_CUDNN_CHECK(cudnnSetConvolutionGroupCount(conv_, narrow(p.groups, "groups")));
-    EMBER_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_, f32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH));
+    EMBER_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_, f32   ? CUDNN_FMA_MATH
+                                                         : low ? CUDNN_TENSOR_OP_MATH
+                                                               : CUDNN_DEFAULT_MATH));
   }
   ~Descriptors() {
     cudnnDestroyConvolutionDescriptor(conv_);
@@ -154,9 +169,9 @@ void with_algorithm(const ConvKey& key, Device device, const std::vector<ConvAlg
   }
 }
 
-// The scaling factors cuDNN takes: float for float data, double for double.
+// The scaling factors cuDNN takes: double for double data, float for float32 and the 16-bit floats.
 struct Scale {
-  explicit Scale(DType t) : f32(t == kFloat32) {}
+  explicit Scale(DType t) : f32(t != kFloat64) {}
   const void* one() const { return f32 ? static_cast<const void*>(&f1) : &d1; }
   const void* zero() const { return f32 ? static_cast<const void*>(&f0) : &d0; }
   bool f32;
@@ -175,8 +190,8 @@ struct Context {
 void add_bias(cudnnHandle_t h, const Scale& s, cudnnTensorDescriptor_t y, const Tensor& out, const Tensor& bias) {
   cudnnTensorDescriptor_t b = nullptr;
   EMBER_CUDNN_CHECK(cudnnCreateTensorDescriptor(&b));
-  const cudnnStatus_t set = cudnnSetTensor4dDescriptor(b, CUDNN_TENSOR_NCHW, s.f32 ? CUDNN_DATA_FLOAT : CUDNN_DATA_DOUBLE,
-                                                       1, narrow(bias.numel(), "channels"), 1, 1);
+  const cudnnStatus_t set = cudnnSetTensor4dDescriptor(b, CUDNN_TENSOR_NCHW, data_type(bias.dtype()), 1,
+                                                       narrow(bias.numel(), "channels"), 1, 1);
   const cudnnStatus_t add =
       set == CUDNN_STATUS_SUCCESS ? cudnnAddTensor(h, s.one(), b, bias.data_ptr(), s.one(), y, out.data_ptr()) : set;
   cudnnDestroyTensorDescriptor(b);
@@ -194,7 +209,7 @@ void cuda_conv2d_symmetric(const Tensor& out, const Tensor& input, const Tensor&
     cudnnTensorDescriptor_t y = nullptr;
     EMBER_CUDNN_CHECK(cudnnCreateTensorDescriptor(&y));
     const cudnnStatus_t set = cudnnSetTensor4dDescriptor(
-        y, CUDNN_TENSOR_NCHW, s.f32 ? CUDNN_DATA_FLOAT : CUDNN_DATA_DOUBLE, narrow(out.size(0), "batch"),
+        y, CUDNN_TENSOR_NCHW, data_type(out.dtype()), narrow(out.size(0), "batch"),
         narrow(out.size(1), "channels"), narrow(out.size(2), "height"), narrow(out.size(3), "width"));
     if (set == CUDNN_STATUS_SUCCESS) {
       try {
@@ -346,10 +361,27 @@ void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, 
   cuda_conv2d_weight_grad_symmetric(grad_weight, grad_out, x, without_padding(p));
 }
 
+// The kernel itself where the device multiplies the (first) tensor's 16-bit dtype natively, else
+// on float32 copies with the result (argument 0) rounded once.
+template <auto kernel>
+struct NativeOrWidened;
+template <typename... Rest, void (*kernel)(const Tensor&, const Tensor&, Rest...)>
+struct NativeOrWidened<kernel> {
+  static void fn(const Tensor& out, const Tensor& in, Rest... rest) {
+    const DType t = in.dtype();
+    if (is_16bit_float(t) && out.numel() > 0 &&
+        !native_16bit_math(compute_capability(out.device().index), t == kBFloat16))
+      return widened<kernel, 0>(out, in, rest...);
+    kernel(out, in, rest...);
+  }
+};
+template <auto kernel>
+inline constexpr auto native_or_widened = NativeOrWidened<kernel>::fn;
+
 }  // namespace
 
-EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CUDA, (widened<&cuda_conv2d, 0>));
-EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CUDA, (widened<&cuda_conv2d_input_grad, 0>));
-EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CUDA, (widened<&cuda_conv2d_weight_grad, 0>));
+EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CUDA, (native_or_widened<&cuda_conv2d>));
+EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CUDA, (native_or_widened<&cuda_conv2d_input_grad>));
+EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CUDA, (native_or_widened<&cuda_conv2d_weight_grad>));
 
 }  // namespace ember::cuda

@@ -28,6 +28,7 @@ CublasApi load() {
   bind(lib, api.set_math_mode, "cublasSetMathMode");
   bind(lib, api.sgemm_strided_batched, "cublasSgemmStridedBatched_64");
   bind(lib, api.dgemm_strided_batched, "cublasDgemmStridedBatched_64");
+  bind(lib, api.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx_64");
   return api;
 }
 

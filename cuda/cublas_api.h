@@ -12,6 +12,7 @@ struct CublasApi {
   decltype(&cublasSetMathMode) set_math_mode;
   decltype(&cublasSgemmStridedBatched_64) sgemm_strided_batched;
   decltype(&cublasDgemmStridedBatched_64) dgemm_strided_batched;
+  decltype(&cublasGemmStridedBatchedEx_64) gemm_strided_batched_ex;  // float16 and bfloat16
 };
 
 /// The loaded library's entry points; throws an ember::Error saying what is missing when

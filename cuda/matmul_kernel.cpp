@@ -2,14 +2,18 @@
 // own layouts (cuda/shared/gemm_plan.h: a transposed view needs no copy), integers through a plain
 // kernel (cuBLAS has no integer GEMM). The batch dims that flatten to one stride per operand (all of
 // them, for contiguous or broadcast operands) go to cuBLAS in one call; any others are looped here.
-// float32 products keep full precision (no TF32), as on the CPU.
+// float32 products keep full precision (no TF32), as on the CPU. float16 and bfloat16 go to
+// cuBLAS's GemmEx on tensor cores, accumulating in float32 and rounding once, where the device
+// has them (cuda/shared/tensor_math.h); elsewhere through float32 copies (core/kernels/widen.h).
 #include "ember/core/copy.h"
 #include "ember/core/kernels/matmul.h"
 #include "ember/core/strided.h"
 #include "ember/cuda/check.h"
 #include "ember/cuda/cublas_api.h"
 #include "ember/cuda/handles.h"
+#include "ember/cuda/runtime.h"
 #include "ember/cuda/shared/gemm_plan.h"
+#include "ember/cuda/shared/tensor_math.h"
 #include "ember/cuda/tensor_args.h"
 #include "ember/core/kernels/widen.h"
 
@@ -86,6 +90,26 @@ void cublas_matmul(const On& on, const Tensor& out, const Tensor& a, const Tenso
   });
 }
 
+// float16 or bfloat16 operands and result, float32 accumulation (alpha and beta are float).
+void cublas_matmul_16bit(const On& on, const Tensor& out, const Tensor& a, const Tensor& b) {
+  const GemmPlan plan = plan_gemm(view_of(a), view_of(b));
+  const CublasApi& api = cublas();
+  cublasHandle_t handle = cublas_handle(on.index);
+  const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
+  const cudaDataType_t type = out.dtype() == kBFloat16 ? CUDA_R_16BF : CUDA_R_16F;
+  const float alpha = 1, beta = 0;
+  const auto* ap = static_cast<const uint16_t*>(a.data_ptr());
+  const auto* bp = static_cast<const uint16_t*>(b.data_ptr());
+  auto* op_ = static_cast<uint16_t*>(out.data_ptr());
+  const int64_t mn = plan.m * plan.n;
+  for_each_batch_group(out, a, b, [&](int64_t a_off, int64_t b_off, int64_t o_off, int64_t count, int64_t sa, int64_t sb) {
+    EMBER_CUBLAS_CHECK(api.gemm_strided_batched_ex(
+        handle, op(plan.first.transpose), op(plan.second.transpose), plan.n, plan.m, plan.k, &alpha, bp + b_off, type,
+        plan.first.ld, sb, ap + a_off, type, plan.second.ld, sa, &beta, op_ + o_off, type, plan.n, mn, count,
+        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  });
+}
+
 void integer_matmul(const On& on, const Tensor& out, const Tensor& a, const Tensor& b) {
   const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   const auto* ap = static_cast<const char*>(a.data_ptr());
@@ -108,8 +132,12 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
   }
   On on(out);
   if (!is_floating(out.dtype())) return integer_matmul(on, out, a, b);
+  if (is_16bit_float(out.dtype()) && !native_16bit_math(compute_capability(on.index), out.dtype() == kBFloat16))
+    return widened<&cuda_matmul, 0>(out, a, b);
   const Tensor ar = gemm_ready(a), br = gemm_ready(b);
-  if (out.dtype() == kFloat32)
+  if (is_16bit_float(out.dtype()))
+    cublas_matmul_16bit(on, out, ar, br);
+  else if (out.dtype() == kFloat32)
     cublas_matmul<float>(on, out, ar, br);
   else
     cublas_matmul<double>(on, out, ar, br);
@@ -117,6 +145,6 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, (widened<&cuda_matmul, 0>));
+EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, &cuda_matmul);
 
 }  // namespace ember::cuda

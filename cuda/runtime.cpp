@@ -42,6 +42,7 @@ struct PerDevice {
   std::once_flag once;
   cudaStream_t stream = nullptr;
   int64_t* slot = nullptr;
+  int capability = 0;  // major * 10 + minor
 };
 
 std::array<PerDevice, kMaxDevices>& per_device() {
@@ -60,6 +61,10 @@ PerDevice& state(int index) {
     EMBER_CUDA_CHECK(cudaMalloc(&slot, 2 * sizeof(int64_t)));
     EMBER_CUDA_CHECK(cudaMemset(slot, 0, 2 * sizeof(int64_t)));
     d.slot = static_cast<int64_t*>(slot);
+    int major = 0, minor = 0;
+    EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index));
+    EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index));
+    d.capability = major * 10 + minor;
   });
   return d;
 }
@@ -104,6 +109,8 @@ DeviceGuard::~DeviceGuard() {
 }
 
 cudaStream_t stream(int index) { return state(index).stream; }
+
+int compute_capability(int index) { return state(index).capability; }
 
 void synchronize_device(int index) {
   DeviceGuard guard(index);

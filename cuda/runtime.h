@@ -35,6 +35,8 @@ class DeviceGuard {
 
 /// The stream of cuda:index (created on first use, never destroyed: it outlives every tensor).
 cudaStream_t stream(int index);
+/// The compute capability of cuda:index as major * 10 + minor (90 for an H100 or H200).
+int compute_capability(int index);
 /// Waits for everything queued on cuda:index.
 void synchronize_device(int index);
 

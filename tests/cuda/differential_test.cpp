@@ -1,6 +1,7 @@
 // Every op on cuda:0 against the CPU, forward and backward, on contiguous, transposed, stepped,
 // expanded, permuted, 0-d, empty and large inputs (cuda_test_util.h). float64 is compared to 1e-10,
-// float32 to 1e-5 relative; integer and bool results exactly. Needs a GPU: every test here is
+// float32 to 1e-5 relative; integer and bool results exactly; the 16-bit GEMMs and convolutions
+// (tensor cores on the GPU) to about an ulp of their dtype (product_tol). Needs a GPU: every test here is
 // *_CUDA (never run on the machine this was written on; see README, "CUDA").
 #include <gtest/gtest.h>
 
@@ -370,9 +371,20 @@ TEST(DifferentialTest, Indexing_CUDA) {
                                     {"gather", "index -1 is out of range for dimension 1 with size 6"});
 }
 
+// Tolerance of a product of 16-bit operands accumulated in float32: the CPU and cuBLAS/cuDNN sum in
+// different orders, so the once-rounded results may differ by an ulp (2^-8 and 2^-11 relative).
+double product_tol(DType t) {
+  switch (t) {
+    case DType::Float64: return 1e-10;
+    case DType::Float32: return 1e-5;
+    case DType::BFloat16: return 1.6e-2;
+    default: return 2e-3;
+  }
+}
+
 TEST(DifferentialTest, MatrixProducts_CUDA) {
-  for (DType t : {kFloat64, kFloat32}) {
-    const double tol = t == kFloat64 ? 1e-10 : 1e-5;
+  for (DType t : {kFloat64, kFloat32, kBFloat16, kFloat16}) {
+    const double tol = product_tol(t);
     for (const auto& [name, a, b, views] : std::vector<std::tuple<std::string, DimVector, DimVector, std::function<Inputs(const Inputs&)>>>{
              {"2-d", {5, 7}, {7, 3}, nullptr},
              {"transposed operands", {7, 5}, {3, 7}, [](const Inputs& in) { return Inputs{in[0].t(), in[1].t()}; }},
@@ -407,7 +419,7 @@ TEST(DifferentialTest, Convolution_CUDA) {
     int64_t groups;
     bool bias;
   };
-  for (DType t : {kFloat64, kFloat32})
+  for (DType t : {kFloat64, kFloat32, kBFloat16, kFloat16})
     for (const Conv& c : std::vector<Conv>{{"3x3", {2, 3, 8, 8}, {4, 3, 3, 3}, 1, 1, 1, 1, true},
                                            {"strided", {2, 3, 9, 7}, {5, 3, 3, 2}, {2, 3}, {1, 0}, 1, 1, true},
                                            {"dilated", {1, 2, 10, 10}, {2, 2, 3, 3}, 1, 2, 2, 1, false},
@@ -421,7 +433,7 @@ TEST(DifferentialTest, Convolution_CUDA) {
              [&](const Inputs& in) {
                return conv2d(in[0], in[1], c.bias ? in[2] : Tensor(), c.stride, c.padding, c.dilation, c.groups);
              },
-             t == kFloat64 ? 1e-10 : 1e-4, t == kFloat64 ? 1e-10 : 1e-4});
+             t == kFloat32 ? 1e-4 : 2 * product_tol(t), t == kFloat32 ? 1e-4 : 2 * product_tol(t)});
     }
 }
 

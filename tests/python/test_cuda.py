@@ -192,3 +192,18 @@ def test_autocast_on_cuda_follows_pytorchs_cuda_lists():
         assert lstm(x.unsqueeze(1))[0].dtype == ember.float16
     with ember.autocast("cpu"):  # a CPU region leaves CUDA tensors alone
         assert lin(x).dtype == ember.float32
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype,ulps", [(ember.bfloat16, 2 ** -7), (ember.float16, 2 ** -10)])
+def test_16bit_products_and_convolutions_match_the_cpu_to_an_ulp(dtype, ulps):
+    # tensor cores on the GPU (where the device has them), float32 GEMMs rounded once on the CPU:
+    # the sums run in other orders, so a result may differ by about an ulp of its dtype
+    ember.manual_seed(0)
+    a, b = ember.randn(3, 64, 96).to(dtype), ember.randn(96, 80).to(dtype)
+    x, w = ember.randn(2, 8, 12, 12).to(dtype), ember.randn(16, 8, 3, 3).to(dtype)
+    for name, fn, args in [("matmul", ember.matmul, (a, b)), ("conv2d", lambda x, w: F.conv2d(x, w, padding=1), (x, w))]:
+        want = fn(*args).float()
+        got = fn(*(t.cuda() for t in args))
+        assert got.dtype == dtype, name
+        np.testing.assert_allclose(got.cpu().float().numpy(), want.numpy(), rtol=2 * ulps, atol=2 * ulps, err_msg=name)
