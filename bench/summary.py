@@ -35,6 +35,7 @@ WORKLOADS = [
     ("mlp_products_b512", "MLP step's products alone, batch 512 (ms)", None),
     ("cnn_step_b64_adam", "CNN step, batch 64, Adam (ms)", 1.35),
     ("resnet18_step_b32_sgd", "ResNet-18 step, 32x32, batch 32, SGD (ms)", 1.3),
+    ("resnet18_step_b32_sgd_autocast_bf16", "the ResNet-18 step under autocast to bfloat16 (ms)", None),
     ("gpt_step_b16_adamw", "GPT step (2x128, 4 heads, block 64), batch 16, AdamW (ms)", 1.3),
     ("gpt_step_b16_adamw_bf16", "the GPT step with the model in bfloat16 (ms)", None),
     ("gpt_step_b16_adamw_autocast_bf16", "the GPT step under autocast to bfloat16 (ms)", None),
