@@ -67,13 +67,17 @@ void for_each_batch_group(const Tensor& out, const Tensor& a, const Tensor& b, c
   }
 }
 
+// T: float, double, or uint16_t for the float16 and bfloat16 bits (GemmEx: float32 accumulation,
+// float alpha and beta, one rounding of the result).
 template <typename T>
 void cublas_matmul(const On& on, const Tensor& out, const Tensor& a, const Tensor& b) {
   const GemmPlan plan = plan_gemm(view_of(a), view_of(b));
   const CublasApi& api = cublas();
   cublasHandle_t handle = cublas_handle(on.index);
   const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
-  const T alpha = 1, beta = 0;
+  using Scale = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  const Scale alpha = 1, beta = 0;
+  const cudaDataType_t half = out.dtype() == kBFloat16 ? CUDA_R_16BF : CUDA_R_16F;
   const T* ap = static_cast<const T*>(a.data_ptr());
   const T* bp = static_cast<const T*>(b.data_ptr());
   T* op_ = static_cast<T*>(out.data_ptr());
@@ -83,30 +87,15 @@ void cublas_matmul(const On& on, const Tensor& out, const Tensor& a, const Tenso
       EMBER_CUBLAS_CHECK(api.sgemm_strided_batched(handle, op(plan.first.transpose), op(plan.second.transpose), plan.n,
                                                    plan.m, plan.k, &alpha, bp + b_off, plan.first.ld, sb, ap + a_off,
                                                    plan.second.ld, sa, &beta, op_ + o_off, plan.n, mn, count));
-    else
+    else if constexpr (std::is_same_v<T, double>)
       EMBER_CUBLAS_CHECK(api.dgemm_strided_batched(handle, op(plan.first.transpose), op(plan.second.transpose), plan.n,
                                                    plan.m, plan.k, &alpha, bp + b_off, plan.first.ld, sb, ap + a_off,
                                                    plan.second.ld, sa, &beta, op_ + o_off, plan.n, mn, count));
-  });
-}
-
-// float16 or bfloat16 operands and result, float32 accumulation (alpha and beta are float).
-void cublas_matmul_16bit(const On& on, const Tensor& out, const Tensor& a, const Tensor& b) {
-  const GemmPlan plan = plan_gemm(view_of(a), view_of(b));
-  const CublasApi& api = cublas();
-  cublasHandle_t handle = cublas_handle(on.index);
-  const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
-  const cudaDataType_t type = out.dtype() == kBFloat16 ? CUDA_R_16BF : CUDA_R_16F;
-  const float alpha = 1, beta = 0;
-  const auto* ap = static_cast<const uint16_t*>(a.data_ptr());
-  const auto* bp = static_cast<const uint16_t*>(b.data_ptr());
-  auto* op_ = static_cast<uint16_t*>(out.data_ptr());
-  const int64_t mn = plan.m * plan.n;
-  for_each_batch_group(out, a, b, [&](int64_t a_off, int64_t b_off, int64_t o_off, int64_t count, int64_t sa, int64_t sb) {
-    EMBER_CUBLAS_CHECK(api.gemm_strided_batched_ex(
-        handle, op(plan.first.transpose), op(plan.second.transpose), plan.n, plan.m, plan.k, &alpha, bp + b_off, type,
-        plan.first.ld, sb, ap + a_off, type, plan.second.ld, sa, &beta, op_ + o_off, type, plan.n, mn, count,
-        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    else
+      EMBER_CUBLAS_CHECK(api.gemm_strided_batched_ex(
+          handle, op(plan.first.transpose), op(plan.second.transpose), plan.n, plan.m, plan.k, &alpha, bp + b_off, half,
+          plan.first.ld, sb, ap + a_off, half, plan.second.ld, sa, &beta, op_ + o_off, half, plan.n, mn, count,
+          CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   });
 }
 
@@ -136,7 +125,7 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
     return widened<&cuda_matmul, 0>(out, a, b);
   const Tensor ar = gemm_ready(a), br = gemm_ready(b);
   if (is_16bit_float(out.dtype()))
-    cublas_matmul_16bit(on, out, ar, br);
+    cublas_matmul<uint16_t>(on, out, ar, br);
   else if (out.dtype() == kFloat32)
     cublas_matmul<float>(on, out, ar, br);
   else
