@@ -19,10 +19,8 @@
 #include "ember/core/strided.h"
 #include "ember/cuda/check.h"
 #include "ember/cuda/handles.h"
-#include "ember/cuda/runtime.h"
-#include "ember/cuda/shared/tensor_math.h"
+#include "ember/cuda/native_or_widened.h"
 #include "ember/cuda/tensor_args.h"
-#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -360,23 +358,6 @@ void cuda_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, 
   copy_shifted(x, input, p.padding.h, p.padding.w);
   cuda_conv2d_weight_grad_symmetric(grad_weight, grad_out, x, without_padding(p));
 }
-
-// The kernel itself where the device multiplies the (first) tensor's 16-bit dtype natively, else
-// on float32 copies with the result (argument 0) rounded once.
-template <auto kernel>
-struct NativeOrWidened;
-template <typename... Rest, void (*kernel)(const Tensor&, const Tensor&, Rest...)>
-struct NativeOrWidened<kernel> {
-  static void fn(const Tensor& out, const Tensor& in, Rest... rest) {
-    const DType t = in.dtype();
-    if (is_16bit_float(t) && out.numel() > 0 &&
-        !native_16bit_math(compute_capability(out.device().index), t == kBFloat16))
-      return widened<kernel, 0>(out, in, rest...);
-    kernel(out, in, rest...);
-  }
-};
-template <auto kernel>
-inline constexpr auto native_or_widened = NativeOrWidened<kernel>::fn;
 
 }  // namespace
 

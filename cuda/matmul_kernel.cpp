@@ -11,11 +11,9 @@
 #include "ember/cuda/check.h"
 #include "ember/cuda/cublas_api.h"
 #include "ember/cuda/handles.h"
-#include "ember/cuda/runtime.h"
+#include "ember/cuda/native_or_widened.h"
 #include "ember/cuda/shared/gemm_plan.h"
-#include "ember/cuda/shared/tensor_math.h"
 #include "ember/cuda/tensor_args.h"
-#include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
 namespace {
@@ -121,8 +119,6 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
   }
   On on(out);
   if (!is_floating(out.dtype())) return integer_matmul(on, out, a, b);
-  if (is_16bit_float(out.dtype()) && !native_16bit_math(compute_capability(on.index), out.dtype() == kBFloat16))
-    return widened<&cuda_matmul, 0>(out, a, b);
   const Tensor ar = gemm_ready(a), br = gemm_ready(b);
   if (is_16bit_float(out.dtype()))
     cublas_matmul<uint16_t>(on, out, ar, br);
@@ -134,6 +130,6 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, &cuda_matmul);
+EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, (native_or_widened<&cuda_matmul>));
 
 }  // namespace ember::cuda
