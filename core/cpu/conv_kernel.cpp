@@ -3,12 +3,13 @@
 // weight [O/g, K] @ col; the input gradient is weight^T @ grad folded back (col2im), and the weight
 // gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
 // column buffer); a single sample leaves the threading to Eigen's GEMM. float32 3x3 stride-1
-// convolutions with many channels take Winograd's algorithm instead where the machine has it
-// (conv_winograd.h).
+// convolutions with many channels take Winograd's algorithm instead where the machine has it, and
+// bfloat16 ones oneDNN's direct kernels where it multiplies bfloat16 natively (conv_onednn.h);
+// other 16-bit convolutions are widened to float32 (core/kernels/widen.h).
 #include <algorithm>
 #include <vector>
 
-#include "ember/core/cpu/conv_winograd.h"
+#include "ember/core/cpu/conv_onednn.h"
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/factory.h"
 #include "ember/core/cpu/parallel.h"
@@ -268,7 +269,7 @@ void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
 
 void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,
                 const Conv2dParams& p) {
-  if (winograd_conv2d(out, input, weight, bias, p)) return;
+  if (onednn_conv2d(ConvAlgorithm::Winograd, out, input, weight, bias, p)) return;
   Geometry g(input, weight, out.size(2), out.size(3), p);
   visit_floating_dtype(out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
@@ -278,7 +279,7 @@ void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, co
 
 void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight,
                            const Conv2dParams& p) {
-  if (winograd_conv2d_input_grad(grad_input, grad_out, weight, p)) return;
+  if (onednn_conv2d_input_grad(ConvAlgorithm::Winograd, grad_input, grad_out, weight, p)) return;
   Geometry g(grad_input, weight, grad_out.size(2), grad_out.size(3), p);
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     input_grad<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
@@ -287,17 +288,41 @@ void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, con
 
 void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
                             const Conv2dParams& p) {
-  if (winograd_conv2d_weight_grad(grad_weight, grad_out, input, p)) return;
+  if (onednn_conv2d_weight_grad(ConvAlgorithm::Winograd, grad_weight, grad_out, input, p)) return;
   Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     weight_grad<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(), grad_weight.data_ptr<T>());
   });
 }
 
+// The registered kernels: a 16-bit convolution runs natively where oneDNN has a kernel for its
+// dtype on this machine, widened to float32 where it has not.
+void conv2d_kernel(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,
+                   const Conv2dParams& p) {
+  if (is_16bit_float(out.dtype()) && onednn_conv2d(ConvAlgorithm::Direct, out, input, weight, bias, p)) return;
+  widened<&cpu_conv2d, 0>(out, input, weight, bias, p);
+}
+
+void conv2d_input_grad_kernel(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight,
+                              const Conv2dParams& p) {
+  if (is_16bit_float(grad_out.dtype()) &&
+      onednn_conv2d_input_grad(ConvAlgorithm::Direct, grad_input, grad_out, weight, p))
+    return;
+  widened<&cpu_conv2d_input_grad, 0>(grad_input, grad_out, weight, p);
+}
+
+void conv2d_weight_grad_kernel(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
+                               const Conv2dParams& p) {
+  if (is_16bit_float(grad_out.dtype()) &&
+      onednn_conv2d_weight_grad(ConvAlgorithm::Direct, grad_weight, grad_out, input, p))
+    return;
+  widened<&cpu_conv2d_weight_grad, 0>(grad_weight, grad_out, input, p);
+}
+
 }  // namespace
 
-EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CPU, (widened<&cpu_conv2d, 0>));
-EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CPU, (widened<&cpu_conv2d_input_grad, 0>));
-EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CPU, (widened<&cpu_conv2d_weight_grad, 0>));
+EMBER_REGISTER_KERNEL(conv2d_stub, DeviceType::CPU, &conv2d_kernel);
+EMBER_REGISTER_KERNEL(conv2d_input_grad_stub, DeviceType::CPU, &conv2d_input_grad_kernel);
+EMBER_REGISTER_KERNEL(conv2d_weight_grad_stub, DeviceType::CPU, &conv2d_weight_grad_kernel);
 
 }  // namespace ember::cpu

@@ -1,4 +1,4 @@
-// float32 convolutions that suit Winograd's algorithm (core/cpu/conv_winograd.h): forward and both
+// float32 convolutions that suit Winograd's algorithm (core/cpu/conv_onednn.h): forward and both
 // gradients against the same convolution in float64 and against the im2col path
 // (set_conv_winograd(false)), over batch sizes that split unevenly over threads, layers cut over
 // threads by channels, paddings, bias, channel counts at and past the threshold, and thread counts; where the machine has AVX-512, the
