@@ -50,8 +50,10 @@ def train_step(model, opt, inputs, targets, F):
     opt.step()
 
 
-def resnet18(nn):
-    """torchvision's ResNet-18 with a 3x3 stem and no max pooling (32x32 inputs), 10 classes."""
+def resnet18(nn, stem="cifar"):
+    """torchvision's ResNet-18, 10 classes: with stem="cifar" adapted to 32x32 inputs (a 3x3 stem, no
+    max pooling); with stem="torchvision" as torchvision builds it (a 7x7 stride-2 stem and a 3x3
+    stride-2 max pool)."""
 
     class BasicBlock(nn.Module):
         def __init__(self, inplanes, planes, stride):
@@ -72,7 +74,11 @@ def resnet18(nn):
             out += x if self.downsample is None else self.downsample(x)
             return self.relu(out)
 
-    layers = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True)]
+    if stem == "cifar":
+        layers = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True)]
+    else:
+        layers = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True),
+                  nn.MaxPool2d(3, 2, 1)]
     inplanes = 64
     for planes, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
         for block in range(2):
@@ -216,6 +222,16 @@ def main():
 
     t = time_per_call(resnet_step_autocast, 10.0)
     print(f"resnet18_step_b32_sgd_autocast_bf16 {t * 1e3:.4g} ms/step")
+
+    # torchvision's ResNet-18 as it is (7x7 stride-2 stem, max pool) at 32x32, batch 32, and at
+    # 224x224, batch 8: small feature maps (8x8 down to 1x1), then ImageNet's.
+    for size, batch, budget in ((32, 32, 10.0), (224, 8, 20.0)):
+        lib.manual_seed(0)
+        net = resnet18(nn, stem="torchvision")
+        opt = optim.SGD(named(net), lr=0.1, momentum=0.9, weight_decay=5e-4)
+        images, labels = lib.randn(batch, 3, size, size), lib.randint(0, 10, (batch,))
+        t = time_per_call(lambda: train_step(net, opt, images, labels, F), budget)
+        print(f"resnet18tv_step_{size}px_b{batch}_sgd {t * 1e3:.4g} ms/step")
 
     # The GPT's training step: batch 16 of 64 tokens, AdamW lr 3e-4.
     lib.manual_seed(0)

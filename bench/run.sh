@@ -5,7 +5,7 @@
 # all in one run; then summary.py prints the tables, markdown-ready, from the result files in
 # $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
 #   bench/run.sh            # everything (a few minutes on 2 cores)
-#   bench/run.sh cpp        # only the listed parts (cpp python io contended dist), then the tables of all
+#   bench/run.sh cpp        # only the listed parts (cpp python sweep io contended dist), then the tables of all
 # An AVX2-only machine, approximated on an AVX-512 one (the C++ parts; the tables then name the
 # settings): a build folder configured with -DEMBER_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=haswell, and
 #   BUILD_DIR=build-avx2 BENCH_MARCH=haswell DNNL_MAX_CPU_ISA=AVX2 ONEDNN_MAX_CPU_ISA=AVX2 \
@@ -26,7 +26,7 @@ torch=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__f
 res=$build/bench
 (($#)) || rm -rf "$res"
 mkdir -p "$res"
-parts=" ${*:-cpp python io contended dist} "
+parts=" ${*:-cpp python sweep io contended dist} "
 flags=(-std=c++20 -O2 -march="${BENCH_MARCH:-native}")
 # shellcheck disable=SC2054  # -Wl,-rpath,DIR is one word
 ember=(-I "$build/include" -I "$build/generated/include" -L"$build" -lember -Wl,-rpath,"$PWD/$build")
@@ -52,6 +52,13 @@ for threads in 1 2; do
     "$venv/bin/python" bench/python_bench.py torch "$threads" >"$res/torch-py.$threads"
   fi
 done
+if [[ $parts == *" sweep "* ]]; then
+  for threads in 1 2; do
+    say "convolution shape sweep, $threads thread(s)"
+    OMP_NUM_THREADS=$threads .venv/bin/python bench/conv_sweep.py ember "$threads" >"$res/ember-py.sweep$threads"
+    OMP_NUM_THREADS=$threads "$venv/bin/python" bench/conv_sweep.py torch "$threads" >"$res/torch-py.sweep$threads"
+  done
+fi
 if [[ $parts == *" io "* ]]; then
   say "checkpoints: ${BENCH_IO_STATE:-50 5000000} (tensors, float32 elements each), 2 threads"
   export OMP_NUM_THREADS=2

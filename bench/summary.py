@@ -3,13 +3,15 @@ thread setting, the ratios Ember/PyTorch and the issue's targets; then each thre
 the checkpoint details. Standard library only.
     python summary.py RESULTS_DIR
 RESULTS_DIR holds SIDE.THREADS files (SIDE: ember-cpp, torch-cpp, ember-py, torch-py; THREADS: 1,
-2, io for the checkpoint runs, gpu for the GPU rows, dist for the distributed ones, or contendedN for the C++ training steps with N busy processes
+2, io for the checkpoint runs, gpu for the GPU rows, dist for the distributed ones, sweepN for the
+convolution shape sweep at N threads, or contendedN for the C++ training steps with N busy processes
 competing, at default threads), each of "name value unit" lines. The contended table checks issue
 14's target: with 1 and with 2 busy processes, Ember's step at most 2x its quiet step and faster
 than PyTorch's contended step.
 """
 import datetime
 import importlib.metadata
+import math
 import os
 import subprocess
 import sys
@@ -36,6 +38,8 @@ WORKLOADS = [
     ("cnn_step_b64_adam", "CNN step, batch 64, Adam (ms)", 1.35),
     ("resnet18_step_b32_sgd", "ResNet-18 step, 32x32, batch 32, SGD (ms)", 1.3),
     ("resnet18_step_b32_sgd_autocast_bf16", "the ResNet-18 step under autocast to bfloat16 (ms)", None),
+    ("resnet18tv_step_32px_b32_sgd", "torchvision's ResNet-18 (7x7 stem, max pool) step, 32x32, batch 32 (ms)", 1.25),
+    ("resnet18tv_step_224px_b8_sgd", "torchvision's ResNet-18 step, 224x224, batch 8 (ms)", 1.25),
     ("gpt_step_b16_adamw", "GPT step (2x128, 4 heads, block 64), batch 16, AdamW (ms)", 1.3),
     ("gpt_step_b16_adamw_bf16", "the GPT step with the model in bfloat16 (ms)", None),
     ("gpt_step_b16_adamw_autocast_bf16", "the GPT step under autocast to bfloat16 (ms)", None),
@@ -233,6 +237,29 @@ def dist(results):
               [["784-256-128-10, batch 64", f"{one[0]:.4g}", f"{two[0]:.4g}", f"{two[0] / one[0]:.2f}x"]])
 
 
+def sweep(results):
+    """The convolution shape sweep (bench/conv_sweep.py): per thread setting, the totals, and the
+    worst rows, since a total hides the shapes a user's model may consist of."""
+    print_head = True
+    for threads in ("1", "2"):
+        e, t = results["ember-py"].get(f"sweep{threads}"), results["torch-py"].get(f"sweep{threads}")
+        if not e or not t:
+            continue
+        rows = sorted(((e[n][0] / t[n][0], n) for n in e if n in t), reverse=True)
+        if print_head:
+            print("Convolution shape sweep (forward and both gradients, float32, from Python; the layers of "
+                  "torchvision's ResNet-18, ResNet-50, MobileNetV2 and a UNet decoder at 32x32 batch 32, 64x64 "
+                  "batch 16 and 224x224 batch 8). Target: no row above 1.1x PyTorch's time.\n")
+            print_head = False
+        geomean = math.exp(sum(math.log(r) for r, _ in rows) / len(rows))
+        total = sum(e[n][0] for _, n in rows) / sum(t[n][0] for _, n in rows)
+        over = sum(r > 1.1 for r, _ in rows)
+        print(f"{threads} thread(s): {len(rows)} shapes, total time {total:.2f}x PyTorch's, geometric mean "
+              f"{geomean:.2f}x, {over} above 1.1x. The worst:\n")
+        table(["layer", "Ember (ms)", "PyTorch (ms)", "ratio"],
+              [[n.removeprefix("sweep_"), f"{e[n][0]:.4g}", f"{t[n][0]:.4g}", f"{r:.2f}x"] for r, n in rows[:8]])
+
+
 def main():
     results = load(sys.argv[1])
     print(f"machine: {machine()}\n")
@@ -261,6 +288,8 @@ def main():
                 rows.append([label, threads, *map(cell, (e_cpp, t_cpp, e_py, t_py)),
                              times(ratio(e_cpp, t_cpp)), times(ratio(e_py, t_py))])
     table(["workload", "threads", *HEADS, "C++ ratio", "Python ratio"], rows)
+
+    sweep(results)
 
     contended(results)
 

@@ -3,9 +3,10 @@
 // weight [O/g, K] @ col; the input gradient is weight^T @ grad folded back (col2im), and the weight
 // gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
 // column buffer); a single sample leaves the threading to Eigen's GEMM. float32 3x3 stride-1
-// convolutions with many channels take Winograd's algorithm instead where the machine has it, and
-// bfloat16 ones oneDNN's direct kernels where it multiplies bfloat16 natively (conv_onednn.h);
-// other 16-bit convolutions are widened to float32 (core/kernels/widen.h).
+// convolutions with many channels take Winograd's algorithm instead where the machine has it, the
+// shapes where they measured faster oneDNN's direct kernels (direct_wins), and bfloat16 ones the
+// direct kernels where the machine multiplies bfloat16 natively (conv_onednn.h); other 16-bit
+// convolutions are widened to float32 (core/kernels/widen.h).
 #include <algorithm>
 #include <vector>
 
@@ -187,8 +188,19 @@ struct ColumnBuffer {
   T* get() const { return buffer.defined() ? buffer.data_ptr<T>() : nullptr; }
 };
 
+// A 1x1 convolution into one output position per sample (the last layers of a network at small
+// inputs) is a product over the whole batch: out [N, O] = x [N, C] @ weight^T, one GEMM where the
+// per-sample path makes N matrix-vector products, each reading the whole weight.
+bool one_position(const Geometry& g) { return g.direct && g.P == 1 && g.G == 1 && g.N > 1; }
+
 template <typename T>
 void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
+  if (one_position(g)) {
+    if (bias)
+      for (int64_t n = 0; n < g.N; ++n) std::copy(bias, bias + g.O, out + n * g.O);
+    gemm<T>({x, g.N, g.C, g.C, 1}, {w, g.C, g.O, 1, g.C}, out, g.O, bias != nullptr);
+    return;
+  }
   over_batch(g, [&](int64_t lo, int64_t hi) {
     ColumnBuffer<T> col(g);
     for (int64_t n = lo; n < hi; ++n)
@@ -209,6 +221,7 @@ void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
 
 template <typename T>
 void input_grad(const Geometry& g, const T* gout, const T* w, T* gx) {
+  if (one_position(g)) return gemm<T>({gout, g.N, g.O, g.O, 1}, {w, g.O, g.C, g.C, 1}, gx, g.C, false);
   over_batch(g, [&](int64_t lo, int64_t hi) {
     ColumnBuffer<T> col(g);
     for (int64_t n = lo; n < hi; ++n)
@@ -227,8 +240,44 @@ void input_grad(const Geometry& g, const T* gout, const T* w, T* gx) {
   });
 }
 
+// A depthwise convolution: one input and one output channel per group.
+bool depthwise(const Geometry& g) { return g.G > 1 && g.Cg == 1 && g.Og == 1; }
+
+// The weight gradient of a depthwise convolution by its definition: per channel, kH x kW sums over
+// the batch's positions. im2col makes that N * C products of 1 x P by P x kH*kW, which cost more in
+// calls than in multiply-adds (MobileNetV2's last layers: 2.5x PyTorch's time). Each thread owns
+// whole channels, so the sums do not depend on the thread count.
+template <typename T>
+void depthwise_weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
+  const int64_t per_channel = std::max<int64_t>(1, g.N * g.P * g.kH * g.kW);
+  parallel_for(0, g.C, std::max<int64_t>(1, kConvGrain / per_channel), [&](int64_t lo, int64_t hi) {
+    for (int64_t c = lo; c < hi; ++c)
+      for (int64_t i = 0; i < g.kH; ++i) {
+        // The output rows and columns whose tap (i, j) reads inside the input.
+        const int64_t ih_off = i * g.dh - g.ph;
+        const int64_t oh_lo = std::min(g.oH, first_at_least(0, ih_off, g.sh));
+        const int64_t oh_hi = std::max(oh_lo, std::min(g.oH, first_at_least(g.H, ih_off, g.sh)));
+        for (int64_t j = 0; j < g.kW; ++j) {
+          const int64_t iw_off = j * g.dw - g.pw;
+          const int64_t ow_lo = std::min(g.oW, first_at_least(0, iw_off, g.sw));
+          const int64_t ow_hi = std::max(ow_lo, std::min(g.oW, first_at_least(g.W, iw_off, g.sw)));
+          T sum(0);
+          for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+              const T* go = gout + ((n * g.C + c) * g.oH + oh) * g.oW;
+              const T* xr = x + ((n * g.C + c) * g.H + oh * g.sh + ih_off) * g.W + iw_off;
+              for (int64_t ow = ow_lo; ow < ow_hi; ++ow) sum += go[ow] * xr[ow * g.sw];
+            }
+          gw[(c * g.kH + i) * g.kW + j] = sum;
+        }
+      }
+  });
+}
+
 template <typename T>
 void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
+  if (depthwise(g)) return depthwise_weight_grad(g, gout, x, gw);
+  if (one_position(g)) return gemm<T>({gout, g.O, g.N, 1, g.O}, {x, g.N, g.C, g.C, 1}, gw, g.C, false);
   // Each thread sums its share of the batch into its own buffer (the first into gw itself); the
   // buffers are then added in a fixed order, so results do not depend on thread timing.
   int64_t chunks = 1;
@@ -267,10 +316,85 @@ void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
   }
 }
 
+enum class Pass { Forward, InputGrad, WeightGrad };
+
+// Whether oneDNN's direct kernels beat im2col for a float32 pass: measured per pass on every layer
+// of the convolution sweep (bench/conv_sweep.py: ResNet-18 and -50, MobileNetV2, a UNet decoder at
+// 32x32, 64x64 and 224x224 inputs) on an AVX2 machine, 1 thread (bench/README.md, "Convolution
+// algorithms"); each rule holds where the ratio was below 1 on nearly every layer it covers, by
+// 1.2x to 30x. Dilated convolutions were not measured and stay on im2col.
+bool direct_wins(Pass pass, const Geometry& g) {
+  if (g.dh != 1 || g.dw != 1) return false;
+  const bool forward = pass == Pass::Forward, input_grad = pass == Pass::InputGrad;
+  // Depthwise, where im2col's GEMMs are one row deep; but the weight gradient into planes under 16
+  // positions, which the direct kernels take 1.3-2.4x as long as depthwise_weight_grad.
+  if (g.G > 1) return g.Cg == 1 && (pass != Pass::WeightGrad || g.P >= 16);
+  const bool unit = g.kH == 1 && g.kW == 1;
+  // An image stem (3 channels): its input gradient, which a first layer never needs, stays on im2col.
+  if (g.C <= 4 && !unit) return !input_grad;
+  if (unit) {
+    // 1x1 into planes of 2 to 9 positions, where im2col's GEMMs have that few columns per sample,
+    // and the input gradient of wide ones (strided 1x1 convolutions come here gathered).
+    const bool few = g.P >= 2 && g.P <= 9;
+    if (forward) return few;
+    if (input_grad) return few || (g.C >= 512 && g.P <= 256);
+    return g.P <= 4 && g.C * g.O >= (int64_t{1} << 18);
+  }
+  // 3x3 and larger: small planes and few channels; the weight gradient is im2col's.
+  if (forward) return g.P <= 16 || (g.C <= 128 && g.O <= 64);
+  if (input_grad) return g.P <= 256 || g.C <= 128;
+  return false;
+}
+
+// A 1x1 convolution with a stride and no padding reads every s-th pixel: it is the stride-1
+// convolution of those pixels, gathered once, which then takes the 1x1 paths above (ResNet's
+// downsampling layers into planes of 1 to 16 positions: one GEMM or the direct kernels, where the
+// strided one made a matrix-vector product per sample).
+bool strided_unit(const Geometry& g) {
+  return g.kH == 1 && g.kW == 1 && (g.sh > 1 || g.sw > 1) && g.ph == 0 && g.pw == 0 && g.dh == 1 && g.dw == 1;
+}
+
+Conv2dParams unit_stride(const Conv2dParams& p) {
+  Conv2dParams q = p;
+  q.stride = 1;
+  return q;
+}
+
+// The pixels a strided 1x1 convolution reads, [N, C, oH, oW]; or (scatter) their gradient written
+// back to theirs in `x`, whose other pixels get none.
+Tensor gather_strided(const Geometry& g, const Tensor& x) {
+  Tensor dense = empty({g.N, g.C, g.oH, g.oW}, TensorOptions(x.dtype()));
+  visit_floating_dtype(x.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
+    const T* src = x.data_ptr<T>();
+    T* dst = dense.data_ptr<T>();
+    for (int64_t plane = 0; plane < g.N * g.C; ++plane)
+      for (int64_t oh = 0; oh < g.oH; ++oh)
+        for (int64_t ow = 0; ow < g.oW; ++ow)
+          dst[(plane * g.oH + oh) * g.oW + ow] = src[(plane * g.H + oh * g.sh) * g.W + ow * g.sw];
+  });
+  return dense;
+}
+
+void scatter_strided(const Geometry& g, const Tensor& dense, const Tensor& x) {
+  visit_floating_dtype(x.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
+    const T* src = dense.data_ptr<T>();
+    T* dst = x.data_ptr<T>();
+    std::fill(dst, dst + x.numel(), T(0));
+    for (int64_t plane = 0; plane < g.N * g.C; ++plane)
+      for (int64_t oh = 0; oh < g.oH; ++oh)
+        for (int64_t ow = 0; ow < g.oW; ++ow)
+          dst[(plane * g.H + oh * g.sh) * g.W + ow * g.sw] = src[(plane * g.oH + oh) * g.oW + ow];
+  });
+}
+
 void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,
                 const Conv2dParams& p) {
   if (onednn_conv2d(ConvAlgorithm::Winograd, out, input, weight, bias, p)) return;
   Geometry g(input, weight, out.size(2), out.size(3), p);
+  if (strided_unit(g)) return cpu_conv2d(out, gather_strided(g, input), weight, bias, unit_stride(p));
+  if (out.dtype() == DType::Float32 && direct_wins(Pass::Forward, g) &&
+      onednn_conv2d(ConvAlgorithm::Direct, out, input, weight, bias, p))
+    return;
   visit_floating_dtype(out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     forward<T>(g, input.data_ptr<T>(), weight.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr,
                out.data_ptr<T>());
@@ -281,6 +405,14 @@ void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, con
                            const Conv2dParams& p) {
   if (onednn_conv2d_input_grad(ConvAlgorithm::Winograd, grad_input, grad_out, weight, p)) return;
   Geometry g(grad_input, weight, grad_out.size(2), grad_out.size(3), p);
+  if (strided_unit(g)) {
+    Tensor dense = empty({g.N, g.C, g.oH, g.oW}, TensorOptions(grad_input.dtype()));
+    cpu_conv2d_input_grad(dense, grad_out, weight, unit_stride(p));
+    return scatter_strided(g, dense, grad_input);
+  }
+  if (grad_out.dtype() == DType::Float32 && direct_wins(Pass::InputGrad, g) &&
+      onednn_conv2d_input_grad(ConvAlgorithm::Direct, grad_input, grad_out, weight, p))
+    return;
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     input_grad<T>(g, grad_out.data_ptr<T>(), weight.data_ptr<T>(), grad_input.data_ptr<T>());
   });
@@ -290,6 +422,10 @@ void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, c
                             const Conv2dParams& p) {
   if (onednn_conv2d_weight_grad(ConvAlgorithm::Winograd, grad_weight, grad_out, input, p)) return;
   Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
+  if (strided_unit(g)) return cpu_conv2d_weight_grad(grad_weight, grad_out, gather_strided(g, input), unit_stride(p));
+  if (grad_out.dtype() == DType::Float32 && direct_wins(Pass::WeightGrad, g) &&
+      onednn_conv2d_weight_grad(ConvAlgorithm::Direct, grad_weight, grad_out, input, p))
+    return;
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
     weight_grad<T>(g, grad_out.data_ptr<T>(), input.data_ptr<T>(), grad_weight.data_ptr<T>());
   });

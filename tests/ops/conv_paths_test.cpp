@@ -1,0 +1,220 @@
+// The float32 convolutions conv_kernel.cpp routes to oneDNN's direct kernels (direct_wins): an image
+// stem, depthwise layers, 3x3 layers over few channels or into small planes, 1x1 layers into tiny
+// planes and the input gradient of wide ones. Through the public op and autograd, at 1, 2 and 3 threads: forward and both gradients
+// against float64, the same bits when run again, and the same bits as the direct kernels called
+// themselves (the route is really taken) for the passes the heuristic gives them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ember/core/cpu/conv_onednn.h"
+#include "ember/ember.h"
+#include "ember/ops/conv.h"
+
+using namespace ember;
+using cpu::ConvAlgorithm;
+
+namespace {
+
+struct Case {
+  const char* what;
+  std::vector<int64_t> x, w;
+  Conv2dParams p;
+  bool forward, input_grad, weight_grad;  // the passes the heuristic routes to the direct kernels
+};
+
+const std::vector<Case> kCases = {
+    {"ResNet stem", {4, 3, 20, 20}, {16, 3, 7, 7}, {2, 3, 1, 1}, true, false, true},
+    {"depthwise stride 2", {3, 24, 9, 9}, {24, 1, 3, 3}, {2, 1, 1, 24}, true, true, true},
+    {"depthwise, one sample", {1, 32, 6, 6}, {32, 1, 3, 3}, {1, 1, 1, 32}, true, true, true},
+    {"3x3 over 32 channels", {2, 32, 10, 10}, {16, 32, 3, 3}, {1, 1, 1, 1}, true, true, false},
+    {"3x3 into 2x2 planes", {3, 128, 4, 4}, {64, 128, 3, 3}, {2, 1, 1, 1}, true, true, false},
+    {"1x1 into 2x2 planes", {5, 256, 2, 2}, {1024, 256, 1, 1}, {1, 0, 1, 1}, true, true, true},
+    {"1x1, wide, into 4x4 planes", {2, 512, 4, 4}, {64, 512, 1, 1}, {1, 0, 1, 1}, false, true, false},
+};
+
+Tensor draw(IntArrayRef shape, uint64_t seed) {
+  Generator gen(seed);
+  return randn(shape, kFloat32, &gen);
+}
+
+double error_of_scale(const Tensor& got, const Tensor& want) {
+  std::vector<double> a = got.to(kFloat64).to_vector<double>(), b = want.to(kFloat64).to_vector<double>();
+  double err = 0, scale = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    err = std::max(err, std::fabs(a[i] - b[i]));
+    scale = std::max(scale, std::fabs(b[i]));
+  }
+  return scale == 0 ? err : err / scale;
+}
+
+bool same(const Tensor& a, const Tensor& b) {
+  return a.sizes().equals(b.sizes()) && a.to_vector<double>() == b.to_vector<double>();
+}
+
+struct Passes {
+  Tensor out, grad_input, grad_weight;
+};
+
+Passes through_autograd(const Case& c, const Tensor& x, const Tensor& w, const Tensor& g) {
+  Tensor xr = x.detach().clone().set_requires_grad(), wr = w.detach().clone().set_requires_grad();
+  Tensor y = detail::conv2d_4d(xr, wr, Tensor(), c.p);
+  y.backward(g.to(y.dtype()));
+  return {y.detach(), xr.grad(), wr.grad()};
+}
+
+class RestoreThreads {
+ public:
+  RestoreThreads() : threads_(get_num_threads()) {}
+  ~RestoreThreads() { set_num_threads(threads_); }
+
+ private:
+  int threads_;
+};
+
+}  // namespace
+
+TEST(ConvPathsTest, RoutedShapesMatchFloat64AndTakeTheDirectKernels) {
+  RestoreThreads restore;
+  uint64_t seed = 1;
+  for (const Case& c : kCases) {
+    Tensor x = draw(c.x, seed++), w = draw(c.w, seed++);
+    Tensor y0 = detail::conv2d_4d(x, w, Tensor(), c.p);
+    Tensor g = draw(y0.sizes(), seed++);
+    const Passes exact = through_autograd(c, x.to(kFloat64), w.to(kFloat64), g);
+    for (int threads : {1, 2, 3}) {
+      set_num_threads(threads);
+      const std::string what = std::string(c.what) + ", " + std::to_string(threads) + " threads";
+      const Passes got = through_autograd(c, x, w, g);
+      EXPECT_LE(error_of_scale(got.out, exact.out), 1e-5) << what << ": output";
+      EXPECT_LE(error_of_scale(got.grad_input, exact.grad_input), 1e-5) << what << ": input gradient";
+      EXPECT_LE(error_of_scale(got.grad_weight, exact.grad_weight), 1e-5) << what << ": weight gradient";
+      const Passes again = through_autograd(c, x, w, g);
+      EXPECT_TRUE(same(again.out, got.out) && same(again.grad_input, got.grad_input) &&
+                  same(again.grad_weight, got.grad_weight))
+          << what << ": not the same bits when run again";
+      // The direct kernels called themselves give the routed passes' bits.
+      Tensor out = ember::empty(got.out.sizes()), gi = ember::empty(c.x), gw = ember::empty(c.w);
+      ASSERT_TRUE(cpu::onednn_conv2d(ConvAlgorithm::Direct, out, x, w, Tensor(), c.p)) << what;
+      ASSERT_TRUE(cpu::onednn_conv2d_input_grad(ConvAlgorithm::Direct, gi, g, w, c.p)) << what;
+      ASSERT_TRUE(cpu::onednn_conv2d_weight_grad(ConvAlgorithm::Direct, gw, g, x, c.p)) << what;
+      if (c.forward) EXPECT_TRUE(same(out, got.out)) << what << ": forward not routed";
+      if (c.input_grad) EXPECT_TRUE(same(gi, got.grad_input)) << what << ": input gradient not routed";
+      if (c.weight_grad) EXPECT_TRUE(same(gw, got.grad_weight)) << what << ": weight gradient not routed";
+    }
+  }
+}
+
+namespace {
+
+// conv2d, its input gradient and its weight gradient by their definitions, in double: the oracle
+// that shares no code with the kernels.
+Passes naive(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& g, const Conv2dParams& p) {
+  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3), O = w.size(0), kH = w.size(2),
+                kW = w.size(3), oH = g.size(2), oW = g.size(3), G = p.groups, Cg = C / G, Og = O / G;
+  const std::vector<double> xv = x.to(kFloat64).to_vector<double>(), wv = w.to(kFloat64).to_vector<double>(),
+                            gv = g.to(kFloat64).to_vector<double>();
+  std::vector<double> out(static_cast<size_t>(N * O * oH * oW)), gx(xv.size()), gw(wv.size());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o)
+      for (int64_t oh = 0; oh < oH; ++oh)
+        for (int64_t ow = 0; ow < oW; ++ow) {
+          const size_t at = static_cast<size_t>(((n * O + o) * oH + oh) * oW + ow);
+          double sum = b.defined() ? b.to(kFloat64).to_vector<double>()[static_cast<size_t>(o)] : 0.0;
+          for (int64_t c = 0; c < Cg; ++c)
+            for (int64_t i = 0; i < kH; ++i)
+              for (int64_t j = 0; j < kW; ++j) {
+                const int64_t ih = oh * p.stride.h - p.padding.h + i * p.dilation.h,
+                              iw = ow * p.stride.w - p.padding.w + j * p.dilation.w;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                const size_t xi = static_cast<size_t>(((n * C + o / Og * Cg + c) * H + ih) * W + iw);
+                const size_t wi = static_cast<size_t>(((o * Cg + c) * kH + i) * kW + j);
+                sum += xv[xi] * wv[wi];
+                gx[xi] += gv[at] * wv[wi];
+                gw[wi] += gv[at] * xv[xi];
+              }
+          out[at] = sum;
+        }
+  return {ember::tensor(out, g.sizes()), ember::tensor(gx, x.sizes()), ember::tensor(gw, w.sizes())};
+}
+
+}  // namespace
+
+// Strided 1x1 convolutions (gathered, then stride 1) and 1x1 ones into one position per sample
+// (one GEMM over the batch), in float32 and float64, against the definition.
+TEST(ConvPathsTest, StridedAndOnePositionUnitConvolutionsMatchTheDefinition) {
+  RestoreThreads restore;
+  struct Unit {
+    std::vector<int64_t> x, w;
+    Size2 stride;
+    bool bias;
+  };
+  const std::vector<Unit> units = {
+      {{3, 16, 8, 8}, {24, 16, 1, 1}, 2, true},       // even size: the last row and column unread
+      {{4, 32, 2, 2}, {64, 32, 1, 1}, 2, false},      // into one position
+      {{2, 8, 7, 9}, {5, 8, 1, 1}, {2, 3}, true},     // odd sizes, unequal strides
+      {{5, 40, 1, 1}, {12, 40, 1, 1}, 1, true},       // one position, stride 1
+      {{1, 6, 4, 4}, {3, 6, 1, 1}, 2, false},         // one sample
+      {{0, 6, 4, 4}, {3, 6, 1, 1}, 2, true},          // no samples
+  };
+  uint64_t seed = 100;
+  for (const Unit& u : units)
+    for (DType dtype : {kFloat32, kFloat64})
+      for (int threads : {1, 2}) {
+        set_num_threads(threads);
+        const Conv2dParams p{u.stride, 0, 1, 1};
+        Tensor x = draw(u.x, seed++).to(dtype), w = draw(u.w, seed++).to(dtype);
+        Tensor b = u.bias ? draw({u.w[0]}, seed++).to(dtype) : Tensor();
+        Tensor y0 = detail::conv2d_4d(x, w, b, p);
+        Tensor g = draw(y0.sizes(), seed++).to(dtype);
+        Tensor xr = x.detach().clone().set_requires_grad(), wr = w.detach().clone().set_requires_grad();
+        Tensor y = detail::conv2d_4d(xr, wr, b, p);
+        y.backward(g);
+        const Passes want = naive(x, w, b, g, p);
+        const double tol = dtype == kFloat32 ? 1e-5 : 1e-12;
+        const std::string what = "x " + detail::str(IntArrayRef(u.x)) + ", " + std::string(dtype_name(dtype)) + ", " +
+                                 std::to_string(threads) + " threads";
+        EXPECT_LE(error_of_scale(y.detach(), want.out), tol) << what << ": output";
+        EXPECT_LE(error_of_scale(xr.grad(), want.grad_input), tol) << what << ": input gradient";
+        EXPECT_LE(error_of_scale(wr.grad(), want.grad_weight), tol) << what << ": weight gradient";
+      }
+}
+
+// Depthwise convolutions (the direct kernels forward and for the input gradient, the weight gradient
+// by its definition into small planes and in float64) against the definition: strides, paddings,
+// dilation, non-square kernels, one sample, planes of one position.
+TEST(ConvPathsTest, DepthwiseMatchesTheDefinition) {
+  RestoreThreads restore;
+  struct Depthwise {
+    std::vector<int64_t> x;
+    int64_t k_h, k_w;
+    Conv2dParams p;
+  };
+  const std::vector<Depthwise> cases = {
+      {{4, 12, 4, 4}, 3, 3, {2, 1, 1, 12}},   // into 2x2 planes
+      {{3, 8, 2, 2}, 3, 3, {2, 1, 1, 8}},     // into one position
+      {{2, 6, 9, 7}, 3, 3, {1, 1, 1, 6}},     // 63 positions
+      {{1, 5, 8, 8}, 5, 3, {{1, 2}, {2, 1}, 1, 5}},
+      {{2, 4, 9, 9}, 3, 3, {1, 2, 2, 4}},     // dilation 2: im2col forward, the definition backward
+  };
+  uint64_t seed = 300;
+  for (const Depthwise& d : cases)
+    for (DType dtype : {kFloat32, kFloat64})
+      for (int threads : {1, 2}) {
+        set_num_threads(threads);
+        Tensor x = draw(d.x, seed++).to(dtype), w = draw({d.x[1], 1, d.k_h, d.k_w}, seed++).to(dtype);
+        Tensor g = draw(detail::conv2d_4d(x, w, Tensor(), d.p).sizes(), seed++).to(dtype);
+        Tensor xr = x.detach().clone().set_requires_grad(), wr = w.detach().clone().set_requires_grad();
+        Tensor y = detail::conv2d_4d(xr, wr, Tensor(), d.p);
+        y.backward(g);
+        const Passes want = naive(x, w, Tensor(), g, d.p);
+        const double tol = dtype == kFloat32 ? 1e-5 : 1e-12;
+        const std::string what = "x " + detail::str(IntArrayRef(d.x)) + ", " + std::string(dtype_name(dtype)) + ", " +
+                                 std::to_string(threads) + " threads";
+        EXPECT_LE(error_of_scale(y.detach(), want.out), tol) << what << ": output";
+        EXPECT_LE(error_of_scale(xr.grad(), want.grad_input), tol) << what << ": input gradient";
+        EXPECT_LE(error_of_scale(wr.grad(), want.grad_weight), tol) << what << ": weight gradient";
+      }
+}
