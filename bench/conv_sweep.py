@@ -99,7 +99,7 @@ def unet_decoder(size):
 MODELS = {"resnet18": resnet18, "resnet50": resnet50, "mobilenetv2": mobilenet_v2, "unet": unet_decoder}
 
 
-def time_layer(lib, row, batch, reps=3, budget=0.3):
+def time_layer(lib, row, batch, reps=5, budget=0.5):
     """The best of `reps` rounds (each at least `budget` / reps seconds) of forward + backward, in ms."""
     c_in, c_out, k, s, p, groups, size, first, transposed = row
     F = lib.nn.functional
