@@ -6,7 +6,6 @@
 #include <array>
 #include <atomic>
 #include <cstring>
-#include <dnnl.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ember/core/cpu/onednn.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/cpu/scratch.h"
 #include "ember/core/factory.h"
@@ -51,11 +51,6 @@ constexpr size_t kMaxPlans = 256;
 std::atomic<bool> any_kernel{false};
 
 enum class Pass : int64_t { Forward, InputGrad, WeightGrad };
-
-const dnnl::engine &cpu_engine() {
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
 
 memory::data_type data_type(DType dtype) {
   return dtype == DType::BFloat16 ? memory::data_type::bf16 : memory::data_type::f32;
@@ -113,28 +108,28 @@ class SingleOmpThread {
   int saved_;
 };
 
-memory::desc any(const memory::dims &dims, memory::data_type t) { return {dims, t, Tag::any}; }
+memory::desc any(const memory::dims& dims, memory::data_type t) { return {dims, t, Tag::any}; }
 // An activation [mb, ch, h, w] in a tensor of `total` channels of plane_h x
 // plane_w: row-major strides over the whole.
-memory::desc activation(const memory::dims &dims, memory::data_type t, int64_t total, int64_t plane_h,
+memory::desc activation(const memory::dims& dims, memory::data_type t, int64_t total, int64_t plane_h,
                         int64_t plane_w) {
   return {dims, t, memory::dims{total * plane_h * plane_w, plane_h * plane_w, plane_w, 1}};
 }
 // The weight as Ember holds it, [O, C / groups, kH, kW]; a chunk of the input
 // channels reads it strided.
-memory::desc weight_layout(const Shape &s, memory::data_type t) {
+memory::desc weight_layout(const Shape& s, memory::data_type t) {
   if (s.groups != 1) return {s.weight(), t, Tag::goihw};
   return {s.weight(), t, memory::dims{s.c_total * s.kH * s.kW, s.kH * s.kW, s.kW, 1}};
 }
 
-std::optional<dnnl::reorder> reorder_between(const memory::desc &from, const memory::desc &to) {
+std::optional<dnnl::reorder> reorder_between(const memory::desc& from, const memory::desc& to) {
   if (from == to) return std::nullopt;
-  return dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), from, cpu_engine(), to));
+  return dnnl::reorder(dnnl::reorder::primitive_desc(onednn_engine(), from, onednn_engine(), to));
 }
 
 // Refuses oneDNN's reference kernels unless tests allow any.
 template <typename PrimitiveDesc>
-const PrimitiveDesc &optimised(const PrimitiveDesc &pd) {
+const PrimitiveDesc& optimised(const PrimitiveDesc& pd) {
   const std::string impl = pd.impl_info_str();
   if (!any_kernel.load(std::memory_order_relaxed) &&
       (impl.rfind("ref", 0) == 0 || impl.find(":ref") != std::string::npos))
@@ -144,7 +139,7 @@ const PrimitiveDesc &optimised(const PrimitiveDesc &pd) {
 
 // Throws dnnl::error where oneDNN has no (optimised) kernel for the shape or
 // the machine.
-std::shared_ptr<const Plan> make_plan(Pass pass, const Shape &s) {
+std::shared_ptr<const Plan> make_plan(Pass pass, const Shape& s) {
   const memory::data_type t = data_type(s.dtype), f32 = memory::data_type::f32;
   const memory::dims strides{s.sh, s.sw}, dilates{s.dh - 1, s.dw - 1}, pad_l{s.ph, s.pw}, pad_r = s.pad_r();
   const auto alg = s.algorithm == ConvAlgorithm::Winograd ? dnnl::algorithm::convolution_winograd
@@ -156,7 +151,7 @@ std::shared_ptr<const Plan> make_plan(Pass pass, const Shape &s) {
   const memory::desc bias = s.bias ? memory::desc({s.O}, t, Tag::x) : memory::desc();
   Fwd::primitive_desc fwd(Fwd::desc(dnnl::prop_kind::forward_training, alg, any(s.src(), t), any(s.weight(), t), bias,
                                     any(s.dst(), t), strides, dilates, pad_l, pad_r),
-                          attr, cpu_engine());
+                          attr, onednn_engine());
   auto plan = std::make_shared<Plan>();
   const memory::desc x = activation(s.src(), t, s.c_total, s.plane_h, s.plane_w), w = weight_layout(s, t),
                      y = activation(s.dst(), t, s.o_total, s.oH, s.oW);
@@ -183,7 +178,7 @@ std::shared_ptr<const Plan> make_plan(Pass pass, const Shape &s) {
       using Bwd = dnnl::convolution_backward_data;
       Bwd::primitive_desc pd(
           Bwd::desc(alg, any(s.src(), t), any(s.weight(), t), any(s.dst(), t), strides, dilates, pad_l, pad_r), attr,
-          cpu_engine(), fwd);
+          onednn_engine(), fwd);
       *plan = {Bwd(optimised(pd)),
                DNNL_ARG_DIFF_DST,
                DNNL_ARG_WEIGHTS,
@@ -205,7 +200,7 @@ std::shared_ptr<const Plan> make_plan(Pass pass, const Shape &s) {
       using Bwd = dnnl::convolution_backward_weights;
       Bwd::primitive_desc pd(
           Bwd::desc(alg, any(s.src(), t), any(s.weight(), f32), any(s.dst(), t), strides, dilates, pad_l, pad_r), attr,
-          cpu_engine(), fwd);
+          onednn_engine(), fwd);
       *plan = {Bwd(optimised(pd)),
                DNNL_ARG_DIFF_DST,
                DNNL_ARG_SRC,
@@ -232,7 +227,7 @@ std::shared_ptr<const Plan> make_plan(Pass pass, const Shape &s) {
 
 // The plan of a pass and chunk shape, made once; null where oneDNN has no
 // kernel for it.
-std::shared_ptr<const Plan> plan_for(Pass pass, const Shape &s) {
+std::shared_ptr<const Plan> plan_for(Pass pass, const Shape& s) {
   using Key = std::array<int64_t, 25>;
   static std::mutex mutex;
   static std::map<Key, std::shared_ptr<const Plan>> plans;
@@ -271,7 +266,7 @@ std::shared_ptr<const Plan> plan_for(Pass pass, const Shape &s) {
     // every chunk runs on one thread.
     SingleOmpThread single;
     plan = make_plan(pass, s);
-  } catch (const dnnl::error &) {
+  } catch (const dnnl::error&) {
     // No kernel here (Winograd on an AVX2 machine, bfloat16 without its
     // instructions, a padding oneDNN does not take): im2col, every time.
   }
@@ -284,31 +279,31 @@ Tensor scratch_bytes(size_t bytes) { return scratch<float>(static_cast<int64_t>(
 // Runs a plan on one chunk: operand 0 and the result in Ember's layouts,
 // operand 1 too unless op1_blocked says it is already in the plan's (a weight
 // reordered once for all chunks).
-void execute(const Plan &plan, void *op0, void *op1, void *result, const void *bias, bool op1_blocked = false) {
+void execute(const Plan& plan, void* op0, void* op1, void* result, const void* bias, bool op1_blocked = false) {
   SingleOmpThread single;
-  dnnl::stream stream(cpu_engine());
+  dnnl::stream stream(onednn_engine());
   std::vector<Tensor> buffers;
-  auto operand = [&](const memory::desc &user, const memory::desc &md, const std::optional<dnnl::reorder> &to,
-                     void *data) {
-    memory given(user, cpu_engine(), data);
+  auto operand = [&](const memory::desc& user, const memory::desc& md, const std::optional<dnnl::reorder>& to,
+                     void* data) {
+    memory given(user, onednn_engine(), data);
     if (!to) return given;
     buffers.push_back(scratch_bytes(md.get_size()));
-    memory blocked(md, cpu_engine(), buffers.back().data_ptr());
+    memory blocked(md, onednn_engine(), buffers.back().data_ptr());
     to->execute(stream, given, blocked);
     return blocked;
   };
   memory m0 = operand(plan.user0, plan.md0, plan.to0, op0);
-  memory m1 = op1_blocked ? memory(plan.md1, cpu_engine(), op1) : operand(plan.user1, plan.md1, plan.to1, op1);
-  memory user_out(plan.user_out, cpu_engine(), result);
+  memory m1 = op1_blocked ? memory(plan.md1, onednn_engine(), op1) : operand(plan.user1, plan.md1, plan.to1, op1);
+  memory user_out(plan.user_out, onednn_engine(), result);
   memory out = user_out;
   if (plan.from_out) {
     buffers.push_back(scratch_bytes(plan.md_out.get_size()));
-    out = memory(plan.md_out, cpu_engine(), buffers.back().data_ptr());
+    out = memory(plan.md_out, onednn_engine(), buffers.back().data_ptr());
   }
   std::unordered_map<int, memory> args{{plan.arg0, m0}, {plan.arg1, m1}, {plan.arg_out, out}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, memory(plan.bias, cpu_engine(), const_cast<void *>(bias)));
+  if (bias) args.emplace(DNNL_ARG_BIAS, memory(plan.bias, onednn_engine(), const_cast<void*>(bias)));
   Tensor pad = scratch_bytes(plan.scratchpad.get_size());
-  args.emplace(DNNL_ARG_SCRATCHPAD, memory(plan.scratchpad, cpu_engine(), pad.data_ptr()));
+  args.emplace(DNNL_ARG_SCRATCHPAD, memory(plan.scratchpad, onednn_engine(), pad.data_ptr()));
   plan.conv.execute(stream, args);
   if (plan.from_out) plan.from_out->execute(stream, out, user_out);
   stream.wait();
@@ -316,7 +311,7 @@ void execute(const Plan &plan, void *op0, void *op1, void *result, const void *b
 
 // The geometry of a convolution that suits the algorithm, or none.
 std::optional<Shape> suited(ConvAlgorithm algorithm, IntArrayRef input, IntArrayRef weight, IntArrayRef output,
-                            const Conv2dParams &p, DType dtype, bool bias) {
+                            const Conv2dParams& p, DType dtype, bool bias) {
   Shape s{algorithm,    dtype,     input[0],  input[1],   input[2],   input[3],    weight[0],   weight[2],
           weight[3],    output[2], output[3], p.stride.h, p.stride.w, p.padding.h, p.padding.w, p.dilation.h,
           p.dilation.w, p.groups,  bias,      input[1],   weight[0],  input[2],    input[3]};
@@ -347,7 +342,7 @@ struct Partition {
   int64_t chunks;
 };
 
-std::optional<Partition> partition(Pass pass, const Shape &s) {
+std::optional<Partition> partition(Pass pass, const Shape& s) {
   const bool winograd = s.algorithm == ConvAlgorithm::Winograd;
   const int64_t positions = s.oH * s.oW;
   if (winograd && s.mb * positions < kMinChunkPositions) return std::nullopt;
@@ -371,7 +366,7 @@ struct Chunk {
   int64_t op0, op1, out, bias;
 };
 
-Chunk chunk(Pass pass, const Shape &s, const Partition &part, int64_t c) {
+Chunk chunk(Pass pass, const Shape& s, const Partition& part, int64_t c) {
   const int64_t in_plane = s.plane_h * s.plane_w, out_plane = s.oH * s.oW, kernel = s.kH * s.kW;
   Shape cs = s;
   if (!part.by_channel) {
@@ -401,15 +396,15 @@ Chunk chunk(Pass pass, const Shape &s, const Partition &part, int64_t c) {
 // The weight in the layout every chunk's plan takes, reordered once for all of
 // them (an undefined tensor where it needs no reorder, the chunks take
 // different parts of it or different layouts).
-Tensor blocked_weight(const std::vector<std::shared_ptr<const Plan>> &plans, const Partition &part, void *weight) {
-  const Plan &first = *plans.front();
+Tensor blocked_weight(const std::vector<std::shared_ptr<const Plan>>& plans, const Partition& part, void* weight) {
+  const Plan& first = *plans.front();
   if (part.by_channel || !first.to1) return Tensor();
-  for (const auto &plan : plans)
+  for (const auto& plan : plans)
     if (!(plan->md1 == first.md1)) return Tensor();
   SingleOmpThread single;
-  dnnl::stream stream(cpu_engine());
+  dnnl::stream stream(onednn_engine());
   Tensor blocked = scratch_bytes(first.md1.get_size());
-  memory given(first.user1, cpu_engine(), weight), to(first.md1, cpu_engine(), blocked.data_ptr());
+  memory given(first.user1, onednn_engine(), weight), to(first.md1, onednn_engine(), blocked.data_ptr());
   first.to1->execute(stream, given, to);
   stream.wait();
   return blocked;
@@ -417,7 +412,7 @@ Tensor blocked_weight(const std::vector<std::shared_ptr<const Plan>> &plans, con
 
 // Runs a pass: op0, op1 and out as Plan names them, bias forward only; false,
 // having written nothing, where the algorithm does not suit.
-bool run(Pass pass, const Shape &shape, void *op0, void *op1, void *out, const void *bias) {
+bool run(Pass pass, const Shape& shape, void* op0, void* op1, void* out, const void* bias) {
   const auto part = partition(pass, shape);
   if (!part) return false;
   std::vector<Chunk> chunks;
@@ -428,7 +423,7 @@ bool run(Pass pass, const Shape &shape, void *op0, void *op1, void *out, const v
     if (!plans.back()) return false;
   }
   const auto item = static_cast<int64_t>(itemsize(shape.dtype));
-  auto at = [](void *base, int64_t bytes) { return static_cast<void *>(static_cast<char *>(base) + bytes); };
+  auto at = [](void* base, int64_t bytes) { return static_cast<void*>(static_cast<char*>(base) + bytes); };
   // The rows and columns the convolution does not read get no gradient.
   if (pass == Pass::InputGrad && (shape.H < shape.plane_h || shape.W < shape.plane_w))
     std::memset(out, 0, static_cast<size_t>(shape.mb * shape.C * shape.plane_h * shape.plane_w * item));
@@ -442,18 +437,18 @@ bool run(Pass pass, const Shape &shape, void *op0, void *op1, void *out, const v
   const bool weight_grad = pass == Pass::WeightGrad, partial_sums = weight_grad && !part->by_channel;
   const int64_t size = shape.weight_numel();
   const Tensor wide = weight_grad && shape.dtype != DType::Float32 ? scratch<float>(size) : Tensor();
-  float *sum = weight_grad ? (wide.defined() ? wide.data_ptr<float>() : static_cast<float *>(out)) : nullptr;
+  float* sum = weight_grad ? (wide.defined() ? wide.data_ptr<float>() : static_cast<float*>(out)) : nullptr;
   std::vector<Tensor> partial;
   if (partial_sums)
     for (int64_t c = 1; c < part->chunks; ++c) partial.push_back(scratch<float>(size));
   auto one = [&](int64_t c) {
-    const Chunk &k = chunks[static_cast<size_t>(c)];
-    void *dst = weight_grad ? (partial_sums && c > 0 ? partial[static_cast<size_t>(c - 1)].data_ptr<float>()
-                                                     : static_cast<void *>(sum + k.out))
+    const Chunk& k = chunks[static_cast<size_t>(c)];
+    void* dst = weight_grad ? (partial_sums && c > 0 ? partial[static_cast<size_t>(c - 1)].data_ptr<float>()
+                                                     : static_cast<void*>(sum + k.out))
                             : at(out, k.out * item);
     execute(*plans[static_cast<size_t>(c)], at(op0, k.op0 * item),
             weight.defined() ? weight.data_ptr() : at(op1, k.op1 * item), dst,
-            bias ? at(const_cast<void *>(bias), k.bias * item) : nullptr, weight.defined());
+            bias ? at(const_cast<void*>(bias), k.bias * item) : nullptr, weight.defined());
   };
   if (part->chunks == 1)
     one(0);
@@ -461,18 +456,18 @@ bool run(Pass pass, const Shape &shape, void *op0, void *op1, void *out, const v
     parallel_for(0, part->chunks, 1, [&](int64_t lo, int64_t hi) {
       for (int64_t c = lo; c < hi; ++c) one(c);
     });
-  for (const Tensor &buffer : partial) {
-    const float *src = buffer.data_ptr<float>();
+  for (const Tensor& buffer : partial) {
+    const float* src = buffer.data_ptr<float>();
     for (int64_t i = 0; i < size; ++i) sum[i] += src[i];
   }
   if (wide.defined()) {
-    auto *dst = static_cast<BFloat16 *>(out);
+    auto* dst = static_cast<BFloat16*>(out);
     for (int64_t i = 0; i < size; ++i) dst[i] = BFloat16(sum[i]);
   }
   return true;
 }
 
-bool same_dtype(const Tensor &a, const Tensor &b, const Tensor &c) {
+bool same_dtype(const Tensor& a, const Tensor& b, const Tensor& c) {
   return a.dtype() == b.dtype() && a.dtype() == c.dtype();
 }
 
@@ -481,33 +476,28 @@ bool same_dtype(const Tensor &a, const Tensor &b, const Tensor &c) {
 bool onednn_conv_native(DType dtype) {
   if (dtype == DType::Float32) return true;
   if (dtype != DType::BFloat16) return false;
-  static const bool native = [] {
-    const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    constexpr auto bf16 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_bf16);
-    return (isa & bf16) == bf16;
-  }();
-  return native;
+  return onednn_native_bf16();
 }
 
 void set_onednn_conv_any_kernel(bool allowed) { any_kernel.store(allowed, std::memory_order_relaxed); }
 
-bool onednn_conv2d(ConvAlgorithm algorithm, const Tensor &out, const Tensor &input, const Tensor &weight,
-                   const Tensor &bias, const Conv2dParams &p) {
+bool onednn_conv2d(ConvAlgorithm algorithm, const Tensor& out, const Tensor& input, const Tensor& weight,
+                   const Tensor& bias, const Conv2dParams& p) {
   if (!same_dtype(out, input, weight) || (bias.defined() && bias.dtype() != input.dtype())) return false;
   auto shape = suited(algorithm, input.sizes(), weight.sizes(), out.sizes(), p, input.dtype(), bias.defined());
   return shape && run(Pass::Forward, *shape, input.data_ptr(), weight.data_ptr(), out.data_ptr(),
                       bias.defined() ? bias.data_ptr() : nullptr);
 }
 
-bool onednn_conv2d_input_grad(ConvAlgorithm algorithm, const Tensor &grad_input, const Tensor &grad_out,
-                              const Tensor &weight, const Conv2dParams &p) {
+bool onednn_conv2d_input_grad(ConvAlgorithm algorithm, const Tensor& grad_input, const Tensor& grad_out,
+                              const Tensor& weight, const Conv2dParams& p) {
   if (!same_dtype(grad_input, grad_out, weight)) return false;
   auto shape = suited(algorithm, grad_input.sizes(), weight.sizes(), grad_out.sizes(), p, grad_out.dtype(), false);
   return shape && run(Pass::InputGrad, *shape, grad_out.data_ptr(), weight.data_ptr(), grad_input.data_ptr(), nullptr);
 }
 
-bool onednn_conv2d_weight_grad(ConvAlgorithm algorithm, const Tensor &grad_weight, const Tensor &grad_out,
-                               const Tensor &input, const Conv2dParams &p) {
+bool onednn_conv2d_weight_grad(ConvAlgorithm algorithm, const Tensor& grad_weight, const Tensor& grad_out,
+                               const Tensor& input, const Conv2dParams& p) {
   if (!same_dtype(grad_weight, grad_out, input)) return false;
   auto shape = suited(algorithm, input.sizes(), grad_weight.sizes(), grad_out.sizes(), p, grad_out.dtype(), false);
   return shape && run(Pass::WeightGrad, *shape, grad_out.data_ptr(), input.data_ptr(), grad_weight.data_ptr(), nullptr);

@@ -25,12 +25,12 @@ namespace ember::cpu {
 
 enum class ConvAlgorithm { Winograd, Direct };
 
-bool onednn_conv2d(ConvAlgorithm algorithm, const Tensor &out, const Tensor &input, const Tensor &weight,
-                   const Tensor &bias, const Conv2dParams &p);
-bool onednn_conv2d_input_grad(ConvAlgorithm algorithm, const Tensor &grad_input, const Tensor &grad_out,
-                              const Tensor &weight, const Conv2dParams &p);
-bool onednn_conv2d_weight_grad(ConvAlgorithm algorithm, const Tensor &grad_weight, const Tensor &grad_out,
-                               const Tensor &input, const Conv2dParams &p);
+bool onednn_conv2d(ConvAlgorithm algorithm, const Tensor& out, const Tensor& input, const Tensor& weight,
+                   const Tensor& bias, const Conv2dParams& p);
+bool onednn_conv2d_input_grad(ConvAlgorithm algorithm, const Tensor& grad_input, const Tensor& grad_out,
+                              const Tensor& weight, const Conv2dParams& p);
+bool onednn_conv2d_weight_grad(ConvAlgorithm algorithm, const Tensor& grad_weight, const Tensor& grad_out,
+                               const Tensor& input, const Conv2dParams& p);
 
 /// Whether the direct algorithm takes `dtype` on this machine: float32
 /// everywhere oneDNN has a kernel (which only tests route there: the code path

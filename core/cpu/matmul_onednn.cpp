@@ -1,6 +1,5 @@
 #include "ember/core/cpu/matmul_onednn.h"
 
-#include <dnnl.hpp>
 #include <omp.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "ember/core/cpu/onednn.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/error.h"
 
@@ -22,11 +22,6 @@ constexpr int64_t kSplitUnit = 16;
 constexpr int64_t kThreadWork = int64_t{1} << 16;
 // Primitives kept before the cache starts over (a model has a few dozen product shapes).
 constexpr size_t kMaxPrimitives = 512;
-
-const dnnl::engine& cpu_engine() {
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
 
 memory::data_type dnnl_type(DType dtype) {
   return dtype == DType::BFloat16 ? memory::data_type::bf16 : memory::data_type::f32;
@@ -49,7 +44,7 @@ std::shared_ptr<dnnl::matmul> primitive_for(const Key& key) {
     const memory::data_type t = dnnl_type(dtype);
     memory::desc a({m, k}, t, memory::dims{ars, acs}), b({k, n}, t, memory::dims{brs, bcs}),
         c({m, n}, t, memory::dims{ldc, 1});
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), cpu_engine());
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), onednn_engine());
     if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0) p = std::make_shared<dnnl::matmul>(pd);
   } catch (const dnnl::error&) {
   }
@@ -70,12 +65,7 @@ std::pair<int64_t, int64_t> dense_strides(int64_t rows, int64_t cols, int64_t rs
 bool onednn_matmul_native(DType dtype) {
   if (dtype == DType::Float32) return true;
   if (dtype != DType::BFloat16) return false;
-  static const bool native = [] {
-    const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    constexpr auto bf16 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_bf16);
-    return (isa & bf16) == bf16;
-  }();
-  return native;
+  return onednn_native_bf16();
 }
 
 bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc) {
@@ -107,17 +97,17 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
     // NB: Debian builds oneDNN on OpenMP; one thread per block, as onednn_sgemm in gemm.cpp.
     const int omp_threads = omp_get_max_threads();
     omp_set_num_threads(1);
-    dnnl::stream stream(cpu_engine());
+    dnnl::stream stream(onednn_engine());
     for (int64_t t = lo; t < hi; ++t) {
       const int64_t begin = t * block, len = std::min(block, dim - begin);
       const auto& prim = len == block ? full : tail;
       const memory::data_type dt = dnnl_type(dtype);
       const int64_t bm = split_rows ? len : m, bn = split_rows ? n : len;
-      memory am({{bm, k}, dt, memory::dims{ars, acs}}, cpu_engine(),
+      memory am({{bm, k}, dt, memory::dims{ars, acs}}, onednn_engine(),
                 const_cast<char*>(ap + (split_rows ? begin * ars : 0) * static_cast<int64_t>(item)));
-      memory bmem({{k, bn}, dt, memory::dims{brs, bcs}}, cpu_engine(),
+      memory bmem({{k, bn}, dt, memory::dims{brs, bcs}}, onednn_engine(),
                   const_cast<char*>(bp + (split_rows ? 0 : begin * bcs) * static_cast<int64_t>(item)));
-      memory cm({{bm, bn}, dt, memory::dims{ldc, 1}}, cpu_engine(),
+      memory cm({{bm, bn}, dt, memory::dims{ldc, 1}}, onednn_engine(),
                 cp + (split_rows ? begin * ldc : begin) * static_cast<int64_t>(item));
       prim->execute(stream, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}});
     }

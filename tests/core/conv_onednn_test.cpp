@@ -15,9 +15,12 @@
 #include <vector>
 
 #include "ember/ember.h"
+#include "support/expect.h"
 #include "ember/ops/conv.h"
 
 using namespace ember;
+using ember::testing::error_of_scale;
+using ember::testing::same_bits;
 using cpu::ConvAlgorithm;
 
 namespace {
@@ -53,24 +56,9 @@ int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t pad, int64_t d) {
   return (in + 2 * pad - d * (k - 1) - 1) / s + 1;
 }
 
-std::vector<int64_t> out_shape(const Case &c) {
+std::vector<int64_t> out_shape(const Case& c) {
   return {c.x[0], c.w[0], out_size(c.x[2], c.w[2], c.p.stride.h, c.p.padding.h, c.p.dilation.h),
           out_size(c.x[3], c.w[3], c.p.stride.w, c.p.padding.w, c.p.dilation.w)};
-}
-
-// max |got - want| over max |want|.
-double error_of_scale(const Tensor &got, const Tensor &want) {
-  std::vector<double> a = got.to(kFloat64).to_vector<double>(), b = want.to(kFloat64).to_vector<double>();
-  double err = 0, scale = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    err = std::max(err, std::fabs(a[i] - b[i]));
-    scale = std::max(scale, std::fabs(b[i]));
-  }
-  return scale == 0 ? err : err / scale;
-}
-
-bool same(const Tensor &a, const Tensor &b) {
-  return a.dtype() == b.dtype() && a.sizes().equals(b.sizes()) && a.to_vector<double>() == b.to_vector<double>();
 }
 
 // The three passes by the direct algorithm, each into a tensor of the operands'
@@ -78,7 +66,7 @@ bool same(const Tensor &a, const Tensor &b) {
 struct Passes {
   Tensor out, grad_input, grad_weight;
 };
-bool direct(const Case &c, const Tensor &x, const Tensor &w, const Tensor &b, const Tensor &g, Passes &r) {
+bool direct(const Case& c, const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& g, Passes& r) {
   const TensorOptions o(x.dtype());
   r.out = full(out_shape(c), -7.0, o);
   r.grad_input = full(c.x, -7.0, o);
@@ -89,13 +77,13 @@ bool direct(const Case &c, const Tensor &x, const Tensor &w, const Tensor &b, co
 }
 
 // The same passes in float64 from the same values, through the im2col kernels.
-Passes exact(const Case &c, const Tensor &x, const Tensor &w, const Tensor &b, const Tensor &g) {
+Passes exact(const Case& c, const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& g) {
   Tensor x64 = x.to(kFloat64), w64 = w.to(kFloat64), g64 = g.to(kFloat64);
   return {detail::conv2d_4d(x64, w64, b.defined() ? b.to(kFloat64) : Tensor(), c.p),
           detail::conv2d_input_backward(g64, w64, c.x, c.p), detail::conv2d_weight_backward(g64, x64, c.w, c.p)};
 }
 
-std::string describe(const Case &c, int threads) {
+std::string describe(const Case& c, int threads) {
   return "x " + detail::str(IntArrayRef(c.x)) + ", w " + detail::str(IntArrayRef(c.w)) + ", " +
          std::to_string(threads) + " threads";
 }
@@ -118,7 +106,7 @@ TEST(OnednnConvTest, Float32TakesTheDirectPathAndMatchesFloat64) {
   Restore restore;
   ASSERT_TRUE(cpu::onednn_conv_native(kFloat32));
   uint64_t seed = 1;
-  for (const Case &c : kCases) {
+  for (const Case& c : kCases) {
     Tensor x = draw(c.x, seed++), w = draw(c.w, seed++), b = c.bias ? draw({c.w[0]}, seed++) : Tensor();
     Tensor g = draw(out_shape(c), seed++);
     const Passes want = exact(c, x, w, b, g);
@@ -143,7 +131,7 @@ void expect_bfloat16_passes(bool any_kernel) {
   Restore restore;
   cpu::set_onednn_conv_any_kernel(any_kernel);
   uint64_t seed = 20;
-  for (const Case &c : kCases) {
+  for (const Case& c : kCases) {
     Tensor x = draw(c.x, seed++).to(kBFloat16), w = draw(c.w, seed++).to(kBFloat16);
     Tensor b = c.bias ? draw({c.w[0]}, seed++).to(kBFloat16) : Tensor();
     Tensor g = draw(out_shape(c), seed++).to(kBFloat16);
@@ -165,9 +153,9 @@ void expect_bfloat16_passes(bool any_kernel) {
       Tensor xr = x.detach().clone().set_requires_grad(), wr = w.detach().clone().set_requires_grad();
       Tensor y = detail::conv2d_4d(xr, wr, b, c.p);
       y.backward(g);
-      EXPECT_TRUE(same(y.detach(), got.out)) << describe(c, threads);
-      EXPECT_TRUE(same(xr.grad(), got.grad_input)) << describe(c, threads);
-      EXPECT_TRUE(same(wr.grad(), got.grad_weight)) << describe(c, threads);
+      EXPECT_TRUE(same_bits(y.detach(), got.out)) << describe(c, threads);
+      EXPECT_TRUE(same_bits(xr.grad(), got.grad_input)) << describe(c, threads);
+      EXPECT_TRUE(same_bits(wr.grad(), got.grad_weight)) << describe(c, threads);
     }
   }
 }
@@ -181,11 +169,11 @@ TEST(OnednnConvTest, Bfloat16RunsNativelyWhereTheMachineHasTheInstructions) {
   if (!cpu::onednn_conv_native(kBFloat16)) {
     // No AVX512_BF16: the direct path declines, and conv2d widens to float32
     // instead.
-    const Case &c = kCases[0];
+    const Case& c = kCases[0];
     Tensor x = draw(c.x, 1).to(kBFloat16), w = draw(c.w, 2).to(kBFloat16), out = empty(out_shape(c), kBFloat16);
     EXPECT_FALSE(cpu::onednn_conv2d(ConvAlgorithm::Direct, out, x, w, Tensor(), c.p));
     Tensor widened = detail::conv2d_4d(x.to(kFloat32), w.to(kFloat32), Tensor(), c.p).to(kBFloat16);
-    EXPECT_TRUE(same(detail::conv2d_4d(x, w, Tensor(), c.p), widened));
+    EXPECT_TRUE(same_bits(detail::conv2d_4d(x, w, Tensor(), c.p), widened));
     GTEST_SKIP() << "this CPU has no AVX512_BF16: bfloat16 convolutions are "
                     "widened to float32";
   }

@@ -11,9 +11,12 @@
 
 #include "ember/core/cpu/conv_onednn.h"
 #include "ember/ember.h"
+#include "support/expect.h"
 #include "ember/ops/conv.h"
 
 using namespace ember;
+using ember::testing::error_of_scale;
+using ember::testing::same_bits;
 using cpu::ConvAlgorithm;
 
 namespace {
@@ -38,20 +41,6 @@ const std::vector<Case> kCases = {
 Tensor draw(IntArrayRef shape, uint64_t seed) {
   Generator gen(seed);
   return randn(shape, kFloat32, &gen);
-}
-
-double error_of_scale(const Tensor& got, const Tensor& want) {
-  std::vector<double> a = got.to(kFloat64).to_vector<double>(), b = want.to(kFloat64).to_vector<double>();
-  double err = 0, scale = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    err = std::max(err, std::fabs(a[i] - b[i]));
-    scale = std::max(scale, std::fabs(b[i]));
-  }
-  return scale == 0 ? err : err / scale;
-}
-
-bool same(const Tensor& a, const Tensor& b) {
-  return a.sizes().equals(b.sizes()) && a.to_vector<double>() == b.to_vector<double>();
 }
 
 struct Passes {
@@ -92,17 +81,17 @@ TEST(ConvPathsTest, RoutedShapesMatchFloat64AndTakeTheDirectKernels) {
       EXPECT_LE(error_of_scale(got.grad_input, exact.grad_input), 1e-5) << what << ": input gradient";
       EXPECT_LE(error_of_scale(got.grad_weight, exact.grad_weight), 1e-5) << what << ": weight gradient";
       const Passes again = through_autograd(c, x, w, g);
-      EXPECT_TRUE(same(again.out, got.out) && same(again.grad_input, got.grad_input) &&
-                  same(again.grad_weight, got.grad_weight))
+      EXPECT_TRUE(same_bits(again.out, got.out) && same_bits(again.grad_input, got.grad_input) &&
+                  same_bits(again.grad_weight, got.grad_weight))
           << what << ": not the same bits when run again";
       // The direct kernels called themselves give the routed passes' bits.
       Tensor out = ember::empty(got.out.sizes()), gi = ember::empty(c.x), gw = ember::empty(c.w);
       ASSERT_TRUE(cpu::onednn_conv2d(ConvAlgorithm::Direct, out, x, w, Tensor(), c.p)) << what;
       ASSERT_TRUE(cpu::onednn_conv2d_input_grad(ConvAlgorithm::Direct, gi, g, w, c.p)) << what;
       ASSERT_TRUE(cpu::onednn_conv2d_weight_grad(ConvAlgorithm::Direct, gw, g, x, c.p)) << what;
-      if (c.forward) EXPECT_TRUE(same(out, got.out)) << what << ": forward not routed";
-      if (c.input_grad) EXPECT_TRUE(same(gi, got.grad_input)) << what << ": input gradient not routed";
-      if (c.weight_grad) EXPECT_TRUE(same(gw, got.grad_weight)) << what << ": weight gradient not routed";
+      if (c.forward) EXPECT_TRUE(same_bits(out, got.out)) << what << ": forward not routed";
+      if (c.input_grad) EXPECT_TRUE(same_bits(gi, got.grad_input)) << what << ": input gradient not routed";
+      if (c.weight_grad) EXPECT_TRUE(same_bits(gw, got.grad_weight)) << what << ": weight gradient not routed";
     }
   }
 }

@@ -12,10 +12,13 @@
 #include <string>
 
 #include "ember/ember.h"
+#include "support/expect.h"
 #include "ember/core/kernels/conv.h"
 #include "ember/ops/conv.h"
 
 using namespace ember;
+using ember::testing::error_of_scale;
+using ember::testing::same_bits;
 
 namespace {
 
@@ -56,26 +59,11 @@ Result run(const Case& c, const Tensor& x, const Tensor& w, const Tensor& b, con
   return {y.detach(), xi.grad(), wi.grad(), c.bias ? bi.grad() : Tensor()};
 }
 
-// max |got - want| over max |want|: the error measure that suits sums of many products of either sign.
-double error_of_scale(const Tensor& got, const Tensor& want) {
-  std::vector<double> a = got.to(kFloat64).to_vector<double>(), b = want.to(kFloat64).to_vector<double>();
-  double err = 0, scale = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    err = std::max(err, std::fabs(a[i] - b[i]));
-    scale = std::max(scale, std::fabs(b[i]));
-  }
-  return scale == 0 ? err : err / scale;
-}
-
 void expect_near(const Result& got, const Result& want, double tol, const std::string& what) {
   EXPECT_LE(error_of_scale(got.out, want.out), tol) << what << ": output";
   EXPECT_LE(error_of_scale(got.grad_input, want.grad_input), tol) << what << ": input gradient";
   EXPECT_LE(error_of_scale(got.grad_weight, want.grad_weight), tol) << what << ": weight gradient";
   if (want.grad_bias.defined()) EXPECT_LE(error_of_scale(got.grad_bias, want.grad_bias), tol) << what << ": bias gradient";
-}
-
-bool equal(const Tensor& a, const Tensor& b) {
-  return a.sizes().equals(b.sizes()) && a.to_vector<double>() == b.to_vector<double>();
 }
 
 class WinogradFlag {  // restores the flag and the thread count a test changes
@@ -113,8 +101,8 @@ TEST(ConvWinogradTest, MatchesFloat64AndIm2colAtEveryThreadCount) {
       expect_near(wino, exact, 1e-5, what + " vs float64");
       expect_near(wino, im2col, 1e-5, what + " vs im2col");
       const Result again = run(c, x, w, b, g);  // bit for bit at the same thread count
-      EXPECT_TRUE(equal(again.out, wino.out) && equal(again.grad_input, wino.grad_input) &&
-                  equal(again.grad_weight, wino.grad_weight))
+      EXPECT_TRUE(same_bits(again.out, wino.out) && same_bits(again.grad_input, wino.grad_input) &&
+                  same_bits(again.grad_weight, wino.grad_weight))
           << what;
     }
   }
@@ -136,9 +124,9 @@ TEST(ConvWinogradTest, TakenOnAvx512MachinesAndOffWhenDisabled) {
   std::transform(isa.begin(), isa.end(), isa.begin(), [](unsigned char ch) { return std::toupper(ch); });
   if (__builtin_cpu_supports("avx512f") && (isa == "ALL" || isa.find("AVX512") != std::string::npos)) {
     // The two algorithms round differently: identical bits would mean Winograd was not used.
-    EXPECT_FALSE(equal(wino.out, im2col.out));
-    EXPECT_FALSE(equal(wino.grad_input, im2col.grad_input));
-    EXPECT_FALSE(equal(wino.grad_weight, im2col.grad_weight));
+    EXPECT_FALSE(same_bits(wino.out, im2col.out));
+    EXPECT_FALSE(same_bits(wino.grad_input, im2col.grad_input));
+    EXPECT_FALSE(same_bits(wino.grad_weight, im2col.grad_weight));
   }
 }
 
@@ -164,6 +152,6 @@ TEST(ConvWinogradTest, ShapesOutsideItsRangeKeepIm2colBits) {
     Tensor on = conv2d(x, w, Tensor(), o.stride, o.padding, o.dilation, o.groups);
     set_conv_winograd(false);
     Tensor off = conv2d(x, w, Tensor(), o.stride, o.padding, o.dilation, o.groups);
-    EXPECT_TRUE(equal(on, off)) << "x " << IntArrayRef(o.x) << ", w " << IntArrayRef(o.w);
+    EXPECT_TRUE(same_bits(on, off)) << "x " << IntArrayRef(o.x) << ", w " << IntArrayRef(o.w);
   }
 }

@@ -3,6 +3,7 @@
 // (STYLE.md: an error test checks the message). A failure is reported at the caller's line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <source_location>
@@ -115,6 +116,31 @@ inline void expect_close(const Tensor& actual, const Tensor& expected, double rt
   }
   detail::expect_elements_near(actual.to_vector<double>(), expected.to_vector<double>(), rtol, atol,
                                what, where);
+}
+
+/// max |actual - expected| over max |expected| (the plain difference where `expected` is all
+/// zeros): the error measure that suits sums of many products of either sign (convolutions, matrix
+/// products), whose rounding scales with the largest term, not with each element.
+///   EXPECT_LE(error_of_scale(conv2d(x, w), exact), 1e-5);
+inline double error_of_scale(const Tensor& actual, const Tensor& expected) {
+  const std::vector<double> a = actual.to_vector<double>(), b = expected.to_vector<double>();
+  double err = 0, scale = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    err = std::max(err, std::fabs(a[i] - b[i]));
+    scale = std::max(scale, std::fabs(b[i]));
+  }
+  return scale == 0 ? err : err / scale;
+}
+
+/// The same dtype, shape and values, bit for bit but for NaN payloads: a path taken again, or
+/// another that must compute the very same sums.
+inline bool same_bits(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || !a.sizes().equals(b.sizes())) return false;
+  const std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!(x[i] == y[i] && std::signbit(x[i]) == std::signbit(y[i])) && !(std::isnan(x[i]) && std::isnan(y[i])))
+      return false;
+  return true;
 }
 
 /// f() throws an ember::Error of type E (or a subclass of E) whose message contains every one of

@@ -1,0 +1,15 @@
+#pragma once
+// What the CPU kernels built on oneDNN's primitives share (matmul_onednn.h, conv_onednn.h): one CPU
+// engine, and whether the CPU multiplies bfloat16 natively.
+#include <dnnl.hpp>
+
+namespace ember::cpu {
+
+/// The CPU engine every oneDNN primitive of Ember's is made and run on.
+const dnnl::engine& onednn_engine();
+
+/// Whether oneDNN runs bfloat16 products on native instructions here (AVX512_BF16, or AMX, which
+/// implies it); elsewhere Ember widens them to float32.
+bool onednn_native_bf16();
+
+}  // namespace ember::cpu
