@@ -1,5 +1,6 @@
 """nn.functional layers: layer_norm, group_norm, batch_norm, instance_norm, cosine_similarity,
-pairwise_distance, glu, prelu, dropout (deterministic forms), 1-d pooling and convolution."""
+pairwise_distance, glu, prelu, dropout (deterministic forms), 1-d pooling and convolution, 2-d
+convolution (grouped, depthwise, strided, dilated: each of the CPU's convolution paths)."""
 from registry import is_float, register
 
 
@@ -146,3 +147,34 @@ def conv1d(g):
 
 
 register("F.conv1d", conv1d, 0.5)
+
+
+def conv2d(g):
+    """Small 2-d convolutions over few channels: the shapes that take each of the CPU's paths (oneDNN's
+    direct kernels for stems and depthwise layers, strided 1x1 layers gathered to stride 1, 1x1 layers
+    into one position as one GEMM, im2col for the rest)."""
+    rng = g.rng
+    c = rng.randint(1, 4)
+    groups = rng.choice((1, 1, c))
+    cout = groups * rng.randint(1, 2) if groups > 1 else rng.randint(1, 4)
+    m_dtype = "float32" if rng.random() < 0.85 else "float64"
+    x = g.fresh(shape=[rng.randint(1, 3), c, rng.randint(1, 5), rng.randint(1, 5)], dtype=m_dtype)
+    kh, kw = rng.choice((1, 1, 2, 3)), rng.choice((1, 2, 3))
+    if rng.random() < 0.6:
+        kw = kh
+    w = g.fresh(shape=[cout, c // groups, kh, kw], dtype=m_dtype)
+    b = g.fresh(shape=[cout], dtype=m_dtype) if rng.random() < 0.5 else None
+    kwargs = {}
+    if rng.random() < 0.6:
+        kwargs["stride"] = rng.choice((1, 2, 3, (1, 2), (2, 1)))
+    if rng.random() < 0.5:
+        kwargs["padding"] = rng.choice((0, 1, 2, (0, 1), (1, 0)))
+    if rng.random() < 0.2:
+        kwargs["dilation"] = rng.choice((2, (1, 2)))
+    if groups > 1:
+        kwargs["groups"] = groups
+    kwargs = {k: list(v) if isinstance(v, tuple) else v for k, v in kwargs.items()}
+    g.call("F.conv2d", "F.conv2d", x, w, b, kwargs=kwargs or None)
+
+
+register("F.conv2d", conv2d, 0.8)
