@@ -4,7 +4,7 @@
 # (python_bench.py) at 1 and 2 threads, and the checkpoint save/load (io_bench.cpp, io_bench.py),
 # all in one run; then summary.py prints the tables, markdown-ready, from the result files in
 # $BUILD_DIR/bench. Ember's Python side runs from .venv (`make python`). Asserts nothing.
-#   bench/run.sh            # everything (a few minutes on 2 cores, and about 10 more for the sweep)
+#   bench/run.sh            # everything (a few minutes on 2 cores, and about 12 more for the sweep)
 #   bench/run.sh cpp        # only the listed parts (cpp python sweep io contended dist), then the tables of all
 # An AVX2-only machine, approximated on an AVX-512 one (the C++ parts; the tables then name the
 # settings): a build folder configured with -DEMBER_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=haswell, and
