@@ -360,30 +360,23 @@ Conv2dParams unit_stride(const Conv2dParams& p) {
   return q;
 }
 
-// The pixels a strided 1x1 convolution reads, [N, C, oH, oW]; or (scatter) their gradient written
-// back to theirs in `x`, whose other pixels get none.
+// The pixels a strided 1x1 convolution reads, [N, C, oH, oW]: each sample's and group's column
+// matrix (im2col); or (scatter) their gradient written back to theirs in `x` (col2im), whose other
+// pixels get none.
 Tensor gather_strided(const Geometry& g, const Tensor& x) {
   Tensor dense = empty({g.N, g.C, g.oH, g.oW}, TensorOptions(x.dtype()));
   visit_floating_dtype(x.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
-    const T* src = x.data_ptr<T>();
-    T* dst = dense.data_ptr<T>();
-    for (int64_t plane = 0; plane < g.N * g.C; ++plane)
-      for (int64_t oh = 0; oh < g.oH; ++oh)
-        for (int64_t ow = 0; ow < g.oW; ++ow)
-          dst[(plane * g.oH + oh) * g.oW + ow] = src[(plane * g.H + oh * g.sh) * g.W + ow * g.sw];
+    for (int64_t plane = 0; plane < g.N * g.C; plane += g.Cg)
+      im2col(g, x.data_ptr<T>() + plane * g.H * g.W, dense.data_ptr<T>() + plane * g.P);
   });
   return dense;
 }
 
 void scatter_strided(const Geometry& g, const Tensor& dense, const Tensor& x) {
   visit_floating_dtype(x.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
-    const T* src = dense.data_ptr<T>();
-    T* dst = x.data_ptr<T>();
-    std::fill(dst, dst + x.numel(), T(0));
-    for (int64_t plane = 0; plane < g.N * g.C; ++plane)
-      for (int64_t oh = 0; oh < g.oH; ++oh)
-        for (int64_t ow = 0; ow < g.oW; ++ow)
-          dst[(plane * g.H + oh * g.sh) * g.W + ow * g.sw] = src[(plane * g.oH + oh) * g.oW + ow];
+    std::fill(x.data_ptr<T>(), x.data_ptr<T>() + x.numel(), T(0));
+    for (int64_t plane = 0; plane < g.N * g.C; plane += g.Cg)
+      col2im(g, dense.data_ptr<T>() + plane * g.P, x.data_ptr<T>() + plane * g.H * g.W);
   });
 }
 
