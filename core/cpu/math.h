@@ -3,6 +3,7 @@
 // (so a value's result never depends on where it sits in a buffer):
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
 //   tanh_of, erf_of: float's computed in double lanes and rounded once, std:: for double;
+//   gelu_of, gelu_slope_of: gelu_math.h;
 //   log_of: Eigen's log, but right for subnormal inputs;
 //   pow_of: C's special values, float in double lanes, double on Eigen's packet pow;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
@@ -22,6 +23,8 @@
 #include <numbers>
 #include <type_traits>
 #include <unsupported/Eigen/SpecialFunctions>
+
+#include "ember/core/cpu/gelu_math.h"
 
 namespace ember::cpu {
 
@@ -75,22 +78,12 @@ inline constexpr double kErfcxFar[] = {2.1338585179608849e-07, -6.36490523217239
                                        0.012489374162300252, -0.0270052975389864, 0.056110493439097735,
                                        -0.11152102016643636, 0.21080636406114323};
 
-/// erfc(a) for lanes with a >= 1, to about 1e-12 relative: exp(-a^2) Q(a) below 4, Q a fit of erfcx on
-/// [1, 4]; from 4 on (only with any_beyond) exp(-a^2) / (sqrt(pi) (a + 1/2 / (a + 1 / (a + 3/2 / ...)))),
-/// twelve terms of the continued fraction (3e-12 at 4).
+/// erfc(a) for lanes with a in [1, 4], to about 1e-12 relative: exp(-a^2) Q(a), Q a fit of erfcx.
 template <typename D>
-EIGEN_ALWAYS_INLINE D erfc_far_lanes(const D& a, bool any_beyond) {
+EIGEN_ALWAYS_INLINE D erfc_far_lanes(const D& a) {
   using namespace Eigen::internal;
-  const D within = pmin(a, pset1<D>(4.0));
-  const D t = pmul(psub(within, pset1<D>(2.5)), pset1<D>(1.0 / 1.5));
-  D tail = pmul(exp_nonpositive(pnegate(pmul(within, within))), horner(t, kErfcxFar, 17));
-  if (any_beyond) {
-    D f = a;
-    for (int k = 12; k >= 1; --k) f = padd(a, pdiv(pset1<D>(0.5 * k), f));
-    const D beyond = pdiv(pexp(pnegate(pmul(a, a))), pmul(pset1<D>(1.7724538509055160273), f));
-    tail = pselect(pcmp_lt(pset1<D>(4.0), a), beyond, tail);
-  }
-  return tail;
+  const D t = pmul(psub(a, pset1<D>(2.5)), pset1<D>(1.0 / 1.5));
+  return pmul(exp_nonpositive(pnegate(pmul(a, a))), horner(t, kErfcxFar, 17));
 }
 
 /// erf of float values held in double lanes, within about 1e-12 before the rounding to float. Below
@@ -107,42 +100,10 @@ EIGEN_ALWAYS_INLINE D erf_lanes(const D& x, bool any_near, bool any_far) {
   D r = x;  // NaN stays
   if (any_near) r = pselect(near, pmul(x, horner(pmul(x, x), kErfNear, 10)), r);
   if (any_far) {
-    const D tail = erfc_far_lanes(pselect(far, pmin(ax, pset1<D>(4.0)), pset1<D>(2.0)), false);
+    const D tail = erfc_far_lanes(pselect(far, pmin(ax, pset1<D>(4.0)), pset1<D>(2.0)));
     r = pselect(far, por(psub(pset1<D>(1.0), tail), pand(x, pset1<D>(-0.0))), r);
   }
   return r;
-}
-
-/// The standard normal distribution function Phi(x) = (1 + erf(x / sqrt 2)) / 2 in double lanes, with
-/// no cancellation in the lower tail: there it is erfc(|z|) / 2 itself (gelu(-5.3) = x Phi(x) is 3e-7,
-/// where 1 + erf(z) in float32 keeps one bit). Flags say which forms some lane needs: |z| below 1,
-/// from 1, from 4.
-template <typename D>
-EIGEN_ALWAYS_INLINE D normal_cdf_lanes(const D& x, bool any_near, bool any_far, bool any_beyond) {
-  using namespace Eigen::internal;
-  const D z = pmul(x, pset1<D>(0.70710678118654752440));
-  const D az = pabs(z);
-  const D near = pcmp_lt(az, pset1<D>(1.0));
-  const D far = pandnot(pcmp_eq(x, x), near);
-  D r = x;  // NaN stays
-  if (any_near) r = pselect(near, pmadd(pmul(z, horner(pmul(z, z), kErfNear, 10)), pset1<D>(0.5), pset1<D>(0.5)), r);
-  if (any_far) {
-    const D half = pmul(erfc_far_lanes(pselect(far, az, pset1<D>(2.0)), any_beyond), pset1<D>(0.5));
-    r = pselect(far, pselect(pcmp_lt(z, pzero(z)), half, psub(pset1<D>(1.0), half)), r);
-  }
-  return r;
-}
-
-/// exp(-x^2 / 2) / sqrt(2 pi), the normal density, in double lanes (any_wide: some |x| past 6.3, where
-/// x^2 / 2 leaves exp_nonpositive's range).
-template <typename D>
-EIGEN_ALWAYS_INLINE D normal_pdf_lanes(const D& x, bool any_wide) {
-  using namespace Eigen::internal;
-  const D y = pmul(pmul(x, x), pset1<D>(-0.5));
-  D e = exp_nonpositive(pmax(y, pset1<D>(-20.0)));
-  // NB: Eigen's packet exp clamps its input, so exp(-inf) would be 5.6e-309, not 0 (inf * pdf must be NaN)
-  if (any_wide) e = pselect(pcmp_lt(y, pset1<D>(-20.0)), pandnot(pexp(y), pcmp_lt(y, pset1<D>(-745.0))), e);
-  return pmul(e, pset1<D>(0.39894228040143267794));
 }
 
 /// tanh of float values held in double lanes, within about 1e-12 before the rounding to float: its
@@ -265,30 +226,9 @@ EIGEN_ALWAYS_INLINE Packet tanh_or_erf_float_packet(const Packet& x) {
   });
 }
 
-/// float gelu (x Phi(x)) or its slope (Phi(x) + x phi(x)), computed on double lanes and rounded once:
-/// the lower tail takes Phi from erfc, so gelu(-5.3) keeps its digits (x (1 + erf(x / sqrt 2)) / 2 in
-/// float32 rounds 1 + erf to a bit or two there, which a log of it or a loss divides by).
-template <bool Slope, typename Packet>
-EIGEN_ALWAYS_INLINE Packet gelu_float_packet(const Packet& x) {
-  using namespace Eigen::internal;
-  using D = typename packet_traits<double>::type;
-  // NB: the flags only gate which forms are computed; each lane's form is decided in double, so the
-  // thresholds overlap (|z| = 1 and 4 are |x| = 1.414 and 5.657; x^2 / 2 = 20 is |x| = 6.32).
-  const Packet ax = pabs(x);
-  const bool near = predux_any(pcmp_lt(ax, pset1<Packet>(1.5f)));
-  const bool far = predux_any(pcmp_le(pset1<Packet>(1.3f), ax));
-  const bool beyond = predux_any(pcmp_le(pset1<Packet>(5.5f), ax));
-  const bool wide = Slope && predux_any(pcmp_le(pset1<Packet>(6.2f), ax));
-  return on_double_lanes(x, [&](const D& v) {
-    const D cdf = float_lanes::normal_cdf_lanes(v, near, far, beyond);
-    return Slope ? pmadd(v, float_lanes::normal_pdf_lanes(v, wide), cdf) : pmul(v, cdf);
-  });
-}
-
-/// The functions float computes on double lanes (tanh_or_erf_float_packet, gelu_float_packet), one
-/// functor: gelu is x Phi(x), GeluSlope its derivative Phi(x) + x phi(x). double takes std::tanh, std::erf
-/// and std::erfc.
-enum class OnDoubleLanes { Tanh, Erf, Gelu, GeluSlope };
+/// The functions float computes on double lanes (tanh_or_erf_float_packet), one functor; double
+/// takes std::tanh and std::erf.
+enum class OnDoubleLanes { Tanh, Erf };
 
 template <typename T, OnDoubleLanes Op>
 struct RoundedOnce {
@@ -296,21 +236,14 @@ struct RoundedOnce {
   T operator()(const T& x) const {
     if constexpr (!std::is_same_v<T, float>) {
       if constexpr (Op == OnDoubleLanes::Tanh) return std::tanh(x);
-      if constexpr (Op == OnDoubleLanes::Erf) return std::erf(x);
-      // NB: Phi(x) as erfc(-x / sqrt 2) / 2: 1 + erf cancels in the lower tail (to 0 below x = -8.3)
-      const T cdf = T(0.5) * std::erfc(-x * T(std::numbers::sqrt2 / 2));
-      if constexpr (Op == OnDoubleLanes::Gelu) return x * cdf;
-      return cdf + x * T(std::numbers::inv_sqrtpi * std::numbers::sqrt2 / 2) * std::exp(T(-0.5) * x * x);
+      else return std::erf(x);
     } else {  // NB: one lane of the packet form, so that a value's result never depends on where it sits
       return Eigen::internal::pfirst(packetOp(Eigen::internal::pset1<FloatPacket>(x)));
     }
   }
   template <typename Packet>
   Packet packetOp(const Packet& x) const {
-    if constexpr (Op == OnDoubleLanes::Tanh || Op == OnDoubleLanes::Erf)
-      return tanh_or_erf_float_packet<Op == OnDoubleLanes::Erf>(x);
-    else
-      return gelu_float_packet<Op == OnDoubleLanes::GeluSlope>(x);
+    return tanh_or_erf_float_packet<Op == OnDoubleLanes::Erf>(x);
   }
 };
 
@@ -435,9 +368,9 @@ auto tanh_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, On
 template <typename X>
 auto erf_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::Erf>()); }
 template <typename X>
-auto gelu_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::Gelu>()); }
+auto gelu_of(const X& x) { return x.unaryExpr(GeluOf<typename X::Scalar, false>()); }
 template <typename X>
-auto gelu_slope_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnDoubleLanes::GeluSlope>()); }
+auto gelu_slope_of(const X& x) { return x.unaryExpr(GeluOf<typename X::Scalar, true>()); }
 template <typename X>
 auto neg_of(const X& x) { return x.unaryExpr(SignFlip<typename X::Scalar>()); }
 template <typename X>
