@@ -21,29 +21,11 @@
 #include <numbers>
 #include <type_traits>
 
+#include "ember/core/cpu/exp_normal_range.h"
+
 namespace ember::cpu {
 
 namespace gelu_lanes {
-
-/// exp(y) for y in [-87, 0], where the result is a normal float: Cephes's polynomial as in Eigen's
-/// pexp_float, with 2^m made from exponent bits (pexp_float's general pldexp was a third of gelu's time).
-template <typename Packet>
-EIGEN_ALWAYS_INLINE Packet exp_normal_range(const Packet& y) {
-  using namespace Eigen::internal;
-  using PacketI = typename unpacket_traits<Packet>::integer_packet;
-  const Packet m = pfloor(pmadd(y, pset1<Packet>(1.44269504088896341f), pset1<Packet>(0.5f)));
-  Packet r = pmadd(m, pset1<Packet>(-0.693359375f), y);
-  r = pmadd(m, pset1<Packet>(2.12194440e-4f), r);
-  const Packet r2 = pmul(r, r), r3 = pmul(r2, r);
-  Packet p = pmadd(pset1<Packet>(1.9875691500e-4f), r, pset1<Packet>(1.3981999507e-3f));
-  Packet p1 = pmadd(pset1<Packet>(4.1665795894e-2f), r, pset1<Packet>(1.6666665459e-1f));
-  p = pmadd(p, r, pset1<Packet>(8.3334519073e-3f));
-  p1 = pmadd(p1, r, pset1<Packet>(5.0000001201e-1f));
-  p = pmadd(p, r3, p1);
-  p = pmadd(p, r2, padd(r, pset1<Packet>(1.0f)));
-  const PacketI bits = plogical_shift_left<23>(padd(pcast<Packet, PacketI>(m), pset1<PacketI>(127)));
-  return pmul(p, preinterpret<Packet>(bits));
-}
 
 /// lo with a * a = hi + lo exactly, hi = fl(a * a): one fused multiply-add, or Veltkamp's split
 /// where the build has no FMA (pmadd is then a product and a sum, rounded twice).

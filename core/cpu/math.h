@@ -8,7 +8,8 @@
 //   pow_of: C's special values, float in double lanes, double on Eigen's packet pow;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
 //   neg_of: the sign bit flipped (Eigen's packet negation is 0 - x: +0 for +0);
-//   exp_of: Eigen's exp, but exp(x/2)^2 where the result is not a normal number. Eigen's packet exp
+//   exp_of: Eigen's exp (float: the same bits faster where the result is normal, exp_normal_range.h),
+//   but exp(x/2)^2 where the result is not a normal number. Eigen's packet exp
 //   clamps its input (to -709.78 for double, -88.38 for float, on every instruction set), so
 //   exp(-inf) came out as 5.6e-309 in a packet and 0 in a scalar tail: a softmax over a -inf mask
 //   gave masked positions weight, and logsumexp over all -inf gave -709 instead of -inf.
@@ -24,6 +25,7 @@
 #include <type_traits>
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include "ember/core/cpu/exp_normal_range.h"
 #include "ember/core/cpu/gelu_math.h"
 
 namespace ember::cpu {
@@ -275,6 +277,11 @@ struct FullRangeExp {
   template <typename Packet>
   Packet packetOp(const Packet& x) const {
     using namespace Eigen::internal;
+    if constexpr (std::is_same_v<typename unpacket_traits<Packet>::type, float>) {
+      // NB: the same bits as exp_packet there (exp_normal_range.h); a NaN lane fails both tests
+      const Packet normal = pand(pcmp_le(pset1<Packet>(cutoff()), x), pcmp_le(x, pset1<Packet>(88.0f)));
+      if (!predux_any(pcmp_eq(normal, pzero(x)))) return exp_normal_range(x);
+    }
     const Packet y = exp_packet(x);
     const Packet low = pcmp_lt(x, pset1<Packet>(cutoff()));
     if (!predux_any(low)) return y;

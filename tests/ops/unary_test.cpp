@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "ember/ember.h"
@@ -411,6 +413,30 @@ TEST(UnaryTest, ExpOfVeryNegativeIsZeroOrSubnormalAtEveryPosition) {
         ASSERT_NEAR(v, want, f32 ? 1.5e-45 : 1e-323) << dtype << ", n " << n;  // an ulp of the subnormal
       for (double v : exp(zeros({n}, dtype)).to_vector<double>()) ASSERT_EQ(v, 1.0);
     }
+  }
+}
+
+// float exp takes a faster form for packets whose results are all normal numbers and Eigen's exp
+// for the others (core/cpu/exp_normal_range.h): a value's bits must not depend on which. Each value
+// fills a block of 32 beside one -100 (a subnormal result), so some copies share a packet with it
+// and others do not, at every vector width up to 16 lanes.
+TEST(UnaryTest, FloatExpGivesTheSameBitsBesideASubnormalResult) {
+  constexpr int64_t kBlock = 32;
+  std::vector<float> xs;
+  for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 9973) {
+    const auto b = static_cast<uint32_t>(bits);
+    float v;
+    std::memcpy(&v, &b, sizeof v);
+    if (!(v >= -87.3f && v <= 88.0f)) continue;
+    for (int64_t i = 0; i + 1 < kBlock; ++i) xs.push_back(v);
+    xs.push_back(-100.0f);
+  }
+  const std::vector<float> got = exp(tensor(xs, {static_cast<int64_t>(xs.size())})).to_vector<float>();
+  for (size_t blk = 0; blk < xs.size(); blk += kBlock) {
+    const float alone = exp(tensor({xs[blk]})).item<float>();
+    for (size_t i = blk; i + 1 < blk + kBlock; ++i)
+      ASSERT_EQ(std::memcmp(&got[i], &alone, sizeof alone), 0) << "exp(" << xs[blk] << ") at " << i - blk;
+    ASSERT_GT(got[blk + kBlock - 1], 0.0f);
   }
 }
 
