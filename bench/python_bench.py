@@ -1,8 +1,8 @@
-"""Per-op overhead from Python, the 1024x1024 float32 matmul (and bfloat16 and float16 ones), the MLP, CNN, ResNet-18, small-GPT and
-LSTM language-model training steps and one Fashion-MNIST epoch of the MLP (read with numpy, the same
-for both), for Ember or PyTorch: the same code through the same names, as Ember's Python API follows
-PyTorch's. bench/cpp_bench.cpp runs the same workloads in C++; keep the two in step. Prints "name
-value unit" lines for bench/run.sh.
+"""Per-op overhead from Python, the 1024x1024 float32 matmul (and bfloat16 and float16 ones), the MLP,
+CNN, ResNet-18/50, MobileNetV2, small-GPT and LSTM language-model training steps and one
+Fashion-MNIST epoch of the MLP (read with numpy, the same for both), for Ember or PyTorch: the same
+code through the same names, as Ember's Python API follows PyTorch's. bench/cpp_bench.cpp runs the
+same workloads in C++; keep the two in step. Prints "name value unit" lines for bench/run.sh.
     python python_bench.py ember|torch THREADS
 """
 import gzip
@@ -11,6 +11,8 @@ import sys
 import time
 
 import numpy as np
+
+import vision_models
 
 FASHION = "/usr/share/datasets/fashion-mnist"
 MLP, TINY = (784, 256, 128, 10), (16, 16, 16, 10)  # an MLP's layer widths
@@ -50,42 +52,6 @@ def train_step(model, opt, inputs, targets, F):
     opt.step()
 
 
-def resnet18(nn, stem="cifar"):
-    """torchvision's ResNet-18, 10 classes: with stem="cifar" adapted to 32x32 inputs (a 3x3 stem, no
-    max pooling); with stem="torchvision" as torchvision builds it (a 7x7 stride-2 stem and a 3x3
-    stride-2 max pool)."""
-
-    class BasicBlock(nn.Module):
-        def __init__(self, inplanes, planes, stride):
-            super().__init__()
-            self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
-            self.bn1 = nn.BatchNorm2d(planes)
-            self.relu = nn.ReLU(inplace=True)
-            self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
-            self.bn2 = nn.BatchNorm2d(planes)
-            self.downsample = None
-            if stride != 1 or inplanes != planes:
-                self.downsample = nn.Sequential(nn.Conv2d(inplanes, planes, 1, stride, bias=False),
-                                                nn.BatchNorm2d(planes))
-
-        def forward(self, x):
-            out = self.relu(self.bn1(self.conv1(x)))
-            out = self.bn2(self.conv2(out))
-            out += x if self.downsample is None else self.downsample(x)
-            return self.relu(out)
-
-    if stem == "cifar":
-        layers = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True)]
-    else:
-        layers = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True),
-                  nn.MaxPool2d(3, 2, 1)]
-    inplanes = 64
-    for planes, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
-        for block in range(2):
-            layers.append(BasicBlock(inplanes, planes, stride if block == 0 else 1))
-            inplanes = planes
-    layers += [nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(512, 10)]
-    return nn.Sequential(*layers)
 def gpt_model(lib, vocab=256, block=64, layers=2, heads=4, width=128):
     """bench/cpp_bench.cpp's GPT: nanoGPT's pre-norm decoder with scaled_dot_product_attention."""
     nn, F = lib.nn, lib.nn.functional
@@ -205,7 +171,7 @@ def main():
     # ResNet-18 (torchvision's layout adapted to 32x32 inputs: a 3x3 stem, no max pooling) on
     # 3x32x32 images, batch 32, 10 classes, SGD with momentum and weight decay.
     lib.manual_seed(0)
-    net = resnet18(nn)
+    net = vision_models.resnet(nn, 18, stem="cifar")
     opt = optim.SGD(named(net), lr=0.1, momentum=0.9, weight_decay=5e-4)
     images, labels = lib.randn(32, 3, 32, 32), lib.randint(0, 10, (32,))
     t = time_per_call(lambda: train_step(net, opt, images, labels, F), 10.0)
@@ -227,11 +193,24 @@ def main():
     # 224x224, batch 8: small feature maps (8x8 down to 1x1), then ImageNet's.
     for size, batch, budget in ((32, 32, 10.0), (224, 8, 20.0)):
         lib.manual_seed(0)
-        net = resnet18(nn, stem="torchvision")
+        net = vision_models.resnet(nn, 18)
         opt = optim.SGD(named(net), lr=0.1, momentum=0.9, weight_decay=5e-4)
         images, labels = lib.randn(batch, 3, size, size), lib.randint(0, 10, (batch,))
         t = time_per_call(lambda: train_step(net, opt, images, labels, F), budget)
         print(f"resnet18tv_step_{size}px_b{batch}_sgd {t * 1e3:.4g} ms/step")
+
+    # torchvision's ResNet-50 (bottlenecks) at 224x224, batch 4, and MobileNetV2 (depthwise
+    # convolutions, ReLU6) at 224x224, batch 8, and at 32x32, batch 32.
+    for name, build, size, batch, budget in (
+            ("resnet50_step_224px_b4_sgd", lambda: vision_models.resnet(nn, 50), 224, 4, 20.0),
+            ("mobilenetv2_step_224px_b8_sgd", lambda: vision_models.mobilenet_v2(nn), 224, 8, 10.0),
+            ("mobilenetv2_step_32px_b32_sgd", lambda: vision_models.mobilenet_v2(nn), 32, 32, 5.0)):
+        lib.manual_seed(0)
+        net = build()
+        opt = optim.SGD(named(net), lr=0.1, momentum=0.9, weight_decay=5e-4)
+        images, labels = lib.randn(batch, 3, size, size), lib.randint(0, 10, (batch,))
+        t = time_per_call(lambda: train_step(net, opt, images, labels, F), budget)
+        print(f"{name} {t * 1e3:.4g} ms/step")
 
     # The GPT's training step: batch 16 of 64 tokens, AdamW lr 3e-4.
     lib.manual_seed(0)

@@ -40,6 +40,9 @@ WORKLOADS = [
     ("resnet18_step_b32_sgd_autocast_bf16", "the ResNet-18 step under autocast to bfloat16 (ms)", None),
     ("resnet18tv_step_32px_b32_sgd", "torchvision's ResNet-18 (7x7 stem, max pool) step, 32x32, batch 32 (ms)", 1.25),
     ("resnet18tv_step_224px_b8_sgd", "torchvision's ResNet-18 step, 224x224, batch 8 (ms)", 1.25),
+    ("resnet50_step_224px_b4_sgd", "torchvision's ResNet-50 step, 224x224, batch 4 (ms)", 1.25),
+    ("mobilenetv2_step_224px_b8_sgd", "torchvision's MobileNetV2 step, 224x224, batch 8 (ms)", 1.25),
+    ("mobilenetv2_step_32px_b32_sgd", "torchvision's MobileNetV2 step, 32x32, batch 32 (ms)", 1.25),
     ("gpt_step_b16_adamw", "GPT step (2x128, 4 heads, block 64), batch 16, AdamW (ms)", 1.3),
     ("gpt_step_b16_adamw_bf16", "the GPT step with the model in bfloat16 (ms)", None),
     ("gpt_step_b16_adamw_autocast_bf16", "the GPT step under autocast to bfloat16 (ms)", None),
@@ -130,8 +133,30 @@ def mlp_step_flops(batch):
     return 2 * batch * (2 * sum(i * o for i, o in pairs) + sum(i * o for i, o in pairs[1:]))
 
 
+# cpp_bench.cpp's GPT (kGpt) and LSTM language model (kLm*): the floating-point work of their
+# products, forward and both gradients (three times the forward's), attention's counted in full.
+GPT = dict(vocab=256, block=64, layers=2, width=128, batch=16)
+LM = dict(vocab=10000, width=200, layers=2, steps=35, batch=20)
+
+
+def gpt_step_flops():
+    n, c = GPT["batch"] * GPT["block"], GPT["width"]
+    per_layer = 2 * n * 12 * c * c + 4 * GPT["batch"] * GPT["block"] ** 2 * c  # 4 linear layers; QK^T, PV
+    return 3 * (GPT["layers"] * per_layer + 2 * n * c * GPT["vocab"])
+
+
+def lstm_step_flops():
+    n, h = LM["steps"] * LM["batch"], LM["width"]
+    return 3 * (LM["layers"] * 2 * n * 2 * h * 4 * h + 2 * n * h * LM["vocab"])  # gates of x and h; decoder
+
+
+STEP_FLOPS = {"mlp_step_b64_sgd": lambda: mlp_step_flops(64), "mlp_step_b64_adam": lambda: mlp_step_flops(64),
+              "mlp_step_b512_sgd": lambda: mlp_step_flops(512), "mlp_step_b512_adam": lambda: mlp_step_flops(512),
+              "gpt_step_b16_adamw": gpt_step_flops, "lstm_lm_step_sgd": lstm_step_flops}
+
+
 def gemm_floor(results):
-    """The MLP steps against what their products alone take at the run's best GEMM rate."""
+    """The GEMM-bound steps against what their products alone take at the run's best GEMM rate."""
     rates = [best(results[side], "matmul1024") for side in SIDES]
     rates = [r for r in rates if r]
     if not rates:
@@ -143,25 +168,28 @@ def gemm_floor(results):
         best(results["ember-cpp"], "fma_peak_ymm")
     at_peak = f"; at the cores' FMA peak ({peak[0]:.4g} GFLOP/s, {peak[2]} threads) they take the second floor" \
         if peak else ""
-    print(f"The MLP steps are GEMM-bound: their products alone, at the best 1024² matmul rate of this run "
-          f"({rate:.4g} GFLOP/s, any side, any thread setting), take the floor below{at_peak}; the products "
-          "alone as each library runs them, with the step's shapes, are the \"products\" rows above; the "
-          "target is PyTorch's C++ step divided by the speed-up asked for.\n")
+    print(f"The MLP, GPT and LSTM steps are GEMM-bound: their products alone, at the best 1024² matmul rate of "
+          f"this run ({rate:.4g} GFLOP/s, any side, any thread setting), take the floor below{at_peak}; the "
+          "MLP's products alone as each library runs them, with the step's shapes, are the \"products\" rows "
+          "above; the target is PyTorch's C++ step divided by the speed-up asked for, and \"outside the "
+          "products\" is what each step spends beyond the floor.\n")
     rows = []
     for name, label, target in WORKLOADS:
-        if not name.startswith("mlp_step_"):
+        if name not in STEP_FLOPS:
             continue
-        batch = name.split("_b")[1].split("_")[0]
-        flops = mlp_step_flops(int(batch))
+        flops = STEP_FLOPS[name]()
         floor = flops / rate / 1e6
         ember, torch = best(results["ember-cpp"], name), best(results["torch-cpp"], name)
-        products = best(results["ember-cpp"], f"mlp_products_b{batch}")
+        products = best(results["ember-cpp"], "mlp_products_b" + name.split("_b")[1].split("_")[0]) \
+            if name.startswith("mlp_step_") else None
         goal = torch[0] / target if torch else None
+        outside = lambda r: f"{max(r[0] - floor, 0):.4g}" if r else "—"
         rows.append([label, f"{flops / 1e6:.4g}", f"{floor:.4g}", f"{flops / peak[0] / 1e6:.4g}" if peak else "—",
-                     cell(products), cell(ember), f"{goal:.4g}" if goal else "—",
-                     f"{goal / floor:.2f}x" if goal else "—"])
+                     cell(products), cell(ember), outside(ember), cell(torch), outside(torch),
+                     f"{goal:.4g}" if goal else "—", f"{goal / floor:.2f}x" if goal else "—"])
     table(["workload", "MFLOP per step", "floor (ms)", "at the FMA peak (ms)", "Ember's products alone",
-           "Ember C++", "target (ms)", "target / floor"], rows)
+           "Ember C++", "Ember outside the products (ms)", "PyTorch C++", "PyTorch outside (ms)", "target (ms)",
+           "target / floor"], rows)
 
 
 CONTENDED = ["mlp_step_b64_sgd", "mlp_step_b64_adam", "mlp_step_b512_sgd", "mlp_step_b512_adam",
