@@ -3,6 +3,9 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <utility>
+#include <vector>
 
 #include "ember/ember.h"
 #include "ember/ops/matmul.h"
@@ -239,6 +242,27 @@ TEST(MatmulTest, GradientOfATransposedOperandArrivesContiguous) {
   matmul(v.t(), w.detach().t()).backward(g);
   ASSERT_TRUE(v.grad().is_contiguous());
   EXPECT_EQ(v.grad().to_vector<double>(), matmul(g, w.detach()).t().contiguous().to_vector<double>());
+}
+
+// [B..., m, k] @ [k, n] whose batch dims do not merge with its rows (a seq-first transformer's
+// transposed activations, an expanded input) is copied and taken as one product, as PyTorch folds
+// it; values and both gradients as by definition.
+TEST(MatmulTest, StacksOfRowsThatDoNotFoldAreOneProduct) {
+  // Leaves viewed as stacks whose batch dims do not merge with the rows.
+  const std::vector<std::pair<std::vector<int64_t>, std::function<Tensor(const Tensor&)>>> views = {
+      {{3, 4, 5}, [](const Tensor& t) { return t.transpose(0, 1); }},
+      {{1, 3, 5}, [](const Tensor& t) { return t.expand({4, 3, 5}); }},
+      {{2, 3, 4, 5}, [](const Tensor& t) { return t.permute({2, 0, 1, 3}); }}};
+  uint64_t seed = 60;
+  for (const auto& [shape, view] : views) {
+    SCOPED_TRACE(::testing::PrintToString(shape));
+    Tensor x = draw(shape, seed++).set_requires_grad(), w = draw({5, 6}, seed++).set_requires_grad();
+    const std::vector<double> got = matmul(view(x), w).to_vector<double>();
+    const std::vector<double> want = reference_matmul(view(x.detach()), w.detach()).to_vector<double>();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12);
+    gradcheck([&](const TensorList& in) { return matmul(view(in[0]), in[1]); }, {x, w});
+  }
 }
 
 TEST(MatmulTest, SecondDerivatives) {
