@@ -269,6 +269,38 @@ def main():
 
     print(f"lstm_lm_step_sgd {time_per_call(lm_step, 2.0) * 1e3:.4g} ms/step")
 
+    # The same example's Transformer model at its defaults (tests/compat/transformer_lm.py): 2 encoder
+    # layers 200 wide, 2 heads, seq-first under a causal mask, dropout 0.2, log_softmax and NLLLoss,
+    # clipping, and its hand-written SGD step at lr 20.
+    class TransformerModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Embedding(LM_VOCAB, 200)
+            layer = nn.TransformerEncoderLayer(200, 2, 200, 0.2)
+            self.transformer_encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.decoder = nn.Linear(200, LM_VOCAB)
+            self.register_buffer("pe", lib.randn(35, 1, 200) * 0.1)  # the positional encodings' shape
+            self.dropout = nn.Dropout(0.2)
+
+        def forward(self, src, mask):
+            x = self.dropout(self.encoder(src) * 200 ** 0.5 + self.pe[:src.size(0)])
+            return F.log_softmax(self.decoder(self.transformer_encoder(x, mask)), dim=-1)
+
+    lib.manual_seed(0)
+    tlm = TransformerModel()
+    mask = nn.Transformer.generate_square_subsequent_mask(35)
+    criterion = nn.NLLLoss()
+
+    def transformer_step():
+        tlm.zero_grad()
+        criterion(tlm(tokens, mask).view(-1, LM_VOCAB), following).backward()
+        nn.utils.clip_grad_norm_(tlm.parameters(), 0.25)
+        with lib.no_grad():
+            for p in tlm.parameters():
+                p.add_(p.grad, alpha=-20.0)
+
+    print(f"transformer_lm_step_sgd {time_per_call(transformer_step, 3.0) * 1e3:.4g} ms/step")
+
     # One epoch of the MLP over the 60,000 training images in order, batch 64, SGD with momentum;
     # the images are standardised beforehand, untimed.
     if os.path.exists(os.path.join(FASHION, "train-images-idx3-ubyte.gz")):

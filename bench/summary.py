@@ -47,6 +47,7 @@ WORKLOADS = [
     ("gpt_step_b16_adamw_bf16", "the GPT step with the model in bfloat16 (ms)", None),
     ("gpt_step_b16_adamw_autocast_bf16", "the GPT step under autocast to bfloat16 (ms)", None),
     ("lstm_lm_step_sgd", "LSTM language model step, 2x200, batch 20, bptt 35, SGD (ms)", 1.3),
+    ("transformer_lm_step_sgd", "the same example's Transformer model step, 2x200, 2 heads (ms)", 1.25),
     ("mlp_epoch_b64_sgd", "Fashion-MNIST epoch, MLP, batch 64, SGD (s)", 1.0),
     ("step_overhead_sgd", "per-step overhead: 16-16-16-10 MLP, batch 1, SGD (ms)", 1.0),
     ("step_overhead_adam", "per-step overhead: 16-16-16-10 MLP, batch 1, Adam (ms)", 1.0),

@@ -73,10 +73,10 @@ TEST(GeluAccuracyTest, WithinAFewUlpOfLongDoubleOverTheFloats) {
     else
       slope_err.see(ulps(slope[i], s), v);
   }
-  // Measured: 6.5, 1.8, 7.4 and 1.1 (gelu_math.h)
-  EXPECT_LE(value_err.err, 7.0) << "gelu at x = " << value_err.at;
-  EXPECT_LE(near_zero_value.err, 2.0) << "gelu at x = " << near_zero_value.at;
-  EXPECT_LE(slope_err.err, 8.0) << "slope at x = " << slope_err.at;
+  // Measured: 6.5, 1.8, 7.4 and 1.1 with FMA; 2.0 and 8.0 for the second and third without (gelu_math.h)
+  EXPECT_LE(value_err.err, 7.5) << "gelu at x = " << value_err.at;
+  EXPECT_LE(near_zero_value.err, 2.5) << "gelu at x = " << near_zero_value.at;
+  EXPECT_LE(slope_err.err, 9.0) << "slope at x = " << slope_err.at;
   EXPECT_LE(slope_at_root.err, 1.5) << "slope (units of 2^-24) at x = " << slope_at_root.at;
 }
 
