@@ -2,7 +2,10 @@
 // cuda/kernels/attention.cu). The kernels read contiguous [batch, rows, cols] operands: q, k, v,
 // the mask and grad_out are made so here (a broadcast batch dim or mask is copied out in full, the
 // price of the simple kernels).
+#include <utility>
+
 #include "ember/core/copy.h"
+#include "ember/core/factory.h"
 #include "ember/core/kernels/attention.h"
 #include "ember/cuda/tensor_args.h"
 #include "ember/core/kernels/widen.h"
@@ -48,17 +51,26 @@ void cuda_attention_forward(const Tensor& out, const Tensor& logsumexp, const Te
 
 void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
 
+// The kernels write contiguous gradients: a gradient in another layout (the stub allows any) is
+// written to a contiguous buffer first and copied into place after.
+Tensor contiguous_target(const Tensor& t) {
+  return !t.defined() || t.is_contiguous() ? t : empty(t.sizes(), t.options());
+}
+
 void cuda_attention_backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v,
                              const Tensor& grad_out, const Tensor& out, const Tensor& logsumexp,
                              const Tensor& probs, const AttentionInputs& in) {
   const Prepared p = prepare(in);
   const Tensor g = contiguous_data(grad_out);
+  const Tensor gq = contiguous_target(grad_q), gk = contiguous_target(grad_k), gv = contiguous_target(grad_v);
   On on(g);
   TensorScratch scratch(g.device());
   launch_attention_backward(in.q.dtype(), p.shape, p.q.data_ptr(), p.k.data_ptr(), p.v.data_ptr(),
                             data_or_null(p.mask), g.data_ptr(), out.data_ptr(), logsumexp.data_ptr(),
-                            data_or_null(probs), data_or_null(grad_q), data_or_null(grad_k), data_or_null(grad_v),
-                            scratch, on.stream);
+                            data_or_null(probs), data_or_null(gq), data_or_null(gk), data_or_null(gv), scratch,
+                            on.stream);
+  for (auto [target, written] : {std::pair{grad_q, gq}, std::pair{grad_k, gk}, std::pair{grad_v, gv}})
+    if (target.defined() && !target.is_same(written)) copy_data(target, written);
 }
 
 }  // namespace

@@ -63,6 +63,24 @@ TensorList attention_grads(const Tensor& g, const Tensor& q, const Tensor& k, co
   return {matmul(ds, k) * scale, matmul(transpose(ds, -2, -1), q) * scale, matmul(transpose(p, -2, -1), g)};
 }
 
+// A new tensor of t's shape laid out densely in t's order of strides, or contiguous where t's last
+// dim is not its fastest. q, k and v are usually transposed views of a [B, L, heads, E] projection;
+// gradients in their layout transpose and reshape back to it without a copy (a GPT step copied
+// each of them: 2% of its time).
+Tensor empty_in_order_of(const Tensor& t) {
+  const int64_t n = t.dim();
+  DimVector order(static_cast<size_t>(n));
+  for (int64_t d = 0; d < n; ++d) order[static_cast<size_t>(d)] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return t.stride(a) > t.stride(b); });
+  if (n < 2 || order.back() != n - 1) return empty(t.sizes(), t.options());
+  DimVector sizes, inverse(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    sizes.push_back(t.size(order[static_cast<size_t>(i)]));
+    inverse[static_cast<size_t>(order[static_cast<size_t>(i)])] = i;
+  }
+  return permute(empty(sizes, t.options()), inverse);
+}
+
 // The fused kernel's backward: its own kernel, or the composite formulas under create_graph.
 struct ScaledDotProductAttentionBackward : autograd::Node {
   SavedTensor q, k, v, out;
@@ -74,9 +92,9 @@ struct ScaledDotProductAttentionBackward : autograd::Node {
     AttentionInputs in{q.unpack(this), k.unpack(this), v.unpack(this), mask, causal, scale};
     if (autograd::any_requires_grad(g[0], in.q, in.k, in.v))
       return attention_grads(g[0], in.q, in.k, in.v, mask, causal, scale);
-    Tensor gq = needs_input_grad(0) ? empty(in.q.sizes(), in.q.options()) : Tensor();
-    Tensor gk = needs_input_grad(1) ? empty(in.k.sizes(), in.k.options()) : Tensor();
-    Tensor gv = needs_input_grad(2) ? empty(in.v.sizes(), in.v.options()) : Tensor();
+    Tensor gq = needs_input_grad(0) ? empty_in_order_of(in.q) : Tensor();
+    Tensor gk = needs_input_grad(1) ? empty_in_order_of(in.k) : Tensor();
+    Tensor gv = needs_input_grad(2) ? empty_in_order_of(in.v) : Tensor();
     attention_backward_stub(in.q.device().type, gq, gk, gv, g[0], out.unpack(this), logsumexp, probs, in);
     return {gq, gk, gv};
   }

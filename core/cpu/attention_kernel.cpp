@@ -73,6 +73,31 @@ struct Operand {
   }
 };
 
+// A gradient the backward writes: row r of entry b at row(b, r), unit column stride (the stub's
+// contract), rows row_stride apart; null when the gradient is not wanted.
+template <typename T>
+struct Output {
+  T* data = nullptr;
+  std::vector<int64_t> offsets;
+  int64_t row_stride = 0;
+
+  explicit Output(const Tensor& t) {
+    if (!t.defined()) return;
+    data = static_cast<T*>(t.data_ptr());
+    offsets = batch_offsets(t);
+    row_stride = t.stride(-2);
+  }
+  explicit operator bool() const { return data != nullptr; }
+  T* row(int64_t b, int64_t r) const { return data + offsets[static_cast<size_t>(b)] + r * row_stride; }
+  /// rows [0, rows) of entry b, cols wide, times s
+  void scale(int64_t b, int64_t rows, int64_t cols, T s) const {
+    for (int64_t r = 0; r < rows; ++r) VecMap<T>(row(b, r), cols) *= s;
+  }
+  void zero(int64_t b, int64_t rows, int64_t cols) const {
+    for (int64_t r = 0; r < rows; ++r) VecMap<T>(row(b, r), cols).setZero();
+  }
+};
+
 // Everything a block needs, in T.
 template <typename T>
 struct Problem {
@@ -207,16 +232,14 @@ void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, 
   const T* o = static_cast<const T*>(out.data_ptr());
   const T* lse = static_cast<const T*>(logsumexp.data_ptr());
   const T* saved = probs.defined() ? static_cast<const T*>(probs.data_ptr()) : nullptr;
-  T* dq = grad_q.defined() ? static_cast<T*>(grad_q.data_ptr()) : nullptr;
-  T* dk = grad_k.defined() ? static_cast<T*>(grad_k.data_ptr()) : nullptr;
-  T* dv = grad_v.defined() ? static_cast<T*>(grad_v.data_ptr()) : nullptr;
+  const Output<T> dq(grad_q), dk(grad_k), dv(grad_v);
   const int64_t blocks = p.blocks();
   // NB: one task per batch entry: its key and value gradients sum over all of its blocks.
   run_tasks(p.batch, p.L * p.S * (2 * p.E + 3 * p.Ev), [&](int64_t b) {
-    T* dkb = dk ? dk + b * p.S * p.E : nullptr;
-    T* dvb = dv ? dv + b * p.S * p.Ev : nullptr;
-    if (dkb) VecMap<T>(dkb, p.S * p.E).setZero();
-    if (dvb) VecMap<T>(dvb, p.S * p.Ev).setZero();
+    T* dkb = dk ? dk.row(b, 0) : nullptr;
+    T* dvb = dv ? dv.row(b, 0) : nullptr;
+    if (dkb) dk.zero(b, p.S, p.E);
+    if (dvb) dv.zero(b, p.S, p.Ev);
     std::vector<T> own, dprob, dot(static_cast<size_t>(p.block));
     for (int64_t blk = 0; blk < blocks; ++blk) {
       const int64_t i0 = blk * p.block, rows = std::min(p.block, p.L - i0), n = p.keys_for(i0 + rows);
@@ -244,7 +267,7 @@ void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, 
         ld = n;
       }
       // d value += prob^T grad_out
-      if (dvb) gemm<T>({prob, n, rows, 1, ld}, g_rows, dvb, p.Ev, true);
+      if (dvb) gemm<T>({prob, n, rows, 1, ld}, g_rows, dvb, dv.row_stride, true);
       if (!dq && !dkb) continue;
       // d scores = prob * (grad_out v^T - dot)
       dprob.resize(static_cast<size_t>(rows * n));
@@ -255,13 +278,12 @@ void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, 
       }
       // d query = d scores k * scale; d key += d scores^T q (scaled once at the end)
       if (dq) {
-        T* dqb = dq + (b * p.L + i0) * p.E;
-        gemm<T>({dprob.data(), rows, n, n, 1}, p.k.rows(b, 0, n, p.E), dqb, p.E, false);
-        VecMap<T>(dqb, rows * p.E) *= p.scale;
+        gemm<T>({dprob.data(), rows, n, n, 1}, p.k.rows(b, 0, n, p.E), dq.row(b, i0), dq.row_stride, false);
+        for (int64_t r = 0; r < rows; ++r) VecMap<T>(dq.row(b, i0 + r), p.E) *= p.scale;
       }
-      if (dkb) gemm<T>({dprob.data(), n, rows, 1, n}, p.q.rows(b, i0, rows, p.E), dkb, p.E, true);
+      if (dkb) gemm<T>({dprob.data(), n, rows, 1, n}, p.q.rows(b, i0, rows, p.E), dkb, dk.row_stride, true);
     }
-    if (dkb) VecMap<T>(dkb, p.S * p.E) *= p.scale;
+    if (dkb) dk.scale(b, p.S, p.E, p.scale);
   });
 }
 

@@ -30,8 +30,9 @@ EMBER_DECLARE_STUB(attention_forward_stub, AttentionForwardFn);
 
 /// Kernel: the gradients of the forward's out (out, logsumexp and probs as it wrote them; probs
 /// undefined means: recompute them from logsumexp) for grad_out [*, L, Ev] (any layout):
-/// grad_q [*, L, E], grad_k [*, S, E], grad_v [*, S, Ev], each contiguous and overwritten, or
-/// undefined when not wanted. Fully masked rows contribute nothing.
+/// grad_q [*, L, E], grad_k [*, S, E], grad_v [*, S, Ev], each overwritten, or undefined when not
+/// wanted; their last dim has unit stride, their other dims any non-overlapping layout (the op
+/// gives each the layout of its input). Fully masked rows contribute nothing.
 using AttentionBackwardFn = void (*)(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v,
                                      const Tensor& grad_out, const Tensor& out, const Tensor& logsumexp,
                                      const Tensor& probs, const AttentionInputs& in);

@@ -139,6 +139,31 @@ TEST(AttentionTest, FusedMatchesReferenceAndCompositeAcrossBlocks) {
   }
 }
 
+// q, k and v as a GPT makes them: heads split off one [B, L, 3 heads E] projection and transposed.
+// Their gradients come back in that layout (so they reshape to the projection's without a copy),
+// with the values of the composite formulas, over one block and several, causal or not.
+TEST(AttentionTest, GradientsOfTransposedHeadsComeBackInTheirLayout) {
+  manual_seed(2);
+  for (int64_t L : {5, 200}) {
+    for (bool causal : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "L " << L << (causal ? " causal" : ""));
+      const int64_t B = 2, H = 3, E = 4;
+      Tensor proj = randn({B, L, 3 * H * E}, kFloat64).set_requires_grad();
+      TensorList qkv = split(proj, H * E, 2);
+      auto heads = [&](const Tensor& t) { return t.view({B, L, H, E}).transpose(1, 2); };
+      Tensor q = heads(qkv[0]), k = heads(qkv[1]), v = heads(qkv[2]);
+      Tensor out = scaled_dot_product_attention(q, k, v, Tensor(), 0.0, causal);
+      Tensor g = randn(out.sizes(), kFloat64);
+      TensorList fused = autograd::grad({(out * g).sum()}, {q, k, v});
+      TensorList slow = autograd::grad({(composite(q, k, v, Tensor(), causal) * g).sum()}, {q, k, v});
+      for (int i = 0; i < 3; ++i) {
+        expect_close(fused[i], slow[i], 1e-10, 1e-12, "gradient " + std::to_string(i));
+        EXPECT_EQ(fused[i].strides(), IntArrayRef({L * H * E, E, H * E, 1})) << "gradient " << i;
+      }
+    }
+  }
+}
+
 TEST(AttentionTest, FloatMatchesDoubleAcrossBlocks) {
   manual_seed(1);
   Tensor q = randn({2, 3, 140, 16}), k = randn({2, 3, 150, 16}), v = randn({2, 3, 150, 8});
