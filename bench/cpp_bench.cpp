@@ -363,11 +363,18 @@ double seconds_since(Clock::time_point t0) {
 constexpr int kRounds = 20;
 // The Fashion-MNIST epoch: the best of this many, one after the other (python_bench.py's EPOCHS).
 constexpr int kEpochs = 3;
+// The best round's time per call; a call longer than a round gets one warm-up, and its rounds stop at
+// twice the budget after 3 (python_bench.py's time_per_call).
 template <typename F>
 double time_per_call(F&& f, double budget = 0.5) {
-  for (int i = 0; i < 3; ++i) f();
+  auto first = Clock::now();
+  f();
+  const bool slow = seconds_since(first) > budget / kRounds;
+  for (int i = 0; i < (slow ? 0 : 2); ++i) f();
   double best = 1e30;
+  const auto start = Clock::now();
   for (int round = 0; round < kRounds; ++round) {
+    if (slow && round >= 3 && seconds_since(start) > 2 * budget) break;
     int64_t calls = 0;
     auto t0 = Clock::now();
     while (seconds_since(t0) < budget / kRounds) {
