@@ -52,10 +52,13 @@ DimVector contiguous_strides(IntArrayRef sizes) {
 }
 
 bool is_contiguous_layout(IntArrayRef sizes, IntArrayRef strides) {
+  // NB: a tensor without elements is contiguous whatever its strides, as in PyTorch (NumPy gives an
+  // empty array zero strides, and from_numpy of one was not)
+  for (int64_t s : sizes)
+    if (s == 0) return true;
   int64_t expected = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     if (sizes[i] == 1) continue;
-    if (sizes[i] == 0) return true;
     if (strides[i] != expected) return false;
     expected *= sizes[i];
   }

@@ -18,6 +18,18 @@ TEST(TensorTest, ZerosHasShapeDtypeAndContiguousStrides) {
   EXPECT_TRUE(t.is_contiguous());
 }
 
+// A tensor without elements is contiguous whatever its strides, as in PyTorch: NumPy gives an empty
+// array zero strides, which from_numpy keeps, and view() and the kernels' fast paths ask.
+TEST(TensorTest, EmptyTensorsAreContiguousWhateverTheirStrides) {
+  float unused = 0;
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{0, 3, 4, 5}, {3, 0}, {2, 3, 0}}) {
+    Tensor t = from_blob(&unused, shape, kFloat32, nullptr, std::vector<int64_t>(shape.size(), 0));
+    EXPECT_TRUE(t.is_contiguous()) << ::testing::PrintToString(shape);
+    EXPECT_EQ(t.view({-1}).numel(), 0);
+  }
+  EXPECT_FALSE(from_blob(&unused, {2, 3}, kFloat32, nullptr, {1, 2}).is_contiguous());
+}
+
 TEST(TensorTest, AddBroadcastsAndBackpropagates) {
   Tensor a = tensor<float>({1, 2, 3, 4, 5, 6}, {2, 3}).set_requires_grad();
   Tensor b = tensor<float>({10, 20, 30}).set_requires_grad();

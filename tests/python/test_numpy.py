@@ -127,3 +127,12 @@ def test_scalars_and_zero_sized_arrays():
 def test_tolist_matches_numpy():
     a = np.random.default_rng(0).standard_normal((2, 3, 2))
     assert ember.tensor(a).tolist() == a.tolist()
+
+
+def test_from_numpy_of_an_empty_array_is_contiguous_as_in_pytorch():
+    # NumPy gives an empty array zero strides; PyTorch's tensor keeps them and is contiguous.
+    for shape in [(0, 3, 4, 5), (3, 0), (0,)]:
+        t = ember.from_numpy(np.zeros(shape, dtype=np.float32))
+        assert t.is_contiguous()
+        assert t.view(-1).shape == (0,)
+        assert t.reshape(shape[::-1]).shape == shape[::-1]
