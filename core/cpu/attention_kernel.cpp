@@ -89,9 +89,9 @@ struct Output {
   }
   explicit operator bool() const { return data != nullptr; }
   T* row(int64_t b, int64_t r) const { return data + offsets[static_cast<size_t>(b)] + r * row_stride; }
-  /// rows [0, rows) of entry b, cols wide, times s
-  void scale(int64_t b, int64_t rows, int64_t cols, T s) const {
-    for (int64_t r = 0; r < rows; ++r) VecMap<T>(row(b, r), cols) *= s;
+  /// rows [r0, r0 + rows) of entry b, cols wide, times s
+  void scale(int64_t b, int64_t r0, int64_t rows, int64_t cols, T s) const {
+    for (int64_t r = r0; r < r0 + rows; ++r) VecMap<T>(row(b, r), cols) *= s;
   }
   void zero(int64_t b, int64_t rows, int64_t cols) const {
     for (int64_t r = 0; r < rows; ++r) VecMap<T>(row(b, r), cols).setZero();
@@ -279,11 +279,11 @@ void backward(const Tensor& grad_q, const Tensor& grad_k, const Tensor& grad_v, 
       // d query = d scores k * scale; d key += d scores^T q (scaled once at the end)
       if (dq) {
         gemm<T>({dprob.data(), rows, n, n, 1}, p.k.rows(b, 0, n, p.E), dq.row(b, i0), dq.row_stride, false);
-        for (int64_t r = 0; r < rows; ++r) VecMap<T>(dq.row(b, i0 + r), p.E) *= p.scale;
+        dq.scale(b, i0, rows, p.E, p.scale);
       }
       if (dkb) gemm<T>({dprob.data(), n, rows, 1, n}, p.q.rows(b, i0, rows, p.E), dkb, dk.row_stride, true);
     }
-    if (dkb) dk.scale(b, p.S, p.E, p.scale);
+    if (dkb) dk.scale(b, 0, p.S, p.E, p.scale);
   });
 }
 

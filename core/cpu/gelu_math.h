@@ -48,6 +48,7 @@ inline constexpr float kTail[] = {0.09973360598087311f,  0.09978432208299637f, 0
                                   0.08430977165699005f,  0.05078345164656639f, 0.07481326907873154f,
                                   -0.023911280557513237f, 0.038109734654426575f, 0.020174972712993622f,
                                   -0.07132609933614731f, 0.04295669496059418f, -0.008402237668633461f};
+inline constexpr float kInvSqrt2Pi = 0.3989422804014327f;  // phi(0) = 1 / sqrt(2 pi)
 // (Phi(x) - 1/2) / x and (Phi(x) + x phi(x) - 1/2) / x in powers of x^2 on |x| < 0.75, highest first.
 inline constexpr float kNearGelu[] = {-8.387866728298832e-06f, 0.00011477760563138872f, -0.0011871375609189272f,
                                       0.00997353158891201f,    -0.06649038195610046f,   0.3989422917366028f};
@@ -68,7 +69,7 @@ EIGEN_ALWAYS_INLINE Packet gelu_packet(const Packet& x) {
   const Packet h811 = pmadd(pmadd(c(11), t, c(10)), t2, pmadd(c(9), t, c(8)));
   const Packet h = pmadd(h811, t8, pmadd(h47, t4, h03));
   // Q / exp(-a^2 / 2) for gelu; for the slope (Q - a phi(a)) / exp(-a^2 / 2)
-  const Packet scaled = Slope ? pmadd(t, h, pnegate(pmul(a, pset1<Packet>(0.3989422804014327f)))) : pmul(t, h);
+  const Packet scaled = Slope ? pmadd(t, h, pnegate(pmul(a, pset1<Packet>(kInvSqrt2Pi)))) : pmul(t, h);
   const Packet hi = pmul(ac, ac), lo = square_residual(ac, hi);
   // v exp(-a^2 / 2), exp(-hi / 2) (1 - lo / 2) to first order in the tiny lo. NB: each lane's form
   // is its own (a value's result must not depend on its neighbours); the deep one runs only where
@@ -77,12 +78,15 @@ EIGEN_ALWAYS_INLINE Packet gelu_packet(const Packet& x) {
   const Packet e = exp_normal_range(pmul(pmin(hi, pset1<Packet>(169.0f)), pset1<Packet>(-0.5f)));
   const Packet full = pmadd(e, pmul(lo, pset1<Packet>(-0.5f)), e);
   const bool any_deep = predux_any(deep);
-  const Packet half = any_deep ? exp_normal_range(pmul(hi, pset1<Packet>(-0.25f))) : full;
-  const Packet half_e = pmadd(half, pmul(lo, pset1<Packet>(-0.25f)), half);
-  const Packet past = pcmp_lt(pset1<Packet>(15.0f), a);
+  Packet half = full;  // exp(-a^2 / 4), read only where some lane is deep
+  if (any_deep) {
+    const Packet e4 = exp_normal_range(pmul(hi, pset1<Packet>(-0.25f)));
+    half = pmadd(e4, pmul(lo, pset1<Packet>(-0.25f)), e4);
+  }
   const auto times_exp = [&](const Packet& v) {
     if (!any_deep) return pmul(v, full);
-    const Packet two_halves = pselect(past, pmul(v, pzero(v)), pmul(pmul(v, half_e), half_e));
+    const Packet past = pcmp_lt(pset1<Packet>(15.0f), a);
+    const Packet two_halves = pselect(past, pmul(v, pzero(v)), pmul(pmul(v, half), half));
     return pselect(deep, two_halves, pmul(v, full));
   };
   const Packet negative = pcmp_lt(x, pzero(x));
