@@ -1,6 +1,6 @@
 // CUDA kernel for matmul: float32 and float64 through cuBLAS's strided-batched GEMM on the operands'
-// own layouts (cuda/shared/gemm_plan.h: a transposed view needs no copy), integers through a plain
-// kernel (cuBLAS has no integer GEMM). The batch dims that flatten to one stride per operand (all of
+// own layouts (cuda/shared/gemm_plan.h: a transposed view needs no copy), addmm's accumulation as
+// its beta = 1; integers through a plain kernel (cuBLAS has no integer GEMM). The batch dims that flatten to one stride per operand (all of
 // them, for contiguous or broadcast operands) go to cuBLAS in one call; any others are looped here.
 // float32 products keep full precision (no TF32), as on the CPU. float16 and bfloat16 go to
 // cuBLAS's GemmEx on tensor cores, accumulating in float32 and rounding once, where the device
@@ -68,13 +68,13 @@ void for_each_batch_group(const Tensor& out, const Tensor& a, const Tensor& b, c
 // T: float, double, or uint16_t for the float16 and bfloat16 bits (GemmEx: float32 accumulation,
 // float alpha and beta, one rounding of the result).
 template <typename T>
-void cublas_matmul(const On& on, const Tensor& out, const Tensor& a, const Tensor& b) {
+void cublas_matmul(const On& on, const Tensor& out, const Tensor& a, const Tensor& b, bool accumulate) {
   const GemmPlan plan = plan_gemm(view_of(a), view_of(b));
   const CublasApi& api = cublas();
   cublasHandle_t handle = cublas_handle(on.index);
   const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
   using Scale = std::conditional_t<std::is_same_v<T, double>, double, float>;
-  const Scale alpha = 1, beta = 0;
+  const Scale alpha = 1, beta = accumulate ? 1 : 0;
   const cudaDataType_t half = out.dtype() == kBFloat16 ? CUDA_R_16BF : CUDA_R_16F;
   const T* ap = static_cast<const T*>(a.data_ptr());
   const T* bp = static_cast<const T*>(b.data_ptr());
@@ -109,23 +109,24 @@ void integer_matmul(const On& on, const Tensor& out, const Tensor& a, const Tens
   });
 }
 
-void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
+void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b, bool accumulate) {
   check_compute_dtype(out.dtype(), "matmul");
   EMBER_CHECK_TYPE(out.dtype() != kBool, "matmul: not supported for bool tensors");
+  EMBER_INTERNAL_ASSERT(!accumulate || is_floating(out.dtype()), "matmul: accumulates floating products only");
   if (out.numel() == 0) return;
-  if (a.size(-1) == 0) {  // an empty sum: zeros (cuBLAS asks k >= 1 of its leading dims)
-    fill_data(out, 0);
+  if (a.size(-1) == 0) {  // an empty sum: zeros, or the addend (cuBLAS asks k >= 1 of its leading dims)
+    if (!accumulate) fill_data(out, 0);
     return;
   }
   On on(out);
   if (!is_floating(out.dtype())) return integer_matmul(on, out, a, b);
   const Tensor ar = gemm_ready(a), br = gemm_ready(b);
   if (is_16bit_float(out.dtype()))
-    cublas_matmul<uint16_t>(on, out, ar, br);
+    cublas_matmul<uint16_t>(on, out, ar, br, accumulate);
   else if (out.dtype() == kFloat32)
-    cublas_matmul<float>(on, out, ar, br);
+    cublas_matmul<float>(on, out, ar, br, accumulate);
   else
-    cublas_matmul<double>(on, out, ar, br);
+    cublas_matmul<double>(on, out, ar, br, accumulate);
 }
 
 }  // namespace

@@ -1,10 +1,14 @@
 #include "ember/ops/matmul.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "ember/autograd/record.h"
+#include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/core/strided.h"
 #include "ember/ops/autocast.h"
+#include "ember/ops/binary.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/view.h"
 
@@ -60,7 +64,7 @@ Tensor matmul_forward(const Tensor& a, const Tensor& b) {
   if (k == 0) return zeros(out.sizes(), a.options());  // the empty sum (and bool's only product)
   DimVector a_shape = with_matrix(batch, m, k), b_shape = with_matrix(batch, k, n);
   matmul_stub(a.device().type, out, a.sizes() == IntArrayRef(a_shape) ? a : expand_data(a, a_shape),
-              b.sizes() == IntArrayRef(b_shape) ? b : expand_data(b, b_shape));
+              b.sizes() == IntArrayRef(b_shape) ? b : expand_data(b, b_shape), false);
   return out;
 }
 
@@ -77,17 +81,23 @@ Tensor product(const Tensor& x, const Tensor& y, bool transposed) {
 }
 
 // d(a@b)/da = grad @ b^T ; d(a@b)/db = a^T @ grad (each summed over the batch dims it was broadcast
-// to), laid out as the operand is.
+// to), laid out as the operand is. With an addend (matmul_add) the inputs are (addend, a, b) and the
+// addend's gradient is grad summed to its shape.
 struct MatmulBackward : autograd::Node {
   SavedTensor a, b;
   DimVector a_shape, b_shape;
   bool a_transposed = false, b_transposed = false;
-  const char* name() const override { return "MatmulBackward"; }
+  std::optional<DimVector> addend_shape;
+  const char* name() const override { return addend_shape ? "AddmmBackward" : "MatmulBackward"; }
   TensorList apply(TensorList&& g) override {
+    const size_t first = addend_shape ? 1 : 0;
     Tensor ga, gb;
-    if (needs_input_grad(0)) ga = sum_to(product(g[0], transpose(b.unpack(this), -1, -2), a_transposed), a_shape);
-    if (needs_input_grad(1)) gb = sum_to(product(transpose(a.unpack(this), -1, -2), g[0], b_transposed), b_shape);
-    return {ga, gb};
+    if (needs_input_grad(first))
+      ga = sum_to(product(g[0], transpose(b.unpack(this), -1, -2), a_transposed), a_shape);
+    if (needs_input_grad(first + 1))
+      gb = sum_to(product(transpose(a.unpack(this), -1, -2), g[0], b_transposed), b_shape);
+    if (!addend_shape) return {ga, gb};
+    return {needs_input_grad(0) ? sum_to(g[0], *addend_shape) : Tensor(), ga, gb};
   }
   void release_saved() override {
     a.reset();
@@ -95,19 +105,26 @@ struct MatmulBackward : autograd::Node {
   }
 };
 
+// Records out = [addend +] a @ b on the tape (nothing when no input requires grad).
+void record_product(const Tensor& out, const Tensor* addend, const Tensor& a, const Tensor& b) {
+  const bool wants = addend ? autograd::any_requires_grad(*addend, a, b) : autograd::any_requires_grad(a, b);
+  if (!wants) return;
+  auto node = addend ? autograd::make_node<MatmulBackward>(*addend, a, b) : autograd::make_node<MatmulBackward>(a, b);
+  const size_t first = addend ? 1 : 0;
+  if (addend) node->addend_shape = addend->sizes().vec();
+  node->a_shape = a.sizes().vec();
+  node->b_shape = b.sizes().vec();
+  node->a_transposed = column_major(a);
+  node->b_transposed = column_major(b);
+  if (node->needs_input_grad(first)) node->b = SavedTensor(b);
+  if (node->needs_input_grad(first + 1)) node->a = SavedTensor(a);
+  autograd::set_history(out, node);
+}
+
 // The recorded product of operands with at least 2 dims.
 Tensor batched_matmul(const Tensor& a, const Tensor& b) {
   Tensor out = matmul_forward(a, b);
-  if (autograd::any_requires_grad(a, b)) {
-    auto node = autograd::make_node<MatmulBackward>(a, b);
-    node->a_shape = a.sizes().vec();
-    node->b_shape = b.sizes().vec();
-    node->a_transposed = column_major(a);
-    node->b_transposed = column_major(b);
-    if (node->needs_input_grad(0)) node->b = SavedTensor(b);
-    if (node->needs_input_grad(1)) node->a = SavedTensor(a);
-    autograd::set_history(out, node);
-  }
+  record_product(out, nullptr, a, b);
   return out;
 }
 
@@ -134,6 +151,22 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     return reshape(batched_matmul(reshape(a, {rows, a.size(-1)}), b), out_shape);
   }
   return batched_matmul(a, b);
+}
+
+Tensor matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b) {
+  check_operands(a, b);
+  EMBER_CHECK_VALUE(a.dim() == 2 && b.dim() == 2, "matmul_add: expected 2-D matrices, got shapes ", a.sizes(), " and ",
+                    b.sizes());
+  EMBER_CHECK_VALUE(addend.defined(), "matmul_add: the addend is an undefined tensor");
+  const DimVector shape{a.size(0), b.size(1)};
+  const bool fused = addend.dtype() == a.dtype() && addend.device() == a.device() && is_floating(a.dtype()) &&
+                     broadcast_shapes(addend.sizes(), shape, "matmul_add") == IntArrayRef(shape);
+  if (!fused) return add(addend, matmul(a, b));  // a promoted or broadcast-widened sum, as add gives it
+  Tensor out = empty(shape, a.options());
+  copy_data(out, expand_data(addend, shape));
+  if (out.numel() > 0 && a.size(1) > 0) matmul_stub(a.device().type, out, a, b, true);
+  record_product(out, &addend, a, b);
+  return out;
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {

@@ -7,3 +7,13 @@
 // an integer type other than bool). Transposed operands are multiplied in place.
 #include "ember/core/kernels/matmul.h"
 #include "ember/ops/functions.h"
+
+namespace ember {
+
+/// addend + a @ b for 2-D a [m, k] and b [k, n], the addend broadcast to [m, n] (addmm with beta =
+/// alpha = 1; a linear layer's bias). The addend is written into the result first and the product
+/// accumulates onto it, as PyTorch's addmm does: no pass over the result of its own, one rounding.
+/// An addend of another dtype or device, or of a wider shape, gets add(addend, matmul(a, b)).
+Tensor matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b);
+
+}  // namespace ember

@@ -8,6 +8,7 @@
 #include "ember/core/shape.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/matmul.h"
 #include "ember/ops/reduce.h"
 
 namespace ember {
@@ -142,6 +143,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
                          [&](const autocast::Cast& cast) { return addmm(cast(self), cast(mat1), cast(mat2), beta, alpha); });
   EMBER_CHECK_VALUE(mat1.dim() == 2 && mat2.dim() == 2, "addmm: expected 2-D matrices, got shapes ", mat1.sizes(),
                     " and ", mat2.sizes());
+  if (beta.to<double>() == 1 && alpha.to<double>() == 1) return matmul_add(self, mat1, mat2);
   return scaled_sum(self, mm(mat1, mat2), beta, alpha);
 }
 

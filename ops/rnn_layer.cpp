@@ -89,7 +89,7 @@ void gemm_into(const Tensor& out, const Tensor& rows, const Tensor& w, bool tran
   }
   Tensor rhs = transpose_w ? as_strided_data(w, {w.size(1), w.size(0)}, {w.stride(1), w.stride(0)}, w.storage_offset())
                            : w;
-  matmul_stub(out.device().type, out, rows, rhs);
+  matmul_stub(out.device().type, out, rows, rhs, false);
 }
 
 // d rnn_layer: the steps in reverse, each the fused backward kernel then one GEMM for the gradient
@@ -169,7 +169,7 @@ struct RnnLayerBackward : autograd::Node {
     Tensor gh2 = as_strided_data(grad_h, {G, T * B}, {1, G}, grad_h.storage_offset());  // [T*B, G]^T
     Tensor prev2 = as_strided_data(prev, {T * B, H}, {H, 1}, 0);
     Tensor grad_w = empty({G, H}, out.options());
-    matmul_stub(out.device().type, grad_w, gh2, prev2);
+    matmul_stub(out.device().type, grad_w, gh2, prev2, false);
     return grad_w;
   }
 

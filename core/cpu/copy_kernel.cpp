@@ -85,20 +85,32 @@ void cpu_copy(const Tensor& dst, const Tensor& src) {
   if (convert_16bit(dst, src)) return;
   visit_dtype(dst.dtype(), [&]<typename To>(type_tag<To>) {
     visit_dtype(src.dtype(), [&]<typename From>(type_tag<From>) {
-      for_each_strided<2>({&dst, &src}, [](const std::array<char*, 2>& p,
-                                           const std::array<int64_t, 2>& s, int64_t n) {
+      auto one = [](char* o, const char* x) {
+        From v;
+        std::memcpy(&v, x, sizeof(From));
+        To w;
+        if constexpr (std::is_same_v<To, bool> && !is_complex_v<From>)
+          w = convert<double>(v) != 0.0;  // NB: not through float32, where 1e-300 is 0
+        else
+          w = convert<To>(v);
+        std::memcpy(o, &w, sizeof(To));
+      };
+      for_each_strided<2>({&dst, &src}, [&](const std::array<char*, 2>& p,
+                                            const std::array<int64_t, 2>& s, int64_t n) {
         char* o = p[0];
         const char* x = p[1];
-        for (int64_t i = 0; i < n; ++i, o += s[0], x += s[1]) {
-          From v;
-          std::memcpy(&v, x, sizeof(From));
-          To w;
-          if constexpr (std::is_same_v<To, bool> && !is_complex_v<From>)
-            w = convert<double>(v) != 0.0;  // NB: not through float32, where 1e-300 is 0
-          else
-            w = convert<To>(v);
-          std::memcpy(o, &w, sizeof(To));
+        // NB: unit-stride runs (a broadcast bias written into addmm's result, a slice made contiguous)
+        // as a block copy or a loop of constant strides the compiler vectorises: the general loop
+        // below took 0.6 ns an element, 7x PyTorch's copy.
+        if (s[0] == static_cast<int64_t>(sizeof(To)) && s[1] == static_cast<int64_t>(sizeof(From))) {
+          if constexpr (std::is_same_v<To, From>) {
+            std::memcpy(o, x, static_cast<size_t>(n) * sizeof(To));
+          } else {
+            for (int64_t i = 0; i < n; ++i) one(o + i * sizeof(To), x + i * sizeof(From));
+          }
+          return;
         }
+        for (int64_t i = 0; i < n; ++i, o += s[0], x += s[1]) one(o, x);
       });
     });
   });

@@ -1,4 +1,5 @@
-// CPU kernel for matmul (ops/matmul.h): one gemm per batch entry on the operands' own layout.
+// CPU kernel for matmul (ops/matmul.h): one gemm per batch entry on the operands' own layout,
+// writing or (addmm) accumulating into out.
 // Large products are split over threads by Eigen; many small ones are split over the batch.
 // bfloat16 products go to oneDNN's bfloat16 matmul where the CPU has the instructions, and are
 // widened to float32 (computed in float32, rounded once) where it has not.
@@ -49,14 +50,14 @@ void for_each_product(const Tensor& out, const Tensor& a, const Tensor& b, int64
 }
 
 template <typename T>
-void batched_gemm(const Tensor& out, const Tensor& a, const Tensor& b) {
+void batched_gemm(const Tensor& out, const Tensor& a, const Tensor& b, bool accumulate) {
   const int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   const int64_t ars = a.stride(-2), acs = a.stride(-1), brs = b.stride(-2), bcs = b.stride(-1);
   const T* ap = static_cast<const T*>(a.data_ptr());
   const T* bp = static_cast<const T*>(b.data_ptr());
   T* op = static_cast<T*>(out.data_ptr());
   for_each_product(out, a, b, 0, [&](int64_t a_off, int64_t b_off, int64_t i) {
-    gemm<T>({ap + a_off, m, k, ars, acs}, {bp + b_off, k, n, brs, bcs}, op + i * m * n, n, false);
+    gemm<T>({ap + a_off, m, k, ars, acs}, {bp + b_off, k, n, brs, bcs}, op + i * m * n, n, accumulate);
   });
 }
 
@@ -82,17 +83,19 @@ bool onednn_batched(const Tensor& out, const Tensor& a, const Tensor& b) {
   return true;
 }
 
-void cpu_matmul(const Tensor& out, const Tensor& a, const Tensor& b) {
+void cpu_matmul(const Tensor& out, const Tensor& a, const Tensor& b, bool accumulate) {
+  EMBER_INTERNAL_ASSERT(!accumulate || is_floating(out.dtype()), "matmul: accumulates floating products only");
   Tensor ar = gemm_ready(a), br = gemm_ready(b);
   if (is_16bit_float(out.dtype())) {
-    if (onednn_batched(out, ar, br)) return;
-    return widened<&cpu_matmul, 0>(out, ar, br);
+    // NB: oneDNN's matmul overwrites; an addend goes through the float32 copy (widened keeps out's values)
+    if (!accumulate && onednn_batched(out, ar, br)) return;
+    return widened<&cpu_matmul, 0>(out, ar, br, accumulate);
   }
   visit_compute_dtype(out.dtype(), "matmul", [&]<typename T>(type_tag<T>) {
     if constexpr (std::is_same_v<T, bool>)
       EMBER_CHECK_TYPE(false, "matmul: not supported for bool tensors");
     else
-      batched_gemm<T>(out, ar, br);
+      batched_gemm<T>(out, ar, br, accumulate);
   });
 }
 

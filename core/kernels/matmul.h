@@ -7,8 +7,10 @@
 namespace ember {
 
 /// Kernel: out [B..., m, n] (contiguous) = a [B..., m, k] @ b [B..., k, n], the batch dims already
-/// broadcast (stride 0 where expanded); all three of one dtype.
-using MatmulFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b);
+/// broadcast (stride 0 where expanded); all three of one dtype. With `accumulate` (floating dtypes
+/// only) out += a @ b: out holds an addend on entry (addmm's bias, written first) and the sum is
+/// taken in the product's accumulator, rounded once, as BLAS's beta = 1.
+using MatmulFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, bool accumulate);
 EMBER_DECLARE_STUB(matmul_stub, MatmulFn);
 
 }  // namespace ember

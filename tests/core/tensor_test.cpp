@@ -143,3 +143,27 @@ TEST(TensorTest, TinyFloat64ValuesConvertToTrue) {
   Tensor b = tensor({1.9e-49, 1e-300, 0.0, -0.0, std::nan("")}).to(kBool);
   EXPECT_EQ(b.to_vector<bool>(), (std::vector<bool>{true, true, false, false, true}));
 }
+
+// Copies whose runs have unit strides (a broadcast row written out, a slice of padded rows) take the
+// block path; each element must still land where the element-by-element definition puts it.
+TEST(TensorTest, CopiesOfBroadcastAndSlicedRunsKeepEveryElementInPlace) {
+  Tensor row = arange(37, TensorOptions(kFloat32));
+  Tensor wide = row.expand({5, 37}).contiguous();
+  for (int64_t i = 0; i < 5; ++i)
+    for (int64_t j = 0; j < 37; ++j) ASSERT_EQ(wide.select(0, i).select(0, j).item<float>(), static_cast<float>(j));
+  Tensor padded = arange(6 * 40, TensorOptions(kFloat64)).view({6, 40});
+  Tensor slice = padded.slice(1, 3, 36).slice(0, 1, 6);  // runs of 33 at a row stride of 40
+  for (DType to : {kFloat64, kFloat32, kInt64, kBFloat16}) {
+    SCOPED_TRACE(::testing::PrintToString(to));
+    Tensor out = empty({5, 33}, TensorOptions(to));
+    copy_data(out, slice);
+    const std::vector<double> got = out.to_vector<double>();
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < 33; ++j) {
+        const double v = static_cast<double>((i + 1) * 40 + j + 3);
+        const double want =
+            to == kBFloat16 ? static_cast<double>(static_cast<float>(BFloat16(static_cast<float>(v)))) : v;
+        ASSERT_EQ(got[static_cast<size_t>(i * 33 + j)], want) << i << ", " << j;
+      }
+  }
+}

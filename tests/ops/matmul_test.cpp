@@ -321,3 +321,98 @@ TEST(MatmulTest, MmAndBmmTakeOnlyTheirRanks) {
   expect_error([&] { bmm(a, b); }, {"bmm: expected 3-D tensors, got [2, 3] and [3, 4]"});
   expect_error([&] { bmm(ba, randn({1, 3, 4})); }, {"bmm: batch sizes differ: [5, 2, 3] and [1, 3, 4]"});
 }
+
+namespace {
+
+// addend + a @ b by its definition: the reference product, the addend broadcast, in double.
+std::vector<double> reference_matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b) {
+  const Tensor product = reference_matmul(a.to(kFloat64), b.to(kFloat64));
+  return (product + addend.to(kFloat64)).to_vector<double>();
+}
+
+}  // namespace
+
+TEST(MatmulAddTest, EveryAddendShapeAndLayoutMatchesTheDefinition) {
+  const Tensor a = draw({5, 7}, 80), b = draw({7, 4}, 81);
+  const std::vector<Tensor> addends = {draw({4}, 82), draw({1, 4}, 83), draw({5, 1}, 84), draw({5, 4}, 85),
+                                       draw({}, 86), draw({4, 5}, 87).t()};
+  for (const Tensor& addend : addends) {
+    SCOPED_TRACE(::testing::PrintToString(addend.sizes()));
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{a.t().contiguous().t(), b.t().contiguous().t()}}) {
+      const std::vector<double> got = matmul_add(addend, x, y).to_vector<double>();
+      const std::vector<double> want = reference_matmul_add(addend, x, y);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12);
+    }
+  }
+}
+
+TEST(MatmulAddTest, FloatSumsAreRoundedOnceInEveryDtype) {
+  // Large enough for oneDNN's sgemm, which then accumulates onto the addend (beta = 1).
+  const Tensor a = draw({70, 40}, 90, kFloat32), b = draw({40, 50}, 91, kFloat32), bias = draw({50}, 92, kFloat32);
+  const std::vector<double> want = reference_matmul_add(bias, a, b);
+  const std::vector<double> got = matmul_add(bias, a, b).to_vector<double>();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i])));
+  for (DType half : {kBFloat16, kFloat16}) {
+    SCOPED_TRACE(::testing::PrintToString(half));
+    const Tensor ah = a.to(half), bh = b.to(half), biash = bias.to(half);
+    const Tensor sum = matmul_add(biash, ah, bh);
+    EXPECT_EQ(sum.dtype(), half);
+    // Computed in float32 on the 16-bit values and rounded once: the float32 result of the same
+    // 16-bit inputs, rounded, is the answer to within one 16-bit rounding.
+    const std::vector<double> wide =
+        matmul_add(biash.to(kFloat32), ah.to(kFloat32), bh.to(kFloat32)).to(half).to_vector<double>();
+    const std::vector<double> narrow = sum.to_vector<double>();
+    for (size_t i = 0; i < narrow.size(); ++i) EXPECT_NEAR(narrow[i], wide[i], 1e-2 * (1 + std::abs(wide[i])));
+  }
+}
+
+TEST(MatmulAddTest, EmptyInnerSizeGivesTheAddendAndOtherDtypesPromote) {
+  const Tensor bias = draw({3}, 93);
+  const Tensor sum = matmul_add(bias, zeros({2, 0}, kFloat64), zeros({0, 3}, kFloat64));
+  EXPECT_EQ(sum.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(sum.to_vector<double>(), bias.expand({2, 3}).contiguous().to_vector<double>());
+  EXPECT_EQ(matmul_add(bias, zeros({0, 4}, kFloat64), zeros({4, 3}, kFloat64)).sizes(), IntArrayRef({0, 3}));
+  // An integer addend on float operands is added as add() would (promoted), not accumulated.
+  const Tensor ints = arange(3);
+  const Tensor mixed = matmul_add(ints, ones({2, 4}, kFloat32), ones({4, 3}, kFloat32));
+  EXPECT_EQ(mixed.dtype(), kFloat32);
+  EXPECT_EQ(mixed.to_vector<double>(), (std::vector<double>{4, 5, 6, 4, 5, 6}));
+  expect_error([] { matmul_add(ones({5}), ones({2, 4}), ones({4, 3})); }, {"matmul_add", "[5]", "[2, 3]"});
+  expect_error([] { matmul_add(ones({3}), ones({2, 4}), ones({5, 3})); }, {"cannot multiply [2, 4] by [5, 3]"});
+}
+
+TEST(MatmulAddTest, GradientsMatchFiniteDifferences) {
+  auto fn = [](const TensorList& in) { return matmul_add(in[0], in[1], in[2]); };
+  gradcheck(fn, {draw({4}, 94).set_requires_grad(), draw({3, 5}, 95).set_requires_grad(),
+                 draw({5, 4}, 96).set_requires_grad()});
+  gradcheck(fn, {draw({3, 1}, 97).set_requires_grad(), draw({5, 3}, 98).t().set_requires_grad(),
+                 draw({5, 4}, 99).set_requires_grad()});
+  gradgradcheck(fn, {draw({4}, 100).set_requires_grad(), draw({3, 5}, 101).set_requires_grad(),
+                     draw({5, 4}, 102).set_requires_grad()});
+  // Only the addend needs a gradient: it is the incoming gradient summed over the rows.
+  Tensor bias = zeros({4}, TensorOptions(kFloat64).requires_grad(true));
+  matmul_add(bias, draw({3, 5}, 103), draw({5, 4}, 104)).sum().backward();
+  EXPECT_EQ(bias.grad().to_vector<double>(), std::vector<double>(4, 3.0));
+}
+
+TEST(MatmulAddTest, LinearWithABiasIsTheSameSumForEveryInputRank) {
+  const Tensor w = draw({6, 5}, 110).set_requires_grad(), bias = draw({6}, 111).set_requires_grad();
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{5}, {3, 5}, {2, 3, 5}, {2, 1, 3, 5}, {0, 5}}) {
+    SCOPED_TRACE(::testing::PrintToString(shape));
+    const Tensor x = draw(shape, 112).set_requires_grad();
+    const Tensor y = nn::functional::linear(x, w, bias);
+    const Tensor want = matmul(x.detach(), w.detach().t()) + bias.detach();
+    ASSERT_EQ(y.sizes(), want.sizes());
+    const std::vector<double> got = y.to_vector<double>(), expect = want.to_vector<double>();
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expect[i], 1e-12);
+    if (x.numel() > 0)
+      gradcheck([](const TensorList& in) { return nn::functional::linear(in[0], in[1], in[2]); }, {x, w, bias});
+  }
+  // A transposed (non-folding) input and a [1, out] bias, which broadcasts as PyTorch's does.
+  const Tensor xt = draw({3, 2, 5}, 113).transpose(0, 1);
+  const Tensor wide_bias = draw({1, 6}, 114);
+  const std::vector<double> got = nn::functional::linear(xt, w.detach(), wide_bias).to_vector<double>();
+  const std::vector<double> want = (matmul(xt, w.detach().t()) + wide_bias).to_vector<double>();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12);
+}
