@@ -28,6 +28,93 @@ const T* ptr(const Tensor& t) {
   return t.defined() ? static_cast<const T*>(t.data_ptr()) : nullptr;
 }
 
+// One row of layer norm's backward, in double (see cpu_layer_norm_backward), in four passes over
+// the row: blocks of kRowBlock values as fixed-size Eigen arrays (straight vector code; the order of
+// every sum depends on D alone), the last D % kRowBlock values one by one.
+constexpr int64_t kRowBlock = 16;
+using Block = Eigen::Array<double, kRowBlock, 1>;
+
+template <typename T>
+Block wide_block(const T* p) {
+  return Eigen::Map<const Eigen::Array<T, kRowBlock, 1>>(p).template cast<double>();
+}
+
+// Buffers of one chunk of rows: xhat, gy and their products, and the weight and bias partials.
+struct RowScratch {
+  ArrD xhat, gy, prod;
+  explicit RowScratch(int64_t D) : xhat(D), gy(D), prod(D) {}
+};
+
+template <typename T>
+void layer_norm_backward_row(const T* xr, const T* gr, const T* wp, int64_t D, double eps, T saved_mean,
+                             T saved_rstd, RowScratch& s, double* part_w, double* part_b, T* gi) {
+  const int64_t full = D / kRowBlock * kRowBlock;
+  const double x0 = static_cast<double>(xr[0]), n = static_cast<double>(D);
+  auto sum_of = [&](const auto& block, const auto& one) {
+    Block acc = Block::Zero();
+    for (int64_t i = 0; i < full; i += kRowBlock) acc += block(i);
+    double total = acc.sum();
+    for (int64_t i = full; i < D; ++i) total += one(i);
+    return total;
+  };
+  // Pass 1 and 2: the mean as x0 + mean(x - x0), then the variance about it.
+  const double m = sum_of([&](int64_t i) { return Block(wide_block(xr + i) - x0); },
+                          [&](int64_t i) { return static_cast<double>(xr[i]) - x0; }) / n;
+  const double ss = sum_of([&](int64_t i) { return Block(((wide_block(xr + i) - x0) - m).square()); },
+                           [&](int64_t i) {
+                             const double d = (static_cast<double>(xr[i]) - x0) - m;
+                             return d * d;
+                           });
+  const double a = 1.0 / std::sqrt(ss / n + eps);
+  // Pass 3: xhat, gy = g * w and their products (stored, so rounded before they are summed), the
+  // weight and bias partials, and the sum of gy.
+  Block acc = Block::Zero();
+  for (int64_t i = 0; i < full; i += kRowBlock) {
+    const Block xh = ((wide_block(xr + i) - x0) - m) * a, gd = wide_block(gr + i);
+    const Block gy = wp ? Block(gd * wide_block(wp + i)) : gd;
+    s.xhat.segment<kRowBlock>(i) = xh;
+    s.gy.segment<kRowBlock>(i) = gy;
+    s.prod.segment<kRowBlock>(i) = gy * xh;
+    acc += gy;
+    if (part_w) Eigen::Map<Block>(part_w + i) += gd * xh;
+    if (part_b) Eigen::Map<Block>(part_b + i) += gd;
+  }
+  double c1 = acc.sum();
+  for (int64_t i = full; i < D; ++i) {
+    const double xh = ((static_cast<double>(xr[i]) - x0) - m) * a, gd = static_cast<double>(gr[i]);
+    const double gy = wp ? gd * static_cast<double>(wp[i]) : gd;
+    s.xhat[i] = xh;
+    s.gy[i] = gy;
+    s.prod[i] = gy * xh;
+    c1 += gy;
+    if (part_w) part_w[i] += gd * xh;
+    if (part_b) part_b[i] += gd;
+  }
+  if (!gi) return;
+  // NB: the products summed in a pass of their own: summed where they are made, the compiler fused
+  // each into a multiply-add, and gy xhat of (g, g) and (c, -c) came out 1e-16, not 0 (PyTorch's 0).
+  const double c1m = c1 / n;
+  const double c2m = sum_of([&](int64_t i) { return Block(s.prod.segment<kRowBlock>(i)); },
+                            [&](int64_t i) { return s.prod[i]; }) / n;
+  if (!std::isfinite(c1m) || !std::isfinite(c2m)) {
+    // NB: a row whose sums overflow (an infinite weight or gradient) takes PyTorch's form of the same
+    // gradient, a * gy + b * x + c, so that its infinities and NaNs come out as PyTorch's.
+    using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+    ConstVecMap<T> g(gr, D), x(xr, D);
+    Arr gyt = wp ? Arr(g * ConstVecMap<T>(wp, D)) : Arr(g);
+    const T at = saved_rstd, db = gyt.sum(), ds = (gyt * x).sum();
+    const T b = (db * saved_mean - ds) * at * at * at / static_cast<T>(D);
+    const T cc = -b * saved_mean - db * at / static_cast<T>(D);
+    VecMap<T>(gi, D) = at * gyt + b * x + cc;
+    return;
+  }
+  // Pass 4: the input gradient, rounded once.
+  for (int64_t i = 0; i < full; i += kRowBlock)
+    Eigen::Map<Eigen::Array<T, kRowBlock, 1>>(gi + i) =
+        (a * ((s.gy.segment<kRowBlock>(i) - c1m) - s.xhat.segment<kRowBlock>(i) * c2m)).template cast<T>();
+  for (int64_t i = full; i < D; ++i) gi[i] = static_cast<T>(a * ((s.gy[i] - c1m) - s.xhat[i] * c2m));
+}
+
 // Calls channel(c) for every c in [0, C), split over threads; each call reads N runs of S.
 template <typename F>
 void per_channel(int64_t N, int64_t C, int64_t S, const F& channel) {
@@ -206,7 +293,6 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
                              const Tensor& g, const Tensor& x, const Tensor& mean, const Tensor& rstd,
                              const Tensor& weight, double eps) {
   visit_floating_dtype(x.dtype(), "layer_norm", [&]<typename T>(type_tag<T>) {
-    using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
     int64_t R = mean.numel(), D = x.numel() / R;
     const T *gp = ptr<T>(g), *xp = ptr<T>(x), *mp = ptr<T>(mean), *rp = ptr<T>(rstd), *wp = ptr<T>(weight);
     T* gip = grad_in.defined() ? static_cast<T*>(grad_in.data_ptr()) : nullptr;
@@ -221,37 +307,13 @@ void cpu_layer_norm_backward(const Tensor& grad_in, const Tensor& grad_weight, c
       // exactly 0 for a two-element row), and float32 roundings of its terms, times rstd, were its noise.
       // The row's statistics are recomputed in double too: with the saved float32 rstd, xhat of a
       // two-element row is +-(1 + 6e-8), and the cancellation left that, times rstd, as the gradient.
-      ArrD xhat(D), gy(D);
+      RowScratch scratch(D);
       for (int64_t c = c0; c < c1; ++c)
-        for (int64_t r = R * c / chunks; r < R * (c + 1) / chunks; ++r) {
-          ConstVecMap<T> gr(gp + r * D, D), xr(xp + r * D, D);
-          const double x0 = static_cast<double>(xr[0]);
-          xhat = xr.template cast<double>() - x0;
-          xhat -= xhat.mean();
-          const double a = 1.0 / std::sqrt(xhat.square().mean() + eps);
-          xhat *= a;
-          if (want_w) part_w[static_cast<size_t>(c)] += gr.template cast<double>() * xhat;
-          if (want_b) part_b[static_cast<size_t>(c)] += gr.template cast<double>();
-          if (!gip) continue;
-          if (wp)
-            gy = gr.template cast<double>() * ConstVecMap<T>(wp, D).template cast<double>();
-          else
-            gy = gr.template cast<double>();
-          // NB: the products rounded before they are summed (a temporary): the compiler fused the sum of
-          // two into a multiply-add, and gy xhat of (g, g) and (c, -c) came out 1e-16, not 0 (PyTorch's 0)
-          const double c1m = gy.mean(), c2m = ArrD(gy * xhat).mean();
-          if (std::isfinite(c1m) && std::isfinite(c2m)) {
-            VecMap<T>(gip + r * D, D) = (a * (gy - c1m - xhat * c2m)).template cast<T>();
-          } else {
-            // NB: a row whose sums overflow (an infinite weight or gradient) takes PyTorch's form of the
-            // same gradient, a * gy + b * x + c, so that its infinities and NaNs come out as PyTorch's.
-            Arr gyt = wp ? Arr(gr * ConstVecMap<T>(wp, D)) : Arr(gr);
-            T at = rp[r], db = gyt.sum(), ds = (gyt * xr).sum();
-            T b = (db * mp[r] - ds) * at * at * at / static_cast<T>(D);
-            T cc = -b * mp[r] - db * at / static_cast<T>(D);
-            VecMap<T>(gip + r * D, D) = at * gyt + b * xr + cc;
-          }
-        }
+        for (int64_t r = R * c / chunks; r < R * (c + 1) / chunks; ++r)
+          layer_norm_backward_row<T>(xp + r * D, gp + r * D, wp, D, eps, mp[r], rp[r], scratch,
+                                     want_w ? part_w[static_cast<size_t>(c)].data() : nullptr,
+                                     want_b ? part_b[static_cast<size_t>(c)].data() : nullptr,
+                                     gip ? gip + r * D : nullptr);
     };
     if (chunks == 1)
       rows(0, 1);  // NB: parallel_for would open a parallel region even for one chunk
