@@ -167,3 +167,38 @@ TEST(TensorTest, CopiesOfBroadcastAndSlicedRunsKeepEveryElementInPlace) {
       }
   }
 }
+
+// Transposing copies go in tiles; each element is checked against its index arithmetic (not
+// against another copy), for tile-straddling sizes, 2-, 4- and 8-byte items and batch dims.
+TEST(TensorTest, TransposingCopiesPutEveryElementWhereItsIndicesSay) {
+  for (DType dtype : {kFloat32, kFloat64, kInt64, kBFloat16, kInt16}) {
+    SCOPED_TRACE(::testing::PrintToString(dtype));
+    const int64_t A = 3, B = 37, C = 21;  // values a*B*C + b*C + c, exact in every dtype below 2^8 per dim
+    Tensor base = arange(A * B * C, TensorOptions(kInt64)).to(dtype == kBFloat16 ? kFloat32 : dtype).view({A, B, C});
+    if (dtype == kBFloat16) base = (base.remainder(256)).to(kBFloat16);
+    auto value = [&](int64_t a, int64_t b, int64_t c) {
+      const int64_t v = a * B * C + b * C + c;
+      return static_cast<double>(dtype == kBFloat16 ? v % 256 : v);
+    };
+    // [C, B] per batch entry: dst's rows run along src's columns
+    Tensor t = empty({A, C, B}, TensorOptions(dtype));
+    copy_data(t, base.transpose(1, 2));
+    // [C, A, B]: the batch dim moved inside
+    Tensor p = empty({C, A, B}, TensorOptions(dtype));
+    copy_data(p, base.permute({2, 0, 1}));
+    const std::vector<double> tv = t.to(kFloat64).to_vector<double>(), pv = p.to(kFloat64).to_vector<double>();
+    for (int64_t a = 0; a < A; ++a)
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t c = 0; c < C; ++c) {
+          ASSERT_EQ(tv[static_cast<size_t>((a * C + c) * B + b)], value(a, b, c)) << a << " " << b << " " << c;
+          ASSERT_EQ(pv[static_cast<size_t>((c * A + a) * B + b)], value(a, b, c)) << a << " " << b << " " << c;
+        }
+  }
+  // A source broadcast along dst's rows (stride 0) with unit stride along another dim.
+  Tensor col = arange(40, TensorOptions(kFloat32)).view({40, 1}).expand({40, 33});
+  Tensor out = empty({40, 33}, TensorOptions(kFloat32));
+  copy_data(out, col);
+  const std::vector<float> ov = out.to_vector<float>();
+  for (int64_t i = 0; i < 40; ++i)
+    for (int64_t j = 0; j < 33; ++j) ASSERT_EQ(ov[static_cast<size_t>(i * 33 + j)], static_cast<float>(i));
+}
