@@ -18,9 +18,7 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   if (bias.defined() && x.dim() >= 2 && bias.dim() <= 1) {
     DimVector out_shape = x.sizes().vec();
     out_shape.back() = weight.size(0);
-    // NB: the row count spelled out, not -1, which a 0 inner size leaves undetermined.
-    const int64_t rows = numel_of(IntArrayRef(x.sizes().data(), x.sizes().size() - 1));
-    return reshape(matmul_add(bias, reshape(x, {rows, x.size(-1)}), weight.t()), out_shape);
+    return reshape(matmul_add(bias, fold_rows(x), weight.t()), out_shape);
   }
   Tensor y = matmul(x, weight.t());
   return bias.defined() ? y + bias : y;

@@ -146,11 +146,15 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   if (da >= 3 && db == 2) {
     DimVector out_shape = a.sizes().vec();
     out_shape.back() = b.size(1);
-    // NB: the row count spelled out, not -1, which a 0 inner size leaves undetermined.
-    int64_t rows = numel_of(IntArrayRef(a.sizes().data(), a.sizes().size() - 1));
-    return reshape(batched_matmul(reshape(a, {rows, a.size(-1)}), b), out_shape);
+    return reshape(batched_matmul(fold_rows(a), b), out_shape);
   }
   return batched_matmul(a, b);
+}
+
+Tensor fold_rows(const Tensor& x) {
+  // NB: the row count spelled out, not -1, which a 0 inner size leaves undetermined.
+  const int64_t rows = numel_of(IntArrayRef(x.sizes().data(), x.sizes().size() - 1));
+  return reshape(x, {rows, x.size(-1)});
 }
 
 Tensor matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b) {

@@ -16,4 +16,8 @@ namespace ember {
 /// An addend of another dtype or device, or of a wider shape, gets add(addend, matmul(a, b)).
 Tensor matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b);
 
+/// x [..., k] as one [rows, k] matrix: a view where its leading dims merge with its rows, else a
+/// copy (reshape). How matmul and linear take a stack against a shared matrix as one product.
+Tensor fold_rows(const Tensor& x);
+
 }  // namespace ember
