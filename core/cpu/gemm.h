@@ -1,7 +1,8 @@
 #pragma once
 // The one place CPU code multiplies matrices: matmul and conv2d call gemm, which hands strided
 // row- or column-major operands to oneDNN's sgemm (float) or Eigen's GEMM (double, and the smallest
-// float products) without copying them. A large product is split into row or column blocks over
+// float products) without copying them, but for the long-k products with a transposed left operand
+// where a row-major copy pays (gemm.cpp, AVX2 only). A large product is split into row or column blocks over
 // Ember's threads (core/parallel.h), each block a single-threaded GEMM, so a given product at a given
 // thread count gives the same bits every time; inside a task (callers that split a batch over
 // threads) it runs on the calling thread.

@@ -16,4 +16,13 @@ bool onednn_native_bf16() {
   return native;
 }
 
+bool onednn_avx512() {
+  static const bool avx512 = [] {
+    const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    constexpr auto core = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+    return (isa & core) == core;
+  }();
+  return avx512;
+}
+
 }  // namespace ember::cpu

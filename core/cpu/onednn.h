@@ -12,4 +12,7 @@ const dnnl::engine& onednn_engine();
 /// implies it); elsewhere Ember widens them to float32.
 bool onednn_native_bf16();
 
+/// Whether oneDNN's kernels run on AVX-512 here (its own CPU detection and DNNL_MAX_CPU_ISA cap).
+bool onednn_avx512();
+
 }  // namespace ember::cpu

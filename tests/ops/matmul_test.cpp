@@ -152,7 +152,10 @@ TEST(MatmulTest, LargeFloatProductsInEveryLayoutMatchReferenceAndRepeatBitForBit
   for (int threads : {1, 2, 3}) {
     set_num_threads(threads);
     uint64_t seed = 60;
-    for (auto [m, k, n] : {std::array<int64_t, 3>{97, 131, 83}, {256, 64, 300}, {33, 517, 17}}) {
+    // NB: the last two have k long enough that, on AVX2, a transposed left operand is copied row-major
+    // (m >= n) or the product taken transposed (m < n) before oneDNN sees it (core/cpu/gemm.cpp)
+    for (auto [m, k, n] : {std::array<int64_t, 3>{97, 131, 83}, {256, 64, 300}, {33, 517, 17}, {97, 1031, 66},
+                           {66, 1031, 97}}) {
       Tensor a = draw({m, k + 3}, seed++, kFloat32).narrow(1, 1, k);  // row-major, padded
       Tensor at = draw({k, m + 5}, seed++, kFloat32).narrow(1, 2, m).t();  // column-major, padded
       Tensor b = draw({k, n}, seed++, kFloat32), bt = draw({n, k}, seed++, kFloat32).t();
@@ -364,6 +367,20 @@ TEST(MatmulAddTest, FloatSumsAreRoundedOnceInEveryDtype) {
         matmul_add(biash.to(kFloat32), ah.to(kFloat32), bh.to(kFloat32)).to(half).to_vector<double>();
     const std::vector<double> narrow = sum.to_vector<double>();
     for (size_t i = 0; i < narrow.size(); ++i) EXPECT_NEAR(narrow[i], wide[i], 1e-2 * (1 + std::abs(wide[i])));
+  }
+}
+
+TEST(MatmulAddTest, LongProductsOfATransposedOperandAccumulateOntoTheAddend) {
+  // The shapes gemm takes through a row-major copy of the left operand (m >= n), and the one it
+  // leaves as it is when accumulating (m < n), on AVX2; both on AVX-512.
+  uint64_t seed = 120;
+  for (auto [m, k, n] : {std::array<int64_t, 3>{97, 1031, 66}, {66, 1031, 97}}) {
+    const Tensor at = draw({k, m}, seed++, kFloat32).t(), b = draw({k, n}, seed++, kFloat32);
+    const Tensor bias = draw({n}, seed++, kFloat32);
+    const std::vector<double> want = reference_matmul_add(bias, at, b);
+    const std::vector<double> got = matmul_add(bias, at, b).to_vector<double>();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-3 * (1 + std::abs(want[i])));
   }
 }
 
