@@ -8,10 +8,12 @@
 // direct kernels where the machine multiplies bfloat16 natively (conv_onednn.h); other 16-bit
 // convolutions are widened to float32 (core/kernels/widen.h).
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "ember/core/cpu/conv_onednn.h"
 #include "ember/core/cpu/gemm.h"
+#include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/factory.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/cpu/scratch.h"
@@ -346,6 +348,42 @@ bool direct_wins(Pass pass, const Geometry& g) {
   return false;
 }
 
+// oneDNN's direct kernels leave the padding out of their sums; im2col multiplies it as zeros, which
+// is PyTorch's answer where the other factor is inf or NaN (0 * inf = NaN: a stem's infinite weight
+// beside a padded border). With padding, the direct kernels take the forward only when the weight is
+// finite, and the weight gradient only when the output gradient is finite wherever its window
+// reaches into the padding (the border rows and columns: the stem's gradient has millions of values).
+bool weight_finite(const Geometry& g, const Tensor& weight) {
+  if (g.ph == 0 && g.pw == 0) return true;
+  // NB: x - x is 0 for every finite x and NaN otherwise: summed in vector lanes, without a branch
+  const float* w = weight.data_ptr<float>();
+  return sum_blocks<float>(weight.numel(), [&](int64_t i, auto len) { return segment(w + i, len) - segment(w + i, len); }) == 0;
+}
+
+bool border_gradient_finite(const Geometry& g, const Tensor& grad_out) {
+  if (g.ph == 0 && g.pw == 0) return true;
+  auto reaches_padding = [](int64_t o, int64_t stride, int64_t pad, int64_t k, int64_t dilation, int64_t in) {
+    const int64_t first = o * stride - pad;
+    return first < 0 || first + (k - 1) * dilation >= in;
+  };
+  std::vector<int64_t> border_cols;
+  for (int64_t ow = 0; ow < g.oW; ++ow)
+    if (reaches_padding(ow, g.sw, g.pw, g.kW, g.dw, g.W)) border_cols.push_back(ow);
+  const float* go = grad_out.data_ptr<float>();
+  for (int64_t plane = 0; plane < g.N * g.O; ++plane)
+    for (int64_t oh = 0; oh < g.oH; ++oh) {
+      const float* row = go + (plane * g.oH + oh) * g.oW;
+      if (reaches_padding(oh, g.sh, g.ph, g.kH, g.dh, g.H)) {
+        for (int64_t ow = 0; ow < g.oW; ++ow)
+          if (!std::isfinite(row[ow])) return false;
+      } else {
+        for (int64_t ow : border_cols)
+          if (!std::isfinite(row[ow])) return false;
+      }
+    }
+  return true;
+}
+
 // A 1x1 convolution with a stride and no padding reads every s-th pixel: it is the stride-1
 // convolution of those pixels, gathered once, which then takes the 1x1 paths above (ResNet's
 // downsampling layers into planes of 1 to 16 positions: one GEMM or the direct kernels, where the
@@ -385,7 +423,7 @@ void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, co
   if (onednn_conv2d(ConvAlgorithm::Winograd, out, input, weight, bias, p)) return;
   Geometry g(input, weight, out.size(2), out.size(3), p);
   if (strided_unit(g)) return cpu_conv2d(out, gather_strided(g, input), weight, bias, unit_stride(p));
-  if (out.dtype() == DType::Float32 && direct_wins(Pass::Forward, g) &&
+  if (out.dtype() == DType::Float32 && direct_wins(Pass::Forward, g) && weight_finite(g, weight) &&
       onednn_conv2d(ConvAlgorithm::Direct, out, input, weight, bias, p))
     return;
   visit_floating_dtype(out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {
@@ -417,6 +455,7 @@ void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, c
   Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
   if (strided_unit(g)) return cpu_conv2d_weight_grad(grad_weight, grad_out, gather_strided(g, input), unit_stride(p));
   if (grad_out.dtype() == DType::Float32 && direct_wins(Pass::WeightGrad, g) &&
+      border_gradient_finite(g, grad_out) &&
       onednn_conv2d_weight_grad(ConvAlgorithm::Direct, grad_weight, grad_out, input, p))
     return;
   visit_floating_dtype(grad_out.dtype(), "conv2d", [&]<typename T>(type_tag<T>) {

@@ -207,3 +207,39 @@ TEST(ConvPathsTest, DepthwiseMatchesTheDefinition) {
         EXPECT_LE(error_of_scale(wr.grad(), want.grad_weight), tol) << what << ": weight gradient";
       }
 }
+
+// The direct kernels leave padding out of their sums; with an infinite weight (forward) or a NaN
+// output gradient (weight gradient) beside a padded border, the answer is im2col's and PyTorch's,
+// 0 * inf = NaN, as float64 (which never takes the direct kernels) gives it. Found by the random
+// programs of tests/difffuzz: a stem's -inf weight tap on the bottom padding gave 0, not NaN.
+TEST(ConvPathsTest, NonFiniteFactorsMeetThePaddingAsZerosOnEveryPath) {
+  RestoreThreads restore;
+  const Conv2dParams p{1, 1, 1, 1};
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    Tensor x = draw({2, 3, 6, 6}, 400), w = draw({4, 3, 3, 3}, 401);
+    w.select(0, 1).select(0, 2).select(0, 2).fill_(-INFINITY);  // the bottom-right tap of filter 1
+    Tensor g = draw({2, 4, 6, 6}, 402);
+    g.select(0, 0).select(0, 3).select(0, 0).select(0, 0).fill_(NAN);  // a corner output, reading padding
+    std::vector<Tensor> outs, grads;
+    for (DType dtype : {kFloat32, kFloat64}) {
+      Tensor xr = x.to(dtype).detach().clone().set_requires_grad();
+      Tensor wr = w.to(dtype).detach().clone().set_requires_grad();
+      Tensor y = detail::conv2d_4d(xr, wr, Tensor(), p);
+      outs.push_back(y.detach().to(kFloat64));
+      y.backward(g.to(dtype));
+      grads.push_back(wr.grad().to(kFloat64));
+    }
+    const std::vector<double> y32 = outs[0].to_vector<double>(), y64 = outs[1].to_vector<double>();
+    const std::vector<double> g32 = grads[0].to_vector<double>(), g64 = grads[1].to_vector<double>();
+    int64_t nans = 0;
+    for (size_t i = 0; i < y64.size(); ++i) {
+      ASSERT_EQ(std::isnan(y32[i]), std::isnan(y64[i])) << "output " << i << ", " << threads << " threads";
+      ASSERT_EQ(std::isinf(y32[i]), std::isinf(y64[i])) << "output " << i;
+      nans += std::isnan(y64[i]);
+    }
+    EXPECT_GT(nans, 0);  // the tap meets the padding on the bottom row and right column
+    for (size_t i = 0; i < g64.size(); ++i)
+      ASSERT_EQ(std::isnan(g32[i]), std::isnan(g64[i])) << "weight gradient " << i << ", " << threads << " threads";
+  }
+}
