@@ -1,7 +1,8 @@
 // CUDA kernel for matmul: float32 and float64 through cuBLAS's strided-batched GEMM on the operands'
 // own layouts (cuda/shared/gemm_plan.h: a transposed view needs no copy), addmm's accumulation as
-// its beta = 1; integers through a plain kernel (cuBLAS has no integer GEMM). The batch dims that flatten to one stride per operand (all of
-// them, for contiguous or broadcast operands) go to cuBLAS in one call; any others are looped here.
+// its beta = 1; integers through a plain kernel (cuBLAS has no integer GEMM). The batch dims that
+// flatten to one stride per operand (all of them, for contiguous or broadcast operands) go to
+// cuBLAS in one call; any others are looped here.
 // float32 products keep full precision (no TF32), as on the CPU. float16 and bfloat16 go to
 // cuBLAS's GemmEx on tensor cores, accumulating in float32 and rounding once, where the device
 // has them (cuda/shared/tensor_math.h); elsewhere through float32 copies (core/kernels/widen.h).

@@ -357,7 +357,8 @@ bool weight_finite(const Geometry& g, const Tensor& weight) {
   if (g.ph == 0 && g.pw == 0) return true;
   // NB: x - x is 0 for every finite x and NaN otherwise: summed in vector lanes, without a branch
   const float* w = weight.data_ptr<float>();
-  return sum_blocks<float>(weight.numel(), [&](int64_t i, auto len) { return segment(w + i, len) - segment(w + i, len); }) == 0;
+  auto difference = [&](int64_t i, auto len) { return segment(w + i, len) - segment(w + i, len); };
+  return sum_blocks<float>(weight.numel(), difference) == 0;
 }
 
 bool border_gradient_finite(const Geometry& g, const Tensor& grad_out) {

@@ -179,8 +179,8 @@ void gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc, bool 
       const Tensor bt_rows = row_major_copy({b.data, n, k, b.col_stride, b.row_stride});
       Tensor ct = scratch<float>(n * m);
       float* ctp = static_cast<float*>(ct.data_ptr());
-      gemm<float>({static_cast<const float*>(bt_rows.data_ptr()), n, k, k, 1}, {a.data, k, m, a.col_stride, a.row_stride},
-                  ctp, m, false);
+      gemm<float>({static_cast<const float*>(bt_rows.data_ptr()), n, k, k, 1},
+                  {a.data, k, m, a.col_stride, a.row_stride}, ctp, m, false);
       parallel_for(0, m, std::max<int64_t>(kTransposeTile, kElementwiseGrain / n),
                    [&](int64_t lo, int64_t hi) { transpose_rows(ctp, m, c, ldc, lo, hi, n); });
       return;
