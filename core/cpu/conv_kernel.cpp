@@ -3,7 +3,8 @@
 // weight [O/g, K] @ col; the input gradient is weight^T @ grad folded back (col2im), and the weight
 // gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
 // column buffer); a single sample leaves the threading to Eigen's GEMM. float32 3x3 stride-1
-// convolutions with many channels take Winograd's algorithm instead where the machine has it, the
+// convolutions with many channels take Winograd's algorithm instead (oneDNN's on AVX-512, Ember's
+// own elsewhere, conv_winograd.h), the
 // shapes where they measured faster oneDNN's direct kernels (direct_wins), and bfloat16 ones the
 // direct kernels where the machine multiplies bfloat16 natively (conv_onednn.h); other 16-bit
 // convolutions are widened to float32 (core/kernels/widen.h).
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "ember/core/cpu/conv_onednn.h"
+#include "ember/core/cpu/conv_winograd.h"
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/factory.h"
@@ -422,6 +424,7 @@ void scatter_strided(const Geometry& g, const Tensor& dense, const Tensor& x) {
 void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, const Tensor& bias,
                 const Conv2dParams& p) {
   if (onednn_conv2d(ConvAlgorithm::Winograd, out, input, weight, bias, p)) return;
+  if (winograd_conv2d(out, input, weight, bias, p)) return;
   Geometry g(input, weight, out.size(2), out.size(3), p);
   if (strided_unit(g)) return cpu_conv2d(out, gather_strided(g, input), weight, bias, unit_stride(p));
   if (out.dtype() == DType::Float32 && direct_wins(Pass::Forward, g) && weight_finite(g, weight) &&
@@ -436,6 +439,7 @@ void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, co
 void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, const Tensor& weight,
                            const Conv2dParams& p) {
   if (onednn_conv2d_input_grad(ConvAlgorithm::Winograd, grad_input, grad_out, weight, p)) return;
+  if (winograd_conv2d_input_grad(grad_input, grad_out, weight, p)) return;
   Geometry g(grad_input, weight, grad_out.size(2), grad_out.size(3), p);
   if (strided_unit(g)) {
     Tensor dense = empty({g.N, g.C, g.oH, g.oW}, TensorOptions(grad_input.dtype()));
@@ -453,6 +457,7 @@ void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, con
 void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, const Tensor& input,
                             const Conv2dParams& p) {
   if (onednn_conv2d_weight_grad(ConvAlgorithm::Winograd, grad_weight, grad_out, input, p)) return;
+  if (winograd_conv2d_weight_grad(grad_weight, grad_out, input, p)) return;
   Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
   if (strided_unit(g)) return cpu_conv2d_weight_grad(grad_weight, grad_out, gather_strided(g, input), unit_stride(p));
   if (grad_out.dtype() == DType::Float32 && direct_wins(Pass::WeightGrad, g) &&

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ember/core/cpu/conv_winograd.h"
 #include "ember/core/cpu/onednn.h"
 #include "ember/core/cpu/parallel.h"
 #include "ember/core/cpu/scratch.h"
@@ -325,7 +326,8 @@ std::optional<Shape> suited(ConvAlgorithm algorithm, IntArrayRef input, IntArray
       return std::nullopt;
     return s;
   }
-  if (!conv_winograd() || dtype != DType::Float32 || s.groups != 1) return std::nullopt;
+  // oneDNN 2.6's Winograd kernels are AVX-512 only (elsewhere conv_winograd.h has Ember's own).
+  if (!conv_winograd() || !onednn_avx512() || dtype != DType::Float32 || s.groups != 1) return std::nullopt;
   if (s.kH != 3 || s.kW != 3 || s.sh != 1 || s.sw != 1 || s.dh != 1 || s.dw != 1) return std::nullopt;
   if (s.C < kMinChannels || s.O < kMinChannels || s.C % kVector || s.O % kVector) return std::nullopt;
   return s;
@@ -485,6 +487,8 @@ bool onednn_conv2d(ConvAlgorithm algorithm, const Tensor& out, const Tensor& inp
                    const Tensor& bias, const Conv2dParams& p) {
   if (!same_dtype(out, input, weight) || (bias.defined() && bias.dtype() != input.dtype())) return false;
   auto shape = suited(algorithm, input.sizes(), weight.sizes(), out.sizes(), p, input.dtype(), bias.defined());
+  if (shape && algorithm == ConvAlgorithm::Winograd && !winograd_product_in_range(input, weight, shape->C))
+    return false;
   return shape && run(Pass::Forward, *shape, input.data_ptr(), weight.data_ptr(), out.data_ptr(),
                       bias.defined() ? bias.data_ptr() : nullptr);
 }
@@ -493,6 +497,8 @@ bool onednn_conv2d_input_grad(ConvAlgorithm algorithm, const Tensor& grad_input,
                               const Tensor& weight, const Conv2dParams& p) {
   if (!same_dtype(grad_input, grad_out, weight)) return false;
   auto shape = suited(algorithm, grad_input.sizes(), weight.sizes(), grad_out.sizes(), p, grad_out.dtype(), false);
+  if (shape && algorithm == ConvAlgorithm::Winograd && !winograd_product_in_range(grad_out, weight, shape->O))
+    return false;
   return shape && run(Pass::InputGrad, *shape, grad_out.data_ptr(), weight.data_ptr(), grad_input.data_ptr(), nullptr);
 }
 
@@ -500,6 +506,7 @@ bool onednn_conv2d_weight_grad(ConvAlgorithm algorithm, const Tensor& grad_weigh
                                const Tensor& input, const Conv2dParams& p) {
   if (!same_dtype(grad_weight, grad_out, input)) return false;
   auto shape = suited(algorithm, input.sizes(), grad_weight.sizes(), grad_out.sizes(), p, grad_out.dtype(), false);
+  if (shape && algorithm == ConvAlgorithm::Winograd && !winograd_weight_grad_in_range(input, grad_out)) return false;
   return shape && run(Pass::WeightGrad, *shape, grad_out.data_ptr(), input.data_ptr(), grad_weight.data_ptr(), nullptr);
 }
 

@@ -1,8 +1,10 @@
-// float32 convolutions that suit Winograd's algorithm (core/cpu/conv_onednn.h): forward and both
-// gradients against the same convolution in float64 and against the im2col path
+// float32 convolutions that suit Winograd's algorithm: oneDNN's F(4x4, 3x3) where the machine has
+// AVX-512 (core/cpu/conv_onednn.h), Ember's own F(2x2, 3x3) elsewhere (core/cpu/conv_winograd.h).
+// Forward and both gradients against the same convolution in float64 and against the im2col path
 // (set_conv_winograd(false)), over batch sizes that split unevenly over threads, layers cut over
-// threads by channels, paddings, bias, channel counts at and past the threshold, and thread counts; where the machine has AVX-512, the
-// Winograd path must really be the one taken.
+// threads by channels, paddings 0 to 2, odd planes, bias, channel counts at and past the thresholds,
+// and thread counts; the Winograd path must really be the one taken, and operands with an inf, a NaN
+// or magnitudes whose transforms could overflow must give im2col's (PyTorch's) answers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,6 +42,15 @@ const std::vector<Case> kCases = {
     // (2 or 3 chunks of output channels, 2 of input channels for the input gradient).
     {{32, 128, 4, 4}, {128, 128, 3, 3}, 1, true},
     {{40, 128, 6, 6}, {192, 128, 3, 3}, 0, true},
+    // Ember's own (AVX2): odd planes (a last tile column and row half outside), paddings 0 and 2
+    // (the input gradient's forward then padded 2 and 0), 128 channels (the weight gradient's too),
+    // chunks of whole tile rows split over threads.
+    {{2, 64, 17, 15}, {64, 64, 3, 3}, 1, true},
+    {{3, 128, 16, 16}, {128, 128, 3, 3}, 1, false},
+    {{2, 128, 18, 18}, {144, 128, 3, 3}, 0, true},
+    {{2, 128, 13, 13}, {128, 128, 3, 3}, 2, false},
+    {{2, 64, 29, 31}, {96, 64, 3, 3}, 1, true},
+    {{1, 64, 30, 28}, {64, 64, 3, 3}, 1, false},
 };
 
 Tensor draw(IntArrayRef shape, uint64_t seed) {
@@ -63,7 +74,8 @@ void expect_near(const Result& got, const Result& want, double tol, const std::s
   EXPECT_LE(error_of_scale(got.out, want.out), tol) << what << ": output";
   EXPECT_LE(error_of_scale(got.grad_input, want.grad_input), tol) << what << ": input gradient";
   EXPECT_LE(error_of_scale(got.grad_weight, want.grad_weight), tol) << what << ": weight gradient";
-  if (want.grad_bias.defined()) EXPECT_LE(error_of_scale(got.grad_bias, want.grad_bias), tol) << what << ": bias gradient";
+  if (want.grad_bias.defined())
+    EXPECT_LE(error_of_scale(got.grad_bias, want.grad_bias), tol) << what << ": bias gradient";
 }
 
 class WinogradFlag {  // restores the flag and the thread count a test changes
@@ -108,32 +120,69 @@ TEST(ConvWinogradTest, MatchesFloat64AndIm2colAtEveryThreadCount) {
   }
 }
 
-TEST(ConvWinogradTest, TakenOnAvx512MachinesAndOffWhenDisabled) {
+TEST(ConvWinogradTest, TakenOnEveryMachineAndOffWhenDisabled) {
   WinogradFlag restore;
   set_num_threads(2);
-  const Case c{{16, 64, 8, 8}, {64, 64, 3, 3}, 1, true};  // 512 positions per thread
-  Tensor x = draw(c.x_shape, 50), w = draw(c.w_shape, 51), b = draw({64}, 52), g = draw({16, 64, 8, 8}, 53);
+  // oneDNN's Winograd kernels need AVX-512; DNNL_MAX_CPU_ISA=AVX2 (how the AVX2 figures are
+  // approximated) hides it, and Ember's own then takes 28x28 planes with 64 channels.
+  std::string isa = std::getenv("DNNL_MAX_CPU_ISA") ? std::getenv("DNNL_MAX_CPU_ISA") : "ALL";
+  std::transform(isa.begin(), isa.end(), isa.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  const bool onednn = __builtin_cpu_supports("avx512f") && (isa == "ALL" || isa.find("AVX512") != std::string::npos);
+  const Case c = onednn ? Case{{16, 64, 8, 8}, {64, 64, 3, 3}, 1, true}  // 512 positions per thread
+                        : Case{{2, 64, 28, 28}, {64, 64, 3, 3}, 1, true};
+  const auto& xs = c.x_shape;
+  Tensor x = draw(xs, 50), w = draw(c.w_shape, 51), b = draw({c.w_shape[0]}, 52);
+  Tensor g = draw({xs[0], c.w_shape[0], xs[2], xs[3]}, 53);
   set_conv_winograd(false);
   EXPECT_FALSE(conv_winograd());
   const Result im2col = run(c, x, w, b, g);
   set_conv_winograd(true);
   const Result wino = run(c, x, w, b, g);
-  // oneDNN's Winograd kernels need AVX-512; DNNL_MAX_CPU_ISA=AVX2 (how the AVX2 figures are
-  // approximated) hides it.
-  std::string isa = std::getenv("DNNL_MAX_CPU_ISA") ? std::getenv("DNNL_MAX_CPU_ISA") : "ALL";
-  std::transform(isa.begin(), isa.end(), isa.begin(), [](unsigned char ch) { return std::toupper(ch); });
-  if (__builtin_cpu_supports("avx512f") && (isa == "ALL" || isa.find("AVX512") != std::string::npos)) {
-    // The two algorithms round differently: identical bits would mean Winograd was not used.
-    EXPECT_FALSE(same_bits(wino.out, im2col.out));
-    EXPECT_FALSE(same_bits(wino.grad_input, im2col.grad_input));
-    EXPECT_FALSE(same_bits(wino.grad_weight, im2col.grad_weight));
+  // The algorithms round differently: identical bits would mean Winograd was not used.
+  EXPECT_FALSE(same_bits(wino.out, im2col.out));
+  EXPECT_FALSE(same_bits(wino.grad_input, im2col.grad_input));
+  EXPECT_FALSE(same_bits(wino.grad_weight, im2col.grad_weight));
+}
+
+TEST(ConvWinogradTest, NonFiniteOrHugeOperandsGiveIm2colsAnswers) {
+  WinogradFlag restore;
+  // A transform mixes a tile's values: an inf would meet its own negative (NaN) where the direct sum
+  // gives inf, and values near the float range could overflow in the transforms' sums alone.
+  const Case c{{2, 64, 28, 28}, {64, 64, 3, 3}, 1, true};
+  // Each case and the passes that read the operand it changes (output, input and weight gradient).
+  struct Odd {
+    const char* what;
+    bool out, grad_input, grad_weight;
+  };
+  uint64_t seed = 200;
+  for (const Odd& odd : {Odd{"inf in x", true, false, true}, Odd{"NaN in x", true, false, true},
+                         Odd{"-inf in w", true, true, false}, Odd{"inf in the gradient", false, true, true},
+                         Odd{"x of 1e36", true, false, true}}) {
+    Tensor x = draw(c.x_shape, seed++), w = draw(c.w_shape, seed++) * 0.05, b = draw({64}, seed++);
+    Tensor g = draw({2, 64, 28, 28}, seed++);
+    const std::string kind = odd.what;
+    auto put = [](Tensor& t, int64_t at, float value) { t.data_ptr<float>()[at] = value; };
+    if (kind == "inf in x") put(x, ((0 * 64 + 5) * 28 + 7) * 28 + 7, INFINITY);
+    if (kind == "NaN in x") put(x, ((1 * 64 + 0) * 28 + 0) * 28 + 27, NAN);
+    if (kind == "-inf in w") put(w, ((3 * 64 + 2) * 3 + 1) * 3 + 1, -INFINITY);
+    if (kind == "inf in the gradient") put(g, ((1 * 64 + 9) * 28 + 27) * 28 + 0, INFINITY);
+    if (kind == "x of 1e36") x = x * 1e36;
+    set_conv_winograd(false);
+    const Result im2col = run(c, x, w, b, g);
+    set_conv_winograd(true);
+    const Result wino = run(c, x, w, b, g);
+    if (odd.out) EXPECT_TRUE(same_bits(wino.out, im2col.out)) << odd.what << ": output";
+    if (odd.grad_input) EXPECT_TRUE(same_bits(wino.grad_input, im2col.grad_input)) << odd.what << ": input gradient";
+    if (odd.grad_weight)
+      EXPECT_TRUE(same_bits(wino.grad_weight, im2col.grad_weight)) << odd.what << ": weight gradient";
   }
 }
 
 TEST(ConvWinogradTest, ShapesOutsideItsRangeKeepIm2colBits) {
   WinogradFlag restore;
-  // Each misses one condition: too few channels, stride 2, 5x5 kernel, dilation, groups, float64,
-  // too few positions, a channel count that is not a multiple of 16.
+  // Each misses one condition of both (oneDNN's and Ember's): too few channels, stride 2, 5x5 kernel,
+  // dilation, groups, float64, too few positions, a channel count that is not a multiple of 16 into
+  // a small plane; the last Ember's alone: padding 3.
   struct Other {
     std::vector<int64_t> x, w;
     int64_t stride, padding, dilation, groups;
@@ -144,6 +193,7 @@ TEST(ConvWinogradTest, ShapesOutsideItsRangeKeepIm2colBits) {
       {{2, 64, 12, 12}, {64, 64, 5, 5}, 1, 2, 1, 1, kFloat32}, {{2, 64, 12, 12}, {64, 64, 3, 3}, 1, 2, 2, 1, kFloat32},
       {{2, 128, 8, 8}, {128, 64, 3, 3}, 1, 1, 1, 2, kFloat32}, {{2, 64, 8, 8}, {64, 64, 3, 3}, 1, 1, 1, 1, kFloat64},
       {{2, 64, 7, 7}, {64, 64, 3, 3}, 1, 1, 1, 1, kFloat32},  {{2, 72, 8, 8}, {64, 72, 3, 3}, 1, 1, 1, 1, kFloat32},
+      {{2, 64, 14, 14}, {64, 64, 3, 3}, 1, 3, 1, 1, kFloat32},
   };
   uint64_t seed = 100;
   for (const Other& o : others) {
