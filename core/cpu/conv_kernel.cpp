@@ -2,17 +2,21 @@
 // are unrolled into a column matrix col [C/g * kH * kW, oH * oW], so the convolution is
 // weight [O/g, K] @ col; the input gradient is weight^T @ grad folded back (col2im), and the weight
 // gradient sums grad @ col^T over the batch. A batch is split over threads (each with its own
-// column buffer); a single sample leaves the threading to Eigen's GEMM. float32 3x3 stride-1
-// convolutions with many channels take Winograd's algorithm instead (oneDNN's on AVX-512, Ember's
-// own elsewhere, conv_winograd.h), the
-// shapes where they measured faster oneDNN's direct kernels (direct_wins), and bfloat16 ones the
-// direct kernels where the machine multiplies bfloat16 natively (conv_onednn.h); other 16-bit
-// convolutions are widened to float32 (core/kernels/widen.h).
+// column buffer); a single sample leaves the threading to Eigen's GEMM. Other routes, where they
+// measured faster:
+//  - float32 3x3 stride-1 convolutions with many channels: Winograd's algorithm (oneDNN's on
+//    AVX-512, Ember's own elsewhere, conv_winograd.h);
+//  - float32 kxk convolutions into one position (their weight gradients into up to four): sums of
+//    per-tap products over the batch (conv_taps.h);
+//  - float32 stems, depthwise layers and small planes: oneDNN's direct kernels (direct_wins), and
+//    bfloat16 ones where the machine multiplies bfloat16 natively (conv_onednn.h);
+// other 16-bit convolutions are widened to float32 (core/kernels/widen.h).
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "ember/core/cpu/conv_onednn.h"
+#include "ember/core/cpu/conv_taps.h"
 #include "ember/core/cpu/conv_winograd.h"
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/cpu/reduce_utils.h"
@@ -426,6 +430,9 @@ void cpu_conv2d(const Tensor& out, const Tensor& input, const Tensor& weight, co
   if (onednn_conv2d(ConvAlgorithm::Winograd, out, input, weight, bias, p)) return;
   if (winograd_conv2d(out, input, weight, bias, p)) return;
   Geometry g(input, weight, out.size(2), out.size(3), p);
+  if (taps_suit(input, weight, g.oH, g.oW, p, false) && weight_finite(g, weight) &&
+      taps_conv2d(out, input, weight, bias, p))
+    return;
   if (strided_unit(g)) return cpu_conv2d(out, gather_strided(g, input), weight, bias, unit_stride(p));
   if (out.dtype() == DType::Float32 && direct_wins(Pass::Forward, g) && weight_finite(g, weight) &&
       onednn_conv2d(ConvAlgorithm::Direct, out, input, weight, bias, p))
@@ -441,6 +448,7 @@ void cpu_conv2d_input_grad(const Tensor& grad_input, const Tensor& grad_out, con
   if (onednn_conv2d_input_grad(ConvAlgorithm::Winograd, grad_input, grad_out, weight, p)) return;
   if (winograd_conv2d_input_grad(grad_input, grad_out, weight, p)) return;
   Geometry g(grad_input, weight, grad_out.size(2), grad_out.size(3), p);
+  if (taps_conv2d_input_grad(grad_input, grad_out, weight, p)) return;
   if (strided_unit(g)) {
     Tensor dense = empty({g.N, g.C, g.oH, g.oW}, TensorOptions(grad_input.dtype()));
     cpu_conv2d_input_grad(dense, grad_out, weight, unit_stride(p));
@@ -459,6 +467,9 @@ void cpu_conv2d_weight_grad(const Tensor& grad_weight, const Tensor& grad_out, c
   if (onednn_conv2d_weight_grad(ConvAlgorithm::Winograd, grad_weight, grad_out, input, p)) return;
   if (winograd_conv2d_weight_grad(grad_weight, grad_out, input, p)) return;
   Geometry g(input, grad_weight, grad_out.size(2), grad_out.size(3), p);
+  if (taps_suit(input, grad_weight, g.oH, g.oW, p, true) && border_gradient_finite(g, grad_out) &&
+      taps_conv2d_weight_grad(grad_weight, grad_out, input, p))
+    return;
   if (strided_unit(g)) return cpu_conv2d_weight_grad(grad_weight, grad_out, gather_strided(g, input), unit_stride(p));
   if (grad_out.dtype() == DType::Float32 && direct_wins(Pass::WeightGrad, g) &&
       border_gradient_finite(g, grad_out) &&

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ember/core/cpu/conv_onednn.h"
+#include "ember/core/cpu/conv_taps.h"
 #include "ember/ember.h"
 #include "support/expect.h"
 #include "ember/ops/conv.h"
@@ -241,5 +242,78 @@ TEST(ConvPathsTest, NonFiniteFactorsMeetThePaddingAsZerosOnEveryPath) {
     EXPECT_GT(nans, 0);  // the tap meets the padding on the bottom row and right column
     for (size_t i = 0; i < g64.size(); ++i)
       ASSERT_EQ(std::isnan(g32[i]), std::isnan(g64[i])) << "weight gradient " << i << ", " << threads << " threads";
+  }
+}
+
+// Convolutions into tiny planes as sums of per-tap products over the batch (core/cpu/conv_taps.h):
+// into one position every pass, into 2 to 4 positions the weight gradient; centre taps, stride 2,
+// a 5x5 kernel, dilation, a 1x2 plane, uneven batch shares, a small batch whose padding leaves a
+// ninth of the products, and one the rule leaves to the other routes. Against the definition, at 1
+// to 3 threads, the same bits again, and the same bits as the path called itself where it is taken.
+TEST(ConvPathsTest, TinyPlanesAsTapSumsMatchTheDefinition) {
+  RestoreThreads restore;
+  struct Tiny {
+    const char* what;
+    std::vector<int64_t> x, w;
+    Conv2dParams p;
+    bool bias, product, weight_grad;  // the passes the path takes
+  };
+  const std::vector<Tiny> cases = {
+      {"3x3 on 1x1, batch 16", {16, 32, 1, 1}, {24, 32, 3, 3}, {1, 1, 1, 1}, true, true, true},
+      {"3x3 on 1x1, batch 4", {4, 16, 1, 1}, {8, 16, 3, 3}, {1, 1, 1, 1}, false, true, true},
+      {"3x3 stride 2 into 1x1", {16, 16, 2, 2}, {20, 16, 3, 3}, {2, 1, 1, 1}, true, true, true},
+      {"5x5 on 1x1, batch 17", {17, 8, 1, 1}, {5, 8, 5, 5}, {1, 2, 1, 1}, true, true, true},
+      {"3x3 into 2x2", {16, 8, 2, 2}, {12, 8, 3, 3}, {1, 1, 1, 1}, false, false, true},
+      {"3x3 into 1x2", {16, 8, 1, 2}, {6, 8, 3, 3}, {1, 1, 1, 1}, true, false, true},
+      {"dilation 2 into 2x2", {16, 8, 2, 2}, {4, 8, 3, 3}, {1, 2, 2, 1}, false, false, true},
+      {"3x3 into 2x2, batch 8", {8, 8, 2, 2}, {4, 8, 3, 3}, {1, 1, 1, 1}, false, false, false},
+  };
+  uint64_t seed = 500;
+  for (const Tiny& c : cases) {
+    Tensor x = draw(c.x, seed++), w = draw(c.w, seed++), b = c.bias ? draw({c.w[0]}, seed++) : Tensor();
+    Tensor g = draw(detail::conv2d_4d(x, w, b, c.p).sizes(), seed++);
+    const Passes want = naive(x, w, b, g, c.p);
+    for (int threads : {1, 2, 3}) {
+      set_num_threads(threads);
+      const std::string what = std::string(c.what) + ", " + std::to_string(threads) + " threads";
+      Tensor xr = x.detach().clone().set_requires_grad(), wr = w.detach().clone().set_requires_grad();
+      Tensor y = detail::conv2d_4d(xr, wr, b, c.p);
+      y.backward(g);
+      EXPECT_LE(error_of_scale(y.detach(), want.out), 1e-5) << what << ": output";
+      EXPECT_LE(error_of_scale(xr.grad(), want.grad_input), 1e-5) << what << ": input gradient";
+      EXPECT_LE(error_of_scale(wr.grad(), want.grad_weight), 1e-5) << what << ": weight gradient";
+      Tensor out = ember::empty(y.sizes()), gi = ember::empty(c.x), gw = ember::empty(c.w);
+      EXPECT_EQ(cpu::taps_conv2d(out, x, w, b, c.p), c.product) << what;
+      EXPECT_EQ(cpu::taps_conv2d_input_grad(gi, g, w, c.p), c.product) << what;
+      EXPECT_EQ(cpu::taps_conv2d_weight_grad(gw, g, x, c.p), c.weight_grad) << what;
+      if (c.product) EXPECT_TRUE(same_bits(out, y.detach()) && same_bits(gi, xr.grad())) << what << ": not routed";
+      if (c.weight_grad) EXPECT_TRUE(same_bits(gw, wr.grad())) << what << ": not routed";
+      Tensor again = detail::conv2d_4d(x, w, b, c.p);
+      EXPECT_TRUE(same_bits(again, y.detach())) << what << ": not the same bits when run again";
+    }
+  }
+}
+
+// The tap sums leave the padding out; an inf weight in a tap that reads only padding, or a NaN
+// output gradient, must still give PyTorch's NaN (0 * inf), so those go to the other routes.
+TEST(ConvPathsTest, TinyPlanesKeepNaNsFromThePadding) {
+  RestoreThreads restore;
+  const Conv2dParams p{1, 1, 1, 1};
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    Tensor x = draw({16, 8, 1, 1}, 600), w = draw({4, 8, 3, 3}, 601), g = draw({16, 4, 1, 1}, 602);
+    w.select(0, 2).select(0, 5).select(0, 0).select(0, 0).fill_(INFINITY);  // filter 2's corner tap
+    g.select(0, 7).select(0, 1).fill_(NAN);                                // sample 7, filter 1
+    Tensor wr = w.detach().clone().set_requires_grad();
+    Tensor y = detail::conv2d_4d(x, wr, Tensor(), p);
+    y.backward(g);
+    const std::vector<double> out = y.detach().to(kFloat64).to_vector<double>();
+    const std::vector<double> gw = wr.grad().to(kFloat64).to_vector<double>();
+    for (int64_t n = 0; n < 16; ++n)
+      for (int64_t o = 0; o < 4; ++o)
+        EXPECT_EQ(std::isnan(out[static_cast<size_t>(n * 4 + o)]), o == 2) << "output " << n << ", " << o;
+    for (int64_t o = 0; o < 4; ++o)  // every tap of filter 1, padding's included: NaN * 0
+      for (int64_t i = 0; i < 8 * 9; ++i)
+        EXPECT_EQ(std::isnan(gw[static_cast<size_t>(o * 72 + i)]), o == 1) << "weight gradient " << o << ", " << i;
   }
 }
