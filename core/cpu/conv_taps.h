@@ -13,7 +13,7 @@
 // products.
 // NB: like oneDNN's direct kernels, these sums leave the padding out, so the caller
 // (conv_kernel.cpp) keeps an inf or NaN weight (forward) or output gradient (weight gradient) off
-// them where there is padding: PyTorch's zeros times inf make NaN there.
+// them where there is padding: the definition's zeros times inf make NaN there (im2col's answer).
 #include "ember/core/kernels/conv.h"
 
 namespace ember::cpu {

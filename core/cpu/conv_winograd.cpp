@@ -1,7 +1,6 @@
 #include "ember/core/cpu/conv_winograd.h"
 
 #include <algorithm>
-#include <array>
 #include <cfloat>
 #include <cmath>
 #include <vector>
@@ -9,6 +8,7 @@
 #include "ember/core/cpu/gemm.h"
 #include "ember/core/cpu/onednn.h"
 #include "ember/core/cpu/parallel.h"
+#include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/cpu/scratch.h"
 
 namespace ember::cpu {
@@ -249,7 +249,7 @@ Tensor transform_weight(const float* w, int64_t K, int64_t C, bool turned) {
   return u;
 }
 
-// out = the Winograd product of x and the transformed weight u [16, K, C] (+ bias).
+// out = the Winograd product of x and the transformed weight u [36, K, C] (+ bias).
 void forward(const Plan& g, const float* x, const float* u, const float* bias, float* out) {
   const Chunks chunks(g);
   const int64_t most = chunks.bands_each * g.tw;
@@ -270,27 +270,10 @@ void forward(const Plan& g, const float* x, const float* u, const float* bias, f
   });
 }
 
-// The largest magnitude among t's values; inf where one is inf or NaN.
-double magnitude(const Tensor& t) {
-  const float* x = t.data_ptr<float>();
-  const int64_t n = t.numel();
-  constexpr int kLanes = 16;
-  std::array<float, kLanes> top{}, nan{};  // nan: x - x, 0 for every finite x
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int l = 0; l < kLanes; ++l) {
-      top[l] = std::max(top[l], std::fabs(x[i + l]));
-      nan[l] += x[i + l] - x[i + l];
-    }
-  float most = 0.f, bad = 0.f;
-  for (int l = 0; l < kLanes; ++l) most = std::max(most, top[l]), bad += nan[l];
-  for (; i < n; ++i) most = std::max(most, std::fabs(x[i])), bad += x[i] - x[i];
-  return bad == 0.f ? static_cast<double>(most) : INFINITY;
-}
-
 // Whether sums of `terms` products of values up to a and b, scaled by the transforms' `gain`, stay
-// finite (false for an inf or NaN operand).
+// finite (false for an inf or NaN operand: the product is then inf or NaN).
 bool in_range(const Tensor& a, const Tensor& b, double terms, double gain) {
+  auto magnitude = [](const Tensor& t) { return static_cast<double>(max_magnitude(t.data_ptr<float>(), t.numel())); };
   return magnitude(a) * magnitude(b) * terms * gain < static_cast<double>(FLT_MAX);
 }
 

@@ -3,6 +3,7 @@
 // normalization_kernel.cpp, softmax_kernel.cpp).
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -87,6 +88,25 @@ T extreme_run(const T* x, int64_t n) {
   for (; i + kWidth <= n; i += kWidth) acc = acc.binaryExpr(Eigen::Map<const Block>(x + i), Op());
   T m = IsMax ? acc.template maxCoeff<Eigen::PropagateNaN>() : acc.template minCoeff<Eigen::PropagateNaN>();
   return i < n ? Op()(m, tail(i)) : m;
+}
+
+/// max |x[i]| over [0, n) (0 when n = 0); NaN where some x[i] is NaN, inf where one is infinite:
+/// extreme_run's lanes over the absolute values, in one pass. For kernels that check an operand's
+/// range before sums that reorder or leave out terms (conv_winograd.cpp, conv_kernel.cpp).
+template <typename T>
+T max_magnitude(const T* x, int64_t n) {
+  constexpr int64_t kWidth = 64;
+  using Block = Eigen::Array<T, kWidth, 1>;
+  using Op = Eigen::internal::scalar_max_op<T, T, Eigen::PropagateNaN>;
+  T m(0);
+  int64_t i = 0;
+  if (n >= kWidth) {
+    Block acc = Eigen::Map<const Block>(x).abs();
+    for (i = kWidth; i + kWidth <= n; i += kWidth) acc = acc.binaryExpr(Eigen::Map<const Block>(x + i).abs(), Op());
+    m = acc.template maxCoeff<Eigen::PropagateNaN>();
+  }
+  for (; i < n; ++i) m = Op()(m, std::abs(x[i]));
+  return m;
 }
 
 /// Index of the first element of x[0, n) equal to v, the max (IsMax) or min of x (the first NaN

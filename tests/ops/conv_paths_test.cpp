@@ -295,7 +295,8 @@ TEST(ConvPathsTest, TinyPlanesAsTapSumsMatchTheDefinition) {
 }
 
 // The tap sums leave the padding out; an inf weight in a tap that reads only padding, or a NaN
-// output gradient, must still give PyTorch's NaN (0 * inf), so those go to the other routes.
+// output gradient, must still give the definition's NaN (0 * inf, im2col's and float64's), so those
+// go to the other routes.
 TEST(ConvPathsTest, TinyPlanesKeepNaNsFromThePadding) {
   RestoreThreads restore;
   const Conv2dParams p{1, 1, 1, 1};
