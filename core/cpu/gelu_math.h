@@ -83,11 +83,17 @@ EIGEN_ALWAYS_INLINE Packet gelu_packet(const Packet& x) {
     const Packet e4 = exp_normal_range(pmul(hi, pset1<Packet>(-0.25f)));
     half = pmadd(e4, pmul(lo, pset1<Packet>(-0.25f)), e4);
   }
+  // NB: the select runs whether or not a lane is deep. Without it the compiler fused v * full with
+  // the subtraction below into one rounding in packets without a deep lane only, and a value's
+  // result changed by an ulp with its neighbours (AVX-512, gelu(1.1896873)).
   const auto times_exp = [&](const Packet& v) {
-    if (!any_deep) return pmul(v, full);
-    const Packet past = pcmp_lt(pset1<Packet>(15.0f), a);
-    const Packet two_halves = pselect(past, pmul(v, pzero(v)), pmul(pmul(v, half), half));
-    return pselect(deep, two_halves, pmul(v, full));
+    const Packet shallow = pmul(v, full);
+    Packet two_halves = shallow;
+    if (any_deep) {
+      const Packet past = pcmp_lt(pset1<Packet>(15.0f), a);
+      two_halves = pselect(past, pmul(v, pzero(v)), pmul(pmul(v, half), half));
+    }
+    return pselect(deep, two_halves, shallow);
   };
   const Packet negative = pcmp_lt(x, pzero(x));
   const Packet one = pset1<Packet>(1.0f);
