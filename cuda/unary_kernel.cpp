@@ -27,7 +27,7 @@ void cuda_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& g
                  ": no fused gradient kernel on CUDA");
   On on(grad_in);
   launch_activation_backward(elementwise_args<3>({&grad_in, &grad, &saved}, detail::op_name(op)), grad_in.dtype(), op,
-                             p.a, on.stream);
+                             p.a, p.b, on.stream);
 }
 
 }  // namespace

@@ -62,6 +62,15 @@ struct LeakyReluBackward : ActivationBackward {
   }
 };
 
+// d hardtanh(x)/dx = grad strictly between the bounds (p.a, p.b), 0 at and past them; a NaN passes
+// it, as in PyTorch's hardtanh_backward, whose two comparisons are both false there
+struct HardtanhBackward : ActivationBackward {
+  const char* name() const override { return "HardtanhBackward"; }
+  Tensor composite(const Tensor& g, const Tensor& x) const override {
+    return where(logical_or(le(x, params.a), ge(x, params.b)), 0, g);
+  }
+};
+
 // d gelu(x)/dx = grad * (Phi(x) + x * phi(x)), Phi/phi the standard normal CDF/density
 struct GeluBackward : ActivationBackward {
   const char* name() const override { return "GeluBackward"; }
@@ -133,6 +142,20 @@ Tensor leaky_relu(const Tensor& t, double negative_slope) {
   check_floating(t, "leaky_relu");
   return activation<LeakyReluBackward>(UnaryOp::LeakyRelu, t, t.dtype(), false,
                                        UnaryParams{negative_slope});
+}
+
+Tensor hardtanh(const Tensor& t, double min_val, double max_val) {
+  EMBER_CHECK_VALUE(!(min_val > max_val), "hardtanh: min_val (", min_val, ") must not exceed max_val (", max_val, ")");
+  EMBER_CHECK_AS(NotImplementedError, t.dtype() != kBool, "Bool inputs not supported for hardtanh");
+  if (is_integral(t.dtype())) {
+    // PyTorch's rule: the bounds do not promote an integer tensor; they are truncated to its type.
+    EMBER_CHECK(t.dtype() != kUInt8 || (min_val >= 0 && max_val >= 0),
+                "cannot do hardtanh on an unsigned type with negative limits");
+    return clamp(t, Scalar(static_cast<int64_t>(min_val)), Scalar(static_cast<int64_t>(max_val)));
+  }
+  check_floating(t, "hardtanh");
+  return activation<HardtanhBackward>(UnaryOp::Hardtanh, t, t.dtype(), false,
+                                      UnaryParams{min_val, max_val, true, true});
 }
 
 }  // namespace ember

@@ -443,8 +443,10 @@ __all__ = [
 
 
 def exported(ops: list[Op], functional_only: bool) -> list[str]:
+    """The names `ember` (or `ember.nn.functional`) re-exports: a name with a leading underscore is
+    bound on ember._C only, for the Python layer to call (as torch._C._nn.hardtanh is)."""
     return [n for op in ops if op.python != "none" and "function" in op.python_variants
-            and (op.functional or not functional_only) for n in op.python_names]
+            and (op.functional or not functional_only) for n in op.python_names if not n.startswith("_")]
 
 
 # ---- output

@@ -185,7 +185,8 @@ void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParam
             return unary_kernel<T, T>(out, in, [](const auto& x) { return clamp_below(x, T(0)); });
           else
             return unary_kernel<T, T>(out, in, [](const auto& x) { return x.max(T(0)); });
-        case UnaryOp::Clamp: return clamp<T>(out, in, p);
+        case UnaryOp::Clamp:
+        case UnaryOp::Hardtanh: return clamp<T>(out, in, p);
         case UnaryOp::PowScalar: return pow_scalar<T>(out, in, p.a);
         default:
           if constexpr (std::is_floating_point_v<T>) return floating_unary<T>(op, out, in, p);
@@ -208,6 +209,10 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
       case UnaryOp::LeakyRelu: {
         const T slope = static_cast<T>(p.a);
         return run([slope](const auto& g, const auto& x) { return (x > T(0)).select(g, g * slope); });
+      }
+      case UnaryOp::Hardtanh: {
+        const T lo = static_cast<T>(p.a), hi = static_cast<T>(p.b);
+        return run([lo, hi](const auto& g, const auto& x) { return ((x <= lo) || (x >= hi)).select(T(0), g); });
       }
       case UnaryOp::Gelu:
         return run([](const auto& g, const auto& x) { return g * gelu_slope_of(x); });

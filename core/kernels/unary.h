@@ -9,8 +9,8 @@
 
 namespace ember {
 
-/// Extra arguments of parametrised unary ops: LeakyRelu slope (a), Clamp bounds (a = min,
-/// b = max, each used only when has_a / has_b), PowScalar exponent (a).
+/// Extra arguments of parametrised unary ops: LeakyRelu slope (a), Clamp and Hardtanh bounds
+/// (a = min, b = max, each used only when has_a / has_b), PowScalar exponent (a).
 struct UnaryParams {
   double a = 0;
   double b = 0;
@@ -21,7 +21,8 @@ using UnaryFn = void (*)(UnaryOp op, const Tensor& out, const Tensor& in, const 
 EMBER_DECLARE_STUB(unary_stub, UnaryFn);
 
 /// Kernel: grad_in = grad * op'(saved), where `saved` is the op's output for Tanh, Sigmoid and
-/// Relu and its input for Gelu, GeluTanh and LeakyRelu (slope in p.a); all of one shape and dtype.
+/// Relu and its input for Gelu, GeluTanh, LeakyRelu (slope in p.a) and Hardtanh (bounds in p.a,
+/// p.b); all of one shape and dtype.
 using ActivationBackwardFn = void (*)(UnaryOp op, const Tensor& grad_in, const Tensor& grad,
                                       const Tensor& saved, const UnaryParams& p);
 EMBER_DECLARE_STUB(activation_backward_stub, ActivationBackwardFn);

@@ -104,9 +104,9 @@ __global__ void __launch_bounds__(kThreads) binary_packed_kernel(const Elementwi
 template <typename T>
 struct ActivationBackwardFn {
   UnaryOp op;
-  T slope;
+  T a, b;  // activation_backward_op's
   __device__ void operator()(char* const (&p)[3]) const {
-    store<T>(p[0], activation_backward_op<T>(op, load<T>(p[1]), load<T>(p[2]), slope));
+    store<T>(p[0], activation_backward_op<T>(op, load<T>(p[1]), load<T>(p[2]), a, b));
   }
 };
 
@@ -273,12 +273,13 @@ void launch_unary(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, const
   });
 }
 
-void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, UnaryOp op, double slope,
+void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, UnaryOp op, double a, double b,
                                 cudaStream_t stream) {
   if (dtype == DType::Float32)
-    run_elementwise(args, ActivationBackwardFn<float>{op, static_cast<float>(slope)}, stream, "activation_backward");
+    run_elementwise(args, ActivationBackwardFn<float>{op, static_cast<float>(a), static_cast<float>(b)}, stream,
+                    "activation_backward");
   else
-    run_elementwise(args, ActivationBackwardFn<double>{op, slope}, stream, "activation_backward");
+    run_elementwise(args, ActivationBackwardFn<double>{op, a, b}, stream, "activation_backward");
 }
 
 void launch_binary(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, int64_t* error_slot,

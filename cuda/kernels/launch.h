@@ -56,8 +56,8 @@ void check_pool_sizes(bool fits, const char* op);
 // ---- elementwise.cu: one templated kernel over ElementwiseArgs for all of these
 /// out = op(in) (operands: out, in), T = dtype.
 void launch_unary(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, const UnaryArgs& p, cudaStream_t stream);
-/// grad_in = grad * op'(saved) (operands: grad_in, grad, saved).
-void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, UnaryOp op, double slope,
+/// grad_in = grad * op'(saved) (operands: grad_in, grad, saved); a, b: activation_backward_op's.
+void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, UnaryOp op, double a, double b,
                                 cudaStream_t stream);
 /// out = a op b (operands: out, a, b); integer division by zero is reported in error_slot.
 void launch_binary(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, int64_t* error_slot,

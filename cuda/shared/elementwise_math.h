@@ -20,8 +20,8 @@
 
 namespace ember::cuda {
 
-/// UnaryParams (core/kernels/unary.h) as a plain struct: LeakyRelu slope (a), Clamp bounds,
-/// PowScalar exponent (a).
+/// UnaryParams (core/kernels/unary.h) as a plain struct: LeakyRelu slope (a), Clamp and Hardtanh
+/// bounds, PowScalar exponent (a).
 struct UnaryArgs {
   double a = 0, b = 0;
   bool has_a = false, has_b = false;
@@ -152,7 +152,8 @@ constexpr bool unary_defined(UnaryOp op, bool floating, bool is_bool) {
     case UnaryOp::Sigmoid:
     case UnaryOp::Gelu:
     case UnaryOp::GeluTanh:
-    case UnaryOp::LeakyRelu: return floating;
+    case UnaryOp::LeakyRelu:
+    case UnaryOp::Hardtanh: return floating;
     default: return false;  // an op code without a case here: no CUDA kernel (a test says so)
   }
 }
@@ -203,7 +204,8 @@ EMBER_HOST_DEVICE inline T unary_op(UnaryOp op, T x, const UnaryArgs& p) {
       case UnaryOp::Relu:
         if constexpr (kFloating<T>) return max_nan(x, T(0));
         else return x > T(0) ? x : T(0);
-      case UnaryOp::Clamp: {
+      case UnaryOp::Clamp:
+      case UnaryOp::Hardtanh: {
         if constexpr (kFloating<T>) {
           if (p.has_a) x = max_nan(x, saturate<T>(p.a));
           if (p.has_b) x = min_nan(x, saturate<T>(p.b));
@@ -288,6 +290,7 @@ constexpr bool activation_backward_defined(UnaryOp op) {
     case UnaryOp::Sigmoid:
     case UnaryOp::Relu:
     case UnaryOp::LeakyRelu:
+    case UnaryOp::Hardtanh:
     case UnaryOp::Gelu:
     case UnaryOp::GeluTanh: return true;
     default: return false;
@@ -295,15 +298,16 @@ constexpr bool activation_backward_defined(UnaryOp op) {
 }
 
 /// grad * op'(saved): `saved` is the op's output for Tanh, Sigmoid and Relu, its input for the
-/// rest (ActivationBackwardFn); `slope` is LeakyRelu's.
+/// rest (ActivationBackwardFn); `a` is LeakyRelu's slope or Hardtanh's lower bound, `b` its upper.
 template <typename T>
-EMBER_HOST_DEVICE inline T activation_backward_op(UnaryOp op, T g, T s, T slope) {
+EMBER_HOST_DEVICE inline T activation_backward_op(UnaryOp op, T g, T s, T a, T b) {
   using namespace math;
   switch (op) {
     case UnaryOp::Tanh: return g * (T(1) - s * s);
     case UnaryOp::Sigmoid: return g * s * (T(1) - s);
-    case UnaryOp::Relu: return s > T(0) ? g : T(0);
-    case UnaryOp::LeakyRelu: return s > T(0) ? g : g * slope;
+    case UnaryOp::Relu: return s <= T(0) ? T(0) : g;  // a NaN passes it, as on the CPU
+    case UnaryOp::LeakyRelu: return s > T(0) ? g : g * a;
+    case UnaryOp::Hardtanh: return s <= a || s >= b ? T(0) : g;
     case UnaryOp::Gelu:
       return g * (T(0.5) * (T(1) + std::erf(s * T(kInvSqrt2))) +
                   s * T(kInvSqrt2Pi) * full_range_exp(T(-0.5) * s * s));

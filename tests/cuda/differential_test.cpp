@@ -65,6 +65,7 @@ std::vector<UnaryCase> unary_ops() {
       {"gelu", -3, 3, [](const Tensor& x) { return gelu(x); }},
       {"gelu tanh", -3, 3, [](const Tensor& x) { return gelu(x, "tanh"); }},
       {"leaky_relu", -3, 3, [](const Tensor& x) { return leaky_relu(x, 0.2); }},
+      {"hardtanh", -3, 3, [](const Tensor& x) { return hardtanh(x, -0.5, 1.25); }},
       {"pow 2", -3, 3, [](const Tensor& x) { return x.pow(2); }},
       {"pow 3", -3, 3, [](const Tensor& x) { return x.pow(3); }},
       {"pow 0.5", 0.1, 3, [](const Tensor& x) { return x.pow(0.5); }},

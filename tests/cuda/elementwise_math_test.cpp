@@ -92,6 +92,7 @@ std::vector<UnaryParams> params_for(UnaryOp op) {
     case UnaryOp::Clamp: return {{-0.5, 2, true, true}, {-0.5, 0, true, false}, {0, 2, false, true}, {1e300, -1e300, true, true}};
     case UnaryOp::PowScalar: return {{2}, {3}, {1}, {0.5}, {-1}, {-2}, {1.7}, {0}};
     case UnaryOp::LeakyRelu: return {{0.01}, {0.2}};
+    case UnaryOp::Hardtanh: return {{-1, 1, true, true}, {0, 6, true, true}, {-0.5, -0.5, true, true}};
     case UnaryOp::Polygamma: return {{1}, {2}, {3}, {6}};
     default: return {{}};
   }
@@ -261,7 +262,8 @@ TEST(ElementwiseMathTest, ComparisonsMatchTheCpuKernels) {
 }
 
 TEST(ElementwiseMathTest, FusedActivationGradientsMatchTheCpuKernels) {
-  const std::vector<double> saved = {-6, -3, -1.5, -0.5, -1e-4, 0.0, 1e-4, 0.25, 0.5, 0.9, 1.5, 3, 6, 40};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> saved = {-6, -3, -1.5, -0.5, -1e-4, 0.0, 1e-4, 0.25, 0.5, 0.9, 1.5, 3, 6, 40, nan};
   const auto n = static_cast<int64_t>(saved.size());
   std::vector<double> grad;
   for (int64_t i = 0; i < n; ++i) grad.push_back(0.5 + 0.25 * static_cast<double>(i % 5) - 0.6);
@@ -271,14 +273,17 @@ TEST(ElementwiseMathTest, FusedActivationGradientsMatchTheCpuKernels) {
     ++checked;
     for (DType t : {kFloat32, kFloat64}) {
       const Tensor g = tensor(grad, {n}, t), s = tensor(saved, {n}, t), out = empty({n}, t);
-      const UnaryParams p{0.1};
+      // LeakyRelu's slope; Hardtanh's bounds, met exactly by two of the saved values
+      const UnaryParams p = op == UnaryOp::Hardtanh ? UnaryParams{-1.5, 3, true, true} : UnaryParams{0.1};
       activation_backward_stub(DeviceType::CPU, op, out, g, s, p);
       const std::vector<double> want = out.to_vector<double>();
       const std::vector<double> gv = g.to_vector<double>(), sv = s.to_vector<double>();
       for (int64_t i = 0; i < n; ++i) {
-        const double got = t == kFloat32 ? static_cast<double>(cuda::activation_backward_op<float>(
-                                               op, static_cast<float>(gv[i]), static_cast<float>(sv[i]), 0.1f))
-                                         : cuda::activation_backward_op<double>(op, gv[i], sv[i], 0.1);
+        const double got =
+            t == kFloat32 ? static_cast<double>(cuda::activation_backward_op<float>(
+                                op, static_cast<float>(gv[i]), static_cast<float>(sv[i]), static_cast<float>(p.a),
+                                static_cast<float>(p.b)))
+                          : cuda::activation_backward_op<double>(op, gv[i], sv[i], p.a, p.b);
         EXPECT_TRUE(same(got, want[static_cast<size_t>(i)], t == kFloat32 ? rtol_of<float>() : rtol_of<double>(),
                          t == kFloat32 ? atol_of<float>() : atol_of<double>()))
             << ember::detail::op_name(op) << " " << t << " at " << sv[i] << ": shared math " << got << ", CPU "
@@ -286,5 +291,5 @@ TEST(ElementwiseMathTest, FusedActivationGradientsMatchTheCpuKernels) {
       }
     }
   }
-  EXPECT_EQ(checked, 6);  // tanh, sigmoid, relu, leaky_relu and both gelus
+  EXPECT_EQ(checked, 7);  // tanh, sigmoid, relu, leaky_relu, hardtanh and both gelus
 }

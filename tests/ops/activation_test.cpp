@@ -97,6 +97,35 @@ TEST(ActivationTest, ReluAndLeakyReluValues) {
   expect_values_near(leaky_relu(x, 0.2), {-0.4, 0, 0.5, 3});
 }
 
+TEST(ActivationTest, HardtanhClampsAndPassesItsGradientStrictlyBetweenTheBounds) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (DType dtype : {kFloat32, kFloat64}) {
+    Tensor x = tensor({-inf, -3.0, -0.5, -0.25, 0.0, 1.0, 2.0, 7.0, inf, kNaN}).to(dtype).set_requires_grad();
+    Tensor y = hardtanh(x, -0.5, 2.0);
+    EXPECT_EQ(y.dtype(), dtype);
+    expect_values_near(y, {-0.5, -0.5, -0.5, -0.25, 0, 1, 2, 2, 2, kNaN});
+    y.backward(full({10}, 3.0, dtype));
+    // 0 at and past the bounds; a NaN passes the gradient (PyTorch's hardtanh_backward)
+    expect_values_near(x.grad(), {0, 0, 0, 3, 3, 3, 0, 0, 0, 3});
+  }
+  expect_values_near(hardtanh(tensor({-2.0, 0.5, 2.0})), {-1, 0.5, 1});  // the defaults: [-1, 1]
+  // relu6 as users write it; one bound equal to the other is allowed
+  expect_values_near(hardtanh(tensor({-1.0, 3.0, 9.0}), 0, 6), {0, 3, 6});
+  expect_values_near(hardtanh(tensor({-1.0, 3.0}), 2, 2), {2, 2});
+}
+
+TEST(ActivationTest, HardtanhKeepsIntegersAndRefusesBadInput) {
+  // PyTorch's rule: the bounds are truncated to the integer type and do not promote it
+  Tensor r = hardtanh(tensor<int64_t>({-3, 0, 5}), -1.5, 2.7);
+  EXPECT_EQ(r.dtype(), kInt64);
+  EXPECT_EQ(r.to_vector<int64_t>(), (std::vector<int64_t>{-1, 0, 2}));
+  EXPECT_EQ(hardtanh(tensor<uint8_t>({0, 9}), 0, 6).to_vector<uint8_t>(), (std::vector<uint8_t>{0, 6}));
+  expect_error([] { hardtanh(tensor<uint8_t>({1})); }, {"hardtanh", "unsigned", "negative"});
+  expect_error([] { hardtanh(tensor(std::vector<bool>{true})); }, {"hardtanh", "Bool"});
+  expect_error([] { hardtanh(ones({2}), 1, 0); }, {"hardtanh", "min_val (1)", "max_val (0)"});
+  expect_error([] { hardtanh(ones({2}, kComplex64)); }, {"hardtanh", "complex64"});
+}
+
 TEST(ActivationTest, GeluExactAndTanhApproximation) {
   std::vector<double> xs = {-3, -1, 0, 0.5, 1, 4};
   std::vector<double> exact, approx;
@@ -144,6 +173,7 @@ TEST(ActivationTest, Gradcheck) {
   // relu and leaky_relu away from their kink at 0.
   check_grads([](const Tensor& x) { return relu(x + sign(x) * 0.1); });
   check_grads([](const Tensor& x) { return leaky_relu(x + sign(x) * 0.1, 0.3); });
+  check_grads([](const Tensor& x) { return hardtanh(x, -0.45, 0.55); });
 }
 
 TEST(ActivationTest, ReluGradientAtZeroIsZero) {
@@ -157,6 +187,7 @@ TEST(ActivationTest, FusedGradientMatchesTheDifferentiableFormula) {
   expect_fused_matches_composite([](const Tensor& x) { return sigmoid(x); });
   expect_fused_matches_composite([](const Tensor& x) { return relu(x); }, false);
   expect_fused_matches_composite([](const Tensor& x) { return leaky_relu(x, 0.1); }, false);
+  expect_fused_matches_composite([](const Tensor& x) { return hardtanh(x, -0.5, 0.75); }, false);
   expect_fused_matches_composite([](const Tensor& x) { return gelu(x); });
   expect_fused_matches_composite([](const Tensor& x) { return gelu(x, "tanh"); });
 }
@@ -170,6 +201,7 @@ TEST(ActivationTest, Gradgradcheck) {
   Tensor away = (x.detach() + sign(x.detach()) * 0.1).set_requires_grad();
   gradgradcheck([](const TensorList& in) { return relu(in[0]) * in[0]; }, {away});
   gradgradcheck([](const TensorList& in) { return leaky_relu(in[0], 0.2) * in[0]; }, {away});
+  gradgradcheck([](const TensorList& in) { return hardtanh(in[0], -1, 1.5) * in[0]; }, {away});
 }
 
 TEST(ActivationTest, SavedOutputModifiedInPlaceIsAnError) {

@@ -130,6 +130,8 @@ def test_hardtanh_refuses_bool_and_negative_bounds_on_uint8():
         F.relu6(ember.tensor([True]))
     with pytest.raises(RuntimeError, match="cannot do hardtanh on an unsigned type with negative limits"):
         F.hardtanh(ember.tensor([1], dtype=ember.uint8))
+    with pytest.raises(ValueError, match=r"hardtanh: min_val \(2\) must not exceed max_val \(1\)"):
+        F.hardtanh(ember.tensor([1.0]), 2.0, 1.0)
 
 
 def test_take_refuses_indices_out_of_range():

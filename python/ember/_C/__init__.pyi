@@ -2297,6 +2297,10 @@ def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> 
     """
     Waits for the kernels queued on cuda:index (-1: every device).
     """
+def _hardtanh(input: Tensor, min_val: typing.SupportsFloat | typing.SupportsIndex = -1.0, max_val: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> Tensor:
+    """
+    input clamped to [min_val, max_val] in one pass; its gradient passes strictly between the bounds (and at NaN), 0 at and past them, as PyTorch's hardtanh. An integer tensor is clamped to the bounds truncated to integers and stays integer; bool is refused, and so is min_val > max_val.
+    """
 def _set_conv_winograd(enabled: bool) -> None:
     """
     Allows or forbids Winograd's algorithm for CPU convolutions (ember.backends.mkldnn.allow_winograd).

@@ -75,18 +75,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     """input clamped to [min_val, max_val], its gradient passed strictly between them only (0 at the
     bounds, as PyTorch's; NaN passes it, see _activation_functions.py). An integer input stays
     integer, the bounds truncated to integers (PyTorch's rule: the bounds do not promote it); bool
-    is refused."""
-    if min_val > max_val:
-        raise ValueError(f"hardtanh: min_val ({min_val}) must not exceed max_val ({max_val})")
-    if input.dtype == _C.bool:
-        raise NotImplementedError("Bool inputs not supported for hardtanh")
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        min_val, max_val = int(min_val), int(max_val)
-        if input.dtype == _C.uint8 and (min_val < 0 or max_val < 0):
-            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
-        return _C.clamp(input, min_val, max_val)
-    outside = (input <= min_val) | (input >= max_val)
-    return _C.where(outside, _C.clamp(input.detach(), min_val, max_val), input)
+    is refused. One fused op (ember::hardtanh)."""
+    return _C._hardtanh(input, min_val, max_val)
 
 
 def relu6(input, inplace: bool = False):  # noqa: A002
