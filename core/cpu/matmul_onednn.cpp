@@ -7,9 +7,11 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <vector>
 
 #include "ember/core/cpu/onednn.h"
 #include "ember/core/cpu/parallel.h"
+#include "ember/core/cpu/scratch.h"
 #include "ember/core/error.h"
 
 namespace ember::cpu {
@@ -30,22 +32,35 @@ memory::data_type dnnl_type(DType dtype) {
 // One block's product: its shape and the operands' strides (in elements) decide the primitive.
 using Key = std::tuple<DType, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
 
+// A block's primitive and the scratch memory one execution of it needs.
+struct Primitive {
+  dnnl::matmul matmul;
+  memory::desc scratchpad;
+};
+
 // The primitive for a block, made once; null where oneDNN has no optimised kernel for it (its
 // reference kernel is orders of magnitude slower than widening).
-std::shared_ptr<dnnl::matmul> primitive_for(const Key& key) {
+std::shared_ptr<const Primitive> primitive_for(const Key& key) {
   static std::mutex mutex;
-  static std::map<Key, std::shared_ptr<dnnl::matmul>> cache;
+  static std::map<Key, std::shared_ptr<const Primitive>> cache;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() >= kMaxPrimitives) cache.clear();
   const auto [dtype, m, k, n, ars, acs, brs, bcs, ldc] = key;
-  std::shared_ptr<dnnl::matmul> p;
+  std::shared_ptr<const Primitive> p;
   try {
     const memory::data_type t = dnnl_type(dtype);
     memory::desc a({m, k}, t, memory::dims{ars, acs}), b({k, n}, t, memory::dims{brs, bcs}),
         c({m, n}, t, memory::dims{ldc, 1});
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), onednn_engine());
-    if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0) p = std::make_shared<dnnl::matmul>(pd);
+    // NB: the scratchpad comes from the caller, per execution. The library's own is one buffer per
+    // primitive, and the blocks of a product run the same primitive on several threads at once:
+    // the bfloat16 kernels (AVX512_BF16) accumulate there, and at 2 threads a product came out
+    // wrong by more than its own magnitude, differently each time.
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), attr, onednn_engine());
+    if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0)
+      p = std::make_shared<const Primitive>(Primitive{dnnl::matmul(pd), pd.scratchpad_desc()});
   } catch (const dnnl::error&) {
   }
   cache.emplace(key, p);
@@ -98,6 +113,7 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
     const int omp_threads = omp_get_max_threads();
     omp_set_num_threads(1);
     dnnl::stream stream(onednn_engine());
+    std::vector<Tensor> pads;  // alive until the stream is done with them
     for (int64_t t = lo; t < hi; ++t) {
       const int64_t begin = t * block, len = std::min(block, dim - begin);
       const auto& prim = len == block ? full : tail;
@@ -109,7 +125,10 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
                   const_cast<char*>(bp + (split_rows ? 0 : begin * bcs) * static_cast<int64_t>(item)));
       memory cm({{bm, bn}, dt, memory::dims{ldc, 1}}, onednn_engine(),
                 cp + (split_rows ? begin * ldc : begin) * static_cast<int64_t>(item));
-      prim->execute(stream, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}});
+      pads.push_back(scratch<uint8_t>(static_cast<int64_t>(prim->scratchpad.get_size())));
+      memory scratchpad(prim->scratchpad, onednn_engine(), pads.back().data_ptr());
+      prim->matmul.execute(stream,
+                           {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}, {DNNL_ARG_SCRATCHPAD, scratchpad}});
     }
     stream.wait();
     omp_set_num_threads(omp_threads);

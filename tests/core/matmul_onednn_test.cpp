@@ -1,6 +1,6 @@
-// oneDNN's matmul path for 16-bit products (core/cpu/matmul_onednn.h). This project's machines have
-// no bfloat16 instructions, so the bfloat16 path runs only where a CPU has them; its code is
-// checked here through float32, which takes the same path on any machine: each layout gemm()
+// oneDNN's matmul path for 16-bit products (core/cpu/matmul_onednn.h). Some of this project's
+// machines have no bfloat16 instructions (AVX2 only), and there the bfloat16 path does not run; its
+// code is checked here through float32 too, which takes the same path on any machine: each layout gemm()
 // accepts (row-major, column-major, wide leading dimensions, size-1 dims with free strides) and the
 // thread split, against gemm(). Where the machine has the instructions, bfloat16 products are
 // checked against the widened ones.
@@ -82,4 +82,26 @@ TEST(OnednnMatmulTest, Bfloat16ProductsAgreeWithWidenedOnesWhereTheMachineHasThe
   // the float32 sums round once either way; their order may move a result to the next bfloat16
   expect_close(got.to(kFloat32), want, 1.0 / 128, 1e-2, cpu::onednn_matmul_native(kBFloat16) ? "oneDNN" : "widened");
   if (!cpu::onednn_matmul_native(kBFloat16)) GTEST_SKIP() << "no bfloat16 instructions here: the widened path ran";
+}
+
+// The blocks of one product run the same primitive on several threads at once. oneDNN's own
+// scratchpad is one buffer per primitive, where its bfloat16 kernels accumulate: at 2 threads these
+// products came out wrong by more than their magnitude, differently each run (AVX512_BF16, Zen 4).
+TEST(OnednnMatmulTest, Bfloat16ProductsSplitOverThreadsMatchTheOneThreadProduct) {
+  const int before = get_num_threads();
+  Generator gen(5);
+  for (auto [m, k, n] : std::vector<std::array<int64_t, 3>>{{64, 128, 384}, {1024, 128, 512}, {2048, 128, 64}}) {
+    Tensor a = randn({m, k}, kFloat32, &gen).to(kBFloat16), b = randn({k, n}, kFloat32, &gen).to(kBFloat16);
+    set_num_threads(1);
+    Tensor alone = matmul(a, b);
+    set_num_threads(2);
+    for (int run = 0; run < 4; ++run) {
+      Tensor split = matmul(a, b);
+      // the same blocks' sums in the same order: the same bits
+      ASSERT_TRUE(ember::testing::same_bits(split, alone)) << m << "x" << k << "x" << n << ", run " << run;
+    }
+    expect_close(alone.to(kFloat32), matmul(a.to(kFloat32), b.to(kFloat32)), 1.0 / 128, 1e-2,
+                 std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
+  }
+  set_num_threads(before);
 }
