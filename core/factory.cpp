@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "ember/core/copy.h"
+#include "ember/core/philox_run.h"
 
 namespace ember {
 namespace {
@@ -104,10 +105,24 @@ Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
   return make_on_cpu(shape, options, [&](Tensor& t) {
     if (is_16bit_float(t.dtype())) return copy_data(t, rand(shape, kFloat32, &g));  // drawn as float32
     visit_floating_dtype(t.dtype(), "rand", [&]<typename T>(type_tag<T>) {
+      // Generator::uniform_float (one draw) and uniform_double (two, high word first), in bulk
+      constexpr int64_t kDraws = std::is_same_v<T, float> ? 1 : 2, kChunk = 1024;
       T* p = static_cast<T*>(t.data_ptr());
-      for (int64_t i = 0; i < t.numel(); ++i)
-        p[i] = std::is_same_v<T, float> ? static_cast<T>(g.uniform_float())
-                                        : static_cast<T>(g.uniform_double());
+      const Generator::State start = g.get_state();
+      uint32_t bits[kChunk * kDraws];
+      for (int64_t s = 0; s < t.numel(); s += kChunk) {
+        const int64_t len = std::min(kChunk, t.numel() - s);
+        philox_u32_run(start.seed, start.counter + static_cast<uint64_t>(s * kDraws), bits, len * kDraws);
+        for (int64_t j = 0; j < len; ++j) {
+          if constexpr (std::is_same_v<T, float>) {
+            p[s + j] = static_cast<float>(bits[j] >> 8) * 0x1.0p-24f;
+          } else {
+            const uint64_t hi = bits[2 * j], lo = bits[2 * j + 1];
+            p[s + j] = static_cast<double>(((hi << 32) | lo) >> 11) * 0x1.0p-53;
+          }
+        }
+      }
+      g.set_state({start.seed, start.counter + static_cast<uint64_t>(t.numel() * kDraws)});
     });
   });
 }

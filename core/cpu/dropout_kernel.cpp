@@ -1,9 +1,11 @@
 // CPU kernel for dropout (ops/dropout.h). The generator is counter-based (Philox), so a chunk of
-// elements starting at element k can draw from its own copy of the generator moved to counter
-// + k: the chunks run in parallel and the mask is the same for any number of threads.
+// elements starting at element k draws the words at counter + k (philox_run.h): the chunks run in
+// parallel and the mask is the same for any number of threads.
+#include <algorithm>
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
+#include "ember/core/philox_run.h"
 #include "ember/core/kernels/dropout.h"
 #include "ember/core/kernels/widen.h"
 
@@ -21,9 +23,18 @@ void cpu_dropout(const Tensor& out, const Tensor& mask, const Tensor& in, double
     const float keep = static_cast<float>(1.0 - p);
     const T scale = static_cast<T>(1.0 / (1.0 - p));
     parallel_for(0, n, kElementwiseGrain, [&](int64_t lo, int64_t hi) {
-      Generator local;
-      local.set_state({start.seed, start.counter + static_cast<uint64_t>(lo)});
-      for (int64_t i = lo; i < hi; ++i) m[i] = local.uniform_float() < keep ? scale : T(0);
+      constexpr int64_t kChunk = 1024;
+      uint32_t bits[kChunk];
+      const float keep_below = keep;  // NB: copies the loop can keep in registers: it vectorises
+      const T kept = scale;
+      for (int64_t s = lo; s < hi; s += kChunk) {
+        const int64_t len = std::min(kChunk, hi - s);
+        philox_u32_run(start.seed, start.counter + static_cast<uint64_t>(s), bits, len);
+        T* __restrict mask_run = m + s;
+        // NB: Generator::uniform_float's formula, so that the mask is the one it would draw
+        for (int64_t j = 0; j < len; ++j)
+          mask_run[j] = static_cast<float>(bits[j] >> 8) * 0x1.0p-24f < keep_below ? kept : T(0);
+      }
       VecMap<T>(o + lo, hi - lo) = ConstVecMap<T>(x + lo, hi - lo) * ConstVecMap<T>(m + lo, hi - lo);
     });
   });
