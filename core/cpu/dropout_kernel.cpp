@@ -5,9 +5,9 @@
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
-#include "ember/core/philox_run.h"
 #include "ember/core/kernels/dropout.h"
 #include "ember/core/kernels/widen.h"
+#include "ember/core/philox_run.h"
 
 namespace ember::cpu {
 namespace {

@@ -127,8 +127,9 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
                 cp + (split_rows ? begin * ldc : begin) * static_cast<int64_t>(item));
       pads.push_back(scratch<uint8_t>(static_cast<int64_t>(prim->scratchpad.get_size())));
       memory scratchpad(prim->scratchpad, onednn_engine(), pads.back().data_ptr());
-      prim->matmul.execute(stream,
-                           {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}, {DNNL_ARG_SCRATCHPAD, scratchpad}});
+      prim->matmul.execute(
+          stream,
+          {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}, {DNNL_ARG_SCRATCHPAD, scratchpad}});
     }
     stream.wait();
     omp_set_num_threads(omp_threads);

@@ -35,7 +35,8 @@ TEST(GeneratorTest, BulkDrawsAreTheGeneratorsOwn) {
         Generator g;
         g.set_state({seed, first});
         for (int64_t i = 0; i < n; ++i)
-          ASSERT_EQ(bulk[static_cast<size_t>(i)], g.next_u32()) << "seed " << seed << ", first " << first << ", i " << i;
+          ASSERT_EQ(bulk[static_cast<size_t>(i)], g.next_u32())
+              << "seed " << seed << ", first " << first << ", i " << i;
         EXPECT_EQ(bulk[static_cast<size_t>(n)], 7u) << "wrote past n = " << n;
       }
     }
@@ -50,7 +51,8 @@ TEST(GeneratorTest, RandDrawsWhatTheGeneratorWouldOneAtATime) {
     Tensor t = rand({3, 700}, dtype, &g);
     const std::vector<double> got = t.to_vector<double>();
     for (size_t i = 0; i < got.size(); ++i)
-      ASSERT_EQ(got[i], dtype == kFloat32 ? static_cast<double>(h.uniform_float()) : h.uniform_double()) << dtype << " " << i;
+      ASSERT_EQ(got[i], dtype == kFloat32 ? static_cast<double>(h.uniform_float()) : h.uniform_double())
+          << dtype << " " << i;
     EXPECT_EQ(g.get_state(), h.get_state());
   }
 }

@@ -279,11 +279,10 @@ TEST(ElementwiseMathTest, FusedActivationGradientsMatchTheCpuKernels) {
       const std::vector<double> want = out.to_vector<double>();
       const std::vector<double> gv = g.to_vector<double>(), sv = s.to_vector<double>();
       for (int64_t i = 0; i < n; ++i) {
-        const double got =
-            t == kFloat32 ? static_cast<double>(cuda::activation_backward_op<float>(
-                                op, static_cast<float>(gv[i]), static_cast<float>(sv[i]), static_cast<float>(p.a),
-                                static_cast<float>(p.b)))
-                          : cuda::activation_backward_op<double>(op, gv[i], sv[i], p.a, p.b);
+        const double got = t == kFloat32 ? static_cast<double>(cuda::activation_backward_op<float>(
+                                               op, static_cast<float>(gv[i]), static_cast<float>(sv[i]),
+                                               static_cast<float>(p.a), static_cast<float>(p.b)))
+                                         : cuda::activation_backward_op<double>(op, gv[i], sv[i], p.a, p.b);
         EXPECT_TRUE(same(got, want[static_cast<size_t>(i)], t == kFloat32 ? rtol_of<float>() : rtol_of<double>(),
                          t == kFloat32 ? atol_of<float>() : atol_of<double>()))
             << ember::detail::op_name(op) << " " << t << " at " << sv[i] << ": shared math " << got << ", CPU "
