@@ -1,8 +1,14 @@
 #include "ember/core/philox_run.h"
 
+// NB: GCC 12's _mm512_mul_epu32 passes _mm512_undefined_epi32(), a self-initialised variable, and
+// -Wuninitialized reports it at the header's line, a false positive
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 
 #include <algorithm>
+#include <cstring>
 
 #include "ember/core/philox.h"
 
@@ -13,33 +19,24 @@ namespace {
 // then one unsigned 32x32 -> 64-bit multiply (pmuludq), which no compiler forms from the scalar
 // code (it needs the product's high half, which x86 has no 32-bit vector instruction for).
 #if defined(__AVX512F__)
-using Lanes = __m512i;
-inline Lanes splat(uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
-inline Lanes load(const uint64_t* p) { return _mm512_loadu_si512(p); }
-inline void store(uint64_t* p, Lanes v) { _mm512_storeu_si512(p, v); }
-inline Lanes mul32(Lanes a, Lanes b) { return _mm512_mul_epu32(a, b); }
-inline Lanes high32(Lanes a) { return _mm512_srli_epi64(a, 32); }
-inline Lanes bits_and(Lanes a, Lanes b) { return _mm512_and_si512(a, b); }
-inline Lanes bits_xor(Lanes a, Lanes b) { return _mm512_xor_si512(a, b); }
+constexpr int kBytes = 64;
 #elif defined(__AVX2__)
-using Lanes = __m256i;
-inline Lanes splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
-inline Lanes load(const uint64_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-inline void store(uint64_t* p, Lanes v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
-inline Lanes mul32(Lanes a, Lanes b) { return _mm256_mul_epu32(a, b); }
-inline Lanes high32(Lanes a) { return _mm256_srli_epi64(a, 32); }
-inline Lanes bits_and(Lanes a, Lanes b) { return _mm256_and_si256(a, b); }
-inline Lanes bits_xor(Lanes a, Lanes b) { return _mm256_xor_si256(a, b); }
+constexpr int kBytes = 32;
 #else
-using Lanes = __m128i;
-inline Lanes splat(uint64_t v) { return _mm_set1_epi64x(static_cast<long long>(v)); }
-inline Lanes load(const uint64_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-inline void store(uint64_t* p, Lanes v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
-inline Lanes mul32(Lanes a, Lanes b) { return _mm_mul_epu32(a, b); }
-inline Lanes high32(Lanes a) { return _mm_srli_epi64(a, 32); }
-inline Lanes bits_and(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
-inline Lanes bits_xor(Lanes a, Lanes b) { return _mm_xor_si128(a, b); }
+constexpr int kBytes = 16;
 #endif
+using Lanes = uint64_t __attribute__((vector_size(kBytes)));
+
+// a * m in each lane, a's words below 2^32.
+inline Lanes mul32(Lanes a, uint32_t m) {
+#if defined(__AVX512F__)
+  return reinterpret_cast<Lanes>(_mm512_mul_epu32(reinterpret_cast<__m512i>(a), _mm512_set1_epi64(m)));
+#elif defined(__AVX2__)
+  return reinterpret_cast<Lanes>(_mm256_mul_epu32(reinterpret_cast<__m256i>(a), _mm256_set1_epi64x(m)));
+#else
+  return reinterpret_cast<Lanes>(_mm_mul_epu32(reinterpret_cast<__m128i>(a), _mm_set1_epi64x(m)));
+#endif
+}
 
 constexpr int kWidth = sizeof(Lanes) / sizeof(uint64_t);
 constexpr int kLanes = 16;  // blocks per call
@@ -55,23 +52,24 @@ void sixteen_blocks(uint64_t block0, uint64_t key, uint32_t* out) {
     words[0][l] = block & 0xFFFFFFFFu;
     words[1][l] = block >> 32;
   }
-  const Lanes m0 = splat(kM0), m1 = splat(kM1), low = splat(0xFFFFFFFFu);
   for (int v = 0; v < kVectors; ++v) {
-    Lanes c0 = load(&words[0][v * kWidth]), c1 = load(&words[1][v * kWidth]), c2 = splat(0), c3 = splat(0);
-    uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+    Lanes c0, c1, c2 = {}, c3 = {};
+    std::memcpy(&c0, &words[0][v * kWidth], sizeof(Lanes));
+    std::memcpy(&c1, &words[1][v * kWidth], sizeof(Lanes));
+    uint64_t k0 = static_cast<uint32_t>(key), k1 = key >> 32;  // the round keys, kept below 2^32
     for (int round = 0; round < 10; ++round) {
-      const Lanes p0 = mul32(m0, c0), p1 = mul32(m1, c2);
-      c0 = bits_xor(bits_xor(high32(p1), c1), splat(k0));
-      c2 = bits_xor(bits_xor(high32(p0), c3), splat(k1));
-      c1 = bits_and(p1, low);
-      c3 = bits_and(p0, low);
-      k0 += kW0;
-      k1 += kW1;
+      const Lanes p0 = mul32(c0, kM0), p1 = mul32(c2, kM1);
+      c0 = (p1 >> 32) ^ c1 ^ k0;
+      c2 = (p0 >> 32) ^ c3 ^ k1;
+      c1 = p1 & 0xFFFFFFFFu;
+      c3 = p0 & 0xFFFFFFFFu;
+      k0 = (k0 + kW0) & 0xFFFFFFFFu;
+      k1 = (k1 + kW1) & 0xFFFFFFFFu;
     }
-    store(&words[0][v * kWidth], c0);
-    store(&words[1][v * kWidth], c1);
-    store(&words[2][v * kWidth], c2);
-    store(&words[3][v * kWidth], c3);
+    std::memcpy(&words[0][v * kWidth], &c0, sizeof(Lanes));
+    std::memcpy(&words[1][v * kWidth], &c1, sizeof(Lanes));
+    std::memcpy(&words[2][v * kWidth], &c2, sizeof(Lanes));
+    std::memcpy(&words[3][v * kWidth], &c3, sizeof(Lanes));
   }
   for (int l = 0; l < kLanes; ++l)
     for (int w = 0; w < 4; ++w) out[4 * l + w] = static_cast<uint32_t>(words[w][l]);
