@@ -333,6 +333,10 @@ enum class Pass { Forward, InputGrad, WeightGrad };
 // 1.2x to 30x. Dilated convolutions were not measured and stay on im2col.
 bool direct_wins(Pass pass, const Geometry& g) {
   if (g.dh != 1 || g.dw != 1) return false;
+  // One position per sample with a 1x1 kernel: one GEMM over the batch (one_position) in every pass.
+  // The direct kernels' 1x1 rules below were measured before that path existed; against it they
+  // took 3-15x as long for the gradients of ResNet-50's last 1x1 layers at 32x32 (bench/README.md).
+  if (one_position(g)) return false;
   const bool forward = pass == Pass::Forward, input_grad = pass == Pass::InputGrad;
   // Depthwise, where im2col's GEMMs are one row deep; but the weight gradient into planes under 16
   // positions, which the direct kernels take 1.3-2.4x as long as depthwise_weight_grad.
