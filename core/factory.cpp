@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "ember/core/copy.h"
+#include "ember/core/philox.h"
 #include "ember/core/philox_run.h"
 
 namespace ember {
@@ -114,12 +115,10 @@ Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
         const int64_t len = std::min(kChunk, t.numel() - s);
         philox_u32_run(start.seed, start.counter + static_cast<uint64_t>(s * kDraws), bits, len * kDraws);
         for (int64_t j = 0; j < len; ++j) {
-          if constexpr (std::is_same_v<T, float>) {
-            p[s + j] = static_cast<float>(bits[j] >> 8) * 0x1.0p-24f;
-          } else {
-            const uint64_t hi = bits[2 * j], lo = bits[2 * j + 1];
-            p[s + j] = static_cast<double>(((hi << 32) | lo) >> 11) * 0x1.0p-53;
-          }
+          if constexpr (std::is_same_v<T, float>)
+            p[s + j] = uniform_float_of(bits[j]);
+          else
+            p[s + j] = uniform_double_of(bits[2 * j], bits[2 * j + 1]);
         }
       }
       g.set_state({start.seed, start.counter + static_cast<uint64_t>(t.numel() * kDraws)});

@@ -29,11 +29,12 @@ uint64_t Generator::next_u64() {
   return (hi << 32) | next_u32();
 }
 
-// NB: the same formula as philox_uniform_float, which CUDA kernels use (core/philox.h).
-float Generator::uniform_float() { return static_cast<float>(next_u32() >> 8) * 0x1.0p-24f; }
+float Generator::uniform_float() { return uniform_float_of(next_u32()); }
 
-// NB: the same formula as philox_uniform_double, which CUDA kernels use (core/philox.h).
-double Generator::uniform_double() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+double Generator::uniform_double() {
+  const uint32_t hi = next_u32();
+  return uniform_double_of(hi, next_u32());
+}
 
 double Generator::normal() {
   double u1 = 1.0 - uniform_double();  // (0, 1]: log stays finite

@@ -45,7 +45,6 @@ constexpr int kVectors = kLanes / kWidth;
 // Blocks block0 .. block0 + 15 of the stream keyed by `key`, block l's word w at out[4 l + w]:
 // philox4x32's rounds (core/philox.h) with the blocks in lanes.
 void sixteen_blocks(uint64_t block0, uint64_t key, uint32_t* out) {
-  constexpr uint32_t kM0 = 0xD2511F53, kM1 = 0xCD9E8D57, kW0 = 0x9E3779B9, kW1 = 0xBB67AE85;
   alignas(64) uint64_t words[4][kLanes];
   for (int l = 0; l < kLanes; ++l) {
     const uint64_t block = block0 + static_cast<uint64_t>(l);
@@ -58,13 +57,13 @@ void sixteen_blocks(uint64_t block0, uint64_t key, uint32_t* out) {
     std::memcpy(&c1, &words[1][v * kWidth], sizeof(Lanes));
     uint64_t k0 = static_cast<uint32_t>(key), k1 = key >> 32;  // the round keys, kept below 2^32
     for (int round = 0; round < 10; ++round) {
-      const Lanes p0 = mul32(c0, kM0), p1 = mul32(c2, kM1);
+      const Lanes p0 = mul32(c0, kPhiloxM0), p1 = mul32(c2, kPhiloxM1);
       c0 = (p1 >> 32) ^ c1 ^ k0;
       c2 = (p0 >> 32) ^ c3 ^ k1;
       c1 = p1 & 0xFFFFFFFFu;
       c3 = p0 & 0xFFFFFFFFu;
-      k0 = (k0 + kW0) & 0xFFFFFFFFu;
-      k1 = (k1 + kW1) & 0xFFFFFFFFu;
+      k0 = (k0 + kPhiloxW0) & 0xFFFFFFFFu;
+      k1 = (k1 + kPhiloxW1) & 0xFFFFFFFFu;
     }
     std::memcpy(&words[0][v * kWidth], &c0, sizeof(Lanes));
     std::memcpy(&words[1][v * kWidth], &c1, sizeof(Lanes));

@@ -7,6 +7,7 @@
 #include "ember/core/cpu/loops.h"
 #include "ember/core/kernels/dropout.h"
 #include "ember/core/kernels/widen.h"
+#include "ember/core/philox.h"
 #include "ember/core/philox_run.h"
 
 namespace ember::cpu {
@@ -31,9 +32,7 @@ void cpu_dropout(const Tensor& out, const Tensor& mask, const Tensor& in, double
         const int64_t len = std::min(kChunk, hi - s);
         philox_u32_run(start.seed, start.counter + static_cast<uint64_t>(s), bits, len);
         T* __restrict mask_run = m + s;
-        // NB: Generator::uniform_float's formula, so that the mask is the one it would draw
-        for (int64_t j = 0; j < len; ++j)
-          mask_run[j] = static_cast<float>(bits[j] >> 8) * 0x1.0p-24f < keep_below ? kept : T(0);
+        for (int64_t j = 0; j < len; ++j) mask_run[j] = uniform_float_of(bits[j]) < keep_below ? kept : T(0);
       }
       VecMap<T>(o + lo, hi - lo) = ConstVecMap<T>(x + lo, hi - lo) * ConstVecMap<T>(m + lo, hi - lo);
     });

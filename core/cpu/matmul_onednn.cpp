@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "ember/core/cpu/onednn.h"
@@ -125,11 +126,12 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
                   const_cast<char*>(bp + (split_rows ? 0 : begin * bcs) * static_cast<int64_t>(item)));
       memory cm({{bm, bn}, dt, memory::dims{ldc, 1}}, onednn_engine(),
                 cp + (split_rows ? begin * ldc : begin) * static_cast<int64_t>(item));
-      pads.push_back(scratch<uint8_t>(static_cast<int64_t>(prim->scratchpad.get_size())));
-      memory scratchpad(prim->scratchpad, onednn_engine(), pads.back().data_ptr());
-      prim->matmul.execute(
-          stream,
-          {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}, {DNNL_ARG_SCRATCHPAD, scratchpad}});
+      std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}};
+      if (const size_t bytes = prim->scratchpad.get_size(); bytes > 0) {  // float32's kernels need none
+        pads.push_back(scratch<uint8_t>(static_cast<int64_t>(bytes)));
+        args.emplace(DNNL_ARG_SCRATCHPAD, memory(prim->scratchpad, onednn_engine(), pads.back().data_ptr()));
+      }
+      prim->matmul.execute(stream, args);
     }
     stream.wait();
     omp_set_num_threads(omp_threads);
