@@ -37,8 +37,26 @@ void cuda_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tens
   launch_softmax_backward(y.dtype(), gc.data_ptr(), yc.data_ptr(), grad_in.data_ptr(), l.O, l.R, l.I, log, on.stream);
 }
 
+void cuda_log_softmax_nll(const Tensor& loss, const Tensor& stats, const Tensor& logits, const Tensor& target) {
+  const Tensor src = contiguous_data(logits), tc = contiguous_data(target);
+  On on(loss);
+  launch_log_softmax_nll(src.dtype(), src.data_ptr(), static_cast<const int64_t*>(tc.data_ptr()), loss.data_ptr(),
+                         stats.data_ptr(), src.size(0), src.size(1), on.stream);
+}
+
+void cuda_log_softmax_nll_backward(const Tensor& grad_logits, const Tensor& grad, const Tensor& logits,
+                                   const Tensor& stats, const Tensor& target) {
+  const Tensor src = contiguous_data(logits), tc = contiguous_data(target), gc = contiguous_data(grad);
+  On on(grad_logits);
+  launch_log_softmax_nll_backward(src.dtype(), src.data_ptr(), static_cast<const int64_t*>(tc.data_ptr()),
+                                  stats.data_ptr(), gc.data_ptr(), grad_logits.data_ptr(), src.size(0), src.size(1),
+                                  on.stream);
+}
+
 }  // namespace
 
+EMBER_REGISTER_KERNEL(log_softmax_nll_stub, DeviceType::CUDA, &cuda_log_softmax_nll);
+EMBER_REGISTER_KERNEL(log_softmax_nll_backward_stub, DeviceType::CUDA, &cuda_log_softmax_nll_backward);
 EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CUDA, (widened<&cuda_softmax, 0>));
 EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CUDA, (widened<&cuda_softmax_backward, 0>));
 

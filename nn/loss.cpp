@@ -56,37 +56,41 @@ Tensor class_weights(const Tensor& weight, int64_t classes, int64_t ndim, const 
   return reshape(weight, shape);
 }
 
-// Checks [N, C, d...] against [N, d...] and returns the per-element -weight[target] * log p[target]
-// (weight 1 without one) with ignored positions zeroed, plus each position's weight in the mean
-// (weight[target], or 1; 0 where ignored).
-std::pair<Tensor, Tensor> picked_nll(const Tensor& log_probs, const Tensor& target, const Tensor& weight,
-                                     int64_t ignore_index, const char* op) {
-  EMBER_CHECK_VALUE(log_probs.dim() >= 2, op, ": input must be [N, C] or [N, C, d...], got ",
-                    log_probs.sizes());
+// Checks [N, C, d...] scores against [N, d...] class-index targets and returns the per-element
+// weight[target] * -log p[target] (weight 1 without one) with ignored positions zeroed, plus each
+// position's weight in the mean (weight[target], or 1; 0 where ignored). nll(scores, safe) gives
+// the [N, d...] -log p at the targets (ignored positions read class 0).
+template <typename Nll>
+std::pair<Tensor, Tensor> picked_nll(const Tensor& scores, const Tensor& target, const Tensor& weight,
+                                     int64_t ignore_index, const char* op, const Nll& nll) {
+  EMBER_CHECK_VALUE(scores.dim() >= 2, op, ": input must be [N, C] or [N, C, d...], got ", scores.sizes());
   EMBER_CHECK_TYPE(target.dtype() == kInt64 || target.dtype() == kInt32, op,
                    ": target must hold class indices (int64), got ", target.dtype());
-  DimVector expected = log_probs.sizes().vec();
+  DimVector expected = scores.sizes().vec();
   expected.erase(expected.begin() + 1);
   EMBER_CHECK_VALUE(target.sizes() == IntArrayRef(expected), op, ": target of shape ", target.sizes(),
-                    " does not match input of shape ", log_probs.sizes(), " (expected ",
-                    IntArrayRef(expected), ")");
+                    " does not match input of shape ", scores.sizes(), " (expected ", IntArrayRef(expected), ")");
   Tensor idx = target.to(kInt64);
   Tensor keep = ne(idx, ignore_index);
   Tensor safe = where(keep, idx, 0);
-  int64_t classes = log_probs.size(1);
+  int64_t classes = scores.size(1);
   if (weight.defined()) class_weights(weight, classes, 2, op);
   Tensor bad = logical_and(keep, logical_or(lt(safe, 0), ge(safe, classes)));
   if (sum(bad.to(kInt64)).item<int64_t>() != 0) {
     const int64_t at = argmax(reshape(bad.to(kInt64), {-1})).item<int64_t>();
-    EMBER_CHECK_INDEX(false, op, ": target ", reshape(idx, {-1}).select(0, at).item<int64_t>(),
-                      " (element ", at, ") is out of range for ", classes, " classes; expected a class in [0, ",
-                      classes, ") or ignore_index ", ignore_index);
+    EMBER_CHECK_INDEX(false, op, ": target ", reshape(idx, {-1}).select(0, at).item<int64_t>(), " (element ", at,
+                      ") is out of range for ", classes, " classes; expected a class in [0, ", classes,
+                      ") or ignore_index ", ignore_index);
   }
-  Tensor picked = squeeze(gather(log_probs, 1, unsqueeze(safe, 1)), 1);
-  Tensor mask = keep.to(log_probs.dtype());
+  Tensor mask = keep.to(scores.dtype());
   if (weight.defined()) mask = reshape(index_select(weight, 0, reshape(safe, {-1})), safe.sizes()) * mask;
   // NB: where, not a product with the 0/1 mask: an ignored row's NaN or inf must not reach the loss.
-  return {where(keep, neg(picked) * mask, 0), mask};
+  return {where(keep, nll(scores, safe) * mask, 0), mask};
+}
+
+// -log_probs at the targets, for nll_loss (and cross entropy's smoothed or [N, C, d...] losses).
+Tensor gathered_nll(const Tensor& log_probs, const Tensor& safe) {
+  return neg(squeeze(gather(log_probs, 1, unsqueeze(safe, 1)), 1));
 }
 
 // Mean divides by the summed weights of the counted positions (their count without weights).
@@ -148,7 +152,7 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_in
       return nll_loss(cast(log_probs), target, ignore_index, reduction, cast(weight));
     });
   return batch_of_one(log_probs, target, false, reduction, "nll_loss", [&](const Tensor& x, const Tensor& t) {
-    auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "nll_loss");
+    auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "nll_loss", gathered_nll);
     return masked_reduce(loss, weights, reduction);
   });
 }
@@ -167,8 +171,12 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_i
   return batch_of_one(input, target, probabilities, reduction, "cross_entropy", [&](const Tensor& x, const Tensor& t) {
     if (probabilities)
       return cross_entropy_probabilities(x, t, weight, ignore_index, reduction, label_smoothing);
+    if (label_smoothing == 0.0 && x.dim() == 2) {  // the usual [N, C] logits: one fused op, no log-probabilities
+      auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "cross_entropy", detail::log_softmax_nll);
+      return masked_reduce(loss, weights, reduction);
+    }
     Tensor log_probs = log_softmax(x, 1);
-    auto [loss, weights] = picked_nll(log_probs, t, weight, ignore_index, "cross_entropy");
+    auto [loss, weights] = picked_nll(log_probs, t, weight, ignore_index, "cross_entropy", gathered_nll);
     Tensor nll = masked_reduce(loss, weights, reduction);
     if (label_smoothing == 0.0) return nll;
     // PyTorch's: (1 - s) * nll + s / C * the summed -log p of every class (weighted by class),

@@ -4,8 +4,11 @@
 #include "ember/core/factory.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/compare.h"
+#include "ember/ops/convert.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
+#include "ember/ops/view.h"
 
 namespace ember {
 
@@ -50,7 +53,50 @@ Tensor softmax_impl(const Tensor& t, int64_t dim, bool log) {
   return out;
 }
 
+// d/d logits of -log_softmax(logits)[target] = grad * (softmax(logits) - onehot(target)), a row at a time.
+struct LogSoftmaxNllBackward : autograd::Node {
+  SavedTensor logits, target;
+  Tensor stats;  // [N, 2]: each row's max and log of its sum of exponentials, no history
+  const char* name() const override { return "LogSoftmaxNllBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = logits.unpack(this), t = target.unpack(this);
+    if (autograd::any_requires_grad(g[0], x)) {  // create_graph: differentiable formula
+      Tensor onehot = eq(unsqueeze(t, 1), arange(x.size(1), TensorOptions(kInt64).device(x.device()))).to(x.dtype());
+      return {unsqueeze(g[0], 1) * (exp(log_softmax(x, 1)) - onehot)};
+    }
+    Tensor grad_in = empty(x.sizes(), x.options());
+    if (x.numel() > 0) log_softmax_nll_backward_stub(x.device().type, grad_in, g[0], x, stats, t);
+    return {grad_in};
+  }
+  void release_saved() override {
+    logits.reset();
+    target.reset();
+    stats = Tensor();
+  }
+};
+
 }  // namespace
+
+Tensor detail::log_softmax_nll(const Tensor& logits, const Tensor& target) {
+  EMBER_CHECK_VALUE(logits.dim() == 2 && target.dim() == 1 && target.size(0) == logits.size(0),
+                    "log_softmax_nll: expected [N, C] logits and [N] targets, got ", logits.sizes(), " and ",
+                    target.sizes());
+  EMBER_CHECK_TYPE(target.dtype() == kInt64, "log_softmax_nll: expected int64 targets, got ", target.dtype());
+  const bool fused = (logits.dtype() == kFloat32 || logits.dtype() == kFloat64) &&
+                     log_softmax_nll_stub.has(logits.device().type) && logits.size(1) > 0;
+  if (!fused) return neg(squeeze(gather(log_softmax(logits, 1), 1, unsqueeze(target, 1)), 1));
+  const int64_t N = logits.size(0);
+  Tensor loss = empty({N}, logits.options()), stats = empty({N, 2}, logits.options());
+  if (N > 0) log_softmax_nll_stub(logits.device().type, loss, stats, logits, target);
+  if (autograd::any_requires_grad(logits)) {
+    auto node = autograd::make_node<LogSoftmaxNllBackward>(logits);
+    node->logits = SavedTensor(logits);
+    node->target = SavedTensor(target);
+    node->stats = stats;
+    autograd::set_history(loss, node);
+  }
+  return loss;
+}
 
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("softmax", t))

@@ -5,3 +5,14 @@
 // gradient is being built (create_graph).
 #include "ember/core/kernels/softmax.h"
 #include "ember/ops/functions.h"
+
+namespace ember::detail {
+
+/// -log_softmax(logits, 1) at each row's target class: float32/float64 [N, C] logits and int64
+/// targets [N], each in [0, C) (the caller checks the range), give the [N] losses of cross entropy's
+/// rows. Where the device has the fused kernels it saves only two statistics a row: the [N, C]
+/// log-probabilities are never written, and the gradient, grad * (softmax - onehot), is one pass.
+/// Elsewhere (other dtypes, a create_graph backward) it is log_softmax and a gather.
+Tensor log_softmax_nll(const Tensor& logits, const Tensor& target);
+
+}  // namespace ember::detail

@@ -163,8 +163,57 @@ void cpu_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tenso
   });
 }
 
+// Cross entropy's rows: the forward reads each row twice (max, then the sum of exponentials) and
+// writes two statistics and the loss; the backward reads it once more and writes the gradient.
+// The log-probabilities are never stored: log_softmax then nll_loss wrote and reread them, and
+// nll_loss's gradient was a zero-filled [N, C] tensor read once more.
+template <typename T>
+void log_softmax_nll_row(T* loss, T* stats, const T* x, int64_t R, int64_t target) {
+  const T m = extreme_run<true>(x, R);
+  const T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return exp_of(segment(x + i, len) - m); }));
+  stats[0] = m;
+  stats[1] = log_sum;
+  *loss = -((x[target] - m) - log_sum);
+}
+
+void cpu_log_softmax_nll(const Tensor& loss, const Tensor& stats, const Tensor& logits, const Tensor& target) {
+  const Tensor src = contiguous_data(logits), tc = contiguous_data(target);
+  const int64_t N = src.size(0), C = src.size(1);
+  visit_floating_dtype(src.dtype(), "cross_entropy", [&]<typename T>(type_tag<T>) {
+    const T* x = static_cast<const T*>(src.data_ptr());
+    const int64_t* t = static_cast<const int64_t*>(tc.data_ptr());
+    T* l = static_cast<T*>(loss.data_ptr());
+    T* st = static_cast<T*>(stats.data_ptr());
+    parallel_for(0, N, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(C, 1)), [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) log_softmax_nll_row<T>(l + i, st + 2 * i, x + i * C, C, t[i]);
+    });
+  });
+}
+
+void cpu_log_softmax_nll_backward(const Tensor& grad_logits, const Tensor& grad, const Tensor& logits,
+                                  const Tensor& stats, const Tensor& target) {
+  const Tensor src = contiguous_data(logits), tc = contiguous_data(target), gc = contiguous_data(grad);
+  const int64_t N = src.size(0), C = src.size(1);
+  visit_floating_dtype(src.dtype(), "cross_entropy", [&]<typename T>(type_tag<T>) {
+    const T* x = static_cast<const T*>(src.data_ptr());
+    const T* st = static_cast<const T*>(stats.data_ptr());
+    const T* g = static_cast<const T*>(gc.data_ptr());
+    const int64_t* t = static_cast<const int64_t*>(tc.data_ptr());
+    T* o = static_cast<T*>(grad_logits.data_ptr());
+    parallel_for(0, N, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(C, 1)), [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) {
+        // NB: every element, even where g is 0: a NaN logit gives NaN, as log_softmax's gradient does
+        VecMap<T>(o + i * C, C) = exp_of((ConstVecMap<T>(x + i * C, C) - st[2 * i]) - st[2 * i + 1]) * g[i];
+        o[i * C + t[i]] -= g[i];
+      }
+    });
+  });
+}
+
 }  // namespace
 
+EMBER_REGISTER_KERNEL(log_softmax_nll_stub, DeviceType::CPU, &cpu_log_softmax_nll);
+EMBER_REGISTER_KERNEL(log_softmax_nll_backward_stub, DeviceType::CPU, &cpu_log_softmax_nll_backward);
 EMBER_REGISTER_KERNEL(softmax_stub, DeviceType::CPU, (widened<&cpu_softmax, 0>));
 EMBER_REGISTER_KERNEL(softmax_backward_stub, DeviceType::CPU, (widened<&cpu_softmax_backward, 0>));
 

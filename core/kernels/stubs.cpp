@@ -78,6 +78,8 @@ EMBER_DEFINE_STUB(rnn_cell_backward_stub, RnnCellBackwardFn);
 
 EMBER_DEFINE_STUB(softmax_stub, SoftmaxFn);
 EMBER_DEFINE_STUB(softmax_backward_stub, SoftmaxBackwardFn);
+EMBER_DEFINE_STUB(log_softmax_nll_stub, LogSoftmaxNllFn);
+EMBER_DEFINE_STUB(log_softmax_nll_backward_stub, LogSoftmaxNllBackwardFn);
 
 EMBER_DEFINE_STUB(unary_stub, UnaryFn);
 

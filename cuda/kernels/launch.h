@@ -123,6 +123,12 @@ void launch_softmax(DType dtype, const void* in, void* out, int64_t O, int64_t R
 /// Its gradient from grad and the output y (both contiguous [O, R, I]).
 void launch_softmax_backward(DType dtype, const void* grad, const void* y, void* grad_in, int64_t O, int64_t R,
                              int64_t I, bool log, cudaStream_t stream);
+/// Cross entropy's rows of the contiguous logits [N, C]: loss [N] and stats [N, 2] (the kernel contract
+/// of core/kernels/softmax.h), and the gradient from grad [N].
+void launch_log_softmax_nll(DType dtype, const void* logits, const int64_t* target, void* loss, void* stats, int64_t N,
+                            int64_t C, cudaStream_t stream);
+void launch_log_softmax_nll_backward(DType dtype, const void* logits, const int64_t* target, const void* stats,
+                                     const void* grad, void* grad_logits, int64_t N, int64_t C, cudaStream_t stream);
 
 // ---- pool.cu
 /// Geometry of a 2-D pooling over `planes` (N * C) planes of H x W.

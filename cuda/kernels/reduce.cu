@@ -372,6 +372,40 @@ __global__ void __launch_bounds__(kThreads) softmax_backward_rows_kernel(const T
   }
 }
 
+// Cross entropy's rows (launch_log_softmax_nll): softmax_rows_kernel's statistics, the picked
+// log-probability negated, no [R]-long output.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) log_softmax_nll_kernel(const T* in, const int64_t* target, T* loss,
+                                                                    T* stats, int64_t R) {
+  __shared__ T shared[kThreads];
+  const int64_t row = blockIdx.x;
+  const T* x = in + row * R;
+  T m = -INFINITY;
+  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) m = math::max_nan(m, x[r]);
+  m = block_reduce(m, shared, [](T u, T v) { return math::max_nan(u, v); });
+  T s = 0;
+  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) s += math::full_range_exp(x[r] - m);
+  s = block_reduce(s, shared, [](T u, T v) { return u + v; });
+  if (threadIdx.x == 0) {
+    const T log_sum = std::log(s);
+    stats[2 * row] = m;
+    stats[2 * row + 1] = log_sum;
+    loss[row] = -((x[target[row]] - m) - log_sum);
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) log_softmax_nll_backward_kernel(const T* in, const int64_t* target,
+                                                                             const T* stats, const T* grad,
+                                                                             T* grad_in, int64_t R) {
+  const int64_t row = blockIdx.x, t = target[row];
+  const T m = stats[2 * row], log_sum = stats[2 * row + 1], g = grad[row];
+  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) {
+    const T v = math::full_range_exp((in[row * R + r] - m) - log_sum) * g;
+    grad_in[row * R + r] = r == t ? v - g : v;
+  }
+}
+
 // Softmax along a dim that is not the last: a thread per (o, i) column walks its R values.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) softmax_cols_kernel(const T* in, T* out, int64_t O, int64_t R, int64_t I,
@@ -540,6 +574,29 @@ void launch_softmax_backward(DType dtype, const void* grad, const void* y, void*
     else
       softmax_backward_cols_kernel<T><<<blocks_for(O * I), kThreads, 0, stream>>>(g, yp, gi, O, R, I, log);
     check_launch(log ? "log_softmax" : "softmax");
+  });
+}
+
+void launch_log_softmax_nll(DType dtype, const void* logits, const int64_t* target, void* loss, void* stats,
+                            int64_t N, int64_t C, cudaStream_t stream) {
+  if (N * C == 0) return;
+  visit_floating(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    log_softmax_nll_kernel<T><<<static_cast<unsigned int>(N), row_threads(C), 0, stream>>>(
+        static_cast<const T*>(logits), target, static_cast<T*>(loss), static_cast<T*>(stats), C);
+    check_launch("cross_entropy");
+  });
+}
+
+void launch_log_softmax_nll_backward(DType dtype, const void* logits, const int64_t* target, const void* stats,
+                                     const void* grad, void* grad_logits, int64_t N, int64_t C, cudaStream_t stream) {
+  if (N * C == 0) return;
+  visit_floating(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    log_softmax_nll_backward_kernel<T><<<static_cast<unsigned int>(N), row_threads(C), 0, stream>>>(
+        static_cast<const T*>(logits), target, static_cast<const T*>(stats), static_cast<const T*>(grad),
+        static_cast<T*>(grad_logits), C);
+    check_launch("cross_entropy");
   });
 }
 

@@ -162,3 +162,53 @@ TEST(LossTest, ClassWeightsAndProbabilityTargetsCheckTheirShapes) {
   expect_error<ValueError>([&] { F::cross_entropy(logits, tensor<int64_t>({0, 1, 2, 0}), -100, F::Reduction::Mean, 1.5); },
                            {"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: 1.5"});
 }
+
+// cross_entropy over [N, C] logits runs one fused op (detail::log_softmax_nll: no [N, C]
+// log-probabilities, a one-pass gradient); it must give what log_softmax then nll_loss give, in
+// value and gradient, for every reduction, with class weights and ignored rows, at boundary values
+// (inf, -inf, NaN logits, a huge row), and first and second derivatives by finite differences.
+TEST(LossTest, FusedCrossEntropyRowsEqualLogSoftmaxThenNll) {
+  const double inf = INFINITY, nan = NAN;
+  Generator gen(7);
+  Tensor weight = rand({6}, kFloat64, &gen) + 0.5;
+  Tensor target = tensor<int64_t>({0, 5, -100, 3, 2, 1, 5});
+  for (DType dtype : {kFloat32, kFloat64}) {
+    Tensor base = randn({7, 6}, kFloat64, &gen) * 4.0;
+    base.index_put_({tensor<int64_t>({1}), tensor<int64_t>({2})}, tensor<double>({-inf}));  // another class at -inf
+    base.index_put_({tensor<int64_t>({3}), tensor<int64_t>({3})}, tensor<double>({-inf}));  // the target at -inf
+    base.index_put_({tensor<int64_t>({4})}, tensor<double>({3e4}));                         // a huge, flat row
+    base.index_put_({tensor<int64_t>({5}), tensor<int64_t>({0})}, tensor<double>({nan}));   // NaN in a counted row
+    base.index_put_({tensor<int64_t>({2}), tensor<int64_t>({4})}, tensor<double>({nan}));   // NaN in the ignored row
+    for (bool weighted : {false, true}) {
+      for (F::Reduction reduction : {F::Reduction::None, F::Reduction::Sum, F::Reduction::Mean}) {
+        SCOPED_TRACE(::testing::Message() << dtype << " weighted " << weighted << " reduction " << int(reduction));
+        Tensor w = weighted ? weight.to(dtype) : Tensor();
+        Tensor fused_x = base.to(dtype).set_requires_grad(), plain_x = base.to(dtype).set_requires_grad();
+        Tensor fused = F::cross_entropy(fused_x, target, -100, reduction, 0.0, w);
+        Tensor plain = F::nll_loss(log_softmax(plain_x, 1), target, -100, reduction, w);
+        expect_close(fused, plain, 0, 0, "loss");  // the same operations in the same order: the same bits
+        Tensor g = reduction == F::Reduction::None ? randn({7}, dtype, &gen) : ones({}, dtype);
+        (fused * g).sum().backward();
+        (plain * g).sum().backward();
+        // NB: composite and fused differ in one rounding at most: exp(y) * g - g against -g - exp(y) * -g
+        expect_close(fused_x.grad(), plain_x.grad(), dtype == kFloat32 ? 1e-6 : 1e-15, 0, "grad");
+      }
+    }
+  }
+  // finite logits: derivatives of both orders by central differences
+  Tensor t = tensor<int64_t>({2, 0, 3, -100, 1});
+  auto fn = [&](const autograd::TensorList& in) {
+    return F::cross_entropy(in[0], t, -100, F::Reduction::None, 0.0, in[1]);
+  };
+  autograd::gradcheck(fn, {randn({5, 4}, kFloat64, &gen).set_requires_grad(), (rand({4}, kFloat64, &gen) + 0.5)});
+  autograd::gradgradcheck(fn, {randn({5, 4}, kFloat64, &gen).set_requires_grad(), (rand({4}, kFloat64, &gen) + 0.5)});
+  // the fused op is what runs: one node, not log_softmax's and a gather's
+  Tensor rows = detail::log_softmax_nll(randn({3, 4}).set_requires_grad(), tensor<int64_t>({0, 1, 3}));
+  ASSERT_TRUE(rows.grad_fn() != nullptr);
+  EXPECT_STREQ(rows.grad_fn()->name(), "LogSoftmaxNllBackward");
+  // no rows, and a row's loss on its own
+  Tensor none = F::cross_entropy(empty({0, 4}).set_requires_grad(), empty({0}, kInt64), -100, F::Reduction::Sum);
+  EXPECT_EQ(none.item(), 0.0);
+  Tensor one = F::cross_entropy(tensor<float>({0.f, 1.f, 2.f}).reshape({1, 3}), tensor<int64_t>({2}));
+  EXPECT_NEAR(one.item(), std::log(1 + std::exp(-1.0) + std::exp(-2.0)), 1e-7);
+}
