@@ -35,12 +35,15 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-// Winograd's smallest work worth it, measured forward + backward against im2col
-// on an AVX-512 EPYC (bench/README.md): 64 input and output channels per thread
-// (with 32 at 14x14 the transforms cost what the multiplies save) and 512
-// output positions per thread's chunk, below which the weight's transform,
+// Winograd's smallest work worth it: 32 input and output channels per thread and
+// 512 output positions per thread's chunk, below which the weight's transform,
 // which every chunk of the batch repeats, outweighs the gain (see partition()).
-constexpr int64_t kMinChannels = 64;
+// Measured against im2col and the direct kernels: on a full-rate AVX-512 EPYC,
+// 32 channels at 14x14 were at parity (bench/README.md); on a Zen 4, whose
+// AVX-512 multiplies run at half rate, they win on every plane from 8x8 (a UNet
+// decoder's 3x3 layers into 32 channels: 0.4-0.7x the time of the direct kernels
+// forward and of im2col's weight gradient).
+constexpr int64_t kMinChannels = 32;
 constexpr int64_t kMinChunkPositions = 512;
 // A chunk of the channels is a multiple of oneDNN's 16-float vector (Winograd's
 // kernel needs it).

@@ -1,7 +1,7 @@
 #pragma once
 // 2-D convolutions (forward and both gradients) on oneDNN's primitives, by one
 // of two algorithms:
-//  - Winograd: float32 3x3 stride-1 convolutions with 64 or more channels,
+//  - Winograd: float32 3x3 stride-1 convolutions with 32 or more channels,
 //  through the
 //    jit_wino_4x3 kernels oneDNN has for AVX-512 machines: 4x fewer multiplies
 //    than im2col + GEMM. The rounding differs from the direct sum's: about 2e-6

@@ -30,8 +30,8 @@ using Conv2dWeightGradFn = void (*)(const Tensor& grad_weight, const Tensor& gra
                                     const Tensor& input, const Conv2dParams& p);
 EMBER_DECLARE_STUB(conv2d_stub, Conv2dFn);
 
-/// Whether the CPU's float32 3x3 stride-1 convolutions with 64 or more channels may use Winograd's
-/// F(4x4, 3x3): oneDNN's kernels on AVX-512 (core/cpu/conv_onednn.h), Ember's own elsewhere
+/// Whether the CPU's float32 3x3 stride-1 convolutions may use Winograd's F(4x4, 3x3): oneDNN's
+/// kernels on AVX-512 from 32 channels (core/cpu/conv_onednn.h), Ember's own elsewhere from 64
 /// (core/cpu/conv_winograd.h). 4x fewer multiplies; rounding differences of about 2e-6 (oneDNN's)
 /// or 1.5e-5 (Ember's) of the output's scale instead of 4e-7. On by default; process-wide.
 void set_conv_winograd(bool enabled);

@@ -29,8 +29,8 @@ mps = _flags("mps", "Apple MPS (not in this build).", is_available=lambda: False
 
 class _Mkldnn:
     """oneDNN flags. Ember's float GEMM is oneDNN's sgemm, always on (`enabled` is recorded only).
-    allow_winograd (Ember's own, default True): float32 3x3 stride-1 convolutions with 64 or more
-    channels use Winograd's F(4x4, 3x3), oneDNN's kernels on AVX-512 and Ember's own elsewhere: 4x
+    allow_winograd (Ember's own, default True): float32 3x3 stride-1 convolutions use Winograd's
+    F(4x4, 3x3), oneDNN's kernels on AVX-512 (32+ channels) and Ember's own elsewhere (64+): 4x
     fewer multiplies, rounding within about 2e-6 (oneDNN's) or 1.5e-5 (Ember's) of the output's
     scale instead of 4e-7; False keeps im2col + GEMM or the direct kernels."""
 
