@@ -35,15 +35,19 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-// Winograd's smallest work worth it: 32 input and output channels per thread and
-// 512 output positions per thread's chunk, below which the weight's transform,
-// which every chunk of the batch repeats, outweighs the gain (see partition()).
+// Winograd's smallest work worth it: 32 input and output channels per thread, 384
+// output positions in all (8 samples of 7x7: ResNet's last 3x3 layers at 224x224
+// and batch 8, 0.55-0.85x the time of im2col forward and of both gradients at 1
+// and 2 threads; 16 samples of 4x4 lose), and 512 per thread's chunk of the
+// batch, below which the weight's transform, which every chunk repeats, outweighs
+// the gain: then the threads split the channels (see partition()).
 // Measured against im2col and the direct kernels: on a full-rate AVX-512 EPYC,
 // 32 channels at 14x14 were at parity (bench/README.md); on a Zen 4, whose
 // AVX-512 multiplies run at half rate, they win on every plane from 8x8 (a UNet
 // decoder's 3x3 layers into 32 channels: 0.4-0.7x the time of the direct kernels
 // forward and of im2col's weight gradient).
 constexpr int64_t kMinChannels = 32;
+constexpr int64_t kMinPositions = 384;
 constexpr int64_t kMinChunkPositions = 512;
 // A chunk of the channels is a multiple of oneDNN's 16-float vector (Winograd's
 // kernel needs it).
@@ -350,10 +354,11 @@ struct Partition {
 std::optional<Partition> partition(Pass pass, const Shape& s) {
   const bool winograd = s.algorithm == ConvAlgorithm::Winograd;
   const int64_t positions = s.oH * s.oW;
-  if (winograd && s.mb * positions < kMinChunkPositions) return std::nullopt;
+  if (winograd && s.mb * positions < kMinPositions) return std::nullopt;
   const int64_t threads = available_threads();
   const int64_t batch_chunks = std::max<int64_t>(1, std::min<int64_t>(threads, s.mb));
-  if (winograd ? s.mb / batch_chunks * positions >= kMinChunkPositions : s.mb >= threads || s.groups != 1)
+  if (winograd ? batch_chunks == 1 || s.mb / batch_chunks * positions >= kMinChunkPositions
+               : s.mb >= threads || s.groups != 1)
     return Partition{false, batch_chunks};
   const int64_t channels = pass == Pass::InputGrad ? s.C : s.O;
   const int64_t min_channels = winograd ? kMinChannels : kVector;
