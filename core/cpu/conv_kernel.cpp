@@ -258,6 +258,8 @@ bool depthwise(const Geometry& g) { return g.G > 1 && g.Cg == 1 && g.Og == 1; }
 template <typename T>
 void depthwise_weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
   const int64_t per_channel = std::max<int64_t>(1, g.N * g.P * g.kH * g.kW);
+  const int64_t go_sample = g.C * g.oH * g.oW, x_sample = g.C * g.H * g.W, N = g.N, oW = g.oW, sw = g.sw;
+  const int64_t x_row = g.sh * g.W;
   parallel_for(0, g.C, std::max<int64_t>(1, kConvGrain / per_channel), [&](int64_t lo, int64_t hi) {
     for (int64_t c = lo; c < hi; ++c)
       for (int64_t i = 0; i < g.kH; ++i) {
@@ -269,14 +271,22 @@ void depthwise_weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) 
           const int64_t iw_off = j * g.dw - g.pw;
           const int64_t ow_lo = std::min(g.oW, first_at_least(0, iw_off, g.sw));
           const int64_t ow_hi = std::max(ow_lo, std::min(g.oW, first_at_least(g.W, iw_off, g.sw)));
-          T sum(0);
-          for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
-              const T* go = gout + ((n * g.C + c) * g.oH + oh) * g.oW;
-              const T* xr = x + ((n * g.C + c) * g.H + oh * g.sh + ih_off) * g.W + iw_off;
-              for (int64_t ow = ow_lo; ow < ow_hi; ++ow) sum += go[ow] * xr[ow * g.sw];
-            }
-          gw[(c * g.kH + i) * g.kW + j] = sum;
+          const int64_t rows = oh_hi - oh_lo, cols = ow_hi - ow_lo;
+          const T* go0 = gout + (c * g.oH + oh_lo) * oW + ow_lo;
+          const T* x0 = x + (c * g.H + oh_lo * g.sh + ih_off) * g.W + iw_off + ow_lo * sw;
+          // NB: a sum per sample, added into one of eight partial sums, so that the samples' chains
+          // of multiply-adds overlap; the geometry in locals, so that the loops over few positions
+          // (2x2 outputs: MobileNetV2's last layers at 64x64) do not reload it.
+          T part[8] = {};
+          for (int64_t n = 0; n < N; ++n) {
+            const T *go = go0 + n * go_sample, *xr = x0 + n * x_sample;
+            T sum(0);
+            for (int64_t r = 0; r < rows; ++r, go += oW, xr += x_row)
+              for (int64_t q = 0; q < cols; ++q) sum += go[q] * xr[q * sw];
+            part[n % 8] += sum;
+          }
+          gw[(c * g.kH + i) * g.kW + j] =
+              ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
         }
       }
   });

@@ -65,6 +65,8 @@ const std::vector<Setting> kSettings = {
     {"no bias", {2, 3, 5, 5}, {4, 3, 2, 2}, 1, 0, 1, 1, false},
     {"mixed h/w", {1, 2, 9, 8}, {3, 2, 3, 2}, {2, 1}, {1, 2}, {1, 2}, 1, true},
     {"depthwise", {2, 3, 6, 5}, {3, 1, 3, 3}, 2, 1, 1, 3, true},
+    // into 2x2 planes over more samples than the weight gradient's eight partial sums (MobileNetV2's)
+    {"depthwise into 2x2, batch 19", {19, 5, 4, 4}, {5, 1, 3, 3}, 2, 1, 1, 5, false},
     {"1x1", {2, 5, 4, 3}, {4, 5, 1, 1}, 1, 0, 1, 1, true},
     {"1x1 stride 2", {2, 5, 5, 4}, {4, 5, 1, 1}, 2, 0, 1, 1, false},
     {"kernel fills padded input", {1, 2, 3, 3}, {2, 2, 5, 5}, 1, 1, 1, 1, true},
