@@ -55,7 +55,7 @@ template <typename T>
 void softmax_row(T* out, const T* x, int64_t R, bool log) {
   ConstVecMap<T> v(x, R);
   VecMap<T> o(out, R);
-  T m = v.maxCoeff();
+  const T m = extreme_run<true>(x, R);  // NB: a NaN gives NaN everywhere either way
   if (log) {
     // (x - m) - log(sum): exact for the largest element even when |m| is large.
     T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return exp_of(segment(x + i, len) - m); }));
