@@ -30,8 +30,9 @@ memory::data_type dnnl_type(DType dtype) {
   return dtype == DType::BFloat16 ? memory::data_type::bf16 : memory::data_type::f32;
 }
 
-// One block's product: its shape and the operands' strides (in elements) decide the primitive.
-using Key = std::tuple<DType, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
+// One block's product: its shape, the operands' strides (in elements) and whether it adds onto c
+// decide the primitive.
+using Key = std::tuple<DType, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, bool>;
 
 // A block's primitive and the scratch memory one execution of it needs.
 struct Primitive {
@@ -47,7 +48,7 @@ std::shared_ptr<const Primitive> primitive_for(const Key& key) {
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() >= kMaxPrimitives) cache.clear();
-  const auto [dtype, m, k, n, ars, acs, brs, bcs, ldc] = key;
+  const auto [dtype, m, k, n, ars, acs, brs, bcs, ldc, accumulate] = key;
   std::shared_ptr<const Primitive> p;
   try {
     const memory::data_type t = dnnl_type(dtype);
@@ -59,6 +60,11 @@ std::shared_ptr<const Primitive> primitive_for(const Key& key) {
     // wrong by more than its own magnitude, differently each time.
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (accumulate) {
+      dnnl::post_ops sum;
+      sum.append_sum(1.0f);
+      attr.set_post_ops(sum);
+    }
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), attr, onednn_engine());
     if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0)
       p = std::make_shared<const Primitive>(Primitive{dnnl::matmul(pd), pd.scratchpad_desc()});
@@ -84,7 +90,8 @@ bool onednn_matmul_native(DType dtype) {
   return onednn_native_bf16();
 }
 
-bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc) {
+bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc,
+                   bool accumulate) {
   if (!onednn_matmul_native(dtype)) return false;
   const int64_t m = a.rows, k = a.cols, n = b.cols;
   if (m == 0 || n == 0 || k == 0) return false;  // gemm()'s own cases
@@ -101,7 +108,8 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
   const int64_t block = (units + threads - 1) / threads * kSplitUnit;
   const int64_t blocks = (dim + block - 1) / block, last = dim - (blocks - 1) * block;
   auto key_of = [&](int64_t len) {
-    return split_rows ? Key{dtype, len, k, n, ars, acs, brs, bcs, ldc} : Key{dtype, m, k, len, ars, acs, brs, bcs, ldc};
+    return split_rows ? Key{dtype, len, k, n, ars, acs, brs, bcs, ldc, accumulate}
+                      : Key{dtype, m, k, len, ars, acs, brs, bcs, ldc, accumulate};
   };
   auto full = primitive_for(key_of(std::min(block, dim)));
   auto tail = last != block ? primitive_for(key_of(last)) : full;

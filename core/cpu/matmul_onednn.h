@@ -12,12 +12,13 @@
 namespace ember::cpu {
 
 /// Whether onednn_matmul takes `dtype` on this machine: bfloat16 with native instructions, and
-/// float32 (which only tests use: the same code path, checkable on any machine).
+/// float32 (gemm() hands it the column-major right operands oneDNN's sgemm is slow on).
 bool onednn_matmul_native(DType dtype);
 
-/// c (m x n, row-major, leading dimension ldc, of `dtype`) = a @ b, with a and b gemm_layout_ok and
-/// of `dtype`; split over Ember's threads as gemm() is. False, touching nothing, where
-/// onednn_matmul_native(dtype) is false or oneDNN has no kernel for the shape.
-bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc);
+/// c (m x n, row-major, leading dimension ldc, of `dtype`) = a @ b, or c += a @ b when `accumulate`,
+/// with a and b gemm_layout_ok and of `dtype`; split over Ember's threads as gemm() is. False,
+/// touching nothing, where onednn_matmul_native(dtype) is false or oneDNN has no kernel for the shape.
+bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc,
+                   bool accumulate = false);
 
 }  // namespace ember::cpu

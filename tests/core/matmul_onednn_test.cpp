@@ -1,4 +1,5 @@
-// oneDNN's matmul path for 16-bit products (core/cpu/matmul_onednn.h). Some of this project's
+// oneDNN's matmul path (core/cpu/matmul_onednn.h): 16-bit products, and the float32 products gemm()
+// hands it (a column-major right operand with a long k, on AVX-512). Some of this project's
 // machines have no bfloat16 instructions (AVX2 only), and there the bfloat16 path does not run; its
 // code is checked here through float32 too, which takes the same path on any machine: each layout gemm()
 // accepts (row-major, column-major, wide leading dimensions, size-1 dims with free strides) and the
@@ -104,4 +105,46 @@ TEST(OnednnMatmulTest, Bfloat16ProductsSplitOverThreadsMatchTheOneThreadProduct)
                  std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
   }
   set_num_threads(before);
+}
+
+// gemm() hands float products with a column-major right operand and a long k to the matmul
+// primitive on AVX-512 machines (oneDNN's sgemm is slow there, gemm.cpp); with accumulate it adds
+// onto c (a convolution's weight gradient sums its samples so). Against a float64 sum, in every
+// layout of a, with a padded c, both ways, and at 1 and 2 threads.
+TEST(OnednnMatmulTest, GemmWithAColumnMajorRightOperandAddsOntoCWhenAsked) {
+  const std::vector<std::array<int64_t, 3>> shapes = {
+      {16, 1024, 32}, {3, 300, 257}, {64, 512, 64}, {96, 1024, 16}, {40, 256, 2}};
+  const int threads = get_num_threads();
+  for (int t : {1, 2}) {
+    set_num_threads(t);
+    for (const auto& [m, k, n] : shapes)
+      for (bool a_rows : {true, false})
+        for (bool accumulate : {false, true}) {
+          std::vector<float> as, bs;
+          auto a = make(m, k, {a_rows, 1}, as, 3), b = make(k, n, {false, 2}, bs, 4);
+          const int64_t ldc = n + 1;
+          std::vector<float> c(static_cast<size_t>(m * ldc));
+          for (size_t i = 0; i < c.size(); ++i) c[i] = 0.25f * static_cast<float>(i % 7);
+          const std::vector<float> before = c;
+          cpu::gemm<float>(a, b, c.data(), ldc, accumulate);
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < ldc; ++j) {
+              const size_t at = static_cast<size_t>(i * ldc + j);
+              if (j >= n) {
+                EXPECT_EQ(c[at], before[at]) << "wrote past the row at " << i << ", " << j;
+                continue;
+              }
+              double want = accumulate ? before[at] : 0.0, scale = 0.0;
+              for (int64_t p = 0; p < k; ++p) {
+                const double x = a.data[i * a.row_stride + p * a.col_stride],
+                             y = b.data[p * b.row_stride + j * b.col_stride];
+                want += x * y;
+                scale += std::abs(x * y);
+              }
+              EXPECT_NEAR(c[at], want, 1e-6 * (scale + 1.0))
+                  << m << "x" << k << "x" << n << (accumulate ? " accumulate" : "") << " at " << i << ", " << j;
+            }
+        }
+  }
+  set_num_threads(threads);
 }
