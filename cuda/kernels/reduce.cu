@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <utility>
 
 #include "ember/cuda/kernels/device_utils.cuh"
 #include "ember/cuda/shared/elementwise_math.h"
@@ -338,17 +339,24 @@ __global__ void __launch_bounds__(kThreads) layer_norm_grad_input_kernel(const T
   }
 }
 
+// A row's max and its sum of exp(x - max), both in every thread of the block.
 template <typename T>
-__global__ void __launch_bounds__(kThreads) softmax_rows_kernel(const T* in, T* out, int64_t R, bool log) {
-  __shared__ T shared[kThreads];
-  const T* x = in + static_cast<int64_t>(blockIdx.x) * R;
-  T* o = out + static_cast<int64_t>(blockIdx.x) * R;
+__device__ std::pair<T, T> row_max_and_exp_sum(const T* x, int64_t R, T* shared) {
   T m = -INFINITY;
   for (int64_t r = threadIdx.x; r < R; r += blockDim.x) m = math::max_nan(m, x[r]);
   m = block_reduce(m, shared, [](T u, T v) { return math::max_nan(u, v); });
   T s = 0;
   for (int64_t r = threadIdx.x; r < R; r += blockDim.x) s += math::full_range_exp(x[r] - m);
   s = block_reduce(s, shared, [](T u, T v) { return u + v; });
+  return {m, s};
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) softmax_rows_kernel(const T* in, T* out, int64_t R, bool log) {
+  __shared__ T shared[kThreads];
+  const T* x = in + static_cast<int64_t>(blockIdx.x) * R;
+  T* o = out + static_cast<int64_t>(blockIdx.x) * R;
+  const auto [m, s] = row_max_and_exp_sum(x, R, shared);
   if (log) {
     const T log_sum = std::log(s);
     for (int64_t r = threadIdx.x; r < R; r += blockDim.x) o[r] = (x[r] - m) - log_sum;
@@ -380,12 +388,7 @@ __global__ void __launch_bounds__(kThreads) log_softmax_nll_kernel(const T* in, 
   __shared__ T shared[kThreads];
   const int64_t row = blockIdx.x;
   const T* x = in + row * R;
-  T m = -INFINITY;
-  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) m = math::max_nan(m, x[r]);
-  m = block_reduce(m, shared, [](T u, T v) { return math::max_nan(u, v); });
-  T s = 0;
-  for (int64_t r = threadIdx.x; r < R; r += blockDim.x) s += math::full_range_exp(x[r] - m);
-  s = block_reduce(s, shared, [](T u, T v) { return u + v; });
+  const auto [m, s] = row_max_and_exp_sum(x, R, shared);
   if (threadIdx.x == 0) {
     const T log_sum = std::log(s);
     stats[2 * row] = m;
