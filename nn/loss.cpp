@@ -88,11 +88,6 @@ std::pair<Tensor, Tensor> picked_nll(const Tensor& scores, const Tensor& target,
   return {where(keep, nll(scores, safe) * mask, 0), mask};
 }
 
-// -log_probs at the targets, for nll_loss (and cross entropy's smoothed or [N, C, d...] losses).
-Tensor gathered_nll(const Tensor& log_probs, const Tensor& safe) {
-  return neg(squeeze(gather(log_probs, 1, unsqueeze(safe, 1)), 1));
-}
-
 // Mean divides by the summed weights of the counted positions (their count without weights).
 Tensor masked_reduce(const Tensor& loss, const Tensor& weights, Reduction reduction) {
   if (reduction != Reduction::Mean) return reduce(loss, reduction);
@@ -152,7 +147,7 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_in
       return nll_loss(cast(log_probs), target, ignore_index, reduction, cast(weight));
     });
   return batch_of_one(log_probs, target, false, reduction, "nll_loss", [&](const Tensor& x, const Tensor& t) {
-    auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "nll_loss", gathered_nll);
+    auto [loss, weights] = picked_nll(x, t, weight, ignore_index, "nll_loss", detail::nll_at_targets);
     return masked_reduce(loss, weights, reduction);
   });
 }
@@ -176,7 +171,7 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_i
       return masked_reduce(loss, weights, reduction);
     }
     Tensor log_probs = log_softmax(x, 1);
-    auto [loss, weights] = picked_nll(log_probs, t, weight, ignore_index, "cross_entropy", gathered_nll);
+    auto [loss, weights] = picked_nll(log_probs, t, weight, ignore_index, "cross_entropy", detail::nll_at_targets);
     Tensor nll = masked_reduce(loss, weights, reduction);
     if (label_smoothing == 0.0) return nll;
     // PyTorch's: (1 - s) * nll + s / C * the summed -log p of every class (weighted by class),

@@ -4,7 +4,6 @@
 #include "ember/core/factory.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
-#include "ember/ops/compare.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
@@ -61,8 +60,7 @@ struct LogSoftmaxNllBackward : autograd::Node {
   TensorList apply(TensorList&& g) override {
     Tensor x = logits.unpack(this), t = target.unpack(this);
     if (autograd::any_requires_grad(g[0], x)) {  // create_graph: differentiable formula
-      Tensor onehot = eq(unsqueeze(t, 1), arange(x.size(1), TensorOptions(kInt64).device(x.device()))).to(x.dtype());
-      return {unsqueeze(g[0], 1) * (exp(log_softmax(x, 1)) - onehot)};
+      return {unsqueeze(g[0], 1) * (exp(log_softmax(x, 1)) - one_hot(t, x.size(1)).to(x.dtype()))};
     }
     Tensor grad_in = empty(x.sizes(), x.options());
     if (x.numel() > 0) log_softmax_nll_backward_stub(x.device().type, grad_in, g[0], x, stats, t);
@@ -77,6 +75,10 @@ struct LogSoftmaxNllBackward : autograd::Node {
 
 }  // namespace
 
+Tensor detail::nll_at_targets(const Tensor& log_probs, const Tensor& target) {
+  return neg(squeeze(gather(log_probs, 1, unsqueeze(target, 1)), 1));
+}
+
 Tensor detail::log_softmax_nll(const Tensor& logits, const Tensor& target) {
   EMBER_CHECK_VALUE(logits.dim() == 2 && target.dim() == 1 && target.size(0) == logits.size(0),
                     "log_softmax_nll: expected [N, C] logits and [N] targets, got ", logits.sizes(), " and ",
@@ -84,7 +86,7 @@ Tensor detail::log_softmax_nll(const Tensor& logits, const Tensor& target) {
   EMBER_CHECK_TYPE(target.dtype() == kInt64, "log_softmax_nll: expected int64 targets, got ", target.dtype());
   const bool fused = (logits.dtype() == kFloat32 || logits.dtype() == kFloat64) &&
                      log_softmax_nll_stub.has(logits.device().type) && logits.size(1) > 0;
-  if (!fused) return neg(squeeze(gather(log_softmax(logits, 1), 1, unsqueeze(target, 1)), 1));
+  if (!fused) return nll_at_targets(log_softmax(logits, 1), target);
   const int64_t N = logits.size(0);
   Tensor loss = empty({N}, logits.options()), stats = empty({N, 2}, logits.options());
   if (N > 0) log_softmax_nll_stub(logits.device().type, loss, stats, logits, target);

@@ -8,11 +8,16 @@
 
 namespace ember::detail {
 
+/// -log_probs at each position's target class along dim 1: [N, C, d...] and int64 [N, d...] (in
+/// [0, C)) give [N, d...]; a gather, differentiable as any.
+Tensor nll_at_targets(const Tensor& log_probs, const Tensor& target);
+
 /// -log_softmax(logits, 1) at each row's target class: float32/float64 [N, C] logits and int64
 /// targets [N], each in [0, C) (the caller checks the range), give the [N] losses of cross entropy's
 /// rows. Where the device has the fused kernels it saves only two statistics a row: the [N, C]
 /// log-probabilities are never written, and the gradient, grad * (softmax - onehot), is one pass.
-/// Elsewhere (other dtypes, a create_graph backward) it is log_softmax and a gather.
+/// Elsewhere (other dtypes) it is log_softmax and nll_at_targets; a create_graph backward is a
+/// differentiable formula.
 Tensor log_softmax_nll(const Tensor& logits, const Tensor& target);
 
 }  // namespace ember::detail

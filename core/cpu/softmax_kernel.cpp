@@ -11,6 +11,7 @@
 #endif
 #include <Eigen/Core>
 #include <cmath>
+#include <utility>
 
 #include "ember/core/copy.h"
 #include "ember/core/cpu/loops.h"
@@ -51,17 +52,24 @@ void split_work(const Layout& l, const F& f) {
   }
 }
 
+// A row's max m (NaN where the row holds one) and the log of its sum of exp(x - m): log_softmax is
+// (x - m) - log_sum, exact for the largest element even when |m| is large. Shared by log_softmax and
+// cross entropy's rows, so that both give the same bits.
+template <typename T>
+std::pair<T, T> max_and_log_sum(const T* x, int64_t R) {
+  const T m = extreme_run<true>(x, R);
+  return {m, std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return exp_of(segment(x + i, len) - m); }))};
+}
+
 template <typename T>
 void softmax_row(T* out, const T* x, int64_t R, bool log) {
   ConstVecMap<T> v(x, R);
   VecMap<T> o(out, R);
-  const T m = extreme_run<true>(x, R);  // NB: a NaN gives NaN everywhere either way
   if (log) {
-    // (x - m) - log(sum): exact for the largest element even when |m| is large.
-    T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return exp_of(segment(x + i, len) - m); }));
+    const auto [m, log_sum] = max_and_log_sum(x, R);
     o = (v - m) - log_sum;
   } else {
-    o = exp_of(v - m);
+    o = exp_of(v - extreme_run<true>(x, R));
     o *= T(1) / sum_run(out, R);
   }
 }
@@ -169,8 +177,7 @@ void cpu_softmax_backward(const Tensor& grad_in, const Tensor& grad, const Tenso
 // nll_loss's gradient was a zero-filled [N, C] tensor read once more.
 template <typename T>
 void log_softmax_nll_row(T* loss, T* stats, const T* x, int64_t R, int64_t target) {
-  const T m = extreme_run<true>(x, R);
-  const T log_sum = std::log(sum_blocks<T>(R, [&](int64_t i, auto len) { return exp_of(segment(x + i, len) - m); }));
+  const auto [m, log_sum] = max_and_log_sum(x, R);
   stats[0] = m;
   stats[1] = log_sum;
   *loss = -((x[target] - m) - log_sum);
