@@ -25,8 +25,15 @@ void cuda_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& 
   if (binary_divides(op) && !is_floating(t)) check_error_slot(on.index, &division_by_zero, &op);
 }
 
+void cuda_add_scaled(const Tensor& out, const Tensor& a, const Tensor& b, double alpha) {
+  EMBER_INTERNAL_ASSERT(out.dtype() == kFloat32 || out.dtype() == kFloat64, "add: a scaled sum of ", out.dtype());
+  On on(out);
+  launch_add_scaled(elementwise_args<3>({&out, &a, &b}, "add"), out.dtype(), alpha, on.stream);
+}
+
 }  // namespace
 
 EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CUDA, (widened<&cuda_binary, 1>));
+EMBER_REGISTER_KERNEL(add_scaled_stub, DeviceType::CUDA, (widened<&cuda_add_scaled, 0>));
 
 }  // namespace ember::cuda

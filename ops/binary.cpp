@@ -27,7 +27,11 @@ Device common_device(const Tensor& a, const Tensor& b, const char* name) {
   throw ValueError(detail::str(name, ": tensors on different devices, ", a.device(), " and ", b.device()));
 }
 
-Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name) {
+namespace {
+// out of `dtype` and a and b's broadcast shape, with kernel(out, a', b') given the operands converted
+// and broadcast.
+template <typename Kernel>
+Tensor elementwise_forward(const Tensor& a, const Tensor& b, DType dtype, const char* name, const Kernel& kernel) {
   const Device device = common_device(a, b, name);
   DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
   auto prepare = [&](const Tensor& t) {
@@ -35,8 +39,29 @@ Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype
     return c.sizes() == IntArrayRef(shape) ? c : expand_data(c, shape);
   };
   Tensor out = empty(shape, TensorOptions(dtype).device(device));
-  binary_stub(device.type, op, out, prepare(a), prepare(b));
+  kernel(out, prepare(a), prepare(b));
   return out;
+}
+}  // namespace
+
+Tensor binary_forward(BinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name) {
+  return elementwise_forward(a, b, dtype, name, [&](const Tensor& out, const Tensor& x, const Tensor& y) {
+    binary_stub(out.device().type, op, out, x, y);
+  });
+}
+
+bool fuses_scaled_add(DType dtype, Device device) { return is_floating(dtype) && add_scaled_stub.has(device.type); }
+
+void add_scaled(const Tensor& out, const Tensor& a, const Tensor& b, double alpha) {
+  // NB: a 16-bit float's alpha is rounded to its dtype first, as PyTorch's kernel takes it
+  if (out.dtype() == DType::Float16) alpha = static_cast<float>(Half(static_cast<float>(alpha)));
+  if (out.dtype() == DType::BFloat16) alpha = static_cast<float>(BFloat16(static_cast<float>(alpha)));
+  add_scaled_stub(out.device().type, out, a, b, alpha);
+}
+
+Tensor add_scaled_forward(const Tensor& a, const Tensor& b, double alpha, DType dtype, const char* name) {
+  return elementwise_forward(
+      a, b, dtype, name, [&](const Tensor& out, const Tensor& x, const Tensor& y) { add_scaled(out, x, y, alpha); });
 }
 }  // namespace detail
 
@@ -184,9 +209,13 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
   } else {
     EMBER_CHECK_TYPE(!(is_integral(dtype) && alpha.is_floating()), name,
                      ": for integer tensors alpha must be an integer, got ", alpha);
-    // NB: alpha * b in the result dtype (b converted first), not in b's own dtype.
+    // NB: alpha * b in the result dtype (b converted first), not in b's own dtype; one rounding
+    // where the backend fuses it, as PyTorch's kernel.
     autograd::NoGradGuard no_grad;
-    out = detail::binary_forward(BinaryOp::Add, a, mul(b.dtype() == dtype ? b : b.to(dtype), eff), dtype, name);
+    if (detail::fuses_scaled_add(dtype, detail::common_device(a, b, name)))
+      out = detail::add_scaled_forward(a, b, alpha_value, dtype, name);
+    else
+      out = detail::binary_forward(BinaryOp::Add, a, mul(b.dtype() == dtype ? b : b.to(dtype), eff), dtype, name);
   }
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<AddBackward>(a, b);

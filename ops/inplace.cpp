@@ -78,16 +78,33 @@ Tensor scaled(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   return mul(other.dtype() == dtype ? other : other.to(dtype), alpha);
 }
 
+// self += alpha * other (sub_: alpha negated): one pass, rounded once, where the backend fuses it
+// and self's dtype is the one add computes in; else other scaled first, as add's fallback.
+void add_scaled_into(const Tensor& self, const Tensor& other, const Scalar& alpha, bool subtract, const char* name) {
+  const DType dtype = result_type(self, other);
+  if (alpha.to<double>() == 1.0 || dtype != self.dtype() || !detail::fuses_scaled_add(dtype, self.device()))
+    return binary_into(subtract ? BinaryOp::Sub : BinaryOp::Add, self, scaled(self, other, alpha), name);
+  DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
+  EMBER_CHECK_VALUE(IntArrayRef(shape) == self.sizes(), name, ": output of shape ", self.sizes(),
+                    " does not match the broadcast shape ", IntArrayRef(shape));
+  Tensor b = other.dtype() == dtype ? other : copy_as(other, dtype, other.device());
+  b = without_overlap(self, b);
+  const double a = alpha.to<double>();
+  detail::add_scaled(self, self, expand_data(b, self.sizes()), subtract ? -a : a);
+}
+
 }  // namespace
 
 const Tensor& Tensor::add_(const Tensor& other, Scalar alpha) const {
-  return inplace(*this, &other, "add_", [&](const Tensor& s) { return ember::add(s, other, alpha); },
-                 [&] { binary_into(BinaryOp::Add, *this, scaled(*this, other, alpha), "add_"); });
+  return inplace(
+      *this, &other, "add_", [&](const Tensor& s) { return ember::add(s, other, alpha); },
+      [&] { add_scaled_into(*this, other, alpha, false, "add_"); });
 }
 const Tensor& Tensor::add_(Scalar other) const { return add_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) const {
-  return inplace(*this, &other, "sub_", [&](const Tensor& s) { return ember::sub(s, other, alpha); },
-                 [&] { binary_into(BinaryOp::Sub, *this, scaled(*this, other, alpha), "sub_"); });
+  return inplace(
+      *this, &other, "sub_", [&](const Tensor& s) { return ember::sub(s, other, alpha); },
+      [&] { add_scaled_into(*this, other, alpha, true, "sub_"); });
 }
 const Tensor& Tensor::sub_(Scalar other) const { return sub_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::mul_(const Tensor& other) const {

@@ -14,6 +14,33 @@
 #include "ember/core/kernels/widen.h"
 
 namespace ember::cpu {
+
+// a + alpha * b in one rounding where packets have a fused multiply-add; the scalar tail rounds as
+// the packets do, so that a value's result never depends on where it sits.
+template <typename T>
+struct AddScaledOf {
+  T alpha;
+  T operator()(const T& a, const T& b) const {
+#ifdef EIGEN_VECTORIZE_FMA
+    return std::fma(alpha, b, a);
+#else
+    return a + alpha * b;
+#endif
+  }
+  template <typename Packet>
+  Packet packetOp(const Packet& a, const Packet& b) const {
+    return Eigen::internal::pmadd(Eigen::internal::pset1<Packet>(alpha), b, a);
+  }
+};
+
+}  // namespace ember::cpu
+
+template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::AddScaledOf<T>> {
+  enum { Cost = NumTraits<T>::MulCost + NumTraits<T>::AddCost, PacketAccess = true };
+};
+
+namespace ember::cpu {
 namespace {
 
 template <typename T>
@@ -186,8 +213,20 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
   });
 }
 
+void cpu_add_scaled(const Tensor& out, const Tensor& a, const Tensor& b, double alpha) {
+  visit_compute_dtype(out.dtype(), "add", [&]<typename T>(type_tag<T>) {
+    if constexpr (std::is_floating_point_v<T>)
+      binary_kernel<T, T>(out, a, b, [f = AddScaledOf<T>{static_cast<T>(alpha)}](const auto& x, const auto& y) {
+        return x.binaryExpr(y, f);
+      });
+    else
+      EMBER_INTERNAL_ASSERT(false, "add: a scaled sum of ", out.dtype(), " tensors");
+  });
+}
+
 }  // namespace
 
 EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, (widened_elementwise<&cpu_binary, 1>));
+EMBER_REGISTER_KERNEL(add_scaled_stub, DeviceType::CPU, (widened_elementwise<&cpu_add_scaled, 0>));
 
 }  // namespace ember::cpu

@@ -11,4 +11,10 @@ namespace ember {
 using BinaryFn = void (*)(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b);
 EMBER_DECLARE_STUB(binary_stub, BinaryFn);
 
+/// Kernel: out = a + alpha * b for floating dtypes (add and sub with alpha), rounded once where the
+/// build has fused multiply-adds, as PyTorch's CPU kernel rounds it; a, b as binary_stub's. A
+/// backend without it (CUDA) gets mul then add, rounded twice.
+using AddScaledFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, double alpha);
+EMBER_DECLARE_STUB(add_scaled_stub, AddScaledFn);
+
 }  // namespace ember

@@ -27,6 +27,7 @@ EMBER_DEFINE_STUB(attention_forward_stub, AttentionForwardFn);
 EMBER_DEFINE_STUB(attention_backward_stub, AttentionBackwardFn);
 
 EMBER_DEFINE_STUB(binary_stub, BinaryFn);
+EMBER_DEFINE_STUB(add_scaled_stub, AddScaledFn);
 
 EMBER_DEFINE_STUB(compare_stub, CompareFn);
 EMBER_DEFINE_STUB(where_stub, WhereFn);

@@ -128,6 +128,15 @@ struct BinaryFn {
   }
 };
 
+// a + alpha * b rounded once, as the CPU's add_scaled kernel (fma: the compiler's contraction aside)
+template <typename T>
+struct AddScaledFn {
+  T alpha;
+  __device__ void operator()(char* const (&p)[3]) const {
+    store<T>(p[0], fma(alpha, load<T>(p[2]), load<T>(p[1])));
+  }
+};
+
 template <typename T>
 struct CompareFn {
   CompareOp op;
@@ -297,6 +306,13 @@ void launch_binary(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, int
     }
     run_elementwise(args, BinaryFn<T>{op, binary_divides(op), error_slot}, stream, "binary");
   });
+}
+
+void launch_add_scaled(const ElementwiseArgs<3>& args, DType dtype, double alpha, cudaStream_t stream) {
+  if (dtype == DType::Float64)
+    run_elementwise(args, AddScaledFn<double>{alpha}, stream, "add");
+  else
+    run_elementwise(args, AddScaledFn<float>{static_cast<float>(alpha)}, stream, "add");
 }
 
 void launch_compare(const ElementwiseArgs<3>& args, DType dtype, CompareOp op, cudaStream_t stream) {

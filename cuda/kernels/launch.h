@@ -62,6 +62,8 @@ void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, Una
 /// out = a op b (operands: out, a, b); integer division by zero is reported in error_slot.
 void launch_binary(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, int64_t* error_slot,
                    cudaStream_t stream);
+/// out = a + alpha * b rounded once (operands: out, a, b), dtype float32 or float64.
+void launch_add_scaled(const ElementwiseArgs<3>& args, DType dtype, double alpha, cudaStream_t stream);
 /// out (bool) = a op b (operands: out, a, b), a and b of dtype.
 void launch_compare(const ElementwiseArgs<3>& args, DType dtype, CompareOp op, cudaStream_t stream);
 /// out = cond ? a : b (operands: out, cond, a, b), elements of `itemsize` bytes.

@@ -230,6 +230,52 @@ TEST(BinaryTest, AlphaScalesInTheResultDtype) {
                           {"add: for integer tensors alpha must be an integer, got 0.5"});
 }
 
+// add and sub with alpha round a + alpha * b once (one fused multiply-add, as PyTorch's vectorised
+// kernel), on contiguous, broadcast and transposed operands, out of place and in place; a 16-bit
+// float rounds alpha to its dtype, computes in float32 and rounds once.
+TEST(BinaryTest, AlphaSumIsRoundedOnce) {
+  Generator gen(11);
+  const Tensor a = randn({37, 41}, kFloat32, &gen), row = randn({41}, kFloat32, &gen);
+  const Tensor bt = randn({41, 37}, kFloat32, &gen).t();
+  const std::vector<float> av = a.to_vector<float>(), rv = row.to_vector<float>();
+  const std::vector<float> btv = bt.contiguous().to_vector<float>();
+  for (double alpha : {-0.37, 3.0, 1e-3, -20.0}) {
+    const auto f = static_cast<float>(alpha);
+    std::vector<float> with_row(av.size()), with_t(av.size()), minus_t(av.size());
+    size_t twice = 0;  // elements where two roundings would differ: the test has teeth
+    for (size_t i = 0; i < av.size(); ++i) {
+      with_row[i] = std::fma(f, rv[i % 41], av[i]);
+      with_t[i] = std::fma(f, btv[i], av[i]);
+      minus_t[i] = std::fma(-f, btv[i], av[i]);
+      twice += with_t[i] != av[i] + f * btv[i];
+    }
+    EXPECT_GT(twice, 0u) << alpha;
+    EXPECT_EQ(add(a, row, alpha).to_vector<float>(), with_row) << alpha;
+    EXPECT_EQ(add(a, bt, alpha).to_vector<float>(), with_t) << alpha;
+    EXPECT_EQ(sub(a, bt, alpha).to_vector<float>(), minus_t) << alpha;
+    EXPECT_EQ(a.clone().add_(bt, alpha).to_vector<float>(), with_t) << alpha;
+    EXPECT_EQ(a.clone().sub_(bt, alpha).to_vector<float>(), minus_t) << alpha;
+    EXPECT_EQ(a.clone().add_(row, alpha).to_vector<float>(), with_row) << alpha;
+  }
+  const Tensor a64 = a.to(kFloat64), b64 = bt.to(kFloat64);
+  const std::vector<double> a64v = a64.to_vector<double>(), b64v = b64.contiguous().to_vector<double>();
+  std::vector<double> want(a64v.size());
+  for (size_t i = 0; i < want.size(); ++i) want[i] = std::fma(0.1, b64v[i], a64v[i]);
+  EXPECT_EQ(add(a64, b64, 0.1).to_vector<double>(), want);
+  // bfloat16: alpha 0.1 is 0.10009765625 there
+  const Tensor h = a.to(kBFloat16), hb = bt.to(kBFloat16);
+  const std::vector<float> hv = h.to(kFloat32).to_vector<float>(),
+                           hbv = hb.to(kFloat32).contiguous().to_vector<float>();
+  std::vector<float> hwant(hv.size());
+  for (size_t i = 0; i < hv.size(); ++i)
+    hwant[i] = static_cast<float>(BFloat16(std::fma(0.10009765625f, hbv[i], hv[i])));
+  EXPECT_EQ(add(h, hb, 0.1).to(kFloat32).to_vector<float>(), hwant);
+  EXPECT_EQ(h.clone().add_(hb, 0.1).to(kFloat32).to_vector<float>(), hwant);
+  // integers keep exact (wrapping) arithmetic
+  EXPECT_EQ(add(tensor<int64_t>({1, -2}), tensor<int64_t>({3, 4}), 5).to_vector<int64_t>(),
+            (std::vector<int64_t>{16, 18}));
+}
+
 // Regression: a Python number was wrapped into an integer tensor's dtype before true division
 // (uint8 [1, 3] / -1 divided by 255).
 TEST(BinaryTest, TrueDivisionByANumberKeepsTheNumber) {
