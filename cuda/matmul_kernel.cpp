@@ -133,5 +133,8 @@ void cuda_matmul(const Tensor& out, const Tensor& a, const Tensor& b, bool accum
 }  // namespace
 
 EMBER_REGISTER_KERNEL(matmul_stub, DeviceType::CUDA, (native_or_widened<&cuda_matmul>));
+// NB: no epilogue path yet (cuBLASLt's bias epilogue would be it): the bias is written, then accumulated onto
+EMBER_REGISTER_KERNEL(matmul_bias_stub, DeviceType::CUDA,
+                      ([](const Tensor&, const Tensor&, const Tensor&, const Tensor&) { return false; }));
 
 }  // namespace ember::cuda

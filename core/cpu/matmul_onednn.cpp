@@ -30,9 +30,9 @@ memory::data_type dnnl_type(DType dtype) {
   return dtype == DType::BFloat16 ? memory::data_type::bf16 : memory::data_type::f32;
 }
 
-// One block's product: its shape, the operands' strides (in elements) and whether it adds onto c
-// decide the primitive.
-using Key = std::tuple<DType, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, bool>;
+// One block's product: its shape, the operands' strides (in elements), whether it adds onto c and
+// whether it adds a bias row decide the primitive.
+using Key = std::tuple<DType, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, bool, bool>;
 
 // A block's primitive and the scratch memory one execution of it needs.
 struct Primitive {
@@ -48,7 +48,7 @@ std::shared_ptr<const Primitive> primitive_for(const Key& key) {
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (cache.size() >= kMaxPrimitives) cache.clear();
-  const auto [dtype, m, k, n, ars, acs, brs, bcs, ldc, accumulate] = key;
+  const auto [dtype, m, k, n, ars, acs, brs, bcs, ldc, accumulate, bias] = key;
   std::shared_ptr<const Primitive> p;
   try {
     const memory::data_type t = dnnl_type(dtype);
@@ -65,7 +65,9 @@ std::shared_ptr<const Primitive> primitive_for(const Key& key) {
       sum.append_sum(1.0f);
       attr.set_post_ops(sum);
     }
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), attr, onednn_engine());
+    const dnnl::matmul::desc desc =
+        bias ? dnnl::matmul::desc(a, b, memory::desc({1, n}, t, memory::dims{n, 1}), c) : dnnl::matmul::desc(a, b, c);
+    dnnl::matmul::primitive_desc pd(desc, attr, onednn_engine());
     if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0)
       p = std::make_shared<const Primitive>(Primitive{dnnl::matmul(pd), pd.scratchpad_desc()});
   } catch (const dnnl::error&) {
@@ -91,7 +93,7 @@ bool onednn_matmul_native(DType dtype) {
 }
 
 bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc,
-                   bool accumulate) {
+                   bool accumulate, const void* bias) {
   if (!onednn_matmul_native(dtype)) return false;
   const int64_t m = a.rows, k = a.cols, n = b.cols;
   if (m == 0 || n == 0 || k == 0) return false;  // gemm()'s own cases
@@ -108,8 +110,8 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
   const int64_t block = (units + threads - 1) / threads * kSplitUnit;
   const int64_t blocks = (dim + block - 1) / block, last = dim - (blocks - 1) * block;
   auto key_of = [&](int64_t len) {
-    return split_rows ? Key{dtype, len, k, n, ars, acs, brs, bcs, ldc, accumulate}
-                      : Key{dtype, m, k, len, ars, acs, brs, bcs, ldc, accumulate};
+    return split_rows ? Key{dtype, len, k, n, ars, acs, brs, bcs, ldc, accumulate, bias != nullptr}
+                      : Key{dtype, m, k, len, ars, acs, brs, bcs, ldc, accumulate, bias != nullptr};
   };
   auto full = primitive_for(key_of(std::min(block, dim)));
   auto tail = last != block ? primitive_for(key_of(last)) : full;
@@ -135,6 +137,10 @@ bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>&
       memory cm({{bm, bn}, dt, memory::dims{ldc, 1}}, onednn_engine(),
                 cp + (split_rows ? begin * ldc : begin) * static_cast<int64_t>(item));
       std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bmem}, {DNNL_ARG_DST, cm}};
+      if (bias)
+        args.emplace(DNNL_ARG_BIAS, memory({{1, bn}, dt, memory::dims{bn, 1}}, onednn_engine(),
+                                           const_cast<char*>(static_cast<const char*>(bias)) +
+                                               (split_rows ? 0 : begin) * static_cast<int64_t>(item)));
       if (const size_t bytes = prim->scratchpad.get_size(); bytes > 0) {  // float32's kernels need none
         pads.push_back(scratch<uint8_t>(static_cast<int64_t>(bytes)));
         args.emplace(DNNL_ARG_SCRATCHPAD, memory(prim->scratchpad, onednn_engine(), pads.back().data_ptr()));

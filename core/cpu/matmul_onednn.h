@@ -16,9 +16,10 @@ namespace ember::cpu {
 bool onednn_matmul_native(DType dtype);
 
 /// c (m x n, row-major, leading dimension ldc, of `dtype`) = a @ b, or c += a @ b when `accumulate`,
-/// with a and b gemm_layout_ok and of `dtype`; split over Ember's threads as gemm() is. False,
-/// touching nothing, where onednn_matmul_native(dtype) is false or oneDNN has no kernel for the shape.
+/// plus `bias` (n contiguous elements of `dtype`, added to every row) where given; a and b
+/// gemm_layout_ok and of `dtype`; split over Ember's threads as gemm() is. False, touching nothing,
+/// where onednn_matmul_native(dtype) is false or oneDNN has no kernel for the shape.
 bool onednn_matmul(DType dtype, const MatrixRef<void>& a, const MatrixRef<void>& b, void* c, int64_t ldc,
-                   bool accumulate = false);
+                   bool accumulate = false, const void* bias = nullptr);
 
 }  // namespace ember::cpu

@@ -13,4 +13,11 @@ namespace ember {
 using MatmulFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, bool accumulate);
 EMBER_DECLARE_STUB(matmul_stub, MatmulFn);
 
+/// Kernel: out [m, n] (contiguous) = a [m, k] @ b [k, n] + bias [n] (contiguous, added to every row),
+/// all of one floating dtype (a linear layer's forward), with the bias added in the product's
+/// epilogue and the sum rounded once. False, touching nothing, where the backend has no such path
+/// for the operands: the caller then writes the bias into out and runs matmul_stub's accumulate.
+using MatmulBiasFn = bool (*)(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias);
+EMBER_DECLARE_STUB(matmul_bias_stub, MatmulBiasFn);
+
 }  // namespace ember

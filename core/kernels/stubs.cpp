@@ -53,6 +53,7 @@ EMBER_DEFINE_STUB(scan_stub, ScanFn);
 EMBER_DEFINE_STUB(multinomial_stub, MultinomialFn);
 
 EMBER_DEFINE_STUB(matmul_stub, MatmulFn);
+EMBER_DEFINE_STUB(matmul_bias_stub, MatmulBiasFn);
 
 EMBER_DEFINE_STUB(batch_norm_stats_stub, BatchNormStatsFn);
 EMBER_DEFINE_STUB(batch_norm_grad_sums_stub, BatchNormGradSumsFn);

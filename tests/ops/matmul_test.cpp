@@ -370,6 +370,42 @@ TEST(MatmulAddTest, FloatSumsAreRoundedOnceInEveryDtype) {
   }
 }
 
+// A linear layer's bias row goes into oneDNN's matmul epilogue on the shapes where that pays (64 rows
+// or more, no wider than tall); every shape, layout and thread count keeps the definition.
+TEST(MatmulAddTest, BiasRowsInTheProductEpilogueMatchTheDefinitionAtEveryThreadCount) {
+  const int threads = get_num_threads();
+  uint64_t seed = 200;
+  for (int t : {1, 2}) {
+    set_num_threads(t);
+    for (auto [m, k, n] : {std::array<int64_t, 3>{64, 128, 10},
+                           {256, 64, 96},
+                           {300, 33, 17},
+                           {8, 512, 100},
+                           {65, 7, 64},
+                           {70, 300, 90}}) {
+      SCOPED_TRACE(::testing::PrintToString(std::array<int64_t, 3>{m, k, n}) + " at " + std::to_string(t));
+      const Tensor x = draw({m, k}, seed++, kFloat32), xt = draw({k, m}, seed++, kFloat32).t();
+      const Tensor w = draw({n, k}, seed++, kFloat32), bias = draw({n}, seed++, kFloat32);
+      for (const Tensor& a : {x, xt})
+        for (const Tensor& b : {w.t(), w.t().contiguous()}) {
+          const std::vector<double> want = reference_matmul_add(bias, a, b);
+          const std::vector<double> scale = reference_matmul_add(abs(bias), abs(a), abs(b));
+          const std::vector<double> got = matmul_add(bias, a, b).to_vector<double>();
+          ASSERT_EQ(got.size(), want.size());
+          for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-6 * scale[i]) << i;
+          // bfloat16 (oneDNN's native kernel where the machine has one): within a rounding of the
+          // float32 sum of the same bfloat16 values
+          const Tensor ah = a.to(kBFloat16), bh = b.to(kBFloat16), biash = bias.to(kBFloat16);
+          const std::vector<double> wide =
+              matmul_add(biash.to(kFloat32), ah.to(kFloat32), bh.to(kFloat32)).to(kBFloat16).to_vector<double>();
+          const std::vector<double> narrow = matmul_add(biash, ah, bh).to_vector<double>();
+          for (size_t i = 0; i < narrow.size(); ++i) ASSERT_NEAR(narrow[i], wide[i], 1e-2 * (1 + std::abs(wide[i])));
+        }
+    }
+  }
+  set_num_threads(threads);
+}
+
 TEST(MatmulAddTest, LongProductsOfATransposedOperandAccumulateOntoTheAddend) {
   // The shapes gemm takes through a row-major copy of the left operand (m >= n), and the one it
   // leaves as it is when accumulating (m < n), on AVX2; both on AVX-512.
