@@ -19,10 +19,11 @@
 #include "ember/core/cpu/conv_taps.h"
 #include "ember/core/cpu/conv_winograd.h"
 #include "ember/core/cpu/gemm.h"
-#include "ember/core/cpu/reduce_utils.h"
-#include "ember/core/factory.h"
 #include "ember/core/cpu/parallel.h"
+#include "ember/core/cpu/reduce_utils.h"
 #include "ember/core/cpu/scratch.h"
+#include "ember/core/cpu/transpose.h"
+#include "ember/core/factory.h"
 #include "ember/core/kernels/conv.h"
 #include "ember/core/kernels/widen.h"
 
@@ -196,17 +197,56 @@ struct ColumnBuffer {
   T* get() const { return buffer.defined() ? buffer.data_ptr<T>() : nullptr; }
 };
 
-// A 1x1 convolution into one output position per sample (the last layers of a network at small
-// inputs) is a product over the whole batch: out [N, O] = x [N, C] @ weight^T, one GEMM where the
-// per-sample path makes N matrix-vector products, each reading the whole weight.
-bool one_position(const Geometry& g) { return g.direct && g.P == 1 && g.G == 1 && g.N > 1; }
+// A 1x1 convolution into small planes (a network's last layers at small inputs) is a product over
+// the whole batch's pixels: out rows [N * P, O] = x rows [N * P, C] @ weight^T, one GEMM where the
+// per-sample path makes N products of P columns each (16 at 4x4: 1.61 ms against PyTorch's 1.32 for
+// ResNet-50's 256 -> 1024 at batch 16), every one reading the whole weight. The planes are
+// transposed to pixel-major rows and back, which one position per sample (P = 1) needs not.
+constexpr int64_t kMaxPixelRowsPlane = 16;
+bool pixel_rows(const Geometry& g) {
+  if (!g.direct || g.G != 1 || g.N < 2) return false;
+  return g.P == 1 || (g.P <= kMaxPixelRowsPlane && g.C * g.O >= (int64_t{1} << 17));
+}
+
+// planes [N, ch, P] as rows [N * P, ch] (pixel-major), or back (`to_planes`); the samples split over
+// threads.
+template <typename T>
+void transpose_samples(const Geometry& g, int64_t ch, const T* from, T* to, bool to_planes) {
+  parallel_for(0, g.N, std::max<int64_t>(1, kElementwiseGrain / (ch * g.P)), [&](int64_t lo, int64_t hi) {
+    for (int64_t n = lo; n < hi; ++n) {
+      const T* src = from + n * ch * g.P;
+      T* dst = to + n * ch * g.P;
+      if (to_planes)
+        transpose_rows(src, ch, dst, g.P, 0, ch, g.P);
+      else
+        transpose_rows(src, g.P, dst, ch, 0, g.P, ch);
+    }
+  });
+}
+
+// pixel-major rows of planes [N, ch, P]: the planes themselves where P is 1.
+template <typename T>
+const T* pixel_major(const Geometry& g, int64_t ch, const T* planes, Tensor& buffer) {
+  if (g.P == 1) return planes;
+  buffer = scratch<T>(g.N * g.P * ch);
+  transpose_samples(g, ch, planes, buffer.data_ptr<T>(), false);
+  return buffer.data_ptr<T>();
+}
 
 template <typename T>
 void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
-  if (one_position(g)) {
+  if (pixel_rows(g)) {
+    Tensor x_buffer, out_buffer;
+    const T* xr = pixel_major(g, g.C, x, x_buffer);
+    T* rows = out;
+    if (g.P > 1) {
+      out_buffer = scratch<T>(g.N * g.P * g.O);
+      rows = out_buffer.data_ptr<T>();
+    }
     if (bias)
-      for (int64_t n = 0; n < g.N; ++n) std::copy(bias, bias + g.O, out + n * g.O);
-    gemm<T>({x, g.N, g.C, g.C, 1}, {w, g.C, g.O, 1, g.C}, out, g.O, bias != nullptr);
+      for (int64_t r = 0; r < g.N * g.P; ++r) std::copy(bias, bias + g.O, rows + r * g.O);
+    gemm<T>({xr, g.N * g.P, g.C, g.C, 1}, {w, g.C, g.O, 1, g.C}, rows, g.O, bias != nullptr);
+    if (g.P > 1) transpose_samples(g, g.O, static_cast<const T*>(rows), out, true);
     return;
   }
   over_batch(g, [&](int64_t lo, int64_t hi) {
@@ -229,7 +269,18 @@ void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
 
 template <typename T>
 void input_grad(const Geometry& g, const T* gout, const T* w, T* gx) {
-  if (one_position(g)) return gemm<T>({gout, g.N, g.O, g.O, 1}, {w, g.O, g.C, g.C, 1}, gx, g.C, false);
+  if (pixel_rows(g)) {
+    Tensor gout_buffer, gx_buffer;
+    const T* gr = pixel_major(g, g.O, gout, gout_buffer);
+    T* rows = gx;
+    if (g.P > 1) {
+      gx_buffer = scratch<T>(g.N * g.P * g.C);
+      rows = gx_buffer.data_ptr<T>();
+    }
+    gemm<T>({gr, g.N * g.P, g.O, g.O, 1}, {w, g.O, g.C, g.C, 1}, rows, g.C, false);
+    if (g.P > 1) transpose_samples(g, g.C, static_cast<const T*>(rows), gx, true);
+    return;
+  }
   over_batch(g, [&](int64_t lo, int64_t hi) {
     ColumnBuffer<T> col(g);
     for (int64_t n = lo; n < hi; ++n)
@@ -295,7 +346,12 @@ void depthwise_weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) 
 template <typename T>
 void weight_grad(const Geometry& g, const T* gout, const T* x, T* gw) {
   if (depthwise(g)) return depthwise_weight_grad(g, gout, x, gw);
-  if (one_position(g)) return gemm<T>({gout, g.O, g.N, 1, g.O}, {x, g.N, g.C, g.C, 1}, gw, g.C, false);
+  if (pixel_rows(g)) {
+    Tensor gout_buffer, x_buffer;
+    const T* gr = pixel_major(g, g.O, gout, gout_buffer);
+    const T* xr = pixel_major(g, g.C, x, x_buffer);
+    return gemm<T>({gr, g.O, g.N * g.P, 1, g.O}, {xr, g.N * g.P, g.C, g.C, 1}, gw, g.C, false);
+  }
   // Each thread sums its share of the batch into its own buffer (the first into gw itself); the
   // buffers are then added in a fixed order, so results do not depend on thread timing.
   int64_t chunks = 1;
@@ -343,10 +399,10 @@ enum class Pass { Forward, InputGrad, WeightGrad };
 // 1.2x to 30x. Dilated convolutions were not measured and stay on im2col.
 bool direct_wins(Pass pass, const Geometry& g) {
   if (g.dh != 1 || g.dw != 1) return false;
-  // One position per sample with a 1x1 kernel: one GEMM over the batch (one_position) in every pass.
-  // The direct kernels' 1x1 rules below were measured before that path existed; against it they
-  // took 3-15x as long for the gradients of ResNet-50's last 1x1 layers at 32x32 (bench/README.md).
-  if (one_position(g)) return false;
+  // 1x1 into small planes: one GEMM over the batch's pixels (pixel_rows) in every pass. The direct
+  // kernels' 1x1 rules below were measured before that path existed; against it they took 3-15x as
+  // long for the gradients of ResNet-50's last 1x1 layers at 32x32 (bench/README.md).
+  if (pixel_rows(g)) return false;
   const bool forward = pass == Pass::Forward, input_grad = pass == Pass::InputGrad;
   // Depthwise, where im2col's GEMMs are one row deep; but the weight gradient into planes under 16
   // positions, which the direct kernels take 1.3-2.4x as long as depthwise_weight_grad.
