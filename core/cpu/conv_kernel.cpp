@@ -233,21 +233,30 @@ const T* pixel_major(const Geometry& g, int64_t ch, const T* planes, Tensor& buf
   return buffer.data_ptr<T>();
 }
 
+// Where a product writes the pixel-major rows of planes [N, ch, P]: the planes themselves where P is
+// 1, else a buffer that into_planes() then transposes into them.
+template <typename T>
+T* pixel_rows_of(const Geometry& g, int64_t ch, T* planes, Tensor& buffer) {
+  if (g.P == 1) return planes;
+  buffer = scratch<T>(g.N * g.P * ch);
+  return buffer.data_ptr<T>();
+}
+
+template <typename T>
+void into_planes(const Geometry& g, int64_t ch, const T* rows, T* planes) {
+  if (g.P > 1) transpose_samples(g, ch, rows, planes, true);
+}
+
 template <typename T>
 void forward(const Geometry& g, const T* x, const T* w, const T* bias, T* out) {
   if (pixel_rows(g)) {
     Tensor x_buffer, out_buffer;
     const T* xr = pixel_major(g, g.C, x, x_buffer);
-    T* rows = out;
-    if (g.P > 1) {
-      out_buffer = scratch<T>(g.N * g.P * g.O);
-      rows = out_buffer.data_ptr<T>();
-    }
+    T* rows = pixel_rows_of(g, g.O, out, out_buffer);
     if (bias)
       for (int64_t r = 0; r < g.N * g.P; ++r) std::copy(bias, bias + g.O, rows + r * g.O);
     gemm<T>({xr, g.N * g.P, g.C, g.C, 1}, {w, g.C, g.O, 1, g.C}, rows, g.O, bias != nullptr);
-    if (g.P > 1) transpose_samples(g, g.O, static_cast<const T*>(rows), out, true);
-    return;
+    return into_planes<T>(g, g.O, rows, out);
   }
   over_batch(g, [&](int64_t lo, int64_t hi) {
     ColumnBuffer<T> col(g);
@@ -272,14 +281,9 @@ void input_grad(const Geometry& g, const T* gout, const T* w, T* gx) {
   if (pixel_rows(g)) {
     Tensor gout_buffer, gx_buffer;
     const T* gr = pixel_major(g, g.O, gout, gout_buffer);
-    T* rows = gx;
-    if (g.P > 1) {
-      gx_buffer = scratch<T>(g.N * g.P * g.C);
-      rows = gx_buffer.data_ptr<T>();
-    }
+    T* rows = pixel_rows_of(g, g.C, gx, gx_buffer);
     gemm<T>({gr, g.N * g.P, g.O, g.O, 1}, {w, g.O, g.C, g.C, 1}, rows, g.C, false);
-    if (g.P > 1) transpose_samples(g, g.C, static_cast<const T*>(rows), gx, true);
-    return;
+    return into_planes<T>(g, g.C, rows, gx);
   }
   over_batch(g, [&](int64_t lo, int64_t hi) {
     ColumnBuffer<T> col(g);
