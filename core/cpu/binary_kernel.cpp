@@ -230,3 +230,11 @@ EMBER_REGISTER_KERNEL(binary_stub, DeviceType::CPU, (widened_elementwise<&cpu_bi
 EMBER_REGISTER_KERNEL(add_scaled_stub, DeviceType::CPU, (widened_elementwise<&cpu_add_scaled, 0>));
 
 }  // namespace ember::cpu
+
+bool ember::cpu_add_scaled_rounds_once() {
+#ifdef EIGEN_VECTORIZE_FMA
+  return true;
+#else
+  return false;
+#endif
+}

@@ -16,5 +16,7 @@ EMBER_DECLARE_STUB(binary_stub, BinaryFn);
 /// backend without it (CUDA) gets mul then add, rounded twice.
 using AddScaledFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, double alpha);
 EMBER_DECLARE_STUB(add_scaled_stub, AddScaledFn);
+/// Whether the CPU kernel of add_scaled_stub rounds once: the library built with fused multiply-adds.
+bool cpu_add_scaled_rounds_once();
 
 }  // namespace ember
