@@ -57,7 +57,9 @@ Tensor without_overlap(const Tensor& written, const Tensor& read) {
 }
 
 // self = self op other, other broadcast to self's shape and converted to self's dtype.
-void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const char* name) {
+// other as an in-place op on self reads it: checked against self's shape and dtype, converted to
+// self's dtype, copied where it overlaps self, and broadcast to self's shape.
+Tensor operand_into(const Tensor& self, const Tensor& other, const char* name) {
   DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
   EMBER_CHECK_VALUE(IntArrayRef(shape) == self.sizes(), name, ": output of shape ", self.sizes(),
                     " does not match the broadcast shape ", IntArrayRef(shape));
@@ -65,8 +67,11 @@ void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const cha
                    ": result type ", other.dtype(), " can't be cast to the tensor's dtype ",
                    self.dtype());
   Tensor b = other.dtype() == self.dtype() ? other : copy_as(other, self.dtype(), other.device());
-  b = without_overlap(self, b);
-  binary_stub(self.device().type, op, self, self, expand_data(b, self.sizes()));
+  return expand_data(without_overlap(self, b), self.sizes());
+}
+
+void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const char* name) {
+  binary_stub(self.device().type, op, self, self, operand_into(self, other, name));
 }
 
 // alpha * other in the dtype self and other compute in (as add's): an int64 other of a float32 self is
@@ -84,13 +89,8 @@ void add_scaled_into(const Tensor& self, const Tensor& other, const Scalar& alph
   const DType dtype = result_type(self, other);
   if (alpha.to<double>() == 1.0 || dtype != self.dtype() || !detail::fuses_scaled_add(dtype, self.device()))
     return binary_into(subtract ? BinaryOp::Sub : BinaryOp::Add, self, scaled(self, other, alpha), name);
-  DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
-  EMBER_CHECK_VALUE(IntArrayRef(shape) == self.sizes(), name, ": output of shape ", self.sizes(),
-                    " does not match the broadcast shape ", IntArrayRef(shape));
-  Tensor b = other.dtype() == dtype ? other : copy_as(other, dtype, other.device());
-  b = without_overlap(self, b);
   const double a = alpha.to<double>();
-  detail::add_scaled(self, self, expand_data(b, self.sizes()), subtract ? -a : a);
+  detail::add_scaled(self, self, operand_into(self, other, name), subtract ? -a : a);
 }
 
 }  // namespace

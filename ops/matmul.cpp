@@ -168,7 +168,7 @@ Tensor matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b) {
   if (!fused) return add(addend, matmul(a, b));  // a promoted or broadcast-widened sum, as add gives it
   Tensor out = empty(shape, a.options());
   // A bias row (a linear layer's) goes into the product's epilogue where the backend has one.
-  const bool row = addend.dim() == 1 && addend.is_contiguous() && b.size(1) > 0;
+  const bool row = addend.dim() == 1 && addend.is_contiguous();
   if (!row || !matmul_bias_stub(a.device().type, out, a, b, addend)) {
     copy_data(out, expand_data(addend, shape));
     if (out.numel() > 0 && a.size(1) > 0) matmul_stub(a.device().type, out, a, b, true);

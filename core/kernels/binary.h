@@ -12,8 +12,8 @@ using BinaryFn = void (*)(BinaryOp op, const Tensor& out, const Tensor& a, const
 EMBER_DECLARE_STUB(binary_stub, BinaryFn);
 
 /// Kernel: out = a + alpha * b for floating dtypes (add and sub with alpha), rounded once where the
-/// build has fused multiply-adds, as PyTorch's CPU kernel rounds it; a, b as binary_stub's. A
-/// backend without it (CUDA) gets mul then add, rounded twice.
+/// build has fused multiply-adds (twice, product then sum, where it has not), as PyTorch's CPU
+/// kernel rounds it; a, b as binary_stub's.
 using AddScaledFn = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, double alpha);
 EMBER_DECLARE_STUB(add_scaled_stub, AddScaledFn);
 /// Whether the CPU kernel of add_scaled_stub rounds once: the library built with fused multiply-adds.
