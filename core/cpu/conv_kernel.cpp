@@ -11,6 +11,9 @@
 //  - float32 stems, depthwise layers and small planes: oneDNN's direct kernels (direct_wins), and
 //    bfloat16 ones where the machine multiplies bfloat16 natively (conv_onednn.h);
 // other 16-bit convolutions are widened to float32 (core/kernels/widen.h).
+// NB: GCC 12 flags Eigen's AVX-512 register transposes (transpose.h) as reading an uninitialised
+// value (its _mm512_undefined_* placeholders): a false positive.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <algorithm>
 #include <cmath>
 #include <vector>

@@ -1,5 +1,9 @@
 #include "ember/core/cpu/conv_taps.h"
 
+// NB: GCC 12 flags Eigen's AVX-512 register transposes (transpose.h) as reading an uninitialised
+// value (its _mm512_undefined_* placeholders): a false positive.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 #include <algorithm>
 #include <vector>
 

@@ -1,4 +1,8 @@
 // Strided copy with dtype conversion, and fill.
+// NB: GCC 12 flags Eigen's AVX-512 register transposes (transpose.h) as reading an uninitialised
+// value (its _mm512_undefined_* placeholders): a false positive.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>

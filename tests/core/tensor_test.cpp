@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "ember/core/copy.h"
 #include "ember/ember.h"
@@ -168,10 +170,26 @@ TEST(TensorTest, CopiesOfBroadcastAndSlicedRunsKeepEveryElementInPlace) {
   }
 }
 
+// Full tiles move as vector registers (core/cpu/transpose.h): bits, not values, so NaN payloads
+// (a signalling one included) and the sign of zero arrive as they were.
+TEST(TensorTest, TransposingCopiesMoveBitsNotValues) {
+  const int64_t R = 32, C = 48;
+  std::vector<uint32_t> bits(static_cast<size_t>(R * C));
+  for (size_t i = 0; i < bits.size(); ++i)
+    bits[i] = i % 3 == 0 ? 0x7f800001u + static_cast<uint32_t>(i)
+                         : (i % 3 == 1 ? 0x80000000u : 0xffc00000u | static_cast<uint32_t>(i));
+  Tensor src = empty({R, C}, TensorOptions(kFloat32));
+  std::memcpy(src.data_ptr(), bits.data(), bits.size() * sizeof(uint32_t));
+  Tensor dst = src.t().contiguous();
+  const auto* got = static_cast<const uint32_t*>(dst.data_ptr());
+  for (int64_t i = 0; i < C; ++i)
+    for (int64_t j = 0; j < R; ++j) ASSERT_EQ(got[i * R + j], bits[static_cast<size_t>(j * C + i)]) << i << ", " << j;
+}
+
 // Transposing copies go in tiles; each element is checked against its index arithmetic (not
 // against another copy), for tile-straddling sizes, 2-, 4- and 8-byte items and batch dims.
 TEST(TensorTest, TransposingCopiesPutEveryElementWhereItsIndicesSay) {
-  for (DType dtype : {kFloat32, kFloat64, kInt64, kBFloat16, kInt16}) {
+  for (DType dtype : {kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kInt16}) {
     SCOPED_TRACE(::testing::PrintToString(dtype));
     const int64_t A = 3, B = 37, C = 21;  // values a*B*C + b*C + c, exact in every dtype below 2^8 per dim
     Tensor base = arange(A * B * C, TensorOptions(kInt64)).to(dtype == kBFloat16 ? kFloat32 : dtype).view({A, B, C});
