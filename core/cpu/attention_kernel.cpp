@@ -166,7 +166,7 @@ struct Problem {
       xv.setZero();
       return top;
     }
-    xv = exp_of(xv - top);
+    exp_shifted(x, x, len, top);
     const T sum = sum_run(x, len);
     xv *= T(1) / sum;
     return top + std::log(sum);
@@ -178,7 +178,7 @@ struct Problem {
     if (lse == -std::numeric_limits<T>::infinity())
       VecMap<T>(x, len).setZero();
     else
-      VecMap<T>(x, len) = exp_of(VecMap<T>(x, len) - lse);
+      exp_shifted(x, x, len, lse);
   }
 
   /// Block scores: buf[r * ld + j] = q[i0 + r] . k[j] for j < n.

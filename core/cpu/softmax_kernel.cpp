@@ -69,7 +69,7 @@ void softmax_row(T* out, const T* x, int64_t R, bool log) {
     const auto [m, log_sum] = max_and_log_sum(x, R);
     o = (v - m) - log_sum;
   } else {
-    o = exp_of(v - extreme_run<true>(x, R));
+    exp_shifted(x, out, R, extreme_run<true>(x, R));
     o *= T(1) / sum_run(out, R);
   }
 }
