@@ -131,8 +131,19 @@ struct GeluOf {
     }
   }
   template <typename Packet>
-  Packet packetOp(const Packet& x) const {
+  EIGEN_ALWAYS_INLINE Packet packetOp(const Packet& x) const {
     return gelu_lanes::gelu_packet<Slope>(x);
+  }
+};
+
+/// g * gelu'(x): the backward's product as one functor, so that the slope's packet code is inlined
+/// into the loop (as g * gelu_slope_of(x) it stayed a call per packet: 11% of the backward).
+template <typename T>
+struct GeluGradOf {
+  T operator()(const T& g, const T& x) const { return g * GeluOf<T, true>()(x); }
+  template <typename Packet>
+  EIGEN_ALWAYS_INLINE Packet packetOp(const Packet& g, const Packet& x) const {
+    return Eigen::internal::pmul(g, gelu_lanes::gelu_packet<true>(x));
   }
 };
 
@@ -141,4 +152,8 @@ struct GeluOf {
 template <typename T, bool Slope>
 struct Eigen::internal::functor_traits<ember::cpu::GeluOf<T, Slope>> {
   enum { Cost = 40 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
+};
+template <typename T>
+struct Eigen::internal::functor_traits<ember::cpu::GeluGradOf<T>> {
+  enum { Cost = 41 * NumTraits<T>::MulCost, PacketAccess = std::is_same_v<T, float> };
 };

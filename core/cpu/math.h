@@ -3,7 +3,7 @@
 // (so a value's result never depends on where it sits in a buffer):
 //   sqrt_of: IEEE sqrt, correctly rounded (as std::sqrt and PyTorch);
 //   tanh_of, erf_of: float's computed in double lanes and rounded once, std:: for double;
-//   gelu_of, gelu_slope_of: gelu_math.h;
+//   gelu_of (and GeluGradOf, the backward's product): gelu_math.h;
 //   log_of: Eigen's log, but right for subnormal inputs;
 //   pow_of: C's special values, float in double lanes, double on Eigen's packet pow;
 //   sigmoid_of: 1 / (1 + exp(-x)), not Eigen's approximate logistic;
@@ -378,9 +378,9 @@ auto erf_of(const X& x) { return x.unaryExpr(RoundedOnce<typename X::Scalar, OnD
 template <typename X>
 auto gelu_of(const X& x) { return x.unaryExpr(GeluOf<typename X::Scalar, false>()); }
 template <typename X>
-auto gelu_slope_of(const X& x) { return x.unaryExpr(GeluOf<typename X::Scalar, true>()); }
-template <typename X>
-auto neg_of(const X& x) { return x.unaryExpr(SignFlip<typename X::Scalar>()); }
+auto neg_of(const X& x) {
+  return x.unaryExpr(SignFlip<typename X::Scalar>());
+}
 template <typename X>
 auto clamp_below(const X& x, typename X::Scalar lo) { return x.unaryExpr(ClampTo<typename X::Scalar, true>{lo}); }
 template <typename X>

@@ -215,7 +215,7 @@ void cpu_activation_backward(UnaryOp op, const Tensor& grad_in, const Tensor& gr
         return run([lo, hi](const auto& g, const auto& x) { return ((x <= lo) || (x >= hi)).select(T(0), g); });
       }
       case UnaryOp::Gelu:
-        return run([](const auto& g, const auto& x) { return g * gelu_slope_of(x); });
+        return run([](const auto& g, const auto& x) { return g.binaryExpr(x, GeluGradOf<T>()); });
       case UnaryOp::GeluTanh:
         return run([](const auto& g, const auto& x) {
           constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
