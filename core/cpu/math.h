@@ -276,7 +276,7 @@ struct FullRangeExp {
       return pexp(x);
   }
   template <typename Packet>
-  Packet packetOp(const Packet& x) const {
+  EIGEN_ALWAYS_INLINE Packet packetOp(const Packet& x) const {
     using namespace Eigen::internal;
     if constexpr (std::is_same_v<typename unpacket_traits<Packet>::type, float>) {
       // NB: the same bits as exp_packet there (exp_normal_range.h); a NaN lane fails both tests
