@@ -118,6 +118,38 @@ struct PolygammaBackward : SavedOneBackward {
   TensorList apply(TensorList&& g) override { return {g[0] * polygamma(n + 1, saved.unpack(this))}; }
 };
 
+// The modified Bessel functions' gradients, PyTorch's formulas (each in differentiable ops, so
+// double backward works); at x = 0, where i1(x) / x and i1e(x) / x are 0 / 0, their limit 1/2.
+// d i0 = i1
+struct I0Backward : SavedOneBackward {
+  const char* name() const override { return "I0Backward"; }
+  TensorList apply(TensorList&& g) override { return {g[0] * special_i1(saved.unpack(this))}; }
+};
+// d i0e = i1e - sign(x) i0e
+struct I0eBackward : SavedOneBackward {
+  const char* name() const override { return "SpecialI0eBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this);
+    return {g[0] * (special_i1e(x) - sign(x) * special_i0e(x))};
+  }
+};
+// d i1 = i0 - i1 / x
+struct I1Backward : SavedOneBackward {
+  const char* name() const override { return "SpecialI1Backward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this), zero = eq(x, 0.0);
+    return {g[0] * where(zero, 0.5, i0(x) - special_i1(x) / where(zero, 1.0, x))};
+  }
+};
+// d i1e = i0e - i1e (sign(x) + 1 / x)
+struct I1eBackward : SavedOneBackward {
+  const char* name() const override { return "SpecialI1eBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor x = saved.unpack(this), zero = eq(x, 0.0);
+    return {g[0] * where(zero, 0.5, special_i0e(x) - special_i1e(x) * (sign(x) + reciprocal(where(zero, 1.0, x))))};
+  }
+};
+
 // The trigonometric, hyperbolic and logarithmic family: each backward reads x (or y) once.
 // d sin x = cos x
 struct SinBackward : SavedOneBackward {
@@ -323,6 +355,11 @@ Tensor polygamma(int64_t n, const Tensor& t) {
   }
   return out;
 }
+
+Tensor i0(const Tensor& t) { return floating_unary<I0Backward>(UnaryOp::I0, t, "i0", false); }
+Tensor special_i0e(const Tensor& t) { return floating_unary<I0eBackward>(UnaryOp::I0e, t, "special_i0e", false); }
+Tensor special_i1(const Tensor& t) { return floating_unary<I1Backward>(UnaryOp::I1, t, "special_i1", false); }
+Tensor special_i1e(const Tensor& t) { return floating_unary<I1eBackward>(UnaryOp::I1e, t, "special_i1e", false); }
 
 Tensor bitwise_not(const Tensor& t) {
   EMBER_CHECK_TYPE(is_integral(t.dtype()), "bitwise_not: only integer and bool tensors, got ", t.dtype());

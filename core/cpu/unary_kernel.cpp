@@ -108,6 +108,18 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
         return x.unaryExpr([n](T v) { return T(special::polygamma(n, v)); });
       });
     }
+    case UnaryOp::I0:
+      return unary_kernel<T, T>(
+          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i0(v)); }); });
+    case UnaryOp::I0e:
+      return unary_kernel<T, T>(
+          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i0e(v)); }); });
+    case UnaryOp::I1:
+      return unary_kernel<T, T>(
+          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i1(v)); }); });
+    case UnaryOp::I1e:
+      return unary_kernel<T, T>(
+          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i1e(v)); }); });
     // NB: the rest of the trigonometric and hyperbolic family, and the rounding ops, through the
     // C library, elementwise: correctly rounded or within an ulp, where Eigen's packet versions
     // of some (tan, the inverses) are missing or looser.

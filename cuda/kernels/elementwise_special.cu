@@ -1,6 +1,6 @@
-// The special functions (erfinv, lgamma, digamma, polygamma; cuda/shared/elementwise_math.h's
-// is_special) apart from the other unary ops: their loops and series in double would set the
-// register count of the kernel that every unary op shares.
+// The special functions (erfinv, lgamma, digamma, polygamma, the Bessel functions i0, i0e, i1, i1e;
+// cuda/shared/elementwise_math.h's is_special) apart from the other unary ops: their loops and series in
+// double would set the register count of the kernel that every unary op shares.
 #include "ember/cuda/kernels/elementwise.cuh"
 
 namespace ember::cuda {

@@ -127,6 +127,10 @@ constexpr bool unary_defined(UnaryOp op, bool floating, bool is_bool) {
     case UnaryOp::Lgamma:
     case UnaryOp::Digamma:
     case UnaryOp::Polygamma:
+    case UnaryOp::I0:
+    case UnaryOp::I0e:
+    case UnaryOp::I1:
+    case UnaryOp::I1e:
     case UnaryOp::Sin:
     case UnaryOp::Cos:
     case UnaryOp::Tan:
@@ -166,7 +170,8 @@ constexpr bool is_trig(UnaryOp op) { return op == UnaryOp::Sin || op == UnaryOp:
 /// that would raise the register count of the one kernel every unary op shares, so the kernels
 /// compile them apart too (cuda/kernels/elementwise_special.cu).
 constexpr bool is_special(UnaryOp op) {
-  return op == UnaryOp::Erfinv || op == UnaryOp::Lgamma || op == UnaryOp::Digamma || op == UnaryOp::Polygamma;
+  return op == UnaryOp::Erfinv || op == UnaryOp::Lgamma || op == UnaryOp::Digamma || op == UnaryOp::Polygamma ||
+         op == UnaryOp::I0 || op == UnaryOp::I0e || op == UnaryOp::I1 || op == UnaryOp::I1e;
 }
 
 /// A special function (is_special) of x; p.a is polygamma's order.
@@ -176,6 +181,14 @@ EMBER_HOST_DEVICE inline T special_op(UnaryOp op, T x, const UnaryArgs& p) {
     case UnaryOp::Erfinv: return static_cast<T>(special::erfinv(x));
     case UnaryOp::Lgamma: return std::lgamma(x);
     case UnaryOp::Digamma: return static_cast<T>(special::digamma(x));
+    case UnaryOp::I0:
+      return static_cast<T>(special::bessel_i0(x));
+    case UnaryOp::I0e:
+      return static_cast<T>(special::bessel_i0e(x));
+    case UnaryOp::I1:
+      return static_cast<T>(special::bessel_i1(x));
+    case UnaryOp::I1e:
+      return static_cast<T>(special::bessel_i1e(x));
     default: return static_cast<T>(special::polygamma(static_cast<int>(p.a), x));
   }
 }

@@ -358,11 +358,11 @@ _INPLACE["index_add_"] = _index_add
 _INPLACE["subtract_"] = _subtract
 _INPLACE["round_"] = _call_forms.round
 
-# put, index_reduce, the Bessel functions and apply_ / map_ live in files of their own.
-from . import _bessel, _index_reduce, _put  # noqa: E402
-_METHODS.update({"put": _put.put, "index_reduce": _index_reduce.index_reduce, "i0": _bessel.i0,
+# put, index_reduce and apply_ / map_ live in files of their own.
+from . import _index_reduce, _put  # noqa: E402
+_METHODS.update({"put": _put.put, "index_reduce": _index_reduce.index_reduce,
                  "apply_": _put.apply_, "map_": _put.map_, "map2_": _put.map2_})
-_INPLACE.update({"put_": _put.put, "index_reduce_": _index_reduce.index_reduce, "i0_": _bessel.i0})
+_INPLACE.update({"put_": _put.put, "index_reduce_": _index_reduce.index_reduce, "i0_": _C.i0})
 
 
 # The ops along a dim that take a 0-d tensor as 1-D of one entry, as PyTorch (_zero_dim.py).

@@ -1,8 +1,9 @@
 """ember.special: the special functions under torch.special's names.
 
 The functions are the ops of the same names in `ember` (erf, erfc, erfinv, digamma (psi), polygamma,
-lgamma (gammaln), expm1, log1p, sinc, logit, ...), each differentiable as its op is; gammainc and
-gammaincc (the regularised incomplete gamma functions) are _incomplete_gamma.py's."""
+lgamma (gammaln), expm1, log1p, sinc, logit, i0, ...) or the op table's special_ entries (i0e, i1,
+i1e), each differentiable as its op is; gammainc and gammaincc (the regularised incomplete gamma
+functions) are _incomplete_gamma.py's."""
 from __future__ import annotations
 
 from typing import Any
@@ -24,7 +25,10 @@ sinc = _fn.sinc
 round = _C.round  # noqa: A001  (torch.special.round)
 logit = _fn.logit
 xlogy = _fn.xlogy
-from ._bessel import i0, i0e, i1, i1e  # noqa: E402,F401  (Cephes's series, torch's gradients)
+i0 = _C.i0
+i0e = _C._special_i0e
+i1 = _C._special_i1
+i1e = _C._special_i1e
 from ._incomplete_gamma import gammainc, gammaincc  # noqa: E402,F401  (differentiable in x only, as torch's)
 
 

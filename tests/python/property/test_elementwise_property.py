@@ -51,6 +51,7 @@ UNARY = {
     "erf": (ember.erf, _erf, ALL_DTYPES, "float"),
     "erfc": (ember.erfc, _erfc, ALL_DTYPES, "float"),
     "lgamma": (ember.lgamma, _lgamma, ALL_DTYPES, "float"),
+    "i0": (ember.i0, np.i0, ALL_DTYPES, "float"),
     "tanh": (ember.tanh, np.tanh, ALL_DTYPES, "float"),
     "sigmoid": (ember.sigmoid, lambda x: 1 / (1 + np.exp(-x)), ALL_DTYPES, "float"),
     "gelu": (ember.gelu, lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), FLOAT_DTYPES, "float"),

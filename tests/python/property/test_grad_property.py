@@ -74,6 +74,8 @@ _UNARY = {
     "expm1": (ember.expm1, "any"), "log2": (ember.log2, "positive"), "log10": (ember.log10, "positive"),
     "reciprocal": (ember.reciprocal, "away"), "frac": (lambda t: ember.frac(t * 0.3), "unit"),
     "square": (ember.square, "any"),
+    "i0": (ember.i0, "any"), "i0e": (ember.special.i0e, "any"), "i1": (ember.special.i1, "any"),
+    "i1e": (ember.special.i1e, "any"),
 }
 for _name, (_fn, _kind) in _UNARY.items():
     case(_name)(lambda draw, fn=_fn, kind=_kind: (fn, [values(draw, any_shape(draw), kind)]))
