@@ -152,6 +152,9 @@ constexpr int64_t kTransposedRows = 512;  // c's rows per block: a [200, 512] bu
 bool transposed_product_pays(const MatrixRef<float>& a, const MatrixRef<float>& b, bool accumulate) {
   const int64_t m = a.rows, k = a.cols, n = b.cols;
   if (accumulate || n < 16 || n > 256 || m < 4 * n || k < 512 || !onednn_avx512()) return false;
+  // NB: a block a thread, at least: [512, 1024] @ [1024, 128] (a GPT's MLP) as one block ran on one
+  // of two threads, and the step took 20% longer
+  if (m < kTransposedRows * available_threads()) return false;
   const Layout la = layout_of(a.rows, a.cols, a.row_stride, a.col_stride);
   const Layout lb = layout_of(b.rows, b.cols, b.row_stride, b.col_stride);
   return !la.row_major && lb.row_major && la.ld % 1024 != 0;
@@ -187,8 +190,7 @@ void block_gemm(const MatrixRef<T>& a, const MatrixRef<T>& b, T* c, int64_t ldc,
 }
 
 // c = a @ b where transposed_product_pays: c's rows [i0, i0 + len) transposed are b^T @ (a's rows)^T,
-// one single-threaded product per block, the blocks split over threads (so every thread count gives
-// the same bits).
+// one single-threaded product per block, the blocks split over threads.
 void transposed_product(const MatrixRef<float>& a, const MatrixRef<float>& b, float* c, int64_t ldc) {
   const int64_t m = a.rows, k = a.cols, n = b.cols, blocks = (m + kTransposedRows - 1) / kTransposedRows;
   const MatrixRef<float> bt{b.data, n, k, b.col_stride, b.row_stride};
