@@ -87,6 +87,10 @@ void clamp(const Tensor& out, const Tensor& in, const UnaryParams& p) {
 // Ops defined for floating types only (integer inputs were converted to float32 by the op).
 template <typename T>
 void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
+  // f(x) of a scalar function of double, element by element, rounded once to T
+  const auto in_double = [&](double (*f)(double)) {
+    return unary_kernel<T, T>(out, in, [f](const auto& x) { return x.unaryExpr([f](T v) { return T(f(v)); }); });
+  };
   switch (op) {
     case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return exp_of(x); });
     case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return log_of(x); });
@@ -98,10 +102,10 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
     case UnaryOp::Erfc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::erfc(v); }); });
     // NB: the special functions compute in double (core/special_math.h, shared with CUDA).
     case UnaryOp::Erfinv:
-      return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::erfinv(v)); }); });
+      return in_double(special::erfinv);
     case UnaryOp::Lgamma: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::lgamma(v); }); });
     case UnaryOp::Digamma:
-      return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::digamma(v)); }); });
+      return in_double(special::digamma);
     case UnaryOp::Polygamma: {
       const int n = static_cast<int>(p.a);
       return unary_kernel<T, T>(out, in, [n](const auto& x) {
@@ -109,17 +113,13 @@ void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const Unary
       });
     }
     case UnaryOp::I0:
-      return unary_kernel<T, T>(
-          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i0(v)); }); });
+      return in_double(special::bessel_i0);
     case UnaryOp::I0e:
-      return unary_kernel<T, T>(
-          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i0e(v)); }); });
+      return in_double(special::bessel_i0e);
     case UnaryOp::I1:
-      return unary_kernel<T, T>(
-          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i1(v)); }); });
+      return in_double(special::bessel_i1);
     case UnaryOp::I1e:
-      return unary_kernel<T, T>(
-          out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(special::bessel_i1e(v)); }); });
+      return in_double(special::bessel_i1e);
     // NB: the rest of the trigonometric and hyperbolic family, and the rounding ops, through the
     // C library, elementwise: correctly rounded or within an ulp, where Eigen's packet versions
     // of some (tan, the inverses) are missing or looser.
