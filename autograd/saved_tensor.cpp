@@ -15,10 +15,9 @@ SavedTensor::SavedTensor(const Tensor& t, bool is_output) : is_output_(is_output
     return;
   }
   data_ = t.detach();
-  if (!is_output) {
-    grad_fn_ = meta->grad_fn;
-    output_nr_ = meta->output_nr;
-  }
+  // NB: an output's number too: a node with several outputs (svd's U, S, Vh) saves each of them
+  if (meta != nullptr) output_nr_ = meta->output_nr;
+  if (!is_output) grad_fn_ = meta->grad_fn;
 }
 
 Tensor SavedTensor::unpack(const Node* owner) const {
@@ -37,7 +36,7 @@ Tensor SavedTensor::unpack(const Node* owner) const {
     Tensor t = data_.detach();
     AutogradMeta& meta = ensure_meta(t);
     meta.grad_fn = const_cast<Node*>(owner)->shared_from_this();
-    meta.output_nr = 0;
+    meta.output_nr = output_nr_;
     return t;
   }
   if (grad_fn_ && GradMode::is_enabled()) {

@@ -57,6 +57,12 @@ class NotImplementedError : public Error {
  public:
   using Error::Error;
 };
+/// A matrix a factorisation cannot handle: singular, not positive-definite, not finite, or one
+/// whose iteration did not converge (Python ember.linalg.LinAlgError, a RuntimeError).
+class LinAlgError : public Error {
+ public:
+  using Error::Error;
+};
 /// A broken internal invariant: a bug in Ember, not in the caller's code.
 class InternalError : public Error {
  public:

@@ -40,6 +40,10 @@ void throw_cudnn_error(int status, const char* expr, const char* file, int line)
   fail("cuDNN", cudnnGetErrorString(static_cast<cudnnStatus_t>(status)), expr, file, line);
 }
 
+void throw_cusolver_error(int status, const char* expr, const char* file, int line) {
+  fail("cuSOLVER", cusolver_status_name(status), expr, file, line);
+}
+
 const char* cublas_status_name(int status) {
   switch (status) {  // cublasStatus_t (cublas_api.h)
     case 0: return "CUBLAS_STATUS_SUCCESS";
@@ -53,6 +57,25 @@ const char* cublas_status_name(int status) {
     case 15: return "CUBLAS_STATUS_NOT_SUPPORTED";
     case 16: return "CUBLAS_STATUS_LICENSE_ERROR";
     default: return "CUBLAS_STATUS_UNKNOWN";
+  }
+}
+
+const char* cusolver_status_name(int status) {
+  switch (status) {  // cusolverStatus_t (cusolver_common.h)
+    case 0: return "CUSOLVER_STATUS_SUCCESS";
+    case 1: return "CUSOLVER_STATUS_NOT_INITIALIZED";
+    case 2: return "CUSOLVER_STATUS_ALLOC_FAILED";
+    case 3: return "CUSOLVER_STATUS_INVALID_VALUE";
+    case 4: return "CUSOLVER_STATUS_ARCH_MISMATCH";
+    case 5: return "CUSOLVER_STATUS_MAPPING_ERROR";
+    case 6: return "CUSOLVER_STATUS_EXECUTION_FAILED";
+    case 7: return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case 8: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+    case 9: return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    case 10: return "CUSOLVER_STATUS_ZERO_PIVOT";
+    case 11: return "CUSOLVER_STATUS_INVALID_LICENSE";
+    case 31: return "CUSOLVER_STATUS_INVALID_WORKSPACE";
+    default: return "CUSOLVER_STATUS_UNKNOWN";
   }
 }
 

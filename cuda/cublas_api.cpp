@@ -29,6 +29,10 @@ CublasApi load() {
   bind(lib, api.sgemm_strided_batched, "cublasSgemmStridedBatched_64");
   bind(lib, api.dgemm_strided_batched, "cublasDgemmStridedBatched_64");
   bind(lib, api.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx_64");
+  bind(lib, api.strsm, "cublasStrsm_v2_64");
+  bind(lib, api.dtrsm, "cublasDtrsm_v2_64");
+  bind(lib, api.stpttr, "cublasStpttr");
+  bind(lib, api.dtpttr, "cublasDtpttr");
   return api;
 }
 

@@ -13,6 +13,10 @@ struct CublasApi {
   decltype(&cublasSgemmStridedBatched_64) sgemm_strided_batched;
   decltype(&cublasDgemmStridedBatched_64) dgemm_strided_batched;
   decltype(&cublasGemmStridedBatchedEx_64) gemm_strided_batched_ex;  // float16 and bfloat16
+  decltype(&cublasStrsm_v2_64) strsm;                                // the linalg kernels (cuda/linalg_kernel.cpp)
+  decltype(&cublasDtrsm_v2_64) dtrsm;
+  decltype(&cublasStpttr) stpttr;
+  decltype(&cublasDtpttr) dtpttr;
 };
 
 /// The loaded library's entry points; throws an ember::Error saying what is missing when

@@ -6,6 +6,7 @@
 
 #include "ember/cuda/check.h"
 #include "ember/cuda/cublas_api.h"
+#include "ember/cuda/cusolver_api.h"
 #include "ember/cuda/runtime.h"
 
 namespace ember::cuda {
@@ -67,6 +68,16 @@ cublasHandle_t cublas_handle(int index) {
     EMBER_CUBLAS_CHECK(api.set_stream(h, stream(index)));
     // NB: full float32 precision, as on the CPU (no TF32 tensor-core rounding of the inputs).
     EMBER_CUBLAS_CHECK(api.set_math_mode(h, CUBLAS_DEFAULT_MATH));
+    return h;
+  });
+}
+
+cusolverDnHandle_t cusolver_handle(int index) {
+  return get<cusolverDnHandle_t>(index, [index] {
+    const CusolverApi& api = cusolver();
+    cusolverDnHandle_t h = nullptr;
+    EMBER_CUSOLVER_CHECK(api.create(&h));
+    EMBER_CUSOLVER_CHECK(api.set_stream(h, stream(index)));
     return h;
   });
 }

@@ -1,6 +1,5 @@
 // Defines every stub that core/kernels/*.h declares, in one place: each backend registers its
 // kernels into them when the library loads (NB: constinit, so registration order is safe).
-#include "ember/core/kernels/unary.h"
 #include "ember/core/kernels/attention.h"
 #include "ember/core/kernels/binary.h"
 #include "ember/core/kernels/compare.h"
@@ -8,16 +7,18 @@
 #include "ember/core/kernels/dropout.h"
 #include "ember/core/kernels/index.h"
 #include "ember/core/kernels/join.h"
+#include "ember/core/kernels/linalg.h"
 #include "ember/core/kernels/matmul.h"
 #include "ember/core/kernels/normalization.h"
 #include "ember/core/kernels/optim.h"
 #include "ember/core/kernels/pool.h"
 #include "ember/core/kernels/reduce.h"
+#include "ember/core/kernels/rnn.h"
 #include "ember/core/kernels/sampling.h"
 #include "ember/core/kernels/scan.h"
-#include "ember/core/kernels/rnn.h"
 #include "ember/core/kernels/softmax.h"
 #include "ember/core/kernels/sort.h"
+#include "ember/core/kernels/unary.h"
 
 namespace ember {
 
@@ -45,6 +46,15 @@ EMBER_DEFINE_STUB(index_add_stub, IndexAddFn);
 EMBER_DEFINE_STUB(masked_fill_stub, MaskedFillFn);
 
 EMBER_DEFINE_STUB(cat_stub, CatFn);
+
+EMBER_DEFINE_STUB(svd_stub, SvdFn);
+EMBER_DEFINE_STUB(eigh_stub, EighFn);
+EMBER_DEFINE_STUB(qr_stub, QrFn);
+EMBER_DEFINE_STUB(geqrf_stub, GeqrfFn);
+EMBER_DEFINE_STUB(solve_triangular_stub, SolveTriangularFn);
+EMBER_DEFINE_STUB(cholesky_stub, CholeskyFn);
+EMBER_DEFINE_STUB(lu_factor_stub, LuFactorFn);
+EMBER_DEFINE_STUB(lu_solve_stub, LuSolveFn);
 
 EMBER_DEFINE_STUB(argsort_stub, ArgsortFn);
 EMBER_DEFINE_STUB(cumsum_stub, CumsumFn);

@@ -1,12 +1,14 @@
-"""ember.linalg's SVD/eigen family (re-exported by linalg.py): svd, svdvals, eigh, eigvalsh, qr and
-matrix_exp on NumPy's LAPACK with hand-written gradients (_svd.py, _qr.py, _matrix_exp.py), and
-pinv (with PyTorch's own pinv_backward), matrix_rank, cond, lstsq and matrix_power composed of
-them and of Ember's ops, so autograd differentiates them as PyTorch's composites. Signatures, result types and errors are PyTorch's.
+"""ember.linalg's SVD/eigen family (re-exported by linalg.py): svd, svdvals, eigh, eigvalsh and qr
+bind the C++ ops (ops/linalg.cpp: Eigen on the CPU, cuSOLVER on CUDA, PyTorch's backward formulas
+in differentiable ops, so double backward works) and wrap their results in PyTorch's named tuples;
+pinv (with PyTorch's own pinv_backward), matrix_rank, cond, lstsq and matrix_power are composed of
+them and of Ember's ops, so autograd differentiates them as PyTorch's composites; matrix_exp binds
+its C++ op too. Signatures, result types and errors are PyTorch's.
 
 Every function takes any leading batch dims, float32 or float64 (complex: NotImplementedError).
-Gradients exist where PyTorch's do: distinct singular values / eigenvalues, full-rank QR; double
-backward through the factorisations is not supported. Vectors carry LAPACK's sign freedom, so U, V
-and Q may differ from PyTorch's by the sign of a column (A = U S Vh holds either way)."""
+Gradients exist where PyTorch's do: distinct singular values / eigenvalues, full-rank QR. Vectors
+carry LAPACK's sign freedom, so U, V and Q may differ from PyTorch's by the sign of a column
+(A = U S Vh holds either way)."""
 from __future__ import annotations
 
 import math
@@ -17,9 +19,6 @@ from . import _C
 from . import _lu
 from ._C import Tensor
 from ._autograd_function import Function, once_differentiable
-from ._matrix_exp import MatrixExp
-from ._qr import QR
-from ._svd import SVD, Eigh, SVDVals
 from .linalg import LinAlgError, _check_float, _check_square, _dtype_name, inv, matrix_norm  # noqa: F401
 from ._autocast_op import autocast_op
 
@@ -39,20 +38,16 @@ def _check_matrix(A: Tensor, op: str) -> None:  # noqa: N803
     _check_float(A, op)
 
 
-@autocast_op("linalg_svd")
 def svd(A: Tensor, full_matrices: bool = True, *, driver: Optional[str] = None) -> SVDResult:  # noqa: N803
     """A = U diag(S) Vh for A [..., m, n]: S [..., k] descending and non-negative (k = min(m, n)),
     U [..., m, k] and Vh [..., k, n] orthonormal (m x m and n x n when full_matrices). driver (a
     CUDA option in PyTorch) is ignored."""
-    _check_matrix(A, "linalg.svd")
-    return SVDResult(*SVD.apply(A, bool(full_matrices)))
+    return SVDResult(*_C._linalg_svd(A, bool(full_matrices)))
 
 
-@autocast_op("linalg_svdvals")
 def svdvals(A: Tensor, *, driver: Optional[str] = None) -> Tensor:  # noqa: N803
     """The singular values of A [..., m, n], descending ([..., min(m, n)])."""
-    _check_matrix(A, "linalg.svdvals")
-    return SVDVals.apply(A)
+    return _C._linalg_svdvals(A)
 
 
 def svd_legacy(input: Tensor, some: bool = True, compute_uv: bool = True) -> LegacySVDResult:  # noqa: A002
@@ -64,63 +59,38 @@ def svd_legacy(input: Tensor, some: bool = True, compute_uv: bool = True) -> Leg
         batch = tuple(input.shape[:-2])
         zeros = [_C.zeros(*batch, r, r, dtype=input.dtype, device=input.device) for r in (m, n)]
         return LegacySVDResult(zeros[0], svdvals(input), zeros[1])
-    U, S, Vh = SVD.apply(input, not some)  # noqa: N806
+    U, S, Vh = _C._linalg_svd(input, not some)  # noqa: N806
     return LegacySVDResult(U, S, Vh.mT)
 
 
-def _check_uplo(UPLO: str) -> None:  # noqa: N803
-    if UPLO not in ("L", "U"):
-        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-
-
-@autocast_op("linalg_eigh")
 def eigh(A: Tensor, UPLO: str = "L") -> EighResult:  # noqa: N803
     """A = V diag(L) V^T for symmetric A [..., n, n], reading only its lower (UPLO='L') or upper
     triangle: eigenvalues L ascending, eigenvectors the columns of V (orthonormal)."""
-    _check_square(A, "linalg.eigh")
-    _check_uplo(UPLO)
-    return EighResult(*Eigh.apply(A, UPLO))
+    return EighResult(*_C._linalg_eigh(A, UPLO))
 
 
-@autocast_op("linalg_eigvalsh")
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     """eigh's eigenvalues alone (ascending)."""
-    _check_square(A, "linalg.eigvalsh")
-    _check_uplo(UPLO)
-    return Eigh.apply(A, UPLO)[0]
+    return _C._linalg_eigvalsh(A, UPLO)
 
 
-@autocast_op("linalg_qr")
 def qr(A: Tensor, mode: str = "reduced") -> QRResult:  # noqa: N803
     """A = Q R for A [..., m, n], R upper triangular (LAPACK's signs: its diagonal may be negative).
     'reduced': Q [..., m, k], R [..., k, n] (k = min(m, n)); 'complete': Q m x m, R m x n; 'r': R alone
     and an empty Q. Differentiable for 'reduced', and 'complete' when m <= n."""
-    if mode not in ("reduced", "complete", "r"):
-        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
-                           "'r', or 'complete'")
-    _check_matrix(A, "linalg.qr")
-    if mode == "r":
-        R = _RFactor.apply(A)  # noqa: N806
-        return QRResult(_C.empty(0, dtype=A.dtype, device=A.device), R)
-    return QRResult(*QR.apply(A, mode))
-
-
-class _RFactor(QR):
-    """R alone (mode='r'): its gradient needs Q, which PyTorch does not compute, so it refuses."""
-
-    @staticmethod
-    def forward(ctx, A: Tensor):  # noqa: N803
-        return QR.forward(ctx, A, "reduced")[1]
-
-    @staticmethod
-    def backward(ctx, gR):  # noqa: N803
-        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
-                           "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    return QRResult(*_C._linalg_qr(A, mode))
 
 
 def qr_legacy(input: Tensor, some: bool = True) -> LegacyQRResult:  # noqa: A002
     """torch.qr: linalg.qr with mode 'reduced' (some) or 'complete'."""
     return LegacyQRResult(*qr(input, "reduced" if some else "complete"))
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,  # noqa: N803
+                     unitriangular: bool = False) -> Tensor:
+    """X with A X = B (X A = B when not left) for triangular A, reading only the triangle upper
+    names (and not the diagonal when unitriangular); batch dims broadcast."""
+    return _C._linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
 
 
 def _as_tensor(x: Any, like: Tensor) -> Tensor:
@@ -300,8 +270,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: Optional[float] = None, *, driver: Option
 
 def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
     """exp(A) = sum A^k / k! of each matrix of A [..., n, n] (scaling and squaring, [13/13] Pade)."""
-    _check_square(A, "linalg.matrix_exp")
-    return MatrixExp.apply(A)
+    return _C._linalg_matrix_exp(A)
 
 
 def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803

@@ -1,12 +1,12 @@
-"""torch.linalg composed of Ember's ops: det, slogdet, inv, solve (on the LU factorisation of
-_lu.py), cholesky (its column recurrence), vector_norm, matrix_norm and norm. The SVD/eigen family
-(svd, svdvals, eigh, eigvalsh, qr, matrix_exp) runs NumPy's LAPACK on the host (_svd.py, _qr.py,
-_matrix_exp.py) with hand-written gradients (first order only); pinv, matrix_rank, cond, lstsq,
-matrix_power (_linalg_spectral.py) and the spectral matrix norms are composed of them. Every function takes
-any leading batch dims, float32 or float64; gradients are autograd's through the factorisations,
-which are PyTorch's analytic ones (det A * A^-T, -A^-T G A^-T, ...) away from singular matrices.
-NB: at an exactly singular matrix whose zero pivot is not the last one, det's gradient comes from
-a factorisation that stops early and may differ from PyTorch's adjugate.
+"""torch.linalg. The factorisations are C++ ops (ops/linalg.cpp; Eigen on the CPU, cuSOLVER on CUDA;
+PyTorch's backward formulas in differentiable ops, so double backward works): solve and inv (LU
+with partial pivoting), cholesky, svd, svdvals, eigh, eigvalsh, qr, solve_triangular and
+matrix_exp. det and slogdet are still composed of Ember's ops in Python (the LU of _lu.py); pinv,
+matrix_rank, cond, lstsq, matrix_power (_linalg_spectral.py) and the spectral matrix norms are
+composed of the factorisations. Every function takes any leading batch dims, float32 or float64;
+gradients are PyTorch's analytic ones (det A * A^-T, -A^-T G A^-T, ...) away from singular
+matrices. NB: at an exactly singular matrix whose zero pivot is not the last one, det's gradient
+comes from a factorisation that stops early and may differ from PyTorch's adjugate.
 
 Errors are PyTorch's: singular matrices make inv and solve raise LinAlgError (a RuntimeError)
 naming the first zero diagonal element of U, a matrix that is not positive-definite makes cholesky
@@ -21,14 +21,11 @@ import numpy as _np
 
 from . import _C
 from . import _lu
-from .autograd import is_grad_enabled
 from ._C import Tensor
-from ._autograd_function import Function
 from ._autocast_op import autocast_op
 
 
-class LinAlgError(RuntimeError):
-    """A matrix the factorisation cannot handle (torch.linalg.LinAlgError)."""
+LinAlgError = _C.LinAlgError  # a RuntimeError; the C++ factorisations raise it too
 
 
 SlogdetResult = namedtuple("slogdet", ["sign", "logabsdet"])
@@ -68,18 +65,6 @@ def _empty(A: Tensor, shape: Any, fill: float = 0.0) -> Tensor:  # noqa: N803
     return _C.full(tuple(shape), fill, dtype=A.dtype, device=A.device) + A.sum() * 0
 
 
-def _raise_first(bad: Tensor, batch_shape: Tuple[int, ...], message: Any) -> None:
-    """Raises LinAlgError(message(k)) for the first batch element with a bad entry ([B, n]), k its
-    first bad column (1-based, as LAPACK's info), prefixed as PyTorch does for a batch."""
-    flags = bad.any(1)
-    if not bool(flags.any()):
-        return
-    b = int(_C.argmax(flags.to(_C.int64), 0))
-    k = int(_C.argmax(bad[b].to(_C.int64), 0)) + 1
-    prefix = f"(Batch element {b}): " if len(batch_shape) else ""
-    raise LinAlgError(message(prefix, k))
-
-
 def det(A: Tensor) -> Tensor:  # noqa: N803  (PyTorch's argument name)
     """The determinant of each matrix of A [..., n, n]: the sign of the row permutation times the
     product of U's diagonal (0 for a singular matrix)."""
@@ -109,111 +94,22 @@ def logdet(input: Tensor) -> Tensor:  # noqa: A002
     return _C.where(sign < 0, _C.full_like(logabs, math.nan), logabs)
 
 
-def _solve_batched(A: Tensor, B: Tensor, singular: Any) -> Tensor:  # noqa: N803
-    """X with A X = B for A [..., n, n] and B [..., n, k], batch dims broadcast; singular(prefix, k)
-    is the message for a singular A."""
-    batch = tuple(_np.broadcast_shapes(tuple(A.shape[:-2]), tuple(B.shape[:-2])))
-    n, k = A.shape[-1], B.shape[-1]
-    if n == 0 or 0 in batch:
-        return _empty(A, (*batch, n, k)) + B.sum() * 0
-    a = _batched(A.expand(*batch, n, n))
-    b = B.expand(*batch, n, k).reshape(a.shape[0], n, k)
-    lu = _lu.lu_factor(a)
-    _raise_first(_lu.diagonal(lu).detach() == 0, batch, singular)
-    return _lu.lu_solve(lu, b).reshape(*batch, n, k)
-
-
-@autocast_op("linalg_inv")
 def inv(A: Tensor) -> Tensor:  # noqa: N803
     """The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one."""
-    _check_square(A, "linalg.inv")
-    return _Inv.apply(A)
+    return _C._linalg_inv(A)
 
 
-class _Inv(Function):
-    """A^-1 by LU, with PyTorch's gradient -A^-H (grad A^-H), multiplied in its order: the inverses'
-    product first (autograd's way through the LU solve) gave inf * 0 = NaN for a 1e38-sized inverse
-    and a zero cotangent, where PyTorch's gives 0."""
-
-    @staticmethod
-    def forward(ctx, A):  # noqa: N803
-        eye = _C.eye(A.shape[-1], dtype=A.dtype, device=A.device)
-        out = _solve_batched(A, eye, lambda prefix, k: (
-            f"linalg.inv: {prefix}The diagonal element {k} is zero, the inversion could not be completed "
-            "because the input matrix is singular."))
-        ctx.save_for_backward(A, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        A, out = ctx.saved_tensors  # noqa: N806
-        inverse_h = (inv(A) if is_grad_enabled() else out).mT  # NB: differentiable again under create_graph
-        return -(inverse_h @ (grad @ inverse_h))
-
-
-@autocast_op("linalg_solve")
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     """X with A X = B (X A = B when left=False). B is [..., n, k], or a batch of vectors [..., n]
     when it is 1-D or has A's shape without its last dim; batch dims broadcast."""
-    _check_square(A, "linalg.solve")
-    _check_float(B, "linalg.solve")
-    if A.dtype != B.dtype:
-        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
-                           f"{_dtype_name(A.dtype)} and B of type {_dtype_name(B.dtype)} instead")
-    vector = left and (B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1])))
-    rhs = B.unsqueeze(-1) if vector else B
-    n = A.shape[-1]
-    if rhs.dim() < 2 or rhs.shape[-1 if not left else -2] != n:
-        shape = f"{rhs.shape[-2]}x{rhs.shape[-1]}" if rhs.dim() >= 2 else f"{rhs.shape[-1]}x1"
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
-                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape})")
-
-    def singular(prefix: str, k: int) -> str:
-        return f"torch.linalg.solve: {prefix}The solver failed because the input matrix is singular."
-    if left:
-        x = _solve_batched(A, rhs, singular)
-        return x.squeeze(-1) if vector else x
-    return _solve_batched(A.mT, rhs.mT, singular).mT
+    return _C._linalg_solve(A, B, left=left)
 
 
-def _symmetric_lower(A: Tensor) -> Tensor:  # noqa: N803
-    """A's lower triangle (all that cholesky reads), whose gradient is split evenly between each
-    off-diagonal entry and its mirror, as PyTorch's cholesky gradient is symmetric."""
-    lower = _C.tril(A.detach())
-    if not (is_grad_enabled() and A.requires_grad):
-        return lower
-    s = _C.tril((A + A.mT) * 0.5)
-    return lower + (s - s.detach())
-
-
-@autocast_op("linalg_cholesky")
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     """L with A = L L^T (lower-triangular, positive diagonal) for symmetric positive-definite A,
     reading its lower triangle; U = L^T when upper. LinAlgError names the first leading minor
     that is not positive-definite."""
-    _check_square(A, "linalg.cholesky")
-    n = A.shape[-1]
-    batch = tuple(A.shape[:-2])
-    a = _symmetric_lower(_batched(A))
-    columns, pivots = [], []
-    for j in range(n):
-        c = a[:, j:, j]  # [B, n - j]
-        if j:
-            done = _C.stack([col[:, j:] for col in columns], 2)  # rows j.. of L's columns so far
-            c = c - _C.matmul(done, done[:, 0, :].unsqueeze(2)).squeeze(2)
-        pivots.append(c[:, 0].detach())
-        d = _C.sqrt(c[:, 0:1])
-        zeros = _C.zeros(c.shape[0], j, dtype=A.dtype, device=A.device)
-        columns.append(_C.cat([zeros, d, c[:, 1:] / d], 1))
-    if n:
-        bad = _C.logical_not(_C.stack(pivots, 1) > 0)  # NB: NaN fails too
-        _raise_first(bad, batch, lambda prefix, k: (
-            f"linalg.cholesky: {prefix}The factorization could not be completed because the input is not "
-            f"positive-definite (the leading minor of order {k} is not positive-definite)."))
-        lower = _C.stack(columns, 2).reshape(*A.shape)
-    else:
-        lower = _empty(A, A.shape)
-    return lower.mT if upper else lower
+    return _C._linalg_cholesky(A, upper=upper)
 
 
 @autocast_op("linalg_vector_norm")
@@ -307,9 +203,9 @@ def cholesky_legacy(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
 
 
 from ._linalg_spectral import (  # noqa: E402  (they use the functions above)
-    svd, svdvals, svd_legacy, eigh, eigvalsh, qr, qr_legacy, pinv, pinverse, matrix_rank, cond, lstsq,
-    matrix_exp, matrix_power)
+    svd, svdvals, svd_legacy, eigh, eigvalsh, qr, qr_legacy, solve_triangular, pinv, pinverse, matrix_rank, cond,
+    lstsq, matrix_exp, matrix_power)
 
 __all__ = ["LinAlgError", "det", "slogdet", "inv", "solve", "cholesky", "vector_norm", "matrix_norm", "norm",
-           "svd", "svdvals", "eigh", "eigvalsh", "qr", "pinv", "matrix_rank", "cond", "lstsq", "matrix_exp",
+           "svd", "svdvals", "eigh", "eigvalsh", "qr", "solve_triangular", "pinv", "matrix_rank", "cond", "lstsq", "matrix_exp",
            "matrix_power"]

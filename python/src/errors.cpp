@@ -1,7 +1,8 @@
 // C++ exceptions -> the Python exception of the same name, with the same message:
 // ember::ValueError -> ValueError, TypeError, IndexError, KeyError, OSError (errno and filename
 // set; FileNotFoundError, PermissionError, ... by errno),
-// NotImplementedError, and every other ember::Error (InternalError included) -> RuntimeError.
+// NotImplementedError, ember::LinAlgError -> ember._C.LinAlgError (a RuntimeError, re-exported as
+// ember.linalg.LinAlgError), and every other ember::Error (InternalError included) -> RuntimeError.
 #include "bindings.h"
 
 #include "ember/core/error.h"
@@ -20,6 +21,12 @@ void set_error(PyObject* type, const char* what) { PyErr_SetObject(type, lenient
 }  // namespace
 
 void bind_errors(py::module_& m) {
+  // NB: a leaked reference: the translator below may run until the interpreter is gone.
+  static PyObject* lin_alg_error = PyErr_NewExceptionWithDoc(
+      "ember._C.LinAlgError", "A matrix the factorisation cannot handle (torch.linalg.LinAlgError).",
+      PyExc_RuntimeError, nullptr);
+  if (lin_alg_error == nullptr) throw py::error_already_set();
+  m.attr("LinAlgError") = py::reinterpret_borrow<py::object>(lin_alg_error);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -42,6 +49,8 @@ void bind_errors(py::module_& m) {
       PyErr_SetObject(type, args.ptr());
     } catch (const ember::NotImplementedError& e) {
       set_error(PyExc_NotImplementedError, e.what());
+    } catch (const ember::LinAlgError& e) {
+      set_error(lin_alg_error, e.what());
     } catch (const ember::Error& e) {
       set_error(PyExc_RuntimeError, e.what());
     }
@@ -56,6 +65,7 @@ void bind_errors(py::module_& m) {
     if (kind == "FileNotFoundError") throw ember::FileNotFoundError(message);
     if (kind == "OSError") throw ember::OSError(message, ENOSPC, "file.ember");
     if (kind == "InternalError") throw ember::InternalError(message);
+    if (kind == "LinAlgError") throw ember::LinAlgError(message);
     throw ember::Error(message);
   }, py::arg("kind"), py::arg("message"), "Throws the named ember exception (tests the mapping).");
 }

@@ -1,4 +1,4 @@
-"""ember.linalg's SVD/eigen family (python/ember/_svd.py, _qr.py, _matrix_exp.py, _linalg_spectral.py)
+"""ember.linalg's SVD/eigen family (the C++ ops of ops/linalg.cpp, _matrix_exp.py, _linalg_spectral.py)
 and nn.utils.parametrizations.orthogonal against torch (tests/fixtures/linalg_svd.json, written by
 make_linalg_svd_fixtures.py): each case is one sign-invariant expression that runs unchanged under
 both libraries; its output and the gradient of every floating input match torch's. Then what the
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ember
-from ember.autograd import gradcheck
+from ember.autograd import gradcheck, gradgradcheck
 from fixture_replay import load_cases, replay
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "fixtures"))
@@ -76,11 +76,43 @@ def test_lstsq_gradients_match_finite_differences():
     assert gradcheck(lambda x, y: L.lstsq(x.mT, y[:3]).solution, (a, b))
 
 
-def test_double_backward_raises():
-    a = rand(3, 3)
-    (g,) = ember.autograd.grad(L.svdvals(a).sum(), a, create_graph=True)
-    with pytest.raises(RuntimeError):  # g has no graph: the backward is @once_differentiable
-        g.sum().backward()
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 3, 3)])
+def test_second_derivatives_match_finite_differences(shape):
+    # the C++ ops' backward formulas are differentiable ops: double backward works, as PyTorch's
+    a = rand(*shape)
+    assert gradgradcheck(L.svdvals, (a,))
+    assert gradgradcheck(lambda x: (lambda r: flat(r.U ** 2, r.Vh ** 2, r.S))(L.svd(x, full_matrices=False)), (a,))
+    assert gradgradcheck(lambda x: (lambda r: flat(r.Q, r.R))(L.qr(x)), (a,))
+    sq = a[..., :3, :3]
+    assert gradgradcheck(lambda x: (lambda r: flat(r.eigenvalues, r.eigenvectors ** 2))(L.eigh(x + x.mT)), (sq,))
+    assert gradgradcheck(lambda x: L.matrix_norm(x, "nuc") + L.matrix_norm(x, 2), (a,))
+    b = rand(*shape[:-2], 3, 2, seed=1)
+    assert gradgradcheck(lambda x, y: L.solve_triangular(x + 3 * ember.eye(3, dtype=D), y, upper=True), (sq, b))
+
+
+def test_solve_triangular_matches_numpy_and_reads_one_triangle():
+    a = rand(2, 4, 4, requires_grad=False) + 4 * ember.eye(4, dtype=D)
+    b = rand(4, 3, seed=1, requires_grad=False)
+    for upper in (True, False):
+        used = np.triu(a.numpy()) if upper else np.tril(a.numpy())
+        np.testing.assert_allclose(L.solve_triangular(a, b, upper=upper).numpy(), np.linalg.solve(used, b.numpy()),
+                                   rtol=1e-12)
+        got = L.solve_triangular(a, b.mT, upper=upper, left=False).numpy()
+        np.testing.assert_allclose(got @ used, np.broadcast_to(b.numpy().T, got.shape), rtol=1e-12, atol=1e-12)
+    with pytest.raises(RuntimeError, match="Incompatible shapes of A and B for the equation AX = B"):
+        L.solve_triangular(a, b.mT, upper=True)
+
+
+def test_non_finite_matrices_raise_linalg_error_naming_the_batch_element():
+    a = rand(3, 3, 3, requires_grad=False)
+    a[1, 2, 0] = math.nan
+    with pytest.raises(L.LinAlgError, match=r"linalg.svd: \(Batch element 1\): .*non-finite values"):
+        L.svd(a)
+    with pytest.raises(L.LinAlgError, match=r"linalg.eigh: \(Batch element 1\): .*non-finite values"):
+        L.eigvalsh(a)
+    assert issubclass(L.LinAlgError, RuntimeError)
+    # the triangle eigh does not read may hold anything
+    assert not ember.isnan(L.eigvalsh(a, UPLO="U")[1]).any()
 
 
 def test_qr_gradient_errors_as_torch():

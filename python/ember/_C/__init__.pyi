@@ -11,7 +11,11 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+class LinAlgError(RuntimeError):
+    """
+    A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
+    """
 class dtype:
     """
     An element type: ember.float32, ember.int64, ... (as torch.dtype)
@@ -1245,6 +1249,10 @@ class Tensor:
         Fills with the number of Bernoulli(p) trials up to the first success (1, 2, ...):
             ceil(log(u) / log(1 - p)) for u uniform in (0, 1].
         """
+    def geqrf(self) -> typing.Any:
+        """
+        LAPACK's geqrf of each matrix of self [..., m, n]: a holds R on and above the diagonal and the Householder vectors below it (their leading 1 implied), tau [..., min(m, n)] their scales. Not differentiable, as PyTorch's.
+        """
     def ger(self, vec2: Tensor) -> Tensor:
         """
         The outer product of two 1-D tensors: out[i][j] = self[i] * vec2[j].
@@ -2260,10 +2268,32 @@ class RemovableHandle:
         ...
     def remove(self) -> None:
         ...
+def _autocast_any_enabled() -> bool:
+    ...
+def _autocast_call(op: str, fn: collections.abc.Callable, *args, **kwargs) -> typing.Any:
+    """
+    fn(*args, **kwargs) under op's autocast policy (ember._amp_op).
+    """
+def _autocast_decrement_nesting() -> int:
+    ...
+def _autocast_increment_nesting() -> int:
+    ...
+def _autocast_policy(op: str, device_type: str) -> typing.Any:
+    """
+    The op's autocast policy on a device type, or None.
+    """
+def _autocast_policy_names() -> list[str]:
+    ...
+def _autocast_state(device_type: str) -> tuple[bool, _dtype, bool]:
+    """
+    (enabled, dtype, cache_enabled) of this thread's autocast for a device type.
+    """
 def _check_device(device: _device, what: str) -> None:
     """
     Raises 'no CUDA device: <what> on <device>: ...' unless the device can be used.
     """
+def _clear_autocast_cache() -> None:
+    ...
 def _conv_winograd() -> bool:
     """
     Whether CPU float32 3x3 stride-1 convolutions with 64+ channels may use Winograd's algorithm.
@@ -2300,6 +2330,48 @@ def _hardtanh(input: Tensor, min_val: typing.SupportsFloat | typing.SupportsInde
     """
     input clamped to [min_val, max_val] in one pass; its gradient passes strictly between the bounds (and at NaN), 0 at and past them, as PyTorch's hardtanh. An integer tensor is clamped to the bounds truncated to integers and stays integer; bool is refused, and so is min_val > max_val.
     """
+def _linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+    """
+    L with A = L L^T (lower triangular, positive diagonal) for symmetric positive-definite A [..., n, n], reading its lower triangle; U = L^T when upper. LinAlgError names the first leading minor that is not positive-definite. The gradient is symmetric, as PyTorch's.
+    """
+def _linalg_eigh(A: Tensor, UPLO: str = 'L') -> tuple[Tensor, Tensor]:
+    """
+    (eigenvalues, eigenvectors) of symmetric A [..., n, n], reading only its lower (UPLO="L") or upper triangle: eigenvalues ascending, eigenvectors the orthonormal columns of V, A = V diag(L) V^T.
+    """
+def _linalg_eigvalsh(A: Tensor, UPLO: str = 'L') -> Tensor:
+    """
+    The eigenvalues of symmetric A [..., n, n] (ascending), reading the triangle UPLO names.
+    """
+def _linalg_inv(A: Tensor) -> Tensor:
+    """
+    The inverse of each matrix of A [..., n, n], by LU with partial pivoting; LinAlgError naming U's first zero diagonal element for a singular one. Gradient -A^-T G A^-T.
+    """
+def _linalg_matrix_exp(A: Tensor) -> Tensor:
+    """
+    exp(A) = sum A^k / k! of each matrix of A [..., n, n]: Higham's scaling and squaring with the [13/13] Pade approximant, in float64 (float32 rounded once), composed of matmul and linalg_solve, so autograd differentiates it (twice too). A matrix with a NaN or an inf gives NaN.
+    """
+def _linalg_qr(A: Tensor, mode: str = 'reduced') -> tuple[Tensor, Tensor]:
+    """
+    (Q, R) with A = Q R, R upper triangular (LAPACK's signs): mode "reduced" gives Q [..., m, k], R [..., k, n]; "complete" Q m x m, R m x n; "r" R alone and an empty Q (not differentiable).
+    """
+def _linalg_solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """
+    X with A X = B (X A = B when not left), by LU with partial pivoting; B is [..., n, k], or a batch of vectors [..., n] when it is 1-D or has A's shape without its last dim; batch dims broadcast. LinAlgError for a singular A.
+    """
+def _linalg_solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+    """
+    X with A X = B (X A = B when not left) for triangular A [..., n, n], reading only its upper or lower triangle (and not its diagonal when unitriangular); batch dims broadcast. A zero on the diagonal gives inf/NaN, not an error, as PyTorch's.
+    """
+def _linalg_svd(A: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+    """
+    (U, S, Vh) with A = U diag(S) Vh: S [..., k] descending and non-negative (k = min(m, n)), U [..., m, k] and Vh [..., k, n] orthonormal (m x m and n x n when full_matrices). The vectors' gradients are defined where the singular values are distinct (and nonzero, for a non-square A).
+    """
+def _linalg_svdvals(A: Tensor) -> Tensor:
+    """
+    The singular values of A [..., m, n], descending ([..., min(m, n)]); gradient U diag(gS) Vh.
+    """
+def _set_autocast_state(device_type: str, enabled: bool, dtype: _dtype, cache_enabled: bool) -> None:
+    ...
 def _set_conv_winograd(enabled: bool) -> None:
     """
     Allows or forbids Winograd's algorithm for CPU convolutions (ember.backends.mkldnn.allow_winograd).
@@ -2755,6 +2827,10 @@ def ge(input: Tensor, other: bool | int | float) -> Tensor:
 def gelu(input: Tensor, approximate: str = 'none') -> Tensor:
     """
     input * Phi(input) with Phi the standard normal CDF (approximate="none"), or PyTorch's tanh approximation (approximate="tanh"). Floating tensors only.
+    """
+def geqrf(input: Tensor) -> typing.Any:
+    """
+    LAPACK's geqrf of each matrix of input [..., m, n]: a holds R on and above the diagonal and the Householder vectors below it (their leading 1 implied), tau [..., min(m, n)] their scales. Not differentiable, as PyTorch's.
     """
 def ger(input: Tensor, vec2: Tensor) -> Tensor:
     """

@@ -8,8 +8,6 @@ from __future__ import annotations
 import math
 import warnings
 
-import numpy as np
-
 from .. import _C
 from ..autograd import no_grad
 
@@ -25,16 +23,14 @@ def orthogonal_(tensor, gain: float = 1, generator=None):
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
     with no_grad():
-        flat = _C.empty([rows, cols], dtype=_C.float64).normal_(0, 1, generator=generator)
-        a = flat.numpy()
+        a = _C.empty([rows, cols], dtype=_C.float64).normal_(0, 1, generator=generator)
         if rows < cols:
-            a = a.T
-        q, r = np.linalg.qr(a)
-        q = q * np.sign(np.diag(r))  # unique: R's diagonal made positive
+            a = a.mT
+        q, r = _C._linalg_qr(a, "reduced")
+        q = q * _C.sign(r.diagonal(0, -2, -1)).unsqueeze(-2)  # unique: R's diagonal made positive
         if rows < cols:
-            q = q.T
-        values = _C.from_numpy(np.ascontiguousarray(q * gain)).reshape(*tensor.shape)
-        tensor.copy_(values.to(dtype=tensor.dtype, device=tensor.device))
+            q = q.mT
+        tensor.copy_((q * gain).reshape(*tensor.shape).to(dtype=tensor.dtype, device=tensor.device))
     return tensor
 
 

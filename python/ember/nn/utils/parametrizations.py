@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as _np
-
 from ... import _C
 from ... import _qr
 from ... import linalg as _linalg
@@ -130,9 +128,8 @@ def _is_orthogonal(Q: Tensor) -> bool:
 
 def _make_orthogonal(A: Tensor) -> Tensor:
     # The Q of A = QR (A tall) with R's diagonal made non-negative, so that Q is unique.
-    from ..._svd import host, to_tensor
-    q, r = _qr.qr_arrays(host(A), "reduced")
-    return to_tensor(q * _np.sign(_np.diagonal(r, axis1=-2, axis2=-1))[..., None, :], A)
+    Q, R = _C._linalg_qr(A.detach(), "reduced")  # noqa: N806
+    return Q * _C.sign(R.diagonal(0, -2, -1)).unsqueeze(-2)
 
 
 class _Orthogonal(Module):
@@ -185,8 +182,6 @@ class _Orthogonal(Module):
             return self._right_inverse(Q.detach())
 
     def _right_inverse(self, Q: Tensor) -> Tensor:  # noqa: N803
-        from ..._qr import geqrf
-        from ..._svd import host, to_tensor
         q_init = Q
         n, k = Q.shape[-2], Q.shape[-1]
         transpose = n < k
@@ -198,12 +193,10 @@ class _Orthogonal(Module):
                                           "parametrizations when use_trivialization=False.")
             # the reflectors of Q's QR; the diagonal holds R's signs (flipped where LAPACK skipped
             # a reflection, tau = 0, as forward's tau is never 0)
-            x, tau = geqrf(host(Q))
-            diag = _np.sign(_np.diagonal(x, axis1=-2, axis2=-1)).copy()
-            diag[tau == 0.0] *= -1
-            idx = _np.arange(diag.shape[-1])
-            x[..., idx, idx] = diag
-            A = to_tensor(x, Q)  # noqa: N806
+            A, tau = _C.geqrf(Q)  # noqa: N806
+            diag = A.diagonal(0, -2, -1)
+            signs = _C.sign(diag)
+            diag.copy_(_C.where(tau == 0.0, -signs, signs))
             return A.mT if transpose else A
         if n == k:
             Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)  # noqa: N806
