@@ -1,10 +1,13 @@
 #include "ember/ops/binary.h"
 
+#include <cctype>
+#include <string>
+
 #include "ember/autograd/record.h"
-#include "ember/ops/autocast.h"
-#include "ember/ops/compare.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/autocast.h"
+#include "ember/ops/compare.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
@@ -430,6 +433,65 @@ Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) {
   return bitwise(BinaryOp::RightShift, a, b, "bitwise_right_shift", true);
 }
 Tensor bitwise_right_shift(const Tensor& a, Scalar b) { return bitwise_right_shift(a, wrap_scalar(b, a)); }
+
+namespace {
+
+// d/dx P(a, x) = x^(a-1) e^-x / Gamma(a) (PyTorch's formula, as it writes it: x = 0 with a = 1 is
+// NaN there too), negated for Q; no gradient for a, as PyTorch has none.
+struct IgammaBackward : autograd::Node {
+  SavedTensor a, x;
+  DimVector x_shape;
+  bool upper = false;
+  const char* name() const override { return upper ? "IgammacBackward" : "IgammaBackward"; }
+  TensorList apply(TensorList&& g) override {
+    EMBER_CHECK_AS(NotImplementedError, !needs_input_grad(0), "the derivative for '", upper ? "igammac" : "igamma",
+                   ": input' is not implemented.");
+    Tensor av = a.unpack(this), xv = x.unpack(this);
+    Tensor d = exp((av - 1) * log(xv) - xv - lgamma(av));
+    return {Tensor(), sum_to(upper ? -g[0] * d : g[0] * d, x_shape)};
+  }
+  void release_saved() override {
+    a.reset();
+    x.reset();
+  }
+};
+
+Tensor incomplete_gamma(const Tensor& a, const Tensor& x, bool upper) {
+  const char* name = upper ? "igammac" : "igamma";
+  const DType dtype = result_type(a, x);
+  if (!is_floating(dtype)) {
+    std::string type(dtype_name(dtype));
+    type[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(type[0])));
+    EMBER_CHECK_AS(NotImplementedError, false, "\"", name, "_cpu\" not implemented for '", type, "'");
+  }
+  check_compute_dtype(dtype, name);
+  // NB: the gradient formula takes the promoted a (PyTorch's takes a before promotion)
+  const Tensor av = a.dtype() == dtype ? a : a.to(dtype), xv = x.dtype() == dtype ? x : x.to(dtype);
+  Tensor out = detail::binary_forward(upper ? BinaryOp::Igammac : BinaryOp::Igamma, av, xv, dtype, name);
+  if (autograd::any_requires_grad(av, xv)) {
+    auto node = autograd::make_node<IgammaBackward>(av, xv);
+    node->upper = upper;
+    node->x_shape = xv.sizes().vec();
+    node->a = SavedTensor(av);
+    node->x = SavedTensor(xv);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor igamma(const Tensor& a, const Tensor& x) {
+  if (autocast::applies("igamma", a))
+    return autocast::run("igamma", {a, x}, [&](const autocast::Cast& cast) { return igamma(cast(a), cast(x)); });
+  return incomplete_gamma(a, x, false);
+}
+
+Tensor igammac(const Tensor& a, const Tensor& x) {
+  if (autocast::applies("igammac", a))
+    return autocast::run("igammac", {a, x}, [&](const autocast::Cast& cast) { return igammac(cast(a), cast(x)); });
+  return incomplete_gamma(a, x, true);
+}
 
 Tensor atan2(const Tensor& a, const Tensor& b) {
   if (autocast::applies("atan2", a))

@@ -12,6 +12,7 @@
 #include "ember/core/integer_math.h"
 #include "ember/core/kernels/binary.h"
 #include "ember/core/kernels/widen.h"
+#include "ember/core/special_math.h"
 
 namespace ember::cpu {
 
@@ -199,6 +200,18 @@ void cpu_binary(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
             });
           } else {
             EMBER_CHECK_TYPE(false, detail::op_name(op), ": only integer and bool tensors, got ", out.dtype());
+            return;
+          }
+        case BinaryOp::Igamma:
+        case BinaryOp::Igammac:
+          if constexpr (std::is_floating_point_v<T>) {
+            // NB: in double (core/special_math.h, shared with CUDA), rounded once
+            const bool upper = op == BinaryOp::Igammac;
+            return binary_kernel<T, T>(out, a, b, [upper](const auto& x, const auto& y) {
+              return x.binaryExpr(y, [upper](T p, T q) { return static_cast<T>(special::gammainc(p, q, upper)); });
+            });
+          } else {
+            EMBER_CHECK_TYPE(false, detail::op_name(op), ": integer inputs are refused; got ", out.dtype());
             return;
           }
         case BinaryOp::Atan2:

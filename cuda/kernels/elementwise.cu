@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(kThreads) binary_packed_kernel(const Elementwi
     const Pack<T> y = load_pack<T>(args.data[2], args.calc.strides[0][2], i);
     Pack<T> r;
 #pragma unroll
-    for (int k = 0; k < Pack<T>::kSize; ++k) r.v[k] = binary_op<T>(op, x.v[k], y.v[k]);
+    for (int k = 0; k < Pack<T>::kSize; ++k) r.v[k] = binary_op<T, false>(op, x.v[k], y.v[k]);
     reinterpret_cast<Pack<T>*>(args.data[0])[i] = r;
   }
 }
@@ -124,7 +124,7 @@ struct BinaryFn {
         return;
       }
     }
-    store<T>(p[0], binary_op<T>(op, x, y));
+    store<T>(p[0], binary_op<T, false>(op, x, y));
   }
 };
 
@@ -293,6 +293,8 @@ void launch_activation_backward(const ElementwiseArgs<3>& args, DType dtype, Una
 
 void launch_binary(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, int64_t* error_slot,
                    cudaStream_t stream) {
+  if (is_special(op) && (dtype == DType::Float32 || dtype == DType::Float64))
+    return launch_binary_special(args, dtype, op, stream);
   visit_compute(dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {

@@ -34,4 +34,8 @@ void launch_trig(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, cudaSt
 void launch_special(const ElementwiseArgs<2>& args, DType dtype, UnaryOp op, const UnaryArgs& a,
                     cudaStream_t stream);
 
+/// A special function of two arguments (is_special(BinaryOp)) of a floating dtype
+/// (elementwise_special.cu).
+void launch_binary_special(const ElementwiseArgs<3>& args, DType dtype, BinaryOp op, cudaStream_t stream);
+
 }  // namespace ember::cuda

@@ -347,7 +347,9 @@ constexpr bool binary_defined(BinaryOp op, bool floating, bool is_bool) {
     case BinaryOp::Remainder:
     case BinaryOp::Fmod:
     case BinaryOp::FloorDivide: return !is_bool;
-    case BinaryOp::Atan2: return floating;
+    case BinaryOp::Atan2:
+    case BinaryOp::Igamma:
+    case BinaryOp::Igammac: return floating;
     case BinaryOp::BitwiseAnd:
     case BinaryOp::BitwiseOr:
     case BinaryOp::BitwiseXor: return !floating;
@@ -407,15 +409,28 @@ EMBER_HOST_DEVICE inline T float_floor_divide(T p, T q) {
 
 }  // namespace math
 
-/// x op y for an op binary_defined allows; for integer division ops, y != 0 (the kernel reports a
-/// zero divisor instead of calling this).
+/// Whether `op` is a special function of two arguments (core/special_math.h): compiled apart from
+/// the other binary ops, as the unary ones are (cuda/kernels/elementwise_special.cu).
+constexpr bool is_special(BinaryOp op) { return op == BinaryOp::Igamma || op == BinaryOp::Igammac; }
+
+/// A special function (is_special) of x and y, in double and rounded once.
 template <typename T>
+EMBER_HOST_DEVICE inline T special_op(BinaryOp op, T x, T y) {
+  return static_cast<T>(special::gammainc(x, y, op == BinaryOp::Igammac));
+}
+
+/// x op y for an op binary_defined allows; for integer division ops, y != 0 (the kernel reports a
+/// zero divisor instead of calling this). With Apart false, the special functions are left out
+/// (the caller launches them apart) and return x.
+template <typename T, bool Apart = true>
 EMBER_HOST_DEVICE inline T binary_op(BinaryOp op, T x, T y) {
   using namespace math;
   if constexpr (std::is_same_v<T, bool>) {
     if (op == BinaryOp::BitwiseXor) return x != y;
     return (op == BinaryOp::Add || op == BinaryOp::Maximum || op == BinaryOp::BitwiseOr) ? (x || y) : (x && y);
   } else {
+    if constexpr (kFloating<T> && Apart)
+      if (is_special(op)) return special_op(op, x, y);
     switch (op) {
       case BinaryOp::Add: return static_cast<T>(x + y);
       case BinaryOp::Sub: return static_cast<T>(x - y);

@@ -3,7 +3,7 @@
 The functions are the ops of the same names in `ember` (erf, erfc, erfinv, digamma (psi), polygamma,
 lgamma (gammaln), expm1, log1p, sinc, logit, i0, ...) or the op table's special_ entries (i0e, i1,
 i1e), each differentiable as its op is; gammainc and gammaincc (the regularised incomplete gamma
-functions) are _incomplete_gamma.py's."""
+functions) are igamma and igammac."""
 from __future__ import annotations
 
 from typing import Any
@@ -29,7 +29,25 @@ i0 = _C.i0
 i0e = _C._special_i0e
 i1 = _C._special_i1
 i1e = _C._special_i1e
-from ._incomplete_gamma import gammainc, gammaincc  # noqa: E402,F401  (differentiable in x only, as torch's)
+
+
+def _check_tensors(input: Any, other: Any, name: str) -> None:  # noqa: A002
+    for arg, t in (("input", input), ("other", other)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"special_{name}(): argument '{arg}' must be Tensor, not {type(t).__name__}")
+
+
+def gammainc(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The regularised lower incomplete gamma function P(input, other) (ember.igamma), broadcast, of
+    the promoted floating dtype; differentiable in `other` only (as torch's)."""
+    _check_tensors(input, other, "gammainc")
+    return _C.igamma(input, other)
+
+
+def gammaincc(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The regularised upper incomplete gamma function Q(input, other) = 1 - P(input, other)."""
+    _check_tensors(input, other, "gammaincc")
+    return _C.igammac(input, other)
 
 
 def expit(input: Tensor) -> Tensor:  # noqa: A002

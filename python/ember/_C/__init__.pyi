@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -1299,9 +1299,17 @@ class Tensor:
         """
         In place: self.copy_(i0(self, ...)).
         """
+    def igamma(self, other: Tensor) -> Tensor:
+        """
+        The regularised lower incomplete gamma function P(self, other) (ember.special.gammainc), broadcast, computed in double and rounded once; integer inputs are refused, as PyTorch's. Differentiable in other only: other^(self - 1) e^-other / Gamma(self).
+        """
     def igamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(gammainc(self, ...)).
+        """
+    def igammac(self, other: Tensor) -> Tensor:
+        """
+        The regularised upper incomplete gamma function Q(self, other) = 1 - P(self, other) (ember.special.gammaincc); as igamma otherwise.
         """
     def igammac_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -2877,6 +2885,14 @@ def histc(input: Tensor, bins: typing.SupportsInt | typing.SupportsIndex = 100, 
 def i0(input: Tensor) -> Tensor:
     """
     The modified Bessel function of the first kind of order 0 (even), computed in double and rounded once; NaN at +-inf and inf past |x| = 709.8, as PyTorch's. Integer tensors compute in float32. Gradient: special_i1(input).
+    """
+def igamma(input: Tensor, other: Tensor) -> Tensor:
+    """
+    The regularised lower incomplete gamma function P(input, other) (ember.special.gammainc), broadcast, computed in double and rounded once; integer inputs are refused, as PyTorch's. Differentiable in other only: other^(input - 1) e^-other / Gamma(input).
+    """
+def igammac(input: Tensor, other: Tensor) -> Tensor:
+    """
+    The regularised upper incomplete gamma function Q(input, other) = 1 - P(input, other) (ember.special.gammaincc); as igamma otherwise.
     """
 def imag(input: Tensor) -> Tensor:
     """

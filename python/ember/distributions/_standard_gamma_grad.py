@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._incomplete_gamma import digamma_np
+from .. import _C
 
 __all__ = ["standard_gamma_grad"]
 
@@ -25,6 +25,11 @@ _CHUNK = 1 << 14
 _TAU = np.arange(-59, 60) / 14.0
 _NODES = np.exp(0.5 * np.pi * np.sinh(_TAU))
 _WEIGHTS = (1 / 14.0) * 0.5 * np.pi * np.cosh(_TAU) * _NODES
+
+
+def digamma_np(a: np.ndarray) -> np.ndarray:
+    """psi(a), float64, by Ember's digamma op."""
+    return _C.digamma(_C.from_numpy(np.array(a, dtype=np.float64, order="C", copy=True))).numpy()
 
 
 def _series(a: np.ndarray, z: np.ndarray) -> np.ndarray:
