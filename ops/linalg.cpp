@@ -300,6 +300,70 @@ struct CholeskyBackward : autograd::Node {
   void release_saved() override { L.reset(); }
 };
 
+// The cofactor matrix of each A (the gradient of det) where A is singular: with A = U S Vh,
+// det(U) det(Vh) U diag(prod_{j != i} s_j) Vh, the products taken without dividing (so exact 0s
+// stay); det(U) det(Vh) = +-1 is a constant.
+Tensor singular_cofactors(const Tensor& A) {
+  auto [U, S, Vh] = linalg_svd(A, false);
+  Tensor alpha;
+  {
+    autograd::NoGradGuard no_grad;
+    alpha = (linalg_det(U) * linalg_det(Vh)).unsqueeze(-1).unsqueeze(-1);
+  }
+  const int64_t n = S.size(-1);
+  Tensor ones_col = ones_like(S.narrow(-1, 0, 1));
+  // before[i] = s_0 ... s_(i-1), after[i] = s_(i+1) ... s_(n-1)
+  Tensor before = cat({ones_col, cumprod(S.narrow(-1, 0, n - 1), -1)}, -1);
+  Tensor after = flip(cat({ones_col, cumprod(flip(S, {-1}).narrow(-1, 0, n - 1), -1)}, -1), {-1});
+  return matmul(U * (before * after).unsqueeze(-2), Vh) * alpha;
+}
+
+// A with its singular matrices (det = 0) replaced by the identity: what a formula through A^-1
+// may invert; the singular ones' results are replaced after.
+Tensor invertible_part(const Tensor& A, const Tensor& singular) {
+  const int64_t n = A.size(-1);
+  return where(singular.unsqueeze(-1).unsqueeze(-1), eye(n, n, A.options()).expand(A.sizes()), A);
+}
+
+// det: gA = g det A^-T where A is invertible, g cof(A) where it is singular.
+struct DetBackward : autograd::Node {
+  SavedTensor A, det;
+  const char* name() const override { return "LinalgDetBackward"; }
+  TensorList apply(TensorList&& g) override {
+    Tensor a = A.unpack(this), d = det.unpack(this);
+    if (a.size(-1) == 0) return {zeros_like(a)};
+    Tensor singular = eq(d.detach(), 0);
+    Tensor scale = (g[0] * d).unsqueeze(-1).unsqueeze(-1);
+    Tensor gA = scale * mT(linalg_inv(invertible_part(a, singular)));
+    if (!singular.any().item<bool>()) return {gA};
+    Tensor cof = g[0].unsqueeze(-1).unsqueeze(-1) * singular_cofactors(a);
+    return {where(singular.unsqueeze(-1).unsqueeze(-1), cof, gA)};
+  }
+  void release_saved() override {
+    A.reset();
+    det.reset();
+  }
+};
+
+// logabsdet: gA = g A^-T; NaN where A is singular (-inf's derivative is not defined).
+struct SlogdetBackward : autograd::Node {
+  SavedTensor A, sign;
+  const char* name() const override { return "LinalgSlogdetBackward"; }
+  bool materializes_grads() const override { return false; }
+  TensorList apply(TensorList&& g) override {
+    if (!g[1].defined()) return {Tensor()};  // sign's gradient is 0
+    Tensor a = A.unpack(this);
+    if (a.size(-1) == 0) return {zeros_like(a)};
+    Tensor singular = eq(sign.unpack(this), 0).unsqueeze(-1).unsqueeze(-1);
+    Tensor gA = g[1].unsqueeze(-1).unsqueeze(-1) * mT(linalg_inv(invertible_part(a, singular.squeeze(-1).squeeze(-1))));
+    return {where(singular, full_like(gA, std::numeric_limits<double>::quiet_NaN()), gA)};
+  }
+  void release_saved() override {
+    A.reset();
+    sign.reset();
+  }
+};
+
 // geqrf has no gradient in PyTorch either: the reflectors are a factored form, not a function
 // anyone differentiates; backward reaching it says so.
 struct GeqrfBackward : autograd::Node {
@@ -515,6 +579,70 @@ Tensor linalg_cholesky(const Tensor& A, bool upper) {
     node->L = SavedTensor(L, true);
   }
   return upper ? mT(L) : L;
+}
+
+namespace {
+
+// The LU diagonal [..., n] and the permutation's sign [...] of A, no graph.
+std::tuple<Tensor, Tensor> lu_diagonal_and_sign(const Tensor& A) {
+  const DimVector batch = batch_of(A);
+  const int64_t n = A.size(-1);
+  Tensor a = stacked(A);
+  Tensor lu = empty(a.sizes(), a.options());
+  Tensor pivots = empty({a.size(0), n}, TensorOptions(kInt32).device(a.device()));
+  Tensor info = zeros({a.size(0)}, TensorOptions(kInt32).device(a.device()));
+  lu_factor_stub(A.device().type, lu, pivots, info, a);
+  const Tensor steps = arange(1, n + 1, 1, TensorOptions(kInt32).device(a.device()));
+  const Tensor swaps = ne(pivots, steps).sum({-1});
+  const Tensor sign = (1 - remainder(swaps, 2) * 2).to(A.dtype());
+  DimVector vector_shape = batch;
+  vector_shape.push_back(n);
+  return {lu.diagonal(0, -2, -1).reshape(vector_shape), sign.reshape(batch)};
+}
+
+}  // namespace
+
+Tensor linalg_det(const Tensor& A) {
+  if (autocast::applies("linalg_det", A))
+    return autocast::run("linalg_det", {A}, [&](const autocast::Cast& cast) { return linalg_det(cast(A)); });
+  check_square(A, "linalg.det");
+  Tensor det;
+  if (A.numel() == 0) {
+    det = ones(batch_of(A), A.options());
+  } else {
+    auto [diagonal, sign] = lu_diagonal_and_sign(A);
+    det = contiguous_data(prod(diagonal, -1) * sign);
+  }
+  if (autograd::any_requires_grad(A)) {
+    auto node = autograd::make_node<DetBackward>(A);
+    node->A = SavedTensor(A);
+    autograd::set_history(det, node);
+    node->det = SavedTensor(det, true);
+  }
+  return det;
+}
+
+std::tuple<Tensor, Tensor> linalg_slogdet(const Tensor& A) {
+  if (autocast::applies("linalg_slogdet", A))
+    return autocast::run("linalg_slogdet", {A}, [&](const autocast::Cast& cast) { return linalg_slogdet(cast(A)); });
+  check_square(A, "linalg.slogdet");
+  Tensor sign, logabsdet;
+  if (A.numel() == 0) {
+    sign = ones(batch_of(A), A.options());
+    logabsdet = zeros(batch_of(A), A.options());
+  } else {
+    auto [diagonal, permutation] = lu_diagonal_and_sign(A);
+    sign = contiguous_data(prod(ember::sign(diagonal), -1) * permutation);
+    logabsdet = contiguous_data(log(diagonal.abs()).sum({-1}));
+  }
+  if (autograd::any_requires_grad(A)) {
+    auto node = autograd::make_node<SlogdetBackward>(A);
+    node->A = SavedTensor(A);
+    autograd::set_history(sign, node);
+    autograd::set_history(logabsdet, node);
+    node->sign = SavedTensor(sign, true);
+  }
+  return {sign, logabsdet};
 }
 
 std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {

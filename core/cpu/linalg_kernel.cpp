@@ -143,12 +143,52 @@ void cpu_cholesky(const Tensor& l, const Tensor& info, const Tensor& a) {
   });
 }
 
+// LAPACK's unblocked getf2 on the row-major n x n matrix a, in place: the first largest |entry| as
+// the pivot, L's column divided by it, the rank-1 update as a multiply and a subtract. Returns
+// the 1-based column of the first zero pivot (0: none). NB: Eigen's LU fuses the update's multiply
+// and subtract (FMA), which leaves residues like 1e-17 where an exactly singular matrix has an
+// exact 0 pivot under LAPACK's (and PyTorch's) rounding; this file is compiled with
+// -ffp-contract=off (CMakeLists.txt) so that the compiler does not fuse them here either.
+template <typename T>
+int32_t unblocked_lu(T* a, int64_t n, int32_t* piv) {
+  int32_t first_zero = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::fabs(a[i * n + k]) > std::fabs(a[p * n + k])) p = i;
+    piv[k] = static_cast<int32_t>(p + 1);
+    if (p != k) std::swap_ranges(a + k * n, a + (k + 1) * n, a + p * n);
+    const T pivot = a[k * n + k];
+    if (pivot == T(0)) {
+      if (first_zero == 0) first_zero = static_cast<int32_t>(k + 1);
+      continue;  // the column below is 0 too: L's column stays 0, as getf2's
+    }
+    for (int64_t i = k + 1; i < n; ++i) {
+      T* row = a + i * n;
+      const T l = row[k] /= pivot;
+      const T* top = a + k * n;
+      for (int64_t j = k + 1; j < n; ++j) {
+        row[j] -= l * top[j];
+      }
+    }
+  }
+  return first_zero;
+}
+
+// Up to this size the unblocked factorisation (exact pivots); past it Eigen's blocked one (speed).
+constexpr int64_t kUnblockedLu = 64;
+
 void cpu_lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info, const Tensor& a) {
   const int64_t n = a.size(1);
   visit_floating_dtype(a.dtype(), "lu_factor", [&]<typename T>(type_tag<T>) {
     for_each_matrix(a, [&](int64_t b) {
-      // NB: Eigen's partial pivoting picks the pivots getrf picks (the first largest |entry|), and
-      // goes on past a zero column as getrf does
+      int32_t* piv = matrix<int32_t>(pivots, b);
+      int32_t& status = static_cast<int32_t*>(info.data_ptr())[b];
+      if (n <= kUnblockedLu) {
+        std::copy_n(matrix<T>(a, b), n * n, matrix<T>(lu, b));
+        status = unblocked_lu(matrix<T>(lu, b), n, piv);
+        return;
+      }
       Eigen::PartialPivLU<RowMatrix<T>> plu(ConstMatrixMap<T>(matrix<T>(a, b), n, n));
       MatrixMap<T>(matrix<T>(lu, b), n, n) = plu.matrixLU();
       // P A = L U with P moving A's row i to row indices[i]: the row swaps that build that order
@@ -157,7 +197,6 @@ void cpu_lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info, c
       std::vector<int64_t> from(n), at(n), row_of(n);  // from[k]: A's row that ends at k
       for (int64_t i = 0; i < n; ++i) from[to[i]] = i;
       for (int64_t i = 0; i < n; ++i) at[i] = row_of[i] = i;  // at[r]: where A's row r is now
-      int32_t* piv = matrix<int32_t>(pivots, b);
       for (int64_t k = 0; k < n; ++k) {
         const int64_t j = at[from[k]];
         piv[k] = static_cast<int32_t>(j + 1);
@@ -165,10 +204,9 @@ void cpu_lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info, c
         at[row_of[k]] = k;
         at[row_of[j]] = j;
       }
-      int32_t first_zero = 0;
-      for (int64_t k = 0; k < n && first_zero == 0; ++k)
-        if (plu.matrixLU()(k, k) == T(0)) first_zero = static_cast<int32_t>(k + 1);
-      static_cast<int32_t*>(info.data_ptr())[b] = first_zero;
+      status = 0;
+      for (int64_t k = 0; k < n && status == 0; ++k)
+        if (plu.matrixLU()(k, k) == T(0)) status = static_cast<int32_t>(k + 1);
     });
   });
 }

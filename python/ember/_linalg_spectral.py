@@ -16,7 +16,6 @@ from collections import namedtuple
 from typing import Any, Optional
 
 from . import _C
-from . import _lu
 from ._C import Tensor
 from ._autograd_function import Function, once_differentiable
 from .linalg import LinAlgError, _check_float, _check_square, _dtype_name, inv, matrix_norm  # noqa: F401
@@ -212,7 +211,7 @@ def cond(A: Tensor, p: Any = None) -> Tensor:  # noqa: N803
     # matrices are inverted as the identity and their result replaced.
     n = A.shape[-1]
     flat = A.detach().reshape(-1, n, n)
-    singular = (_lu.diagonal(_lu.lu_factor(flat)) == 0).any(1).reshape(*A.shape[:-2])
+    singular = (_C._linalg_slogdet(flat)[0] == 0).reshape(*A.shape[:-2])  # an exact zero pivot
     eye = _C.eye(n, dtype=A.dtype, device=A.device)
     safe = _C.where(singular.unsqueeze(-1).unsqueeze(-1), eye.expand(*A.shape), A)
     out = matrix_norm(A, p) * matrix_norm(inv(safe), p)

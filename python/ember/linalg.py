@@ -1,12 +1,10 @@
 """torch.linalg. The factorisations are C++ ops (ops/linalg.cpp; Eigen on the CPU, cuSOLVER on CUDA;
-PyTorch's backward formulas in differentiable ops, so double backward works): solve and inv (LU
-with partial pivoting), cholesky, svd, svdvals, eigh, eigvalsh, qr, solve_triangular and
-matrix_exp. det and slogdet are still composed of Ember's ops in Python (the LU of _lu.py); pinv,
-matrix_rank, cond, lstsq, matrix_power (_linalg_spectral.py) and the spectral matrix norms are
-composed of the factorisations. Every function takes any leading batch dims, float32 or float64;
-gradients are PyTorch's analytic ones (det A * A^-T, -A^-T G A^-T, ...) away from singular
-matrices. NB: at an exactly singular matrix whose zero pivot is not the last one, det's gradient
-comes from a factorisation that stops early and may differ from PyTorch's adjugate.
+PyTorch's backward formulas in differentiable ops, so double backward works): solve, inv, det and
+slogdet (LU with partial pivoting), cholesky, svd, svdvals, eigh, eigvalsh, qr, solve_triangular
+and matrix_exp; pinv, matrix_rank, cond, lstsq, matrix_power (_linalg_spectral.py) and the
+spectral matrix norms are composed of them. Every function takes any leading batch dims, float32
+or float64; gradients are PyTorch's analytic ones (det A * A^-T, -A^-T G A^-T, ...) away from
+singular matrices, and det's is the cofactor matrix at a singular one (PyTorch 2.15's is 0).
 
 Errors are PyTorch's: singular matrices make inv and solve raise LinAlgError (a RuntimeError)
 naming the first zero diagonal element of U, a matrix that is not positive-definite makes cholesky
@@ -17,10 +15,7 @@ import math
 from collections import namedtuple
 from typing import Any, Tuple
 
-import numpy as _np
-
 from . import _C
-from . import _lu
 from ._C import Tensor
 from ._autocast_op import autocast_op
 
@@ -55,37 +50,15 @@ def _check_square(a: Tensor, op: str) -> None:
     _check_float(a, op)
 
 
-def _batched(a: Tensor) -> Tensor:
-    """a [..., n, n] as [B, n, n]."""
-    return a.reshape(int(_np.prod(a.shape[:-2], dtype=_np.int64)), a.shape[-2], a.shape[-1])
-
-
-def _empty(A: Tensor, shape: Any, fill: float = 0.0) -> Tensor:  # noqa: N803
-    """A result with no factorisation to run (0 x 0 matrices, an empty batch), in A's graph."""
-    return _C.full(tuple(shape), fill, dtype=A.dtype, device=A.device) + A.sum() * 0
-
-
 def det(A: Tensor) -> Tensor:  # noqa: N803  (PyTorch's argument name)
     """The determinant of each matrix of A [..., n, n]: the sign of the row permutation times the
     product of U's diagonal (0 for a singular matrix)."""
-    _check_square(A, "linalg.det")
-    if A.numel() == 0:
-        return _empty(A, A.shape[:-2], 1.0)
-    lu = _lu.lu_factor(_batched(A))
-    sign = 1 - 2 * (lu.swaps % 2)
-    return (_C.prod(_lu.diagonal(lu), 1) * sign.to(A.dtype)).reshape(*A.shape[:-2])
+    return _C._linalg_det(A)
 
 
 def slogdet(A: Tensor) -> SlogdetResult:  # noqa: N803
     """(sign, logabsdet): det A = sign * exp(logabsdet); sign 0 and logabsdet -inf when singular."""
-    _check_square(A, "linalg.slogdet")
-    batch = tuple(A.shape[:-2])
-    if A.numel() == 0:
-        return SlogdetResult(_C.ones(*batch, dtype=A.dtype, device=A.device), _empty(A, batch))
-    lu = _lu.lu_factor(_batched(A))
-    diag = _lu.diagonal(lu)
-    sign = _C.prod(_C.sign(diag), 1) * (1 - 2 * (lu.swaps % 2)).to(A.dtype)  # its gradient is 0, as torch's
-    return SlogdetResult(sign.reshape(*batch), _C.log(diag.abs()).sum(1).reshape(*batch))
+    return SlogdetResult(*_C._linalg_slogdet(A))
 
 
 def logdet(input: Tensor) -> Tensor:  # noqa: A002

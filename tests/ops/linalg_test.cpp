@@ -18,6 +18,7 @@ using autograd::gradcheck;
 using autograd::gradgradcheck;
 using autograd::TensorList;
 using ember::testing::expect_error;
+using ember::testing::expect_values;
 using ember::testing::expect_values_near;
 
 namespace {
@@ -431,4 +432,52 @@ TEST(LinalgTest, CholeskyGradientsAreSymmetricAndMatchFiniteDifferences) {
   Tensor spd = (matmul(m, m.transpose(-2, -1)) + eye(3, 3, m.options())).detach().requires_grad_(true);
   linalg_cholesky(spd, false).sum().backward();
   EXPECT_LT(max_abs(spd.grad() - spd.grad().transpose(-2, -1)), 1e-15);
+}
+
+TEST(LinalgTest, DetAndSlogdetWithTheirGradients) {
+  // a permutation: det -1, one swap
+  const Tensor perm = tensor({0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0}).reshape({3, 3});
+  expect_values(linalg_det(perm), {-1});
+  const Tensor a = random({2, 4, 4}, 24);
+  const Tensor d = linalg_det(a);
+  auto [sign, logabs] = linalg_slogdet(a);
+  EXPECT_LT(max_abs(sign * exp(logabs) - d), 1e-12 * max_abs(d));
+  // det(AB) = det(A) det(B), det(A^-1) = 1 / det(A)
+  const Tensor b = random({2, 4, 4}, 25);
+  EXPECT_LT(max_abs(linalg_det(matmul(a, b)) - d * linalg_det(b)), 1e-10);
+  EXPECT_LT(max_abs(linalg_det(linalg_inv(a)) * d - 1), 1e-12);
+  // singular: det 0, sign 0, logabsdet -inf
+  const Tensor s = tensor({1.0, 2.0, 2.0, 4.0}).reshape({2, 2});
+  expect_values(linalg_det(s), {0});
+  auto [s_sign, s_logabs] = linalg_slogdet(s);
+  expect_values(s_sign, {0});
+  expect_values(s_logabs, {-std::numeric_limits<double>::infinity()});
+  expect_values(linalg_det(zeros({3, 0, 0}, TensorOptions(kFloat64))), {1, 1, 1});
+  // gradients: det A A^-T away from singular matrices, twice
+  const Tensor x = random({2, 3, 3}, 26, true);
+  const Tensor shift = eye(3, 3, TensorOptions(kFloat64)) * 2;
+  gradcheck([&](const TensorList& in) { return linalg_det(in[0] + shift); }, {x});
+  gradgradcheck([&](const TensorList& in) { return linalg_det(in[0] + shift); }, {x});
+  gradcheck([&](const TensorList& in) { return std::get<1>(linalg_slogdet(in[0] + shift)); }, {x});
+  gradgradcheck([&](const TensorList& in) { return std::get<1>(linalg_slogdet(in[0] + shift)); }, {x});
+}
+
+TEST(LinalgTest, DetGradientAtASingularMatrixIsTheCofactorMatrix) {
+  // rank 1, rank 1 diagonal, rank 0, and a 3 x 3 of rank 2 (its cofactors: a multiple of u3 v3^T)
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
+      {{1, 2, 2, 4}, {4, -2, -2, 1}},
+      {{1, 0, 0, 0}, {0, 0, 0, 1}},
+      {{0, 0, 0, 0}, {0, 0, 0, 0}},
+      {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {-3, 6, -3, 6, -12, 6, -3, 6, -3}},
+  };
+  for (const auto& [values, cofactors] : cases) {
+    const int64_t n = values.size() == 4 ? 2 : 3;
+    Tensor a = tensor(values).reshape({n, n}).requires_grad_(true);
+    linalg_det(a).backward();
+    expect_values_near(a.grad(), cofactors, 1e-12, 1e-12);
+  }
+  // and the gradient of a singular matrix in a batch with an invertible one
+  Tensor batch = tensor({1.0, 2.0, 2.0, 4.0, 2.0, 0.0, 0.0, 3.0}).reshape({2, 2, 2}).requires_grad_(true);
+  linalg_det(batch).sum().backward();
+  expect_values_near(batch.grad(), {4, -2, -2, 1, 3, 0, 0, 2}, 1e-12, 1e-12);
 }

@@ -2342,6 +2342,10 @@ def _linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     """
     L with A = L L^T (lower triangular, positive diagonal) for symmetric positive-definite A [..., n, n], reading its lower triangle; U = L^T when upper. LinAlgError names the first leading minor that is not positive-definite. The gradient is symmetric, as PyTorch's.
     """
+def _linalg_det(A: Tensor) -> Tensor:
+    """
+    The determinant of each matrix of A [..., n, n]: the sign of LU's row permutation times the product of U's diagonal (0 for a singular matrix). Gradient det(A) A^-T, and the cofactor matrix (by the SVD) where A is singular.
+    """
 def _linalg_eigh(A: Tensor, UPLO: str = 'L') -> tuple[Tensor, Tensor]:
     """
     (eigenvalues, eigenvectors) of symmetric A [..., n, n], reading only its lower (UPLO="L") or upper triangle: eigenvalues ascending, eigenvectors the orthonormal columns of V, A = V diag(L) V^T.
@@ -2361,6 +2365,10 @@ def _linalg_matrix_exp(A: Tensor) -> Tensor:
 def _linalg_qr(A: Tensor, mode: str = 'reduced') -> tuple[Tensor, Tensor]:
     """
     (Q, R) with A = Q R, R upper triangular (LAPACK's signs): mode "reduced" gives Q [..., m, k], R [..., k, n]; "complete" Q m x m, R m x n; "r" R alone and an empty Q (not differentiable).
+    """
+def _linalg_slogdet(A: Tensor) -> typing.Any:
+    """
+    (sign, logabsdet) with det A = sign * exp(logabsdet): sign 0 and logabsdet -inf for a singular matrix. logabsdet's gradient is A^-T (NaN where A is singular); sign has none.
     """
 def _linalg_solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """
