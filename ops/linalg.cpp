@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -105,37 +104,10 @@ Tensor eyes(const DimVector& batch, int64_t rows, int64_t cols, const Tensor& li
   return contiguous_data(eye(rows, cols, like.options()).expand(with_matrix(batch, rows, cols)));
 }
 
-// Raises LinAlgError for the first matrix whose info is nonzero (reads info on the host, as
-// PyTorch's checks do): the matrix did not converge, with too many repeated `what`, or (info from
-// new_info) it was not finite.
-void check_info(const Tensor& info, const DimVector& batch, std::string_view op, std::string_view what,
-                bool non_finite = false) {
-  Tensor host = info.to(Device(DeviceType::CPU));
-  const int32_t* codes = static_cast<const int32_t*>(host.data_ptr());
-  for (int64_t b = 0; b < host.numel(); ++b) {
-    if (codes[b] == 0) continue;
-    std::ostringstream prefix;
-    if (!batch.empty()) prefix << "(Batch element " << b << "): ";
-    EMBER_CHECK_AS(LinAlgError, !non_finite, op, ": ", prefix.str(),
-                   "The algorithm failed to converge because the input matrix contained non-finite values.");
-    EMBER_CHECK_AS(LinAlgError, false, op, ": ", prefix.str(), "The algorithm failed to converge because the input ",
-                   "matrix is ill-conditioned or has too many repeated ", what, " (error code: ", codes[b], ").");
-  }
-}
-
-// A fresh status per matrix of the stack `read` (the entries the kernel will read), after raising
-// for the first matrix that holds a NaN or an inf: LAPACK's iterations do not converge on those,
-// and checking here makes that the same on every device, whatever its library does with them.
-Tensor new_info(const Tensor& read, const DimVector& batch, std::string_view op, std::string_view what) {
-  check_info(logical_not(isfinite(read)).reshape({read.size(0), -1}).any(1).to(kInt32), batch, op, what,
-             /*non_finite=*/true);
-  return zeros({read.size(0)}, TensorOptions(kInt32).device(read.device()));
-}
-
-// Raises LinAlgError(message(prefix, k)) for the first matrix whose LU has a zero on U's
-// diagonal (info = its 1-based column k), prefix naming the batch element when there is a batch.
+// Raises LinAlgError(message(prefix, code)) for the first matrix whose status in info is nonzero
+// (read on the host, as PyTorch's checks do), prefix naming the batch element when there is a batch.
 template <typename Message>
-void check_singular(const Tensor& info, const DimVector& batch, const Message& message) {
+void raise_first(const Tensor& info, const DimVector& batch, const Message& message) {
   Tensor host = info.to(Device(DeviceType::CPU));
   const int32_t* codes = static_cast<const int32_t*>(host.data_ptr());
   for (int64_t b = 0; b < host.numel(); ++b) {
@@ -143,6 +115,26 @@ void check_singular(const Tensor& info, const DimVector& batch, const Message& m
     std::string prefix = batch.empty() ? std::string() : detail::str("(Batch element ", b, "): ");
     EMBER_CHECK_AS(LinAlgError, false, message(prefix, codes[b]));
   }
+}
+
+// An iterative factorisation's failure: the matrix did not converge, with too many repeated `what`.
+void check_converged(const Tensor& info, const DimVector& batch, std::string_view op, std::string_view what) {
+  raise_first(info, batch, [&](const std::string& prefix, int32_t code) {
+    return detail::str(op, ": ", prefix, "The algorithm failed to converge because the input matrix is ",
+                       "ill-conditioned or has too many repeated ", what, " (error code: ", code, ").");
+  });
+}
+
+// A fresh status per matrix of the stack `read` (the entries the kernel will read), after raising
+// for the first matrix that holds a NaN or an inf: LAPACK's iterations do not converge on those,
+// and checking here makes that the same on every device, whatever its library does with them.
+Tensor new_info(const Tensor& read, const DimVector& batch, std::string_view op) {
+  raise_first(logical_not(isfinite(read)).reshape({read.size(0), -1}).any(1).to(kInt32), batch,
+              [&](const std::string& prefix, int32_t) {
+                return detail::str(op, ": ", prefix, "The algorithm failed to converge because the input matrix ",
+                                   "contained non-finite values.");
+              });
+  return zeros({read.size(0)}, TensorOptions(kInt32).device(read.device()));
 }
 
 // X [batch..., n, k] = A^-1 B for A [..., n, n] and B [..., n, k] whose batch dims broadcast to
@@ -158,7 +150,7 @@ Tensor lu_solve_values(const Tensor& A, const Tensor& B, const DimVector& batch,
   Tensor pivots = empty({a.size(0), n}, TensorOptions(kInt32).device(a.device()));
   Tensor info = zeros({a.size(0)}, TensorOptions(kInt32).device(a.device()));
   lu_factor_stub(A.device().type, lu, pivots, info, a);
-  check_singular(info, batch, message);
+  raise_first(info, batch, message);
   if (X.numel() > 0)
     lu_solve_stub(A.device().type, stacked_view(X, 2), lu, pivots, stacked(B.expand(with_matrix(batch, n, k))));
   return X;
@@ -443,10 +435,10 @@ std::tuple<Tensor, Tensor, Tensor> svd_values(const Tensor& A, bool vectors, boo
     u = result(batch, {m, ku}, A);
     vh = result(batch, {kv, n}, A);
   }
-  Tensor info = new_info(a, batch, "linalg.svd", "singular values");
+  Tensor info = new_info(a, batch, "linalg.svd");
   svd_stub(A.device().type, vectors ? stacked_view(u, 2) : u, stacked_view(s, 1), vectors ? stacked_view(vh, 2) : vh,
            info, a);
-  check_info(info, batch, "linalg.svd", "singular values");
+  check_converged(info, batch, "linalg.svd", "singular values");
   return {u, s, vh};
 }
 
@@ -459,9 +451,9 @@ std::tuple<Tensor, Tensor> eigh_values(const Tensor& A, bool vectors, bool upper
   }
   Tensor a = stacked(A);
   Tensor l = result(batch, {n}, A), v = vectors ? result(batch, {n, n}, A) : Tensor();
-  Tensor info = new_info(upper ? triu(a) : tril(a), batch, "linalg.eigh", "eigenvalues");
+  Tensor info = new_info(upper ? triu(a) : tril(a), batch, "linalg.eigh");
   eigh_stub(A.device().type, stacked_view(l, 1), vectors ? stacked_view(v, 2) : v, info, a, upper);
-  check_info(info, batch, "linalg.eigh", "eigenvalues");
+  check_converged(info, batch, "linalg.eigh", "eigenvalues");
   return {l, v};
 }
 
@@ -567,7 +559,7 @@ Tensor linalg_cholesky(const Tensor& A, bool upper) {
     // NB: a NaN on the diagonal fails too, as potrf's check; some libraries let it through
     Tensor nan_at = isnan(L.detach().diagonal(0, -2, -1)).reshape({a.size(0), n}).to(kInt32);
     Tensor first_nan = where(nan_at.any(1), argmax(nan_at, 1).to(kInt32) + 1, zeros_like(info));
-    check_singular(where(info > 0, info, first_nan), batch, [](const std::string& prefix, int32_t k) {
+    raise_first(where(info > 0, info, first_nan), batch, [](const std::string& prefix, int32_t k) {
       return detail::str("linalg.cholesky: ", prefix, "The factorization could not be completed because the input is ",
                          "not positive-definite (the leading minor of order ", k, " is not positive-definite).");
     });
