@@ -75,9 +75,9 @@ void check_square(const Tensor& a, std::string_view op) {
 
 DimVector batch_of(const Tensor& a) { return DimVector(a.sizes().begin(), a.sizes().end() - 2); }
 
-DimVector with_matrix(DimVector batch, int64_t rows, int64_t cols) {
-  batch.push_back(rows);
-  batch.push_back(cols);
+// A's batch shape followed by `dims`.
+DimVector with_dims(DimVector batch, std::initializer_list<int64_t> dims) {
+  batch.insert(batch.end(), dims.begin(), dims.end());
   return batch;
 }
 
@@ -87,9 +87,7 @@ Tensor stacked(const Tensor& a) { return contiguous_data(a.detach().reshape({-1,
 // A result of A's batch shape followed by `dims`, allocated as itself (so that it is no view, and
 // autograd records it as the op's own output); the kernel writes it through stacked_view.
 Tensor result(const DimVector& batch, std::initializer_list<int64_t> dims, const Tensor& like) {
-  DimVector shape = batch;
-  shape.insert(shape.end(), dims.begin(), dims.end());
-  return empty(shape, like.options());
+  return empty(with_dims(batch, dims), like.options());
 }
 
 // The contiguous result t as the kernel's [B, ...] stack of its last `dims` dims.
@@ -101,7 +99,7 @@ Tensor stacked_view(const Tensor& t, int64_t dims) {
 
 // rows x cols identities, one per batch element (what a factorisation of an empty matrix gives).
 Tensor eyes(const DimVector& batch, int64_t rows, int64_t cols, const Tensor& like) {
-  return contiguous_data(eye(rows, cols, like.options()).expand(with_matrix(batch, rows, cols)));
+  return contiguous_data(eye(rows, cols, like.options()).expand(with_dims(batch, {rows, cols})));
 }
 
 // Raises LinAlgError(message(prefix, code)) for the first matrix whose status in info is nonzero
@@ -137,6 +135,18 @@ Tensor new_info(const Tensor& read, const DimVector& batch, std::string_view op)
   return zeros({read.size(0)}, TensorOptions(kInt32).device(read.device()));
 }
 
+// The LU kernel's results for the stack a [B, n, n]: the factors, getrf's pivots, and per matrix
+// the 1-based column of U's first zero pivot (0: none).
+struct LuFactors {
+  Tensor lu, pivots, info;
+};
+LuFactors lu_factor_values(const Tensor& a) {
+  const TensorOptions ints = TensorOptions(kInt32).device(a.device());
+  LuFactors f{empty(a.sizes(), a.options()), empty({a.size(0), a.size(1)}, ints), zeros({a.size(0)}, ints)};
+  lu_factor_stub(a.device().type, f.lu, f.pivots, f.info, a);
+  return f;
+}
+
 // X [batch..., n, k] = A^-1 B for A [..., n, n] and B [..., n, k] whose batch dims broadcast to
 // `batch`, no graph; a singular A raises message(prefix, k).
 template <typename Message>
@@ -144,15 +154,12 @@ Tensor lu_solve_values(const Tensor& A, const Tensor& B, const DimVector& batch,
   const int64_t n = A.size(-1), k = B.size(-1);
   Tensor X = result(batch, {n, k}, A);
   if (n == 0) return X;
-  Tensor a = stacked(A.expand(with_matrix(batch, n, n)));
+  Tensor a = stacked(A.expand(with_dims(batch, {n, n})));
   if (a.numel() == 0) return X;
-  Tensor lu = empty(a.sizes(), a.options());
-  Tensor pivots = empty({a.size(0), n}, TensorOptions(kInt32).device(a.device()));
-  Tensor info = zeros({a.size(0)}, TensorOptions(kInt32).device(a.device()));
-  lu_factor_stub(A.device().type, lu, pivots, info, a);
-  raise_first(info, batch, message);
+  const LuFactors f = lu_factor_values(a);
+  raise_first(f.info, batch, message);
   if (X.numel() > 0)
-    lu_solve_stub(A.device().type, stacked_view(X, 2), lu, pivots, stacked(B.expand(with_matrix(batch, n, k))));
+    lu_solve_stub(A.device().type, stacked_view(X, 2), f.lu, f.pivots, stacked(B.expand(with_dims(batch, {n, k}))));
   return X;
 }
 
@@ -346,9 +353,9 @@ struct SlogdetBackward : autograd::Node {
     if (!g[1].defined()) return {Tensor()};  // sign's gradient is 0
     Tensor a = A.unpack(this);
     if (a.size(-1) == 0) return {zeros_like(a)};
-    Tensor singular = eq(sign.unpack(this), 0).unsqueeze(-1).unsqueeze(-1);
-    Tensor gA = g[1].unsqueeze(-1).unsqueeze(-1) * mT(linalg_inv(invertible_part(a, singular.squeeze(-1).squeeze(-1))));
-    return {where(singular, full_like(gA, std::numeric_limits<double>::quiet_NaN()), gA)};
+    Tensor singular = eq(sign.unpack(this), 0);
+    Tensor gA = g[1].unsqueeze(-1).unsqueeze(-1) * mT(linalg_inv(invertible_part(a, singular)));
+    return {where(singular.unsqueeze(-1).unsqueeze(-1), full_like(gA, std::numeric_limits<double>::quiet_NaN()), gA)};
   }
   void release_saved() override {
     A.reset();
@@ -425,7 +432,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_values(const Tensor& A, bool vectors, boo
   const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
   const int64_t ku = full ? m : k, kv = full ? n : k;
   if (A.numel() == 0) {
-    Tensor s = zeros(with_matrix(batch, 1, k), A.options()).squeeze(-2);
+    Tensor s = zeros(with_dims(batch, {k}), A.options());
     if (!vectors) return {Tensor(), s, Tensor()};
     return {eyes(batch, m, ku, A), s, eyes(batch, kv, n, A)};
   }
@@ -446,7 +453,7 @@ std::tuple<Tensor, Tensor> eigh_values(const Tensor& A, bool vectors, bool upper
   const DimVector batch = batch_of(A);
   const int64_t n = A.size(-1);
   if (A.numel() == 0) {
-    Tensor l = zeros(with_matrix(batch, 1, n), A.options()).squeeze(-2);
+    Tensor l = zeros(with_dims(batch, {n}), A.options());
     return {l, vectors ? eyes(batch, n, n, A) : Tensor()};
   }
   Tensor a = stacked(A);
@@ -525,7 +532,7 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
   Tensor Q, R;
   if (A.numel() == 0) {
     Q = eyes(batch, m, kq, A);
-    R = zeros(with_matrix(batch, kq, n), A.options());
+    R = zeros(with_dims(batch, {kq, n}), A.options());
   } else {
     Tensor a = stacked(A);
     Q = result(batch, {m, kq}, A);
@@ -579,17 +586,11 @@ namespace {
 std::tuple<Tensor, Tensor> lu_diagonal_and_sign(const Tensor& A) {
   const DimVector batch = batch_of(A);
   const int64_t n = A.size(-1);
-  Tensor a = stacked(A);
-  Tensor lu = empty(a.sizes(), a.options());
-  Tensor pivots = empty({a.size(0), n}, TensorOptions(kInt32).device(a.device()));
-  Tensor info = zeros({a.size(0)}, TensorOptions(kInt32).device(a.device()));
-  lu_factor_stub(A.device().type, lu, pivots, info, a);
-  const Tensor steps = arange(1, n + 1, 1, TensorOptions(kInt32).device(a.device()));
-  const Tensor swaps = ne(pivots, steps).sum({-1});
+  const LuFactors f = lu_factor_values(stacked(A));
+  const Tensor steps = arange(1, n + 1, 1, TensorOptions(kInt32).device(A.device()));
+  const Tensor swaps = ne(f.pivots, steps).sum({-1});
   const Tensor sign = (1 - remainder(swaps, 2) * 2).to(A.dtype());
-  DimVector vector_shape = batch;
-  vector_shape.push_back(n);
-  return {lu.diagonal(0, -2, -1).reshape(vector_shape), sign.reshape(batch)};
+  return {f.lu.diagonal(0, -2, -1).reshape(with_dims(batch, {n})), sign.reshape(batch)};
 }
 
 }  // namespace
@@ -667,10 +668,10 @@ Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, boo
   EMBER_CHECK((left ? rows : cols) == n, op, ": Incompatible shapes of A and B for the equation ",
               left ? "AX = B" : "XA = B", " (", A.size(-2), "x", n, " and ", rows, "x", cols, ")");
   const DimVector batch = broadcast_shapes(batch_of(A), batch_of(B), "linalg.solve_triangular");
-  Tensor X = empty(with_matrix(batch, rows, cols), A.options());
+  Tensor X = empty(with_dims(batch, {rows, cols}), A.options());
   if (X.numel() > 0) {
-    Tensor a = stacked(A.expand(with_matrix(batch, n, n)));
-    Tensor b = stacked(B.expand(with_matrix(batch, rows, cols)));
+    Tensor a = stacked(A.expand(with_dims(batch, {n, n})));
+    Tensor b = stacked(B.expand(with_dims(batch, {rows, cols})));
     solve_triangular_stub(A.device().type, stacked_view(X, 2), a, b, upper, left, unitriangular);
   }
   if (autograd::any_requires_grad(A, B)) {
@@ -787,7 +788,7 @@ Tensor linalg_matrix_exp(const Tensor& A) {
     scale[i] = std::ldexp(1.0, static_cast<int>(-s));
     most = std::max(most, s);
   }
-  const DimVector per_matrix = with_matrix(batch, 1, 1);
+  const DimVector per_matrix = with_dims(batch, {1, 1});
   const auto column = [&](const std::vector<double>& v) {
     return tensor(v, {static_cast<int64_t>(v.size())}, x64.options()).reshape(per_matrix);
   };

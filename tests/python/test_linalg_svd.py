@@ -111,6 +111,12 @@ def test_non_finite_matrices_raise_linalg_error_naming_the_batch_element():
     with pytest.raises(L.LinAlgError, match=r"linalg.eigh: \(Batch element 1\): .*non-finite values"):
         L.eigvalsh(a)
     assert issubclass(L.LinAlgError, RuntimeError)
+    # an inf too (a deliberate difference: PyTorch returns NaN factors there, python/README.md)
+    b = rand(2, 2, requires_grad=False)
+    b[1, 0] = math.inf  # in the triangle eigh reads
+    for fn in (L.svdvals, L.eigvalsh):
+        with pytest.raises(L.LinAlgError, match="contained non-finite values"):
+            fn(b)
     # the triangle eigh does not read may hold anything
     assert not ember.isnan(L.eigvalsh(a, UPLO="U")[1]).any()
 
