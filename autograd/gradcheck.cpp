@@ -39,12 +39,16 @@ void gradcheck(const TensorFunction& fn, const TensorList& inputs, GradcheckOpti
   EMBER_CHECK_TYPE(out.dtype() == kFloat64, "gradcheck: output is ", out.dtype(), "; expected float64");
   const int64_t n_out = out.numel();
 
-  // Analytic Jacobian, one row per output element.
+  // Analytic Jacobian, one row per output element. An output that does not require grad is constant
+  // in the inputs as far as autograd knows (the first gradient of neg, in gradgradcheck): its
+  // Jacobian is zero, which the finite differences must then confirm.
   std::vector<std::vector<std::vector<double>>> analytic(wrt.size());
   for (int64_t k = 0; k < n_out; ++k) {
     Tensor onehot = zeros(out.sizes(), kFloat64);
     static_cast<double*>(onehot.data_ptr())[k] = 1.0;
-    TensorList grads = grad({out}, wrt, {onehot}, /*retain_graph=*/true, false, /*allow_unused=*/true);
+    TensorList grads = out.requires_grad()
+                           ? grad({out}, wrt, {onehot}, /*retain_graph=*/true, false, /*allow_unused=*/true)
+                           : TensorList(wrt.size());
     for (size_t i = 0; i < wrt.size(); ++i) {
       analytic[i].push_back(grads[i].defined() ? values(grads[i])
                                                : std::vector<double>(static_cast<size_t>(wrt[i].numel()), 0.0));

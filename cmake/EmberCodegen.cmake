@@ -9,11 +9,13 @@ set(EMBER_GENERATED ${CMAKE_BINARY_DIR}/generated)
 set(EMBER_GENERATED_HEADERS
   ${EMBER_GENERATED}/include/ember/core/tensor_methods.inc
   ${EMBER_GENERATED}/include/ember/core/kernels/op_codes.h
-  ${EMBER_GENERATED}/include/ember/ops/functions.h)
+  ${EMBER_GENERATED}/include/ember/ops/functions.h
+  ${EMBER_GENERATED}/include/ember/ops/op_db.h)
 set(EMBER_GENERATED_OPS_SOURCES ${EMBER_GENERATED}/ops/tensor_methods.cpp)
 set(EMBER_GENERATED_PYTHON
   ${EMBER_GENERATED}/python/op_bindings.cpp
   ${EMBER_GENERATED}/python/ember/_ops.py
+  ${EMBER_GENERATED}/python/ember/_op_db.py
   ${EMBER_GENERATED}/python/ember/nn/_functional_ops.py)
 
 add_custom_command(

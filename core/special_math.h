@@ -276,20 +276,23 @@ EMBER_HOST_DEVICE inline double gammaincc_fraction(double a, double x) {
 /// The regularised incomplete gamma functions P(a, x) (upper: Q(a, x) = 1 - P(a, x)): the series
 /// of P below x = a + 1, the continued fraction of Q above, the other one as 1 minus it; relative
 /// accuracy about 1e-13 for a up to 1e4. Edge values are PyTorch's (Cephes's): NaN for a < 0 or
-/// x < 0 and for a = x = 0 or a = x = inf, P(0, x > 0) = 1, P(a > 0, 0) = 0, P(inf, finite x) = 0,
-/// P(finite a > 0, inf) = 1.
+/// x < 0 and for a = x = 0 or a = x = inf, P(0, x > 0) = 1, P(a, 0) = 0, P(inf, x != inf) = 0,
+/// P(a, inf) = 1, tried in that order (so P(NaN, 0) = 0).
 EMBER_HOST_DEVICE inline double gammainc(double a, double x, bool upper) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   double p = std::numeric_limits<double>::quiet_NaN();
-  if (a == 0 && x > 0) {
-    p = 1;
-  } else if (a > 0 && x == 0) {
+  // NB: the edges in PyTorch's order, which decides a NaN in the other argument: P(NaN, 0) = 0,
+  // P(NaN, inf) = 1, P(inf, NaN) = 0.
+  if (x < 0 || a < 0) {
+  } else if (a == 0) {
+    if (x > 0) p = 1;
+  } else if (x == 0) {
     p = 0;
-  } else if (a == inf && x >= 0 && x < inf) {
-    p = 0;
-  } else if (a > 0 && a < inf && x == inf) {
+  } else if (a == inf) {
+    if (x != inf) p = 0;
+  } else if (x == inf) {
     p = 1;
-  } else if (a > 0 && x > 0 && a < inf && x < inf) {
+  } else if (a > 0 && x > 0) {
     if (x < a + 1) {
       p = detail::gammainc_series(a, x);
     } else {

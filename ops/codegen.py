@@ -11,6 +11,8 @@ Writes, under <out> (a file is rewritten only when its text changes, so nothing 
     python/op_bindings.cpp                 ember.<op> and Tensor.<op> (pybind11)
     python/ember/_ops.py                   the names `ember` re-exports
     python/ember/nn/_functional_ops.py     the names `ember.nn.functional` re-exports
+    include/ember/ops/op_db.h              the op database for the C++ tests (ember::op_db)
+    python/ember/_op_db.py                 the op database for the Python tests (ember._op_db)
 The table's header comment documents its fields and types. Errors name the entry and the field.
 """
 from __future__ import annotations
@@ -62,7 +64,10 @@ TYPES = {
 }
 RETURNS = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>"}
 FIELDS = {"sig", "doc", "variants", "python", "python_names", "python_variants", "functional", "nogil",
-          "kernel"}
+          "kernel", "test"}
+TEST_FIELDS = {"name", "call", "python_call", "ref", "domain", "avoid", "dtypes", "result", "grad", "cuda"}
+TEST_DTYPES = ("all", "numeric", "float", "integral")
+TEST_RESULTS = {1: ("same", "float", "bool"), 2: ("promote", "divide", "compare", "logical")}
 VARIANTS = {"function", "method"}
 HEADER = "Generated from ops/ops.toml by ops/codegen.py: edit the table, not this file."
 
@@ -96,6 +101,22 @@ class Arg:
 
 
 @dataclasses.dataclass
+class TestCase:
+    """How the op database's tests call and check one use of an op (an entry's `test`)."""
+    name: str
+    arity: int                         # 1: a function of x; 2: of x and y
+    call: str                          # a C++ expression of x (and y)
+    python_call: str                   # the same in Python, over ember's names
+    ref: str | None                    # the float64 reference: a name the Python tests resolve
+    domain: list[tuple[float, float]]  # per input: where its values are drawn
+    avoid: list[float]                 # points the gradient checks' inputs keep 0.2 away from
+    dtypes: str                        # what the op accepts: all, numeric (no bool), float, integral
+    result: str                        # its result dtype (TEST_RESULTS)
+    grad: int                          # 0 none, 1 first derivatives, 2 second too
+    cuda: bool                         # in the CUDA differential test
+
+
+@dataclasses.dataclass
 class Op:
     name: str
     overload: str
@@ -109,6 +130,7 @@ class Op:
     functional: bool
     nogil: bool
     kernels: list[tuple[str, str]]  # (enum, enumerator)
+    tests: list[TestCase] = dataclasses.field(default_factory=list)
 
     @property
     def full_name(self) -> str:
@@ -196,7 +218,41 @@ def parse_op(entry: dict, where: str) -> Op:
             entry.get("python_names", [name]), python_variants, entry.get("functional", False),
             entry.get("nogil", False), parsed_kernels)
     check_op(op, where)
+    tests = entry.get("test", [])
+    op.tests = [parse_test(op, t, where) for t in ([tests] if isinstance(tests, dict) else tests)]
     return op
+
+
+def parse_test(op: Op, entry: dict, where: str) -> TestCase:
+    unknown = set(entry) - TEST_FIELDS
+    if unknown:
+        raise TableError(f"{where}: test: unknown field(s) {sorted(unknown)}; known: {sorted(TEST_FIELDS)}")
+    arity = sum(1 for a in op.args if a.type == "Tensor")
+    if arity not in TEST_RESULTS:
+        raise TableError(f"{where}: test: the database holds ops of one or two tensors, not {arity}")
+    name = entry.get("name", op.name)
+    call = entry.get("call", f"{op.name}({'x, y' if arity == 2 else 'x'})")
+    domain = entry.get("domain")
+    if domain is None:
+        raise TableError(f"{where}: test {name}: missing `domain` ([lo, hi], or one such pair per input)")
+    if all(isinstance(v, (int, float)) for v in domain):
+        domain = [domain] * arity
+    if len(domain) != arity or any(len(d) != 2 or not d[0] < d[1] for d in domain):
+        raise TableError(f"{where}: test {name}: domain {entry['domain']}: expected [lo, hi] with lo < hi, "
+                         f"or {arity} such pairs")
+    dtypes = entry.get("dtypes", "all")
+    result = entry.get("result")
+    if dtypes not in TEST_DTYPES:
+        raise TableError(f"{where}: test {name}: dtypes {dtypes!r}: expected one of {', '.join(TEST_DTYPES)}")
+    if result not in TEST_RESULTS[arity]:
+        raise TableError(f"{where}: test {name}: result {result!r}: expected one of "
+                         f"{', '.join(TEST_RESULTS[arity])}")
+    grad = entry.get("grad", 0 if result in ("bool", "compare", "logical") or dtypes == "integral" else 2)
+    if grad not in (0, 1, 2):
+        raise TableError(f"{where}: test {name}: grad {grad!r}: expected 0, 1 or 2")
+    return TestCase(name, arity, call, entry.get("python_call", call), entry.get("ref"),
+                    [(float(lo), float(hi)) for lo, hi in domain], [float(a) for a in entry.get("avoid", [])],
+                    dtypes, result, grad, entry.get("cuda", True))
 
 
 def check_op(op: Op, where: str) -> None:
@@ -230,6 +286,12 @@ def load(table: pathlib.Path) -> list[Op]:
                 raise TableError(f"op {op.full_name}: kernel {code[0]}::{code[1]} is already op "
                                  f"{codes[code].full_name}'s")
             codes[code] = op
+    names = {}
+    for op in ops:
+        for t in op.tests:
+            if t.name in names:
+                raise TableError(f"op {op.full_name}: test name {t.name!r} is already op {names[t.name]}'s")
+            names[t.name] = op.full_name
     return ops
 
 
@@ -449,6 +511,113 @@ def exported(ops: list[Op], functional_only: bool) -> list[str]:
             and (op.functional or not functional_only) for n in op.python_names if not n.startswith("_")]
 
 
+# ---- the op database
+
+
+def cpp_double(v: float) -> str:
+    if v != v:
+        return "NAN"
+    if abs(v) == float("inf"):
+        return "-INFINITY" if v < 0 else "INFINITY"
+    return repr(v)
+
+
+def op_db_h(ops: list[Op]) -> str:
+    rows = {1: [], 2: []}
+    for op in ops:
+        for t in op.tests:
+            params = "const Tensor& x" + (", const Tensor& y" if t.arity == 2 else "")
+            domains = ", ".join(f"{{{cpp_double(lo)}, {cpp_double(hi)}}}" for lo, hi in t.domain)
+            avoid = ", ".join(cpp_double(a) for a in t.avoid)
+            rows[t.arity].append(
+                f"      {{\"{t.name}\", {{{domains}}}, {{{avoid}}}, Dtypes::{t.dtypes.capitalize()}, "
+                f"Result::{t.result.capitalize()}, {t.grad}, {str(t.cuda).lower()},\n"
+                f"       []({params}) {{ return {t.call}; }}}},\n")
+    return f"""#pragma once
+// {HEADER}
+// The op database: each use of an op that the table's `test` fields describe, with the domain its
+// inputs are drawn from, the dtypes it takes and gives, and how far its gradients are checked, so a
+// test loops over every op instead of listing them (tests/ops/op_db_test.cpp, tests/cuda/).
+#include <string_view>
+#include <vector>
+
+#include "ember/ops/functions.h"
+
+namespace ember::op_db {{
+
+// Numeric: the integer and floating dtypes (not bool); Integral: the integer dtypes and bool
+enum class Dtypes {{ All, Numeric, Float, Integral }};
+enum class Result {{ Same, Float, Bool, Promote, Divide, Compare, Logical }};
+struct Domain {{
+  double lo, hi;
+}};
+
+template <int N, class Fn>
+struct Case {{
+  std::string_view name;
+  Domain domain[N];           // per input
+  std::vector<double> avoid;  // the gradient checks keep inputs 0.2 away from these (kinks, poles)
+  Dtypes dtypes;
+  Result result;
+  int grad;   // 0: not differentiable here, 1: first derivatives checked, 2: second too
+  bool cuda;  // in the CUDA differential test
+  Fn fn;
+}};
+using UnaryCase = Case<1, Tensor (*)(const Tensor&)>;
+using BinaryCase = Case<2, Tensor (*)(const Tensor&, const Tensor&)>;
+
+inline const std::vector<UnaryCase>& unary_cases() {{
+  static const std::vector<UnaryCase> cases = {{
+{"".join(rows[1])}  }};
+  return cases;
+}}
+
+inline const std::vector<BinaryCase>& binary_cases() {{
+  static const std::vector<BinaryCase> cases = {{
+{"".join(rows[2])}  }};
+  return cases;
+}}
+
+}}  // namespace ember::op_db
+"""
+
+
+def op_db_py(ops: list[Op]) -> str:
+    rows = []
+    for op in ops:
+        for t in op.tests:
+            rows.append(f"    OpCase({t.name!r}, {op.full_name!r}, {tuple(op.python_names)!r}, {t.arity}, "
+                        f"{t.python_call!r}, {t.ref!r},\n"
+                        f"           {tuple(t.domain)!r}, {tuple(t.avoid)!r}, {t.dtypes!r}, {t.result!r}, "
+                        f"{t.grad}, {t.cuda}),\n")
+    return f'''"""{HEADER}
+
+The op database: each use of an op that the table's `test` fields describe, for the Python tests to
+loop over (tests/python/property/op_db.py resolves `call` and `ref`)."""
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class OpCase:
+    name: str            # unique in the database
+    op: str              # the table entry, name[.overload]
+    python_names: tuple  # the op's Python names (the first is its own, the others aliases)
+    arity: int           # 1: a function of x, 2: of x and y
+    call: str            # a Python expression of x (and y) over ember's names
+    ref: str             # the float64 reference's name, or None
+    domain: tuple        # per input, (lo, hi): where its values are drawn
+    avoid: tuple         # points the gradient checks keep 0.2 away from
+    dtypes: str          # "all", "numeric" (no bool), "float" or "integral" (ints and bool)
+    result: str          # unary: "same", "float", "bool"; binary: "promote", "divide", "compare", "logical"
+    grad: int            # 0 none, 1 first derivatives, 2 second too
+    cuda: bool           # in the CUDA differential test
+
+
+CASES = (
+{"".join(rows)})
+'''
+
+
 # ---- output
 
 
@@ -462,6 +631,8 @@ def outputs(ops: list[Op]) -> dict[str, str]:
         "python/ember/_ops.py": python_exports(exported(ops, False), "._C", "The ops `ember` re-exports."),
         "python/ember/nn/_functional_ops.py": python_exports(
             exported(ops, True), ".._C", "The ops `ember.nn.functional` re-exports."),
+        "include/ember/ops/op_db.h": op_db_h(ops),
+        "python/ember/_op_db.py": op_db_py(ops),
     }
 
 

@@ -119,7 +119,8 @@ struct PolygammaBackward : SavedOneBackward {
 };
 
 // The modified Bessel functions' gradients, PyTorch's formulas (each in differentiable ops, so
-// double backward works); at x = 0, where i1(x) / x and i1e(x) / x are 0 / 0, their limit 1/2.
+// double backward works). Where |x| is below the dtype's epsilon, the gradients of i1 and i1e are
+// their limit at 0, 1/2, to rounding: i1(x) / x is 0 / 0 at 0 and rounds to 0 or 1 at a subnormal.
 // d i0 = i1
 struct I0Backward : SavedOneBackward {
   const char* name() const override { return "I0Backward"; }
@@ -133,20 +134,24 @@ struct I0eBackward : SavedOneBackward {
     return {g[0] * (special_i1e(x) - sign(x) * special_i0e(x))};
   }
 };
+Tensor below_epsilon(const Tensor& x) {
+  return lt(abs(x), x.dtype() == kFloat64 ? std::numeric_limits<double>::epsilon()
+                                          : static_cast<double>(std::numeric_limits<float>::epsilon()));
+}
 // d i1 = i0 - i1 / x
 struct I1Backward : SavedOneBackward {
   const char* name() const override { return "SpecialI1Backward"; }
   TensorList apply(TensorList&& g) override {
-    Tensor x = saved.unpack(this), zero = eq(x, 0.0);
-    return {g[0] * where(zero, 0.5, i0(x) - special_i1(x) / where(zero, 1.0, x))};
+    Tensor x = saved.unpack(this), tiny = below_epsilon(x);
+    return {g[0] * where(tiny, 0.5, i0(x) - special_i1(x) / where(tiny, 1.0, x))};
   }
 };
 // d i1e = i0e - i1e (sign(x) + 1 / x)
 struct I1eBackward : SavedOneBackward {
   const char* name() const override { return "SpecialI1eBackward"; }
   TensorList apply(TensorList&& g) override {
-    Tensor x = saved.unpack(this), zero = eq(x, 0.0);
-    return {g[0] * where(zero, 0.5, special_i0e(x) - special_i1e(x) * (sign(x) + reciprocal(where(zero, 1.0, x))))};
+    Tensor x = saved.unpack(this), tiny = below_epsilon(x);
+    return {g[0] * where(tiny, 0.5, special_i0e(x) - special_i1e(x) * (sign(x) + reciprocal(where(tiny, 1.0, x))))};
   }
 };
 

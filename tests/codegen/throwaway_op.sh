@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Proves the count of tutorials/adding_an_op.md: an elementwise op with a kernel of its own (a
-# throwaway `cube`) is added by editing exactly five files (its table entry, its forward and
-# backward, its CPU kernel, its CUDA math, its test); the generator then gives it its C++ declaration, Tensor
-# method, op code, Python bindings and re-export, and every edited or generated file that names it
-# compiles (-fsyntax-only). Runs on a copy of the sources; the checkout is not touched.
+# throwaway `cube`) is added by editing exactly four files (its table entry with its `test`, its
+# forward and backward, its CPU kernel, its CUDA math); the generator then gives it its C++
+# declaration, Tensor method, op code, Python bindings and re-export, and its op database entries,
+# through which the C++ and Python tests reach it with no test edited; every edited or generated
+# file that names it, and the C++ op database test, compiles (-fsyntax-only). Runs on a copy of the
+# sources; the checkout is not touched.
 #   throwaway_op.sh PYTHON CXX SOURCE_DIR BINDINGS_PYTHON [-I<dir> ...]    (-I: Eigen, absl, GoogleTest)
 # BINDINGS_PYTHON is an interpreter with pybind11 (the tests' .venv); without one the bindings'
 # compile is skipped, and says so.
@@ -19,13 +21,14 @@ mkdir -p "$work/src/python" "$work/src/tests" "$work/src/cuda" "$work/include"
 for d in "${copied[@]}"; do cp -r "$src/$d" "$work/src/$d"; done
 ln -s "$work/src" "$work/include/ember"
 
-# ---- the five edits
+# ---- the four edits
 cat >>"$work/src/ops/ops.toml" <<'TOML'
 
 [[op]]
 sig = "cube(Tensor self) -> Tensor"
 kernel = "UnaryOp::Cube"
 doc = "self ** 3, elementwise (a throwaway op of tests/codegen/throwaway_op.sh)."
+test = { ref = "lambda x: x ** 3", domain = [-2, 2], dtypes = "numeric", result = "same" }
 TOML
 cat >>"$work/src/ops/unary.cpp" <<'CPP'
 
@@ -50,21 +53,14 @@ math=$work/src/cuda/shared/elementwise_math.h
 grep -q '^    case UnaryOp::Neg:$' "$math" || { echo "FAIL: no 'case UnaryOp::Neg:' table line in $math"; exit 1; }
 sed -i 's|^\( *\)case UnaryOp::Neg:$|\1case UnaryOp::Cube:\n&|' "$math"
 sed -i 's|^\( *\)case UnaryOp::Neg: return|\1case UnaryOp::Cube: return static_cast<T>(x * x * x);\n&|' "$math"
-cat >>"$work/src/tests/ops/unary_test.cpp" <<'CPP'
 
-TEST(ThrowawayOpTest, CubeAndItsGradient) {
-  expect_values_near(cube(tensor(std::vector<double>{-2, 0.5, 3})), {-8, 0.125, 27}, 0, 0);
-  check_grads([](const Tensor& t) { return t.cube(); }, -2, 2);
-}
-CPP
-
-# ---- exactly those five files differ from the sources
+# ---- exactly those four files differ from the sources
 changed=$(for d in "${copied[@]}"; do diff -rq "$src/$d" "$work/src/$d" || true; done | sed "s|^Files $src/\([^ ]*\) and .*|\1|")
-expected=$'core/cpu/unary_kernel.cpp\ncuda/shared/elementwise_math.h\nops/ops.toml\nops/unary.cpp\ntests/ops/unary_test.cpp'
+expected=$'core/cpu/unary_kernel.cpp\ncuda/shared/elementwise_math.h\nops/ops.toml\nops/unary.cpp'
 if [[ $(sort <<<"$changed") != "$expected" ]]; then
-  echo "FAIL: the edits changed these files instead of the five expected:"; echo "$changed"; exit 1
+  echo "FAIL: the edits changed these files instead of the four expected:"; echo "$changed"; exit 1
 fi
-echo "ok: five files edited: $(tr '\n' ' ' <<<"$changed")"
+echo "ok: four files edited: $(tr '\n' ' ' <<<"$changed")"
 
 # ---- the generator gives it everything else
 gen=$work/generated
@@ -80,6 +76,9 @@ expect ops/tensor_methods.cpp 'Tensor Tensor::cube() const {'
 expect python/op_bindings.cpp 'm.def("cube"'
 expect python/op_bindings.cpp 'cls.def("cube"'
 expect python/ember/_ops.py '"cube",'
+expect include/ember/ops/op_db.h '{"cube", {{-2.0, 2.0}}'
+expect include/ember/ops/op_db.h 'return cube(x);'
+expect python/ember/_op_db.py "OpCase('cube', 'cube', ('cube',), 1, 'cube(x)', 'lambda x: x ** 3',"
 
 # ---- and every file that names it compiles
 compile() {  # compile FILE [FLAGS...]
@@ -96,7 +95,7 @@ compile "$kernel"
 printf '#include "ember/cuda/shared/elementwise_math.h"\nstatic_assert(ember::cuda::unary_defined(ember::UnaryOp::Cube, false, false));\nfloat f(float x) { return ember::cuda::unary_op<float>(ember::UnaryOp::Cube, x, {}); }\n' >"$work/cube_math.cpp"
 compile "$work/cube_math.cpp"
 compile "$gen/ops/tensor_methods.cpp"
-compile "$work/src/tests/ops/unary_test.cpp" -I"$work/src/tests"
+compile "$work/src/tests/ops/op_db_test.cpp" -I"$work/src/tests"
 if pybind=$("$bindings_python" -m pybind11 --includes 2>/dev/null); then
   # shellcheck disable=SC2086  # two -I flags
   compile "$gen/python/op_bindings.cpp" -I"$work/src/python/src" $pybind

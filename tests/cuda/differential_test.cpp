@@ -7,6 +7,7 @@
 
 #include "cuda_test_util.h"
 #include "ember/nn/loss.h"
+#include "ember/ops/op_db.h"
 
 using namespace ember;
 using namespace ember::cuda_test;
@@ -20,60 +21,13 @@ struct UnaryCase {
   std::function<Tensor(const Tensor&)> op;
 };
 
+// The op database's unary cases of floating inputs (ops/ops.toml).
 std::vector<UnaryCase> unary_ops() {
-  return {
-      {"neg", -3, 3, [](const Tensor& x) { return x.neg(); }},
-      {"exp", -5, 5, [](const Tensor& x) { return x.exp(); }},
-      {"log", 0.1, 5, [](const Tensor& x) { return x.log(); }},
-      {"sqrt", 0.1, 5, [](const Tensor& x) { return x.sqrt(); }},
-      {"rsqrt", 0.1, 5, [](const Tensor& x) { return x.rsqrt(); }},
-      {"abs", -3, 3, [](const Tensor& x) { return x.abs(); }},
-      {"sign", -3, 3, [](const Tensor& x) { return x.sign(); }},
-      {"erf", -3, 3, [](const Tensor& x) { return x.erf(); }},
-      {"erfc", -3, 3, [](const Tensor& x) { return x.erfc(); }},
-      {"erfinv", -0.95, 0.95, [](const Tensor& x) { return x.erfinv(); }},
-      {"lgamma", -3.7, 6, [](const Tensor& x) { return x.lgamma(); }},
-      {"digamma", 0.2, 6, [](const Tensor& x) { return x.digamma(); }},
-      {"polygamma 1", 0.2, 6, [](const Tensor& x) { return polygamma(1, x); }},
-      {"polygamma 3", 0.5, 6, [](const Tensor& x) { return polygamma(3, x); }},
-      {"sin", -30, 30, [](const Tensor& x) { return x.sin(); }},
-      {"cos", -30, 30, [](const Tensor& x) { return x.cos(); }},
-      {"tan", -1.2, 1.2, [](const Tensor& x) { return x.tan(); }},
-      {"asin", -0.9, 0.9, [](const Tensor& x) { return x.asin(); }},
-      {"acos", -0.9, 0.9, [](const Tensor& x) { return x.acos(); }},
-      {"atan", -3, 3, [](const Tensor& x) { return x.atan(); }},
-      {"sinh", -3, 3, [](const Tensor& x) { return x.sinh(); }},
-      {"cosh", -3, 3, [](const Tensor& x) { return x.cosh(); }},
-      {"asinh", -3, 3, [](const Tensor& x) { return x.asinh(); }},
-      {"acosh", 1.1, 4, [](const Tensor& x) { return x.acosh(); }},
-      {"atanh", -0.9, 0.9, [](const Tensor& x) { return x.atanh(); }},
-      {"log1p", -0.9, 3, [](const Tensor& x) { return x.log1p(); }},
-      {"expm1", -3, 3, [](const Tensor& x) { return x.expm1(); }},
-      {"log2", 0.1, 5, [](const Tensor& x) { return x.log2(); }},
-      {"log10", 0.1, 5, [](const Tensor& x) { return x.log10(); }},
-      {"reciprocal", 0.5, 3, [](const Tensor& x) { return x.reciprocal(); }},
-      {"floor", -3, 3, [](const Tensor& x) { return x.floor(); }},
-      {"ceil", -3, 3, [](const Tensor& x) { return x.ceil(); }},
-      {"round", -3, 3, [](const Tensor& x) { return x.round(); }},
-      {"trunc", -3, 3, [](const Tensor& x) { return x.trunc(); }},
-      {"frac", -3, 3, [](const Tensor& x) { return x.frac(); }},
-      {"clamp", -3, 3, [](const Tensor& x) { return x.clamp(-0.5, 1.25); }},
-      {"clamp min", -3, 3, [](const Tensor& x) { return x.clamp(-0.5); }},
-      {"tanh", -3, 3, [](const Tensor& x) { return x.tanh(); }},
-      {"sigmoid", -6, 6, [](const Tensor& x) { return x.sigmoid(); }},
-      {"relu", -3, 3, [](const Tensor& x) { return x.relu(); }},
-      {"gelu", -3, 3, [](const Tensor& x) { return gelu(x); }},
-      {"gelu tanh", -3, 3, [](const Tensor& x) { return gelu(x, "tanh"); }},
-      {"leaky_relu", -3, 3, [](const Tensor& x) { return leaky_relu(x, 0.2); }},
-      {"hardtanh", -3, 3, [](const Tensor& x) { return hardtanh(x, -0.5, 1.25); }},
-      {"pow 2", -3, 3, [](const Tensor& x) { return x.pow(2); }},
-      {"pow 3", -3, 3, [](const Tensor& x) { return x.pow(3); }},
-      {"pow 0.5", 0.1, 3, [](const Tensor& x) { return x.pow(0.5); }},
-      {"pow -1", 0.5, 3, [](const Tensor& x) { return x.pow(-1); }},
-      {"pow -2", 0.5, 3, [](const Tensor& x) { return x.pow(-2); }},
-      {"pow 1.7", 0.1, 3, [](const Tensor& x) { return x.pow(1.7); }},
-      {"square", -3, 3, [](const Tensor& x) { return x.square(); }},
-  };
+  std::vector<UnaryCase> cases;
+  for (const op_db::UnaryCase& c : op_db::unary_cases())
+    if (c.cuda && c.dtypes != op_db::Dtypes::Integral)
+      cases.push_back({std::string(c.name), c.domain[0].lo, c.domain[0].hi, c.fn});
+  return cases;
 }
 
 }  // namespace
@@ -110,26 +64,17 @@ namespace {
 
 struct BinaryCase {
   std::string name;
-  double lo, hi;
+  op_db::Domain a, b;  // the operands' domains
   std::function<Tensor(const Tensor&, const Tensor&)> op;
 };
 
+// The op database's binary cases of floating operands (ops/ops.toml).
 std::vector<BinaryCase> binary_ops() {
-  return {
-      {"add", -3, 3, [](const Tensor& a, const Tensor& b) { return a + b; }},
-      {"sub", -3, 3, [](const Tensor& a, const Tensor& b) { return a - b; }},
-      {"mul", -3, 3, [](const Tensor& a, const Tensor& b) { return a * b; }},
-      {"div", 0.5, 3, [](const Tensor& a, const Tensor& b) { return a / b; }},
-      {"pow", 0.5, 2, [](const Tensor& a, const Tensor& b) { return pow(a, b); }},
-      {"remainder", 0.5, 5, [](const Tensor& a, const Tensor& b) { return remainder(a - 2.5, b); }},
-      {"fmod", 0.5, 5, [](const Tensor& a, const Tensor& b) { return fmod(a - 2.5, b); }},
-      {"floor_divide", 0.5, 5, [](const Tensor& a, const Tensor& b) { return floor_divide(a - 2.5, b); }},
-      {"atan2", -3, 3, [](const Tensor& a, const Tensor& b) { return atan2(a, b); }},
-      {"igamma", 0.2, 6, [](const Tensor& a, const Tensor& b) { return igamma(a, b); }},
-      {"igammac", 0.2, 6, [](const Tensor& a, const Tensor& b) { return igammac(a, b); }},
-      {"maximum", -3, 3, [](const Tensor& a, const Tensor& b) { return maximum(a, b); }},
-      {"minimum", -3, 3, [](const Tensor& a, const Tensor& b) { return minimum(a, b); }},
-  };
+  std::vector<BinaryCase> cases;
+  for (const op_db::BinaryCase& c : op_db::binary_cases())
+    if (c.cuda && c.dtypes != op_db::Dtypes::Integral)
+      cases.push_back({std::string(c.name), c.domain[0], c.domain[1], c.fn});
+  return cases;
 }
 
 // Pairs of layouts of the two operands: both plain, broadcast against each other, one
@@ -159,22 +104,28 @@ TEST(DifferentialTest, BinaryOpsEveryLayout_CUDA) {
     for (const PairLayout& l : pair_layouts())
       for (DType t : {kFloat64, kFloat32})
         check({b.name + ", " + l.name + ", " + std::string(dtype_name(t)),
-               {uniform(l.a, b.lo, b.hi, ++seed, t), uniform(l.b, b.lo, b.hi, ++seed, t)},
+               {uniform(l.a, b.a.lo, b.a.hi, ++seed, t), uniform(l.b, b.b.lo, b.b.hi, ++seed, t)},
                l.views,
                [&](const Inputs& in) { return b.op(in[0], in[1]); },
-               t == kFloat64 ? 1e-10 : 2e-5, t == kFloat64 ? 1e-10 : 2e-5});
+               t == kFloat64 ? 1e-10 : 2e-5,
+               t == kFloat64 ? 1e-10 : 2e-5});
 }
 
 TEST(DifferentialTest, IntegerAndBoolArithmetic_CUDA) {
   for (DType t : {kUInt8, kInt32, kInt64}) {
     const Tensor a = uniform({4, 6}, 0, 100, 7).floor().to(t);
     const Tensor b = uniform({6}, 1, 9, 8).floor().to(t);  // no zero divisor
-    for (const BinaryCase& op : binary_ops()) {
-      if (op.name == "atan2" || op.name == "pow" || op.name == "remainder" || op.name == "fmod" ||
-          op.name == "floor_divide" || op.name == "igamma" || op.name == "igammac")
+    for (const op_db::BinaryCase& op : op_db::binary_cases()) {
+      if (!op.cuda || op.dtypes == op_db::Dtypes::Float || op.dtypes == op_db::Dtypes::Integral || op.name == "atan2" ||
+          op.name == "pow")
         continue;  // floating only, or checked below
-      check({op.name + " " + std::string(dtype_name(t)), {a, b}, nullptr,
-             [&](const Inputs& in) { return op.op(in[0], in[1]); }, 0, 0, false});
+      check({std::string(op.name) + " " + std::string(dtype_name(t)),
+             {a, b},
+             nullptr,
+             [&](const Inputs& in) { return op.fn(in[0], in[1]); },
+             0,
+             0,
+             false});
     }
     check({"remainder " + std::string(dtype_name(t)), {a, b}, nullptr,
            [](const Inputs& in) { return remainder(in[0], in[1]); }, 0, 0, false});

@@ -99,7 +99,15 @@ TEST(BesselTest, GradientsMatchFiniteDifferencesTwiceAndAreTorchsAtZero) {
     }
     gradcheck(fn, {(rand({}, kFloat64, &gen) + 0.5).set_requires_grad()});
   }
-  // at 0, i1(x) / x and i1e(x) / x take their limit 1/2 (PyTorch's), and the second derivative is finite
+  // at 0, i1(x) / x and i1e(x) / x take their limit 1/2 (PyTorch's), and the second derivative is finite;
+  // so do they below epsilon, where i1(x) / x rounds to 0 or 1 (the subnormals)
+  const double sub = std::numeric_limits<double>::denorm_min();
+  for (auto f : {&special_i1, &special_i1e}) {
+    const Tensor tiny = tensor({sub, -sub, 1e-300, -1e-17}).set_requires_grad();
+    expect_values(autograd::grad({f(tiny).sum()}, {tiny})[0], {0.5, 0.5, 0.5, 0.5});
+    const Tensor tiny32 = tensor({std::numeric_limits<float>::denorm_min(), 1e-8f}).set_requires_grad();
+    expect_values(autograd::grad({f(tiny32).sum()}, {tiny32})[0], {0.5, 0.5});
+  }
   const Tensor zero = tensor({0.0, -0.0}).set_requires_grad();
   const std::vector<double> want = {0, 0, 0.5, 0.5};
   int k = 0;

@@ -74,6 +74,10 @@ TEST(IncompleteGammaTest, EdgeValuesArePyTorchs) {
   const Tensor x = tensor({3.0, 0.0, 5.0, kInf, 0.0, kInf, 1.0, -1.0, 1.0, kNaN});
   expect_values(igamma(a, x), {1, 0, 0, 1, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN});
   expect_values(igammac(a, x), {0, 1, 1, 0, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN});
+  // PyTorch's edges are tried in order, which decides a NaN in the other argument
+  const Tensor na = tensor({kNaN, kNaN, kInf, kNaN}), nx = tensor({0.0, kInf, kNaN, 1.0});
+  expect_values(igamma(na, nx), {0, 1, 0, kNaN});
+  expect_values(igammac(na, nx), {1, 0, 1, kNaN});
 }
 
 TEST(IncompleteGammaTest, Float32IsTheDoubleResultRoundedAndShapesBroadcast) {

@@ -2,6 +2,7 @@
 binary ops and comparisons with broadcasting, every dtype pair, 0-d tensors and Python numbers on
 either side (result dtype by PyTorch's promotion rules), where, clamp, and the in-place ops."""
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -10,88 +11,42 @@ from hypothesis import given, strategies as st
 import ember
 import ember.nn.functional as F
 import known_failures
+import op_db
 import torch_rules
 from reference import assert_buffer_written, assert_close, cast_like_torch, category, result_type
 from strategies import (ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, NUMPY_OF, broadcastable_shapes, is_float,
                         python_scalars, tensors)
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
-_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+NUMERIC = INT_DTYPES + FLOAT_DTYPES
 
 
-def _lgamma_scalar(v: float) -> float:
-    if math.isnan(v):
-        return v
-    if math.isinf(v) or (v <= 0 and v == math.floor(v)):
-        return math.inf  # the poles, and both infinities (PyTorch's)
-    return math.lgamma(v)
+def _aliases(cases, table, arity):
+    """ember.negative is ember.neg: each alias of a database op is checked as the op is."""
+    for c in cases:
+        if c.ref and c.call == f"{c.python_names[0]}({'x, y' if arity == 2 else 'x'})":
+            for alias in c.python_names[1:]:
+                table[alias] = (getattr(ember, alias), *table[c.name][1:])
 
 
-_lgamma = np.vectorize(_lgamma_scalar, otypes=[np.float64])
-
-
-def _gelu_tanh(x):
-    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
-
-
-# name -> (ember function, NumPy float64 function, dtypes it accepts, result: "same" or "float")
-UNARY = {
-    "neg": (ember.neg, np.negative, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "negative": (ember.negative, np.negative, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "__neg__": (lambda t: -t, np.negative, INT_DTYPES + FLOAT_DTYPES, "same"),
+# name -> (ember function, NumPy float64 function, dtypes it accepts, result: "same", "float" or "bool"):
+# the op database's unary cases (ops/ops.toml), their aliases, and the operators and the functions
+# of ember.nn.functional that are not table ops.
+UNARY = {c.name: (op_db.function(c), op_db.reference(c), op_db.DTYPES[c.dtypes], c.result)
+         for c in op_db.UNARY if c.ref}
+_aliases(op_db.UNARY, UNARY, 1)
+UNARY.update({
+    "__neg__": (lambda t: -t, np.negative, NUMERIC, "same"),
     "__pos__": (lambda t: +t, lambda x: x, ALL_DTYPES, "same"),
-    "abs": (ember.abs, np.abs, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "__abs__": (abs, np.abs, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "sign": (ember.sign, torch_rules.sign, ALL_DTYPES, "same"),  # sign(NaN) is 0
-    "relu": (ember.relu, lambda x: np.maximum(x, 0), INT_DTYPES + FLOAT_DTYPES, "same"),
-    "exp": (ember.exp, np.exp, ALL_DTYPES, "float"),
-    "log": (ember.log, np.log, ALL_DTYPES, "float"),
-    "sqrt": (ember.sqrt, np.sqrt, ALL_DTYPES, "float"),
-    "rsqrt": (ember.rsqrt, lambda x: 1 / np.sqrt(x), ALL_DTYPES, "float"),
-    "erf": (ember.erf, _erf, ALL_DTYPES, "float"),
-    "erfc": (ember.erfc, _erfc, ALL_DTYPES, "float"),
-    "lgamma": (ember.lgamma, _lgamma, ALL_DTYPES, "float"),
-    "i0": (ember.i0, np.i0, ALL_DTYPES, "float"),
-    "tanh": (ember.tanh, np.tanh, ALL_DTYPES, "float"),
-    "sigmoid": (ember.sigmoid, lambda x: 1 / (1 + np.exp(-x)), ALL_DTYPES, "float"),
-    "gelu": (ember.gelu, lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), FLOAT_DTYPES, "float"),
-    "gelu_tanh": (lambda t: ember.gelu(t, approximate="tanh"), _gelu_tanh, FLOAT_DTYPES, "float"),
+    "__abs__": (abs, np.abs, NUMERIC, "same"),
     "silu": (F.silu, lambda x: x / (1 + np.exp(-x)), FLOAT_DTYPES, "float"),
-    "logical_not": (ember.logical_not, np.logical_not, ALL_DTYPES, "bool"),
-    "sin": (ember.sin, np.sin, ALL_DTYPES, "float"),
-    "cos": (ember.cos, np.cos, ALL_DTYPES, "float"),
-    "tan": (ember.tan, np.tan, ALL_DTYPES, "float"),
-    "asin": (ember.asin, np.arcsin, ALL_DTYPES, "float"),
-    "arccos": (ember.arccos, np.arccos, ALL_DTYPES, "float"),
-    "atan": (ember.atan, np.arctan, ALL_DTYPES, "float"),
-    "sinh": (ember.sinh, np.sinh, ALL_DTYPES, "float"),
-    "cosh": (ember.cosh, np.cosh, ALL_DTYPES, "float"),
-    "asinh": (ember.asinh, np.arcsinh, ALL_DTYPES, "float"),
-    "acosh": (ember.acosh, np.arccosh, ALL_DTYPES, "float"),
-    "atanh": (ember.atanh, np.arctanh, ALL_DTYPES, "float"),
-    "log1p": (ember.log1p, np.log1p, ALL_DTYPES, "float"),
-    "expm1": (ember.expm1, np.expm1, ALL_DTYPES, "float"),
-    "log2": (ember.log2, np.log2, ALL_DTYPES, "float"),
-    "log10": (ember.log10, np.log10, ALL_DTYPES, "float"),
-    "reciprocal": (ember.reciprocal, lambda x: 1 / x, ALL_DTYPES, "float"),
-    "floor": (ember.floor, np.floor, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "ceil": (ember.ceil, np.ceil, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "round": (ember.round, np.round, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "trunc": (ember.trunc, np.trunc, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "fix": (ember.fix, np.trunc, INT_DTYPES + FLOAT_DTYPES, "same"),
-    "frac": (ember.frac, lambda x: x - np.trunc(x), FLOAT_DTYPES, "same"),
-    "square": (ember.square, np.square, FLOAT_DTYPES, "same"),
-    "isnan": (ember.isnan, np.isnan, ALL_DTYPES, "bool"),
-    "isinf": (ember.isinf, np.isinf, ALL_DTYPES, "bool"),
-    "isfinite": (ember.isfinite, np.isfinite, ALL_DTYPES, "bool"),
     "hardshrink": (F.hardshrink, torch_rules.hardshrink, FLOAT_DTYPES, "same"),
     "softshrink": (F.softshrink, torch_rules.softshrink, FLOAT_DTYPES, "same"),
-    "hardtanh": (F.hardtanh, lambda x: np.minimum(np.maximum(x, -1.0), 1.0), FLOAT_DTYPES, "same"),
     "relu6": (F.relu6, lambda x: np.minimum(np.maximum(x, 0.0), 6.0), FLOAT_DTYPES, "same"),
     "elu": (F.elu, lambda x: np.where(x > 0, x, np.expm1(x)), FLOAT_DTYPES, "same"),
     "softplus": (F.softplus, lambda x: np.where(x > 20, x, np.log1p(np.exp(x))), FLOAT_DTYPES, "same"),
     "logsigmoid": (F.logsigmoid, lambda x: -np.logaddexp(0, -x), FLOAT_DTYPES, "same"),
-}
+})
 # name -> (known bug, the inputs that hit it)
 UNARY_KNOWN = {"hardshrink": ("shrink-nan", np.isnan), "softshrink": ("shrink-nan", np.isnan)}
 
@@ -117,8 +72,13 @@ def test_unary_matches_numpy(name, data):
     # NB: integer results in int64, which wraps as the op does (abs and neg of the smallest int64 are
     # itself); a float64 detour would round 2**63 - 1 up.
     # An integer input of a float op is converted to float32 first (2**31 - 1 becomes 2**31).
-    source = x.array.astype(np.int64) if kind == "same" and not is_float(x.tensor.dtype) else \
-        x.array.astype(NUMPY_OF[out_dtype] if is_float(out_dtype) else np.float64).astype(np.float64)
+    # A bool input of a "same" op stays bool: ~True is False.
+    if kind == "same" and x.tensor.dtype == ember.bool:
+        source = x.array
+    elif kind == "same" and not is_float(x.tensor.dtype):
+        source = x.array.astype(np.int64)
+    else:
+        source = x.array.astype(NUMPY_OF[out_dtype] if is_float(out_dtype) else np.float64).astype(np.float64)
     with np.errstate(all="ignore"):
         expected = cast_like_torch(ref(source), out_dtype)
     assert_close(fn(x.tensor), expected, dtype=out_dtype, what=name)
@@ -136,42 +96,20 @@ def test_leaky_relu_matches_numpy(slope, data):
 
 # ---- binary ops
 
-# name -> (ember function of two operands, NumPy function, kind of result)
-BINARY = {
-    "add": (ember.add, np.add, "promote"),
-    "__add__": (lambda a, b: a + b, np.add, "promote"),
-    "sub": (ember.sub, np.subtract, "promote"),
-    "subtract": (ember.subtract, np.subtract, "promote"),
-    "__sub__": (lambda a, b: a - b, np.subtract, "promote"),
-    "mul": (ember.mul, np.multiply, "promote"),
-    "multiply": (ember.multiply, np.multiply, "promote"),
-    "__mul__": (lambda a, b: a * b, np.multiply, "promote"),
-    "div": (ember.div, np.divide, "divide"),
-    "divide": (ember.divide, np.divide, "divide"),
-    "true_divide": (ember.true_divide, np.divide, "divide"),
-    "__truediv__": (lambda a, b: a / b, np.divide, "divide"),
-    "pow": (ember.pow, np.power, "promote"),
-    "__pow__": (lambda a, b: a ** b, np.power, "promote"),
-    "maximum": (ember.maximum, np.maximum, "promote"),
-    "minimum": (ember.minimum, np.minimum, "promote"),
-    "max_binary": (ember.max, np.maximum, "promote"),
-    "min_binary": (ember.min, np.minimum, "promote"),
-    "eq": (ember.eq, np.equal, "compare"),
-    "ne": (ember.ne, np.not_equal, "compare"),
-    "lt": (ember.lt, np.less, "compare"),
-    "le": (ember.le, np.less_equal, "compare"),
-    "gt": (ember.gt, np.greater, "compare"),
-    "ge": (ember.ge, np.greater_equal, "compare"),
-    "__eq__": (lambda a, b: a == b, np.equal, "compare"),
-    "__ne__": (lambda a, b: a != b, np.not_equal, "compare"),
-    "__lt__": (lambda a, b: a < b, np.less, "compare"),
-    "__le__": (lambda a, b: a <= b, np.less_equal, "compare"),
-    "__gt__": (lambda a, b: a > b, np.greater, "compare"),
-    "__ge__": (lambda a, b: a >= b, np.greater_equal, "compare"),
-    "logical_and": (ember.logical_and, np.logical_and, "logical"),
-    "logical_or": (ember.logical_or, np.logical_or, "logical"),
-}
-_TENSOR_ONLY = {"maximum", "minimum", "max_binary", "min_binary", "logical_and", "logical_or"}
+# name -> (ember function of two operands, NumPy function, kind of result, dtypes of the operands): the
+# op database's binary cases, their aliases, the operators, and max/min of two tensors
+BINARY = {c.name: (op_db.function(c), op_db.reference(c), c.result, op_db.DTYPES[c.dtypes])
+          for c in op_db.BINARY if c.ref}
+_aliases(op_db.BINARY, BINARY, 2)
+for _op, _name in {"add": "__add__", "sub": "__sub__", "mul": "__mul__", "div": "__truediv__", "pow": "__pow__",
+                   "eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__",
+                   "ge": "__ge__"}.items():
+    BINARY[_name] = (getattr(operator, _name), *BINARY[_op][1:])
+BINARY["max_binary"] = (ember.max, np.maximum, "promote", ALL_DTYPES)
+BINARY["min_binary"] = (ember.min, np.minimum, "promote", ALL_DTYPES)
+# the ops that take a Python number for either operand (the operators also on the left)
+_SCALAR_OPS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "eq", "ne", "lt",
+               "le", "gt", "ge"}
 
 
 def binary_oracle(np_fn, a, b, compute, result):
@@ -194,18 +132,18 @@ def _excluded(name, dtype_a, dtype_b):
 
 
 @st.composite
-def operands(draw, name):
-    """Two operands of a binary op: tensors (dimensioned or 0-d, of any dtype and layout, shapes that
-    broadcast) or a tensor and a Python number on either side."""
-    kinds = ["tensors"] if name in _TENSOR_ONLY else ["tensors", "scalar_right"]
+def operands(draw, name, dtypes=ALL_DTYPES):
+    """Two operands of a binary op: tensors (dimensioned or 0-d, of the dtypes and any layout, shapes
+    that broadcast) or a tensor and a Python number on either side."""
+    kinds = ["tensors", "scalar_right"] if name in _SCALAR_OPS or name.startswith("__") else ["tensors"]
     if name.startswith("__") or name == "pow":  # ember.add(2, t) is refused, as torch.add(2, t) is
         kinds.append("scalar_left")
     kind = draw(st.sampled_from(kinds))
     sa, sb = draw(broadcastable_shapes(2))
     pow_op = "pow" in name
     if kind == "tensors":
-        a = draw(tensors(shape=sa, **({"lo": 0.5, "hi": 3} if pow_op else {})), label="a")
-        b = draw(tensors(shape=sb, **({"lo": -3, "hi": 3} if pow_op else {})), label="b")
+        a = draw(tensors(shape=sa, dtypes=dtypes, **({"lo": 0.5, "hi": 3} if pow_op else {})), label="a")
+        b = draw(tensors(shape=sb, dtypes=dtypes, **({"lo": -3, "hi": 3} if pow_op else {})), label="b")
         if pow_op and not is_float(result_type(a.tensor, b.tensor)):
             b = draw(tensors(shape=sb, dtype=b.tensor.dtype, lo=0, hi=3), label="b")
         return a.tensor, b.tensor, a.array, b.array
@@ -231,8 +169,8 @@ def _dtype_of(v):
 @given(data=st.data())
 def test_binary_matches_numpy(name, data):
     """A binary op broadcasts like NumPy, takes PyTorch's promoted dtype, and gives NumPy's values."""
-    fn, ref, kind = BINARY[name]
-    a, b, xa, xb = data.draw(operands(name))
+    fn, ref, kind, dtypes = BINARY[name]
+    a, b, xa, xb = data.draw(operands(name, dtypes))
     promoted = result_type(a, b)
     types = [_dtype_of(a) or promoted, _dtype_of(b) or promoted]
     if _excluded(name, *types):

@@ -23,7 +23,9 @@ def _quiet():
 # ---- values
 
 def sign(x):
-    """torch.sign: NaN gives 0 (NumPy's gives NaN)."""
+    """torch.sign: NaN gives 0 (NumPy's gives NaN); a bool is its own sign."""
+    if np.asarray(x).dtype == np.bool_:
+        return np.asarray(x).copy()
     with _quiet():
         return np.where(np.isnan(x), 0.0, np.sign(x)) if np.asarray(x).dtype.kind == "f" else np.sign(x)
 
