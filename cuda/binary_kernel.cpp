@@ -1,4 +1,4 @@
-// CUDA kernel for elementwise binary arithmetic (the math: cuda/shared/elementwise_math.h).
+// CUDA kernel for elementwise binary arithmetic (the math: core/math/elementwise.h).
 // Integer division, remainder and fmod by zero are errors, as on the CPU: the kernel reports a zero
 // divisor in the device's error slot, and the host waits for it (those ops only).
 #include "ember/core/kernels/binary.h"
@@ -6,6 +6,7 @@
 #include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 namespace {
 
 std::string division_by_zero(int64_t, int64_t, const void* op) {

@@ -1,9 +1,10 @@
-// CUDA kernels for comparisons and where (the math: cuda/shared/elementwise_math.h).
+// CUDA kernels for comparisons and where (the math: core/math/elementwise.h).
 #include "ember/core/kernels/compare.h"
 #include "ember/cuda/tensor_args.h"
 #include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 namespace {
 
 void cuda_compare(CompareOp op, const Tensor& out, const Tensor& a, const Tensor& b) {

@@ -1,10 +1,11 @@
 // CUDA kernels for elementwise unary ops and the fused activation gradients (the math:
-// cuda/shared/elementwise_math.h; the kernel: cuda/kernels/elementwise.cu).
+// core/math/elementwise.h; the kernel: cuda/kernels/elementwise.cu).
 #include "ember/core/kernels/unary.h"
 #include "ember/cuda/tensor_args.h"
 #include "ember/core/kernels/widen.h"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 namespace {
 
 void cuda_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {

@@ -382,21 +382,27 @@ def op_codes_h(ops: list[Op]) -> str:
     for op in ops:
         for family, code in op.kernels:
             families.setdefault(family, []).append((code, op.name))
-    enums, names = [], []
+    enums, names, counts = [], [], []
     for family, codes in families.items():
         enums.append(f"enum class {family} : uint8_t {{ {', '.join(c for c, _ in codes)} }};\n")
+        counts.append(f"template <>\ninline constexpr int kOpCount<{family}> = {len(codes)};\n")
         cases = "".join(f"    case {family}::{c}: return \"{n}\";\n" for c, n in codes)
         names.append(f"constexpr const char* op_name({family} op) {{\n  switch (op) {{\n{cases}  }}\n"
                      f"  return \"{family}\";\n}}\n")
     return f"""#pragma once
 // {HEADER}
 // The op codes of the kernel families, one per `kernel` of the table (kernel contracts:
-// core/kernels/<family>.h), and the op's name each stands for in error messages.
+// core/kernels/<family>.h), how many each family has, and the op's name each stands for in error
+// messages.
 #include <cstdint>
 
 namespace ember {{
 
 {''.join(enums)}
+/// The number of op codes of a family: its codes are 0 to kOpCount - 1.
+template <typename Family>
+inline constexpr int kOpCount = 0;
+{''.join(counts)}
 namespace detail {{
 {''.join(names)}}}  // namespace detail
 

@@ -31,15 +31,6 @@
 
 namespace ember::cpu {
 
-/// a * b of an integral type, wrapping around as PyTorch's integer products do (and not undefined
-/// behaviour, as a signed overflow is in C++): computed in uint64_t, whose product is taken modulo
-/// 2^64, then narrowed (modulo 2^bits since C++20).
-template <typename T>
-T wrapping_mul(T a, T b) {
-  static_assert(std::is_integral_v<T>);
-  return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
-
 template <typename T>
 struct ExactSqrt {
   T operator()(const T& x) const { return std::sqrt(x); }

@@ -1,5 +1,7 @@
 // CPU kernels for elementwise unary ops (ops/unary.h) and the fused activation gradients
-// (ops/activation.h). Floating ops are Eigen array expressions, vectorised on contiguous runs.
+// (ops/activation.h). The common floating ops are Eigen array expressions, vectorised on contiguous
+// runs; every other op code runs the per-element math the CUDA kernels share (core/math/elementwise.h),
+// so a new op needs no case here.
 // NB: GCC 12 flags Eigen's AVX-512 min/max/pow/exp packets as reading uninitialised values (its
 // _mm512_undefined_* placeholders): a false positive that would bury real warnings.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -13,35 +15,16 @@
 
 #include "ember/core/cpu/loops.h"
 #include "ember/core/cpu/math.h"
+#include "ember/core/cpu/visit_op.h"
 #include "ember/core/kernels/unary.h"
-#include "ember/core/special_math.h"
 #include "ember/core/kernels/widen.h"
+#include "ember/core/math/elementwise.h"
 
 namespace ember::cpu {
 namespace {
 
-// The value v saturated into T's range (clamp bounds outside an integer type's range).
-template <typename T>
-T saturate(double v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(v);
-  } else {
-    if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
-    if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-    return static_cast<T>(v);
-  }
-}
-
-template <typename T>
-T int_pow(T x, int64_t e) {
-  T result = 1;
-  while (e) {
-    if (e & 1) result = wrapping_mul(result, x);
-    x = wrapping_mul(x, x);
-    e >>= 1;
-  }
-  return result;
-}
+using elementwise::math::int_pow;
+using elementwise::math::saturate;
 
 template <typename T>
 void pow_scalar(const Tensor& out, const Tensor& in, double e) {
@@ -84,128 +67,108 @@ void clamp(const Tensor& out, const Tensor& in, const UnaryParams& p) {
   }
 }
 
-// Ops defined for floating types only (integer inputs were converted to float32 by the op).
-template <typename T>
-void floating_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
-  // f(x) of a scalar function of double, element by element, rounded once to T
-  const auto in_double = [&](double (*f)(double)) {
-    return unary_kernel<T, T>(out, in, [f](const auto& x) { return x.unaryExpr([f](T v) { return T(f(v)); }); });
-  };
-  switch (op) {
-    case UnaryOp::Exp: return unary_kernel<T, T>(out, in, [](const auto& x) { return exp_of(x); });
-    case UnaryOp::Log: return unary_kernel<T, T>(out, in, [](const auto& x) { return log_of(x); });
-    case UnaryOp::Sqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return sqrt_of(x); });
-    case UnaryOp::Rsqrt: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / sqrt_of(x); });
-    case UnaryOp::Tanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return tanh_of(x); });
-    case UnaryOp::Sigmoid: return unary_kernel<T, T>(out, in, [](const auto& x) { return sigmoid_of(x); });
-    case UnaryOp::Erf: return unary_kernel<T, T>(out, in, [](const auto& x) { return erf_of(x); });
-    case UnaryOp::Erfc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::erfc(v); }); });
-    // NB: the special functions compute in double (core/special_math.h, shared with CUDA).
-    case UnaryOp::Erfinv:
-      return in_double(special::erfinv);
-    case UnaryOp::Lgamma: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::lgamma(v); }); });
-    case UnaryOp::Digamma:
-      return in_double(special::digamma);
-    case UnaryOp::Polygamma: {
-      const int n = static_cast<int>(p.a);
-      return unary_kernel<T, T>(out, in, [n](const auto& x) {
-        return x.unaryExpr([n](T v) { return T(special::polygamma(n, v)); });
-      });
-    }
-    case UnaryOp::I0:
-      return in_double(special::bessel_i0);
-    case UnaryOp::I0e:
-      return in_double(special::bessel_i0e);
-    case UnaryOp::I1:
-      return in_double(special::bessel_i1);
-    case UnaryOp::I1e:
-      return in_double(special::bessel_i1e);
-    // NB: the rest of the trigonometric and hyperbolic family, and the rounding ops, through the
-    // C library, elementwise: correctly rounded or within an ulp, where Eigen's packet versions
-    // of some (tan, the inverses) are missing or looser.
-    case UnaryOp::Sin: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::sin(v); }); });
-    case UnaryOp::Cos: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::cos(v); }); });
-    case UnaryOp::Tan: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::tan(v); }); });
-    case UnaryOp::Asin: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::asin(v); }); });
-    case UnaryOp::Acos: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::acos(v); }); });
-    case UnaryOp::Atan: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::atan(v); }); });
-    case UnaryOp::Sinh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::sinh(v); }); });
-    case UnaryOp::Cosh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::cosh(v); }); });
-    case UnaryOp::Asinh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::asinh(v); }); });
-    case UnaryOp::Acosh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::acosh(v); }); });
-    case UnaryOp::Atanh: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::atanh(v); }); });
+// op(x) for one op code, known at compile time (visit_op): an Eigen expression for the ops that
+// vectorise or need more than one value's math, elementwise::unary_op one value at a time for every
+// other op code (the special functions in double, rounded once; the trigonometric, hyperbolic and
+// rounding ops through the C library, correctly rounded or within an ulp, where Eigen's packets of
+// some are missing or looser). Integer inputs of floating-only ops were converted to float32 by the op.
+template <typename T, UnaryOp c>
+void unary_for(const Tensor& out, const Tensor& in, const UnaryParams& p) {
+  constexpr bool floating = std::is_floating_point_v<T>;
+  const auto run = [&](const auto& f) { unary_kernel<T, T>(out, in, f); };
+  if constexpr (std::is_same_v<T, bool>) {
+    // Only sign (sign(b) = b) and bitwise_not are defined for bool; the ops refuse the rest first.
+    if constexpr (c == UnaryOp::BitwiseNot)
+      run([](const auto& x) { return !x; });
+    else if constexpr (c == UnaryOp::Sign)
+      run([](const auto& x) { return x; });
+    else
+      EMBER_CHECK_TYPE(false, detail::op_name(c), ": not supported for bool tensors");
+  } else if constexpr (c == UnaryOp::BitwiseNot && floating) {
+    EMBER_CHECK_TYPE(false, "bitwise_not: only integer and bool tensors, got ", out.dtype());
+  } else if constexpr (c == UnaryOp::Neg) {
+    // NB: -0 decides atan2, division by it, signbit (math.h, neg_of).
+    if constexpr (floating)
+      run([](const auto& x) { return neg_of(x); });
+    else
+      run([](const auto& x) { return -x; });
+  } else if constexpr (c == UnaryOp::Abs) {
+    if constexpr (std::is_unsigned_v<T>)
+      run([](const auto& x) { return x; });
+    else
+      run([](const auto& x) { return x.abs(); });
+  } else if constexpr (c == UnaryOp::Sign) {
+    // (x > 0) - (x < 0): 0 for NaN, as in PyTorch.
+    run([](const auto& x) { return (x > T(0)).template cast<T>() - (x < T(0)).template cast<T>(); });
+  } else if constexpr (c == UnaryOp::Relu) {
+    if constexpr (floating)
+      run([](const auto& x) { return clamp_below(x, T(0)); });
+    else
+      run([](const auto& x) { return x.max(T(0)); });
+  } else if constexpr (c == UnaryOp::Clamp || c == UnaryOp::Hardtanh) {
+    clamp<T>(out, in, p);
+  } else if constexpr (c == UnaryOp::PowScalar) {
+    pow_scalar<T>(out, in, p.a);
+  } else if constexpr (floating && c == UnaryOp::Exp) {
+    run([](const auto& x) { return exp_of(x); });
+  } else if constexpr (floating && c == UnaryOp::Log) {
+    run([](const auto& x) { return log_of(x); });
+  } else if constexpr (floating && c == UnaryOp::Sqrt) {
+    run([](const auto& x) { return sqrt_of(x); });
+  } else if constexpr (floating && c == UnaryOp::Rsqrt) {
+    run([](const auto& x) { return T(1) / sqrt_of(x); });
+  } else if constexpr (floating && c == UnaryOp::Tanh) {
+    run([](const auto& x) { return tanh_of(x); });
+  } else if constexpr (floating && c == UnaryOp::Sigmoid) {
+    run([](const auto& x) { return sigmoid_of(x); });
+  } else if constexpr (floating && c == UnaryOp::Erf) {
+    run([](const auto& x) { return erf_of(x); });
+  } else if constexpr (floating &&
+                       (c == UnaryOp::Log1p || c == UnaryOp::Expm1 || c == UnaryOp::Log2 || c == UnaryOp::Log10)) {
     // NB: float through double, rounded once: glibc's log10f is up to 2 ulp off (PyTorch's 0.52), its
     // log2f, log1pf and expm1f 0.75
-    case UnaryOp::Log1p: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::log1p(double(v))); }); });
-    case UnaryOp::Expm1: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::expm1(double(v))); }); });
-    case UnaryOp::Log2: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::log2(double(v))); }); });
-    case UnaryOp::Log10: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return T(std::log10(double(v))); }); });
-    case UnaryOp::Reciprocal: return unary_kernel<T, T>(out, in, [](const auto& x) { return T(1) / x; });
-    case UnaryOp::Floor: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.floor(); });
-    case UnaryOp::Ceil: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.ceil(); });
-    case UnaryOp::Round: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::nearbyint(v); }); });
-    case UnaryOp::Trunc: return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return std::trunc(v); }); });
-    case UnaryOp::Frac: return unary_kernel<T, T>(out, in, [](const auto& x) { return x - x.unaryExpr([](T v) { return std::trunc(v); }); });
-    case UnaryOp::Gelu:
-      return unary_kernel<T, T>(out, in, [](const auto& x) { return gelu_of(x); });
-    case UnaryOp::GeluTanh:
-      return unary_kernel<T, T>(out, in, [](const auto& x) {
-        constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), c = T(0.044715);
-        return T(0.5) * x * (T(1) + tanh_of(k * (x + c * x.cube())));
-      });
-    case UnaryOp::LeakyRelu: {
-      const T slope = static_cast<T>(p.a);
-      return unary_kernel<T, T>(out, in, [slope](const auto& x) { return (x > T(0)).select(x, x * slope); });
-    }
-    default:
-      EMBER_CHECK_AS(NotImplementedError, false, detail::op_name(op), ": no CPU kernel for ",
-                     out.dtype());
+    run([](const auto& x) {
+      return x.unaryExpr([](T v) { return T(elementwise::unary_op<double>(c, double(v), {})); });
+    });
+  } else if constexpr (floating && c == UnaryOp::Reciprocal) {
+    run([](const auto& x) { return T(1) / x; });
+  } else if constexpr (floating && c == UnaryOp::Floor) {
+    run([](const auto& x) { return x.floor(); });
+  } else if constexpr (floating && c == UnaryOp::Ceil) {
+    run([](const auto& x) { return x.ceil(); });
+  } else if constexpr (floating && (c == UnaryOp::Round || c == UnaryOp::Trunc || c == UnaryOp::Frac)) {
+    // NB: the per-value math, as a lambda of its own: GCC vectorises these (vroundps) where it does
+    // not see through elementwise::unary_op's switch
+    const auto f = [](T v) {
+      if constexpr (c == UnaryOp::Round)
+        return std::nearbyint(v);  // halves to even
+      else if constexpr (c == UnaryOp::Trunc)
+        return std::trunc(v);
+      else
+        return v - std::trunc(v);
+    };
+    run([f](const auto& x) { return x.unaryExpr(f); });
+  } else if constexpr (floating && c == UnaryOp::Gelu) {
+    run([](const auto& x) { return gelu_of(x); });
+  } else if constexpr (floating && c == UnaryOp::GeluTanh) {
+    run([](const auto& x) {
+      constexpr T k = T(std::numbers::sqrt2 * std::numbers::inv_sqrtpi), s = T(0.044715);
+      return T(0.5) * x * (T(1) + tanh_of(k * (x + s * x.cube())));
+    });
+  } else if constexpr (floating && c == UnaryOp::LeakyRelu) {
+    const T slope = static_cast<T>(p.a);
+    run([slope](const auto& x) { return (x > T(0)).select(x, x * slope); });
+  } else if constexpr (elementwise::unary_defined(c, floating, false)) {
+    const elementwise::UnaryArgs args{p.a, p.b, p.has_a, p.has_b};
+    run([args](const auto& x) { return x.unaryExpr([args](T v) { return elementwise::unary_op<T>(c, v, args); }); });
+  } else {
+    EMBER_CHECK_AS(NotImplementedError, false, detail::op_name(c), ": no CPU kernel for ", out.dtype());
   }
 }
 
 void cpu_unary(UnaryOp op, const Tensor& out, const Tensor& in, const UnaryParams& p) {
   visit_compute_dtype(out.dtype(), "unary", [&]<typename T>(type_tag<T>) {
-    if constexpr (std::is_same_v<T, bool>) {
-      // Only sign (sign(b) = b) and bitwise_not are defined for bool; the ops refuse the rest first.
-      EMBER_CHECK_TYPE(op == UnaryOp::Sign || op == UnaryOp::BitwiseNot, detail::op_name(op),
-                       ": not supported for bool tensors");
-      if (op == UnaryOp::BitwiseNot) return unary_kernel<T, T>(out, in, [](const auto& x) { return !x; });
-      return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
-    } else {
-      switch (op) {
-        case UnaryOp::BitwiseNot:
-          if constexpr (std::is_integral_v<T>)
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return x.unaryExpr([](T v) { return static_cast<T>(~v); }); });
-          EMBER_CHECK_TYPE(false, "bitwise_not: only integer and bool tensors, got ", out.dtype());
-          return;
-        case UnaryOp::Neg:
-          // NB: -0 decides atan2, division by it, signbit (math.h, neg_of).
-          if constexpr (std::is_floating_point_v<T>)
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return neg_of(x); });
-          else
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return -x; });
-        case UnaryOp::Abs:
-          if constexpr (std::is_unsigned_v<T>) return unary_kernel<T, T>(out, in, [](const auto& x) { return x; });
-          else return unary_kernel<T, T>(out, in, [](const auto& x) { return x.abs(); });
-        case UnaryOp::Sign:
-          // (x > 0) - (x < 0): 0 for NaN, as in PyTorch.
-          return unary_kernel<T, T>(out, in, [](const auto& x) {
-            return (x > T(0)).template cast<T>() - (x < T(0)).template cast<T>();
-          });
-        case UnaryOp::Relu:
-          if constexpr (std::is_floating_point_v<T>)
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return clamp_below(x, T(0)); });
-          else
-            return unary_kernel<T, T>(out, in, [](const auto& x) { return x.max(T(0)); });
-        case UnaryOp::Clamp:
-        case UnaryOp::Hardtanh: return clamp<T>(out, in, p);
-        case UnaryOp::PowScalar: return pow_scalar<T>(out, in, p.a);
-        default:
-          if constexpr (std::is_floating_point_v<T>) return floating_unary<T>(op, out, in, p);
-          EMBER_CHECK_AS(NotImplementedError, false, detail::op_name(op), ": no CPU kernel for ",
-                         out.dtype());
-      }
-    }
+    visit_op(op, [&](auto code) { unary_for<T, decltype(code)::value>(out, in, p); });
   });
 }
 

@@ -1,10 +1,11 @@
 // The special functions (erfinv, lgamma, digamma, polygamma, the Bessel functions i0, i0e, i1, i1e, and
-// of two arguments the incomplete gamma functions; cuda/shared/elementwise_math.h's is_special) apart
+// of two arguments the incomplete gamma functions; core/math/elementwise.h's is_special) apart
 // from the other elementwise ops: their loops and series in double would set the register count of
 // the kernels that every unary (binary) op shares.
 #include "ember/cuda/kernels/elementwise.cuh"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 namespace {
 
 template <typename T>

@@ -12,13 +12,14 @@
 #include "ember/core/dtype.h"
 #include "ember/core/kernels/op_codes.h"
 #include "ember/core/kernels/rnn_cell.h"
+#include "ember/core/math/elementwise.h"
 #include "ember/cuda/shared/attention_score.h"
-#include "ember/cuda/shared/elementwise_math.h"
 #include "ember/cuda/shared/offset_calculator.h"
 #include "ember/cuda/shared/reduce_layout.h"
 #include "ember/cuda/shared/rnn_cell_unit.h"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 
 /// The operands of an elementwise kernel: `numel` elements of one shape, operand k's first element
 /// at data[k], its byte offsets from calc.

@@ -6,9 +6,10 @@
 
 #include "ember/core/philox.h"
 #include "ember/cuda/kernels/device_utils.cuh"
-#include "ember/cuda/shared/elementwise_math.h"
+#include "ember/core/math/elementwise.h"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 namespace {
 
 #define EMBER_GRID_STRIDE(i, n)                                                             \

@@ -14,10 +14,11 @@
 #include <utility>
 
 #include "ember/cuda/kernels/device_utils.cuh"
-#include "ember/cuda/shared/elementwise_math.h"
+#include "ember/core/math/elementwise.h"
 #include "ember/cuda/shared/welford.h"
 
 namespace ember::cuda {
+using namespace elementwise;  // the per-element math (core/math/elementwise.h)
 namespace {
 
 template <typename R>

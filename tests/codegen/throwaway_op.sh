@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the count of tutorials/adding_an_op.md: an elementwise op with a kernel of its own (a
-# throwaway `cube`) is added by editing exactly four files (its table entry with its `test`, its
-# forward and backward, its CPU kernel, its CUDA math); the generator then gives it its C++
+# throwaway `cube`) is added by editing exactly three files (its table entry with its `test`, its
+# forward and backward, its math on one value, which is its CPU and CUDA kernel); the generator
+# then gives it its C++
 # declaration, Tensor method, op code, Python bindings and re-export, and its op database entries,
 # through which the C++ and Python tests reach it with no test edited; every edited or generated
 # file that names it, and the C++ op database test, compiles (-fsyntax-only). Runs on a copy of the
@@ -21,7 +22,7 @@ mkdir -p "$work/src/python" "$work/src/tests" "$work/src/cuda" "$work/include"
 for d in "${copied[@]}"; do cp -r "$src/$d" "$work/src/$d"; done
 ln -s "$work/src" "$work/include/ember"
 
-# ---- the four edits
+# ---- the three edits
 cat >>"$work/src/ops/ops.toml" <<'TOML'
 
 [[op]]
@@ -46,21 +47,19 @@ struct CubeBackward : SavedOneBackward {
 Tensor cube(const Tensor& t) { return floating_unary<CubeBackward>(UnaryOp::Cube, t, "cube", false); }
 }  // namespace ember
 CPP
-kernel=$work/src/core/cpu/unary_kernel.cpp
-grep -q 'case UnaryOp::Neg:' "$kernel" || { echo "FAIL: no 'case UnaryOp::Neg:' in $kernel to add a case beside"; exit 1; }
-sed -i 's|^\( *\)case UnaryOp::Neg:|\1case UnaryOp::Cube: return unary_kernel<T, T>(out, in, [](const auto\& x) { return x.cube(); });\n&|' "$kernel"
-math=$work/src/cuda/shared/elementwise_math.h
+kernel=$work/src/core/cpu/unary_kernel.cpp  # unedited: it runs the math below for an op code it has no case for
+math=$work/src/core/math/elementwise.h
 grep -q '^    case UnaryOp::Neg:$' "$math" || { echo "FAIL: no 'case UnaryOp::Neg:' table line in $math"; exit 1; }
 sed -i 's|^\( *\)case UnaryOp::Neg:$|\1case UnaryOp::Cube:\n&|' "$math"
 sed -i 's|^\( *\)case UnaryOp::Neg: return|\1case UnaryOp::Cube: return static_cast<T>(x * x * x);\n&|' "$math"
 
-# ---- exactly those four files differ from the sources
+# ---- exactly those three files differ from the sources
 changed=$(for d in "${copied[@]}"; do diff -rq "$src/$d" "$work/src/$d" || true; done | sed "s|^Files $src/\([^ ]*\) and .*|\1|")
-expected=$'core/cpu/unary_kernel.cpp\ncuda/shared/elementwise_math.h\nops/ops.toml\nops/unary.cpp'
+expected=$'core/math/elementwise.h\nops/ops.toml\nops/unary.cpp'
 if [[ $(sort <<<"$changed") != "$expected" ]]; then
-  echo "FAIL: the edits changed these files instead of the four expected:"; echo "$changed"; exit 1
+  echo "FAIL: the edits changed these files instead of the three expected:"; echo "$changed"; exit 1
 fi
-echo "ok: four files edited: $(tr '\n' ' ' <<<"$changed")"
+echo "ok: three files edited: $(tr '\n' ' ' <<<"$changed")"
 
 # ---- the generator gives it everything else
 gen=$work/generated
@@ -92,7 +91,7 @@ compile() {  # compile FILE [FLAGS...]
 }
 compile "$work/src/ops/unary.cpp"
 compile "$kernel"
-printf '#include "ember/cuda/shared/elementwise_math.h"\nstatic_assert(ember::cuda::unary_defined(ember::UnaryOp::Cube, false, false));\nfloat f(float x) { return ember::cuda::unary_op<float>(ember::UnaryOp::Cube, x, {}); }\n' >"$work/cube_math.cpp"
+printf '#include "ember/core/math/elementwise.h"\nstatic_assert(ember::elementwise::unary_defined(ember::UnaryOp::Cube, false, false));\nfloat f(float x) { return ember::elementwise::unary_op<float>(ember::UnaryOp::Cube, x, {}); }\n' >"$work/cube_math.cpp"
 compile "$work/cube_math.cpp"
 compile "$gen/ops/tensor_methods.cpp"
 compile "$work/src/tests/ops/op_db_test.cpp" -I"$work/src/tests"

@@ -1,4 +1,4 @@
-// The math the CUDA elementwise kernels apply (cuda/shared/elementwise_math.h), compiled here for
+// The math the CUDA elementwise kernels apply (core/math/elementwise.h), compiled here for
 // the host and checked against the CPU kernels, op code by op code and dtype by dtype, on values
 // past every boundary (zeros of both signs, infinities, NaN, values that overflow). Every op code of
 // the op table must have its case: a new code without one fails CompleteForEveryOpCode.
@@ -12,11 +12,11 @@
 #include "ember/core/kernels/binary.h"
 #include "ember/core/kernels/compare.h"
 #include "ember/core/kernels/unary.h"
-#include "ember/cuda/shared/elementwise_math.h"
+#include "ember/core/math/elementwise.h"
 #include "ember/ember.h"
 
 using namespace ember;
-using cuda::UnaryArgs;
+using elementwise::UnaryArgs;
 
 namespace {
 
@@ -79,7 +79,8 @@ void check_unary(UnaryOp op, const UnaryParams& p) {
   const std::vector<double> want = out.to_vector<double>();
   const std::vector<T> host_in = in.to_vector<T>();
   for (size_t i = 0; i < xs.size(); ++i) {
-    const double got = static_cast<double>(cuda::unary_op<T>(op, host_in[i], UnaryArgs{p.a, p.b, p.has_a, p.has_b}));
+    const double got =
+        static_cast<double>(elementwise::unary_op<T>(op, host_in[i], UnaryArgs{p.a, p.b, p.has_a, p.has_b}));
     EXPECT_TRUE(same(got, want[i], rtol_of<T>(), atol_of<T>()))
         << ember::detail::op_name(op) << " " << dtype_of<T> << " of " << xs[i] << " (a " << p.a << "): shared math "
         << got << ", CPU " << want[i];
@@ -111,21 +112,23 @@ TEST(ElementwiseMathTest, CompleteForEveryOpCode) {
   const auto unary = all_codes<UnaryOp>("UnaryOp");
   ASSERT_GE(unary.size(), 37u);
   for (UnaryOp op : unary)
-    EXPECT_TRUE(cuda::unary_defined(op, /*floating=*/true, /*is_bool=*/false) || cuda::unary_defined(op, false, false))
-        << ember::detail::op_name(op) << ": no case in cuda/shared/elementwise_math.h";
+    EXPECT_TRUE(elementwise::unary_defined(op, /*floating=*/true, /*is_bool=*/false) ||
+                elementwise::unary_defined(op, false, false))
+        << ember::detail::op_name(op) << ": no case in core/math/elementwise.h";
   const auto binary = all_codes<BinaryOp>("BinaryOp");
   ASSERT_GE(binary.size(), 10u);
   for (BinaryOp op : binary)
-    EXPECT_TRUE(cuda::binary_defined(op, true, false) || cuda::binary_defined(op, false, false))
+    EXPECT_TRUE(elementwise::binary_defined(op, true, false) || elementwise::binary_defined(op, false, false))
         << ember::detail::op_name(op) << ": no CUDA case";
   const auto compare = all_codes<CompareOp>("CompareOp");
   ASSERT_GE(compare.size(), 8u);
-  for (CompareOp op : compare) EXPECT_TRUE(cuda::compare_defined(op)) << ember::detail::op_name(op) << ": no CUDA case";
+  for (CompareOp op : compare)
+    EXPECT_TRUE(elementwise::compare_defined(op)) << ember::detail::op_name(op) << ": no CUDA case";
 }
 
 TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInFloatingDtypes) {
   for (UnaryOp op : all_codes<UnaryOp>("UnaryOp")) {
-    if (!cuda::unary_defined(op, true, false)) continue;  // bitwise_not: integers and bool only
+    if (!elementwise::unary_defined(op, true, false)) continue;  // bitwise_not: integers and bool only
     for (const UnaryParams& p : params_for(op)) {
       check_unary<float>(op, p);
       check_unary<double>(op, p);
@@ -135,7 +138,7 @@ TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInFloatingDtypes) {
 
 TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInIntegerAndBoolDtypes) {
   for (UnaryOp op : all_codes<UnaryOp>("UnaryOp")) {
-    if (!cuda::unary_defined(op, false, false)) continue;
+    if (!elementwise::unary_defined(op, false, false)) continue;
     for (const UnaryParams& p : int_params_for(op)) {
       check_unary<uint8_t>(op, p);
       check_unary<int32_t>(op, p);
@@ -143,15 +146,15 @@ TEST(ElementwiseMathTest, UnaryOpsMatchTheCpuKernelsInIntegerAndBoolDtypes) {
     }
   }
   // bool has sign (the identity) and bitwise_not (logical not) only, as on the CPU.
-  EXPECT_TRUE(cuda::unary_defined(UnaryOp::Sign, false, true));
-  EXPECT_TRUE(cuda::unary_defined(UnaryOp::BitwiseNot, false, true));
-  EXPECT_FALSE(cuda::unary_defined(UnaryOp::Neg, false, true));
-  EXPECT_FALSE(cuda::unary_defined(UnaryOp::BitwiseNot, true, false));
+  EXPECT_TRUE(elementwise::unary_defined(UnaryOp::Sign, false, true));
+  EXPECT_TRUE(elementwise::unary_defined(UnaryOp::BitwiseNot, false, true));
+  EXPECT_FALSE(elementwise::unary_defined(UnaryOp::Neg, false, true));
+  EXPECT_FALSE(elementwise::unary_defined(UnaryOp::BitwiseNot, true, false));
   for (UnaryOp op : {UnaryOp::Sign, UnaryOp::BitwiseNot})
     for (bool x : {false, true}) {
       const Tensor out = empty({1}, kBool);
       unary_stub(DeviceType::CPU, op, out, tensor(std::vector<bool>{x}), UnaryParams{});
-      EXPECT_EQ(cuda::unary_op<bool>(op, x, {}), out.item<bool>()) << ember::detail::op_name(op) << " of " << x;
+      EXPECT_EQ(elementwise::unary_op<bool>(op, x, {}), out.item<bool>()) << ember::detail::op_name(op) << " of " << x;
     }
 }
 
@@ -163,7 +166,7 @@ void check_binary(BinaryOp op) {
   std::vector<double> a, b;
   for (double x : xs)
     for (double y : xs) {
-      if (std::is_integral_v<T> && cuda::binary_divides(op) && y == 0) continue;  // an error: checked below
+      if (std::is_integral_v<T> && elementwise::binary_divides(op) && y == 0) continue;  // an error: checked below
       // NB: the CPU's pow (Eigen's vectorised one) gives +inf for pow(-inf, 3) and pow(-0, -1),
       // where C, CUDA and PyTorch give -inf; left out here (a CPU bug, not the shared math's).
       if (op == BinaryOp::Pow && (x == -kInf || (x == 0 && std::signbit(x))) && y == std::trunc(y) &&
@@ -178,7 +181,7 @@ void check_binary(BinaryOp op) {
   const std::vector<double> want = out.to_vector<double>();
   const std::vector<T> ha = ta.to_vector<T>(), hb = tb.to_vector<T>();
   for (size_t i = 0; i < a.size(); ++i) {
-    const double got = static_cast<double>(cuda::binary_op<T>(op, ha[i], hb[i]));
+    const double got = static_cast<double>(elementwise::binary_op<T>(op, ha[i], hb[i]));
     EXPECT_TRUE(same(got, want[i], rtol_of<T>(), atol_of<T>())) << ember::detail::op_name(op) << " " << dtype_of<T> << " of " << a[i]
                                                     << ", " << b[i] << ": shared math " << got << ", CPU " << want[i];
   }
@@ -188,34 +191,34 @@ void check_binary(BinaryOp op) {
 
 TEST(ElementwiseMathTest, BinaryOpsMatchTheCpuKernelsInEveryComputeDtype) {
   for (BinaryOp op : all_codes<BinaryOp>("BinaryOp")) {
-    if (cuda::binary_defined(op, true, false)) {  // not the bitwise ops
+    if (elementwise::binary_defined(op, true, false)) {  // not the bitwise ops
       check_binary<float>(op);
       check_binary<double>(op);
     }
-    if (!cuda::binary_defined(op, false, false)) continue;
+    if (!elementwise::binary_defined(op, false, false)) continue;
     check_binary<uint8_t>(op);
     check_binary<int32_t>(op);
     check_binary<int64_t>(op);
   }
   for (BinaryOp op : {BinaryOp::Add, BinaryOp::Mul, BinaryOp::Maximum, BinaryOp::Minimum, BinaryOp::BitwiseAnd,
                       BinaryOp::BitwiseOr, BinaryOp::BitwiseXor}) {
-    EXPECT_TRUE(cuda::binary_defined(op, false, true)) << ember::detail::op_name(op);
+    EXPECT_TRUE(elementwise::binary_defined(op, false, true)) << ember::detail::op_name(op);
     for (bool x : {false, true})
       for (bool y : {false, true}) {
         const Tensor out = empty({1}, kBool);
         binary_stub(DeviceType::CPU, op, out, tensor(std::vector<bool>{x}), tensor(std::vector<bool>{y}));
-        EXPECT_EQ(cuda::binary_op<bool>(op, x, y), out.item<bool>()) << ember::detail::op_name(op);
+        EXPECT_EQ(elementwise::binary_op<bool>(op, x, y), out.item<bool>()) << ember::detail::op_name(op);
       }
   }
-  EXPECT_FALSE(cuda::binary_defined(BinaryOp::LeftShift, false, true));
-  EXPECT_FALSE(cuda::binary_defined(BinaryOp::BitwiseAnd, true, false));
+  EXPECT_FALSE(elementwise::binary_defined(BinaryOp::LeftShift, false, true));
+  EXPECT_FALSE(elementwise::binary_defined(BinaryOp::BitwiseAnd, true, false));
 }
 
 TEST(ElementwiseMathTest, IntegerDivisionByZeroIsRefusedByBothSides) {
   // The CPU throws; the CUDA kernel reports the zero divisor instead of calling binary_op, for the
   // same ops.
   for (BinaryOp op : all_codes<BinaryOp>("BinaryOp")) {
-    if (!cuda::binary_defined(op, false, false)) continue;  // atan2: integers compute in float
+    if (!elementwise::binary_defined(op, false, false)) continue;  // atan2: integers compute in float
     const Tensor out = empty({1}, kInt64);
     bool threw = false;
     try {
@@ -224,7 +227,7 @@ TEST(ElementwiseMathTest, IntegerDivisionByZeroIsRefusedByBothSides) {
       threw = true;
       EXPECT_NE(std::string(e.what()).find("division by zero"), std::string::npos) << e.what();
     }
-    EXPECT_EQ(threw, cuda::binary_divides(op)) << ember::detail::op_name(op);
+    EXPECT_EQ(threw, elementwise::binary_divides(op)) << ember::detail::op_name(op);
   }
 }
 
@@ -245,7 +248,7 @@ void check_compare(CompareOp op) {
   const std::vector<double> want = out.to_vector<double>();
   const std::vector<T> ha = ta.to_vector<T>(), hb = tb.to_vector<T>();
   for (size_t i = 0; i < a.size(); ++i)
-    EXPECT_EQ(cuda::compare_op<T>(op, ha[i], hb[i]), want[i] != 0)
+    EXPECT_EQ(elementwise::compare_op<T>(op, ha[i], hb[i]), want[i] != 0)
         << ember::detail::op_name(op) << " " << dtype_of<T> << " of " << a[i] << ", " << b[i];
 }
 
@@ -269,7 +272,7 @@ TEST(ElementwiseMathTest, FusedActivationGradientsMatchTheCpuKernels) {
   for (int64_t i = 0; i < n; ++i) grad.push_back(0.5 + 0.25 * static_cast<double>(i % 5) - 0.6);
   int checked = 0;
   for (UnaryOp op : all_codes<UnaryOp>("UnaryOp")) {
-    if (!cuda::activation_backward_defined(op)) continue;
+    if (!elementwise::activation_backward_defined(op)) continue;
     ++checked;
     for (DType t : {kFloat32, kFloat64}) {
       const Tensor g = tensor(grad, {n}, t), s = tensor(saved, {n}, t), out = empty({n}, t);
@@ -279,10 +282,10 @@ TEST(ElementwiseMathTest, FusedActivationGradientsMatchTheCpuKernels) {
       const std::vector<double> want = out.to_vector<double>();
       const std::vector<double> gv = g.to_vector<double>(), sv = s.to_vector<double>();
       for (int64_t i = 0; i < n; ++i) {
-        const double got = t == kFloat32 ? static_cast<double>(cuda::activation_backward_op<float>(
+        const double got = t == kFloat32 ? static_cast<double>(elementwise::activation_backward_op<float>(
                                                op, static_cast<float>(gv[i]), static_cast<float>(sv[i]),
                                                static_cast<float>(p.a), static_cast<float>(p.b)))
-                                         : cuda::activation_backward_op<double>(op, gv[i], sv[i], p.a, p.b);
+                                         : elementwise::activation_backward_op<double>(op, gv[i], sv[i], p.a, p.b);
         EXPECT_TRUE(same(got, want[static_cast<size_t>(i)], t == kFloat32 ? rtol_of<float>() : rtol_of<double>(),
                          t == kFloat32 ? atol_of<float>() : atol_of<double>()))
             << ember::detail::op_name(op) << " " << t << " at " << sv[i] << ": shared math " << got << ", CPU "

@@ -1,4 +1,4 @@
-// The modified Bessel functions of the first kind i0, i0e, i1, i1e (core/special_math.h): values
+// The modified Bessel functions of the first kind i0, i0e, i1, i1e (core/math/special.h): values
 // against the C++ library's std::cyl_bessel_i (an implementation of its own, series and asymptotic
 // expansion), the scaled forms against exp(-|x|) times it, parity, PyTorch's values at +-0, +-inf
 // and NaN and where i0 overflows, float32 as the double result rounded once, and gradients against

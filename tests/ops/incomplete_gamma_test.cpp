@@ -1,5 +1,5 @@
 // The regularised incomplete gamma functions igamma = P(a, x) and igammac = Q(a, x)
-// (core/special_math.h): closed forms as oracles (P(1, x) = 1 - e^-x, P(1/2, x) = erf(sqrt x),
+// (core/math/special.h): closed forms as oracles (P(1, x) = 1 - e^-x, P(1/2, x) = erf(sqrt x),
 // P(n, x) = 1 - e^-x sum_{k<n} x^k / k!) on both sides of the switch from the series to the
 // continued fraction at x = a + 1, P + Q = 1, PyTorch's edge values, float32 as the double result
 // rounded once, broadcasting, the x gradient against finite differences (twice), and the errors.

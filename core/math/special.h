@@ -2,7 +2,7 @@
 // The special functions of the elementwise ops (lgamma's gradient digamma, polygamma, erfinv, the
 // modified Bessel functions i0, i0e, i1, i1e, the incomplete gamma functions igamma and igammac),
 // one definition for the CPU kernels (core/cpu/unary_kernel.cpp, binary_kernel.cpp) and the CUDA
-// ones (cuda/shared/elementwise_math.h). They compute in double; float callers round the result.
+// ones (core/math/elementwise.h). They compute in double; float callers round the result.
 // Conventions are PyTorch's: digamma(+-0) = -+inf and NaN at the negative integers; polygamma(n >= 1,
 // x) = (-1)^(n+1) n! zeta(n + 1, x), infinite (of that sign) at 0 and the negative integers;
 // erfinv(+-1) = +-inf and NaN outside [-1, 1].

@@ -1,12 +1,21 @@
 #pragma once
-// Integer elementwise math whose edge cases the CPU kernels (core/cpu/binary_kernel.cpp) and the CUDA
-// ones (cuda/shared/elementwise_math.h) must agree on, defined once for both.
+// Integer elementwise math whose edge cases every kernel must agree on (core/math/elementwise.h uses
+// it for the CPU and CUDA kernels alike), defined once.
 #include <cstdint>
 #include <type_traits>
 
 #include "ember/core/host_device.h"
 
 namespace ember::integer {
+
+/// a * b wrapping around as PyTorch's integer products do (and not undefined behaviour, as a signed
+/// overflow is in C++): computed in uint64_t, whose product is taken modulo 2^64, then narrowed
+/// (modulo 2^bits since C++20).
+template <typename T>
+EMBER_HOST_DEVICE inline T wrapping_mul(T a, T b) {
+  static_assert(std::is_integral_v<T>);
+  return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
 
 /// Whether a shift by y moves every bit of a T out: y < 0 or y >= T's width (PyTorch's rule).
 template <typename T>

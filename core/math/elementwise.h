@@ -1,24 +1,25 @@
 #pragma once
-// The math of every elementwise op code on one value: unary ops (UnaryOp), binary arithmetic
-// (BinaryOp), comparisons (CompareOp) and the fused activation gradients, with the CPU kernels'
-// semantics (core/cpu/unary_kernel.cpp, binary_kernel.cpp, compare_kernel.cpp): NaN-propagating
-// maximum, minimum, relu and clamp, sign(NaN) = 0, Python's remainder, C's fmod, integer powers by
-// squaring, exp flushed to 0 below the smallest normal number. The CUDA kernels apply these per
-// element; tests/cuda compile them for the host and check every op code against the CPU kernels.
+// The math of every elementwise op code on one value, shared by the CPU and CUDA kernels: unary ops
+// (UnaryOp), binary arithmetic (BinaryOp), comparisons (CompareOp) and the fused activation
+// gradients: NaN-propagating maximum, minimum, relu and clamp, sign(NaN) = 0, Python's remainder,
+// C's fmod, integer powers by squaring, exp flushed to 0 below the smallest normal number. The CUDA
+// kernels apply these per element; the CPU kernels (core/cpu/unary_kernel.cpp, binary_kernel.cpp)
+// apply them to every op code they have no vectorised Eigen expression for, and tests/cuda checks
+// every op code here against the CPU kernels on the host.
 //
-// NB: a new op code needs its case here, in both the math and the *_defined table, or its CUDA
-// kernel refuses it and tests/cuda's completeness test fails (tutorials/adding_an_op.md).
+// NB: a new op code needs its case here, in both the math and the *_defined table; that is its
+// kernel on every device (tutorials/adding_an_op.md).
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #include "ember/core/host_device.h"
-#include "ember/core/integer_math.h"
 #include "ember/core/kernels/op_codes.h"
-#include "ember/core/special_math.h"
+#include "ember/core/math/integer.h"
+#include "ember/core/math/special.h"
 
-namespace ember::cuda {
+namespace ember::elementwise {
 
 /// UnaryParams (core/kernels/unary.h) as a plain struct: LeakyRelu slope (a), Clamp and Hardtanh
 /// bounds, PowScalar exponent (a).
@@ -78,12 +79,7 @@ EMBER_HOST_DEVICE inline T saturate(double v) {
   }
 }
 
-/// a * b wrapping around as the CPU's integer products do (core/cpu/math.h's wrapping_mul): in
-/// uint64_t, never a signed overflow.
-template <typename T>
-EMBER_HOST_DEVICE inline T wrapping_mul(T a, T b) {
-  return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
+using integer::wrapping_mul;
 
 /// x^e by squaring, wrapping like the CPU's integer arithmetic.
 template <typename T>
@@ -166,7 +162,7 @@ constexpr bool unary_defined(UnaryOp op, bool floating, bool is_bool) {
 /// local memory, so the kernels compile those three apart (cuda/kernels/elementwise_trig.cu).
 constexpr bool is_trig(UnaryOp op) { return op == UnaryOp::Sin || op == UnaryOp::Cos || op == UnaryOp::Tan; }
 
-/// Whether `op` is one of the special functions (core/special_math.h): loops and series in double
+/// Whether `op` is one of the special functions (core/math/special.h): loops and series in double
 /// that would raise the register count of the one kernel every unary op shares, so the kernels
 /// compile them apart too (cuda/kernels/elementwise_special.cu).
 constexpr bool is_special(UnaryOp op) {
@@ -409,7 +405,7 @@ EMBER_HOST_DEVICE inline T float_floor_divide(T p, T q) {
 
 }  // namespace math
 
-/// Whether `op` is a special function of two arguments (core/special_math.h): compiled apart from
+/// Whether `op` is a special function of two arguments (core/math/special.h): compiled apart from
 /// the other binary ops, as the unary ones are (cuda/kernels/elementwise_special.cu).
 constexpr bool is_special(BinaryOp op) { return op == BinaryOp::Igamma || op == BinaryOp::Igammac; }
 
@@ -506,4 +502,4 @@ EMBER_HOST_DEVICE inline bool compare_op(CompareOp op, T x, T y) {
   }
 }
 
-}  // namespace ember::cuda
+}  // namespace ember::elementwise
