@@ -102,7 +102,7 @@ from .autograd import inference_mode  # noqa: E402,F401
 from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E402,F401
 from . import jit, testing  # noqa: E402,F401  (jit: script/trace return their argument; testing.assert_close)
 from ._deterministic import *  # noqa: E402,F401,F403  (use_deterministic_algorithms: a recorded flag)
-from ._anomaly import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402,F401
+from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402,F401
 from ._default_device import get_default_device, set_default_device  # noqa: E402,F401  (and `with ember.device(...)`)
 
 from ._module_types import register_python_layers as _register_python_layers  # noqa: E402

@@ -15,6 +15,7 @@ import numpy as _np
 
 from . import _C
 from ._C import Tensor
+from ._promotion import check_castable
 from ._tensor import div as _div
 
 _c_any, _c_all, _c_round = _C.any, _C.all, _C.round
@@ -129,9 +130,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
 def _div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is None:
         return _c_div_(self, other)
-    from ._tensor_methods import _check_castable
     result = _div(self, other, rounding_mode=rounding_mode)
-    _check_castable(result, self)
+    check_castable(result, self)
     return self.copy_(result)
 
 

@@ -12,10 +12,12 @@ from typing import Any, Sequence
 import numpy as _np
 
 from . import _C, _promotion, _zero_grad
-from ._autograd_function import Function
+from ._promotion import torch_type_name
+from .autograd.function import Function
 from ._C import Tensor
 from ._mode import _ValuesIndices, mode
 from ._scatter_reduce import scatter_reduce as _scatter_reduce
+from ._tensor import clamp as _clamp
 from ._zero_dim import as_one_dim as _as_one_dim
 from ._autocast_op import autocast_op
 
@@ -223,14 +225,12 @@ def logical_xor(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A001,A002
     """clamp(input, min=min)."""
-    from ._tensor import clamp
-    return clamp(input, min, None)
+    return _clamp(input, min, None)
 
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A001,A002
     """clamp(input, max=max)."""
-    from ._tensor import clamp
-    return clamp(input, None, max)
+    return _clamp(input, None, max)
 
 
 def detach(input: Tensor) -> Tensor:  # noqa: A002
@@ -509,7 +509,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  #
     """mean over the elements that are not NaN (floating dtypes, as PyTorch)."""
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
-                           f"{_torch_dtype_name(input.dtype)}")
+                           f"{torch_type_name(input.dtype)}")
     count = (~_C.isnan(input)).to(input.dtype)
     return nansum(input, dim, keepdim) / nansum(count, dim, keepdim)
 
@@ -1072,12 +1072,6 @@ def _scalar_tensor(value: Any) -> Tensor:
     if isinstance(value, builtins.complex):
         return _C.scalar_tensor(value, dtype=_complex_default())
     return _C.scalar_tensor(value, dtype=_C.get_default_dtype())
-
-
-def _torch_dtype_name(dtype: Any) -> str:
-    """PyTorch's name of a dtype in its messages (Long, Float, ...)."""
-    from .linalg import _dtype_name
-    return _dtype_name(dtype)
 
 
 def msort(input: Tensor) -> Tensor:  # noqa: A002

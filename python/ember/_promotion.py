@@ -73,3 +73,19 @@ def result_type(*operands: Any) -> Any:
 def as_dtype(x: Any, dtype: Any) -> Any:
     """x cast to dtype when it is a tensor of another dtype (numbers are left to the op)."""
     return x.to(dtype) if isinstance(x, Tensor) and x.dtype != dtype else x
+
+
+def torch_type_name(dtype: Any) -> str:
+    """PyTorch's name of a dtype in its messages: Long, Float, Half, ..."""
+    return {_C.int64: "Long", _C.int32: "Int", _C.int16: "Short", _C.int8: "Char", _C.uint8: "Byte",
+            _C.bool: "Bool", _C.float16: "Half", _C.bfloat16: "BFloat16", _C.float32: "Float",
+            _C.float64: "Double"}.get(dtype, str(dtype))
+
+
+def check_castable(result: Tensor, self: Tensor) -> None:
+    """An in-place op's result must fit self's dtype: as PyTorch, a result that self's dtype holds only
+    by changing category (a float into an int64 tensor, an int into a bool one) is refused rather than
+    truncated."""
+    if not _C.can_cast(result.dtype, self.dtype):
+        raise RuntimeError(f"result type {torch_type_name(result.dtype)} can't be cast to the desired output "
+                           f"type {torch_type_name(self.dtype)}")

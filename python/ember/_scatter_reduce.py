@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _C, _zero_grad
-from ._autograd_function import Function
+from .autograd.function import Function
 from ._C import Tensor
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")

@@ -22,6 +22,7 @@ from . import linalg as _linalg
 from . import special as _special
 from .autograd import is_grad_enabled, no_grad
 from ._C import Tensor
+from ._promotion import check_castable
 from ._tensor import clamp as _clamp, div as _div
 
 
@@ -373,14 +374,6 @@ for _table in (_METHODS, _INPLACE):
                 _table[_key] = _zero_dim.as_one_dim(_table[_key])
 
 
-def _check_castable(result: Tensor, self: Tensor) -> None:
-    # NB: as PyTorch, a result that self's dtype holds only by changing category (a float into an
-    # int64 tensor, an int into a bool one) is refused rather than truncated.
-    if not _C.can_cast(result.dtype, self.dtype):
-        raise RuntimeError(f"result type {_linalg._dtype_name(result.dtype)} can't be cast to the desired output "
-                           f"type {_linalg._dtype_name(self.dtype)}")
-
-
 def _records(self: Tensor, args: Any, kwargs: Any) -> bool:
     """Whether op(self, *args) will be recorded in a graph."""
     if not is_grad_enabled():
@@ -395,7 +388,7 @@ def _inplace(op):
         # copy_ below changes self (PyTorch keeps the original too).
         source = self.clone() if _records(self, args, kwargs) else self
         result = op(source, *args, **kwargs)
-        _check_castable(result, self)
+        check_castable(result, self)
         return self.copy_(result)
     method.__doc__ = f"In place: self.copy_({getattr(op, '__name__', 'op')}(self, ...))."
     return method
@@ -404,7 +397,7 @@ def _inplace(op):
 def _untracked_inplace(op):
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         result = op(self, *args, **kwargs)
-        _check_castable(result, self)
+        check_castable(result, self)
         with no_grad():
             return self.copy_(result)
     method.__doc__ = (f"In place, outside the graph: self.copy_({getattr(op, '__name__', 'op')}(self, ...)). As "
@@ -435,7 +428,7 @@ _UNTRACKED_INPLACE = {"logical_and_": _C.logical_and, "logical_or_": _C.logical_
 def _bitwise_inplace(op):
     def method(self: Tensor, other: Any) -> Tensor:
         result = op(self, other)
-        _check_castable(result, self)
+        check_castable(result, self)
         return self.copy_(result)
     method.__doc__ = f"In place: self.copy_({op.__name__}(self, other)) (integer and bool tensors)."
     return method

@@ -237,14 +237,12 @@ def _with_suffixes(text: str, suffixes: list[str], indent: int) -> str:
 
 def tensor_repr(t: _C.Tensor) -> str:
     """repr(t) as PyTorch prints it; Ember's dtype and grad_fn names."""
-    from ._functions import get_default_dtype  # NB: on use: ember loads _functions after _tensor
-
     prefix = "tensor("
     indent = len(prefix)
     suffixes = []
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
-    default = get_default_dtype()
+    default = _C.get_default_dtype()
     default_complex = _C.complex128 if default == _C.float64 else _C.complex64
     if t.numel() == 0:
         if t.dim() != 1:

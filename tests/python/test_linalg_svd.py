@@ -1,4 +1,4 @@
-"""ember.linalg's SVD/eigen family (the C++ ops of ops/linalg.cpp, _matrix_exp.py, _linalg_spectral.py)
+"""ember.linalg's SVD/eigen family (the C++ ops of ops/linalg.cpp and linalg.py)
 and nn.utils.parametrizations.orthogonal against torch (tests/fixtures/linalg_svd.json, written by
 make_linalg_svd_fixtures.py): each case is one sign-invariant expression that runs unchanged under
 both libraries; its output and the gradient of every floating input match torch's. Then what the

@@ -10,7 +10,7 @@ from typing import Any, Optional
 import numpy as np
 
 import ember
-from ember._autograd_function import Function
+from ember.autograd.function import Function
 
 from . import constraints
 from ._standard_gamma_grad import standard_gamma_grad

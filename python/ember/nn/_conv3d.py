@@ -8,7 +8,8 @@ import math
 
 from .. import _C
 from . import init
-from .modules import Module, Parameter
+from .modules import Module
+from .parameter import Parameter
 from .._autocast_op import autocast_op
 
 

@@ -11,7 +11,8 @@ import numpy as np
 from .. import _C
 from . import init
 from ._conv3d import _triple
-from .modules import Module, Parameter
+from .modules import Module
+from .parameter import Parameter
 from .._autocast_op import autocast_op
 
 

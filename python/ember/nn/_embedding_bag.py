@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import _C
 from . import init
-from .modules import Module, Parameter
+from .modules import Module
+from .parameter import Parameter
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,  # noqa: A002

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._C.nn import Embedding
 from ._embedding_bag import EmbeddingBag
-from .modules import Parameter
+from .parameter import Parameter
 
 
 def _check(embeddings, who: str) -> None:

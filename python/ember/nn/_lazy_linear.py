@@ -11,7 +11,8 @@ import math
 from .. import _C
 from . import functional as F
 from . import init
-from .modules import Module, Parameter
+from .modules import Module
+from .parameter import Parameter
 
 
 class LazyLinear(Module):

@@ -10,8 +10,9 @@ import math
 import numpy as np
 
 from .. import _C
-from .._autograd_function import Function
+from ..autograd.function import Function
 from .._autocast_op import autocast_op
+from ._activation_functions import logsigmoid
 
 
 def _index(positions, device):
@@ -80,7 +81,6 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
     """log(1 + e^(-target * input)), for targets of 1 and -1."""
     # NB: log1p(e^(-target input)) = -log sigmoid(target input), computed by logsigmoid, which neither
     # overflows nor underflows and whose gradient is right at 0 (max(z, 0) + log1p(e^-|z|) gives 0 there).
-    from .functional import logsigmoid
     # NB: 0 - logsigmoid, not its negation: a loss of 0 is +0, as PyTorch's log1p(exp(-inf))
     return _reduce(0.0 - logsigmoid(target * input), reduction, "soft_margin_loss")
 
@@ -111,7 +111,6 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
                                 reduction: str = "mean"):
     """-(target log sigmoid(input) + (1 - target) log sigmoid(-input)), weighted, averaged over the
     classes (the last dim), then reduced over the batch."""
-    from .functional import logsigmoid
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight

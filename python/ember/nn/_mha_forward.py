@@ -13,7 +13,9 @@ import math
 import warnings
 
 from .. import _C
+from .._C.nn.functional import linear
 from .._autocast_op import autocast_op
+from ._functional_ops import dropout, pad, softmax
 
 
 def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
@@ -62,13 +64,11 @@ def _canonical_mask(mask, name, other, other_name, dtype):
 
 
 def _linear(x, w, b):
-    from .functional import linear
     return linear(x, w, b)
 
 
 def _pad_last(mask):
     # One more key position (bias_k / the zero key), attended by everyone.
-    from .functional import pad
     return pad(mask, (0, 1))
 
 
@@ -83,7 +83,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     docstring). static_k / static_v [N*H, S, E/H] replace the projected keys / values; bias_k /
     bias_v [1, 1, E] append one key / value; add_zero_attn appends a zero one; dropout_p applies
     only when training."""
-    from .functional import dropout, softmax
     batched = _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)

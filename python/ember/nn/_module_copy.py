@@ -19,10 +19,12 @@ from typing import Any
 
 from .. import _C
 from . import _hidden_entries as _hidden
+from .parameter import Parameter
 
 
-def deepcopy_module(module: Any, memo: dict) -> Any:
-    from .modules import Parameter, _base_init
+def deepcopy_module(module: Any, memo: dict, base_init: Any) -> Any:
+    """A deep copy of module; base_init(new, type_name) sets up a bare C++ Module (the one
+    ember.nn.Module.__init__ calls)."""
     cls = type(module)
     containers = (_C.nn.Sequential, _C.nn.ModuleList, _C.nn.ModuleDict)
     if cls in containers:
@@ -38,7 +40,7 @@ def deepcopy_module(module: Any, memo: dict) -> Any:
                             f"{builtin.__name__} (its constructor arguments are not known)")
         base = next((c for c in cls.__mro__ if c in containers), None)
         if base is None:
-            _base_init(new, module._type_name)
+            base_init(new, module._type_name)
         else:  # a Python subclass of a container (parametrize's ParametrizationList): empty, then filled
             base.__init__(new)
         new.train(module.training)

@@ -14,8 +14,9 @@ import math
 from typing import Optional
 
 from .. import _C
-from .._autograd_function import Function
-from .modules import Module, Parameter
+from ..autograd.function import Function
+from .modules import Module
+from .parameter import Parameter
 
 
 def _channel_dims(x):

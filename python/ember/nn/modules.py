@@ -1,4 +1,4 @@
-"""ember.nn.Module and ember.nn.Parameter.
+"""ember.nn.Module (ember.nn.Parameter is parameter.py's).
 
 The Python half of Module's API is the mixin class ModuleMethods below: attribute registration,
 the traversals that return generators, state_dict as an OrderedDict, __call__. ember.nn.Module is
@@ -43,38 +43,11 @@ from .._C import Tensor
 from .._C.nn import RemovableHandle  # noqa: F401  (what register_*_hook return)
 from . import hooks as _hooks
 from . import _hidden_entries as _hidden
+from . import _module_copy
+from .parameter import Parameter
 
 _CModule = _C.nn.Module
 _traversals = itertools.count(1)  # stamps named_parameters() traversals, later ones higher
-
-
-class Parameter(Tensor):
-    """A tensor that a Module registers as a parameter when assigned to one of its attributes
-    (torch.nn.Parameter): nn.Parameter(ember.randn(3, 4)). It shares `data`'s memory and is a
-    leaf with requires_grad (unless requires_grad=False). A tensor is one Python object, so a
-    module hands out the same Parameter each time (model.fc.weight is model.fc.weight)."""
-
-    def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
-        if data is None:
-            data = _C.empty(0)
-        if not isinstance(data, Tensor):
-            raise TypeError(f"Parameter: expected a Tensor, got {type(data).__name__}")
-        super().__init__(data)  # a new tensor on data's memory, cut from the graph
-        self.requires_grad_(requires_grad)
-
-    @classmethod
-    def _wrap(cls, t: Tensor) -> "Parameter":
-        # The registered tensor's own object as a Parameter. A tensor made in C++ (a built-in
-        # layer's weight) may first have reached Python as a plain Tensor: its object becomes a
-        # Parameter in place (the classes share one layout), so every holder sees the change.
-        if type(t) is Tensor:
-            t.__class__ = cls
-        return t
-
-    def __repr__(self) -> str:
-        return "Parameter containing:\n" + Tensor.__repr__(self)
-
-    __str__ = __repr__
 
 
 class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -351,8 +324,7 @@ class ModuleMethods:
 
     def __deepcopy__(self, memo: dict) -> "Module":
         """copy.deepcopy(model), as PyTorch's (see _module_copy.py for how and its limits)."""
-        from ._module_copy import deepcopy_module
-        return deepcopy_module(self, memo)
+        return _module_copy.deepcopy_module(self, memo, _base_init)
 
     # ---- modes and conversions
     def requires_grad_(self, requires_grad: bool = True) -> "Module":

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Mapping
 
 from .._C import Tensor
-from .modules import Module, Parameter
+from .modules import Module
+from .parameter import Parameter
 
 
 def _as_parameter(value: Any) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, List
 
 from .. import _C
-from .._autograd_function import Function
+from ..autograd.function import Function
 from ..autograd import backward as _backward, enable_grad, no_grad
 from ..random import get_rng_state, set_rng_state
 

@@ -41,7 +41,7 @@ def cached():
 
 
 def _register_parameter_or_buffer(module: Any, name: str, x: Tensor) -> None:
-    from ..modules import Parameter
+    from ..parameter import Parameter
     if isinstance(x, Parameter):
         module.register_parameter(name, x)
     else:
@@ -66,7 +66,7 @@ class ParametrizationList(_module_list_base()):
     `original` (or to original0, original1, ... when right_inverse returns several tensors)."""
 
     def __init__(self, modules: Sequence, original: Tensor, unsafe: bool = False):
-        from ..modules import Parameter
+        from ..parameter import Parameter
         if len(modules) == 0:
             raise ValueError("ParametrizationList requires one or more modules.")
         super().__init__(list(modules))
@@ -246,7 +246,7 @@ def remove_parametrizations(module: Any, tensor_name: str, leave_parametrized: b
     parametrized value when leave_parametrized (torch's behaviour and errors). Returns module."""
     from ... import nn
     from ...autograd import no_grad
-    from ..modules import Parameter
+    from ..parameter import Parameter
     if not is_parametrized(module, tensor_name):
         raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
     plist = module.parametrizations[tensor_name]

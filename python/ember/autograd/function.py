@@ -25,9 +25,10 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, List, Optional, Tuple
 
-from . import _C
-from ._C import Tensor
-from ._C import _autograd as _impl
+from .. import _C
+from .._C import Tensor
+from .._C import _autograd as _impl
+from .grad_mode import no_grad
 
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they "
           "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
@@ -107,7 +108,7 @@ class Function:
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         new_style = cls.setup_context is not Function.setup_context
-        with _C_no_grad():
+        with no_grad():
             if new_style:
                 output = cls.forward(*args, **kwargs)
             else:
@@ -117,11 +118,6 @@ class Function:
         if not (_impl.is_grad_enabled() and any(ctx.needs_input_grad)):
             return output
         return _record(cls, ctx, args, output)
-
-
-def _C_no_grad():
-    from .autograd import no_grad
-    return no_grad()
 
 
 def _record(cls: type, ctx: FunctionCtx, args: Tuple[Any, ...], output: Any) -> Any:
@@ -190,7 +186,6 @@ def once_differentiable(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(ctx: Any, *args: Any) -> Any:
-        from .autograd import no_grad
         grad_inputs = [a for a in args if isinstance(a, Tensor) and a.requires_grad]
         needs_graph = _impl.is_grad_enabled() and bool(grad_inputs)
         with no_grad():
