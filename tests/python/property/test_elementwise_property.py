@@ -97,7 +97,7 @@ def test_leaky_relu_matches_numpy(slope, data):
 # ---- binary ops
 
 # name -> (ember function of two operands, NumPy function, kind of result, dtypes of the operands): the
-# op database's binary cases, their aliases, the operators, and max/min of two tensors
+# op database's binary cases, their aliases and the operators
 BINARY = {c.name: (op_db.function(c), op_db.reference(c), c.result, op_db.DTYPES[c.dtypes])
           for c in op_db.BINARY if c.ref}
 _aliases(op_db.BINARY, BINARY, 2)
@@ -105,8 +105,6 @@ for _op, _name in {"add": "__add__", "sub": "__sub__", "mul": "__mul__", "div": 
                    "eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__",
                    "ge": "__ge__"}.items():
     BINARY[_name] = (getattr(operator, _name), *BINARY[_op][1:])
-BINARY["max_binary"] = (ember.max, np.maximum, "promote", ALL_DTYPES)
-BINARY["min_binary"] = (ember.min, np.minimum, "promote", ALL_DTYPES)
 # the ops that take a Python number for either operand (the operators also on the left)
 _SCALAR_OPS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "eq", "ne", "lt",
                "le", "gt", "ge"}

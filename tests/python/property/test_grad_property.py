@@ -156,7 +156,7 @@ def _clamp(draw):
 
 
 for _c in op_db.BINARY:
-    if _c.grad and _c.name not in ("maximum", "minimum"):  # those below: distinct values, no ties
+    if _c.grad and _c.name not in ("maximum", "minimum", "max other", "min other"):  # below: distinct values, no ties
         @case(_c.name)
         def _binary(draw, c=_c):
             sa, sb = draw(broadcastable_shapes(2))
