@@ -64,7 +64,7 @@ TYPES = {
 }
 RETURNS = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>"}
 FIELDS = {"sig", "doc", "variants", "python", "python_names", "python_variants", "functional", "nogil",
-          "kernel", "test"}
+          "kernel", "composite", "test"}
 TEST_FIELDS = {"name", "call", "python_call", "ref", "domain", "avoid", "dtypes", "result", "grad", "cuda"}
 TEST_DTYPES = ("all", "numeric", "float", "integral")
 TEST_RESULTS = {1: ("same", "float", "bool"), 2: ("promote", "divide", "compare", "logical")}
@@ -130,6 +130,7 @@ class Op:
     functional: bool
     nogil: bool
     kernels: list[tuple[str, str]]  # (enum, enumerator)
+    composite: bool = False         # composed of other table ops: no kernel, no backward of its own
     tests: list[TestCase] = dataclasses.field(default_factory=list)
 
     @property
@@ -217,6 +218,9 @@ def parse_op(entry: dict, where: str) -> Op:
     op = Op(name, overload or "", args, returns, " ".join(entry.get("doc", "").split()), variants, python,
             entry.get("python_names", [name]), python_variants, entry.get("functional", False),
             entry.get("nogil", False), parsed_kernels)
+    op.composite = entry.get("composite", False)
+    if op.composite and op.kernels:
+        raise TableError(f"{where}: a composite op is composed of other ops; it has no `kernel`")
     check_op(op, where)
     tests = entry.get("test", [])
     op.tests = [parse_test(op, t, where) for t in ([tests] if isinstance(tests, dict) else tests)]

@@ -218,11 +218,6 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
     return nonzero.sum() if dim is None else nonzero.sum(dim)
 
 
-def logical_xor(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """(input != 0) xor (other != 0)."""
-    return _C.ne(input != 0, other != 0)
-
-
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A001,A002
     """clamp(input, min=min)."""
     return _clamp(input, min, None)
@@ -344,11 +339,6 @@ def broadcast_tensors(*tensors: Tensor) -> tuple:
     return tuple(t.expand(*shape) for t in tensors)
 
 
-def exp2(input: Tensor) -> Tensor:  # noqa: A002
-    """2 ** input."""
-    return _C.pow(2.0, input)
-
-
 class _Hypot(Function):
     """sqrt(a^2 + b^2) without overflow or underflow in between (computed in float64 for the
     narrower floating dtypes, scaled by max(|a|, |b|) in float64), inf where either is infinite
@@ -384,14 +374,6 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     a, b = (_promotion.as_dtype(x, dtype) if isinstance(x, Tensor) else _C.scalar_tensor(x, dtype=dtype)
             for x in (input, other))
     return _Hypot.apply(*broadcast_tensors(a, b))
-
-
-def deg2rad(input: Tensor) -> Tensor:  # noqa: A002
-    return input * (math.pi / 180.0)
-
-
-def rad2deg(input: Tensor) -> Tensor:  # noqa: A002
-    return input * (180.0 / math.pi)
 
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,  # noqa: A002
@@ -868,30 +850,6 @@ def sinc(input: Tensor) -> Tensor:  # noqa: A002
     return _Sinc.apply(input if input.is_floating_point() else input * 1.0)
 
 
-def _first_zero(input: Tensor, other: Tensor, m: Tensor) -> Tensor:
-    """m, except that where input and other are both zeros it has input's zero (PyTorch's fmax and fmin
-    give the first operand's there, where maximum's and minimum's sign depends on the element's
-    position). The gradient stays m's: input - (m - m) is input's zero in value (-0 - +0 is -0)."""
-    zeros = (input == 0) & (other == 0)
-    if not zeros.any():
-        return m
-    return _C.where(zeros, input.detach() - (m.detach() - m), m)
-
-
-def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """maximum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
-    the gradient half and half (maximum's), a NaN operand gets none of it."""
-    m = _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.maximum(input, other)))
-    return _first_zero(input, other, m) if m.is_floating_point() else m
-
-
-def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """minimum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
-    the gradient half and half (minimum's), a NaN operand gets none of it."""
-    m = _C.where(_C.isnan(other), input, _C.where(_C.isnan(input), other, _C.minimum(input, other)))
-    return _first_zero(input, other, m) if m.is_floating_point() else m
-
-
 @autocast_op("quantile")
 def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,  # noqa: A002
              interpolation: str = "linear") -> Tensor:
@@ -1098,11 +1056,11 @@ def get_float32_matmul_precision() -> str:
     return _matmul_precision
 
 
-__all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero", "logical_xor", "clamp_min",
+__all__ = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "count_nonzero", "clamp_min",
            "clamp_max", "detach", "is_floating_point", "is_complex", "get_default_dtype", "dot", "mv", "tile",
-           "movedim", "moveaxis", "unflatten", "broadcast_tensors", "exp2", "hypot", "deg2rad", "rad2deg",
+           "movedim", "moveaxis", "unflatten", "broadcast_tensors", "hypot",
            "compile", "set_float32_matmul_precision", "get_float32_matmul_precision", "var_mean", "std_mean",
            "trace", "median", "nansum", "nanmean", "signbit", "heaviside", "logspace", "cdist", "bucketize",
            "searchsorted", "take_along_dim", "cartesian_prod", "kron", "cross", "tensor_split", "unique",
-           "randint_like", "take", "tensordot", "dist", "sinc", "fmax", "fmin", "quantile", "combinations", "scatter",
+           "randint_like", "take", "tensordot", "dist", "sinc", "quantile", "combinations", "scatter",
            "index_put", "result_type", "logit", "xlogy", "scatter_reduce", "mode", "msort"]

@@ -157,7 +157,7 @@ def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         if length == 0:
             break
         later, earlier = x.narrow(dim, 1, length - 1), x.narrow(dim, 0, length - 1)
-        x = fn.logical_xor(later, earlier) if x.dtype == _C.bool else later - earlier
+        x = _C.logical_xor(later, earlier) if x.dtype == _C.bool else later - earlier
     return x
 
 
@@ -255,7 +255,6 @@ _METHODS = {
     "isclose": fn.isclose,
     "nan_to_num": fn.nan_to_num,
     "count_nonzero": fn.count_nonzero,
-    "logical_xor": fn.logical_xor,
     "clamp_min": fn.clamp_min,
     "clamp_max": fn.clamp_max,
     "movedim": fn.movedim,
@@ -263,10 +262,7 @@ _METHODS = {
     "tile": lambda self, *dims: fn.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims),
     "dot": fn.dot,
     "mv": fn.mv,
-    "exp2": fn.exp2,
     "hypot": fn.hypot,
-    "deg2rad": fn.deg2rad,
-    "rad2deg": fn.rad2deg,
     "unflatten": fn.unflatten,
     "median": fn.median,
     "nansum": fn.nansum,
@@ -288,8 +284,6 @@ _METHODS = {
     "take": fn.take,
     "dist": fn.dist,
     "sinc": fn.sinc,
-    "fmax": fn.fmax,
-    "fmin": fn.fmin,
     "quantile": fn.quantile,
     "index_put": fn.index_put,
     "scatter": _scatter,
@@ -331,10 +325,10 @@ _INPLACE = {
     "sin_": _C.sin, "cos_": _C.cos, "tan_": _C.tan, "asin_": _C.asin, "acos_": _C.acos, "atan_": _C.atan,
     "sinh_": _C.sinh, "cosh_": _C.cosh, "asinh_": _C.asinh, "acosh_": _C.acosh, "atanh_": _C.atanh,
     "atan2_": _C.atan2, "arcsin_": _C.arcsin, "arccos_": _C.arccos, "arctan_": _C.arctan, "arcsinh_": _C.arcsinh,
-    "arccosh_": _C.arccosh, "arctanh_": _C.arctanh, "arctan2_": _C.arctan2, "deg2rad_": fn.deg2rad,
-    "rad2deg_": fn.rad2deg, "sinc_": fn.sinc, "hypot_": fn.hypot,
+    "arccosh_": _C.arccosh, "arctanh_": _C.arctanh, "arctan2_": _C.arctan2, "deg2rad_": _C.deg2rad,
+    "rad2deg_": _C.rad2deg, "sinc_": fn.sinc, "hypot_": fn.hypot,
     # exponentials, logarithms, roots, rounding
-    "exp2_": fn.exp2, "expm1_": _C.expm1, "log2_": _C.log2, "log10_": _C.log10, "log1p_": _C.log1p,
+    "exp2_": _C.exp2, "expm1_": _C.expm1, "log2_": _C.log2, "log10_": _C.log10, "log1p_": _C.log1p,
     "rsqrt_": _C.rsqrt, "frac_": _C.frac, "fix_": _C.fix, "heaviside_": fn.heaviside,
     "igamma_": _special.gammainc, "igammac_": _special.gammaincc, "mvlgamma_": _special.multigammaln,
     # arithmetic under PyTorch's other names
@@ -451,7 +445,7 @@ def install() -> None:
     for name, op in _INPLACE.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _inplace(op))
-    for name, op in {**_UNTRACKED_INPLACE, "logical_xor_": fn.logical_xor}.items():
+    for name, op in {**_UNTRACKED_INPLACE, "logical_xor_": _C.logical_xor}.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _untracked_inplace(op))
     for name, op in _COMPARISONS_INPLACE.items():

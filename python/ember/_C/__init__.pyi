@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rad2deg', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -123,9 +123,10 @@ class Tensor:
         """
         The cross product of 3-vectors along dim (the first dim of size 3 when None).
         """
-    @staticmethod
-    def deg2rad(input: Tensor) -> Tensor:
-        ...
+    def deg2rad(self) -> Tensor:
+        """
+        self * pi / 180; integer and bool tensors compute in the default float dtype.
+        """
     @staticmethod
     def det(A: Tensor) -> Tensor:
         """
@@ -142,22 +143,17 @@ class Tensor:
         """
         The inner product of two 1-D tensors (a 0-d tensor).
         """
-    @staticmethod
-    def exp2(input: Tensor) -> Tensor:
+    def exp2(self) -> Tensor:
         """
-        2 ** input.
+        2^self; integer and bool tensors compute in the default float dtype.
         """
-    @staticmethod
-    def fmax(input: Tensor, other: Tensor) -> Tensor:
+    def fmax(self, other: Tensor) -> Tensor:
         """
-        maximum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
-            the gradient half and half (maximum's), a NaN operand gets none of it.
+        maximum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as maximum's; a NaN operand gets none.
         """
-    @staticmethod
-    def fmin(input: Tensor, other: Tensor) -> Tensor:
+    def fmin(self, other: Tensor) -> Tensor:
         """
-        minimum, except that a NaN loses to a number (two NaNs give input). As PyTorch's, a tie shares
-            the gradient half and half (minimum's), a NaN operand gets none of it.
+        minimum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as minimum's; a NaN operand gets none.
         """
     @staticmethod
     def heaviside(input: Tensor, values: Tensor) -> Tensor:
@@ -205,10 +201,9 @@ class Tensor:
         """
         log det A (torch.logdet): NaN where det < 0, -inf where it is 0.
         """
-    @staticmethod
-    def logical_xor(input: Tensor, other: Tensor) -> Tensor:
+    def logical_xor(self, other: Tensor) -> Tensor:
         """
-        (input != 0) xor (other != 0).
+        (self != 0) xor (other != 0), broadcast; bool.
         """
     @staticmethod
     def logit(input: Tensor, eps: typing.Any = None) -> Tensor:
@@ -299,9 +294,10 @@ class Tensor:
             interpolated between the two nearest sorted values as `interpolation` says (linear, lower,
             higher, nearest, midpoint); NaN where the values include a NaN. A tensor q adds a leading dim.
         """
-    @staticmethod
-    def rad2deg(input: Tensor) -> Tensor:
-        ...
+    def rad2deg(self) -> Tensor:
+        """
+        self * 180 / pi; integer and bool tensors compute in the default float dtype.
+        """
     @staticmethod
     def signbit(input: Tensor) -> Tensor:
         """
@@ -2694,6 +2690,10 @@ def default_generator() -> Generator:
     """
     The generator random ops use when none is passed.
     """
+def deg2rad(input: Tensor) -> Tensor:
+    """
+    input * pi / 180; integer and bool tensors compute in the default float dtype.
+    """
 def diag(input: Tensor, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """
     A 1-D tensor made the given diagonal of a square matrix, or a copy of a 2-D tensor's diagonal.
@@ -2768,6 +2768,10 @@ def exp(input: Tensor) -> Tensor:
     """
     e^input; integer tensors compute in float32.
     """
+def exp2(input: Tensor) -> Tensor:
+    """
+    2^input; integer and bool tensors compute in the default float dtype.
+    """
 def expm1(input: Tensor) -> Tensor:
     """
     e^input - 1, accurate for small input. Integer tensors compute in float32.
@@ -2804,6 +2808,14 @@ def floor_divide(self: bool | int | float, other: Tensor) -> Tensor:
     floor_divide for a Python number self (number // tensor in Python).
     """
 @typing.overload
+def fmax(input: Tensor, other: Tensor) -> Tensor:
+    """
+    maximum, except that a NaN loses to a number (two NaNs give input) and two zeros give input's. A tie shares the gradient half and half, as maximum's; a NaN operand gets none.
+    """
+def fmin(input: Tensor, other: Tensor) -> Tensor:
+    """
+    minimum, except that a NaN loses to a number (two NaNs give input) and two zeros give input's. A tie shares the gradient half and half, as minimum's; a NaN operand gets none.
+    """
 def fmod(input: Tensor, other: Tensor) -> Tensor:
     """
     input - trunc(input / other) * other, broadcast: the sign of input, as C's fmod; integer division by zero is an error. Gradient: 1 and -trunc(input / other).
@@ -2991,6 +3003,10 @@ def logical_not(input: Tensor) -> Tensor:
 def logical_or(input: Tensor, other: Tensor) -> Tensor:
     """
     Nonzero-ness of input or other (any dtypes, broadcast).
+    """
+def logical_xor(input: Tensor, other: Tensor) -> Tensor:
+    """
+    (input != 0) xor (other != 0), broadcast; bool.
     """
 def logsumexp(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
     """
@@ -3194,6 +3210,10 @@ def prod(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim:
 def promote_types(type1: _dtype, type2: _dtype) -> _dtype:
     """
     The smallest dtype both type1 and type2 convert to without losing their category.
+    """
+def rad2deg(input: Tensor) -> Tensor:
+    """
+    input * 180 / pi; integer and bool tensors compute in the default float dtype.
     """
 def rand(*args, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
