@@ -227,6 +227,10 @@ def parse_op(entry: dict, where: str) -> Op:
     return op
 
 
+def default_call(op: Op, arity: int) -> str:
+    return f"{op.name}({'x, y' if arity == 2 else 'x'})"
+
+
 def parse_test(op: Op, entry: dict, where: str) -> TestCase:
     unknown = set(entry) - TEST_FIELDS
     if unknown:
@@ -235,7 +239,7 @@ def parse_test(op: Op, entry: dict, where: str) -> TestCase:
     if arity not in TEST_RESULTS:
         raise TableError(f"{where}: test: the database holds ops of one or two tensors, not {arity}")
     name = entry.get("name", op.name)
-    call = entry.get("call", f"{op.name}({'x, y' if arity == 2 else 'x'})")
+    call = entry.get("call", default_call(op, arity))
     domain = entry.get("domain")
     if domain is None:
         raise TableError(f"{where}: test {name}: missing `domain` ([lo, hi], or one such pair per input)")
@@ -592,14 +596,22 @@ inline const std::vector<BinaryCase>& binary_cases() {{
 """
 
 
+def takes_scalar_other(op: Op, ops: list[Op]) -> bool:
+    """Whether Python's op(tensor, number) exists: the table has an overload of the op taking
+    (Tensor self, Scalar other) with a Python binding (add.Scalar, pow.Tensor_Scalar, ...)."""
+    return any(o.name == op.name and o is not op and o.python != "none" and len(o.args) >= 2
+               and o.args[0].type == "Tensor" and o.args[1].type == "Scalar" for o in ops)
+
+
 def op_db_py(ops: list[Op]) -> str:
     rows = []
     for op in ops:
+        scalar_other = takes_scalar_other(op, ops)
         for t in op.tests:
             rows.append(f"    OpCase({t.name!r}, {op.full_name!r}, {tuple(op.python_names)!r}, {t.arity}, "
                         f"{t.python_call!r}, {t.ref!r},\n"
                         f"           {tuple(t.domain)!r}, {tuple(t.avoid)!r}, {t.dtypes!r}, {t.result!r}, "
-                        f"{t.grad}, {t.cuda}),\n")
+                        f"{t.grad}, {t.cuda}, {t.arity == 2 and t.call == default_call(op, 2) and scalar_other}),\n")
     return f'''"""{HEADER}
 
 The op database: each use of an op that the table's `test` fields describe, for the Python tests to
@@ -621,6 +633,7 @@ class OpCase:
     result: str          # unary: "same", "float", "bool"; binary: "promote", "divide", "compare", "logical"
     grad: int            # 0 none, 1 first derivatives, 2 second too
     cuda: bool           # in the CUDA differential test
+    scalar_other: bool   # op(tensor, Python number) exists (the table has an overload for it)
 
 
 CASES = (

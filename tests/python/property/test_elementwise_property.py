@@ -105,9 +105,8 @@ for _op, _name in {"add": "__add__", "sub": "__sub__", "mul": "__mul__", "div": 
                    "eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__",
                    "ge": "__ge__"}.items():
     BINARY[_name] = (getattr(operator, _name), *BINARY[_op][1:])
-# the ops that take a Python number for either operand (the operators also on the left)
-_SCALAR_OPS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "eq", "ne", "lt",
-               "le", "gt", "ge"}
+# the ops that take a Python number on the right (an overload in the table; the operators also on the left)
+_SCALAR_OPS = {n for c in op_db.BINARY if c.scalar_other for n in (c.name, *c.python_names[1:])}
 
 
 def binary_oracle(np_fn, a, b, compute, result):
@@ -145,9 +144,10 @@ def operands(draw, name, dtypes=ALL_DTYPES):
         if pow_op and not is_float(result_type(a.tensor, b.tensor)):
             b = draw(tensors(shape=sb, dtype=b.tensor.dtype, lo=0, hi=3), label="b")
         return a.tensor, b.tensor, a.array, b.array
-    x = draw(tensors(shape=sa, **({"lo": 0.5, "hi": 3} if pow_op and kind == "scalar_right" else
-                                  {"lo": -3, "hi": 3} if pow_op else {})), label="x")
-    s = draw(python_scalars(), label="s")
+    x = draw(tensors(shape=sa, dtypes=dtypes, **({"lo": 0.5, "hi": 3} if pow_op and kind == "scalar_right" else
+                                                 {"lo": -3, "hi": 3} if pow_op else {})), label="x")
+    integral = not any(is_float(d) for d in dtypes)  # the bitwise ops: an int or a bool
+    s = draw(python_scalars(int) | python_scalars(bool) if integral else python_scalars(), label="s")
     if pow_op:
         s = draw(st.floats(0.5, 3, width=32) if kind == "scalar_left" else st.integers(0, 3) | st.floats(-3, 3, width=32))
         if kind == "scalar_left" and not is_float(result_type(x.tensor, s)):
