@@ -80,7 +80,3 @@ def function(case):
 def reference(case):
     """The case's float64 reference (a NumPy function), or None where the table gives none."""
     return eval(case.ref, dict(_REFERENCES)) if case.ref else None
-
-
-def by_name(cases):
-    return {c.name: c for c in cases}

@@ -1,7 +1,6 @@
 """Elementwise ops against NumPy (float64): unary ops and activations over every dtype and layout,
 binary ops and comparisons with broadcasting, every dtype pair, 0-d tensors and Python numbers on
 either side (result dtype by PyTorch's promotion rules), where, clamp, and the in-place ops."""
-import math
 import operator
 
 import numpy as np
@@ -17,7 +16,6 @@ from reference import assert_buffer_written, assert_close, cast_like_torch, cate
 from strategies import (ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, NUMPY_OF, broadcastable_shapes, is_float,
                         python_scalars, tensors)
 
-_erf = np.vectorize(math.erf, otypes=[np.float64])
 NUMERIC = INT_DTYPES + FLOAT_DTYPES
 
 

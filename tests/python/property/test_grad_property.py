@@ -155,8 +155,10 @@ def _clamp(draw):
     return (lambda t: ember.clamp(t, lo, hi)), [x]
 
 
+# the database's maximum and minimum forms: their inputs distinct (below), so no ties
+_EXTREMES = ("maximum", "minimum", "max other", "min other")
 for _c in op_db.BINARY:
-    if _c.grad and _c.name not in ("maximum", "minimum", "max other", "min other"):  # below: distinct values, no ties
+    if _c.grad and _c.name not in _EXTREMES:
         @case(_c.name)
         def _binary(draw, c=_c):
             sa, sb = draw(broadcastable_shapes(2))
@@ -176,12 +178,13 @@ for _name, (_fn, _ka, _kb) in _BINARY.items():
         return fn, [values(draw, sa, ka), values(draw, sb, kb)]
 
 
-for _name, _fn in {"maximum": ember.maximum, "minimum": ember.minimum}.items():
-    @case(_name, layouts=NO_EXPAND)
-    def _extreme(draw, fn=_fn):
-        sa, sb = draw(broadcastable_shapes(2))
-        v = values(draw, (numel(sa) + numel(sb),), "distinct")
-        return fn, [v[:numel(sa)].reshape(sa), v[numel(sa):].reshape(sb)]
+for _c in op_db.BINARY:
+    if _c.name in _EXTREMES:
+        @case(_c.name, layouts=NO_EXPAND)
+        def _extreme(draw, c=_c):
+            sa, sb = draw(broadcastable_shapes(2))
+            v = values(draw, (numel(sa) + numel(sb),), "distinct")
+            return op_db.function(c), [v[:numel(sa)].reshape(sa), v[numel(sa):].reshape(sb)]
 
 
 @case("where")
