@@ -9,6 +9,7 @@
 #include <set>
 #include <variant>
 
+#include "ember/core/factory.h"
 #include "ember/nn/nn.h"
 
 namespace ember::io {
@@ -117,6 +118,33 @@ class OptionReader {
     if (!v || v->is_none()) return std::nullopt;
     return size2(key, *v);
   }
+  /// A loss's option, by its field (nn/loss_modules.h); absent: the default already in `o`.
+  template <typename O, typename T>
+  void read_field(O& o, nn::OptionField<O, T> f) {
+    if constexpr (std::is_same_v<T, nn::Reduction>)
+      o.*(f.member) = nn::functional::reduction_from_string(
+          get_string(f.name, std::string(nn::functional::reduction_name(o.*(f.member)))), type_.c_str());
+    else if constexpr (std::is_same_v<T, bool>)
+      o.*(f.member) = get_bool(f.name, o.*(f.member));
+    else if constexpr (std::is_integral_v<T>)
+      o.*(f.member) = get_int(f.name, o.*(f.member));
+    else
+      o.*(f.member) = get_float(f.name, o.*(f.member));
+  }
+  /// A weight buffer's placeholder (zeros of the recorded shape and dtype; the state fills it), or
+  /// undefined when none was recorded.
+  Tensor get_weight(const char* key) {
+    const Value* v = find(key, true);
+    if (!v || v->is_none()) return Tensor();
+    check(v->is_dict(), key, *v, "dict with shape and dtype");
+    OptionReader spec(*v, type_ + "." + key, path_);
+    std::vector<int64_t> shape = spec.get_ints("shape");
+    std::string dtype = spec.get_string("dtype");
+    spec.done();
+    std::optional<DType> t = dtype_from_name(dtype);
+    EMBER_CHECK_VALUE(t.has_value(), "io: ", type_, " at ", where(path_), ": unknown dtype '", dtype, "' of ", key);
+    return zeros(shape, TensorOptions(*t));
+  }
   /// Refuses options nobody read.
   void done() const {
     if (!options_.is_dict()) return;
@@ -184,6 +212,31 @@ Value size2_value(Size2 s) { return Value::list({s.h, s.w}); }
 Value int_list(const std::vector<int64_t>& xs) {
   std::vector<Value> items(xs.begin(), xs.end());
   return Value::list(std::move(items));
+}
+
+// A loss's options, written and read through its options struct's fields(); a weight buffer it was
+// built with is recorded as its shape and dtype, so the loaded module has the buffer the state
+// fills ({"weight": {"shape": [10], "dtype": "float32"}}).
+template <typename O>
+void write_fields(const O& o, std::vector<Value::Item>& items) {
+  std::apply(
+      [&](auto... f) {
+        auto one = [&](auto field) {
+          using T = std::remove_cvref_t<decltype(o.*(field.member))>;
+          if constexpr (std::is_same_v<T, nn::Reduction>)
+            items.emplace_back(field.name, Value(nn::functional::reduction_name(o.*(field.member))));
+          else
+            items.emplace_back(field.name, Value(o.*(field.member)));
+        };
+        (one(f), ...);
+      },
+      O::fields());
+}
+
+Value weight_spec(const Tensor& weight) {
+  if (!weight.defined()) return Value();
+  return Value::dict(
+      {{"shape", int_list(weight.sizes().std_vec())}, {"dtype", std::string(dtype_name(weight.dtype()))}});
 }
 
 // The built-in layer a module claims to be by its type name; a user class that reuses a built-in
@@ -292,6 +345,46 @@ class Registry {
   }
 
   void add_builtins();
+
+  // A loss module: its fields and weight buffers (`weights`: "weight", "pos_weight").
+  template <typename M>
+  void builtin_loss(const std::string& name, std::vector<const char*> weights = {}) {
+    builtin<M>(
+        name,
+        [name, weights](const M& m) {
+          if constexpr (requires { m.options().distance_function; })
+            EMBER_CHECK_VALUE(
+                !m.options().distance_function, "io: ", name,
+                " holds a distance_function, which is "
+                "code, not state, and cannot be saved; save the model without it and set it after loading");
+          std::vector<Value::Item> items;
+          write_fields(m.options(), items);
+          for (const char* w : weights) items.emplace_back(w, weight_spec(m.weight(w)));
+          return Value::dict(std::move(items));
+        },
+        [weights](OptionReader& r) {
+          typename M::Options o;
+          std::apply([&](auto... f) { (r.read_field(o, f), ...); }, M::Options::fields());
+          std::vector<std::pair<std::string, Tensor>> buffers;
+          for (const char* w : weights)
+            if (Tensor t = r.get_weight(w); t.defined()) buffers.emplace_back(w, t);
+          for (auto& [w, t] : buffers) {
+            if (std::string(w) == "weight")
+              set_weight(o, t);
+            else
+              set_pos_weight(o, t);
+          }
+          return std::make_shared<M>(o);
+        });
+  }
+  template <typename O>
+  static void set_weight(O& o, const Tensor& t) {
+    if constexpr (requires { o.weight; }) o.weight = t;
+  }
+  template <typename O>
+  static void set_pos_weight(O& o, const Tensor& t) {
+    if constexpr (requires { o.pos_weight; }) o.pos_weight = t;
+  }
 
   mutable std::mutex mutex_;
   std::map<std::string, TypeEntry> types_;
@@ -602,6 +695,27 @@ void Registry::add_builtins() {
         o.padding_idx = r.get_optional_int("padding_idx");
         return std::make_shared<Embedding>(o);
       });
+  builtin_loss<L1Loss>("L1Loss");
+  builtin_loss<MSELoss>("MSELoss");
+  builtin_loss<CrossEntropyLoss>("CrossEntropyLoss", {"weight"});
+  builtin_loss<NLLLoss>("NLLLoss", {"weight"});
+  builtin_loss<BCELoss>("BCELoss", {"weight"});
+  builtin_loss<BCEWithLogitsLoss>("BCEWithLogitsLoss", {"weight", "pos_weight"});
+  builtin_loss<SmoothL1Loss>("SmoothL1Loss");
+  builtin_loss<HuberLoss>("HuberLoss");
+  builtin_loss<KLDivLoss>("KLDivLoss");
+  builtin_loss<PoissonNLLLoss>("PoissonNLLLoss");
+  builtin_loss<GaussianNLLLoss>("GaussianNLLLoss");
+  builtin_loss<MarginRankingLoss>("MarginRankingLoss");
+  builtin_loss<HingeEmbeddingLoss>("HingeEmbeddingLoss");
+  builtin_loss<SoftMarginLoss>("SoftMarginLoss");
+  builtin_loss<MultiLabelSoftMarginLoss>("MultiLabelSoftMarginLoss", {"weight"});
+  builtin_loss<CosineEmbeddingLoss>("CosineEmbeddingLoss");
+  builtin_loss<MultiMarginLoss>("MultiMarginLoss", {"weight"});
+  builtin_loss<MultiLabelMarginLoss>("MultiLabelMarginLoss");
+  builtin_loss<TripletMarginLoss>("TripletMarginLoss");
+  builtin_loss<TripletMarginWithDistanceLoss>("TripletMarginWithDistanceLoss");
+  builtin_loss<CTCLoss>("CTCLoss");
   builtin<Dropout>(
       "Dropout", [](const Dropout& m) { return Value::dict({{"p", m.p()}}); },
       [](OptionReader& r) { return std::make_shared<Dropout>(r.get_float("p", 0.5)); });

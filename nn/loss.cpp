@@ -1,7 +1,10 @@
 #include "ember/nn/loss.h"
 
+#include <cmath>
 #include <limits>
+#include <numbers>
 
+#include "ember/autograd/function_node.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
@@ -18,16 +21,46 @@
 #include "ember/ops/view.h"
 
 namespace ember::nn::functional {
-namespace {
 
-Tensor reduce(const Tensor& loss, Reduction reduction) {
+Reduction reduction_from_string(const std::string& name, const char* op) {
+  if (name == "mean") return Reduction::Mean;
+  if (name == "sum") return Reduction::Sum;
+  if (name == "none") return Reduction::None;
+  if (name == "batchmean") return Reduction::BatchMean;
+  throw ValueError(detail::str(op, ": ", name,
+                               " is not a valid value for reduction: reduction must be 'mean', 'sum' "
+                               "or 'none', got '",
+                               name, "'"));
+}
+
+const char* reduction_name(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::None:
+      return "none";
+    case Reduction::Sum:
+      return "sum";
+    case Reduction::Mean:
+      return "mean";
+    case Reduction::BatchMean:
+      return "batchmean";
+  }
+  return "mean";
+}
+
+Tensor reduce_loss(const Tensor& loss, Reduction reduction) {
   switch (reduction) {
     case Reduction::None: return loss;
     case Reduction::Sum: return sum(loss);
     case Reduction::Mean: return mean(loss);
+    case Reduction::BatchMean:
+      break;
   }
-  return loss;
+  throw ValueError("reduction 'batchmean' is kl_div's only; use 'mean', 'sum' or 'none'");
 }
+
+namespace {
+
+Tensor reduce(const Tensor& loss, Reduction reduction) { return reduce_loss(loss, reduction); }
 
 void check_same_shape(const Tensor& input, const Tensor& target, const char* op) {
   EMBER_CHECK_VALUE(input.sizes() == target.sizes(), op, ": input of shape ", input.sizes(),
@@ -134,8 +167,10 @@ Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target, co
     case Reduction::Mean:
       if (input.numel() == 0) return sum(terms) * 0.0 + std::numeric_limits<double>::quiet_NaN();
       return neg(sum(terms)) / static_cast<double>(input.numel() / classes);
+    case Reduction::BatchMean:
+      break;
   }
-  return terms;
+  return reduce(terms, reduction);  // refuses BatchMean
 }
 
 }  // namespace
@@ -293,6 +328,129 @@ Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& targe
     if (weight.defined()) node->weight = autograd::SavedTensor(weight);
     autograd::set_history(loss, node);
   }
+  return reduce(loss, reduction);
+}
+
+namespace {
+
+// 1e-12 rounded to float32, PyTorch's EPSILON in the binary cross-entropy gradient.
+constexpr double kEps1e12F32 = 9.999999960041972e-13;
+
+void check_unit_interval(const Tensor& x, const char* what) {
+  // NB: a NaN is outside too (PyTorch's check is 0 <= x <= 1).
+  if (x.numel() == 0) return;
+  autograd::NoGradGuard no_grad;
+  EMBER_CHECK(all(logical_and(ge(x, 0), le(x, 1))).item<bool>(), "binary_cross_entropy: all elements of ", what,
+              " should be between 0 and 1");
+}
+
+}  // namespace
+
+Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight, Reduction reduction) {
+  if (autocast::applies("binary_cross_entropy", input))
+    return autocast::run("binary_cross_entropy", {input, target, weight}, [&](const autocast::Cast& cast) {
+      return binary_cross_entropy(cast(input), cast(target), cast(weight), reduction);
+    });
+  EMBER_CHECK_VALUE(input.sizes() == target.sizes(), "binary_cross_entropy: using a target size (", target.sizes(),
+                    ") that is different to the input size (", input.sizes(),
+                    ") is deprecated. Please ensure they "
+                    "have the same size.");
+  check_unit_interval(input, "input");
+  check_unit_interval(target, "target");
+  Tensor loss;
+  {
+    autograd::NoGradGuard no_grad;
+    loss = (target - 1.0) * clamp(log1p(neg(input)), -100.0) - target * clamp(log(input), -100.0);
+  }
+  autograd::record_function(
+      "BinaryCrossEntropyBackward", loss, {input, target}, {input, target},
+      [](const autograd::TensorList& saved, const autograd::TensorList& grads, const autograd::Node& node) {
+        const Tensor &p = saved[0], &t = saved[1];
+        Tensor gp, gt;
+        if (node.needs_input_grad(0)) gp = grads[0] * (p - t) / clamp((1.0 - p) * p, kEps1e12F32);
+        if (node.needs_input_grad(1)) gt = grads[0] * (log1p(neg(p)) - log(p));
+        return autograd::TensorList{gp, gt};
+      });
+  if (weight.defined()) loss = loss * weight;
+  return reduce(loss, reduction);
+}
+
+Tensor huber_loss(const Tensor& input, const Tensor& target, Reduction reduction, double delta) {
+  if (autocast::applies("huber_loss", input))
+    return autocast::run("huber_loss", {input, target}, [&](const autocast::Cast& cast) {
+      return huber_loss(cast(input), cast(target), reduction, delta);
+    });
+  EMBER_CHECK_VALUE(delta > 0, "huber_loss: delta must be positive, got ", delta);
+  auto [x, y] = broadcast_pair(input, target, "huber_loss");
+  Tensor loss;
+  {
+    autograd::NoGradGuard no_grad;
+    Tensor z = abs(x - y);
+    loss = where(lt(z, delta), z * z * 0.5, (z - 0.5 * delta) * delta);
+  }
+  autograd::record_function(
+      "HuberLossBackward", loss, {x, y}, {x, y},
+      [delta](const autograd::TensorList& saved, const autograd::TensorList& grads, const autograd::Node&) {
+        Tensor g = grads[0] * clamp(saved[0] - saved[1], -delta, delta);
+        return autograd::TensorList{g, neg(g)};
+      });
+  // NB: computed in the dtype the two promote to, given in input's floating dtype, as PyTorch's.
+  if (is_floating(input.dtype()) && loss.dtype() != input.dtype()) loss = loss.to(input.dtype());
+  return reduce(loss, reduction);
+}
+
+Tensor kl_div(const Tensor& input, const Tensor& target, Reduction reduction, bool log_target) {
+  if (autocast::applies("kl_div", input))
+    return autocast::run("kl_div", {input, target}, [&](const autocast::Cast& cast) {
+      return kl_div(cast(input), cast(target), reduction, log_target);
+    });
+  // NB: target log target is 0 where target is 0 (xlogy's convention), NaN below; its gradient to a
+  // target of 0 is NaN, as PyTorch's (xlogy's other / self = 0 / 0).
+  Tensor loss =
+      log_target ? exp(target) * (target - input) : where(eq(target, 0), 0, target * log(target)) - target * input;
+  if (reduction != Reduction::BatchMean) return reduce(loss, reduction);
+  return input.dim() > 0 ? sum(loss) / static_cast<double>(input.size(0)) : sum(loss);
+}
+
+Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input, bool full, double eps,
+                        Reduction reduction) {
+  if (autocast::applies("poisson_nll_loss", input))
+    return autocast::run("poisson_nll_loss", {input, target}, [&](const autocast::Cast& cast) {
+      return poisson_nll_loss(cast(input), cast(target), log_input, full, eps, reduction);
+    });
+  Tensor loss = log_input ? exp(input) - target * input : input - target * log(input + eps);
+  if (full) {
+    Tensor counted = gt(target, 1);
+    Tensor safe = where(counted, target, 1.0);
+    Tensor stirling = safe * log(safe) - safe + 0.5 * log(safe * (2 * std::numbers::pi));
+    loss = loss + where(counted, stirling, 0.0);
+  }
+  return reduce(loss, reduction);
+}
+
+Tensor gaussian_nll_loss(const Tensor& input, const Tensor& target, const Tensor& var, bool full, double eps,
+                         Reduction reduction) {
+  Tensor v = var;
+  if (var.sizes() != input.sizes()) {
+    const IntArrayRef in = input.sizes(), vs = var.sizes();
+    const IntArrayRef in_lead(in.data(), in.empty() ? 0 : in.size() - 1);
+    const bool lacks_last = !in.empty() && in_lead == vs;
+    const bool last_one =
+        !in.empty() && var.dim() == input.dim() && vs.back() == 1 && in_lead == IntArrayRef(vs.data(), vs.size() - 1);
+    EMBER_CHECK_VALUE(lacks_last || last_one, "gaussian_nll_loss: var is of incorrect size: input ", in, ", var ", vs,
+                      " (expected input's shape, input's without its last dim, or that dim 1)");
+    if (lacks_last) v = unsqueeze(var, -1);
+  }
+  {
+    autograd::NoGradGuard no_grad;
+    EMBER_CHECK_VALUE(!any(lt(var, 0)).item<bool>(), "gaussian_nll_loss: var has negative entry/entries");
+  }
+  // Clamped in value only: the gradient passes to var as if unclamped, as PyTorch's (an in-place
+  // clamp under no_grad there).
+  v = v + (clamp(v, eps) - v).detach();
+  Tensor d = input - target;
+  Tensor loss = 0.5 * (log(v) + d * d / v);
+  if (full) loss = loss + 0.5 * std::log(2 * std::numbers::pi);
   return reduce(loss, reduction);
 }
 

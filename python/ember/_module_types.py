@@ -4,7 +4,7 @@ A saved architecture names each module's type and holds its constructor's argume
 path (io/architecture.h). A class registered here records the arguments each of its instances was
 built with; save_module writes them as the module's options, and load_module builds the module
 again with cls(**options) (the module builds its own children) before loading its state. Ember
-registers its own layers written in Python (Conv3d, the 3-D pools, CTCLoss, the loss and
+registers its own layers written in Python (Conv3d, the 3-D pools, the
 activation modules, ...) when ember is imported.
 
     @ember.io.register_module_type

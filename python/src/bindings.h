@@ -80,6 +80,9 @@ void bind_autograd(py::module_& m);  // grad mode, backward, grad, hooks, gradch
 void bind_autograd_function(py::module_& m);  // the node behind ember.autograd.Function
 void bind_autocast(py::module_& m);  // autocast's per-thread state and the policy of ops written in Python
 void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), the layers, containers
+void bind_losses(py::module_& nn);     // the loss modules of ember._C.nn (loss.cpp)
+/// CTC lengths from an integer tensor, a sequence of ints or one int.
+std::vector<int64_t> lengths_of(const py::handle& values, const char* what);
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers

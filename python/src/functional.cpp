@@ -1,31 +1,168 @@
 // ember._C.nn.functional (linear and the losses, with PyTorch's keywords; the other functional
 // forms are ember's ops, which python/ember/nn/functional.py re-exports) and ember._C.nn.init.
-#include "bindings.h"
+#include "ember/nn/functional.h"
 
 #include <pybind11/stl.h>
 
 #include <string>
 
-#include "ember/nn/functional.h"
+#include "bindings.h"
+#include "ember/nn/ctc_loss.h"
 #include "ember/nn/init.h"
 #include "ember/nn/loss.h"
+#include "ember/nn/margin_loss.h"
 
 namespace ember::python {
 namespace {
 
 using nn::functional::Reduction;
 
-Reduction reduction_of(const std::string& r) {
-  if (r == "mean") return Reduction::Mean;
-  if (r == "sum") return Reduction::Sum;
-  if (r == "none") return Reduction::None;
-  throw ember::ValueError("reduction must be 'mean', 'sum' or 'none', got '" + r + "'");
+Reduction reduction_of(const std::string& r, const char* op = "loss") {
+  return nn::functional::reduction_from_string(r, op);
 }
+
+// The deprecated size_average and reduce arguments of the functional losses, read as PyTorch reads
+// them (with its warning).
+std::string legacy(const py::object& size_average, const py::object& reduce, const std::string& reduction) {
+  if (size_average.is_none() && reduce.is_none()) return reduction;
+  const bool average = size_average.is_none() || size_average.cast<bool>();
+  const bool reduced = reduce.is_none() || reduce.cast<bool>();
+  const std::string r = !reduced ? "none" : average ? "mean" : "sum";
+  const std::string text = "size_average and reduce args will be deprecated, please use reduction='" + r + "' instead.";
+  if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+  return r;
+}
+
+Tensor opt(const std::optional<Tensor>& t) { return t.value_or(Tensor()); }
 
 nn::init::FanMode fan_mode_of(const std::string& mode) {
   if (mode == "fan_in") return nn::init::FanMode::FanIn;
   if (mode == "fan_out") return nn::init::FanMode::FanOut;
   throw ember::ValueError("mode must be 'fan_in' or 'fan_out', got '" + mode + "'");
+}
+
+// The losses beyond the core few, and the distances they use (torch.nn.functional's signatures).
+void bind_more_losses(py::module_& f) {
+  namespace F = nn::functional;
+  using namespace pybind11::literals;
+  using std::optional;
+  using std::string;
+  const auto none = py::none();
+  f.def("logsigmoid", &F::logsigmoid, "input"_a, "log(sigmoid(input)), without overflow or underflow.");
+  f.def("pairwise_distance", &F::pairwise_distance, "x1"_a, "x2"_a, "p"_a = 2.0, "eps"_a = 1e-6, "keepdim"_a = false,
+        "||x1 - x2 + eps||_p along the last dim.");
+  f.def("pdist", &F::pdist, "input"_a, "p"_a = 2.0, "The p-norm distances between the rows i < j of input [N, M].");
+  f.def(
+      "binary_cross_entropy",
+      [](const Tensor& x, const Tensor& t, optional<Tensor> w, py::object sa, py::object r, const string& red) {
+        return F::binary_cross_entropy(x, t, opt(w), reduction_of(legacy(sa, r, red), "binary_cross_entropy"));
+      },
+      "input"_a, "target"_a, "weight"_a = none, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean",
+      "-(target log(input) + (1 - target) log(1 - input)) on probabilities, PyTorch's clamps and gradient.");
+  f.def(
+      "huber_loss",
+      [](const Tensor& x, const Tensor& t, const string& red, double delta) {
+        return F::huber_loss(x, t, reduction_of(red, "huber_loss"), delta);
+      },
+      "input"_a, "target"_a, "reduction"_a = "mean", "delta"_a = 1.0);
+  f.def(
+      "kl_div",
+      [](const Tensor& x, const Tensor& t, py::object sa, py::object r, const string& red, bool log_target) {
+        return F::kl_div(x, t, reduction_of(legacy(sa, r, red), "kl_div"), log_target);
+      },
+      "input"_a, "target"_a, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean", "log_target"_a = false,
+      "KL(target || exp(input)) pointwise; reduction 'batchmean' divides the sum by the batch size.");
+  f.def(
+      "poisson_nll_loss",
+      [](const Tensor& x, const Tensor& t, bool log_input, bool full, py::object sa, double eps, py::object r,
+         const string& red) {
+        return F::poisson_nll_loss(x, t, log_input, full, eps, reduction_of(legacy(sa, r, red), "poisson_nll_loss"));
+      },
+      "input"_a, "target"_a, "log_input"_a = true, "full"_a = false, "size_average"_a = none, "eps"_a = 1e-8,
+      "reduce"_a = none, "reduction"_a = "mean");
+  f.def(
+      "gaussian_nll_loss",
+      [](const Tensor& x, const Tensor& t, const Tensor& var, bool full, double eps, const string& red) {
+        return F::gaussian_nll_loss(x, t, var, full, eps, reduction_of(red, "gaussian_nll_loss"));
+      },
+      "input"_a, "target"_a, "var"_a, "full"_a = false, "eps"_a = 1e-6, "reduction"_a = "mean");
+  f.def(
+      "margin_ranking_loss",
+      [](const Tensor& a, const Tensor& b, const Tensor& t, double margin, py::object sa, py::object r,
+         const string& red) {
+        return F::margin_ranking_loss(a, b, t, margin, reduction_of(legacy(sa, r, red), "margin_ranking_loss"));
+      },
+      "input1"_a, "input2"_a, "target"_a, "margin"_a = 0.0, "size_average"_a = none, "reduce"_a = none,
+      "reduction"_a = "mean");
+  f.def(
+      "hinge_embedding_loss",
+      [](const Tensor& x, const Tensor& t, double margin, py::object sa, py::object r, const string& red) {
+        return F::hinge_embedding_loss(x, t, margin, reduction_of(legacy(sa, r, red), "hinge_embedding_loss"));
+      },
+      "input"_a, "target"_a, "margin"_a = 1.0, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
+  f.def(
+      "soft_margin_loss",
+      [](const Tensor& x, const Tensor& t, py::object sa, py::object r, const string& red) {
+        return F::soft_margin_loss(x, t, reduction_of(legacy(sa, r, red), "soft_margin_loss"));
+      },
+      "input"_a, "target"_a, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
+  f.def(
+      "multilabel_soft_margin_loss",
+      [](const Tensor& x, const Tensor& t, optional<Tensor> w, py::object sa, py::object r, const string& red) {
+        return F::multilabel_soft_margin_loss(x, t, opt(w),
+                                              reduction_of(legacy(sa, r, red), "multilabel_soft_margin_loss"));
+      },
+      "input"_a, "target"_a, "weight"_a = none, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
+  f.def(
+      "cosine_embedding_loss",
+      [](const Tensor& a, const Tensor& b, const Tensor& t, double margin, py::object sa, py::object r,
+         const string& red) {
+        return F::cosine_embedding_loss(a, b, t, margin, reduction_of(legacy(sa, r, red), "cosine_embedding_loss"));
+      },
+      "input1"_a, "input2"_a, "target"_a, "margin"_a = 0.0, "size_average"_a = none, "reduce"_a = none,
+      "reduction"_a = "mean");
+  f.def(
+      "triplet_margin_loss",
+      [](const Tensor& a, const Tensor& p, const Tensor& n, double margin, double norm, double eps, bool swap,
+         py::object sa, py::object r, const string& red) {
+        return F::triplet_margin_loss(a, p, n, margin, norm, eps, swap,
+                                      reduction_of(legacy(sa, r, red), "triplet_margin_loss"));
+      },
+      "anchor"_a, "positive"_a, "negative"_a, "margin"_a = 1.0, "p"_a = 2.0, "eps"_a = 1e-6, "swap"_a = false,
+      "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
+  f.def(
+      "triplet_margin_with_distance_loss",
+      [](const Tensor& a, const Tensor& p, const Tensor& n, optional<F::DistanceFunction> d, double margin, bool swap,
+         const string& red) {
+        return F::triplet_margin_with_distance_loss(a, p, n, d.value_or(nullptr), margin, swap,
+                                                    reduction_of(red, "triplet_margin_with_distance_loss"));
+      },
+      "anchor"_a, "positive"_a, "negative"_a, py::kw_only(), "distance_function"_a = none, "margin"_a = 1.0,
+      "swap"_a = false, "reduction"_a = "mean");
+  f.def(
+      "multi_margin_loss",
+      [](const Tensor& x, const Tensor& t, int64_t p, double margin, optional<Tensor> w, py::object sa, py::object r,
+         const string& red) {
+        return F::multi_margin_loss(x, t, p, margin, opt(w), reduction_of(legacy(sa, r, red), "multi_margin_loss"));
+      },
+      "input"_a, "target"_a, "p"_a = 1, "margin"_a = 1.0, "weight"_a = none, "size_average"_a = none, "reduce"_a = none,
+      "reduction"_a = "mean");
+  f.def(
+      "multilabel_margin_loss",
+      [](const Tensor& x, const Tensor& t, py::object sa, py::object r, const string& red) {
+        return F::multilabel_margin_loss(x, t, reduction_of(legacy(sa, r, red), "multilabel_margin_loss"));
+      },
+      "input"_a, "target"_a, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
+  f.def(
+      "ctc_loss",
+      [](const Tensor& log_probs, const Tensor& targets, py::object input_lengths, py::object target_lengths,
+         int64_t blank, const string& red, bool zero_infinity) {
+        return F::ctc_loss(log_probs, targets, lengths_of(input_lengths, "input_lengths"),
+                           lengths_of(target_lengths, "target_lengths"), blank, reduction_of(red, "ctc_loss"),
+                           zero_infinity);
+      },
+      "log_probs"_a, "targets"_a, "input_lengths"_a, "target_lengths"_a, "blank"_a = 0, "reduction"_a = "mean",
+      "zero_infinity"_a = false);
 }
 
 void bind_functional_forms(py::module_& f) {
@@ -66,6 +203,7 @@ void bind_functional_forms(py::module_& f) {
                                                reduction_of(reduction), weight.value_or(Tensor()));
   }, py::arg("input"), py::arg("target"), py::arg("weight") = py::none(), py::arg("reduction") = "mean",
         py::arg("pos_weight") = py::none());
+  bind_more_losses(f);
 }
 
 void bind_init(py::module_& i) {

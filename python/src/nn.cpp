@@ -1117,6 +1117,7 @@ void bind_nn(py::module_& m) {
   bind_layers(nn);
   bind_recurrent(nn);
   bind_containers(nn);
+  bind_losses(nn);
 
   // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with
   // `from .._C.nn import *` (so a new layer needs no line there).

@@ -425,5 +425,48 @@ TEST(ArchitectureTest, LoadModuleOfAStateOnlyFileSaysSo) {
   }
 }
 
+TEST(ArchitectureTest, LossModulesRebuildWithTheirOptionsAndWeights) {
+  TempDir dir;
+  manual_seed(13);
+  nn::ModuleDict losses;
+  Tensor w = rand({3}, kFloat64);
+  losses.insert("ce", std::make_shared<nn::CrossEntropyLoss>(nn::CrossEntropyLossOptions{
+                          .weight = w, .ignore_index = 2, .reduction = nn::Reduction::Sum, .label_smoothing = 0.1}));
+  losses.insert("bce",
+                std::make_shared<nn::BCEWithLogitsLoss>(nn::BCEWithLogitsLossOptions{.pos_weight = full({3}, 2.0)}));
+  losses.insert("kl", std::make_shared<nn::KLDivLoss>(nn::KLDivLossOptions{nn::Reduction::BatchMean, true}));
+  losses.insert("mm", std::make_shared<nn::MultiMarginLoss>(nn::MultiMarginLossOptions{.p = 2, .margin = 0.5}));
+  losses.insert("ctc", std::make_shared<nn::CTCLoss>(nn::CTCLossOptions{.blank = 3, .zero_infinity = true}));
+  losses.insert("triplet",
+                std::make_shared<nn::TripletMarginLoss>(nn::TripletMarginLossOptions{.p = 1.0, .swap = true}));
+  const std::string path = dir.file("losses.ember");
+  save(losses, path);
+  auto back = load_module<nn::ModuleDict>(path);
+  auto& ce = back->child_as<nn::CrossEntropyLoss>("ce");
+  EXPECT_EQ(ce.options().ignore_index, 2);
+  EXPECT_EQ(ce.options().reduction, nn::Reduction::Sum);
+  EXPECT_EQ(ce.options().label_smoothing, 0.1);
+  EXPECT_EQ(ce.weight().dtype(), kFloat64);
+  ember::testing::expect_close(ce.weight(), w, 0, 0);
+  ember::testing::expect_close(back->child_as<nn::BCEWithLogitsLoss>("bce").weight("pos_weight"), full({3}, 2.0), 0, 0);
+  EXPECT_FALSE(back->child_as<nn::BCEWithLogitsLoss>("bce").weight().defined());
+  EXPECT_EQ(back->child_as<nn::KLDivLoss>("kl").options().reduction, nn::Reduction::BatchMean);
+  EXPECT_TRUE(back->child_as<nn::KLDivLoss>("kl").options().log_target);
+  EXPECT_EQ(back->child_as<nn::MultiMarginLoss>("mm").options().p, 2);
+  EXPECT_EQ(back->child_as<nn::CTCLoss>("ctc").options().blank, 3);
+  EXPECT_TRUE(back->child_as<nn::CTCLoss>("ctc").options().zero_infinity);
+  EXPECT_EQ(back->child_as<nn::TripletMarginLoss>("triplet").options().p, 1.0);
+
+  nn::TripletMarginWithDistanceLoss custom(
+      {.distance_function = [](const Tensor& a, const Tensor& b) { return a - b; }});
+  try {
+    save(custom, dir.file("custom.ember"));
+    FAIL() << "expected an error";
+  } catch (const ValueError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("distance_function"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("custom.ember")));
+}
+
 }  // namespace
 }  // namespace ember::io

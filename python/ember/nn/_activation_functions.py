@@ -4,6 +4,7 @@ functions, softmin and the gated linear unit. Each follows PyTorch's definition,
 from __future__ import annotations
 
 from .. import _C
+from .._C.nn.functional import logsigmoid  # noqa: F401  (C++: nn/margin_loss.h)
 from ..autograd.function import Function
 from .._upcast import in_float32
 
@@ -210,31 +211,6 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
     squares = _C.pad(squares, [0, 0, size // 2, (size - 1) // 2])
     div = _C.avg_pool2d(squares, (size, 1), 1).reshape(*input.shape)
     return input / (div * alpha + k) ** beta
-
-
-class _LogSigmoid(Function):
-    """log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|), which neither overflows nor underflows, with
-    PyTorch's gradient grad * (1 - z / (1 + z)) below 0 and grad * z / (1 + z) from 0 up, z = e^-|x|:
-    one product, so an infinite cotangent gives inf (the two terms of autograd's way, inf - inf)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return _C.clamp(x, None, 0.0) - _C.log1p(_C.exp(-_C.abs(x)))
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, = ctx.saved_tensors
-        z = _C.exp(-_C.abs(x))
-        share = z / (1 + z)
-        return grad * _C.where(x < 0, 1 - share, share)
-
-
-@in_float32
-def logsigmoid(input):  # noqa: A002
-    """log(sigmoid(input)), computed as min(input, 0) - log1p(e^-|input|): it neither overflows nor
-    underflows, and its gradient is sigmoid(-input) (PyTorch's 1/2 at 0)."""
-    return _LogSigmoid.apply(input)
 
 
 

@@ -1,5 +1,5 @@
-"""Layers written in Python over ember.nn.functional: the loss modules, the activations PyTorch
-scripts build as modules, the distance modules, PixelShuffle, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
+"""Layers written in Python over ember.nn.functional: the activations PyTorch scripts build as
+modules, the distance modules, PixelShuffle, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
 nothing from them) and work inside Sequential and other containers like any Python Module."""
 from __future__ import annotations
 
@@ -8,122 +8,6 @@ from typing import Any, Sequence
 from .. import _C
 from . import functional as F
 from .modules import Module
-
-
-class _Loss(Module):
-    def __init__(self, reduction: str = "mean") -> None:
-        super().__init__()
-        if reduction not in ("mean", "sum", "none") and not (reduction == "batchmean" and type(self) is KLDivLoss):
-            raise ValueError(f"{type(self).__name__}: reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
-        self.reduction = reduction
-
-    def extra_repr(self) -> str:
-        return "" if self.reduction == "mean" else f"reduction={self.reduction}"
-
-    def _optional_buffer(self, name: str, value) -> None:
-        # A class weight is state, as in PyTorch: a buffer that state_dict() saves and to() moves.
-        if value is not None:
-            self.register_buffer(name, value)
-        else:
-            setattr(self, name, None)
-
-
-class CrossEntropyLoss(_Loss):
-    """torch.nn.CrossEntropyLoss(weight=None, ignore_index=-100, reduction='mean', label_smoothing=0)."""
-
-    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
-                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
-        super().__init__(reduction)
-        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
-        self._optional_buffer("weight", weight)
-
-    def forward(self, input, target):  # noqa: A002
-        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                               reduction=self.reduction, label_smoothing=self.label_smoothing)
-
-
-class NLLLoss(_Loss):
-    """torch.nn.NLLLoss(weight=None, ignore_index=-100, reduction='mean')."""
-
-    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
-                 reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.ignore_index = ignore_index
-        self._optional_buffer("weight", weight)
-
-    def forward(self, input, target):  # noqa: A002
-        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
-
-
-class MSELoss(_Loss):
-    """torch.nn.MSELoss(reduction='mean')."""
-
-    def forward(self, input, target):  # noqa: A002
-        return F.mse_loss(input, target, reduction=self.reduction)
-
-
-class L1Loss(_Loss):
-    """torch.nn.L1Loss(reduction='mean')."""
-
-    def forward(self, input, target):  # noqa: A002
-        return F.l1_loss(input, target, reduction=self.reduction)
-
-
-class BCELoss(_Loss):
-    """torch.nn.BCELoss(weight=None, reduction='mean'), on probabilities."""
-
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self._optional_buffer("weight", weight)
-
-    def forward(self, input, target):  # noqa: A002
-        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
-
-
-class BCEWithLogitsLoss(_Loss):
-    """torch.nn.BCEWithLogitsLoss(weight=None, reduction='mean', pos_weight=None), on logits."""
-
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean", pos_weight=None) -> None:
-        super().__init__(reduction)
-        self._optional_buffer("weight", weight)
-        self._optional_buffer("pos_weight", pos_weight)
-
-    def forward(self, input, target):  # noqa: A002
-        return F.binary_cross_entropy_with_logits(input, target, weight=self.weight, reduction=self.reduction,
-                                                  pos_weight=self.pos_weight)
-
-
-class SmoothL1Loss(_Loss):
-    """torch.nn.SmoothL1Loss(reduction='mean', beta=1.0)."""
-
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> None:
-        super().__init__(reduction)
-        self.beta = beta
-
-    def forward(self, input, target):  # noqa: A002
-        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
-
-
-class HuberLoss(_Loss):
-    """torch.nn.HuberLoss(reduction='mean', delta=1.0)."""
-
-    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
-        super().__init__(reduction)
-        self.delta = delta
-
-    def forward(self, input, target):  # noqa: A002
-        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
-
-
-class KLDivLoss(_Loss):
-    """torch.nn.KLDivLoss(reduction='mean', log_target=False); input holds log-probabilities."""
-
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False) -> None:
-        super().__init__(reduction)
-        self.log_target = log_target
-
-    def forward(self, input, target):  # noqa: A002
-        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class _Activation(Module):
@@ -307,48 +191,6 @@ class PairwiseDistance(Module):
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
-class MarginRankingLoss(_Loss):
-    """MarginRankingLoss(margin=0.0, reduction='mean')."""
-
-    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.margin = margin
-
-    def forward(self, input1, input2, target):
-        return F.margin_ranking_loss(input1, input2, target, self.margin, reduction=self.reduction)
-
-
-class TripletMarginLoss(_Loss):
-    """TripletMarginLoss(margin=1.0, p=2.0, eps=1e-6, swap=False, reduction='mean')."""
-
-    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False,
-                 size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
-
-    def forward(self, anchor, positive, negative):
-        return F.triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps, self.swap,
-                                     reduction=self.reduction)
-
-
-class CosineEmbeddingLoss(_Loss):
-    """CosineEmbeddingLoss(margin=0.0, reduction='mean')."""
-
-    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.margin = margin
-
-    def forward(self, input1, input2, target):
-        return F.cosine_embedding_loss(input1, input2, target, self.margin, reduction=self.reduction)
-
-
-class SoftMarginLoss(_Loss):
-    """SoftMarginLoss(reduction='mean')."""
-
-    def forward(self, input, target):  # noqa: A002
-        return F.soft_margin_loss(input, target, reduction=self.reduction)
-
-
 class _Pool1d(Module):
     _fn: Any = None
 
@@ -440,66 +282,6 @@ class Fold(Module):
         return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
 
-class HingeEmbeddingLoss(_Loss):
-    """HingeEmbeddingLoss(margin=1.0, reduction='mean')."""
-
-    def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.margin = margin
-
-    def forward(self, input, target):  # noqa: A002
-        return F.hinge_embedding_loss(input, target, self.margin, reduction=self.reduction)
-
-
-class MultiLabelSoftMarginLoss(_Loss):
-    """MultiLabelSoftMarginLoss(weight=None, reduction='mean')."""
-
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self._optional_buffer("weight", weight)
-
-    def forward(self, input, target):  # noqa: A002
-        return F.multilabel_soft_margin_loss(input, target, self.weight, reduction=self.reduction)
-
-
-class MultiMarginLoss(_Loss):
-    """MultiMarginLoss(p=1, margin=1.0, weight=None, reduction='mean')."""
-
-    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
-                 reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        if p not in (1, 2):
-            raise ValueError("only p == 1 and p == 2 supported")
-        self.p, self.margin = p, margin
-        self._optional_buffer("weight", weight)
-
-    def forward(self, input, target):  # noqa: A002
-        return F.multi_margin_loss(input, target, self.p, self.margin, self.weight, reduction=self.reduction)
-
-
-class PoissonNLLLoss(_Loss):
-    """PoissonNLLLoss(log_input=True, full=False, eps=1e-8, reduction='mean')."""
-
-    def __init__(self, log_input: bool = True, full: bool = False, size_average=None, eps: float = 1e-8,
-                 reduce=None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.log_input, self.full, self.eps = log_input, full, eps
-
-    def forward(self, log_input, target):
-        return F.poisson_nll_loss(log_input, target, self.log_input, self.full, eps=self.eps, reduction=self.reduction)
-
-
-class GaussianNLLLoss(_Loss):
-    """GaussianNLLLoss(full=False, eps=1e-6, reduction='mean'), called as loss(input, target, var)."""
-
-    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.full, self.eps = full, eps
-
-    def forward(self, input, target, var):  # noqa: A002
-        return F.gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
-
-
 class RReLU(Module):
     """RReLU(lower=1/8, upper=1/3): random negative slopes in training, their mean in evaluation."""
 
@@ -575,11 +357,8 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-__all__ = ["CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
-           "HuberLoss", "KLDivLoss", "SiLU", "Mish", "ELU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid",
-           "LogSoftmax", "Hardsigmoid", "Hardswish", "SELU", "CELU", "Softsign", "Tanhshrink", "Softshrink",
-           "Hardshrink", "Threshold", "Softmin", "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
-           "PairwiseDistance", "MarginRankingLoss", "TripletMarginLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
-           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "Unfold", "Fold", "HingeEmbeddingLoss",
-           "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "RReLU", "AlphaDropout",
-           "LocalResponseNorm", "Dropout2d", "Unflatten"]
+__all__ = ["SiLU", "Mish", "ELU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "LogSoftmax", "Hardsigmoid",
+           "Hardswish", "SELU", "CELU", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "Softmin",
+           "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity", "PairwiseDistance", "MaxPool1d", "AvgPool1d",
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "Unfold", "Fold", "RReLU",
+           "AlphaDropout", "LocalResponseNorm", "Dropout2d", "Unflatten"]

@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BatchNorm1d', 'BatchNorm2d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GRU', 'GRUCell', 'GroupNorm', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiheadAttention', 'PReLU', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'ReLU', 'Sequential', 'Sigmoid', 'Softmax', 'Tanh', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer']
+__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'CTCLoss', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'CosineEmbeddingLoss', 'CrossEntropyLoss', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'MSELoss', 'MarginRankingLoss', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'ReLU', 'Sequential', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Tanh', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -921,6 +921,325 @@ class ModuleDict(Module):
     def update(self, modules: typing.Any) -> None:
         ...
     def values(self) -> list:
+        ...
+class L1Loss(Module):
+    """
+    mean |input - target| (torch.nn.L1Loss).
+    """
+    reduction: str
+    def __init__(self, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+class MSELoss(Module):
+    """
+    mean (input - target)^2 (torch.nn.MSELoss).
+    """
+    reduction: str
+    def __init__(self, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+class CrossEntropyLoss(Module):
+    """
+    torch.nn.CrossEntropyLoss: log_softmax and nll_loss.
+    """
+    reduction: str
+    def __init__(self, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, ignore_index: typing.SupportsInt | typing.SupportsIndex = -100, reduce: typing.Any = None, reduction: str = 'mean', label_smoothing: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def ignore_index(self) -> int:
+        ...
+    @ignore_index.setter
+    def ignore_index(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def label_smoothing(self) -> float:
+        ...
+    @label_smoothing.setter
+    def label_smoothing(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def weight(self) -> typing.Any:
+        ...
+class NLLLoss(Module):
+    """
+    torch.nn.NLLLoss: -input[target], weighted.
+    """
+    reduction: str
+    def __init__(self, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, ignore_index: typing.SupportsInt | typing.SupportsIndex = -100, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def ignore_index(self) -> int:
+        ...
+    @ignore_index.setter
+    def ignore_index(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def weight(self) -> typing.Any:
+        ...
+class BCELoss(Module):
+    """
+    torch.nn.BCELoss, on probabilities.
+    """
+    reduction: str
+    def __init__(self, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def weight(self) -> typing.Any:
+        ...
+class BCEWithLogitsLoss(Module):
+    """
+    torch.nn.BCEWithLogitsLoss, on logits.
+    """
+    reduction: str
+    def __init__(self, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean', pos_weight: ember._C.Tensor | None = None) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def pos_weight(self) -> typing.Any:
+        ...
+    @property
+    def weight(self) -> typing.Any:
+        ...
+class SmoothL1Loss(Module):
+    """
+    torch.nn.SmoothL1Loss(beta).
+    """
+    reduction: str
+    def __init__(self, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean', beta: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def beta(self) -> float:
+        ...
+    @beta.setter
+    def beta(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class HuberLoss(Module):
+    """
+    torch.nn.HuberLoss(delta).
+    """
+    reduction: str
+    def __init__(self, reduction: str = 'mean', delta: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def delta(self) -> float:
+        ...
+    @delta.setter
+    def delta(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class KLDivLoss(Module):
+    """
+    torch.nn.KLDivLoss; input holds log-probabilities.
+    """
+    log_target: bool
+    reduction: str
+    def __init__(self, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean', log_target: bool = False) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+class PoissonNLLLoss(Module):
+    """
+    torch.nn.PoissonNLLLoss.
+    """
+    full: bool
+    log_input: bool
+    reduction: str
+    def __init__(self, log_input: bool = True, full: bool = False, size_average: typing.Any = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-08, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, log_input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @eps.setter
+    def eps(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class GaussianNLLLoss(Module):
+    """
+    torch.nn.GaussianNLLLoss, called as loss(input, target, var).
+    """
+    full: bool
+    reduction: str
+    def __init__(self, *, full: bool = False, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor, var: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @eps.setter
+    def eps(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class MarginRankingLoss(Module):
+    """
+    torch.nn.MarginRankingLoss(margin).
+    """
+    reduction: str
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input1: ember._C.Tensor, input2: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class HingeEmbeddingLoss(Module):
+    """
+    torch.nn.HingeEmbeddingLoss(margin).
+    """
+    reduction: str
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 1.0, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class SoftMarginLoss(Module):
+    """
+    torch.nn.SoftMarginLoss.
+    """
+    reduction: str
+    def __init__(self, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+class MultiLabelSoftMarginLoss(Module):
+    """
+    torch.nn.MultiLabelSoftMarginLoss.
+    """
+    reduction: str
+    def __init__(self, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def weight(self) -> typing.Any:
+        ...
+class CosineEmbeddingLoss(Module):
+    """
+    torch.nn.CosineEmbeddingLoss(margin).
+    """
+    reduction: str
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input1: ember._C.Tensor, input2: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class MultiMarginLoss(Module):
+    """
+    torch.nn.MultiMarginLoss(p, margin, weight).
+    """
+    reduction: str
+    def __init__(self, p: typing.SupportsInt | typing.SupportsIndex = 1, margin: typing.SupportsFloat | typing.SupportsIndex = 1.0, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def p(self) -> int:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def weight(self) -> typing.Any:
+        ...
+class MultiLabelMarginLoss(Module):
+    """
+    torch.nn.MultiLabelMarginLoss.
+    """
+    reduction: str
+    def __init__(self, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, target: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+class TripletMarginLoss(Module):
+    """
+    torch.nn.TripletMarginLoss(margin, p, eps, swap).
+    """
+    reduction: str
+    swap: bool
+    def __init__(self, margin: typing.SupportsFloat | typing.SupportsIndex = 1.0, p: typing.SupportsFloat | typing.SupportsIndex = 2.0, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, swap: bool = False, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, anchor: ember._C.Tensor, positive: ember._C.Tensor, negative: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @eps.setter
+    def eps(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class TripletMarginWithDistanceLoss(Module):
+    """
+    torch.nn.TripletMarginWithDistanceLoss(distance_function, margin, swap).
+    """
+    reduction: str
+    swap: bool
+    def __init__(self, *, distance_function: collections.abc.Callable[[ember._C.Tensor, ember._C.Tensor], ember._C.Tensor] | None = None, margin: typing.SupportsFloat | typing.SupportsIndex = 1.0, swap: bool = False, reduction: str = 'mean') -> None:
+        ...
+    def forward(self, anchor: ember._C.Tensor, positive: ember._C.Tensor, negative: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def margin(self) -> float:
+        ...
+    @margin.setter
+    def margin(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class CTCLoss(Module):
+    """
+    torch.nn.CTCLoss(blank, reduction, zero_infinity).
+    """
+    reduction: str
+    zero_infinity: bool
+    def __init__(self, blank: typing.SupportsInt | typing.SupportsIndex = 0, reduction: str = 'mean', zero_infinity: bool = False) -> None:
+        ...
+    def forward(self, log_probs: ember._C.Tensor, targets: ember._C.Tensor, input_lengths: typing.Any, target_lengths: typing.Any) -> ember._C.Tensor:
+        ...
+    @property
+    def blank(self) -> int:
+        ...
+    @blank.setter
+    def blank(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
 class RemovableHandle:
     """
