@@ -346,9 +346,10 @@ class Registry {
 
   void add_builtins();
 
-  // A loss module: its fields and weight buffers (`weights`: "weight", "pos_weight").
+  // A layer made from an options struct with fields() (the losses, the activations): its fields
+  // and, for a loss, its weight buffers (`weights`: "weight", "pos_weight").
   template <typename M>
-  void builtin_loss(const std::string& name, std::vector<const char*> weights = {}) {
+  void builtin_with_fields(const std::string& name, std::vector<const char*> weights = {}) {
     builtin<M>(
         name,
         [name, weights](const M& m) {
@@ -359,11 +360,12 @@ class Registry {
                 "code, not state, and cannot be saved; save the model without it and set it after loading");
           std::vector<Value::Item> items;
           write_fields(m.options(), items);
-          for (const char* w : weights) items.emplace_back(w, weight_spec(m.weight(w)));
+          if constexpr (requires { m.weight("weight"); })
+            for (const char* w : weights) items.emplace_back(w, weight_spec(m.weight(w)));
           return Value::dict(std::move(items));
         },
         [weights](OptionReader& r) {
-          typename M::Options o;
+          typename M::Options o{};
           std::apply([&](auto... f) { (r.read_field(o, f), ...); }, M::Options::fields());
           std::vector<std::pair<std::string, Tensor>> buffers;
           for (const char* w : weights)
@@ -375,6 +377,25 @@ class Registry {
               set_pos_weight(o, t);
           }
           return std::make_shared<M>(o);
+        });
+  }
+  // A padding layer: its amounts (and a constant one's value).
+  template <typename M>
+  void builtin_pad(const std::string& name) {
+    builtin<M>(
+        name,
+        [](const M& m) {
+          if constexpr (std::is_constructible_v<M, nn::PadAmounts>)
+            return Value::dict({{"padding", int_list(m.padding())}});
+          else
+            return Value::dict({{"padding", int_list(m.padding())}, {"value", m.value()}});
+        },
+        [](OptionReader& r) {
+          std::vector<int64_t> padding = r.get_ints("padding");
+          if constexpr (std::is_constructible_v<M, nn::PadAmounts>)
+            return std::make_shared<M>(nn::PadAmounts(padding));
+          else
+            return std::make_shared<M>(nn::PadAmounts(padding), r.get_float("value"));
         });
   }
   template <typename O>
@@ -695,27 +716,63 @@ void Registry::add_builtins() {
         o.padding_idx = r.get_optional_int("padding_idx");
         return std::make_shared<Embedding>(o);
       });
-  builtin_loss<L1Loss>("L1Loss");
-  builtin_loss<MSELoss>("MSELoss");
-  builtin_loss<CrossEntropyLoss>("CrossEntropyLoss", {"weight"});
-  builtin_loss<NLLLoss>("NLLLoss", {"weight"});
-  builtin_loss<BCELoss>("BCELoss", {"weight"});
-  builtin_loss<BCEWithLogitsLoss>("BCEWithLogitsLoss", {"weight", "pos_weight"});
-  builtin_loss<SmoothL1Loss>("SmoothL1Loss");
-  builtin_loss<HuberLoss>("HuberLoss");
-  builtin_loss<KLDivLoss>("KLDivLoss");
-  builtin_loss<PoissonNLLLoss>("PoissonNLLLoss");
-  builtin_loss<GaussianNLLLoss>("GaussianNLLLoss");
-  builtin_loss<MarginRankingLoss>("MarginRankingLoss");
-  builtin_loss<HingeEmbeddingLoss>("HingeEmbeddingLoss");
-  builtin_loss<SoftMarginLoss>("SoftMarginLoss");
-  builtin_loss<MultiLabelSoftMarginLoss>("MultiLabelSoftMarginLoss", {"weight"});
-  builtin_loss<CosineEmbeddingLoss>("CosineEmbeddingLoss");
-  builtin_loss<MultiMarginLoss>("MultiMarginLoss", {"weight"});
-  builtin_loss<MultiLabelMarginLoss>("MultiLabelMarginLoss");
-  builtin_loss<TripletMarginLoss>("TripletMarginLoss");
-  builtin_loss<TripletMarginWithDistanceLoss>("TripletMarginWithDistanceLoss");
-  builtin_loss<CTCLoss>("CTCLoss");
+  builtin_with_fields<L1Loss>("L1Loss");
+  builtin_with_fields<MSELoss>("MSELoss");
+  builtin_with_fields<CrossEntropyLoss>("CrossEntropyLoss", {"weight"});
+  builtin_with_fields<NLLLoss>("NLLLoss", {"weight"});
+  builtin_with_fields<BCELoss>("BCELoss", {"weight"});
+  builtin_with_fields<BCEWithLogitsLoss>("BCEWithLogitsLoss", {"weight", "pos_weight"});
+  builtin_with_fields<SmoothL1Loss>("SmoothL1Loss");
+  builtin_with_fields<HuberLoss>("HuberLoss");
+  builtin_with_fields<KLDivLoss>("KLDivLoss");
+  builtin_with_fields<PoissonNLLLoss>("PoissonNLLLoss");
+  builtin_with_fields<GaussianNLLLoss>("GaussianNLLLoss");
+  builtin_with_fields<MarginRankingLoss>("MarginRankingLoss");
+  builtin_with_fields<HingeEmbeddingLoss>("HingeEmbeddingLoss");
+  builtin_with_fields<SoftMarginLoss>("SoftMarginLoss");
+  builtin_with_fields<MultiLabelSoftMarginLoss>("MultiLabelSoftMarginLoss", {"weight"});
+  builtin_with_fields<CosineEmbeddingLoss>("CosineEmbeddingLoss");
+  builtin_with_fields<MultiMarginLoss>("MultiMarginLoss", {"weight"});
+  builtin_with_fields<MultiLabelMarginLoss>("MultiLabelMarginLoss");
+  builtin_with_fields<TripletMarginLoss>("TripletMarginLoss");
+  builtin_with_fields<TripletMarginWithDistanceLoss>("TripletMarginWithDistanceLoss");
+  builtin_with_fields<CTCLoss>("CTCLoss");
+  builtin_with_fields<SiLU>("SiLU");
+  builtin_with_fields<Mish>("Mish");
+  builtin_with_fields<SELU>("SELU");
+  builtin_with_fields<ReLU6>("ReLU6");
+  builtin_with_fields<Hardsigmoid>("Hardsigmoid");
+  builtin_with_fields<Hardswish>("Hardswish");
+  builtin_with_fields<Softsign>("Softsign");
+  builtin_with_fields<Tanhshrink>("Tanhshrink");
+  builtin_with_fields<LogSigmoid>("LogSigmoid");
+  builtin_with_fields<Softmax2d>("Softmax2d");
+  builtin_with_fields<ELU>("ELU");
+  builtin_with_fields<CELU>("CELU");
+  builtin_with_fields<Softplus>("Softplus");
+  builtin_with_fields<Hardtanh>("Hardtanh");
+  builtin_with_fields<Threshold>("Threshold");
+  builtin_with_fields<GLU>("GLU");
+  builtin_with_fields<LogSoftmax>("LogSoftmax");
+  builtin_with_fields<Softmin>("Softmin");
+  builtin_with_fields<Softshrink>("Softshrink");
+  builtin_with_fields<Hardshrink>("Hardshrink");
+  builtin_with_fields<RReLU>("RReLU");
+  builtin_pad<ZeroPad1d>("ZeroPad1d");
+  builtin_pad<ZeroPad2d>("ZeroPad2d");
+  builtin_pad<ZeroPad3d>("ZeroPad3d");
+  builtin_pad<ConstantPad1d>("ConstantPad1d");
+  builtin_pad<ConstantPad2d>("ConstantPad2d");
+  builtin_pad<ConstantPad3d>("ConstantPad3d");
+  builtin_pad<ReflectionPad1d>("ReflectionPad1d");
+  builtin_pad<ReflectionPad2d>("ReflectionPad2d");
+  builtin_pad<ReflectionPad3d>("ReflectionPad3d");
+  builtin_pad<ReplicationPad1d>("ReplicationPad1d");
+  builtin_pad<ReplicationPad2d>("ReplicationPad2d");
+  builtin_pad<ReplicationPad3d>("ReplicationPad3d");
+  builtin_pad<CircularPad1d>("CircularPad1d");
+  builtin_pad<CircularPad2d>("CircularPad2d");
+  builtin_pad<CircularPad3d>("CircularPad3d");
   builtin<Dropout>(
       "Dropout", [](const Dropout& m) { return Value::dict({{"p", m.p()}}); },
       [](OptionReader& r) { return std::make_shared<Dropout>(r.get_float("p", 0.5)); });

@@ -16,21 +16,11 @@
 #include "ember/nn/loss.h"
 #include "ember/nn/margin_loss.h"
 #include "ember/nn/module.h"
+#include "ember/nn/option_field.h"
 
 namespace ember::nn {
 
 using functional::Reduction;
-
-/// One scalar option of an options struct: its name and where it lives.
-template <typename Options, typename T>
-struct OptionField {
-  const char* name;
-  T Options::*member;
-};
-template <typename Options, typename T>
-constexpr OptionField<Options, T> field(const char* name, T Options::*member) {
-  return {name, member};
-}
 
 /// The base of every loss module.
 class Loss : public Module {

@@ -16,27 +16,7 @@ namespace {
 // 1e-12 rounded to float32, PyTorch's EPSILON: the loss of a vector near 0 depends on it.
 constexpr double kEps1e12F32 = 9.999999960041972e-13;
 
-bool half_precision(DType t) { return t == kFloat16 || t == kBFloat16; }
-
 }  // namespace
-
-Tensor logsigmoid(const Tensor& input) {
-  if (half_precision(input.dtype())) return logsigmoid(input.to(kFloat32)).to(input.dtype());
-  Tensor out;
-  {
-    autograd::NoGradGuard no_grad;
-    out = clamp(input, std::nullopt, Scalar(0.0)) - log1p(exp(neg(abs(input))));
-  }
-  autograd::record_function(
-      "LogSigmoidBackward", out, {input}, {input},
-      [](const autograd::TensorList& saved, const autograd::TensorList& grads, const autograd::Node&) {
-        const Tensor& x = saved[0];
-        Tensor z = exp(neg(abs(x)));
-        Tensor share = z / (z + 1.0);
-        return autograd::TensorList{grads[0] * where(lt(x, 0), 1.0 - share, share)};
-      });
-  return out;
-}
 
 Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps, bool keepdim) {
   Tensor diff = x1 - x2 + eps;

@@ -6,14 +6,11 @@
 // reduced as PyTorch's.
 #include <functional>
 
+#include "ember/nn/activation_functional.h"  // logsigmoid
 #include "ember/nn/loss.h"
 
 namespace ember::nn::functional {
 
-/// log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|), which neither overflows nor underflows; gradient
-/// sigmoid(-x) as one product (PyTorch's 1/2 at 0; inf, not inf - inf, for an infinite cotangent).
-/// Half-precision inputs compute in float32.
-Tensor logsigmoid(const Tensor& input);
 /// ||x1 - x2 + eps||_p along the last dim (broadcast).
 Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2.0, double eps = 1e-6, bool keepdim = false);
 /// The p-norm distances between every pair of rows i < j of input [N, M], in row-major order.

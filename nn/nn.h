@@ -1,6 +1,8 @@
 #pragma once
 // Everything in nn/: Module, the layers, containers, losses, functional forms and init.
 #include "ember/nn/activation.h"
+#include "ember/nn/activation_functional.h"
+#include "ember/nn/activation_layers.h"
 #include "ember/nn/attention.h"
 #include "ember/nn/container.h"
 #include "ember/nn/conv.h"
@@ -15,6 +17,7 @@
 #include "ember/nn/margin_loss.h"
 #include "ember/nn/module.h"
 #include "ember/nn/normalization.h"
+#include "ember/nn/padding.h"
 #include "ember/nn/pooling.h"
 #include "ember/nn/prelu.h"
 #include "ember/nn/rnn.h"

@@ -81,6 +81,9 @@ void bind_autograd_function(py::module_& m);  // the node behind ember.autograd.
 void bind_autocast(py::module_& m);  // autocast's per-thread state and the policy of ops written in Python
 void bind_nn(py::module_& m);          // ember._C.nn: Module (subclassable), the layers, containers
 void bind_losses(py::module_& nn);     // the loss modules of ember._C.nn (loss.cpp)
+void bind_padding(py::module_& nn);    // the padding layers of ember._C.nn (padding.cpp)
+void bind_activation_layers(py::module_& nn);             // SiLU, ELU, GLU, ... (activation.cpp)
+void bind_activation_functions(py::module_& functional);  // silu, elu, glu, ... (activation.cpp)
 /// CTC lengths from an integer tensor, a sequence of ints or one int.
 std::vector<int64_t> lengths_of(const py::handle& values, const char* what);
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)

@@ -9,6 +9,7 @@
 
 #include "bindings.h"
 #include "ember/nn/loss_modules.h"
+#include "layer_binding.h"
 
 namespace ember::python {
 namespace {
@@ -36,25 +37,12 @@ std::string legacy_reduction(const py::object& size_average, const py::object& r
 
 Tensor or_undefined(const std::optional<Tensor>& t) { return t.value_or(Tensor()); }
 
-template <typename M, typename O, typename T>
-void bind_field(LossClass<M>& cls, nn::OptionField<O, T> f) {
-  auto member = f.member;
-  if constexpr (std::is_same_v<T, Reduction>) {
-    cls.def_property(
-        f.name, [member](const M& m) { return std::string(F::reduction_name(m.options().*member)); },
-        [member](M& m, const std::string& r) { m.options().*member = reduction_of(r, m.type_name().c_str()); });
-  } else {
-    cls.def_property(
-        f.name, [member](const M& m) { return m.options().*member; }, [member](M& m, T v) { m.options().*member = v; });
-  }
-}
-
 // The class M with its options as attributes and, for a weighted loss, `weight` (and
 // `pos_weight`): the buffer, or None.
 template <typename M>
 LossClass<M> loss_class(py::module_& nn, const char* name, const char* doc, std::vector<const char*> weights = {}) {
   LossClass<M> cls(nn, name, doc);
-  std::apply([&](auto... f) { (bind_field<M>(cls, f), ...); }, M::Options::fields());
+  bind_fields<M>(cls);
   for (const char* w : weights)
     cls.def_property_readonly(w, [w](const M& m) {
       Tensor t = m.weight(w);

@@ -7,15 +7,16 @@
 // whenever C++ takes ownership of a module passed from Python (register_module, the containers)
 // it holds the Python object too (hold_module): the child then lives, Python half included, as
 // long as its parent holds it, even after every Python name for it is gone.
-#include "bindings.h"
+#include "ember/nn/nn.h"
 
 #include <pybind11/stl.h>
 
 #include <memory>
 #include <string>
 
-#include "ember/nn/nn.h"
+#include "bindings.h"
 #include "ember/ops/conv.h"
+#include "layer_binding.h"
 
 namespace ember::python {
 namespace {
@@ -24,22 +25,9 @@ using nn::Module;
 using Gil = py::call_guard<py::gil_scoped_release>;
 using namespace pybind11::literals;
 
-// Lets a Python subclass of Module, or of a built-in layer (class MyLinear(nn.Linear)), override
-// forward and extra_repr: without it, a C++ caller (Sequential, a parent layer) would run the
-// built-in forward and skip the override. C++ calling either takes the GIL.
-template <typename M>
-class PyLayer : public M {
- public:
-  using M::M;
-  Tensor forward(const Tensor& input) override {
-    PYBIND11_OVERRIDE_NAME(Tensor, M, "forward", forward, input);
-  }
-  std::string extra_repr() const override {
-    PYBIND11_OVERRIDE_NAME(std::string, M, "extra_repr", extra_repr, );
-  }
-};
-
 py::object none_if_undefined(const Tensor& t) { return t.defined() ? py::cast(t) : py::none(); }
+
+}  // namespace
 
 // MultiheadAttention's C++ callers (TransformerEncoderLayer) call its full forward.
 template <>
@@ -71,6 +59,8 @@ class PyLayer<nn::MultiheadAttention> : public nn::MultiheadAttention {
                                            average_attn_weights, is_causal);
   }
 };
+
+namespace {
 
 py::object py_arg(const Tensor& t) { return none_if_undefined(t); }
 py::object py_arg(bool b) { return py::bool_(b); }
@@ -126,6 +116,8 @@ class PyDecoding : public M {
   }
 };
 
+}  // namespace
+
 template <>
 class PyLayer<nn::TransformerEncoderLayer> : public PyEncoding<nn::TransformerEncoderLayer, bool, kSrcMask> {
  public:
@@ -148,30 +140,9 @@ class PyLayer<nn::TransformerDecoder> : public PyDecoding<nn::TransformerDecoder
   using PyDecoding::PyDecoding;
 };
 
+namespace {
+
 using PyModule = PyLayer<Module>;
-
-template <typename T, typename Arg>
-std::shared_ptr<T> construct(Arg&& arg) {
-  if constexpr (requires { std::tuple_size<std::decay_t<Arg>>::value; })
-    return std::apply([](auto&&... a) { return std::make_shared<T>(std::forward<decltype(a)>(a)...); },
-                      std::forward<Arg>(arg));
-  else
-    return std::make_shared<T>(std::forward<Arg>(arg));
-}
-
-template <typename M, typename F, typename R, typename... A>
-auto layer_init_impl(F make, R (F::*)(A...) const) {
-  return py::init([make](A... a) { return construct<M>(make(a...)); },
-                  [make](A... a) { return construct<PyLayer<M>>(make(a...)); });
-}
-
-// py::init of a built-in layer M from `make(args...)`, which returns M's constructor argument (or
-// a tuple of them): a plain M for ember.nn.M itself, the trampoline PyLayer<M> for a Python
-// subclass.
-template <typename M, typename F>
-auto layer_init(F make) {
-  return layer_init_impl<M>(make, &F::operator());
-}
 
 template <typename M, typename F, typename R, typename... A>
 auto container_init_impl(F fill, R (F::*)(M&, A...) const) {
@@ -351,9 +322,6 @@ an nn.Module or a buffer name registers it; forward(...) runs through __call__.)
       .def("forward", [](Module& m, const Tensor& input) { return m.forward(input); }, py::arg("input"),
            Gil(), "The layer's computation; call the module itself (module(x)) rather than this.");
 }
-
-template <typename M>
-using Layer = py::class_<M, PyLayer<M>, Module, std::shared_ptr<M>>;
 
 // NB: read-only; `layer.bias = nn.Parameter(...)` goes through Module.__setattr__.
 py::object bias_of(const Module& m) {
@@ -1118,6 +1086,8 @@ void bind_nn(py::module_& m) {
   bind_recurrent(nn);
   bind_containers(nn);
   bind_losses(nn);
+  bind_padding(nn);
+  bind_activation_layers(nn);
 
   // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with
   // `from .._C.nn import *` (so a new layer needs no line there).

@@ -425,6 +425,40 @@ TEST(ArchitectureTest, LoadModuleOfAStateOnlyFileSaysSo) {
   }
 }
 
+TEST(ArchitectureTest, PaddingLayersRebuildWithTheirAmountsAndValue) {
+  TempDir dir;
+  manual_seed(17);
+  auto model = sequential({std::make_shared<nn::ConstantPad2d>(nn::PadAmounts({1, 0, 2, 3}), 1.5),
+                           std::make_shared<nn::ReflectionPad2d>(2), std::make_shared<nn::ZeroPad1d>(1),
+                           std::make_shared<nn::CircularPad2d>(nn::PadAmounts({0, 1, 1, 0}))});
+  const std::string path = dir.file("pads.ember");
+  save(*model, path);
+  auto back = load_module<nn::Sequential>(path);
+  Tensor x = randn({2, 3, 5, 6});
+  EXPECT_TRUE(bitwise_equal(back->forward(x), model->forward(x)));
+  auto& constant = back->child_as<nn::ConstantPad2d>("0");
+  EXPECT_EQ(constant.value(), 1.5);
+  EXPECT_EQ(constant.padding(), (std::vector<int64_t>{1, 0, 2, 3}));
+}
+
+TEST(ArchitectureTest, ActivationLayersRebuildWithTheirOptions) {
+  TempDir dir;
+  manual_seed(19);
+  auto model = sequential({std::make_shared<nn::ELU>(nn::ELUOptions{0.3}), std::make_shared<nn::SiLU>(),
+                           std::make_shared<nn::Softplus>(nn::SoftplusOptions{2.0, 4.0}),
+                           std::make_shared<nn::Hardtanh>(nn::HardtanhOptions{-2.0, 2.5}),
+                           std::make_shared<nn::Threshold>(nn::ThresholdOptions{0.1, -3.0}),
+                           std::make_shared<nn::Softshrink>(nn::ShrinkOptions{0.2}), std::make_shared<nn::Mish>(),
+                           std::make_shared<nn::LogSoftmax>(nn::DimOptions{1})});
+  const std::string path = dir.file("acts.ember");
+  save(*model, path);
+  auto back = load_module<nn::Sequential>(path);
+  Tensor x = randn({3, 5});
+  EXPECT_TRUE(bitwise_equal(back->forward(x), model->forward(x)));
+  EXPECT_EQ(back->child_as<nn::Threshold>("4").options().value, -3.0);
+  EXPECT_EQ(back->str(), model->str());
+}
+
 TEST(ArchitectureTest, LossModulesRebuildWithTheirOptionsAndWeights) {
   TempDir dir;
   manual_seed(13);

@@ -31,7 +31,6 @@ from ._conv_transpose3d import ConvTranspose3d  # noqa: F401,E402
 from ._lazy_linear import LazyLinear  # noqa: F401,E402
 from ._sync_batchnorm import SyncBatchNorm  # noqa: F401,E402  (statistics over ember.distributed ranks)
 from . import _from_pretrained  # noqa: F401,E402  (Embedding.from_pretrained, EmbeddingBag.from_pretrained)
-from .padding import *  # noqa: F401,F403,E402  (ZeroPad2d, ReflectionPad2d, ...: modules over F.pad)
 from .resampling import *  # noqa: F401,F403,E402  (Upsample and its fixed-mode forms)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402
 from . import parallel  # noqa: F401,E402

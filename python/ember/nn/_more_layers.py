@@ -1,4 +1,4 @@
-"""Modules over functional ops: Softmax2d, ChannelShuffle, the channel-wise dropouts (Dropout1d,
+"""Modules over functional ops: ChannelShuffle, the channel-wise dropouts (Dropout1d,
 Dropout3d, FeatureAlphaDropout) and BatchNorm3d (the C++ BatchNorm2d on [N, C, D * H, W], which
 pools the same N * D * H * W values per channel, so the statistics, running buffers and parameter
 names are BatchNorm2d's, as torch's BatchNorm3d)."""
@@ -8,15 +8,6 @@ from .. import _C
 from .._C.nn import BatchNorm2d
 from ._channel_ops import channel_shuffle, dropout1d, dropout3d, feature_alpha_dropout
 from .modules import Module
-
-
-class Softmax2d(Module):
-    """softmax over the channels of [N, C, H, W] (or [C, H, W]) input, at every position."""
-
-    def forward(self, input):  # noqa: A002
-        if input.dim() not in (3, 4):
-            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
-        return _C.softmax(input, -3)
 
 
 class ChannelShuffle(Module):
@@ -80,4 +71,4 @@ class BatchNorm3d(BatchNorm2d):
         return "BatchNorm3d" + BatchNorm2d.__repr__(self)[len("BatchNorm2d"):]
 
 
-__all__ = ["Softmax2d", "ChannelShuffle", "Dropout1d", "Dropout3d", "FeatureAlphaDropout", "BatchNorm3d"]
+__all__ = ["ChannelShuffle", "Dropout1d", "Dropout3d", "FeatureAlphaDropout", "BatchNorm3d"]

@@ -1,5 +1,5 @@
-"""Layers written in Python over ember.nn.functional: the activations PyTorch scripts build as
-modules, the distance modules, PixelShuffle, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
+"""Layers written in Python over ember.nn.functional: the distance modules, the 1-D pools,
+PixelShuffle, Fold and Unfold, AlphaDropout, LocalResponseNorm, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
 nothing from them) and work inside Sequential and other containers like any Python Module."""
 from __future__ import annotations
 
@@ -22,135 +22,6 @@ class _Activation(Module):
 
     def extra_repr(self) -> str:
         return ", ".join([repr(a) for a in self._args] + [f"{k}={v!r}" for k, v in self._kwargs.items()])
-
-
-class SiLU(_Activation):
-    """x * sigmoid(x)."""
-    _fn = staticmethod(F.silu)
-
-
-class Mish(_Activation):
-    """x * tanh(softplus(x))."""
-    _fn = staticmethod(F.mish)
-
-
-class ELU(_Activation):
-    """ELU(alpha=1.0)."""
-    _fn = staticmethod(F.elu)
-
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__(alpha=alpha)
-
-
-class Softplus(_Activation):
-    """Softplus(beta=1.0, threshold=20.0)."""
-    _fn = staticmethod(F.softplus)
-
-    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
-        super().__init__(beta=beta, threshold=threshold)
-
-
-class Hardtanh(_Activation):
-    """Hardtanh(min_val=-1.0, max_val=1.0)."""
-    _fn = staticmethod(F.hardtanh)
-
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
-        super().__init__(min_val=min_val, max_val=max_val)
-
-
-class ReLU6(_Activation):
-    """min(max(x, 0), 6)."""
-    _fn = staticmethod(F.relu6)
-
-
-class LogSigmoid(_Activation):
-    """log(sigmoid(x))."""
-    _fn = staticmethod(F.logsigmoid)
-
-
-class LogSoftmax(_Activation):
-    """LogSoftmax(dim)."""
-    _fn = staticmethod(F.log_softmax)
-
-    def __init__(self, dim: int | None = None) -> None:
-        if dim is None:
-            raise ValueError("LogSoftmax: give dim (PyTorch's implicit choice is deprecated)")
-        super().__init__(dim)
-
-
-class Hardsigmoid(_Activation):
-    """0 below -3, 1 above 3, x / 6 + 1/2 between."""
-    _fn = staticmethod(F.hardsigmoid)
-
-
-class Hardswish(_Activation):
-    """x * hardsigmoid(x)."""
-    _fn = staticmethod(F.hardswish)
-
-
-class SELU(_Activation):
-    """scale * elu(x, alpha) with PyTorch's constants."""
-    _fn = staticmethod(F.selu)
-
-
-class CELU(_Activation):
-    """CELU(alpha=1.0)."""
-    _fn = staticmethod(F.celu)
-
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__(alpha=alpha)
-
-
-class Softsign(_Activation):
-    """x / (1 + |x|)."""
-    _fn = staticmethod(F.softsign)
-
-
-class Tanhshrink(_Activation):
-    """x - tanh(x)."""
-    _fn = staticmethod(F.tanhshrink)
-
-
-class Softshrink(_Activation):
-    """Softshrink(lambd=0.5)."""
-    _fn = staticmethod(F.softshrink)
-
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__(lambd=lambd)
-
-
-class Hardshrink(_Activation):
-    """Hardshrink(lambd=0.5)."""
-    _fn = staticmethod(F.hardshrink)
-
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__(lambd=lambd)
-
-
-class Threshold(_Activation):
-    """Threshold(threshold, value): x where x > threshold, else value."""
-    _fn = staticmethod(F.threshold)
-
-    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
-        super().__init__(threshold, value)
-
-
-class Softmin(_Activation):
-    """Softmin(dim): softmax(-x) along dim."""
-    _fn = staticmethod(F.softmin)
-
-    def __init__(self, dim: int | None = None) -> None:
-        if dim is None:
-            raise ValueError("Softmin: give dim (PyTorch's implicit choice is deprecated)")
-        super().__init__(dim)
-
-
-class GLU(_Activation):
-    """GLU(dim=-1): a * sigmoid(b) for the halves a, b of the input along dim."""
-    _fn = staticmethod(F.glu)
-
-    def __init__(self, dim: int = -1) -> None:
-        super().__init__(dim)
 
 
 class PixelShuffle(_Activation):
@@ -282,20 +153,6 @@ class Fold(Module):
         return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
 
-class RReLU(Module):
-    """RReLU(lower=1/8, upper=1/3): random negative slopes in training, their mean in evaluation."""
-
-    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
-        super().__init__()
-        self.lower, self.upper = lower, upper
-
-    def forward(self, input):  # noqa: A002
-        return F.rrelu(input, self.lower, self.upper, self.training)
-
-    def extra_repr(self) -> str:
-        return f"lower={self.lower}, upper={self.upper}"
-
-
 class AlphaDropout(Module):
     """AlphaDropout(p=0.5): dropout that keeps SELU's mean and variance, in training only."""
 
@@ -357,8 +214,6 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-__all__ = ["SiLU", "Mish", "ELU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "LogSoftmax", "Hardsigmoid",
-           "Hardswish", "SELU", "CELU", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "Softmin",
-           "GLU", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity", "PairwiseDistance", "MaxPool1d", "AvgPool1d",
-           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "Unfold", "Fold", "RReLU",
-           "AlphaDropout", "LocalResponseNorm", "Dropout2d", "Unflatten"]
+__all__ = ["PixelShuffle", "PixelUnshuffle", "CosineSimilarity", "PairwiseDistance", "MaxPool1d", "AvgPool1d",
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "Unfold", "Fold", "AlphaDropout",
+           "LocalResponseNorm", "Dropout2d", "Unflatten"]

@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'CTCLoss', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'CosineEmbeddingLoss', 'CrossEntropyLoss', 'Dropout', 'Embedding', 'Flatten', 'GELU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'MSELoss', 'MarginRankingLoss', 'MaxPool2d', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'ReLU', 'Sequential', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Tanh', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss']
+__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'CELU', 'CTCLoss', 'CircularPad1d', 'CircularPad2d', 'CircularPad3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'CosineEmbeddingLoss', 'CrossEntropyLoss', 'Dropout', 'ELU', 'Embedding', 'Flatten', 'GELU', 'GLU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'Hardshrink', 'Hardsigmoid', 'Hardswish', 'Hardtanh', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'LogSigmoid', 'LogSoftmax', 'MSELoss', 'MarginRankingLoss', 'MaxPool2d', 'Mish', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'RReLU', 'ReLU', 'ReLU6', 'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d', 'ReplicationPad2d', 'ReplicationPad3d', 'SELU', 'Sequential', 'SiLU', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Softmax2d', 'Softmin', 'Softplus', 'Softshrink', 'Softsign', 'Tanh', 'Tanhshrink', 'Threshold', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss', 'ZeroPad1d', 'ZeroPad2d', 'ZeroPad3d']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -1240,6 +1240,447 @@ class CTCLoss(Module):
         ...
     @blank.setter
     def blank(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class ZeroPad1d(Module):
+    """
+    torch.nn.ZeroPad1d(padding): the last dim padded with zeros.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ZeroPad2d(Module):
+    """
+    torch.nn.ZeroPad2d(padding): the last 2 dims padded with zeros.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ZeroPad3d(Module):
+    """
+    torch.nn.ZeroPad3d(padding): the last 3 dims padded with zeros.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ConstantPad1d(Module):
+    """
+    torch.nn.ConstantPad1d(padding, value).
+    """
+    def __init__(self, padding: typing.Any, value: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ConstantPad2d(Module):
+    """
+    torch.nn.ConstantPad2d(padding, value).
+    """
+    def __init__(self, padding: typing.Any, value: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ConstantPad3d(Module):
+    """
+    torch.nn.ConstantPad3d(padding, value).
+    """
+    def __init__(self, padding: typing.Any, value: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ReflectionPad1d(Module):
+    """
+    torch.nn.ReflectionPad1d(padding): F.pad mode 'reflect'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ReflectionPad2d(Module):
+    """
+    torch.nn.ReflectionPad2d(padding): F.pad mode 'reflect'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ReflectionPad3d(Module):
+    """
+    torch.nn.ReflectionPad3d(padding): F.pad mode 'reflect'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ReplicationPad1d(Module):
+    """
+    torch.nn.ReplicationPad1d(padding): mode 'replicate'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ReplicationPad2d(Module):
+    """
+    torch.nn.ReplicationPad2d(padding): mode 'replicate'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class ReplicationPad3d(Module):
+    """
+    torch.nn.ReplicationPad3d(padding): mode 'replicate'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class CircularPad1d(Module):
+    """
+    torch.nn.CircularPad1d(padding): F.pad mode 'circular'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class CircularPad2d(Module):
+    """
+    torch.nn.CircularPad2d(padding): F.pad mode 'circular'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class CircularPad3d(Module):
+    """
+    torch.nn.CircularPad3d(padding): F.pad mode 'circular'.
+    """
+    def __init__(self, padding: typing.Any) -> None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class SiLU(Module):
+    """
+    x * sigmoid(x) (torch.nn.SiLU).
+    """
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class Mish(Module):
+    """
+    x * tanh(softplus(x)) (torch.nn.Mish).
+    """
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class SELU(Module):
+    """
+    scale * elu(x, alpha), SELU's constants (torch.nn.SELU).
+    """
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class ReLU6(Module):
+    """
+    min(max(x, 0), 6) (torch.nn.ReLU6).
+    """
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class Hardsigmoid(Module):
+    """
+    clamp(x / 6 + 1/2, 0, 1) (torch.nn.Hardsigmoid).
+    """
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class Hardswish(Module):
+    """
+    x * hardsigmoid(x) (torch.nn.Hardswish).
+    """
+    def __init__(self, inplace: bool = False) -> None:
+        ...
+class Softsign(Module):
+    """
+    x / (1 + |x|) (torch.nn.Softsign).
+    """
+    def __init__(self) -> None:
+        ...
+class Tanhshrink(Module):
+    """
+    x - tanh(x) (torch.nn.Tanhshrink).
+    """
+    def __init__(self) -> None:
+        ...
+class LogSigmoid(Module):
+    """
+    log(sigmoid(x)) (torch.nn.LogSigmoid).
+    """
+    def __init__(self) -> None:
+        ...
+class Softmax2d(Module):
+    """
+    softmax over the channels of [N, C, H, W] or [C, H, W] input.
+    """
+    def __init__(self) -> None:
+        ...
+class ELU(Module):
+    """
+    x where > 0, else alpha (e^x - 1) (torch.nn.ELU).
+    """
+    def __init__(self, alpha: typing.SupportsFloat | typing.SupportsIndex = 1.0, inplace: bool = False) -> None:
+        ...
+    @property
+    def alpha(self) -> float:
+        ...
+    @alpha.setter
+    def alpha(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class CELU(Module):
+    """
+    x where > 0, else alpha (e^(x / alpha) - 1) (torch.nn.CELU).
+    """
+    def __init__(self, alpha: typing.SupportsFloat | typing.SupportsIndex = 1.0, inplace: bool = False) -> None:
+        ...
+    @property
+    def alpha(self) -> float:
+        ...
+    @alpha.setter
+    def alpha(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Softplus(Module):
+    """
+    log(1 + e^(beta x)) / beta, linear past threshold (torch.nn.Softplus).
+    """
+    def __init__(self, beta: typing.SupportsFloat | typing.SupportsIndex = 1.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 20.0) -> None:
+        ...
+    @property
+    def beta(self) -> float:
+        ...
+    @beta.setter
+    def beta(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def threshold(self) -> float:
+        ...
+    @threshold.setter
+    def threshold(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Hardtanh(Module):
+    """
+    x clamped to [min_val, max_val] (torch.nn.Hardtanh).
+    """
+    def __init__(self, min_val: typing.SupportsFloat | typing.SupportsIndex = -1.0, max_val: typing.SupportsFloat | typing.SupportsIndex = 1.0, inplace: bool = False, min_value: typing.SupportsFloat | typing.SupportsIndex | None = None, max_value: typing.SupportsFloat | typing.SupportsIndex | None = None) -> None:
+        ...
+    @property
+    def max_val(self) -> float:
+        ...
+    @max_val.setter
+    def max_val(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def min_val(self) -> float:
+        ...
+    @min_val.setter
+    def min_val(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Threshold(Module):
+    """
+    value where x <= threshold, else x (torch.nn.Threshold).
+    """
+    def __init__(self, threshold: typing.SupportsFloat | typing.SupportsIndex, value: typing.SupportsFloat | typing.SupportsIndex, inplace: bool = False) -> None:
+        ...
+    @property
+    def threshold(self) -> float:
+        ...
+    @threshold.setter
+    def threshold(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+    @value.setter
+    def value(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class GLU(Module):
+    """
+    a * sigmoid(b) for the halves a, b of the input along dim (torch.nn.GLU).
+    """
+    def __init__(self, dim: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+        ...
+    @property
+    def dim(self) -> int:
+        ...
+    @dim.setter
+    def dim(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class LogSoftmax(Module):
+    """
+    log_softmax along dim (torch.nn.LogSoftmax).
+    """
+    def __init__(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+        ...
+    @property
+    def dim(self) -> int:
+        ...
+    @dim.setter
+    def dim(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class Softmin(Module):
+    """
+    softmax(-x) along dim (torch.nn.Softmin).
+    """
+    def __init__(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+        ...
+    @property
+    def dim(self) -> int:
+        ...
+    @dim.setter
+    def dim(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class Softshrink(Module):
+    """
+    x -+ lambd outside [-lambd, lambd], 0 inside (torch.nn.Softshrink).
+    """
+    def __init__(self, lambd: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> None:
+        ...
+    @property
+    def lambd(self) -> float:
+        ...
+    @lambd.setter
+    def lambd(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Hardshrink(Module):
+    """
+    x outside [-lambd, lambd], 0 inside (torch.nn.Hardshrink).
+    """
+    def __init__(self, lambd: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> None:
+        ...
+    @property
+    def lambd(self) -> float:
+        ...
+    @lambd.setter
+    def lambd(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class RReLU(Module):
+    """
+    Leaky ReLU with slopes from U(lower, upper) in training, their mean in eval.
+    """
+    def __init__(self, lower: typing.SupportsFloat | typing.SupportsIndex = 0.125, upper: typing.SupportsFloat | typing.SupportsIndex = 0.3333333333333333, inplace: bool = False) -> None:
+        ...
+    @property
+    def lower(self) -> float:
+        ...
+    @lower.setter
+    def lower(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def upper(self) -> float:
+        ...
+    @upper.setter
+    def upper(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
 class RemovableHandle:
     """

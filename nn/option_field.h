@@ -1,0 +1,24 @@
+#pragma once
+// A layer's options struct lists its scalar options in a static fields(), one OptionField each, by
+// PyTorch's names: io saves and rebuilds the layer through them, the Python binding makes them
+// attributes, and LayerWith prints them.
+//
+//   struct ELUOptions {
+//     double alpha = 1.0;
+//     static constexpr auto fields() { return std::make_tuple(field("alpha", &ELUOptions::alpha)); }
+//   };
+
+namespace ember::nn {
+
+/// One scalar option of an options struct: its name and where it lives.
+template <typename Options, typename T>
+struct OptionField {
+  const char* name;
+  T Options::*member;
+};
+template <typename Options, typename T>
+constexpr OptionField<Options, T> field(const char* name, T Options::*member) {
+  return {name, member};
+}
+
+}  // namespace ember::nn
