@@ -2,6 +2,8 @@
 // by the generator from the op table (ops/ops.toml -> <build>/generated/python/op_bindings.cpp);
 // here are the argument conversions those bindings use and the few ops whose Python signature
 // differs from C++'s (python = "custom" in the table).
+#include "ember/ops/ops.h"
+
 #include <pybind11/stl.h>
 
 #include <map>
@@ -9,7 +11,7 @@
 
 #include "bindings.h"
 #include "ember/core/factory.h"
-#include "ember/ops/ops.h"
+#include "ember/ops/gamma_grad.h"
 
 namespace ember::python {
 
@@ -97,6 +99,10 @@ std::string sublist_equation(const py::args& args, std::vector<Tensor>& operands
 void bind_ops(py::module_& m) {
   bind_table_ops(m);
   auto cls = tensor_class(m);
+
+  m.def("_standard_gamma_grad", &standard_gamma_grad, py::arg("self"), py::arg("output"),
+        py::call_guard<py::gil_scoped_release>(),
+        "dz/dalpha at Gamma(alpha, 1) draws z (torch._standard_gamma_grad), computed in double.");
 
   m.def("where", [](const Tensor& cond, const py::object& a, const py::object& b) -> Tensor {
     bool ta = py::isinstance<Tensor>(a), tb = py::isinstance<Tensor>(b);

@@ -7,13 +7,10 @@ from __future__ import annotations
 import numbers
 from typing import Any, Optional
 
-import numpy as np
-
 import ember
 from ember.autograd.function import Function
 
 from . import constraints
-from ._standard_gamma_grad import standard_gamma_grad
 from .distribution import Distribution
 from .utils import broadcast_all, tiny
 
@@ -51,24 +48,10 @@ def standard_gamma(concentration: ember.Tensor) -> ember.Tensor:
         return scaled.clamp(min=tiny(dtype))
 
 
-class StandardGammaGrad(Function):
-    """dz/dconcentration at the draws z (torch's _standard_gamma_grad); like torch's, it has no
-    derivative, so differentiating a reparameterised gradient again raises."""
-
-    @staticmethod
-    def forward(ctx, concentration, z):
-        dz = standard_gamma_grad(concentration.detach().cpu().to(ember.float64).numpy(),
-                                 z.detach().cpu().to(ember.float64).numpy())
-        return ember.from_numpy(np.ascontiguousarray(dz)).reshape(tuple(z.shape)).to(z.dtype).to(z.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
-
-
 class StandardGamma(Function):
     """standard_gamma(concentration) whose backward is the implicit reparameterisation gradient (torch's
-    _standard_gamma), computed in float64 to about 1e-11 relative."""
+    _standard_gamma_grad, Ember's in C++), computed in float64 to about 1e-11 relative; like torch's,
+    it has no derivative of its own."""
 
     @staticmethod
     def forward(ctx, concentration):
@@ -79,7 +62,7 @@ class StandardGamma(Function):
     @staticmethod
     def backward(ctx, grad):
         concentration, z = ctx.saved_tensors
-        return grad * StandardGammaGrad.apply(concentration, z)
+        return grad * ember._C._standard_gamma_grad(concentration, z)  # C++: core/math/gamma_grad.h
 
 
 class Gamma(Distribution):
