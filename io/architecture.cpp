@@ -773,6 +773,38 @@ void Registry::add_builtins() {
   builtin_pad<CircularPad1d>("CircularPad1d");
   builtin_pad<CircularPad2d>("CircularPad2d");
   builtin_pad<CircularPad3d>("CircularPad3d");
+  builtin_with_fields<PixelShuffle>("PixelShuffle");
+  builtin_with_fields<PixelUnshuffle>("PixelUnshuffle");
+  builtin_with_fields<ChannelShuffle>("ChannelShuffle");
+  builtin_with_fields<Dropout1d>("Dropout1d");
+  builtin_with_fields<Dropout2d>("Dropout2d");
+  builtin_with_fields<Dropout3d>("Dropout3d");
+  builtin_with_fields<AlphaDropout>("AlphaDropout");
+  builtin_with_fields<FeatureAlphaDropout>("FeatureAlphaDropout");
+  builtin_with_fields<PairwiseDistance>("PairwiseDistance");
+  builtin<Unflatten>(
+      "Unflatten",
+      [](const Unflatten& m) {
+        return Value::dict({{"dim", m.dim()}, {"unflattened_size", int_list(m.unflattened_size())}});
+      },
+      [](OptionReader& r) { return std::make_shared<Unflatten>(r.get_int("dim"), r.get_ints("unflattened_size")); });
+  builtin<EmbeddingBag>(
+      "EmbeddingBag",
+      [](const EmbeddingBag& m) {
+        const EmbeddingBagOptions& o = m.options();
+        return Value::dict({{"num_embeddings", o.num_embeddings},
+                            {"embedding_dim", o.embedding_dim},
+                            {"mode", o.mode},
+                            {"include_last_offset", o.include_last_offset},
+                            {"padding_idx", o.padding_idx ? Value(*o.padding_idx) : Value()}});
+      },
+      [](OptionReader& r) {
+        EmbeddingBagOptions o{r.get_int("num_embeddings"), r.get_int("embedding_dim")};
+        o.mode = r.get_string("mode", o.mode);
+        o.include_last_offset = r.get_bool("include_last_offset", o.include_last_offset);
+        o.padding_idx = r.get_optional_int("padding_idx");
+        return std::make_shared<EmbeddingBag>(o);
+      });
   builtin<Dropout>(
       "Dropout", [](const Dropout& m) { return Value::dict({{"p", m.p()}}); },
       [](OptionReader& r) { return std::make_shared<Dropout>(r.get_float("p", 0.5)); });

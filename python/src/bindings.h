@@ -84,6 +84,10 @@ void bind_losses(py::module_& nn);     // the loss modules of ember._C.nn (loss.
 void bind_padding(py::module_& nn);    // the padding layers of ember._C.nn (padding.cpp)
 void bind_activation_layers(py::module_& nn);             // SiLU, ELU, GLU, ... (activation.cpp)
 void bind_activation_functions(py::module_& functional);  // silu, elu, glu, ... (activation.cpp)
+void bind_embedding_bag(py::module_& nn);                 // nn.EmbeddingBag (embedding_bag.cpp)
+void bind_embedding_bag_function(py::module_& functional);  // F.embedding_bag
+void bind_channel_layers(py::module_& nn);                  // PixelShuffle, the channel dropouts, ... (channel.cpp)
+void bind_channel_functions(py::module_& functional);       // pixel_shuffle, dropout2d, ...
 /// CTC lengths from an integer tensor, a sequence of ints or one int.
 std::vector<int64_t> lengths_of(const py::handle& values, const char* what);
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)

@@ -245,6 +245,8 @@ void bind_functional(py::module_& m) {
   py::module_ functional = nn.def_submodule("functional", "linear and the losses (torch.nn.functional's)");
   bind_functional_forms(functional);
   bind_activation_functions(functional);
+  bind_embedding_bag_function(functional);
+  bind_channel_functions(functional);
   py::module_ init = nn.def_submodule("init", "parameter initialisation, in place (torch.nn.init)");
   bind_init(init);
 }

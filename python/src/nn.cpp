@@ -1088,6 +1088,8 @@ void bind_nn(py::module_& m) {
   bind_losses(nn);
   bind_padding(nn);
   bind_activation_layers(nn);
+  bind_embedding_bag(nn);
+  bind_channel_layers(nn);
 
   // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with
   // `from .._C.nn import *` (so a new layer needs no line there).

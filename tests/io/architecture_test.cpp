@@ -459,6 +459,20 @@ TEST(ArchitectureTest, ActivationLayersRebuildWithTheirOptions) {
   EXPECT_EQ(back->str(), model->str());
 }
 
+TEST(ArchitectureTest, EmbeddingBagRebuildsWithItsOptionsAndWeight) {
+  TempDir dir;
+  manual_seed(23);
+  nn::EmbeddingBag bag({7, 3, "sum", true, 2});
+  const std::string path = dir.file("bag.ember");
+  save(bag, path);
+  auto back = load_module<nn::EmbeddingBag>(path);
+  EXPECT_EQ(back->options().mode, "sum");
+  EXPECT_TRUE(back->options().include_last_offset);
+  EXPECT_EQ(back->options().padding_idx, 2);
+  Tensor input = tensor(std::vector<int64_t>{1, 2, 6, 0}), offsets = tensor(std::vector<int64_t>{0, 1, 4});
+  EXPECT_TRUE(bitwise_equal(back->forward(input, offsets), bag.forward(input, offsets)));
+}
+
 TEST(ArchitectureTest, LossModulesRebuildWithTheirOptionsAndWeights) {
   TempDir dir;
   manual_seed(13);

@@ -23,7 +23,6 @@ from .modules import Module, Parameter  # noqa: F401
 from . import functional, init, utils  # noqa: F401,E402
 from .layers import *  # noqa: F401,F403,E402  (activations written in Python)
 from ._python_layers import *  # noqa: F401,F403,E402  (ConvTranspose1d, Bilinear: parameters, in Python)
-from ._embedding_bag import EmbeddingBag  # noqa: F401,E402
 from ._conv3d import Conv3d  # noqa: F401,E402
 from ._pool3d import MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d  # noqa: F401,E402
 from ._more_layers import *  # noqa: F401,F403,E402  (Softmax2d, ChannelShuffle, Dropout1d/3d, BatchNorm3d, ...)

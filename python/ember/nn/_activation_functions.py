@@ -1,30 +1,11 @@
 """The random and normalising functions of torch.nn.functional still written in Python over Ember's
-ops (alpha_dropout, gumbel_softmax, local_response_norm); the activations are C++
+ops (gumbel_softmax, local_response_norm); the activations are C++
 (nn/activation_functional.h), logsigmoid re-exported from there."""
 from __future__ import annotations
 
 from .. import _C
 from .._C.nn.functional import logsigmoid  # noqa: F401  (C++: nn/activation_functional.h)
 
-# SELU's constants (Klambauer et al., as PyTorch's).
-_SELU_ALPHA = 1.6732632423543772848170429916717
-_SELU_SCALE = 1.0507009873554804934193349852946
-
-
-def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):  # noqa: A002
-    """Dropout that keeps SELU's self-normalisation (mean 0, variance 1): dropped elements take SELU's
-    negative saturation value, then an affine map restores the moments. Identity when not training."""
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
-        return input
-    if p == 1:
-        return input * 0.0
-    alpha_prime = -_SELU_ALPHA * _SELU_SCALE
-    keep = (_C.rand(*input.shape, device=input.device) >= p).to(input.dtype)
-    a = ((1 - p) * (1 + p * alpha_prime ** 2)) ** -0.5
-    b = -a * alpha_prime * p
-    return (input * keep + alpha_prime * (1 - keep)) * a + b
 
 
 def gumbel_softmax(logits, tau: float = 1.0, hard: bool = False, eps: float = 1e-10, dim: int = -1):
@@ -53,4 +34,4 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
 
 
 
-__all__ = ["logsigmoid", "alpha_dropout", "gumbel_softmax", "local_response_norm"]
+__all__ = ["logsigmoid", "gumbel_softmax", "local_response_norm"]

@@ -1,10 +1,9 @@
 """Embedding.from_pretrained and EmbeddingBag.from_pretrained: a table built around given vectors
-(word2vec, GloVe, another model's embedding). Embedding is the C++ layer, so the classmethod is
-installed on it from here; EmbeddingBag is Python's (_embedding_bag.py)."""
+(word2vec, GloVe, another model's embedding). Both are C++ layers, so the classmethods are installed
+on them from here."""
 from __future__ import annotations
 
-from .._C.nn import Embedding
-from ._embedding_bag import EmbeddingBag
+from .._C.nn import Embedding, EmbeddingBag
 from .parameter import Parameter
 
 

@@ -18,10 +18,16 @@ from ._functional_ops import *  # noqa: F401,F403
 # linear, the losses, the distances they use and the activations are C++ (nn/loss.h, nn/margin_loss.h,
 # nn/ctc_loss.h, nn/activation_functional.h).
 from .._C.nn.functional import (  # noqa: F401
+    alpha_dropout,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     celu,
+    channel_shuffle,
+    dropout1d,
+    dropout2d,
+    dropout3d,
     elu,
+    feature_alpha_dropout,
     glu,
     hardshrink,
     hardsigmoid,
@@ -55,6 +61,8 @@ from .._C.nn.functional import (  # noqa: F401
     nll_loss,
     pairwise_distance,
     pdist,
+    pixel_shuffle,
+    pixel_unshuffle,
     poisson_nll_loss,
     smooth_l1_loss,
     soft_margin_loss,
@@ -212,25 +220,12 @@ def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
-def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002
-    """Zeroes whole channels of [N, C, H, W] (or [C, H, W]) input with probability p when training,
-    scaling the rest by 1 / (1 - p) (nn.Dropout2d's function)."""
-    if not training or p == 0:
-        return input
-    if input.dim() not in (3, 4):
-        raise ValueError(f"dropout2d: expected 3-D or 4-D input, got shape {list(input.shape)}")
-    mask_shape = list(input.shape[:-2]) + [1, 1]
-    return input * _C.dropout(_C.ones(*mask_shape, dtype=input.dtype, device=input.device), p, True)
-
-
 from ._activation_functions import *  # noqa: E402,F401,F403
-from ._pixel_shuffle import *  # noqa: E402,F401,F403
 from ._sliding import *  # noqa: E402,F401,F403
 from ._sampling_grids import *  # noqa: E402,F401,F403
-from ._embedding_bag import embedding_bag  # noqa: E402,F401
+from .._C.nn.functional import embedding_bag  # noqa: E402,F401  (C++: nn/embedding_bag.h)
 from ._conv3d import conv3d  # noqa: E402,F401
 from ._pool3d import max_pool3d, avg_pool3d, adaptive_avg_pool3d, adaptive_max_pool3d  # noqa: E402,F401
-from ._channel_ops import *  # noqa: E402,F401,F403  (channel_shuffle, dropout1d, dropout3d, feature_alpha_dropout)
 from ._conv_transpose3d import conv_transpose3d  # noqa: E402,F401
 from ._mha_forward import multi_head_attention_forward  # noqa: E402,F401
 

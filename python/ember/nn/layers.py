@@ -1,5 +1,5 @@
-"""Layers written in Python over ember.nn.functional: the distance modules, the 1-D pools,
-PixelShuffle, Fold and Unfold, AlphaDropout, LocalResponseNorm, Dropout2d and Unflatten. They hold no parameters (so checkpoints need
+"""Layers written in Python over ember.nn.functional: CosineSimilarity, the 1-D pools, Fold and
+Unfold, LocalResponseNorm. They hold no parameters (so checkpoints need
 nothing from them) and work inside Sequential and other containers like any Python Module."""
 from __future__ import annotations
 
@@ -24,22 +24,6 @@ class _Activation(Module):
         return ", ".join([repr(a) for a in self._args] + [f"{k}={v!r}" for k, v in self._kwargs.items()])
 
 
-class PixelShuffle(_Activation):
-    """PixelShuffle(upscale_factor): [*, C r^2, H, W] -> [*, C, H r, W r]."""
-    _fn = staticmethod(F.pixel_shuffle)
-
-    def __init__(self, upscale_factor: int) -> None:
-        super().__init__(upscale_factor)
-
-
-class PixelUnshuffle(_Activation):
-    """PixelUnshuffle(downscale_factor): the inverse of PixelShuffle."""
-    _fn = staticmethod(F.pixel_unshuffle)
-
-    def __init__(self, downscale_factor: int) -> None:
-        super().__init__(downscale_factor)
-
-
 class CosineSimilarity(Module):
     """CosineSimilarity(dim=1, eps=1e-8) of two inputs."""
 
@@ -49,17 +33,6 @@ class CosineSimilarity(Module):
 
     def forward(self, x1, x2):
         return F.cosine_similarity(x1, x2, self.dim, self.eps)
-
-
-class PairwiseDistance(Module):
-    """PairwiseDistance(p=2.0, eps=1e-6, keepdim=False) of two inputs along the last dim."""
-
-    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
-        super().__init__()
-        self.norm, self.eps, self.keepdim = p, eps, keepdim
-
-    def forward(self, x1, x2):
-        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
 class _Pool1d(Module):
@@ -153,20 +126,6 @@ class Fold(Module):
         return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
 
-class AlphaDropout(Module):
-    """AlphaDropout(p=0.5): dropout that keeps SELU's mean and variance, in training only."""
-
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        self.p = p
-
-    def forward(self, input):  # noqa: A002
-        return F.alpha_dropout(input, self.p, self.training)
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}"
-
-
 class LocalResponseNorm(Module):
     """LocalResponseNorm(size, alpha=1e-4, beta=0.75, k=1.0) over the channels (dim 1)."""
 
@@ -181,39 +140,5 @@ class LocalResponseNorm(Module):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
-class Dropout2d(Module):
-    """Zeroes whole channels of [N, C, H, W] (or [C, H, W]) input with probability p in training,
-    scaling the rest by 1 / (1 - p)."""
-
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if not 0 <= p <= 1:
-            raise ValueError(f"Dropout2d: p must be in [0, 1], got {p}")
-        self.p = p
-
-    def forward(self, input):  # noqa: A002
-        return F.dropout2d(input, self.p, self.training)
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}"
-
-
-class Unflatten(Module):
-    """Unflatten(dim, unflattened_size): dim split into the given sizes (a view when possible)."""
-
-    def __init__(self, dim: int, unflattened_size: Sequence[int]) -> None:
-        super().__init__()
-        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
-
-    def forward(self, input):  # noqa: A002
-        d = self.dim % input.dim()
-        shape = list(input.shape[:d]) + list(self.unflattened_size) + list(input.shape[d + 1:])
-        return input.reshape(*shape)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
-
-
-__all__ = ["PixelShuffle", "PixelUnshuffle", "CosineSimilarity", "PairwiseDistance", "MaxPool1d", "AvgPool1d",
-           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d", "LPPool2d", "Unfold", "Fold", "AlphaDropout",
-           "LocalResponseNorm", "Dropout2d", "Unflatten"]
+__all__ = ["CosineSimilarity", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "LPPool1d",
+           "LPPool2d", "Unfold", "Fold", "LocalResponseNorm"]

@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AvgPool2d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'CELU', 'CTCLoss', 'CircularPad1d', 'CircularPad2d', 'CircularPad3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'CosineEmbeddingLoss', 'CrossEntropyLoss', 'Dropout', 'ELU', 'Embedding', 'Flatten', 'GELU', 'GLU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'Hardshrink', 'Hardsigmoid', 'Hardswish', 'Hardtanh', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'LogSigmoid', 'LogSoftmax', 'MSELoss', 'MarginRankingLoss', 'MaxPool2d', 'Mish', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'RReLU', 'ReLU', 'ReLU6', 'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d', 'ReplicationPad2d', 'ReplicationPad3d', 'SELU', 'Sequential', 'SiLU', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Softmax2d', 'Softmin', 'Softplus', 'Softshrink', 'Softsign', 'Tanh', 'Tanhshrink', 'Threshold', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss', 'ZeroPad1d', 'ZeroPad2d', 'ZeroPad3d']
+__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AlphaDropout', 'AvgPool2d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'CELU', 'CTCLoss', 'ChannelShuffle', 'CircularPad1d', 'CircularPad2d', 'CircularPad3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'CosineEmbeddingLoss', 'CrossEntropyLoss', 'Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'ELU', 'Embedding', 'EmbeddingBag', 'FeatureAlphaDropout', 'Flatten', 'GELU', 'GLU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'Hardshrink', 'Hardsigmoid', 'Hardswish', 'Hardtanh', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'LogSigmoid', 'LogSoftmax', 'MSELoss', 'MarginRankingLoss', 'MaxPool2d', 'Mish', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PairwiseDistance', 'PixelShuffle', 'PixelUnshuffle', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'RReLU', 'ReLU', 'ReLU6', 'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d', 'ReplicationPad2d', 'ReplicationPad3d', 'SELU', 'Sequential', 'SiLU', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Softmax2d', 'Softmin', 'Softplus', 'Softshrink', 'Softsign', 'Tanh', 'Tanhshrink', 'Threshold', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss', 'Unflatten', 'ZeroPad1d', 'ZeroPad2d', 'ZeroPad3d']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -1681,6 +1681,165 @@ class RReLU(Module):
         ...
     @upper.setter
     def upper(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class EmbeddingBag(Module):
+    """
+    Sums, means or maxima of bags of embeddings (torch.nn.EmbeddingBag).
+    """
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze: bool = True, max_norm = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, include_last_offset: bool = False, padding_idx = None):
+        """
+        An EmbeddingBag over `embeddings` [num_embeddings, embedding_dim] (shared), trainable unless freeze.
+        """
+    def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, max_norm: typing.Any = None, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, _weight: ember._C.Tensor | None = None, include_last_offset: bool = False, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None, device: typing.Any = None, dtype: typing.Any = None) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, offsets: ember._C.Tensor | None = None, per_sample_weights: ember._C.Tensor | None = None) -> ember._C.Tensor:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def embedding_dim(self) -> int:
+        ...
+    @property
+    def include_last_offset(self) -> bool:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def num_embeddings(self) -> int:
+        ...
+    @property
+    def padding_idx(self) -> int | None:
+        ...
+class PixelShuffle(Module):
+    """
+    [*, C r^2, H, W] -> [*, C, H r, W r] (torch.nn.PixelShuffle).
+    """
+    def __init__(self, upscale_factor: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def upscale_factor(self) -> int:
+        ...
+    @upscale_factor.setter
+    def upscale_factor(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class PixelUnshuffle(Module):
+    """
+    The inverse of PixelShuffle (torch.nn.PixelUnshuffle).
+    """
+    def __init__(self, downscale_factor: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def downscale_factor(self) -> int:
+        ...
+    @downscale_factor.setter
+    def downscale_factor(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class ChannelShuffle(Module):
+    """
+    ShuffleNet's channel shuffle (torch.nn.ChannelShuffle).
+    """
+    def __init__(self, groups: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @groups.setter
+    def groups(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class Dropout1d(Module):
+    """
+    Zeroes whole channels of [N, C, L] input while training.
+    """
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, inplace: bool = False) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Dropout2d(Module):
+    """
+    Zeroes whole channels of [N, C, H, W] input while training.
+    """
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, inplace: bool = False) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Dropout3d(Module):
+    """
+    Zeroes whole channels of [N, C, D, H, W] input while training.
+    """
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, inplace: bool = False) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class AlphaDropout(Module):
+    """
+    Dropout that keeps SELU's mean and variance, while training.
+    """
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, inplace: bool = False) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class FeatureAlphaDropout(Module):
+    """
+    AlphaDropout of whole channels, while training.
+    """
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, inplace: bool = False) -> None:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @p.setter
+    def p(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class PairwiseDistance(Module):
+    """
+    ||x1 - x2 + eps||_p along the last dim.
+    """
+    keepdim: bool
+    def __init__(self, p: typing.SupportsFloat | typing.SupportsIndex = 2.0, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, keepdim: bool = False) -> None:
+        ...
+    def forward(self, x1: ember._C.Tensor, x2: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @eps.setter
+    def eps(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def norm(self) -> float:
+        ...
+    @norm.setter
+    def norm(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Unflatten(Module):
+    """
+    dim split into unflattened_size (torch.nn.Unflatten).
+    """
+    def __init__(self, dim: typing.SupportsInt | typing.SupportsIndex, unflattened_size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
+        ...
+    @property
+    def dim(self) -> int:
+        ...
+    @property
+    def unflattened_size(self) -> tuple:
         ...
 class RemovableHandle:
     """

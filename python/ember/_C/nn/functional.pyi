@@ -4,7 +4,9 @@ linear and the losses (torch.nn.functional's)
 from __future__ import annotations
 import ember._C
 import typing
-__all__: list[str] = ['binary_cross_entropy', 'binary_cross_entropy_with_logits', 'celu', 'cosine_embedding_loss', 'cross_entropy', 'ctc_loss', 'elu', 'gaussian_nll_loss', 'glu', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss', 'huber_loss', 'kl_div', 'l1_loss', 'linear', 'logsigmoid', 'margin_ranking_loss', 'mish', 'mse_loss', 'multi_margin_loss', 'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'nll_loss', 'pairwise_distance', 'pdist', 'poisson_nll_loss', 'relu6', 'rrelu', 'selu', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmin', 'softplus', 'softshrink', 'softsign', 'tanhshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss']
+__all__: list[str] = ['alpha_dropout', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'celu', 'channel_shuffle', 'cosine_embedding_loss', 'cross_entropy', 'ctc_loss', 'dropout1d', 'dropout2d', 'dropout3d', 'elu', 'embedding_bag', 'feature_alpha_dropout', 'gaussian_nll_loss', 'glu', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss', 'huber_loss', 'kl_div', 'l1_loss', 'linear', 'logsigmoid', 'margin_ranking_loss', 'mish', 'mse_loss', 'multi_margin_loss', 'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'nll_loss', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'relu6', 'rrelu', 'selu', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmin', 'softplus', 'softshrink', 'softsign', 'tanhshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss']
+def alpha_dropout(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = False, inplace: bool = False) -> ember._C.Tensor:
+    ...
 def binary_cross_entropy(input: ember._C.Tensor, target: ember._C.Tensor, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> ember._C.Tensor:
     """
     -(target log(input) + (1 - target) log(1 - input)) on probabilities, PyTorch's clamps and gradient.
@@ -12,6 +14,8 @@ def binary_cross_entropy(input: ember._C.Tensor, target: ember._C.Tensor, weight
 def binary_cross_entropy_with_logits(input: ember._C.Tensor, target: ember._C.Tensor, weight: ember._C.Tensor | None = None, reduction: str = 'mean', pos_weight: ember._C.Tensor | None = None) -> ember._C.Tensor:
     ...
 def celu(input: ember._C.Tensor, alpha: typing.SupportsFloat | typing.SupportsIndex = 1.0, inplace: bool = False) -> ember._C.Tensor:
+    ...
+def channel_shuffle(input: ember._C.Tensor, groups: typing.SupportsInt | typing.SupportsIndex) -> ember._C.Tensor:
     ...
 def cosine_embedding_loss(input1: ember._C.Tensor, input2: ember._C.Tensor, target: ember._C.Tensor, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> ember._C.Tensor:
     ...
@@ -21,7 +25,19 @@ def cross_entropy(input: ember._C.Tensor, target: ember._C.Tensor, weight: ember
     """
 def ctc_loss(log_probs: ember._C.Tensor, targets: ember._C.Tensor, input_lengths: typing.Any, target_lengths: typing.Any, blank: typing.SupportsInt | typing.SupportsIndex = 0, reduction: str = 'mean', zero_infinity: bool = False) -> ember._C.Tensor:
     ...
+def dropout1d(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = True, inplace: bool = False) -> ember._C.Tensor:
+    ...
+def dropout2d(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = True, inplace: bool = False) -> ember._C.Tensor:
+    ...
+def dropout3d(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = True, inplace: bool = False) -> ember._C.Tensor:
+    ...
 def elu(input: ember._C.Tensor, alpha: typing.SupportsFloat | typing.SupportsIndex = 1.0, inplace: bool = False) -> ember._C.Tensor:
+    ...
+def embedding_bag(input: ember._C.Tensor, weight: ember._C.Tensor, offsets: ember._C.Tensor | None = None, max_norm: typing.Any = None, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, per_sample_weights: ember._C.Tensor | None = None, include_last_offset: bool = False, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None) -> ember._C.Tensor:
+    """
+    The sum, mean or max of weight's rows at each bag's indices (torch.nn.functional.embedding_bag).
+    """
+def feature_alpha_dropout(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = False, inplace: bool = False) -> ember._C.Tensor:
     ...
 def gaussian_nll_loss(input: ember._C.Tensor, target: ember._C.Tensor, var: ember._C.Tensor, full: bool = False, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, reduction: str = 'mean') -> ember._C.Tensor:
     ...
@@ -75,6 +91,10 @@ def pdist(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex
     """
     The p-norm distances between the rows i < j of input [N, M].
     """
+def pixel_shuffle(input: ember._C.Tensor, upscale_factor: typing.SupportsInt | typing.SupportsIndex) -> ember._C.Tensor:
+    ...
+def pixel_unshuffle(input: ember._C.Tensor, downscale_factor: typing.SupportsInt | typing.SupportsIndex) -> ember._C.Tensor:
+    ...
 def poisson_nll_loss(input: ember._C.Tensor, target: ember._C.Tensor, log_input: bool = True, full: bool = False, size_average: typing.Any = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-08, reduce: typing.Any = None, reduction: str = 'mean') -> ember._C.Tensor:
     ...
 def relu6(input: ember._C.Tensor, inplace: bool = False) -> ember._C.Tensor:
