@@ -8,10 +8,6 @@
 namespace ember::nn::functional {
 namespace {
 
-// SELU's constants (Klambauer et al., as PyTorch's).
-constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
-constexpr double kSeluScale = 1.0507009873554804934193349852946;
-
 using autograd::TensorList;
 
 bool sixteen_bit(const Tensor& t) { return t.dtype() == kFloat16 || t.dtype() == kBFloat16; }

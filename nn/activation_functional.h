@@ -11,6 +11,10 @@
 
 namespace ember::nn::functional {
 
+/// SELU's constants (Klambauer et al., as PyTorch's); alpha_dropout keeps SELU's moments with them.
+inline constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+inline constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
 /// log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|), which neither overflows nor underflows; gradient
 /// sigmoid(-x) as one product (PyTorch's 1/2 at 0; inf, not inf - inf, for an infinite cotangent).
 /// Half-precision inputs compute in float32.

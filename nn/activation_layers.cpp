@@ -1,23 +1,10 @@
 #include "ember/nn/activation_layers.h"
 
-#include <charconv>
-#include <cmath>
-
 #include "ember/ops/ops.h"
 
 namespace ember::nn {
 
 namespace F = functional;
-
-std::string python_repr(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  std::string s(buf, end);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s;
-}
 
 Tensor SiLU::forward(const Tensor& input) { return F::silu(input); }
 Tensor Mish::forward(const Tensor& input) { return F::mish(input); }

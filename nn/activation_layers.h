@@ -25,11 +25,6 @@ class LayerWith : public Module {
   O options_;
 };
 
-/// "1.0", "0.125", "-inf": a double as Python prints it (shortest round trip).
-std::string python_repr(double v);
-inline std::string python_repr(int64_t v) { return std::to_string(v); }
-inline std::string python_repr(bool v) { return v ? "True" : "False"; }
-
 template <typename O>
 std::string LayerWith<O>::extra_repr() const {
   std::string out;

@@ -3,13 +3,14 @@
 #include <cmath>
 
 #include "ember/core/factory.h"
+#include "ember/nn/activation_functional.h"
 #include "ember/ops/ops.h"
 
 namespace ember::nn::functional {
 namespace {
 
-// SELU's negative saturation value, -alpha * scale (Klambauer et al.).
-constexpr double kAlphaPrime = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946;
+// SELU's negative saturation value.
+constexpr double kAlphaPrime = -kSeluAlpha * kSeluScale;
 
 void check_p(double p) {
   EMBER_CHECK_VALUE(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);

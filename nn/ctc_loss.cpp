@@ -23,13 +23,6 @@ Tensor log_add_exp(const std::vector<Tensor>& terms) {
   return where(some, log(where(some, total, 1.0)) + squeeze(top, -1), kNegInf);
 }
 
-std::vector<int64_t> host_ints(const Tensor& t, const char* what) {
-  EMBER_CHECK_TYPE(!is_floating(t.dtype()), "ctc_loss: ", what, " must hold integers, got ", t.dtype());
-  Tensor flat = reshape(t.detach(), {-1}).to(kInt64).to(Device()).contiguous();
-  const int64_t* p = flat.data_ptr<int64_t>();
-  return std::vector<int64_t>(p, p + flat.numel());
-}
-
 // [N, 2 S + 1] int64: each sample's labels between blanks, padded with blanks (S the longest
 // target), and where the recursion may skip the blank before a position (a label that differs from
 // the one two places back).
@@ -38,7 +31,7 @@ std::pair<std::vector<int64_t>, std::vector<uint8_t>> extended_labels(const Tens
                                                                       int64_t batch, int64_t blank) {
   EMBER_CHECK(targets.dim() == 1 || targets.dim() == 2, "ctc_loss: expected targets of 1 to 2 dimensions, but got ",
               targets.dim(), "-dimensional tensor of size ", targets.sizes());
-  const std::vector<int64_t> values = host_ints(targets, "targets");
+  const std::vector<int64_t> values = to_int64_vector(targets, "ctc_loss: targets");
   const int64_t longest = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
   int64_t total = 0;
   for (int64_t l : lengths) total += l;
@@ -153,8 +146,8 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const std::vecto
 
 Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                 const Tensor& target_lengths, int64_t blank, Reduction reduction, bool zero_infinity) {
-  return ctc_loss(log_probs, targets, host_ints(input_lengths, "input_lengths"),
-                  host_ints(target_lengths, "target_lengths"), blank, reduction, zero_infinity);
+  return ctc_loss(log_probs, targets, to_int64_vector(input_lengths, "ctc_loss: input_lengths"),
+                  to_int64_vector(target_lengths, "ctc_loss: target_lengths"), blank, reduction, zero_infinity);
 }
 
 }  // namespace ember::nn::functional

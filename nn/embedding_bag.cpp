@@ -10,15 +10,6 @@
 namespace ember::nn {
 
 namespace functional {
-namespace {
-
-std::vector<int64_t> host_ints(const Tensor& t) {
-  Tensor flat = reshape(t.detach(), {-1}).to(kInt64).to(Device()).contiguous();
-  return std::vector<int64_t>(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
-}
-
-}  // namespace
-
 Tensor embedding_bag(const Tensor& input, const Tensor& weight, const Tensor& offsets, const std::string& mode,
                      const Tensor& per_sample_weights, bool include_last_offset, std::optional<int64_t> padding_idx) {
   EMBER_CHECK_VALUE(mode == "sum" || mode == "mean" || mode == "max",
@@ -50,7 +41,7 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight, const Tensor& of
                       input.dim());
     EMBER_CHECK_VALUE(offsets.defined() && offsets.dim() == 1, "embedding_bag: offsets has to be a 1D Tensor but got ",
                       offsets.defined() ? detail::str(offsets.dim(), "-D") : std::string("None"));
-    std::vector<int64_t> starts = host_ints(offsets);
+    std::vector<int64_t> starts = to_int64_vector(offsets, "embedding_bag: offsets");
     if (include_last_offset && !starts.empty()) starts.pop_back();
     bags = static_cast<int64_t>(starts.size());
     flat = input;
@@ -79,7 +70,7 @@ Tensor embedding_bag(const Tensor& input, const Tensor& weight, const Tensor& of
     // Each bag's kept rows, max over them (0 for an empty bag); one reduction per bag.
     std::vector<uint8_t> kept(bag_of.size(), 1);
     if (padding_idx) {
-      std::vector<int64_t> idx = host_ints(flat);
+      std::vector<int64_t> idx = to_int64_vector(flat);
       for (size_t i = 0; i < idx.size(); ++i) kept[i] = idx[i] != *padding_idx;
     }
     std::vector<Tensor> out;

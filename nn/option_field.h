@@ -8,7 +8,16 @@
 //     static constexpr auto fields() { return std::make_tuple(field("alpha", &ELUOptions::alpha)); }
 //   };
 
+#include <cstdint>
+#include <string>
+
 namespace ember::nn {
+
+/// An option's value as Python prints it: "1.0", "0.125", "-inf" (a double's shortest round trip),
+/// "3", "True".
+std::string python_repr(double v);
+inline std::string python_repr(int64_t v) { return std::to_string(v); }
+inline std::string python_repr(bool v) { return v ? "True" : "False"; }
 
 /// One scalar option of an options struct: its name and where it lives.
 template <typename Options, typename T>

@@ -1,16 +1,9 @@
 #include "ember/nn/padding.h"
 
-#include <cmath>
-
 #include "ember/ops/ops.h"
 
 namespace ember::nn {
 namespace {
-
-std::string python_float(double v) {
-  std::string s = detail::str(v);
-  return std::isfinite(v) && v == std::floor(v) && s.find('e') == std::string::npos ? s + ".0" : s;
-}
 
 std::string python_tuple(const std::vector<int64_t>& xs) {
   std::string s = "(";
@@ -33,7 +26,7 @@ Tensor Pad::forward(const Tensor& input) {
 }
 
 std::string Pad::extra_repr() const {
-  if (mode_ == "constant") return "padding=" + python_tuple(padding_) + ", value=" + python_float(value_);
+  if (mode_ == "constant") return "padding=" + python_tuple(padding_) + ", value=" + python_repr(value_);
   return python_tuple(padding_);
 }
 

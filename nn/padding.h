@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ember/nn/module.h"
+#include "ember/nn/option_field.h"
 
 namespace ember::nn {
 

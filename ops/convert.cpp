@@ -52,4 +52,11 @@ Tensor to(const Tensor& t, Device device) {
   return t.device() == device ? t : convert(t, t.dtype(), device);
 }
 
+std::vector<int64_t> to_int64_vector(const Tensor& t, const char* what) {
+  EMBER_CHECK_TYPE(!is_floating(t.dtype()), what, " must hold integers, got ", t.dtype());
+  Tensor flat = t.detach().reshape({-1}).to(kInt64).to(Device()).contiguous();
+  const int64_t* p = flat.data_ptr<int64_t>();
+  return std::vector<int64_t>(p, p + flat.numel());
+}
+
 }  // namespace ember

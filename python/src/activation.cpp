@@ -12,17 +12,10 @@ namespace {
 using namespace pybind11::literals;
 namespace F = nn::functional;
 
-template <typename M>
-Layer<M> activation(py::module_& nn, const char* name, const char* doc) {
-  Layer<M> cls(nn, name, doc);
-  bind_fields<M>(cls);
-  return cls;
-}
-
 // A layer without options: M(inplace=False) or M().
 template <typename M>
 void plain(py::module_& nn, const char* name, const char* doc, bool takes_inplace) {
-  auto cls = activation<M>(nn, name, doc);
+  auto cls = layer_with_fields<M>(nn, name, doc);
   if (takes_inplace)
     cls.def(layer_init<M>([](bool) { return nn::NoOptions{}; }), "inplace"_a = false);
   else
@@ -45,44 +38,47 @@ void bind_layers(py::module_& nn) {
   plain<nn::Tanhshrink>(nn, "Tanhshrink", "x - tanh(x) (torch.nn.Tanhshrink).", false);
   plain<nn::LogSigmoid>(nn, "LogSigmoid", "log(sigmoid(x)) (torch.nn.LogSigmoid).", false);
   plain<nn::Softmax2d>(nn, "Softmax2d", "softmax over the channels of [N, C, H, W] or [C, H, W] input.", false);
-  activation<nn::ELU>(nn, "ELU", "x where > 0, else alpha (e^x - 1) (torch.nn.ELU).")
+  layer_with_fields<nn::ELU>(nn, "ELU", "x where > 0, else alpha (e^x - 1) (torch.nn.ELU).")
       .def(layer_init<nn::ELU>([](double alpha, bool) { return nn::ELUOptions{alpha}; }), "alpha"_a = 1.0,
            "inplace"_a = false);
-  activation<nn::CELU>(nn, "CELU", "x where > 0, else alpha (e^(x / alpha) - 1) (torch.nn.CELU).")
+  layer_with_fields<nn::CELU>(nn, "CELU", "x where > 0, else alpha (e^(x / alpha) - 1) (torch.nn.CELU).")
       .def(layer_init<nn::CELU>([](double alpha, bool) { return nn::CELUOptions{alpha}; }), "alpha"_a = 1.0,
            "inplace"_a = false);
-  activation<nn::Softplus>(nn, "Softplus", "log(1 + e^(beta x)) / beta, linear past threshold (torch.nn.Softplus).")
+  layer_with_fields<nn::Softplus>(nn, "Softplus",
+                                  "log(1 + e^(beta x)) / beta, linear past threshold (torch.nn.Softplus).")
       .def(layer_init<nn::Softplus>([](double beta, double threshold) {
              return nn::SoftplusOptions{beta, threshold};
            }),
            "beta"_a = 1.0, "threshold"_a = 20.0);
-  activation<nn::Hardtanh>(nn, "Hardtanh", "x clamped to [min_val, max_val] (torch.nn.Hardtanh).")
+  layer_with_fields<nn::Hardtanh>(nn, "Hardtanh", "x clamped to [min_val, max_val] (torch.nn.Hardtanh).")
       .def(layer_init<nn::Hardtanh>(
                [](double lo, double hi, bool, std::optional<double> min_value, std::optional<double> max_value) {
                  return nn::HardtanhOptions{min_value.value_or(lo), max_value.value_or(hi)};
                }),
            "min_val"_a = -1.0, "max_val"_a = 1.0, "inplace"_a = false, "min_value"_a = py::none(),
            "max_value"_a = py::none());
-  activation<nn::Threshold>(nn, "Threshold", "value where x <= threshold, else x (torch.nn.Threshold).")
+  layer_with_fields<nn::Threshold>(nn, "Threshold", "value where x <= threshold, else x (torch.nn.Threshold).")
       .def(layer_init<nn::Threshold>([](double threshold, double value, bool) {
              return nn::ThresholdOptions{threshold, value};
            }),
            "threshold"_a, "value"_a, "inplace"_a = false);
-  activation<nn::GLU>(nn, "GLU", "a * sigmoid(b) for the halves a, b of the input along dim (torch.nn.GLU).")
+  layer_with_fields<nn::GLU>(nn, "GLU", "a * sigmoid(b) for the halves a, b of the input along dim (torch.nn.GLU).")
       .def(layer_init<nn::GLU>([](int64_t dim) { return nn::DimOptions{dim}; }), "dim"_a = -1);
-  activation<nn::LogSoftmax>(nn, "LogSoftmax", "log_softmax along dim (torch.nn.LogSoftmax).")
+  layer_with_fields<nn::LogSoftmax>(nn, "LogSoftmax", "log_softmax along dim (torch.nn.LogSoftmax).")
       .def(layer_init<nn::LogSoftmax>(
                [](std::optional<int64_t> dim) { return nn::DimOptions{required_dim(dim, "LogSoftmax")}; }),
            "dim"_a = py::none());
-  activation<nn::Softmin>(nn, "Softmin", "softmax(-x) along dim (torch.nn.Softmin).")
+  layer_with_fields<nn::Softmin>(nn, "Softmin", "softmax(-x) along dim (torch.nn.Softmin).")
       .def(layer_init<nn::Softmin>(
                [](std::optional<int64_t> dim) { return nn::DimOptions{required_dim(dim, "Softmin")}; }),
            "dim"_a = py::none());
-  activation<nn::Softshrink>(nn, "Softshrink", "x -+ lambd outside [-lambd, lambd], 0 inside (torch.nn.Softshrink).")
+  layer_with_fields<nn::Softshrink>(nn, "Softshrink",
+                                    "x -+ lambd outside [-lambd, lambd], 0 inside (torch.nn.Softshrink).")
       .def(layer_init<nn::Softshrink>([](double lambd) { return nn::ShrinkOptions{lambd}; }), "lambd"_a = 0.5);
-  activation<nn::Hardshrink>(nn, "Hardshrink", "x outside [-lambd, lambd], 0 inside (torch.nn.Hardshrink).")
+  layer_with_fields<nn::Hardshrink>(nn, "Hardshrink", "x outside [-lambd, lambd], 0 inside (torch.nn.Hardshrink).")
       .def(layer_init<nn::Hardshrink>([](double lambd) { return nn::ShrinkOptions{lambd}; }), "lambd"_a = 0.5);
-  activation<nn::RReLU>(nn, "RReLU", "Leaky ReLU with slopes from U(lower, upper) in training, their mean in eval.")
+  layer_with_fields<nn::RReLU>(nn, "RReLU",
+                               "Leaky ReLU with slopes from U(lower, upper) in training, their mean in eval.")
       .def(layer_init<nn::RReLU>([](double lower, double upper, bool) {
              return nn::RReLUOptions{lower, upper};
            }),

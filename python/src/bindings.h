@@ -88,6 +88,9 @@ void bind_embedding_bag(py::module_& nn);                 // nn.EmbeddingBag (em
 void bind_embedding_bag_function(py::module_& functional);  // F.embedding_bag
 void bind_channel_layers(py::module_& nn);                  // PixelShuffle, the channel dropouts, ... (channel.cpp)
 void bind_channel_functions(py::module_& functional);       // pixel_shuffle, dropout2d, ...
+/// PyTorch's reading of the deprecated size_average and reduce arguments (with its warning): the
+/// reduction they ask for, or `reduction` when both are None.
+std::string legacy_reduction(const py::object& size_average, const py::object& reduce, const std::string& reduction);
 /// CTC lengths from an integer tensor, a sequence of ints or one int.
 std::vector<int64_t> lengths_of(const py::handle& values, const char* what);
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)

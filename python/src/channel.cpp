@@ -14,27 +14,21 @@ using namespace pybind11::literals;
 namespace F = nn::functional;
 
 template <typename M>
-Layer<M> with_fields(py::module_& nn, const char* name, const char* doc) {
-  Layer<M> cls(nn, name, doc);
-  bind_fields<M>(cls);
-  return cls;
-}
-
-template <typename M>
 void dropout_layer(py::module_& nn, const char* name, const char* doc) {
-  with_fields<M>(nn, name, doc)
+  layer_with_fields<M>(nn, name, doc)
       .def(layer_init<M>([](double p, bool) { return nn::DropoutOptions{p}; }), "p"_a = 0.5, "inplace"_a = false);
 }
 
 }  // namespace
 
 void bind_channel_layers(py::module_& nn) {
-  with_fields<nn::PixelShuffle>(nn, "PixelShuffle", "[*, C r^2, H, W] -> [*, C, H r, W r] (torch.nn.PixelShuffle).")
+  layer_with_fields<nn::PixelShuffle>(nn, "PixelShuffle",
+                                      "[*, C r^2, H, W] -> [*, C, H r, W r] (torch.nn.PixelShuffle).")
       .def(layer_init<nn::PixelShuffle>([](int64_t r) { return nn::PixelShuffleOptions{r}; }), "upscale_factor"_a);
-  with_fields<nn::PixelUnshuffle>(nn, "PixelUnshuffle", "The inverse of PixelShuffle (torch.nn.PixelUnshuffle).")
+  layer_with_fields<nn::PixelUnshuffle>(nn, "PixelUnshuffle", "The inverse of PixelShuffle (torch.nn.PixelUnshuffle).")
       .def(layer_init<nn::PixelUnshuffle>([](int64_t r) { return nn::PixelUnshuffleOptions{r}; }),
            "downscale_factor"_a);
-  with_fields<nn::ChannelShuffle>(nn, "ChannelShuffle", "ShuffleNet's channel shuffle (torch.nn.ChannelShuffle).")
+  layer_with_fields<nn::ChannelShuffle>(nn, "ChannelShuffle", "ShuffleNet's channel shuffle (torch.nn.ChannelShuffle).")
       .def(layer_init<nn::ChannelShuffle>([](int64_t groups) { return nn::ChannelShuffleOptions{groups}; }),
            "groups"_a);
   dropout_layer<nn::Dropout1d>(nn, "Dropout1d", "Zeroes whole channels of [N, C, L] input while training.");
@@ -42,7 +36,7 @@ void bind_channel_layers(py::module_& nn) {
   dropout_layer<nn::Dropout3d>(nn, "Dropout3d", "Zeroes whole channels of [N, C, D, H, W] input while training.");
   dropout_layer<nn::AlphaDropout>(nn, "AlphaDropout", "Dropout that keeps SELU's mean and variance, while training.");
   dropout_layer<nn::FeatureAlphaDropout>(nn, "FeatureAlphaDropout", "AlphaDropout of whole channels, while training.");
-  with_fields<nn::PairwiseDistance>(nn, "PairwiseDistance", "||x1 - x2 + eps||_p along the last dim.")
+  layer_with_fields<nn::PairwiseDistance>(nn, "PairwiseDistance", "||x1 - x2 + eps||_p along the last dim.")
       .def(layer_init<nn::PairwiseDistance>([](double p, double eps, bool keepdim) {
              return nn::PairwiseDistanceOptions{p, eps, keepdim};
            }),

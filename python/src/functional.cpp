@@ -21,18 +21,6 @@ Reduction reduction_of(const std::string& r, const char* op = "loss") {
   return nn::functional::reduction_from_string(r, op);
 }
 
-// The deprecated size_average and reduce arguments of the functional losses, read as PyTorch reads
-// them (with its warning).
-std::string legacy(const py::object& size_average, const py::object& reduce, const std::string& reduction) {
-  if (size_average.is_none() && reduce.is_none()) return reduction;
-  const bool average = size_average.is_none() || size_average.cast<bool>();
-  const bool reduced = reduce.is_none() || reduce.cast<bool>();
-  const std::string r = !reduced ? "none" : average ? "mean" : "sum";
-  const std::string text = "size_average and reduce args will be deprecated, please use reduction='" + r + "' instead.";
-  if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
-  return r;
-}
-
 Tensor opt(const std::optional<Tensor>& t) { return t.value_or(Tensor()); }
 
 nn::init::FanMode fan_mode_of(const std::string& mode) {
@@ -55,7 +43,8 @@ void bind_more_losses(py::module_& f) {
   f.def(
       "binary_cross_entropy",
       [](const Tensor& x, const Tensor& t, optional<Tensor> w, py::object sa, py::object r, const string& red) {
-        return F::binary_cross_entropy(x, t, opt(w), reduction_of(legacy(sa, r, red), "binary_cross_entropy"));
+        return F::binary_cross_entropy(x, t, opt(w),
+                                       reduction_of(legacy_reduction(sa, r, red), "binary_cross_entropy"));
       },
       "input"_a, "target"_a, "weight"_a = none, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean",
       "-(target log(input) + (1 - target) log(1 - input)) on probabilities, PyTorch's clamps and gradient.");
@@ -68,7 +57,7 @@ void bind_more_losses(py::module_& f) {
   f.def(
       "kl_div",
       [](const Tensor& x, const Tensor& t, py::object sa, py::object r, const string& red, bool log_target) {
-        return F::kl_div(x, t, reduction_of(legacy(sa, r, red), "kl_div"), log_target);
+        return F::kl_div(x, t, reduction_of(legacy_reduction(sa, r, red), "kl_div"), log_target);
       },
       "input"_a, "target"_a, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean", "log_target"_a = false,
       "KL(target || exp(input)) pointwise; reduction 'batchmean' divides the sum by the batch size.");
@@ -76,7 +65,8 @@ void bind_more_losses(py::module_& f) {
       "poisson_nll_loss",
       [](const Tensor& x, const Tensor& t, bool log_input, bool full, py::object sa, double eps, py::object r,
          const string& red) {
-        return F::poisson_nll_loss(x, t, log_input, full, eps, reduction_of(legacy(sa, r, red), "poisson_nll_loss"));
+        return F::poisson_nll_loss(x, t, log_input, full, eps,
+                                   reduction_of(legacy_reduction(sa, r, red), "poisson_nll_loss"));
       },
       "input"_a, "target"_a, "log_input"_a = true, "full"_a = false, "size_average"_a = none, "eps"_a = 1e-8,
       "reduce"_a = none, "reduction"_a = "mean");
@@ -90,34 +80,37 @@ void bind_more_losses(py::module_& f) {
       "margin_ranking_loss",
       [](const Tensor& a, const Tensor& b, const Tensor& t, double margin, py::object sa, py::object r,
          const string& red) {
-        return F::margin_ranking_loss(a, b, t, margin, reduction_of(legacy(sa, r, red), "margin_ranking_loss"));
+        return F::margin_ranking_loss(a, b, t, margin,
+                                      reduction_of(legacy_reduction(sa, r, red), "margin_ranking_loss"));
       },
       "input1"_a, "input2"_a, "target"_a, "margin"_a = 0.0, "size_average"_a = none, "reduce"_a = none,
       "reduction"_a = "mean");
   f.def(
       "hinge_embedding_loss",
       [](const Tensor& x, const Tensor& t, double margin, py::object sa, py::object r, const string& red) {
-        return F::hinge_embedding_loss(x, t, margin, reduction_of(legacy(sa, r, red), "hinge_embedding_loss"));
+        return F::hinge_embedding_loss(x, t, margin,
+                                       reduction_of(legacy_reduction(sa, r, red), "hinge_embedding_loss"));
       },
       "input"_a, "target"_a, "margin"_a = 1.0, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
   f.def(
       "soft_margin_loss",
       [](const Tensor& x, const Tensor& t, py::object sa, py::object r, const string& red) {
-        return F::soft_margin_loss(x, t, reduction_of(legacy(sa, r, red), "soft_margin_loss"));
+        return F::soft_margin_loss(x, t, reduction_of(legacy_reduction(sa, r, red), "soft_margin_loss"));
       },
       "input"_a, "target"_a, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
   f.def(
       "multilabel_soft_margin_loss",
       [](const Tensor& x, const Tensor& t, optional<Tensor> w, py::object sa, py::object r, const string& red) {
-        return F::multilabel_soft_margin_loss(x, t, opt(w),
-                                              reduction_of(legacy(sa, r, red), "multilabel_soft_margin_loss"));
+        return F::multilabel_soft_margin_loss(
+            x, t, opt(w), reduction_of(legacy_reduction(sa, r, red), "multilabel_soft_margin_loss"));
       },
       "input"_a, "target"_a, "weight"_a = none, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
   f.def(
       "cosine_embedding_loss",
       [](const Tensor& a, const Tensor& b, const Tensor& t, double margin, py::object sa, py::object r,
          const string& red) {
-        return F::cosine_embedding_loss(a, b, t, margin, reduction_of(legacy(sa, r, red), "cosine_embedding_loss"));
+        return F::cosine_embedding_loss(a, b, t, margin,
+                                        reduction_of(legacy_reduction(sa, r, red), "cosine_embedding_loss"));
       },
       "input1"_a, "input2"_a, "target"_a, "margin"_a = 0.0, "size_average"_a = none, "reduce"_a = none,
       "reduction"_a = "mean");
@@ -126,7 +119,7 @@ void bind_more_losses(py::module_& f) {
       [](const Tensor& a, const Tensor& p, const Tensor& n, double margin, double norm, double eps, bool swap,
          py::object sa, py::object r, const string& red) {
         return F::triplet_margin_loss(a, p, n, margin, norm, eps, swap,
-                                      reduction_of(legacy(sa, r, red), "triplet_margin_loss"));
+                                      reduction_of(legacy_reduction(sa, r, red), "triplet_margin_loss"));
       },
       "anchor"_a, "positive"_a, "negative"_a, "margin"_a = 1.0, "p"_a = 2.0, "eps"_a = 1e-6, "swap"_a = false,
       "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
@@ -143,22 +136,23 @@ void bind_more_losses(py::module_& f) {
       "multi_margin_loss",
       [](const Tensor& x, const Tensor& t, int64_t p, double margin, optional<Tensor> w, py::object sa, py::object r,
          const string& red) {
-        return F::multi_margin_loss(x, t, p, margin, opt(w), reduction_of(legacy(sa, r, red), "multi_margin_loss"));
+        return F::multi_margin_loss(x, t, p, margin, opt(w),
+                                    reduction_of(legacy_reduction(sa, r, red), "multi_margin_loss"));
       },
       "input"_a, "target"_a, "p"_a = 1, "margin"_a = 1.0, "weight"_a = none, "size_average"_a = none, "reduce"_a = none,
       "reduction"_a = "mean");
   f.def(
       "multilabel_margin_loss",
       [](const Tensor& x, const Tensor& t, py::object sa, py::object r, const string& red) {
-        return F::multilabel_margin_loss(x, t, reduction_of(legacy(sa, r, red), "multilabel_margin_loss"));
+        return F::multilabel_margin_loss(x, t, reduction_of(legacy_reduction(sa, r, red), "multilabel_margin_loss"));
       },
       "input"_a, "target"_a, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean");
   f.def(
       "ctc_loss",
       [](const Tensor& log_probs, const Tensor& targets, py::object input_lengths, py::object target_lengths,
          int64_t blank, const string& red, bool zero_infinity) {
-        return F::ctc_loss(log_probs, targets, lengths_of(input_lengths, "input_lengths"),
-                           lengths_of(target_lengths, "target_lengths"), blank, reduction_of(red, "ctc_loss"),
+        return F::ctc_loss(log_probs, targets, lengths_of(input_lengths, "ctc_loss: input_lengths"),
+                           lengths_of(target_lengths, "ctc_loss: target_lengths"), blank, reduction_of(red, "ctc_loss"),
                            zero_infinity);
       },
       "log_probs"_a, "targets"_a, "input_lengths"_a, "target_lengths"_a, "blank"_a = 0, "reduction"_a = "mean",

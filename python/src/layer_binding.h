@@ -74,4 +74,12 @@ Cls& bind_fields(Cls& cls) {
   return cls;
 }
 
+/// A built-in layer M bound with its options as attributes.
+template <typename M>
+Layer<M> layer_with_fields(py::module_& nn, const char* name, const char* doc) {
+  Layer<M> cls(nn, name, doc);
+  bind_fields<M>(cls);
+  return cls;
+}
+
 }  // namespace ember::python

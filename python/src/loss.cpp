@@ -9,6 +9,7 @@
 
 #include "bindings.h"
 #include "ember/nn/loss_modules.h"
+#include "ember/ops/convert.h"
 #include "layer_binding.h"
 
 namespace ember::python {
@@ -24,7 +25,8 @@ using LossClass = py::class_<M, Module, std::shared_ptr<M>>;
 
 Reduction reduction_of(const std::string& name, const char* op) { return F::reduction_from_string(name, op); }
 
-// PyTorch's reading of the deprecated size_average and reduce arguments, with its warning.
+}  // namespace
+
 std::string legacy_reduction(const py::object& size_average, const py::object& reduce, const std::string& reduction) {
   if (size_average.is_none() && reduce.is_none()) return reduction;
   const bool average = size_average.is_none() || size_average.cast<bool>();
@@ -34,6 +36,8 @@ std::string legacy_reduction(const py::object& size_average, const py::object& r
   if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
   return r;
 }
+
+namespace {
 
 Tensor or_undefined(const std::optional<Tensor>& t) { return t.value_or(Tensor()); }
 
@@ -216,9 +220,9 @@ void bind_loss_modules(py::module_& nn) {
           "forward",
           [](nn::CTCLoss& m, const Tensor& log_probs, const Tensor& targets, py::object input_lengths,
              py::object target_lengths) {
-            return F::ctc_loss(log_probs, targets, lengths_of(input_lengths, "input_lengths"),
-                               lengths_of(target_lengths, "target_lengths"), m.options().blank, m.options().reduction,
-                               m.options().zero_infinity);
+            return F::ctc_loss(log_probs, targets, lengths_of(input_lengths, "ctc_loss: input_lengths"),
+                               lengths_of(target_lengths, "ctc_loss: target_lengths"), m.options().blank,
+                               m.options().reduction, m.options().zero_infinity);
           },
           "log_probs"_a, "targets"_a, "input_lengths"_a, "target_lengths"_a);
 }
@@ -229,12 +233,7 @@ void bind_loss_modules(py::module_& nn) {
 }  // namespace
 
 std::vector<int64_t> lengths_of(const py::handle& values, const char* what) {
-  if (py::isinstance<Tensor>(values)) {
-    const Tensor& t = values.cast<const Tensor&>();
-    EMBER_CHECK_TYPE(!is_floating(t.dtype()), "ctc_loss: ", what, " must hold integers, got ", t.dtype());
-    Tensor flat = t.detach().reshape({-1}).to(kInt64).to(Device()).contiguous();
-    return std::vector<int64_t>(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
-  }
+  if (py::isinstance<Tensor>(values)) return to_int64_vector(values.cast<const Tensor&>(), what);
   if (PyIndex_Check(values.ptr())) return {values.cast<int64_t>()};
   return values.cast<std::vector<int64_t>>();
 }
