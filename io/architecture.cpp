@@ -347,12 +347,12 @@ class Registry {
   void add_builtins();
 
   // A layer made from an options struct with fields() (the losses, the activations): its fields
-  // and, for a loss, its weight buffers (`weights`: "weight", "pos_weight").
+  // and, for a weighted loss, its weight buffers (the options' weights()).
   template <typename M>
-  void builtin_with_fields(const std::string& name, std::vector<const char*> weights = {}) {
+  void builtin_with_fields(const std::string& name) {
     builtin<M>(
         name,
-        [name, weights](const M& m) {
+        [name](const M& m) {
           if constexpr (requires { m.options().distance_function; })
             EMBER_CHECK_VALUE(
                 !m.options().distance_function, "io: ", name,
@@ -360,22 +360,15 @@ class Registry {
                 "code, not state, and cannot be saved; save the model without it and set it after loading");
           std::vector<Value::Item> items;
           write_fields(m.options(), items);
-          if constexpr (requires { m.weight("weight"); })
-            for (const char* w : weights) items.emplace_back(w, weight_spec(m.weight(w)));
+          if constexpr (std::is_base_of_v<nn::Loss, M>)
+            nn::for_each_weight<typename M::Options>(
+                [&](auto w) { items.emplace_back(w.name, weight_spec(m.weight(w.name))); });
           return Value::dict(std::move(items));
         },
-        [weights](OptionReader& r) {
+        [](OptionReader& r) {
           typename M::Options o{};
           std::apply([&](auto... f) { (r.read_field(o, f), ...); }, M::Options::fields());
-          std::vector<std::pair<std::string, Tensor>> buffers;
-          for (const char* w : weights)
-            if (Tensor t = r.get_weight(w); t.defined()) buffers.emplace_back(w, t);
-          for (auto& [w, t] : buffers) {
-            if (std::string(w) == "weight")
-              set_weight(o, t);
-            else
-              set_pos_weight(o, t);
-          }
+          nn::for_each_weight<typename M::Options>([&](auto w) { o.*(w.member) = r.get_weight(w.name); });
           return std::make_shared<M>(o);
         });
   }
@@ -398,15 +391,6 @@ class Registry {
             return std::make_shared<M>(nn::PadAmounts(padding), r.get_float("value"));
         });
   }
-  template <typename O>
-  static void set_weight(O& o, const Tensor& t) {
-    if constexpr (requires { o.weight; }) o.weight = t;
-  }
-  template <typename O>
-  static void set_pos_weight(O& o, const Tensor& t) {
-    if constexpr (requires { o.pos_weight; }) o.pos_weight = t;
-  }
-
   mutable std::mutex mutex_;
   std::map<std::string, TypeEntry> types_;
 };
@@ -718,10 +702,10 @@ void Registry::add_builtins() {
       });
   builtin_with_fields<L1Loss>("L1Loss");
   builtin_with_fields<MSELoss>("MSELoss");
-  builtin_with_fields<CrossEntropyLoss>("CrossEntropyLoss", {"weight"});
-  builtin_with_fields<NLLLoss>("NLLLoss", {"weight"});
-  builtin_with_fields<BCELoss>("BCELoss", {"weight"});
-  builtin_with_fields<BCEWithLogitsLoss>("BCEWithLogitsLoss", {"weight", "pos_weight"});
+  builtin_with_fields<CrossEntropyLoss>("CrossEntropyLoss");
+  builtin_with_fields<NLLLoss>("NLLLoss");
+  builtin_with_fields<BCELoss>("BCELoss");
+  builtin_with_fields<BCEWithLogitsLoss>("BCEWithLogitsLoss");
   builtin_with_fields<SmoothL1Loss>("SmoothL1Loss");
   builtin_with_fields<HuberLoss>("HuberLoss");
   builtin_with_fields<KLDivLoss>("KLDivLoss");
@@ -730,9 +714,9 @@ void Registry::add_builtins() {
   builtin_with_fields<MarginRankingLoss>("MarginRankingLoss");
   builtin_with_fields<HingeEmbeddingLoss>("HingeEmbeddingLoss");
   builtin_with_fields<SoftMarginLoss>("SoftMarginLoss");
-  builtin_with_fields<MultiLabelSoftMarginLoss>("MultiLabelSoftMarginLoss", {"weight"});
+  builtin_with_fields<MultiLabelSoftMarginLoss>("MultiLabelSoftMarginLoss");
   builtin_with_fields<CosineEmbeddingLoss>("CosineEmbeddingLoss");
-  builtin_with_fields<MultiMarginLoss>("MultiMarginLoss", {"weight"});
+  builtin_with_fields<MultiMarginLoss>("MultiMarginLoss");
   builtin_with_fields<MultiLabelMarginLoss>("MultiLabelMarginLoss");
   builtin_with_fields<TripletMarginLoss>("TripletMarginLoss");
   builtin_with_fields<TripletMarginWithDistanceLoss>("TripletMarginWithDistanceLoss");

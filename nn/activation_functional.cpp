@@ -195,10 +195,11 @@ Tensor hardshrink(const Tensor& input, double lambd) {
 }
 
 Tensor rrelu(const Tensor& input, double lower, double upper, bool training, Generator* generator) {
-  if (!training) return where(ge(input, 0), input, input * ((lower + upper) / 2));
+  // NB: x > 0, not >= 0: at 0 the gradient is the slope, as PyTorch's leaky_relu gives it.
+  if (!training) return where(gt(input, 0), input, input * ((lower + upper) / 2));
   Tensor slope =
       rand(input.sizes(), TensorOptions(input.dtype()).device(input.device()), generator) * (upper - lower) + lower;
-  return where(ge(input, 0), input, input * slope);
+  return where(gt(input, 0), input, input * slope);
 }
 
 }  // namespace ember::nn::functional

@@ -57,9 +57,7 @@ Tensor Unflatten::forward(const Tensor& input) {
 }
 
 std::string Unflatten::extra_repr() const {
-  std::string sizes = "(";
-  for (size_t i = 0; i < sizes_.size(); ++i) sizes += (i ? ", " : "") + std::to_string(sizes_[i]);
-  return "dim=" + std::to_string(dim_) + ", unflattened_size=" + sizes + (sizes_.size() == 1 ? ",)" : ")");
+  return "dim=" + std::to_string(dim_) + ", unflattened_size=" + python_repr(sizes_);
 }
 
 }  // namespace ember::nn

@@ -26,9 +26,9 @@ Tensor log_add_exp(const std::vector<Tensor>& terms) {
 // [N, 2 S + 1] int64: each sample's labels between blanks, padded with blanks (S the longest
 // target), and where the recursion may skip the blank before a position (a label that differs from
 // the one two places back).
-std::pair<std::vector<int64_t>, std::vector<uint8_t>> extended_labels(const Tensor& targets,
-                                                                      const std::vector<int64_t>& lengths,
-                                                                      int64_t batch, int64_t blank) {
+std::pair<std::vector<int64_t>, std::vector<bool>> extended_labels(const Tensor& targets,
+                                                                   const std::vector<int64_t>& lengths, int64_t batch,
+                                                                   int64_t blank) {
   EMBER_CHECK(targets.dim() == 1 || targets.dim() == 2, "ctc_loss: expected targets of 1 to 2 dimensions, but got ",
               targets.dim(), "-dimensional tensor of size ", targets.sizes());
   const std::vector<int64_t> values = to_int64_vector(targets, "ctc_loss: targets");
@@ -46,7 +46,7 @@ std::pair<std::vector<int64_t>, std::vector<uint8_t>> extended_labels(const Tens
   }
   const int64_t width = 2 * longest + 1;
   std::vector<int64_t> labels(static_cast<size_t>(batch * width), blank);
-  std::vector<uint8_t> skip(labels.size(), 0);
+  std::vector<bool> skip(labels.size(), false);
   int64_t start = 0;
   for (int64_t n = 0; n < batch; ++n) {
     const int64_t first = targets.dim() == 2 ? n * targets.size(1) : start;
@@ -93,8 +93,7 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const std::vecto
   const Device device = lp.device();
   const int64_t width = static_cast<int64_t>(label_values.size()) / std::max<int64_t>(batch, 1);
   Tensor labels = tensor(label_values, {batch, width}).to(device);
-  std::vector<bool> skip_bools(skip_values.begin(), skip_values.end());
-  Tensor skip = tensor(skip_bools, {batch, width}, TensorOptions(kBool)).to(device);
+  Tensor skip = tensor(skip_values, {batch, width}, TensorOptions(kBool)).to(device);
   // emissions[t, n, s] = log_probs[t, n, label s of sample n]
   Tensor emissions = gather(lp, 2, expand(unsqueeze(labels, 0), {steps, batch, width}));
   const TensorOptions like = TensorOptions(lp.dtype()).device(device);

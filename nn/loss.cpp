@@ -336,11 +336,16 @@ namespace {
 // 1e-12 rounded to float32, PyTorch's EPSILON in the binary cross-entropy gradient.
 constexpr double kEps1e12F32 = 9.999999960041972e-13;
 
-void check_unit_interval(const Tensor& x, const char* what) {
-  // NB: a NaN is outside too (PyTorch's check is 0 <= x <= 1).
-  if (x.numel() == 0) return;
+// Refuses input or target outside [0, 1] (a NaN too: PyTorch's check is 0 <= x <= 1), reading one
+// flag from the device for both.
+void check_unit_interval(const Tensor& input, const Tensor& target) {
   autograd::NoGradGuard no_grad;
-  EMBER_CHECK(all(logical_and(ge(x, 0), le(x, 1))).item<bool>(), "binary_cross_entropy: all elements of ", what,
+  auto inside = [](const Tensor& x) {
+    return x.numel() == 0 ? ones({}, TensorOptions(kBool).device(x.device())) : all(logical_and(ge(x, 0), le(x, 1)));
+  };
+  Tensor in_ok = inside(input), target_ok = inside(target);
+  if (logical_and(in_ok, target_ok.to(in_ok.device())).item<bool>()) return;
+  EMBER_CHECK(false, "binary_cross_entropy: all elements of ", in_ok.item<bool>() ? "target" : "input",
               " should be between 0 and 1");
 }
 
@@ -355,8 +360,7 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Ten
                     ") that is different to the input size (", input.sizes(),
                     ") is deprecated. Please ensure they "
                     "have the same size.");
-  check_unit_interval(input, "input");
-  check_unit_interval(target, "target");
+  check_unit_interval(input, target);
   Tensor loss;
   {
     autograd::NoGradGuard no_grad;

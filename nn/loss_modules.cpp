@@ -26,27 +26,22 @@ Tensor MSELoss::forward(const Tensor& input, const Tensor& target) {
   return F::mse_loss(input, target, options_.reduction);
 }
 
-CrossEntropyLoss::CrossEntropyLoss(CrossEntropyLossOptions o) : LossWith("CrossEntropyLoss", o) {
-  register_weight("weight", o.weight);
-}
+CrossEntropyLoss::CrossEntropyLoss(CrossEntropyLossOptions o) : LossWith("CrossEntropyLoss", o) {}
 Tensor CrossEntropyLoss::forward(const Tensor& input, const Tensor& target) {
   return F::cross_entropy(input, target, options_.ignore_index, options_.reduction, options_.label_smoothing, weight());
 }
 
-NLLLoss::NLLLoss(NLLLossOptions o) : LossWith("NLLLoss", o) { register_weight("weight", o.weight); }
+NLLLoss::NLLLoss(NLLLossOptions o) : LossWith("NLLLoss", o) {}
 Tensor NLLLoss::forward(const Tensor& input, const Tensor& target) {
   return F::nll_loss(input, target, options_.ignore_index, options_.reduction, weight());
 }
 
-BCELoss::BCELoss(BCELossOptions o) : LossWith("BCELoss", o) { register_weight("weight", o.weight); }
+BCELoss::BCELoss(BCELossOptions o) : LossWith("BCELoss", o) {}
 Tensor BCELoss::forward(const Tensor& input, const Tensor& target) {
   return F::binary_cross_entropy(input, target, weight(), options_.reduction);
 }
 
-BCEWithLogitsLoss::BCEWithLogitsLoss(BCEWithLogitsLossOptions o) : LossWith("BCEWithLogitsLoss", o) {
-  register_weight("weight", o.weight);
-  register_weight("pos_weight", o.pos_weight);
-}
+BCEWithLogitsLoss::BCEWithLogitsLoss(BCEWithLogitsLossOptions o) : LossWith("BCEWithLogitsLoss", o) {}
 Tensor BCEWithLogitsLoss::forward(const Tensor& input, const Tensor& target) {
   return F::binary_cross_entropy_with_logits(input, target, weight("pos_weight"), options_.reduction, weight());
 }
@@ -82,16 +77,13 @@ Tensor SoftMarginLoss::forward(const Tensor& input, const Tensor& target) {
 }
 
 MultiLabelSoftMarginLoss::MultiLabelSoftMarginLoss(MultiLabelSoftMarginLossOptions o)
-    : LossWith("MultiLabelSoftMarginLoss", o) {
-  register_weight("weight", o.weight);
-}
+    : LossWith("MultiLabelSoftMarginLoss", o) {}
 Tensor MultiLabelSoftMarginLoss::forward(const Tensor& input, const Tensor& target) {
   return F::multilabel_soft_margin_loss(input, target, weight(), options_.reduction);
 }
 
 MultiMarginLoss::MultiMarginLoss(MultiMarginLossOptions o) : LossWith("MultiMarginLoss", o) {
   EMBER_CHECK_VALUE(o.p == 1 || o.p == 2, "MultiMarginLoss: only p == 1 and p == 2 supported, got ", o.p);
-  register_weight("weight", o.weight);
 }
 Tensor MultiMarginLoss::forward(const Tensor& input, const Tensor& target) {
   return F::multi_margin_loss(input, target, options_.p, options_.margin, weight(), options_.reduction);

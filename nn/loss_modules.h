@@ -7,8 +7,9 @@
 //   nn::CrossEntropyLoss loss({.label_smoothing = 0.1});
 //   Tensor l = loss.forward(logits, labels);
 //
-// Each options struct lists its scalar options in fields(), by PyTorch's names; io saves and
-// restores a loss through them, and the Python binding exposes them as attributes.
+// Each options struct lists its scalar options in fields() and its class weights in weights(), by
+// PyTorch's names; io saves and restores a loss through them, and the Python binding exposes them
+// as attributes.
 #include <string>
 #include <tuple>
 
@@ -35,12 +36,21 @@ class Loss : public Module {
   void register_weight(const std::string& name, const Tensor& weight);
 };
 
-/// A loss with options of type O.
+/// f(field) for each class-weight tensor of a loss's options struct (its weights(), where it has
+/// one): the buffers the loss registers, io records and Python shows.
+template <typename O, typename F>
+void for_each_weight(F&& f) {
+  if constexpr (requires { O::weights(); }) std::apply([&](auto... w) { (f(w), ...); }, O::weights());
+}
+
+/// A loss with options of type O; its class weights, where given, become buffers of their names.
 template <typename O>
 class LossWith : public Loss {
  public:
   using Options = O;
-  LossWith(std::string type_name, O options) : Loss(std::move(type_name)), options_(std::move(options)) {}
+  LossWith(std::string type_name, O options) : Loss(std::move(type_name)), options_(std::move(options)) {
+    for_each_weight<O>([this](auto w) { register_weight(w.name, options_.*(w.member)); });
+  }
   const O& options() const { return options_; }
   O& options() { return options_; }
 
@@ -66,6 +76,7 @@ struct CrossEntropyLossOptions {
                            field("reduction", &CrossEntropyLossOptions::reduction),
                            field("label_smoothing", &CrossEntropyLossOptions::label_smoothing));
   }
+  static auto weights() { return std::make_tuple(field("weight", &CrossEntropyLossOptions::weight)); }
 };
 struct NLLLossOptions {
   Tensor weight;
@@ -75,17 +86,23 @@ struct NLLLossOptions {
     return std::make_tuple(field("ignore_index", &NLLLossOptions::ignore_index),
                            field("reduction", &NLLLossOptions::reduction));
   }
+  static auto weights() { return std::make_tuple(field("weight", &NLLLossOptions::weight)); }
 };
 struct BCELossOptions {
   Tensor weight;  // broadcast against each element's loss
   Reduction reduction = Reduction::Mean;
   static constexpr auto fields() { return std::make_tuple(field("reduction", &BCELossOptions::reduction)); }
+  static auto weights() { return std::make_tuple(field("weight", &BCELossOptions::weight)); }
 };
 struct BCEWithLogitsLossOptions {
   Tensor weight;
   Reduction reduction = Reduction::Mean;
   Tensor pos_weight;  // weighs the positive term, broadcast over the last dim: the buffer "pos_weight"
   static constexpr auto fields() { return std::make_tuple(field("reduction", &BCEWithLogitsLossOptions::reduction)); }
+  static auto weights() {
+    return std::make_tuple(field("weight", &BCEWithLogitsLossOptions::weight),
+                           field("pos_weight", &BCEWithLogitsLossOptions::pos_weight));
+  }
 };
 struct SmoothL1LossOptions {
   Reduction reduction = Reduction::Mean;
@@ -156,6 +173,7 @@ struct MultiLabelSoftMarginLossOptions {
   static constexpr auto fields() {
     return std::make_tuple(field("reduction", &MultiLabelSoftMarginLossOptions::reduction));
   }
+  static auto weights() { return std::make_tuple(field("weight", &MultiLabelSoftMarginLossOptions::weight)); }
 };
 struct CosineEmbeddingLossOptions {
   double margin = 0.0;
@@ -174,6 +192,7 @@ struct MultiMarginLossOptions {
     return std::make_tuple(field("p", &MultiMarginLossOptions::p), field("margin", &MultiMarginLossOptions::margin),
                            field("reduction", &MultiMarginLossOptions::reduction));
   }
+  static auto weights() { return std::make_tuple(field("weight", &MultiMarginLossOptions::weight)); }
 };
 struct MultiLabelMarginLossOptions {
   Reduction reduction = Reduction::Mean;

@@ -15,4 +15,10 @@ std::string python_repr(double v) {
   return s;
 }
 
+std::string python_repr(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
 }  // namespace ember::nn

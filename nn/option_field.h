@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ember::nn {
 
@@ -18,6 +19,8 @@ namespace ember::nn {
 std::string python_repr(double v);
 inline std::string python_repr(int64_t v) { return std::to_string(v); }
 inline std::string python_repr(bool v) { return v ? "True" : "False"; }
+/// A tuple of ints as Python prints it: "(1, 2)", "(3,)".
+std::string python_repr(const std::vector<int64_t>& v);
 
 /// One scalar option of an options struct: its name and where it lives.
 template <typename Options, typename T>

@@ -3,16 +3,6 @@
 #include "ember/ops/ops.h"
 
 namespace ember::nn {
-namespace {
-
-std::string python_tuple(const std::vector<int64_t>& xs) {
-  std::string s = "(";
-  for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + std::to_string(xs[i]);
-  return s + ")";
-}
-
-}  // namespace
-
 Pad::Pad(std::string type_name, int64_t dims, std::string mode, PadAmounts padding, double value)
     : Module(type_name), mode_(std::move(mode)), value_(value) {
   padding_ = padding.sides.empty() ? std::vector<int64_t>(static_cast<size_t>(2 * dims), padding.all) : padding.sides;
@@ -26,8 +16,8 @@ Tensor Pad::forward(const Tensor& input) {
 }
 
 std::string Pad::extra_repr() const {
-  if (mode_ == "constant") return "padding=" + python_tuple(padding_) + ", value=" + python_repr(value_);
-  return python_tuple(padding_);
+  if (mode_ == "constant") return "padding=" + python_repr(padding_) + ", value=" + python_repr(value_);
+  return python_repr(padding_);
 }
 
 }  // namespace ember::nn

@@ -44,14 +44,16 @@ Tensor or_undefined(const std::optional<Tensor>& t) { return t.value_or(Tensor()
 // The class M with its options as attributes and, for a weighted loss, `weight` (and
 // `pos_weight`): the buffer, or None.
 template <typename M>
-LossClass<M> loss_class(py::module_& nn, const char* name, const char* doc, std::vector<const char*> weights = {}) {
+LossClass<M> loss_class(py::module_& nn, const char* name, const char* doc) {
   LossClass<M> cls(nn, name, doc);
   bind_fields<M>(cls);
-  for (const char* w : weights)
-    cls.def_property_readonly(w, [w](const M& m) {
-      Tensor t = m.weight(w);
+  ember::nn::for_each_weight<typename M::Options>([&](auto w) {
+    const char* weight_name = w.name;
+    cls.def_property_readonly(weight_name, [weight_name](const M& m) {
+      Tensor t = m.weight(weight_name);
       return t.defined() ? py::cast(t) : py::none();
     });
+  });
   return cls;
 }
 
@@ -79,8 +81,7 @@ void bind_loss_modules(py::module_& nn) {
            }),
            "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean")
           EMBER_PAIR_FORWARD(nn::MSELoss, "input", "target");
-  loss_class<nn::CrossEntropyLoss>(nn, "CrossEntropyLoss", "torch.nn.CrossEntropyLoss: log_softmax and nll_loss.",
-                                   {"weight"})
+  loss_class<nn::CrossEntropyLoss>(nn, "CrossEntropyLoss", "torch.nn.CrossEntropyLoss: log_softmax and nll_loss.")
       .def(py::init([](optional<Tensor> w, py::object sa, int64_t ignore, py::object r, const string& red,
                        double smoothing) {
              return std::make_shared<nn::CrossEntropyLoss>(nn::CrossEntropyLossOptions{
@@ -89,22 +90,21 @@ void bind_loss_modules(py::module_& nn) {
            "weight"_a = none, "size_average"_a = none, "ignore_index"_a = -100, "reduce"_a = none,
            "reduction"_a = "mean", "label_smoothing"_a = 0.0)
           EMBER_PAIR_FORWARD(nn::CrossEntropyLoss, "input", "target");
-  loss_class<nn::NLLLoss>(nn, "NLLLoss", "torch.nn.NLLLoss: -input[target], weighted.", {"weight"})
+  loss_class<nn::NLLLoss>(nn, "NLLLoss", "torch.nn.NLLLoss: -input[target], weighted.")
       .def(py::init([](optional<Tensor> w, py::object sa, int64_t ignore, py::object r, const string& red) {
              return std::make_shared<nn::NLLLoss>(
                  nn::NLLLossOptions{or_undefined(w), ignore, reduction_of(legacy_reduction(sa, r, red), "NLLLoss")});
            }),
            "weight"_a = none, "size_average"_a = none, "ignore_index"_a = -100, "reduce"_a = none,
            "reduction"_a = "mean") EMBER_PAIR_FORWARD(nn::NLLLoss, "input", "target");
-  loss_class<nn::BCELoss>(nn, "BCELoss", "torch.nn.BCELoss, on probabilities.", {"weight"})
+  loss_class<nn::BCELoss>(nn, "BCELoss", "torch.nn.BCELoss, on probabilities.")
       .def(py::init([](optional<Tensor> w, py::object sa, py::object r, const string& red) {
              return std::make_shared<nn::BCELoss>(
                  nn::BCELossOptions{or_undefined(w), reduction_of(legacy_reduction(sa, r, red), "BCELoss")});
            }),
            "weight"_a = none, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean")
           EMBER_PAIR_FORWARD(nn::BCELoss, "input", "target");
-  loss_class<nn::BCEWithLogitsLoss>(nn, "BCEWithLogitsLoss", "torch.nn.BCEWithLogitsLoss, on logits.",
-                                    {"weight", "pos_weight"})
+  loss_class<nn::BCEWithLogitsLoss>(nn, "BCEWithLogitsLoss", "torch.nn.BCEWithLogitsLoss, on logits.")
       .def(py::init([](optional<Tensor> w, py::object sa, py::object r, const string& red, optional<Tensor> pw) {
              return std::make_shared<nn::BCEWithLogitsLoss>(nn::BCEWithLogitsLossOptions{
                  or_undefined(w), reduction_of(legacy_reduction(sa, r, red), "BCEWithLogitsLoss"), or_undefined(pw)});
@@ -166,8 +166,7 @@ void bind_loss_modules(py::module_& nn) {
            }),
            "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean")
           EMBER_PAIR_FORWARD(nn::SoftMarginLoss, "input", "target");
-  loss_class<nn::MultiLabelSoftMarginLoss>(nn, "MultiLabelSoftMarginLoss", "torch.nn.MultiLabelSoftMarginLoss.",
-                                           {"weight"})
+  loss_class<nn::MultiLabelSoftMarginLoss>(nn, "MultiLabelSoftMarginLoss", "torch.nn.MultiLabelSoftMarginLoss.")
       .def(py::init([](optional<Tensor> w, py::object sa, py::object r, const string& red) {
              return std::make_shared<nn::MultiLabelSoftMarginLoss>(nn::MultiLabelSoftMarginLossOptions{
                  or_undefined(w), reduction_of(legacy_reduction(sa, r, red), "MultiLabelSoftMarginLoss")});
@@ -181,7 +180,7 @@ void bind_loss_modules(py::module_& nn) {
            }),
            "margin"_a = 0.0, "size_average"_a = none, "reduce"_a = none, "reduction"_a = "mean")
           EMBER_TRIPLE_FORWARD(nn::CosineEmbeddingLoss, "input1", "input2", "target");
-  loss_class<nn::MultiMarginLoss>(nn, "MultiMarginLoss", "torch.nn.MultiMarginLoss(p, margin, weight).", {"weight"})
+  loss_class<nn::MultiMarginLoss>(nn, "MultiMarginLoss", "torch.nn.MultiMarginLoss(p, margin, weight).")
       .def(py::init([](int64_t p, double margin, optional<Tensor> w, py::object sa, py::object r, const string& red) {
              return std::make_shared<nn::MultiMarginLoss>(nn::MultiMarginLossOptions{
                  p, margin, or_undefined(w), reduction_of(legacy_reduction(sa, r, red), "MultiMarginLoss")});

@@ -59,6 +59,11 @@ TEST(ActivationLayersTest, GradientsArePyTorchsWhereTheCompositionWouldGiveNaN) 
   Tensor z = tensor(std::vector<double>{-4.0, -3.0, 0.0, 3.0, 4.0}).set_requires_grad();
   sum(F::hardswish(z)).backward();
   expect_close(z.grad(), tensor(std::vector<double>{0.0, 0.0, 0.5, 1.0, 1.0}), 0, 0, "hardswish");
+  // rrelu at 0: the slope, as PyTorch's leaky_relu (the test script run against torch found 1 here)
+  Tensor r = tensor(std::vector<double>{-0.0, 0.0, 1.0}).set_requires_grad();
+  sum(F::rrelu(r)).backward();
+  const double slope = (1.0 / 8 + 1.0 / 3) / 2;
+  expect_close(r.grad(), tensor(std::vector<double>{slope, slope, 1.0}), 0, 0, "rrelu");
 }
 
 TEST(ActivationLayersTest, SixteenBitInputsComputeInFloat32) {
