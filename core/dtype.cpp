@@ -121,4 +121,31 @@ void set_default_dtype(DType dtype) {
   g_default_dtype.store(dtype, std::memory_order_relaxed);
 }
 
+std::string_view torch_type_name(DType t) {
+  switch (t) {
+    case kBool:
+      return "Bool";
+    case kUInt8:
+      return "Byte";
+    case kInt8:
+      return "Char";
+    case kInt16:
+      return "Short";
+    case kInt32:
+      return "Int";
+    case kInt64:
+      return "Long";
+    case kFloat16:
+      return "Half";
+    case kBFloat16:
+      return "BFloat16";
+    case kFloat32:
+      return "Float";
+    case kFloat64:
+      return "Double";
+    default:
+      return dtype_name(t);
+  }
+}
+
 }  // namespace ember

@@ -69,6 +69,8 @@ std::optional<DType> complex_dtype(DType t);
 
 /// "float32", "int64", ...: the names PyTorch and safetensors users know.
 std::string_view dtype_name(DType t);
+/// PyTorch's name of a dtype in its messages: "Float", "Long", "Half" (dtype_name's otherwise).
+std::string_view torch_type_name(DType t);
 /// Inverse of dtype_name; also accepts safetensors' names ("F32", "BF16", ...).
 std::optional<DType> dtype_from_name(std::string_view name);
 std::ostream& operator<<(std::ostream& os, DType t);

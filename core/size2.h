@@ -8,6 +8,7 @@ namespace ember {
 
 struct Size2 {
   int64_t h = 0, w = 0;
+  Size2() = default;
   Size2(int64_t both) : h(both), w(both) {}  // NOLINT: implicit, as PyTorch takes stride=2
   Size2(int64_t h_, int64_t w_) : h(h_), w(w_) {}
   bool operator==(const Size2&) const = default;

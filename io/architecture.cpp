@@ -38,6 +38,15 @@ std::string& building_path() {
   return path;
 }
 
+template <typename T>
+constexpr bool is_optional = false;
+template <typename T>
+constexpr bool is_optional<std::optional<T>> = true;
+template <typename T>
+constexpr bool is_vector = false;
+template <typename T>
+constexpr bool is_vector<std::vector<T>> = true;
+
 // Sets building_path() for one factory call, restoring the outer path afterwards.
 class BuildingPath {
  public:
@@ -113,26 +122,34 @@ class OptionReader {
     if (v->is_string()) return v->as_string();
     return size2(key, *v);
   }
+  std::variant<Size3, std::string> get_size3_or_string(const char* key, Size3 fallback) {
+    const Value* v = find(key, true);
+    if (!v) return fallback;
+    if (v->is_string()) return v->as_string();
+    return size3(key, *v);
+  }
+  /// An option of any type a field may have (int, float, bool, str, Size2, Size3, optional).
+  template <typename T>
+  T get_required(const char* key) {
+    return read_value<T>(key, *find(key, false));
+  }
+  template <typename T>
+  T get(const char* key, T fallback) {
+    const Value* v = find(key, true);
+    return v ? read_value<T>(key, *v) : fallback;
+  }
   std::optional<Size2> get_optional_size2(const char* key) {
     const Value* v = find(key, true);
     if (!v || v->is_none()) return std::nullopt;
     return size2(key, *v);
   }
-  /// A loss's option, by its field (nn/loss_modules.h); absent: the default already in `o`.
+  /// A layer's option, by its field (nn/option_field.h); absent: the default already in `o`.
   template <typename O, typename T>
   void read_field(O& o, nn::OptionField<O, T> f) {
-    if constexpr (std::is_same_v<T, nn::Reduction>)
-      o.*(f.member) = nn::functional::reduction_from_string(
-          get_string(f.name, std::string(nn::functional::reduction_name(o.*(f.member)))), type_.c_str());
-    else if constexpr (std::is_same_v<T, bool>)
-      o.*(f.member) = get_bool(f.name, o.*(f.member));
-    else if constexpr (std::is_integral_v<T>)
-      o.*(f.member) = get_int(f.name, o.*(f.member));
-    else
-      o.*(f.member) = get_float(f.name, o.*(f.member));
+    if (const Value* v = find(f.name, true)) o.*(f.member) = read_value<T>(f.name, *v);
   }
-  /// A weight buffer's placeholder (zeros of the recorded shape and dtype; the state fills it), or
-  /// undefined when none was recorded.
+  /// A weight buffer's placeholder  /// A weight buffer's placeholder (zeros of the recorded shape and dtype; the state
+  /// fills it), or undefined when none was recorded.
   Tensor get_weight(const char* key) {
     const Value* v = find(key, true);
     if (!v || v->is_none()) return Tensor();
@@ -163,6 +180,43 @@ class OptionReader {
   void check(bool ok, const char* key, const Value& v, const char* expected) const {
     EMBER_CHECK_TYPE(ok, "io: option '", key, "' of ", type_, " at ", where(path_), " is a ", v.type_name(),
                      ", expected ", expected);
+  }
+  template <typename T>
+  T read_value(const char* key, const Value& v) {
+    if constexpr (is_optional<T>) {
+      if (v.is_none()) return std::nullopt;
+      return read_value<typename T::value_type>(key, v);
+    } else if constexpr (is_vector<T>) {
+      check(v.is_list() || v.is_tuple(), key, v, "list");
+      T out;
+      for (const Value& item : v.items()) out.push_back(read_value<typename T::value_type>(key, item));
+      return out;
+    } else if constexpr (std::is_same_v<T, nn::Reduction>) {
+      check(v.is_string(), key, v, "str");
+      return nn::functional::reduction_from_string(v.as_string(), type_.c_str());
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      check(v.is_string(), key, v, "str");
+      return v.as_string();
+    } else if constexpr (std::is_same_v<T, bool>) {
+      check(v.is_bool(), key, v, "bool");
+      return v.as_bool();
+    } else if constexpr (std::is_same_v<T, Size2>) {
+      return size2(key, v);
+    } else if constexpr (std::is_same_v<T, Size3>) {
+      return size3(key, v);
+    } else if constexpr (std::is_integral_v<T>) {
+      check(v.is_int(), key, v, "int");
+      return v.as_int();
+    } else {
+      check(v.is_float() || v.is_int(), key, v, "float");
+      return v.as_float();
+    }
+  }
+  Size3 size3(const char* key, const Value& v) const {
+    if (v.is_int()) return Size3(v.as_int());
+    check((v.is_list() || v.is_tuple()) && v.size() == 3 && v[0].is_int() && v[1].is_int() && v[2].is_int(), key, v,
+          "[d, h, w] of ints");
+    return Size3(v[0].as_int(), v[1].as_int(), v[2].as_int());
   }
   Size2 size2(const char* key, const Value& v) const {
     if (v.is_int()) return Size2(v.as_int());
@@ -214,6 +268,23 @@ Value int_list(const std::vector<int64_t>& xs) {
   return Value::list(std::move(items));
 }
 
+// One option as the architecture records it: sizes as lists, an unset optional as None.
+template <typename T>
+Value field_value(const T& v) {
+  if constexpr (std::is_same_v<T, nn::Reduction>)
+    return Value(nn::functional::reduction_name(v));
+  else if constexpr (std::is_same_v<T, Size2>)
+    return size2_value(v);
+  else if constexpr (std::is_same_v<T, Size3>)
+    return Value::list({v.d, v.h, v.w});
+  else if constexpr (is_optional<T>)
+    return v ? field_value(*v) : Value();
+  else if constexpr (is_vector<T>)
+    return Value::list(std::vector<Value>(v.begin(), v.end()));
+  else
+    return Value(v);
+}
+
 // A loss's options, written and read through its options struct's fields(); a weight buffer it was
 // built with is recorded as its shape and dtype, so the loaded module has the buffer the state
 // fills ({"weight": {"shape": [10], "dtype": "float32"}}).
@@ -221,13 +292,7 @@ template <typename O>
 void write_fields(const O& o, std::vector<Value::Item>& items) {
   std::apply(
       [&](auto... f) {
-        auto one = [&](auto field) {
-          using T = std::remove_cvref_t<decltype(o.*(field.member))>;
-          if constexpr (std::is_same_v<T, nn::Reduction>)
-            items.emplace_back(field.name, Value(nn::functional::reduction_name(o.*(field.member))));
-          else
-            items.emplace_back(field.name, Value(o.*(field.member)));
-        };
+        auto one = [&](auto field) { items.emplace_back(field.name, field_value(o.*(field.member))); };
         (one(f), ...);
       },
       O::fields());
@@ -369,6 +434,36 @@ class Registry {
           typename M::Options o{};
           std::apply([&](auto... f) { (r.read_field(o, f), ...); }, M::Options::fields());
           nn::for_each_weight<typename M::Options>([&](auto w) { o.*(w.member) = r.get_weight(w.name); });
+          return std::make_shared<M>(o);
+        });
+  }
+  // ConvTranspose1d or ConvTranspose3d: its ConvTransposeOptions.
+  template <typename M>
+  void conv_transpose(const std::string& name) {
+    using O = std::remove_cvref_t<decltype(std::declval<M>().options())>;
+    builtin<M>(
+        name,
+        [](const M& m) {
+          const O& o = m.options();
+          return Value::dict({{"in_channels", o.in_channels},
+                              {"out_channels", o.out_channels},
+                              {"kernel_size", field_value(o.kernel_size)},
+                              {"stride", field_value(o.stride)},
+                              {"padding", field_value(o.padding)},
+                              {"output_padding", field_value(o.output_padding)},
+                              {"groups", o.groups},
+                              {"bias", o.bias},
+                              {"dilation", field_value(o.dilation)}});
+        },
+        [](OptionReader& r) {
+          using Size = decltype(O::kernel_size);
+          O o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_required<Size>("kernel_size")};
+          o.stride = r.get("stride", o.stride);
+          o.padding = r.get("padding", o.padding);
+          o.output_padding = r.get("output_padding", o.output_padding);
+          o.groups = r.get_int("groups", o.groups);
+          o.bias = r.get_bool("bias", o.bias);
+          o.dilation = r.get("dilation", o.dilation);
           return std::make_shared<M>(o);
         });
   }
@@ -593,6 +688,36 @@ void Registry::add_builtins() {
         o.padding_mode = r.get_string("padding_mode", o.padding_mode);
         return std::make_shared<Conv1d>(o);
       });
+  builtin<Conv3d>(
+      "Conv3d",
+      [](const Conv3d& m) {
+        const Conv3dOptions& o = m.options();
+        return Value::dict({{"in_channels", o.in_channels},
+                            {"out_channels", o.out_channels},
+                            {"kernel_size", field_value(o.kernel_size)},
+                            {"stride", field_value(o.stride)},
+                            {"padding", padding_value(o.padding_rule, field_value(o.padding))},
+                            {"dilation", field_value(o.dilation)},
+                            {"groups", o.groups},
+                            {"bias", o.bias},
+                            {"padding_mode", o.padding_mode}});
+      },
+      [](OptionReader& r) {
+        Conv3dOptions o{r.get_int("in_channels"), r.get_int("out_channels"), r.get_required<Size3>("kernel_size")};
+        o.stride = r.get("stride", o.stride);
+        auto padding = r.get_size3_or_string("padding", o.padding);
+        if (auto* name = std::get_if<std::string>(&padding))
+          o.padding_rule = padding_rule(*name, "io: Conv3d padding");
+        else
+          o.padding = std::get<Size3>(padding);
+        o.dilation = r.get("dilation", o.dilation);
+        o.groups = r.get_int("groups", o.groups);
+        o.bias = r.get_bool("bias", o.bias);
+        o.padding_mode = r.get_string("padding_mode", o.padding_mode);
+        return std::make_shared<Conv3d>(o);
+      });
+  conv_transpose<ConvTranspose1d>("ConvTranspose1d");
+  conv_transpose<ConvTranspose3d>("ConvTranspose3d");
   builtin<ConvTranspose2d>(
       "ConvTranspose2d",
       [](const ConvTranspose2d& m) {
@@ -766,6 +891,25 @@ void Registry::add_builtins() {
   builtin_with_fields<AlphaDropout>("AlphaDropout");
   builtin_with_fields<FeatureAlphaDropout>("FeatureAlphaDropout");
   builtin_with_fields<PairwiseDistance>("PairwiseDistance");
+  builtin_with_fields<CosineSimilarity>("CosineSimilarity");
+  builtin_with_fields<LocalResponseNorm>("LocalResponseNorm");
+  builtin_with_fields<Bilinear>("Bilinear");
+  builtin_with_fields<Unfold>("Unfold");
+  builtin_with_fields<Fold>("Fold");
+  builtin_with_fields<MaxPool1d>("MaxPool1d");
+  builtin_with_fields<AvgPool1d>("AvgPool1d");
+  builtin_with_fields<AdaptiveAvgPool1d>("AdaptiveAvgPool1d");
+  builtin_with_fields<AdaptiveMaxPool1d>("AdaptiveMaxPool1d");
+  builtin_with_fields<MaxPool3d>("MaxPool3d");
+  builtin_with_fields<AvgPool3d>("AvgPool3d");
+  builtin_with_fields<AdaptiveAvgPool3d>("AdaptiveAvgPool3d");
+  builtin_with_fields<AdaptiveMaxPool3d>("AdaptiveMaxPool3d");
+  builtin_with_fields<LPPool1d>("LPPool1d");
+  builtin_with_fields<LPPool2d>("LPPool2d");
+  builtin_with_fields<LPPool3d>("LPPool3d");
+  builtin_with_fields<Upsample>("Upsample");
+  builtin_with_fields<UpsamplingNearest2d>("UpsamplingNearest2d");
+  builtin_with_fields<UpsamplingBilinear2d>("UpsamplingBilinear2d");
   builtin<Unflatten>(
       "Unflatten",
       [](const Unflatten& m) {

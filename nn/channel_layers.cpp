@@ -41,6 +41,20 @@ Tensor PairwiseDistance::forward(const Tensor& x1, const Tensor& x2) {
   return F::pairwise_distance(x1, x2, options_.norm, options_.eps, options_.keepdim);
 }
 
+Tensor CosineSimilarity::forward(const Tensor& x1, const Tensor& x2) {
+  return F::cosine_similarity(x1, x2, options_.dim, options_.eps);
+}
+
+Tensor LocalResponseNorm::forward(const Tensor& input) {
+  const LocalResponseNormOptions& o = options_;
+  return F::local_response_norm(input, o.size, o.alpha, o.beta, o.k);
+}
+std::string LocalResponseNorm::extra_repr() const {
+  const LocalResponseNormOptions& o = options_;
+  return std::to_string(o.size) + ", alpha=" + python_repr(o.alpha) + ", beta=" + python_repr(o.beta) +
+         ", k=" + python_repr(o.k);
+}
+
 Unflatten::Unflatten(int64_t dim, std::vector<int64_t> unflattened_size)
     : Module("Unflatten"), dim_(dim), sizes_(std::move(unflattened_size)) {
   EMBER_CHECK_VALUE(!sizes_.empty(), "Unflatten: unflattened_size must not be empty");

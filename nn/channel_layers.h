@@ -1,11 +1,13 @@
 #pragma once
 // Layers over nn/channel_functional.h and the distance between two inputs: PixelShuffle,
 // PixelUnshuffle, ChannelShuffle, the channel dropouts (Dropout1d, Dropout2d, Dropout3d,
-// AlphaDropout, FeatureAlphaDropout; identity in eval mode), PairwiseDistance and Unflatten.
+// AlphaDropout, FeatureAlphaDropout; identity in eval mode), PairwiseDistance, CosineSimilarity,
+// LocalResponseNorm (across channels) and Unflatten.
 #include <vector>
 
 #include "ember/nn/activation_layers.h"
 #include "ember/nn/channel_functional.h"
+#include "ember/nn/functional.h"
 
 namespace ember::nn {
 
@@ -28,6 +30,24 @@ struct ChannelShuffleOptions {
 struct DropoutOptions {
   double p = 0.5;
   static constexpr auto fields() { return std::make_tuple(field("p", &DropoutOptions::p)); }
+};
+struct CosineSimilarityOptions {
+  int64_t dim = 1;
+  double eps = 1e-8;
+  static constexpr auto fields() {
+    return std::make_tuple(field("dim", &CosineSimilarityOptions::dim), field("eps", &CosineSimilarityOptions::eps));
+  }
+};
+struct LocalResponseNormOptions {
+  int64_t size;
+  double alpha = 1e-4;
+  double beta = 0.75;
+  double k = 1.0;
+  static constexpr auto fields() {
+    using O = LocalResponseNormOptions;
+    return std::make_tuple(field("size", &O::size), field("alpha", &O::alpha), field("beta", &O::beta),
+                           field("k", &O::k));
+  }
 };
 struct PairwiseDistanceOptions {
   double norm = 2.0;  // p (PyTorch keeps it as .norm)
@@ -66,6 +86,23 @@ class PairwiseDistance : public LayerWith<PairwiseDistanceOptions> {
   using Module::forward;
   Tensor forward(const Tensor& x1, const Tensor& x2);
   std::string extra_repr() const override { return ""; }
+};
+
+/// The cosine of the angle between two inputs along dim.
+class CosineSimilarity : public LayerWith<CosineSimilarityOptions> {
+ public:
+  explicit CosineSimilarity(CosineSimilarityOptions options = {}) : LayerWith("CosineSimilarity", options) {}
+  using Module::forward;
+  Tensor forward(const Tensor& x1, const Tensor& x2);
+  std::string extra_repr() const override { return ""; }
+};
+
+/// AlexNet's normalisation over neighbouring channels (functional::local_response_norm).
+class LocalResponseNorm : public LayerWith<LocalResponseNormOptions> {
+ public:
+  explicit LocalResponseNorm(LocalResponseNormOptions options) : LayerWith("LocalResponseNorm", options) {}
+  Tensor forward(const Tensor& input) override;
+  std::string extra_repr() const override;
 };
 
 /// Splits dim into the given sizes (a view when possible).

@@ -23,34 +23,6 @@ using autograd::TensorList;
 
 Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
 
-// PyTorch's names of the scalar types ("Float", "Long"), which its linalg errors print.
-std::string_view torch_type_name(DType t) {
-  switch (t) {
-    case kBool:
-      return "Bool";
-    case kUInt8:
-      return "Byte";
-    case kInt8:
-      return "Char";
-    case kInt16:
-      return "Short";
-    case kInt32:
-      return "Int";
-    case kInt64:
-      return "Long";
-    case kFloat16:
-      return "Half";
-    case kBFloat16:
-      return "BFloat16";
-    case kFloat32:
-      return "Float";
-    case kFloat64:
-      return "Double";
-    default:
-      return dtype_name(t);
-  }
-}
-
 void check_float(const Tensor& a, std::string_view op) {
   const DType t = a.dtype();
   if (t == kFloat32 || t == kFloat64) return;

@@ -106,7 +106,7 @@ from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enab
 from ._default_device import get_default_device, set_default_device  # noqa: E402,F401  (and `with ember.device(...)`)
 
 from ._module_types import register_python_layers as _register_python_layers  # noqa: E402
-_register_python_layers(nn)  # save_module / load_module rebuild Conv3d, the 3-D pools, ... from their arguments
+_register_python_layers(nn)  # save_module / load_module rebuild the layers written in Python from their arguments
 
 __version__ = "0.1.0"
 

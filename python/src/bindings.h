@@ -13,6 +13,7 @@
 #include "ember/core/scalar.h"
 #include "ember/core/shape.h"
 #include "ember/core/size2.h"
+#include "ember/core/size3.h"
 #include "ember/core/tensor.h"
 
 namespace py = pybind11;
@@ -36,6 +37,33 @@ struct type_caster<ember::Scalar> {
     if (s.is_floating()) return PyFloat_FromDouble(s.to<double>());
     return PyLong_FromLongLong(s.to<int64_t>());
   }
+};
+/// Python int or sequence of 1 or N ints <-> ember::Size2 / Size3 (a tuple back), as PyTorch's
+/// kernel_size=3 or (1, 3, 3); a sequence of another length is a ValueError naming both.
+bool load_sizes(handle src, int64_t* out, size_t n);
+template <>
+struct type_caster<ember::Size2> {
+  PYBIND11_TYPE_CASTER(ember::Size2, const_name("Union[int, Tuple[int, int]]"));
+  type_caster() : value(0) {}
+  bool load(handle src, bool) {
+    int64_t v[2];
+    if (!load_sizes(src, v, 2)) return false;
+    value = ember::Size2(v[0], v[1]);
+    return true;
+  }
+  static handle cast(ember::Size2 s, return_value_policy, handle) { return make_tuple(s.h, s.w).release(); }
+};
+template <>
+struct type_caster<ember::Size3> {
+  PYBIND11_TYPE_CASTER(ember::Size3, const_name("Union[int, Tuple[int, int, int]]"));
+  type_caster() : value(0) {}
+  bool load(handle src, bool) {
+    int64_t v[3];
+    if (!load_sizes(src, v, 3)) return false;
+    value = ember::Size3(v[0], v[1], v[2]);
+    return true;
+  }
+  static handle cast(ember::Size3 s, return_value_policy, handle) { return make_tuple(s.d, s.h, s.w).release(); }
 };
 /// ember::Tensor to Python as the one Python object of that tensor (python/src/tensor_identity.cpp):
 /// a tensor that already has one gets it back, so the same tensor is the same object every time.
@@ -88,6 +116,14 @@ void bind_embedding_bag(py::module_& nn);                 // nn.EmbeddingBag (em
 void bind_embedding_bag_function(py::module_& functional);  // F.embedding_bag
 void bind_channel_layers(py::module_& nn);                  // PixelShuffle, the channel dropouts, ... (channel.cpp)
 void bind_channel_functions(py::module_& functional);       // pixel_shuffle, dropout2d, ...
+void bind_conv_layers(py::module_& nn);                 // Conv3d, ConvTranspose1d, ConvTranspose3d (conv_layers.cpp)
+void bind_conv3d_ops(py::module_& m);                   // conv3d, conv_transpose1d, conv_transpose3d
+void bind_pool_layers(py::module_& nn);                 // the 1-D, 3-D and LP pools (pooling.cpp)
+void bind_pool_functions(py::module_& functional);      // max_pool1d, avg_pool3d, lp_pool2d, ...
+void bind_fold_layers(py::module_& nn);                 // Unfold, Fold (fold.cpp)
+void bind_fold_functions(py::module_& functional);      // unfold, fold
+void bind_upsample_layers(py::module_& nn);             // Upsample and its fixed-mode forms (upsample.cpp)
+void bind_upsample_functions(py::module_& functional);  // interpolate
 /// PyTorch's reading of the deprecated size_average and reduce arguments (with its warning): the
 /// reduction they ask for, or `reduction` when both are None.
 std::string legacy_reduction(const py::object& size_average, const py::object& reduce, const std::string& reduction);
@@ -112,6 +148,10 @@ Size2 size2(const py::handle& v);
 std::optional<Size2> optional_size2(const py::handle& v);
 /// A 1-D op's size: stride=2 or stride=(2,); `op` and `name` name it in the error.
 int64_t size1(const py::handle& v, const char* op, const char* name);
+/// A registered parameter as Python sees it: its nn.Parameter handle.
+py::object parameter_handle(const Tensor& t);
+/// A layer's "bias" parameter handle, or None for one built with bias=False.
+py::object bias_of(const nn::Module& m);
 /// f() with the GIL released, for ops that may run long: without_gil([&] { return matmul(a, b); }).
 template <typename F>
 auto without_gil(F&& f) {

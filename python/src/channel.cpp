@@ -1,6 +1,6 @@
-// PixelShuffle, PixelUnshuffle, ChannelShuffle, the channel dropouts, PairwiseDistance and
-// Unflatten of ember._C.nn, and their functional forms (torch's keywords; `inplace` accepted, the
-// result a new tensor of the same value).
+// PixelShuffle, PixelUnshuffle, ChannelShuffle, the channel dropouts, PairwiseDistance,
+// CosineSimilarity, LocalResponseNorm and Unflatten of ember._C.nn, and their functional forms (torch's keywords;
+// `inplace` accepted, the result a new tensor of the same value).
 #include <pybind11/stl.h>
 
 #include "ember/nn/channel_layers.h"
@@ -42,6 +42,18 @@ void bind_channel_layers(py::module_& nn) {
            }),
            "p"_a = 2.0, "eps"_a = 1e-6, "keepdim"_a = false)
       .def("forward", py::overload_cast<const Tensor&, const Tensor&>(&nn::PairwiseDistance::forward), "x1"_a, "x2"_a);
+  layer_with_fields<nn::CosineSimilarity>(nn, "CosineSimilarity", "The cosine between x1 and x2 along dim.")
+      .def(layer_init<nn::CosineSimilarity>([](int64_t dim, double eps) {
+             return nn::CosineSimilarityOptions{dim, eps};
+           }),
+           "dim"_a = 1, "eps"_a = 1e-8)
+      .def("forward", py::overload_cast<const Tensor&, const Tensor&>(&nn::CosineSimilarity::forward), "x1"_a, "x2"_a);
+  layer_with_fields<nn::LocalResponseNorm>(nn, "LocalResponseNorm",
+                                           "AlexNet's normalisation across channels (torch.nn.LocalResponseNorm).")
+      .def(layer_init<nn::LocalResponseNorm>([](int64_t size, double alpha, double beta, double k) {
+             return nn::LocalResponseNormOptions{size, alpha, beta, k};
+           }),
+           "size"_a, "alpha"_a = 1e-4, "beta"_a = 0.75, "k"_a = 1.0);
   Layer<nn::Unflatten>(nn, "Unflatten", "dim split into unflattened_size (torch.nn.Unflatten).")
       .def(layer_init<nn::Unflatten>(
                [](int64_t dim, std::vector<int64_t> sizes) { return std::make_tuple(dim, std::move(sizes)); }),
@@ -52,6 +64,10 @@ void bind_channel_layers(py::module_& nn) {
 }
 
 void bind_channel_functions(py::module_& f) {
+  f.def("cosine_similarity", &F::cosine_similarity, "x1"_a, "x2"_a, "dim"_a = 1, "eps"_a = 1e-8,
+        "The cosine between x1 and x2 along dim, each norm clamped at eps.");
+  f.def("local_response_norm", &F::local_response_norm, "input"_a, "size"_a, "alpha"_a = 1e-4, "beta"_a = 0.75,
+        "k"_a = 1.0, "input / (k + alpha * mean of input^2 over size neighbouring channels)^beta.");
   f.def("pixel_shuffle", &F::pixel_shuffle, "input"_a, "upscale_factor"_a);
   f.def("pixel_unshuffle", &F::pixel_unshuffle, "input"_a, "downscale_factor"_a);
   f.def("channel_shuffle", &F::channel_shuffle, "input"_a, "groups"_a);

@@ -165,6 +165,16 @@ void bind_functional_forms(py::module_& f) {
     return F::linear(x, w, b.value_or(Tensor()));
   }, py::arg("input"), py::arg("weight"), py::arg("bias") = py::none(), py::call_guard<py::gil_scoped_release>(),
         "input @ weight^T + bias.");
+  f.def(
+      "bilinear",
+      [](const Tensor& x1, const Tensor& x2, const Tensor& w, const std::optional<Tensor>& b) {
+        return F::bilinear(x1, x2, w, b.value_or(Tensor()));
+      },
+      py::arg("input1"), py::arg("input2"), py::arg("weight"), py::arg("bias") = py::none(),
+      py::call_guard<py::gil_scoped_release>(), "x1^T weight[o] x2 + bias[o] for every output o.");
+  f.def("gumbel_softmax", &F::gumbel_softmax, py::arg("logits"), py::arg("tau") = 1.0, py::arg("hard") = false,
+        py::arg("eps") = 1e-10, py::arg("dim") = -1,
+        "softmax((logits + g) / tau) with Gumbel noise g; hard=True: the one-hot of its argmax (straight-through).");
   f.def("cross_entropy", [](const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight,
                             int64_t ignore_index, const std::string& reduction, double label_smoothing) {
     return F::cross_entropy(input, target, ignore_index, reduction_of(reduction), label_smoothing,
@@ -241,6 +251,9 @@ void bind_functional(py::module_& m) {
   bind_activation_functions(functional);
   bind_embedding_bag_function(functional);
   bind_channel_functions(functional);
+  bind_pool_functions(functional);
+  bind_fold_functions(functional);
+  bind_upsample_functions(functional);
   py::module_ init = nn.def_submodule("init", "parameter initialisation, in place (torch.nn.init)");
   bind_init(init);
 }

@@ -2,6 +2,8 @@
 // What binding a built-in layer takes (nn.cpp, padding.cpp, ...): the trampoline that lets a Python
 // subclass override forward and extra_repr for C++ callers, and py::init from the layer's
 // constructor arguments.
+#include <pybind11/stl.h>
+
 #include <memory>
 #include <string>
 #include <tuple>
@@ -52,7 +54,33 @@ auto layer_init(F make) {
   return layer_init_impl<M>(make, &F::operator());
 }
 
-// Each field of M::Options as a read-write attribute of the Python class (a Reduction as its name).
+// A built layer moved to PyTorch's device= and dtype= keywords (None: left as built).
+template <typename P>
+P placed(P m, const py::object& device, const py::object& dtype) {
+  if (!dtype.is_none()) m->to(dtype.cast<DType>());
+  if (!device.is_none())
+    m->to(py::isinstance<py::str>(device) ? Device(device.cast<std::string>()) : device.cast<Device>());
+  return m;
+}
+
+template <typename M, typename F, typename R, typename... A>
+auto layer_init_placed_impl(F make, R (F::*)(A...) const) {
+  return py::init(
+      [make](A... a, py::object device, py::object dtype) { return placed(construct<M>(make(a...)), device, dtype); },
+      [make](A... a, py::object device, py::object dtype) {
+        return placed(construct<PyLayer<M>>(make(a...)), device, dtype);
+      });
+}
+
+// layer_init for a layer with parameters, taking PyTorch's device= and dtype= after make's
+// arguments (bind them last: ..., "device"_a = py::none(), "dtype"_a = py::none()).
+template <typename M, typename F>
+auto layer_init_placed(F make) {
+  return layer_init_placed_impl<M>(make, &F::operator());
+}
+
+// Each field of M::Options as a read-write attribute of the Python class (a Reduction as its name,
+// a Size2 / Size3 as a tuple, an unset optional as None).
 template <typename M, typename Cls, typename O, typename T>
 void bind_field(Cls& cls, nn::OptionField<O, T> f) {
   auto member = f.member;

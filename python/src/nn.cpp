@@ -191,16 +191,21 @@ std::shared_ptr<Module> hold_module(const py::handle& obj) {
   return std::shared_ptr<Module>(life, module.get());
 }
 
-namespace {
-
-// What a module attribute name holds, as Module._entry(name) reports it to the Python half.
-enum class EntryKind { Parameter, Buffer, Child };
-
 // A registered tensor as Python sees a parameter: an nn.Parameter handle (a Python subclass of
 // Tensor, defined in ember/nn/modules.py).
 py::object parameter_handle(const Tensor& t) {
   return py::module_::import("ember.nn.modules").attr("Parameter").attr("_wrap")(t);
 }
+
+// NB: read-only; `layer.bias = nn.Parameter(...)` goes through Module.__setattr__.
+py::object bias_of(const Module& m) {
+  return m.has_parameter("bias") ? parameter_handle(m.parameter("bias")) : py::none();
+}
+
+namespace {
+
+// What a module attribute name holds, as Module._entry(name) reports it to the Python half.
+enum class EntryKind { Parameter, Buffer, Child };
 
 py::list pairs(const std::vector<std::pair<std::string, Tensor>>& items) {
   py::list out;
@@ -323,11 +328,6 @@ an nn.Module or a buffer name registers it; forward(...) runs through __call__.)
            Gil(), "The layer's computation; call the module itself (module(x)) rather than this.");
 }
 
-// NB: read-only; `layer.bias = nn.Parameter(...)` goes through Module.__setattr__.
-py::object bias_of(const Module& m) {
-  return m.has_parameter("bias") ? parameter_handle(m.parameter("bias")) : py::none();
-}
-
 // The child at a Python index of a container (negative counts from the end).
 std::shared_ptr<Module> child_at(const Module& container, int64_t index) {
   auto children = container.named_children();
@@ -366,6 +366,19 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("bias", [](const nn::Linear& l) { return bias_of(l); },
                              "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Linear::reset_parameters);
+
+  layer_with_fields<nn::Bilinear>(nn, "Bilinear", "y = x1^T A x2 + b (torch.nn.Bilinear).")
+      .def(layer_init_placed<nn::Bilinear>([](int64_t in1, int64_t in2, int64_t out, bool bias) {
+             return nn::BilinearOptions{in1, in2, out, bias};
+           }),
+           py::arg("in1_features"), py::arg("in2_features"), py::arg("out_features"), py::arg("bias") = true,
+           py::arg("device") = py::none(), py::arg("dtype") = py::none())
+      .def("forward", py::overload_cast<const Tensor&, const Tensor&>(&nn::Bilinear::forward), py::arg("input1"),
+           py::arg("input2"))
+      .def_property_readonly(
+          "bias", [](const nn::Bilinear& l) { return bias_of(l); },
+          "The bias parameter, or None for a layer built with bias=False.")
+      .def("reset_parameters", &nn::Bilinear::reset_parameters);
 
   Layer<nn::Conv2d>(nn, "Conv2d", "2-D convolution over [N, C, H, W] (torch.nn.Conv2d).")
       .def(layer_init<nn::Conv2d>([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
@@ -1090,6 +1103,10 @@ void bind_nn(py::module_& m) {
   bind_activation_layers(nn);
   bind_embedding_bag(nn);
   bind_channel_layers(nn);
+  bind_conv_layers(nn);
+  bind_pool_layers(nn);
+  bind_fold_layers(nn);
+  bind_upsample_layers(nn);
 
   // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with
   // `from .._C.nn import *` (so a new layer needs no line there).

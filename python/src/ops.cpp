@@ -13,6 +13,24 @@
 #include "ember/core/factory.h"
 #include "ember/ops/gamma_grad.h"
 
+namespace ember::python {}  // namespace ember::python
+
+namespace pybind11::detail {
+bool load_sizes(handle src, int64_t* out, size_t n) {
+  if (PyBool_Check(src.ptr())) return false;
+  if (PyIndex_Check(src.ptr())) {
+    for (size_t i = 0; i < n; ++i) out[i] = src.cast<int64_t>();
+    return true;
+  }
+  if (!PySequence_Check(src.ptr()) || PyUnicode_Check(src.ptr())) return false;
+  auto values = src.cast<std::vector<int64_t>>();
+  EMBER_CHECK_VALUE(values.size() == 1 || values.size() == n, "expected an int or a sequence of ", n, " ints, got ",
+                    values.size(), " values");
+  for (size_t i = 0; i < n; ++i) out[i] = values[values.size() == 1 ? 0 : i];
+  return true;
+}
+}  // namespace pybind11::detail
+
 namespace ember::python {
 
 Size2 size2(const py::handle& v) {
@@ -175,5 +193,6 @@ void bind_ops(py::module_& m) {
         py::arg("dilation") = 1, py::arg("ceil_mode") = false, py::arg("return_indices") = false,
         "Window maxima over the last two dims (and their flat positions with return_indices=True).");
   bind_conv_ops(m);
+  bind_conv3d_ops(m);
 }
 }  // namespace ember::python

@@ -459,6 +459,51 @@ TEST(ArchitectureTest, ActivationLayersRebuildWithTheirOptions) {
   EXPECT_EQ(back->str(), model->str());
 }
 
+TEST(ArchitectureTest, PoolConvAndResamplingLayersRebuildWithTheirOptions) {
+  TempDir dir;
+  manual_seed(29);
+  auto volume = sequential(
+      {std::make_shared<nn::Conv3d>(nn::Conv3dOptions{.in_channels = 2,
+                                                      .out_channels = 3,
+                                                      .kernel_size = {3, 1, 3},
+                                                      .padding_mode = "circular",
+                                                      .padding_rule = PaddingRule::Same}),
+       std::make_shared<nn::MaxPool3d>(nn::MaxPool3dOptions{.kernel_size = 2, .stride = Size3{1, 2, 2}, .padding = 1}),
+       std::make_shared<nn::AvgPool3d>(
+           nn::AvgPool3dOptions{.kernel_size = 2, .count_include_pad = false, .divisor_override = 3}),
+       std::make_shared<nn::ConvTranspose3d>(nn::ConvTranspose3dOptions{
+           .in_channels = 3, .out_channels = 2, .kernel_size = 2, .stride = 2, .dilation = {1, 1, 2}}),
+       std::make_shared<nn::AdaptiveMaxPool3d>(nn::AdaptiveMaxPoolOptions<Size3>{.output_size = {-1, 2, 3}}),
+       std::make_shared<nn::LPPool3d>(nn::LPPoolOptions<Size3>{.norm_type = 2.0, .kernel_size = 1})});
+  auto row =
+      sequential({std::make_shared<nn::ConvTranspose1d>(nn::ConvTranspose1dOptions{
+                      .in_channels = 2, .out_channels = 4, .kernel_size = 3, .output_padding = 0}),
+                  std::make_shared<nn::MaxPool1d>(nn::MaxPool1dOptions{.kernel_size = 2, .ceil_mode = true}),
+                  std::make_shared<nn::AvgPool1d>(nn::AvgPool1dOptions{.kernel_size = 3, .stride = 1, .padding = 1}),
+                  std::make_shared<nn::LPPool1d>(nn::LPPoolOptions<int64_t>{.norm_type = 2.0, .kernel_size = 2}),
+                  std::make_shared<nn::AdaptiveAvgPool1d>(nn::AdaptiveAvgPoolOptions<int64_t>{.output_size = 3})});
+  auto plane =
+      sequential({std::make_shared<nn::Upsample>(nn::UpsampleOptions{
+                      .scale_factor = std::vector<double>{2.0, 1.5}, .mode = "bicubic", .align_corners = true}),
+                  std::make_shared<nn::UpsamplingNearest2d>(nn::UpsampleOptions{.size = std::vector<int64_t>{12, 9}}),
+                  std::make_shared<nn::LocalResponseNorm>(nn::LocalResponseNormOptions{.size = 3, .beta = 0.5}),
+                  std::make_shared<nn::Unfold>(nn::UnfoldOptions{.kernel_size = 2, .stride = 2}),
+                  std::make_shared<nn::Fold>(nn::FoldOptions{.output_size = {12, 8}, .kernel_size = 2, .stride = 2})});
+  const std::vector<std::pair<std::shared_ptr<nn::Sequential>, std::vector<int64_t>>> models = {
+      {volume, {1, 2, 4, 5, 6}}, {row, {2, 2, 7}}, {plane, {1, 2, 3, 4}}};
+  for (const auto& [model, shape] : models) {
+    const std::string path = dir.file("layers.ember");
+    save(*model, path);
+    auto back = load_module<nn::Sequential>(path);
+    expect_same_structure(*back, *model);
+    expect_same_weights(*back, *model);
+    Tensor x = randn(shape);
+    EXPECT_TRUE(bitwise_equal(back->forward(x), model->forward(x)));
+  }
+  EXPECT_EQ(load_module<nn::Sequential>(dir.file("layers.ember"))->child_as<nn::Upsample>("0").options().mode,
+            "bicubic");
+}
+
 TEST(ArchitectureTest, EmbeddingBagRebuildsWithItsOptionsAndWeight) {
   TempDir dir;
   manual_seed(23);

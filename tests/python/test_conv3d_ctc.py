@@ -56,22 +56,23 @@ def test_conv3d_errors():
         F.conv3d(ember.randn(1, 6, 4, 4, 4), ember.randn(5, 3, 2, 2, 2), groups=2)
     with pytest.raises(RuntimeError, match="padding='same' is not supported for strided convolutions"):
         F.conv3d(ember.randn(1, 3, 4, 4, 4), w, padding="same", stride=2)
-    with pytest.raises(RuntimeError, match="Invalid padding string: 'foo'"):
+    with pytest.raises(ValueError, match="conv3d: invalid padding string 'foo', expected 'valid' or 'same'"):  # as conv2d's
         F.conv3d(ember.randn(1, 3, 4, 4, 4), w, padding="foo")
     with pytest.raises(RuntimeError, match=r"Kernel size: \(3 x 2 x 2\). Kernel size can't be greater"):
         F.conv3d(ember.randn(1, 3, 2, 4, 4), ember.randn(4, 3, 3, 2, 2))
     with pytest.raises(RuntimeError, match=r"expected bias to be 1-dimensional with 4 elements, but got bias of "
                                            r"size \[3\]"):
         F.conv3d(ember.randn(1, 3, 4, 4, 4), w, ember.randn(3))
-    with pytest.raises(ValueError, match="in_channels must be divisible by groups"):
+    # the layer's checks are Conv2d's (C++ nn/conv.cpp)
+    with pytest.raises(ValueError, match=r"Conv3d: in_channels \(5\) and out_channels \(4\) must be divisible by groups"):
         nn.Conv3d(5, 4, 3, groups=2)
-    with pytest.raises(ValueError, match="out_channels must be divisible by groups"):
+    with pytest.raises(ValueError, match=r"Conv3d: in_channels \(4\) and out_channels \(5\) must be divisible by groups"):
         nn.Conv3d(4, 5, 3, groups=2)
     with pytest.raises(ValueError, match="padding='same' is not supported for strided convolutions"):
         nn.Conv3d(4, 4, 3, padding="same", stride=2)
-    with pytest.raises(ValueError, match="padding_mode must be one of .* but got padding_mode='foo'"):
+    with pytest.raises(ValueError, match="Conv3d: padding_mode must be 'zeros', 'reflect', 'replicate' or 'circular', got 'foo'"):
         nn.Conv3d(4, 4, 3, padding_mode="foo")
-    with pytest.raises(ValueError, match="stride must be an int or a 3-element tuple, got"):
+    with pytest.raises(ValueError, match="expected an int or a sequence of 3 ints, got 2 values"):
         nn.Conv3d(4, 4, 3, stride=(1, 2))
 
 

@@ -21,16 +21,6 @@ PYTHON_ORCHESTRATION = {
 
 # Still written in Python; each is to move into C++ nn/ or optim/ (issue 30).
 NOT_YET_IN_CPP = {
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d", "AvgPool1d",
-    "AvgPool3d", "Bilinear", 
-    "Conv3d", "ConvTranspose1d", "ConvTranspose3d",
-    "CosineSimilarity", "Fold",
-    "LPPool1d", "LPPool2d", "LocalResponseNorm",
-    "MaxPool1d", "MaxPool3d", 
-    
-    
-    "Unfold", "Upsample", "UpsamplingBilinear2d",
-    "UpsamplingNearest2d", 
     # optimizers
     "ASGD", "LBFGS", "Rprop",
 }

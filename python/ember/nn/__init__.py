@@ -21,16 +21,10 @@ from .. import _C
 from .._C.nn import *  # noqa: F401,F403
 from .modules import Module, Parameter  # noqa: F401
 from . import functional, init, utils  # noqa: F401,E402
-from .layers import *  # noqa: F401,F403,E402  (activations written in Python)
-from ._python_layers import *  # noqa: F401,F403,E402  (ConvTranspose1d, Bilinear: parameters, in Python)
-from ._conv3d import Conv3d  # noqa: F401,E402
-from ._pool3d import MaxPool3d, AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d  # noqa: F401,E402
 from ._more_layers import *  # noqa: F401,F403,E402  (Softmax2d, ChannelShuffle, Dropout1d/3d, BatchNorm3d, ...)
-from ._conv_transpose3d import ConvTranspose3d  # noqa: F401,E402
 from ._lazy_linear import LazyLinear  # noqa: F401,E402
 from ._sync_batchnorm import SyncBatchNorm  # noqa: F401,E402  (statistics over ember.distributed ranks)
 from . import _from_pretrained  # noqa: F401,E402  (Embedding.from_pretrained, EmbeddingBag.from_pretrained)
-from .resampling import *  # noqa: F401,F403,E402  (Upsample and its fixed-mode forms)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402
 from . import parallel  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402

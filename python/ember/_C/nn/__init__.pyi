@@ -10,7 +10,7 @@ import ember._C
 import typing
 from . import functional
 from . import init
-__all__: list = ['AdaptiveAvgPool2d', 'AdaptiveMaxPool2d', 'AlphaDropout', 'AvgPool2d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'CELU', 'CTCLoss', 'ChannelShuffle', 'CircularPad1d', 'CircularPad2d', 'CircularPad3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'CosineEmbeddingLoss', 'CrossEntropyLoss', 'Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'ELU', 'Embedding', 'EmbeddingBag', 'FeatureAlphaDropout', 'Flatten', 'GELU', 'GLU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'Hardshrink', 'Hardsigmoid', 'Hardswish', 'Hardtanh', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'LogSigmoid', 'LogSoftmax', 'MSELoss', 'MarginRankingLoss', 'MaxPool2d', 'Mish', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PairwiseDistance', 'PixelShuffle', 'PixelUnshuffle', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'RReLU', 'ReLU', 'ReLU6', 'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d', 'ReplicationPad2d', 'ReplicationPad3d', 'SELU', 'Sequential', 'SiLU', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Softmax2d', 'Softmin', 'Softplus', 'Softshrink', 'Softsign', 'Tanh', 'Tanhshrink', 'Threshold', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss', 'Unflatten', 'ZeroPad1d', 'ZeroPad2d', 'ZeroPad3d']
+__all__: list = ['AdaptiveAvgPool1d', 'AdaptiveAvgPool2d', 'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d', 'AlphaDropout', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d', 'BCELoss', 'BCEWithLogitsLoss', 'BatchNorm1d', 'BatchNorm2d', 'Bilinear', 'CELU', 'CTCLoss', 'ChannelShuffle', 'CircularPad1d', 'CircularPad2d', 'CircularPad3d', 'ConstantPad1d', 'ConstantPad2d', 'ConstantPad3d', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose1d', 'ConvTranspose2d', 'ConvTranspose3d', 'CosineEmbeddingLoss', 'CosineSimilarity', 'CrossEntropyLoss', 'Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'ELU', 'Embedding', 'EmbeddingBag', 'FeatureAlphaDropout', 'Flatten', 'Fold', 'GELU', 'GLU', 'GRU', 'GRUCell', 'GaussianNLLLoss', 'GroupNorm', 'Hardshrink', 'Hardsigmoid', 'Hardswish', 'Hardtanh', 'HingeEmbeddingLoss', 'HuberLoss', 'Identity', 'InstanceNorm1d', 'InstanceNorm2d', 'InstanceNorm3d', 'KLDivLoss', 'L1Loss', 'LPPool1d', 'LPPool2d', 'LPPool3d', 'LSTM', 'LSTMCell', 'LayerNorm', 'LeakyReLU', 'Linear', 'LocalResponseNorm', 'LogSigmoid', 'LogSoftmax', 'MSELoss', 'MarginRankingLoss', 'MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'Mish', 'ModuleDict', 'ModuleList', 'MultiLabelMarginLoss', 'MultiLabelSoftMarginLoss', 'MultiMarginLoss', 'MultiheadAttention', 'NLLLoss', 'PReLU', 'PairwiseDistance', 'PixelShuffle', 'PixelUnshuffle', 'PoissonNLLLoss', 'RNN', 'RNNBase', 'RNNCell', 'RNNCellBase', 'RReLU', 'ReLU', 'ReLU6', 'ReflectionPad1d', 'ReflectionPad2d', 'ReflectionPad3d', 'ReplicationPad1d', 'ReplicationPad2d', 'ReplicationPad3d', 'SELU', 'Sequential', 'SiLU', 'Sigmoid', 'SmoothL1Loss', 'SoftMarginLoss', 'Softmax', 'Softmax2d', 'Softmin', 'Softplus', 'Softshrink', 'Softsign', 'Tanh', 'Tanhshrink', 'Threshold', 'Transformer', 'TransformerDecoder', 'TransformerDecoderLayer', 'TransformerEncoder', 'TransformerEncoderLayer', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss', 'Unflatten', 'Unfold', 'Upsample', 'UpsamplingBilinear2d', 'UpsamplingNearest2d', 'ZeroPad1d', 'ZeroPad2d', 'ZeroPad3d']
 class EntryKind:
     """
     What a module attribute name holds (Module._entry).
@@ -274,6 +274,39 @@ class Linear(Module):
         ...
     @property
     def out_features(self) -> int:
+        ...
+class Bilinear(Module):
+    """
+    y = x1^T A x2 + b (torch.nn.Bilinear).
+    """
+    def __init__(self, in1_features: typing.SupportsInt | typing.SupportsIndex, in2_features: typing.SupportsInt | typing.SupportsIndex, out_features: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
+        ...
+    def forward(self, input1: ember._C.Tensor, input2: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> typing.Any:
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def in1_features(self) -> int:
+        ...
+    @in1_features.setter
+    def in1_features(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def in2_features(self) -> int:
+        ...
+    @in2_features.setter
+    def in2_features(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def out_features(self) -> int:
+        ...
+    @out_features.setter
+    def out_features(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
 class Conv2d(Module):
     """
@@ -1829,6 +1862,56 @@ class PairwiseDistance(Module):
     @norm.setter
     def norm(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
+class CosineSimilarity(Module):
+    """
+    The cosine between x1 and x2 along dim.
+    """
+    def __init__(self, dim: typing.SupportsInt | typing.SupportsIndex = 1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-08) -> None:
+        ...
+    def forward(self, x1: ember._C.Tensor, x2: ember._C.Tensor) -> ember._C.Tensor:
+        ...
+    @property
+    def dim(self) -> int:
+        ...
+    @dim.setter
+    def dim(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def eps(self) -> float:
+        ...
+    @eps.setter
+    def eps(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class LocalResponseNorm(Module):
+    """
+    AlexNet's normalisation across channels (torch.nn.LocalResponseNorm).
+    """
+    def __init__(self, size: typing.SupportsInt | typing.SupportsIndex, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.0001, beta: typing.SupportsFloat | typing.SupportsIndex = 0.75, k: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> None:
+        ...
+    @property
+    def alpha(self) -> float:
+        ...
+    @alpha.setter
+    def alpha(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def beta(self) -> float:
+        ...
+    @beta.setter
+    def beta(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def k(self) -> float:
+        ...
+    @k.setter
+    def k(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def size(self) -> int:
+        ...
+    @size.setter
+    def size(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
 class Unflatten(Module):
     """
     dim split into unflattened_size (torch.nn.Unflatten).
@@ -1840,6 +1923,419 @@ class Unflatten(Module):
         ...
     @property
     def unflattened_size(self) -> tuple:
+        ...
+class Conv3d(Module):
+    """
+    3-D convolution over [N, C, D, H, W] (torch.nn.Conv3d).
+    """
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: int | tuple[int, int, int], stride: int | tuple[int, int, int] = 1, padding: typing.Any = 0, dilation: int | tuple[int, int, int] = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros', device: typing.Any = None, dtype: typing.Any = None) -> None:
+        ...
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> typing.Any:
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def dilation(self) -> tuple:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @property
+    def in_channels(self) -> int:
+        ...
+    @property
+    def kernel_size(self) -> tuple:
+        ...
+    @property
+    def out_channels(self) -> int:
+        ...
+    @property
+    def padding(self) -> typing.Any:
+        """
+        (d, h, w), or 'same' / 'valid' when given by name.
+        """
+    @property
+    def padding_mode(self) -> str:
+        ...
+    @property
+    def stride(self) -> tuple:
+        ...
+class ConvTranspose1d(Module):
+    """
+    Transposed 1-D convolution over [N, C, L] (torch.nn.ConvTranspose1d).
+    """
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, dilation: typing.Any = 1, padding_mode: str = 'zeros', device: typing.Any = None, dtype: typing.Any = None) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, output_size: typing.Any = None) -> ember._C.Tensor:
+        """
+        The transposed convolution; output_size (the spatial sizes or the whole shape) picks the output_padding.
+        """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> typing.Any:
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def dilation(self) -> tuple:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @property
+    def in_channels(self) -> int:
+        ...
+    @property
+    def kernel_size(self) -> tuple:
+        ...
+    @property
+    def out_channels(self) -> int:
+        ...
+    @property
+    def output_padding(self) -> tuple:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def padding_mode(self) -> str:
+        ...
+    @property
+    def stride(self) -> tuple:
+        ...
+class ConvTranspose3d(Module):
+    """
+    Transposed 3-D convolution over [N, C, D, H, W] (torch.nn.ConvTranspose3d).
+    """
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: int | tuple[int, int, int], stride: int | tuple[int, int, int] = 1, padding: int | tuple[int, int, int] = 0, output_padding: int | tuple[int, int, int] = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, dilation: int | tuple[int, int, int] = 1, padding_mode: str = 'zeros', device: typing.Any = None, dtype: typing.Any = None) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor, output_size: typing.Any = None) -> ember._C.Tensor:
+        """
+        The transposed convolution; output_size (the spatial sizes or the whole shape) picks the output_padding.
+        """
+    def reset_parameters(self) -> None:
+        ...
+    @property
+    def bias(self) -> typing.Any:
+        """
+        The bias parameter, or None for a layer built with bias=False.
+        """
+    @property
+    def dilation(self) -> tuple:
+        ...
+    @property
+    def groups(self) -> int:
+        ...
+    @property
+    def in_channels(self) -> int:
+        ...
+    @property
+    def kernel_size(self) -> tuple:
+        ...
+    @property
+    def out_channels(self) -> int:
+        ...
+    @property
+    def output_padding(self) -> tuple:
+        ...
+    @property
+    def padding(self) -> tuple:
+        ...
+    @property
+    def padding_mode(self) -> str:
+        ...
+    @property
+    def stride(self) -> tuple:
+        ...
+class MaxPool1d(Module):
+    """
+    Max pooling along the last dim (torch.nn.MaxPool1d).
+    """
+    ceil_mode: bool
+    return_indices: bool
+    def __init__(self, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, dilation: typing.Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor) -> typing.Any:
+        """
+        The maxima, and their flat positions with return_indices=True.
+        """
+    @property
+    def dilation(self) -> int:
+        ...
+    @dilation.setter
+    def dilation(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def kernel_size(self) -> int:
+        ...
+    @kernel_size.setter
+    def kernel_size(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def padding(self) -> int:
+        ...
+    @padding.setter
+    def padding(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def stride(self) -> int | None:
+        ...
+    @stride.setter
+    def stride(self, arg1: typing.SupportsInt | typing.SupportsIndex | None) -> None:
+        ...
+class AvgPool1d(Module):
+    """
+    Average pooling along the last dim (torch.nn.AvgPool1d).
+    """
+    ceil_mode: bool
+    count_include_pad: bool
+    def __init__(self, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        ...
+    @property
+    def kernel_size(self) -> int:
+        ...
+    @kernel_size.setter
+    def kernel_size(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def padding(self) -> int:
+        ...
+    @padding.setter
+    def padding(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def stride(self) -> int | None:
+        ...
+    @stride.setter
+    def stride(self, arg1: typing.SupportsInt | typing.SupportsIndex | None) -> None:
+        ...
+class AdaptiveAvgPool1d(Module):
+    """
+    Means over output_size windows tiling the last dim.
+    """
+    def __init__(self, output_size: typing.Any) -> None:
+        ...
+    @property
+    def output_size(self) -> int:
+        ...
+    @output_size.setter
+    def output_size(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class AdaptiveMaxPool1d(Module):
+    """
+    Maxima over output_size windows tiling the last dim.
+    """
+    return_indices: bool
+    def __init__(self, output_size: typing.Any, return_indices: bool = False) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor) -> typing.Any:
+        """
+        The maxima, and their flat positions with return_indices=True.
+        """
+    @property
+    def output_size(self) -> int:
+        ...
+    @output_size.setter
+    def output_size(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+class MaxPool3d(Module):
+    """
+    Max pooling over [N, C, D, H, W] (torch.nn.MaxPool3d).
+    """
+    ceil_mode: bool
+    dilation: int | tuple[int, int, int]
+    kernel_size: int | tuple[int, int, int]
+    padding: int | tuple[int, int, int]
+    return_indices: bool
+    stride: int | tuple[int, int, int] | None
+    def __init__(self, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, dilation: typing.Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor) -> typing.Any:
+        """
+        The maxima, and their flat positions with return_indices=True.
+        """
+class AvgPool3d(Module):
+    """
+    Average pooling over [N, C, D, H, W] (torch.nn.AvgPool3d).
+    """
+    ceil_mode: bool
+    count_include_pad: bool
+    kernel_size: int | tuple[int, int, int]
+    padding: int | tuple[int, int, int]
+    stride: int | tuple[int, int, int] | None
+    def __init__(self, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+        ...
+    @property
+    def divisor_override(self) -> int | None:
+        ...
+    @divisor_override.setter
+    def divisor_override(self, arg1: typing.SupportsInt | typing.SupportsIndex | None) -> None:
+        ...
+class AdaptiveAvgPool3d(Module):
+    """
+    Means over output_size windows tiling D x H x W.
+    """
+    def __init__(self, output_size: typing.Any) -> None:
+        ...
+    @property
+    def output_size(self) -> tuple[typing.Any, typing.Any, typing.Any]:
+        ...
+class AdaptiveMaxPool3d(Module):
+    """
+    Maxima over output_size windows tiling D x H x W.
+    """
+    return_indices: bool
+    def __init__(self, output_size: typing.Any, return_indices: bool = False) -> None:
+        ...
+    def forward(self, input: ember._C.Tensor) -> typing.Any:
+        """
+        The maxima, and their flat positions with return_indices=True.
+        """
+    @property
+    def output_size(self) -> tuple[typing.Any, typing.Any, typing.Any]:
+        ...
+class LPPool1d(Module):
+    """
+    Power-average pooling along the last dim (torch.nn.LPPool1d).
+    """
+    ceil_mode: bool
+    def __init__(self, norm_type: typing.SupportsFloat | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = None, ceil_mode: bool = False) -> None:
+        ...
+    @property
+    def kernel_size(self) -> int:
+        ...
+    @kernel_size.setter
+    def kernel_size(self, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def norm_type(self) -> float:
+        ...
+    @norm_type.setter
+    def norm_type(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def stride(self) -> int | None:
+        ...
+    @stride.setter
+    def stride(self, arg1: typing.SupportsInt | typing.SupportsIndex | None) -> None:
+        ...
+class LPPool2d(Module):
+    """
+    Power-average pooling over [N, C, H, W] (torch.nn.LPPool2d).
+    """
+    ceil_mode: bool
+    kernel_size: int | tuple[int, int]
+    stride: int | tuple[int, int] | None
+    def __init__(self, norm_type: typing.SupportsFloat | typing.SupportsIndex, kernel_size: int | tuple[int, int], stride: int | tuple[int, int] | None = None, ceil_mode: bool = False) -> None:
+        ...
+    @property
+    def norm_type(self) -> float:
+        ...
+    @norm_type.setter
+    def norm_type(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class LPPool3d(Module):
+    """
+    Power-average pooling over [N, C, D, H, W] (torch.nn.LPPool3d).
+    """
+    ceil_mode: bool
+    kernel_size: int | tuple[int, int, int]
+    stride: int | tuple[int, int, int] | None
+    def __init__(self, norm_type: typing.SupportsFloat | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = None, ceil_mode: bool = False) -> None:
+        ...
+    @property
+    def norm_type(self) -> float:
+        ...
+    @norm_type.setter
+    def norm_type(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+class Unfold(Module):
+    """
+    im2col: every sliding window as a column (torch.nn.Unfold).
+    """
+    dilation: int | tuple[int, int]
+    kernel_size: int | tuple[int, int]
+    padding: int | tuple[int, int]
+    stride: int | tuple[int, int]
+    def __init__(self, kernel_size: int | tuple[int, int], dilation: int | tuple[int, int] = 1, padding: int | tuple[int, int] = 0, stride: int | tuple[int, int] = 1) -> None:
+        ...
+class Fold(Module):
+    """
+    col2im: columns summed back into planes (torch.nn.Fold).
+    """
+    dilation: int | tuple[int, int]
+    kernel_size: int | tuple[int, int]
+    output_size: int | tuple[int, int]
+    padding: int | tuple[int, int]
+    stride: int | tuple[int, int]
+    def __init__(self, output_size: int | tuple[int, int], kernel_size: int | tuple[int, int], dilation: int | tuple[int, int] = 1, padding: int | tuple[int, int] = 0, stride: int | tuple[int, int] = 1) -> None:
+        ...
+class Upsample(Module):
+    """
+    F.interpolate as a layer (torch.nn.Upsample).
+    """
+    def __init__(self, size: typing.Any = None, scale_factor: typing.Any = None, mode: str = 'nearest', align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> None:
+        ...
+    @property
+    def align_corners(self) -> bool | None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def recompute_scale_factor(self) -> bool | None:
+        ...
+    @property
+    def scale_factor(self) -> typing.Any:
+        ...
+    @property
+    def size(self) -> typing.Any:
+        ...
+class UpsamplingNearest2d(Module):
+    """
+    Upsample(mode='nearest').
+    """
+    def __init__(self, size: typing.Any = None, scale_factor: typing.Any = None) -> None:
+        ...
+    @property
+    def align_corners(self) -> bool | None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def recompute_scale_factor(self) -> bool | None:
+        ...
+    @property
+    def scale_factor(self) -> typing.Any:
+        ...
+    @property
+    def size(self) -> typing.Any:
+        ...
+class UpsamplingBilinear2d(Module):
+    """
+    Upsample(mode='bilinear', align_corners=True).
+    """
+    def __init__(self, size: typing.Any = None, scale_factor: typing.Any = None) -> None:
+        ...
+    @property
+    def align_corners(self) -> bool | None:
+        ...
+    @property
+    def mode(self) -> str:
+        ...
+    @property
+    def recompute_scale_factor(self) -> bool | None:
+        ...
+    @property
+    def scale_factor(self) -> typing.Any:
+        ...
+    @property
+    def size(self) -> typing.Any:
         ...
 class RemovableHandle:
     """

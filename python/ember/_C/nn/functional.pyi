@@ -4,9 +4,37 @@ linear and the losses (torch.nn.functional's)
 from __future__ import annotations
 import ember._C
 import typing
-__all__: list[str] = ['alpha_dropout', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'celu', 'channel_shuffle', 'cosine_embedding_loss', 'cross_entropy', 'ctc_loss', 'dropout1d', 'dropout2d', 'dropout3d', 'elu', 'embedding_bag', 'feature_alpha_dropout', 'gaussian_nll_loss', 'glu', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss', 'huber_loss', 'kl_div', 'l1_loss', 'linear', 'logsigmoid', 'margin_ranking_loss', 'mish', 'mse_loss', 'multi_margin_loss', 'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'nll_loss', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'relu6', 'rrelu', 'selu', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmin', 'softplus', 'softshrink', 'softsign', 'tanhshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss']
+__all__: list[str] = ['adaptive_avg_pool1d', 'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool3d', 'alpha_dropout', 'avg_pool1d', 'avg_pool3d', 'bilinear', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'celu', 'channel_shuffle', 'cosine_embedding_loss', 'cosine_similarity', 'cross_entropy', 'ctc_loss', 'dropout1d', 'dropout2d', 'dropout3d', 'elu', 'embedding_bag', 'feature_alpha_dropout', 'fold', 'gaussian_nll_loss', 'glu', 'gumbel_softmax', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss', 'huber_loss', 'interpolate', 'kl_div', 'l1_loss', 'linear', 'local_response_norm', 'logsigmoid', 'lp_pool1d', 'lp_pool2d', 'lp_pool3d', 'margin_ranking_loss', 'max_pool1d', 'max_pool3d', 'mish', 'mse_loss', 'multi_margin_loss', 'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'nll_loss', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'relu6', 'rrelu', 'selu', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmin', 'softplus', 'softshrink', 'softsign', 'tanhshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss', 'unfold']
+def adaptive_avg_pool1d(input: ember._C.Tensor, output_size: typing.Any) -> ember._C.Tensor:
+    """
+    Means over output_size windows tiling the last dim.
+    """
+def adaptive_avg_pool3d(input: ember._C.Tensor, output_size: typing.Any) -> ember._C.Tensor:
+    """
+    Means over output_size windows tiling D x H x W (None keeps a dim).
+    """
+def adaptive_max_pool1d(input: ember._C.Tensor, output_size: typing.Any, return_indices: bool = False) -> typing.Any:
+    """
+    Maxima over output_size windows tiling the last dim.
+    """
+def adaptive_max_pool3d(input: ember._C.Tensor, output_size: typing.Any, return_indices: bool = False) -> typing.Any:
+    """
+    Maxima over output_size windows tiling D x H x W (and their flat positions).
+    """
 def alpha_dropout(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = False, inplace: bool = False) -> ember._C.Tensor:
     ...
+def avg_pool1d(input: ember._C.Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True) -> ember._C.Tensor:
+    """
+    Window means along the last dim.
+    """
+def avg_pool3d(input: ember._C.Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: typing.SupportsInt | typing.SupportsIndex | None = None) -> ember._C.Tensor:
+    """
+    Window means over the last three dims.
+    """
+def bilinear(input1: ember._C.Tensor, input2: ember._C.Tensor, weight: ember._C.Tensor, bias: ember._C.Tensor | None = None) -> ember._C.Tensor:
+    """
+    x1^T weight[o] x2 + bias[o] for every output o.
+    """
 def binary_cross_entropy(input: ember._C.Tensor, target: ember._C.Tensor, weight: ember._C.Tensor | None = None, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> ember._C.Tensor:
     """
     -(target log(input) + (1 - target) log(1 - input)) on probabilities, PyTorch's clamps and gradient.
@@ -19,6 +47,10 @@ def channel_shuffle(input: ember._C.Tensor, groups: typing.SupportsInt | typing.
     ...
 def cosine_embedding_loss(input1: ember._C.Tensor, input2: ember._C.Tensor, target: ember._C.Tensor, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> ember._C.Tensor:
     ...
+def cosine_similarity(x1: ember._C.Tensor, x2: ember._C.Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-08) -> ember._C.Tensor:
+    """
+    The cosine between x1 and x2 along dim, each norm clamped at eps.
+    """
 def cross_entropy(input: ember._C.Tensor, target: ember._C.Tensor, weight: ember._C.Tensor | None = None, ignore_index: typing.SupportsInt | typing.SupportsIndex = -100, reduction: str = 'mean', label_smoothing: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> ember._C.Tensor:
     """
     -log_softmax(input)[target] for class indices target (int64), or against class probabilities (a floating target of input's shape); weight gives each class's weight (then "mean" divides by the weights of the counted targets), label_smoothing mixes in the uniform distribution, as PyTorch.
@@ -39,10 +71,18 @@ def embedding_bag(input: ember._C.Tensor, weight: ember._C.Tensor, offsets: embe
     """
 def feature_alpha_dropout(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = False, inplace: bool = False) -> ember._C.Tensor:
     ...
+def fold(input: ember._C.Tensor, output_size: int | tuple[int, int], kernel_size: int | tuple[int, int], dilation: int | tuple[int, int] = 1, padding: int | tuple[int, int] = 0, stride: int | tuple[int, int] = 1) -> ember._C.Tensor:
+    """
+    [N, C kH kW, L] columns summed back into [N, C, output_size].
+    """
 def gaussian_nll_loss(input: ember._C.Tensor, target: ember._C.Tensor, var: ember._C.Tensor, full: bool = False, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, reduction: str = 'mean') -> ember._C.Tensor:
     ...
 def glu(input: ember._C.Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1) -> ember._C.Tensor:
     ...
+def gumbel_softmax(logits: ember._C.Tensor, tau: typing.SupportsFloat | typing.SupportsIndex = 1.0, hard: bool = False, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-10, dim: typing.SupportsInt | typing.SupportsIndex = -1) -> ember._C.Tensor:
+    """
+    softmax((logits + g) / tau) with Gumbel noise g; hard=True: the one-hot of its argmax (straight-through).
+    """
 def hardshrink(input: ember._C.Tensor, lambd: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> ember._C.Tensor:
     ...
 def hardsigmoid(input: ember._C.Tensor, inplace: bool = False) -> ember._C.Tensor:
@@ -53,6 +93,10 @@ def hinge_embedding_loss(input: ember._C.Tensor, target: ember._C.Tensor, margin
     ...
 def huber_loss(input: ember._C.Tensor, target: ember._C.Tensor, reduction: str = 'mean', delta: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> ember._C.Tensor:
     ...
+def interpolate(input: ember._C.Tensor, size: typing.Any = None, scale_factor: typing.Any = None, mode: str = 'nearest', align_corners: bool | None = None, recompute_scale_factor: bool | None = None, antialias: bool = False) -> ember._C.Tensor:
+    """
+    Resamples [N, C, L] or [N, C, H, W] to size or by scale_factor (torch.nn.functional.interpolate).
+    """
 def kl_div(input: ember._C.Tensor, target: ember._C.Tensor, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean', log_target: bool = False) -> ember._C.Tensor:
     """
     KL(target || exp(input)) pointwise; reduction 'batchmean' divides the sum by the batch size.
@@ -63,12 +107,36 @@ def linear(input: ember._C.Tensor, weight: ember._C.Tensor, bias: ember._C.Tenso
     """
     input @ weight^T + bias.
     """
+def local_response_norm(input: ember._C.Tensor, size: typing.SupportsInt | typing.SupportsIndex, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.0001, beta: typing.SupportsFloat | typing.SupportsIndex = 0.75, k: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> ember._C.Tensor:
+    """
+    input / (k + alpha * mean of input^2 over size neighbouring channels)^beta.
+    """
 def logsigmoid(input: ember._C.Tensor) -> ember._C.Tensor:
     """
     log(sigmoid(input)), without overflow or underflow.
     """
+def lp_pool1d(input: ember._C.Tensor, norm_type: typing.SupportsFloat | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = None, ceil_mode: bool = False) -> ember._C.Tensor:
+    """
+    (sum over each window of x^p)^(1/p) along the last dim.
+    """
+def lp_pool2d(input: ember._C.Tensor, norm_type: typing.SupportsFloat | typing.SupportsIndex, kernel_size: int | tuple[int, int], stride: int | tuple[int, int] | None = None, ceil_mode: bool = False) -> ember._C.Tensor:
+    """
+    (sum over each window of x^p)^(1/p) over the last two dims.
+    """
+def lp_pool3d(input: ember._C.Tensor, norm_type: typing.SupportsFloat | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = None, ceil_mode: bool = False) -> ember._C.Tensor:
+    """
+    (sum over each window of x^p)^(1/p) over the last three dims.
+    """
 def margin_ranking_loss(input1: ember._C.Tensor, input2: ember._C.Tensor, target: ember._C.Tensor, margin: typing.SupportsFloat | typing.SupportsIndex = 0.0, size_average: typing.Any = None, reduce: typing.Any = None, reduction: str = 'mean') -> ember._C.Tensor:
     ...
+def max_pool1d(input: ember._C.Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, dilation: typing.Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> typing.Any:
+    """
+    Window maxima along the last dim (and their positions, return_indices=True).
+    """
+def max_pool3d(input: ember._C.Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, dilation: typing.Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> typing.Any:
+    """
+    Window maxima over the last three dims (and their flat D*H*W positions).
+    """
 def mish(input: ember._C.Tensor, inplace: bool = False) -> ember._C.Tensor:
     ...
 def mse_loss(input: ember._C.Tensor, target: ember._C.Tensor, reduction: str = 'mean') -> ember._C.Tensor:
@@ -125,3 +193,7 @@ def triplet_margin_loss(anchor: ember._C.Tensor, positive: ember._C.Tensor, nega
     ...
 def triplet_margin_with_distance_loss(anchor: ember._C.Tensor, positive: ember._C.Tensor, negative: ember._C.Tensor, *, distance_function: ... | None = None, margin: typing.SupportsFloat | typing.SupportsIndex = 1.0, swap: bool = False, reduction: str = 'mean') -> ember._C.Tensor:
     ...
+def unfold(input: ember._C.Tensor, kernel_size: int | tuple[int, int], dilation: int | tuple[int, int] = 1, padding: int | tuple[int, int] = 0, stride: int | tuple[int, int] = 1) -> ember._C.Tensor:
+    """
+    [N, C, H, W] -> [N, C kH kW, L]: every sliding window as a column.
+    """
