@@ -34,6 +34,10 @@ class NAdam : public Optimizer {
 
  protected:
   void update(const ParamUpdate& u) override;
+  /// "mu_product", the running product of momentum coefficients, is a per-parameter number.
+  StateKind state_kind(const std::string& key) const override {
+    return key == "mu_product" ? StateKind::Scalar : Optimizer::state_kind(key);
+  }
   void validate(const Hyperparams& o) const override;
 };
 

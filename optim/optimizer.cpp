@@ -70,8 +70,7 @@ bool uses_master(const Hyperparams& options, const Tensor& param) {
 // A copy of a checkpoint's state tensor for `param`: floating values in the dtype the optimizer
 // steps in (the parameter's, or float32 through a master copy), on its device; the step counter
 // as saved.
-Tensor load_copy(const std::string& key, const Tensor& t, const Tensor& param, bool master) {
-  if (key == "step") return copy_as(t, t.dtype(), t.device());
+Tensor load_copy(const Tensor& t, const Tensor& param, bool master) {
   DType dtype = !t.is_floating_point() ? t.dtype() : master ? kFloat32 : param.dtype();
   return copy_as(t, dtype, param.device());
 }
@@ -276,8 +275,7 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
     const Tensor& p = *it->second.param;
     for (const auto& [key, t] : s) {
       EMBER_CHECK_VALUE(t.defined(), where, ": state '", key, "' of '", n, "' is undefined");
-      // NB: the per-parameter scalars (NAdam's running product of momentum coefficients too).
-      if (key == "step" || key == "mu_product") continue;
+      if (state_kind(key) != StateKind::Param) continue;
       EMBER_CHECK_VALUE(t.sizes() == p.sizes(), where, ": shape mismatch for '", n,
                         "': checkpoint '", key, "' ", t.sizes(), ", parameter ", p.sizes());
     }
@@ -293,7 +291,19 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
     ParamState& dst = fresh[n];
     const Tensor& p = *it->second.param;
     const bool master = uses_master(groups_[it->second.group].options, p);
-    for (const auto& [key, t] : s) dst[key] = load_copy(key, t, p, master);
+    for (const auto& [key, t] : s) {
+      switch (state_kind(key)) {
+        case StateKind::Param:
+          dst[key] = load_copy(t, p, master);
+          break;
+        case StateKind::Scalar:
+          dst[key] = copy_as(t, t.dtype(), t.device());
+          break;
+        case StateKind::Free:
+          dst[key] = copy_as(t, t.dtype(), p.device());
+          break;
+      }
+    }
   }
   state_ = std::move(fresh);
   master_written_.clear();

@@ -119,6 +119,17 @@ class Optimizer {
     double weight_decay;
   };
   virtual void update(const ParamUpdate& u) = 0;
+  /// The state of the parameter named `name` (empty at first), for an optimizer that steps every
+  /// parameter at once (LBFGS keeps its state under the first parameter's name, as PyTorch does).
+  ParamState& mutable_state(const std::string& name) { return state_[name]; }
+  /// What a state tensor is, for load_state_dict: Param (shaped as its parameter; a floating one
+  /// takes the parameter's dtype and device), Scalar (a per-parameter number such as "step": kept
+  /// as saved, so a resumed run rounds as the uninterrupted one did), Free (of any shape, on the
+  /// parameter's device, its dtype kept: LBFGS's flat vectors).
+  enum class StateKind { Param, Scalar, Free };
+  virtual StateKind state_kind(const std::string& key) const {
+    return key == "step" ? StateKind::Scalar : StateKind::Param;
+  }
   /// Throws ValueError for an out-of-range hyperparameter ("SGD: invalid momentum -1").
   virtual void validate(const Hyperparams& /*options*/) const {}
 

@@ -1,7 +1,7 @@
 // ember._C.optim: the optimizers (built from name-keyed parameter groups), gradient clipping and
 // the LR schedulers. python/ember/optim/ gives them PyTorch's constructor signatures and the
 // param_groups view; state dicts are the io trees of io/optim_io.h as Python containers.
-#include "bindings.h"
+#include "ember/optim/optim.h"
 
 #include <pybind11/stl.h>
 
@@ -10,8 +10,9 @@
 #include <optional>
 #include <string>
 
+#include "bindings.h"
+#include "ember/core/factory.h"
 #include "ember/io/optim_io.h"
-#include "ember/optim/optim.h"
 
 namespace ember::python {
 namespace {
@@ -228,6 +229,37 @@ checkpoint lands on the right parameter even after the model's parameters were r
   def_optimizer<optim::AdamaxOptions, optim::Adamax>(o, "Adamax", "Adamax (torch.optim.Adamax).");
   def_optimizer<optim::NAdamOptions, optim::NAdam>(o, "NAdam", "NAdam (torch.optim.NAdam).");
   def_optimizer<optim::RAdamOptions, optim::RAdam>(o, "RAdam", "RAdam (torch.optim.RAdam).");
+  def_optimizer<optim::RpropOptions, optim::Rprop>(o, "Rprop", "Rprop (torch.optim.Rprop).");
+  def_optimizer<optim::ASGDOptions, optim::ASGD>(o, "ASGD", "ASGD (torch.optim.ASGD).");
+  py::class_<optim::LBFGS, Optimizer, std::shared_ptr<optim::LBFGS>>(o, "LBFGS", "L-BFGS (torch.optim.LBFGS).")
+      .def(py::init([](const Groups& groups, const py::dict& defaults) {
+             EMBER_CHECK_VALUE(groups.size() == 1, "LBFGS doesn't support per-parameter options (parameter groups)");
+             optim::Hyperparams known = to_hyperparams(optim::LBFGSOptions{}, optim::LBFGSOptions::fields());
+             optim::Hyperparams given = hyperparams_of(defaults, known);
+             for (const auto& [key, value] : hyperparams_of(groups[0].second, known)) given.set(key, value);
+             for (const auto& [key, value] : given) {
+               EMBER_CHECK_VALUE(known.contains(key), "LBFGS: unknown hyperparameter '", key, "'");
+               EMBER_CHECK_TYPE(value.same_kind(known.at(key)), "LBFGS: hyperparameter '", key, "' must be ",
+                                known.at(key).kind(), ", got ", value.kind());
+             }
+             return std::make_shared<optim::LBFGS>(groups[0].first,
+                                                   from_hyperparams(given, optim::LBFGSOptions::fields()));
+           }),
+           py::arg("groups"), py::arg("defaults"))
+      .def(
+          "step",
+          [](optim::LBFGS& opt, py::function closure) {
+            // NB: the step runs without the GIL; the closure (Python) takes it back.
+            return without_gil([&] {
+              return opt.step([&] {
+                py::gil_scoped_acquire gil;
+                py::object loss = closure();
+                if (py::isinstance<Tensor>(loss)) return loss.cast<Tensor>();
+                return full({}, loss.cast<double>(), TensorOptions(kFloat64));
+              });
+            });
+          },
+          py::arg("closure"), "One L-BFGS step; closure() reevaluates the model and returns the loss.");
 
   o.def("clip_grad_norm_", [](const std::vector<Tensor>& params, double max_norm, double norm_type,
                               bool error_if_nonfinite) {

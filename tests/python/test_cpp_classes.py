@@ -20,10 +20,7 @@ PYTHON_ORCHESTRATION = {
 }
 
 # Still written in Python; each is to move into C++ nn/ or optim/ (issue 30).
-NOT_YET_IN_CPP = {
-    # optimizers
-    "ASGD", "LBFGS", "Rprop",
-}
+NOT_YET_IN_CPP: set = set()
 
 
 def _is_cpp(cls: type) -> bool:

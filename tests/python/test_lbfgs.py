@@ -1,7 +1,7 @@
-"""ember.optim.LBFGS (written in Python on ember.optim.Optimizer) against the trajectories
+"""ember.optim.LBFGS (C++: optim/lbfgs.h) against the trajectories
 torch.optim.LBFGS recorded in tests/fixtures/lbfgs.json (make_lbfgs_fixture.py): fixed steps and
 the strong-Wolfe line search, maximize, a short history; then a resume through a checkpoint of its
-state (lists of tensors, counters) that goes on bit for bit."""
+state (the history as [k, n] rows, counters) that goes on bit for bit."""
 import io
 import json
 import os
@@ -81,7 +81,9 @@ def test_a_resumed_lbfgs_goes_on_bit_for_bit():
     ember.save({"w": w, "b": b, "opt": opt}, buffer)
     buffer.seek(0)
     ckpt = ember.load(buffer)
-    assert isinstance(ckpt["opt"]["state"]["w"]["old_dirs"], list) and ckpt["opt"]["state"]["w"]["n_iter"] == 32
+    history = ckpt["opt"]["state"]["w"]["old_dirs"]
+    assert history.dim() == 2 and history.shape[1] == w.numel() + b.numel()
+    assert ckpt["opt"]["state"]["w"]["n_iter"] == 32
     rest, w2, _, _ = run(2, ckpt)
     assert first + rest == straight and w2.tolist() == w_end.tolist()
 

@@ -85,8 +85,9 @@ def test_the_flag_is_a_hyperparameter_per_group_and_in_the_state_dict():
     assert state["param_groups"][0]["master_weights"] is True
     with pytest.raises(TypeError, match="master_weights"):
         ember.optim.SGD(model.parameters(), master_weights=1.5)
+    assert ember.optim.Rprop(model.parameters(), master_weights=True).param_groups[0]["master_weights"] is True
     with pytest.raises(TypeError):
-        ember.optim.Rprop(model.parameters(), master_weights=True)  # written in Python: not offered
+        ember.optim.LBFGS(model.parameters(), master_weights=True)  # written in Python: not offered
 
 
 def train(model, opt, scaler, batches):

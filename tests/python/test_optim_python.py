@@ -1,4 +1,4 @@
-"""Rprop and ASGD, written in Python on ember.optim.Optimizer, against torch 2.15's trajectories
+"""Rprop and ASGD (C++: optim/rprop.h, optim/asgd.h) against torch 2.15's trajectories
 (tests/fixtures/python_optim.json, written by make_python_optim_fixtures.py): the same objective and
 starting point, 60 steps, the parameters after every 10 within 1e-12; then a checkpoint mid-run that
 resumes bit for bit."""
@@ -69,7 +69,7 @@ def test_a_checkpoint_resumes_bit_for_bit(expr):
 
 
 def test_bad_settings_are_refused():
-    with pytest.raises(ValueError, match="Invalid eta values"):
+    with pytest.raises(ValueError, match="Rprop: invalid etas"):
         optim.Rprop([ember.zeros(1, requires_grad=True)], etas=(1.5, 1.2))
-    with pytest.raises(ValueError, match="Invalid learning rate"):
+    with pytest.raises(ValueError, match="ASGD: invalid lr"):
         optim.ASGD([ember.zeros(1, requires_grad=True)], lr=-1)

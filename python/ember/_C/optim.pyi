@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections.abc
 import ember._C
 import typing
-__all__: list[str] = ['Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'GradScaler', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
+__all__: list[str] = ['ASGD', 'Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'GradScaler', 'LBFGS', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'Rprop', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
 class Optimizer:
     """
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
@@ -100,6 +100,28 @@ class RAdam(Optimizer):
     """
     def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
         ...
+class Rprop(Optimizer):
+    """
+    Rprop (torch.optim.Rprop).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class ASGD(Optimizer):
+    """
+    ASGD (torch.optim.ASGD).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+class LBFGS(Optimizer):
+    """
+    L-BFGS (torch.optim.LBFGS).
+    """
+    def __init__(self, groups: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, ember._C.Tensor]], dict]], defaults: dict) -> None:
+        ...
+    def step(self, closure: collections.abc.Callable) -> ember._C.Tensor:
+        """
+        One L-BFGS step; closure() reevaluates the model and returns the loss.
+        """
 class GradScaler:
     """
     optim::GradScaler (ember.amp).

@@ -609,9 +609,56 @@ class RAdam(Optimizer, _C.optim.RAdam):
         _init(self, _C.optim.RAdam, params, d, "RAdam")
 
 
-from .lbfgs import LBFGS  # noqa: E402  (written in Python on Optimizer)
-from .rprop import Rprop  # noqa: E402  (likewise)
-from .asgd import ASGD  # noqa: E402  (likewise)
+class Rprop(Optimizer, _C.optim.Rprop):
+    """torch.optim.Rprop(params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, maximize=False)."""
+
+    def __init__(self, params: Iterable, lr: float = 1e-2, etas: tuple = (0.5, 1.2), step_sizes: tuple = (1e-6, 50),
+                 *, maximize: bool = False, master_weights: bool = False, **unsupported):
+        d = _hyper(dict(lr=lr, etas=tuple(float(e) for e in etas), step_sizes=tuple(float(s) for s in step_sizes),
+                        maximize=maximize, master_weights=master_weights, **unsupported), "Rprop")
+        _init(self, _C.optim.Rprop, params, d, "Rprop")
+
+
+class ASGD(Optimizer, _C.optim.ASGD):
+    """torch.optim.ASGD(params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, *, maximize=False)."""
+
+    def __init__(self, params: Iterable, lr: float = 1e-2, lambd: float = 1e-4, alpha: float = 0.75, t0: float = 1e6,
+                 weight_decay: float = 0.0, *, maximize: bool = False, master_weights: bool = False, **unsupported):
+        d = _hyper(dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, maximize=maximize,
+                        master_weights=master_weights, **unsupported), "ASGD")
+        _init(self, _C.optim.ASGD, params, d, "ASGD")
+
+
+class LBFGS(Optimizer, _C.optim.LBFGS):
+    """torch.optim.LBFGS(params, lr=1, max_iter=20, max_eval=None (max_iter * 5 // 4), tolerance_grad=1e-7,
+    tolerance_change=1e-9, history_size=100, line_search_fn=None or 'strong_wolfe', *, maximize=False);
+    step(closure) is required. One parameter group, whose line search shows as the flag "strong_wolfe"."""
+
+    def __init__(self, params: Iterable, lr: float = 1, max_iter: int = 20, max_eval: int | None = None,
+                 tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
+                 line_search_fn: str | None = None, *, maximize: bool = False):
+        if line_search_fn not in (None, "strong_wolfe"):
+            raise ValueError(f"LBFGS: line_search_fn must be None or 'strong_wolfe', got {line_search_fn!r}")
+        if max_eval is None:
+            max_eval = max_iter * 5 // 4
+        d = _hyper(dict(lr=float(lr), max_iter=float(max_iter), max_eval=float(max_eval),
+                        tolerance_grad=float(tolerance_grad), tolerance_change=float(tolerance_change),
+                        history_size=float(history_size), strong_wolfe=line_search_fn == "strong_wolfe",
+                        maximize=maximize), "LBFGS")
+        _init(self, _C.optim.LBFGS, params, d, "LBFGS")
+
+    def add_param_group(self, param_group: Mapping) -> None:
+        raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:  # type: ignore[override]
+        """One optimization step: up to max_iter iterations, each calling closure() (which zeroes the
+        gradients, computes the loss, calls backward and returns it) as often as the line search needs.
+        Returns the loss of the first evaluation."""
+        if closure is None:
+            raise RuntimeError("LBFGS.step needs a closure that reevaluates the model and returns the loss")
+        return _C.optim.LBFGS.step(self, closure)
+
+
 from . import swa_utils  # noqa: E402,F401  (AveragedModel, SWALR, update_bn)
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
