@@ -1,7 +1,6 @@
 #pragma once
 // Every differentiable op, as free functions (ember::add, ember::matmul, ...): those of the op
 // table (ember/ops/functions.h, generated from ops/ops.toml) and the operators.
-#include "ember/ops/functions.h"
 #include "ember/ops/activation.h"
 #include "ember/ops/advanced_index.h"
 #include "ember/ops/attention.h"
@@ -11,9 +10,11 @@
 #include "ember/ops/conv.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/dropout.h"
+#include "ember/ops/functions.h"
 #include "ember/ops/group_norm.h"
 #include "ember/ops/index.h"
 #include "ember/ops/join.h"
+#include "ember/ops/linalg_composite.h"
 #include "ember/ops/matmul.h"
 #include "ember/ops/normalization.h"
 #include "ember/ops/pad.h"

@@ -18,7 +18,6 @@ from typing import Any, Optional, Tuple
 from . import _C
 from ._C import Tensor
 from ._autocast_op import autocast_op
-from .autograd.function import Function, once_differentiable
 from ._promotion import torch_type_name
 
 
@@ -185,7 +184,6 @@ QRResult = namedtuple("linalg_qr", ["Q", "R"])
 LegacyQRResult = namedtuple("qr", ["Q", "R"])
 LstsqResult = namedtuple("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 
-_EPS = {_C.float32: 1.1920928955078125e-07, _C.float64: 2.220446049250313e-16}
 
 
 def _check_matrix(A: Tensor, op: str) -> None:  # noqa: N803
@@ -249,101 +247,26 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,  #
     return _C._linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
 
 
-def _as_tensor(x: Any, like: Tensor) -> Tensor:
-    return x.to(like.dtype) if isinstance(x, Tensor) else _C.full((), float(x), dtype=like.dtype, device=like.device)
-
-
-def _tolerance(A: Tensor, S: Tensor, atol: Any, rtol: Any) -> Tensor:  # noqa: N803
-    """PyTorch's cut-off for "nonzero" singular values S [..., k]: max(atol, rtol * max S), rtol
-    defaulting to eps * max(m, n) when atol is not given or not positive, and to 0 otherwise."""
-    default = _EPS[A.dtype] * max(A.shape[-2], A.shape[-1])
-    a = _as_tensor(0.0 if atol is None else atol, S)
-    if rtol is not None:
-        r = _as_tensor(rtol, S)
-    elif atol is None:
-        r = _as_tensor(default, S)
-    else:
-        r = _C.where(a > 0, _C.zeros_like(a), _C.full_like(a, default))
-    smax = S.amax(-1)
-    return _C.maximum(a, r * smax).unsqueeze(-1)
-
-
-def _pinv_value(A: Tensor, atol: Any, rtol: Any, hermitian: bool) -> Tensor:  # noqa: N803
-    m, n = A.shape[-2], A.shape[-1]
-    if A.numel() == 0:
-        return _C.zeros(*A.shape[:-2], n, m, dtype=A.dtype, device=A.device)
-    if hermitian:
-        L, V = eigh(A)  # noqa: N806
-        keep = L.abs() > _tolerance(A, L.abs(), atol, rtol)
-        inverse = _C.where(keep, 1 / L, _C.zeros_like(L))
-        return _C.matmul(V * inverse.unsqueeze(-2), V.mT)
-    U, S, Vh = svd(A, full_matrices=False)  # noqa: N806
-    keep = S > _tolerance(A, S, atol, rtol)
-    inverse = _C.where(keep, 1 / S, _C.zeros_like(S))
-    return _C.matmul(Vh.mT * inverse.unsqueeze(-2), U.mT)
-
-
-class _Pinv(Function):
-    """pinv with PyTorch's own gradient (pinv_backward, the derivative of the pseudo-inverse of
-    Golub and Pereyra), not the one through svd / eigh: with P = pinv(A),
-    gA = -P^T G P^T + (I - A P) G^T P P^T + P^T P G^T (I - P A)."""
-
-    @staticmethod
-    def forward(ctx, A: Tensor, atol: Any, rtol: Any, hermitian: bool):  # noqa: N803
-        P = _pinv_value(A, atol, rtol, hermitian)  # noqa: N806
-        ctx.save_for_backward(A, P)
-        return P
-
-    @staticmethod
-    @once_differentiable
-    def backward(ctx, G):  # noqa: N803
-        A, P = ctx.saved_tensors  # noqa: N806
-        m, n = A.shape[-2], A.shape[-1]
-        Pt, Gt = P.mT, G.mT  # noqa: N806
-        eye_m = _C.eye(m, dtype=A.dtype, device=A.device)
-        eye_n = _C.eye(n, dtype=A.dtype, device=A.device)
-        gA = (-_C.matmul(_C.matmul(Pt, G), Pt)  # noqa: N806
-              + _C.matmul(_C.matmul(eye_m - _C.matmul(A, P), Gt), _C.matmul(P, Pt))
-              + _C.matmul(_C.matmul(Pt, P), _C.matmul(Gt, eye_n - _C.matmul(P, A))))
-        return gA, None, None, None
-
-
-@autocast_op("linalg_pinv")
 def pinv(A: Tensor, rcond: Any = None, hermitian: bool = False, *, atol: Any = None,  # noqa: N803
          rtol: Any = None) -> Tensor:
-    """The Moore-Penrose pseudo-inverse [..., n, m] of A [..., m, n]: V diag(1/S) U^T over the
-    singular values above _tolerance (eigh's |eigenvalues| when hermitian, reading A's lower
-    triangle). rcond (PyTorch's older positional argument) is rtol. The gradient is PyTorch's
-    pinv_backward (_Pinv); double backward is not supported."""
-    if A.dim() < 2 or A.dtype not in (_C.float32, _C.float64):
-        kind = torch_type_name(A.dtype)
-        raise RuntimeError(f"linalg.pinv({kind}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions "
-                           "of float, double, cfloat or cdouble types")
-    if rcond is not None:
-        rtol = rcond
-    return _Pinv.apply(A, atol, rtol, bool(hermitian))
+    """The Moore-Penrose pseudo-inverse [..., n, m] of A [..., m, n] (C++: ops/linalg_composite.h):
+    V diag(1/S) U^T over the singular values above max(atol, rtol * max S) (eigh's |eigenvalues|
+    when hermitian); rcond, PyTorch's older positional argument, is rtol. PyTorch's gradient, to
+    any order."""
+    return _C._linalg_pinv(A, rcond, hermitian, atol, rtol)
 
 
 @autocast_op("pinverse")
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
     """torch.pinverse: pinv with rtol = rcond."""
-    return pinv(input, rtol=rcond)
+    return _C._linalg_pinv(input, None, False, None, rcond)
 
 
-@autocast_op("linalg_matrix_rank")
 def matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *, atol: Any = None,  # noqa: N803
                 rtol: Any = None) -> Tensor:
-    """How many singular values (|eigenvalues| when hermitian) of each matrix are above _tolerance
-    (int64, A's batch shape); tol (PyTorch's older positional argument) is atol with rtol 0."""
-    _check_matrix(A, "linalg.matrix_rank")
-    if tol is not None:
-        atol, rtol = tol, 0.0
-    from .autograd import no_grad
-    with no_grad():
-        S = eigvalsh(A).abs() if hermitian else svdvals(A)  # noqa: N806
-        if S.shape[-1] == 0:
-            return _C.zeros(*A.shape[:-2], dtype=_C.int64, device=A.device)
-        return (S > _tolerance(A, S, atol, rtol)).sum(-1)
+    """How many singular values (|eigenvalues| when hermitian) of each matrix are above pinv's
+    cut-off (int64, A's batch shape); tol (PyTorch's older positional argument) is atol with rtol 0."""
+    return _C._linalg_matrix_rank(A, tol, hermitian, atol, rtol)
 
 
 @autocast_op("linalg_cond")
@@ -375,53 +298,11 @@ def cond(A: Tensor, p: Any = None) -> Tensor:  # noqa: N803
     return _C.where(singular, _C.full_like(out, math.inf), out)
 
 
-_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
-
-
-@autocast_op("linalg_lstsq")
 def lstsq(A: Tensor, B: Tensor, rcond: Optional[float] = None, *, driver: Optional[str] = None) -> LstsqResult:  # noqa: N803
     """The least-squares (minimum-norm, for rank-deficient A) solution X of A X = B, batch dims
-    broadcast; B [..., m] is a batch of vectors when it has one dim fewer than A. As PyTorch on
-    CPU: rank for every driver but 'gels' (default 'gelsy'), singular_values for 'gelsd'/'gelss',
-    residuals (squared 2-norms of A X - B's columns) when m > n, every matrix has full rank and
-    the driver is not 'gelsy'; what is not computed is an empty tensor. X is pinv(A) B (singular
-    values below rcond * S_max, default eps * max(m, n), count as 0), differentiated as such."""
-    if A.dim() < 2:
-        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
-    if B.dim() < 1:
-        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
-    _check_float(A, "torch.linalg.lstsq")
-    if A.dtype != B.dtype:
-        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
-                           f"input's dtype {torch_type_name(A.dtype)} and other's dtype {torch_type_name(B.dtype)}")
-    if driver is None:
-        driver = "gelsy"
-    if driver not in _DRIVERS:
-        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-    vector = B.dim() == A.dim() - 1
-    if A.dim() - B.dim() not in (0, 1):
-        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
-                           "(input.dim() - other.dim()) <= 1")
-    rhs = B.unsqueeze(-1) if vector else B
-    m, n = A.shape[-2], A.shape[-1]
-    if rhs.shape[-2] != m:
-        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size({-1 if vector else -2})")
-    rtol = _EPS[A.dtype] * max(m, n) if rcond is None or rcond < 0 else rcond
-    x = _C.matmul(pinv(A, rtol=rtol), rhs)
-    # NB: PyTorch's empty residuals are still in the graph (they require grad)
-    empty = _C.empty(0, dtype=A.dtype, device=A.device) + (A.sum() + B.sum()) * 0
-    rank = _C.empty(0, dtype=_C.int64, device=A.device)
-    if driver != "gels":
-        rank = matrix_rank(A, rtol=rtol)  # A's batch shape, not the broadcast one, as PyTorch
-    if driver in ("gelsd", "gelss"):
-        values = svdvals(A).detach()
-    else:
-        values = _C.empty(0, dtype=A.dtype, device=A.device)
-    residuals = empty
-    full_rank = driver == "gels" or bool((rank == n).all())
-    if m > n and driver != "gelsy" and full_rank:
-        residuals = ((_C.matmul(A, x) - rhs) ** 2).sum(-2)
-    return LstsqResult(x.squeeze(-1) if vector else x, residuals, rank, values)
+    broadcast (C++: ops/linalg_composite.h): X = pinv(A) B whatever the driver; rank, residuals
+    and singular_values as PyTorch's CPU drivers give them (an empty tensor where not computed)."""
+    return LstsqResult(*_C._linalg_lstsq(A, B, rcond, driver))
 
 
 def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
@@ -430,32 +311,9 @@ def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
 
 
 def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803
-    """A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0 (float
-    only). Integer matrices work for n >= 0."""
-    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
-        if A.dim() < 2:
-            raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
-        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
-    if not isinstance(n, int):
-        raise TypeError(f"linalg.matrix_power: n must be an int, got {type(n).__name__}")
-    if n == 0:
-        eye = _C.eye(A.shape[-1], dtype=A.dtype, device=A.device).expand(*A.shape)
-        # as PyTorch: the identity copied into a clone of A, so a NaN in A stays out and A's
-        # gradient is zero
-        return A.clone().copy_(eye)
-    base = inv(A) if n < 0 else A
-    k = abs(n)
-    if k == 3:  # NB: PyTorch's order for 3, (A A) A, which decides where an inf meets a 0
-        return _C.matmul(_C.matmul(base, base), base)
-    result = None
-    while k:
-        if k & 1:
-            result = base if result is None else _C.matmul(result, base)
-        k >>= 1
-        if k:
-            base = _C.matmul(base, base)
-    return result.clone() if result is A else result
+    """A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0
+    (C++: ops/linalg_composite.h)."""
+    return _C._linalg_matrix_power(A, n)
 
 
 __all__ = ["LinAlgError", "det", "slogdet", "inv", "solve", "cholesky", "vector_norm", "matrix_norm", "norm",

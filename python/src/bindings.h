@@ -118,6 +118,7 @@ void bind_channel_layers(py::module_& nn);                  // PixelShuffle, the
 void bind_channel_functions(py::module_& functional);       // pixel_shuffle, dropout2d, ...
 void bind_conv_layers(py::module_& nn);                 // Conv3d, ConvTranspose1d, ConvTranspose3d (conv_layers.cpp)
 void bind_conv3d_ops(py::module_& m);                   // conv3d, conv_transpose1d, conv_transpose3d
+void bind_linalg_composites(py::module_& m);            // _linalg_pinv, _linalg_lstsq, ... (linalg.cpp)
 void bind_pool_layers(py::module_& nn);                 // the 1-D, 3-D and LP pools (pooling.cpp)
 void bind_pool_functions(py::module_& functional);      // max_pool1d, avg_pool3d, lp_pool2d, ...
 void bind_fold_layers(py::module_& nn);                 // Unfold, Fold (fold.cpp)

@@ -194,5 +194,6 @@ void bind_ops(py::module_& m) {
         "Window maxima over the last two dims (and their flat positions with return_indices=True).");
   bind_conv_ops(m);
   bind_conv3d_ops(m);
+  bind_linalg_composites(m);
 }
 }  // namespace ember::python
