@@ -34,7 +34,9 @@ Tensor unfold(const Tensor& input, Size2 kernel_size, Size2 dilation, Size2 padd
   const int64_t n = x.size(0), c = x.size(1);
   if (padding.h || padding.w) x = pad(x, {padding.w, padding.w, padding.h, padding.h});
   Windows w = window_positions("unfold", x.size(2), x.size(3), kernel_size, dilation, stride, x.device());
-  Tensor out = index_select(x.reshape({n, c, -1}), 2, w.index).reshape({n, c * kernel_size.h * kernel_size.w, w.count});
+  // NB: explicit sizes, not -1, which an empty batch leaves undetermined
+  Tensor out = index_select(x.reshape({n, c, x.size(2) * x.size(3)}), 2, w.index)
+                   .reshape({n, c * kernel_size.h * kernel_size.w, w.count});
   return input.dim() == 4 ? out : out.squeeze(0);
 }
 

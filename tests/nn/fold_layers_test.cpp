@@ -42,6 +42,9 @@ TEST(FoldLayersTest, UnfoldTakesEveryWindowAsAColumn) {
                z, 0, 0);
   gradcheck([&](const autograd::TensorList& in) { return F::unfold(in[0], k, d, p, s); },
             {x.clone().set_requires_grad()});
+  // an empty batch
+  EXPECT_EQ(F::unfold(zeros({0, 2, 3, 3}), 2).sizes(), IntArrayRef({0, 8, 4}));
+  EXPECT_EQ(F::fold(zeros({0, 8, 4}), {3, 3}, 2).sizes(), IntArrayRef({0, 2, 3, 3}));
   expect_error<Error>([] { F::fold(ones({1, 5, 4}), {3, 3}, 2); }, {"divisible by the product of kernel_size"});
   expect_error<Error>([] { F::fold(ones({1, 4, 3}), {3, 3}, 2); }, {"sliding blocks 4", "input.size(2)=3"});
   EXPECT_EQ(nn::Unfold({.kernel_size = {2, 3}}).extra_repr(), "kernel_size=(2, 3), dilation=1, padding=0, stride=1");
