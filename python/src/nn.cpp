@@ -358,13 +358,16 @@ py::iterator iterate_children(const Module& container) {
 
 void bind_layers(py::module_& nn) {
   Layer<nn::Linear>(nn, "Linear", "y = x W^T + b (torch.nn.Linear).")
-      .def(layer_init<nn::Linear>([](int64_t in, int64_t out, bool bias) {
-        return nn::LinearOptions{in, out, bias};
-      }), py::arg("in_features"), py::arg("out_features"), py::arg("bias") = true)
+      .def(layer_init_placed<nn::Linear>([](int64_t in, int64_t out, bool bias) {
+             return nn::LinearOptions{in, out, bias};
+           }),
+           py::arg("in_features"), py::arg("out_features"), py::arg("bias") = true, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
       .def_property_readonly("in_features", [](const nn::Linear& l) { return l.options().in_features; })
       .def_property_readonly("out_features", [](const nn::Linear& l) { return l.options().out_features; })
-      .def_property_readonly("bias", [](const nn::Linear& l) { return bias_of(l); },
-                             "The bias parameter, or None for a layer built with bias=False.")
+      .def_property_readonly(
+          "bias", [](const nn::Linear& l) { return bias_of(l); },
+          "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Linear::reset_parameters);
 
   layer_with_fields<nn::Bilinear>(nn, "Bilinear", "y = x1^T A x2 + b (torch.nn.Bilinear).")
@@ -381,92 +384,119 @@ void bind_layers(py::module_& nn) {
       .def("reset_parameters", &nn::Bilinear::reset_parameters);
 
   Layer<nn::Conv2d>(nn, "Conv2d", "2-D convolution over [N, C, H, W] (torch.nn.Conv2d).")
-      .def(layer_init<nn::Conv2d>([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
-                       py::object dilation, int64_t groups, bool bias, const std::string& padding_mode) {
-        nn::Conv2dOptions o{in, out, size2_of(kernel), size2_of(stride), 0, size2_of(dilation), groups, bias,
-                            padding_mode};
-        if (py::isinstance<py::str>(padding))
-          o.padding_rule = padding_rule(padding.cast<std::string>(), "Conv2d");
-        else
-          o.padding = size2_of(padding);
-        return o;
-      }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
-         py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
-         py::arg("padding_mode") = "zeros")
+      .def(layer_init_placed<nn::Conv2d>([](int64_t in, int64_t out, py::object kernel, py::object stride,
+                                            py::object padding, py::object dilation, int64_t groups, bool bias,
+                                            const std::string& padding_mode) {
+             nn::Conv2dOptions o{in,     out,  size2_of(kernel), size2_of(stride), 0, size2_of(dilation),
+                                 groups, bias, padding_mode};
+             if (py::isinstance<py::str>(padding))
+               o.padding_rule = padding_rule(padding.cast<std::string>(), "Conv2d");
+             else
+               o.padding = size2_of(padding);
+             return o;
+           }),
+           py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
+           py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
+           py::arg("padding_mode") = "zeros", py::arg("device") = py::none(), py::arg("dtype") = py::none())
       .def_property_readonly("in_channels", [](const nn::Conv2d& c) { return c.options().in_channels; })
       .def_property_readonly("out_channels", [](const nn::Conv2d& c) { return c.options().out_channels; })
       .def_property_readonly("kernel_size", [](const nn::Conv2d& c) { return size2_tuple(c.options().kernel_size); })
       .def_property_readonly("stride", [](const nn::Conv2d& c) { return size2_tuple(c.options().stride); })
-      .def_property_readonly("padding", [](const nn::Conv2d& c) -> py::object {
-        const auto& rule = c.options().padding_rule;
-        return rule ? py::str(padding_rule_name(*rule)) : py::object(size2_tuple(c.options().padding));
-      }, "(h, w), or 'same' / 'valid' when given by name.")
+      .def_property_readonly(
+          "padding",
+          [](const nn::Conv2d& c) -> py::object {
+            const auto& rule = c.options().padding_rule;
+            return rule ? py::str(padding_rule_name(*rule)) : py::object(size2_tuple(c.options().padding));
+          },
+          "(h, w), or 'same' / 'valid' when given by name.")
       .def_property_readonly("dilation", [](const nn::Conv2d& c) { return size2_tuple(c.options().dilation); })
       .def_property_readonly("groups", [](const nn::Conv2d& c) { return c.options().groups; })
       .def_property_readonly("padding_mode", [](const nn::Conv2d& c) { return c.options().padding_mode; })
-      .def_property_readonly("bias", [](const nn::Conv2d& c) { return bias_of(c); },
-                             "The bias parameter, or None for a layer built with bias=False.")
+      .def_property_readonly(
+          "bias", [](const nn::Conv2d& c) { return bias_of(c); },
+          "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Conv2d::reset_parameters);
 
   Layer<nn::Conv1d>(nn, "Conv1d", "1-D convolution over [N, C, L] (torch.nn.Conv1d).")
-      .def(layer_init<nn::Conv1d>([](int64_t in, int64_t out, py::object kernel, py::object stride, py::object padding,
-                       py::object dilation, int64_t groups, bool bias, const std::string& padding_mode) {
-        nn::Conv1dOptions o{in, out, size1(kernel, "Conv1d", "kernel_size"), size1(stride, "Conv1d", "stride"), 0,
-                            size1(dilation, "Conv1d", "dilation"), groups, bias, padding_mode};
-        if (py::isinstance<py::str>(padding))
-          o.padding_rule = padding_rule(padding.cast<std::string>(), "Conv1d");
-        else
-          o.padding = size1(padding, "Conv1d", "padding");
-        return o;
-      }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
-         py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
-         py::arg("padding_mode") = "zeros")
+      .def(layer_init_placed<nn::Conv1d>([](int64_t in, int64_t out, py::object kernel, py::object stride,
+                                            py::object padding, py::object dilation, int64_t groups, bool bias,
+                                            const std::string& padding_mode) {
+             nn::Conv1dOptions o{in,
+                                 out,
+                                 size1(kernel, "Conv1d", "kernel_size"),
+                                 size1(stride, "Conv1d", "stride"),
+                                 0,
+                                 size1(dilation, "Conv1d", "dilation"),
+                                 groups,
+                                 bias,
+                                 padding_mode};
+             if (py::isinstance<py::str>(padding))
+               o.padding_rule = padding_rule(padding.cast<std::string>(), "Conv1d");
+             else
+               o.padding = size1(padding, "Conv1d", "padding");
+             return o;
+           }),
+           py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
+           py::arg("padding") = 0, py::arg("dilation") = 1, py::arg("groups") = 1, py::arg("bias") = true,
+           py::arg("padding_mode") = "zeros", py::arg("device") = py::none(), py::arg("dtype") = py::none())
       .def_property_readonly("in_channels", [](const nn::Conv1d& c) { return c.options().in_channels; })
       .def_property_readonly("out_channels", [](const nn::Conv1d& c) { return c.options().out_channels; })
       .def_property_readonly("kernel_size", [](const nn::Conv1d& c) { return py::make_tuple(c.options().kernel_size); })
       .def_property_readonly("stride", [](const nn::Conv1d& c) { return py::make_tuple(c.options().stride); })
-      .def_property_readonly("padding", [](const nn::Conv1d& c) -> py::object {
-        const auto& rule = c.options().padding_rule;
-        return rule ? py::str(padding_rule_name(*rule)) : py::object(py::make_tuple(c.options().padding));
-      }, "(padding,), or 'same' / 'valid' when given by name.")
+      .def_property_readonly(
+          "padding",
+          [](const nn::Conv1d& c) -> py::object {
+            const auto& rule = c.options().padding_rule;
+            return rule ? py::str(padding_rule_name(*rule)) : py::object(py::make_tuple(c.options().padding));
+          },
+          "(padding,), or 'same' / 'valid' when given by name.")
       .def_property_readonly("dilation", [](const nn::Conv1d& c) { return py::make_tuple(c.options().dilation); })
       .def_property_readonly("groups", [](const nn::Conv1d& c) { return c.options().groups; })
       .def_property_readonly("padding_mode", [](const nn::Conv1d& c) { return c.options().padding_mode; })
-      .def_property_readonly("bias", [](const nn::Conv1d& c) { return bias_of(c); },
-                             "The bias parameter, or None for a layer built with bias=False.")
+      .def_property_readonly(
+          "bias", [](const nn::Conv1d& c) { return bias_of(c); },
+          "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::Conv1d::reset_parameters);
 
   Layer<nn::ConvTranspose2d>(nn, "ConvTranspose2d",
                              "Transposed 2-D convolution over [N, C, H, W] (torch.nn.ConvTranspose2d).")
-      .def(layer_init<nn::ConvTranspose2d>([](int64_t in, int64_t out, py::object kernel, py::object stride,
-                                              py::object padding, py::object output_padding, int64_t groups, bool bias,
-                                              py::object dilation, const std::string& padding_mode) {
-        EMBER_CHECK_VALUE(padding_mode == "zeros", "ConvTranspose2d: only padding_mode='zeros' is supported, got '",
-                          padding_mode, "' (as in PyTorch)");
-        return nn::ConvTranspose2dOptions{in, out, size2_of(kernel), size2_of(stride), size2_of(padding),
-                                          size2_of(output_padding), groups, bias, size2_of(dilation)};
-      }), py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
-         py::arg("padding") = 0, py::arg("output_padding") = 0, py::arg("groups") = 1, py::arg("bias") = true,
-         py::arg("dilation") = 1, py::arg("padding_mode") = "zeros")
-      .def("forward", [](nn::ConvTranspose2d& m, const Tensor& input, const py::object& output_size) {
-        if (output_size.is_none()) return without_gil([&] { return m.forward(input); });
-        std::vector<int64_t> size = output_size.cast<std::vector<int64_t>>();
-        return without_gil([&] { return m.forward(input, size); });
-      }, py::arg("input"), py::arg("output_size") = py::none(),
-         "The transposed convolution; output_size ([H, W] or the whole shape) picks the output_padding.")
+      .def(layer_init_placed<nn::ConvTranspose2d>([](int64_t in, int64_t out, py::object kernel, py::object stride,
+                                                     py::object padding, py::object output_padding, int64_t groups,
+                                                     bool bias, py::object dilation, const std::string& padding_mode) {
+             EMBER_CHECK_VALUE(padding_mode == "zeros",
+                               "ConvTranspose2d: only padding_mode='zeros' is supported, got '", padding_mode,
+                               "' (as in PyTorch)");
+             return nn::ConvTranspose2dOptions{
+                 in,     out,  size2_of(kernel),  size2_of(stride), size2_of(padding), size2_of(output_padding),
+                 groups, bias, size2_of(dilation)};
+           }),
+           py::arg("in_channels"), py::arg("out_channels"), py::arg("kernel_size"), py::arg("stride") = 1,
+           py::arg("padding") = 0, py::arg("output_padding") = 0, py::arg("groups") = 1, py::arg("bias") = true,
+           py::arg("dilation") = 1, py::arg("padding_mode") = "zeros", py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
+      .def(
+          "forward",
+          [](nn::ConvTranspose2d& m, const Tensor& input, const py::object& output_size) {
+            if (output_size.is_none()) return without_gil([&] { return m.forward(input); });
+            std::vector<int64_t> size = output_size.cast<std::vector<int64_t>>();
+            return without_gil([&] { return m.forward(input, size); });
+          },
+          py::arg("input"), py::arg("output_size") = py::none(),
+          "The transposed convolution; output_size ([H, W] or the whole shape) picks the output_padding.")
       .def_property_readonly("in_channels", [](const nn::ConvTranspose2d& c) { return c.options().in_channels; })
       .def_property_readonly("out_channels", [](const nn::ConvTranspose2d& c) { return c.options().out_channels; })
-      .def_property_readonly("kernel_size", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().kernel_size); })
+      .def_property_readonly("kernel_size",
+                             [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().kernel_size); })
       .def_property_readonly("stride", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().stride); })
       .def_property_readonly("padding", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().padding); })
-      .def_property_readonly("output_padding", [](const nn::ConvTranspose2d& c) {
-        return size2_tuple(c.options().output_padding);
-      })
+      .def_property_readonly("output_padding",
+                             [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().output_padding); })
       .def_property_readonly("dilation", [](const nn::ConvTranspose2d& c) { return size2_tuple(c.options().dilation); })
       .def_property_readonly("groups", [](const nn::ConvTranspose2d& c) { return c.options().groups; })
       .def_property_readonly("padding_mode", [](const nn::ConvTranspose2d&) { return "zeros"; })
-      .def_property_readonly("bias", [](const nn::ConvTranspose2d& c) { return bias_of(c); },
-                             "The bias parameter, or None for a layer built with bias=False.")
+      .def_property_readonly(
+          "bias", [](const nn::ConvTranspose2d& c) { return bias_of(c); },
+          "The bias parameter, or None for a layer built with bias=False.")
       .def("reset_parameters", &nn::ConvTranspose2d::reset_parameters);
 
   auto pool_options = [](py::object kernel, py::object stride, py::object padding, py::object dilation,
@@ -510,10 +540,11 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("return_indices", &nn::AdaptiveMaxPool2d::return_indices);
 
   Layer<nn::GroupNorm>(nn, "GroupNorm", "Normalises each sample over groups of channels (torch.nn.GroupNorm).")
-      .def(layer_init<nn::GroupNorm>([](int64_t groups, int64_t channels, double eps, bool affine, bool bias) {
-        return nn::GroupNormOptions{groups, channels, eps, affine, bias};
-      }), py::arg("num_groups"), py::arg("num_channels"), py::arg("eps") = 1e-5, py::arg("affine") = true,
-         py::kw_only(), py::arg("bias") = true)
+      .def(layer_init_placed<nn::GroupNorm>([](int64_t groups, int64_t channels, double eps, bool affine, bool bias) {
+             return nn::GroupNormOptions{groups, channels, eps, affine, bias};
+           }),
+           py::arg("num_groups"), py::arg("num_channels"), py::arg("eps") = 1e-5, py::arg("affine") = true,
+           py::kw_only(), py::arg("bias") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none())
       .def_property_readonly("num_groups", [](const nn::GroupNorm& g) { return g.options().num_groups; })
       .def_property_readonly("num_channels", [](const nn::GroupNorm& g) { return g.options().num_channels; })
       .def_property_readonly("eps", [](const nn::GroupNorm& g) { return g.options().eps; })
@@ -531,10 +562,12 @@ void bind_layers(py::module_& nn) {
       .def("reset_running_stats", &nn::InstanceNorm::reset_running_stats);
   auto instance_norm_layer = [&nn]<typename M>(type_tag<M>, const char* name, const char* doc) {
     py::class_<M, PyLayer<M>, nn::InstanceNorm, std::shared_ptr<M>>(nn, name, doc)
-        .def(layer_init<M>([](int64_t n, double eps, double momentum, bool affine, bool track, bool bias) {
-          return nn::InstanceNormOptions{n, eps, momentum, affine, track, bias};
-        }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = false,
-           py::arg("track_running_stats") = false, py::kw_only(), py::arg("bias") = true);
+        .def(layer_init_placed<M>([](int64_t n, double eps, double momentum, bool affine, bool track, bool bias) {
+               return nn::InstanceNormOptions{n, eps, momentum, affine, track, bias};
+             }),
+             py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = false,
+             py::arg("track_running_stats") = false, py::kw_only(), py::arg("bias") = true,
+             py::arg("device") = py::none(), py::arg("dtype") = py::none());
   };
   instance_norm_layer(type_tag<nn::InstanceNorm1d>{}, "InstanceNorm1d",
                       "Normalises each channel of each sample over L (torch.nn.InstanceNorm1d).");
@@ -544,9 +577,10 @@ void bind_layers(py::module_& nn) {
                       "Normalises each channel of each sample over D, H, W (torch.nn.InstanceNorm3d).");
 
   Layer<nn::PReLU>(nn, "PReLU", "max(0, x) + weight * min(0, x) with a learned weight (torch.nn.PReLU).")
-      .def(layer_init<nn::PReLU>([](int64_t num_parameters, double init) {
-        return std::make_tuple(num_parameters, init);
-      }), py::arg("num_parameters") = 1, py::arg("init") = 0.25)
+      .def(layer_init_placed<nn::PReLU>(
+               [](int64_t num_parameters, double init) { return std::make_tuple(num_parameters, init); }),
+           py::arg("num_parameters") = 1, py::arg("init") = 0.25, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
       .def_property_readonly("num_parameters", &nn::PReLU::num_parameters)
       .def("reset_parameters", &nn::PReLU::reset_parameters);
 
@@ -561,31 +595,37 @@ void bind_layers(py::module_& nn) {
       .def("reset_running_stats", &nn::BatchNorm::reset_running_stats);
   py::class_<nn::BatchNorm1d, PyLayer<nn::BatchNorm1d>, nn::BatchNorm, std::shared_ptr<nn::BatchNorm1d>>(
       nn, "BatchNorm1d", "Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).")
-      .def(layer_init<nn::BatchNorm1d>([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
-        return bn_options(n, eps, momentum, affine, track);
-      }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
-         py::arg("track_running_stats") = true);
+      .def(layer_init_placed<nn::BatchNorm1d>(
+               [bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
+                 return bn_options(n, eps, momentum, affine, track);
+               }),
+           py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
+           py::arg("track_running_stats") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none());
   py::class_<nn::BatchNorm2d, PyLayer<nn::BatchNorm2d>, nn::BatchNorm, std::shared_ptr<nn::BatchNorm2d>>(
       nn, "BatchNorm2d", "Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).")
-      .def(layer_init<nn::BatchNorm2d>([bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
-        return bn_options(n, eps, momentum, affine, track);
-      }), py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
-         py::arg("track_running_stats") = true);
+      .def(layer_init_placed<nn::BatchNorm2d>(
+               [bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
+                 return bn_options(n, eps, momentum, affine, track);
+               }),
+           py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
+           py::arg("track_running_stats") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none());
 
   Layer<nn::LayerNorm>(nn, "LayerNorm", "Normalises over the trailing normalized_shape dims (torch.nn.LayerNorm).")
-      .def(layer_init<nn::LayerNorm>([](py::object shape, double eps, bool affine, bool bias) {
-        return nn::LayerNormOptions{dims_arg(shape), eps, affine, bias};
-      }), py::arg("normalized_shape"), py::arg("eps") = 1e-5, py::arg("elementwise_affine") = true,
-         py::arg("bias") = true)
-      .def_property_readonly("normalized_shape", [](const nn::LayerNorm& l) {
-        return py::tuple(py::cast(l.options().normalized_shape));
-      })
+      .def(layer_init_placed<nn::LayerNorm>([](py::object shape, double eps, bool affine, bool bias) {
+             return nn::LayerNormOptions{dims_arg(shape), eps, affine, bias};
+           }),
+           py::arg("normalized_shape"), py::arg("eps") = 1e-5, py::arg("elementwise_affine") = true,
+           py::arg("bias") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none())
+      .def_property_readonly("normalized_shape",
+                             [](const nn::LayerNorm& l) { return py::tuple(py::cast(l.options().normalized_shape)); })
       .def_property_readonly("eps", [](const nn::LayerNorm& l) { return l.options().eps; });
 
   Layer<nn::Embedding>(nn, "Embedding", "A lookup table of num_embeddings vectors (torch.nn.Embedding).")
-      .def(layer_init<nn::Embedding>([](int64_t num, int64_t dim, std::optional<int64_t> padding_idx) {
-        return nn::EmbeddingOptions{num, dim, padding_idx};
-      }), py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none())
+      .def(layer_init_placed<nn::Embedding>([](int64_t num, int64_t dim, std::optional<int64_t> padding_idx) {
+             return nn::EmbeddingOptions{num, dim, padding_idx};
+           }),
+           py::arg("num_embeddings"), py::arg("embedding_dim"), py::arg("padding_idx") = py::none(),
+           py::arg("device") = py::none(), py::arg("dtype") = py::none())
       .def_property_readonly("num_embeddings", [](const nn::Embedding& e) { return e.options().num_embeddings; })
       .def_property_readonly("embedding_dim", [](const nn::Embedding& e) { return e.options().embedding_dim; })
       .def_property_readonly("padding_idx", [](const nn::Embedding& e) { return e.options().padding_idx; })
@@ -611,39 +651,46 @@ void bind_layers(py::module_& nn) {
   Layer<nn::Identity>(nn, "Identity")
       .def(layer_init<nn::Identity>([](py::args, py::kwargs) { return std::make_tuple(); }));
 
-  auto mha = Layer<nn::MultiheadAttention>(nn, "MultiheadAttention", "torch.nn.MultiheadAttention, same parameter names.")
-      .def(layer_init<nn::MultiheadAttention>([](int64_t embed_dim, int64_t num_heads, double dropout, bool bias,
-                                                 bool add_bias_kv, bool add_zero_attn, std::optional<int64_t> kdim,
-                                                 std::optional<int64_t> vdim, bool batch_first) {
-        return nn::MultiheadAttentionOptions{embed_dim, num_heads, dropout, bias, batch_first, add_bias_kv,
-                                             add_zero_attn, kdim, vdim};
-      }), py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
-         py::arg("add_bias_kv") = false, py::arg("add_zero_attn") = false, py::arg("kdim") = py::none(),
-         py::arg("vdim") = py::none(), py::arg("batch_first") = false)
-      .def("forward", [](nn::MultiheadAttention& m, const Tensor& q, const Tensor& k, const Tensor& v,
-                         const std::optional<Tensor>& key_padding_mask, bool need_weights,
-                         const std::optional<Tensor>& attn_mask, bool average, bool is_causal) -> py::tuple {
-        std::pair<Tensor, Tensor> r;
-        {
-          py::gil_scoped_release release;
-          r = m.forward(q, k, v, key_padding_mask.value_or(Tensor()), need_weights,
-                        attn_mask.value_or(Tensor()), average, is_causal);
-        }
-        return py::make_tuple(r.first, r.second.defined() ? py::cast(r.second) : py::none());
-      }, py::arg("query"), py::arg("key"), py::arg("value"), py::arg("key_padding_mask") = py::none(),
-         py::arg("need_weights") = true, py::arg("attn_mask") = py::none(),
-         py::arg("average_attn_weights") = true, py::arg("is_causal") = false, "(attn_output, attn_weights or None).")
-      .def_property_readonly("embed_dim", [](const nn::MultiheadAttention& m) { return m.options().embed_dim; })
-      .def_property_readonly("num_heads", [](const nn::MultiheadAttention& m) { return m.options().num_heads; })
-      .def_property_readonly("head_dim", [](const nn::MultiheadAttention& m) {
-        return m.options().embed_dim / m.options().num_heads;
-      })
-      .def_property_readonly("kdim", &nn::MultiheadAttention::kdim)
-      .def_property_readonly("vdim", &nn::MultiheadAttention::vdim)
-      .def_property_readonly("_qkv_same_embed_dim", &nn::MultiheadAttention::qkv_same_embed_dim)
-      .def_property_readonly("dropout", [](const nn::MultiheadAttention& m) { return m.options().dropout; })
-      .def_property_readonly("add_zero_attn", [](const nn::MultiheadAttention& m) { return m.options().add_zero_attn; })
-      .def_property_readonly("batch_first", [](const nn::MultiheadAttention& m) { return m.options().batch_first; });
+  auto mha =
+      Layer<nn::MultiheadAttention>(nn, "MultiheadAttention", "torch.nn.MultiheadAttention, same parameter names.")
+          .def(layer_init_placed<nn::MultiheadAttention>(
+                   [](int64_t embed_dim, int64_t num_heads, double dropout, bool bias, bool add_bias_kv,
+                      bool add_zero_attn, std::optional<int64_t> kdim, std::optional<int64_t> vdim, bool batch_first) {
+                     return nn::MultiheadAttentionOptions{embed_dim,   num_heads,     dropout, bias, batch_first,
+                                                          add_bias_kv, add_zero_attn, kdim,    vdim};
+                   }),
+               py::arg("embed_dim"), py::arg("num_heads"), py::arg("dropout") = 0.0, py::arg("bias") = true,
+               py::arg("add_bias_kv") = false, py::arg("add_zero_attn") = false, py::arg("kdim") = py::none(),
+               py::arg("vdim") = py::none(), py::arg("batch_first") = false, py::arg("device") = py::none(),
+               py::arg("dtype") = py::none())
+          .def(
+              "forward",
+              [](nn::MultiheadAttention& m, const Tensor& q, const Tensor& k, const Tensor& v,
+                 const std::optional<Tensor>& key_padding_mask, bool need_weights,
+                 const std::optional<Tensor>& attn_mask, bool average, bool is_causal) -> py::tuple {
+                std::pair<Tensor, Tensor> r;
+                {
+                  py::gil_scoped_release release;
+                  r = m.forward(q, k, v, key_padding_mask.value_or(Tensor()), need_weights,
+                                attn_mask.value_or(Tensor()), average, is_causal);
+                }
+                return py::make_tuple(r.first, r.second.defined() ? py::cast(r.second) : py::none());
+              },
+              py::arg("query"), py::arg("key"), py::arg("value"), py::arg("key_padding_mask") = py::none(),
+              py::arg("need_weights") = true, py::arg("attn_mask") = py::none(), py::arg("average_attn_weights") = true,
+              py::arg("is_causal") = false, "(attn_output, attn_weights or None).")
+          .def_property_readonly("embed_dim", [](const nn::MultiheadAttention& m) { return m.options().embed_dim; })
+          .def_property_readonly("num_heads", [](const nn::MultiheadAttention& m) { return m.options().num_heads; })
+          .def_property_readonly(
+              "head_dim", [](const nn::MultiheadAttention& m) { return m.options().embed_dim / m.options().num_heads; })
+          .def_property_readonly("kdim", &nn::MultiheadAttention::kdim)
+          .def_property_readonly("vdim", &nn::MultiheadAttention::vdim)
+          .def_property_readonly("_qkv_same_embed_dim", &nn::MultiheadAttention::qkv_same_embed_dim)
+          .def_property_readonly("dropout", [](const nn::MultiheadAttention& m) { return m.options().dropout; })
+          .def_property_readonly("add_zero_attn",
+                                 [](const nn::MultiheadAttention& m) { return m.options().add_zero_attn; })
+          .def_property_readonly("batch_first",
+                                 [](const nn::MultiheadAttention& m) { return m.options().batch_first; });
   // NB: read-only; PyTorch's attributes that are None when the layer has no such parameter.
   for (const char* name : {"in_proj_weight", "in_proj_bias", "q_proj_weight", "k_proj_weight", "v_proj_weight",
                            "bias_k", "bias_v"}) {
@@ -671,40 +718,49 @@ void bind_layers(py::module_& nn) {
                                        eps, batch_first, norm_first, bias};
   };
   Layer<nn::TransformerEncoderLayer>(nn, "TransformerEncoderLayer", "torch.nn.TransformerEncoderLayer.")
-      .def(layer_init<nn::TransformerEncoderLayer>([layer_options](int64_t d_model, int64_t nhead, int64_t dim_ff,
-                                                                   double dropout, py::object activation, double eps,
-                                                                   bool batch_first, bool norm_first, bool bias) {
-        return layer_options("TransformerEncoderLayer", d_model, nhead, dim_ff, dropout, activation, eps, batch_first,
-                             norm_first, bias);
-      }), py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
-         py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
-         py::arg("norm_first") = false, py::arg("bias") = true)
-      .def("forward", [](nn::TransformerEncoderLayer& m, const Tensor& src, const std::optional<Tensor>& mask,
-                         const std::optional<Tensor>& padding, bool is_causal) {
-        return m.forward(src, mask.value_or(Tensor()), padding.value_or(Tensor()), is_causal);
-      }, py::arg("src"), py::arg("src_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
-         py::arg("is_causal") = false, Gil())
+      .def(layer_init_placed<nn::TransformerEncoderLayer>(
+               [layer_options](int64_t d_model, int64_t nhead, int64_t dim_ff, double dropout, py::object activation,
+                               double eps, bool batch_first, bool norm_first, bool bias) {
+                 return layer_options("TransformerEncoderLayer", d_model, nhead, dim_ff, dropout, activation, eps,
+                                      batch_first, norm_first, bias);
+               }),
+           py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+           py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+           py::arg("norm_first") = false, py::arg("bias") = true, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
+      .def(
+          "forward",
+          [](nn::TransformerEncoderLayer& m, const Tensor& src, const std::optional<Tensor>& mask,
+             const std::optional<Tensor>& padding,
+             bool is_causal) { return m.forward(src, mask.value_or(Tensor()), padding.value_or(Tensor()), is_causal); },
+          py::arg("src"), py::arg("src_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
+          py::arg("is_causal") = false, Gil())
       .def_property_readonly("norm_first", [](const nn::TransformerEncoderLayer& m) { return m.options().norm_first; });
 
   Layer<nn::TransformerDecoderLayer>(nn, "TransformerDecoderLayer", "torch.nn.TransformerDecoderLayer.")
-      .def(layer_init<nn::TransformerDecoderLayer>([layer_options](int64_t d_model, int64_t nhead, int64_t dim_ff,
-                                                                   double dropout, py::object activation, double eps,
-                                                                   bool batch_first, bool norm_first, bool bias) {
-        return layer_options("TransformerDecoderLayer", d_model, nhead, dim_ff, dropout, activation, eps, batch_first,
-                             norm_first, bias);
-      }), py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
-         py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
-         py::arg("norm_first") = false, py::arg("bias") = true)
-      .def("forward", [](nn::TransformerDecoderLayer& m, const Tensor& tgt, const Tensor& memory,
-                         const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
-                         const std::optional<Tensor>& tgt_padding, const std::optional<Tensor>& memory_padding,
-                         bool tgt_is_causal, bool memory_is_causal) {
-        return m.forward(tgt, memory, tgt_mask.value_or(Tensor()), memory_mask.value_or(Tensor()),
-                         tgt_padding.value_or(Tensor()), memory_padding.value_or(Tensor()), tgt_is_causal,
-                         memory_is_causal);
-      }, py::arg("tgt"), py::arg("memory"), py::arg("tgt_mask") = py::none(), py::arg("memory_mask") = py::none(),
-         py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
-         py::arg("tgt_is_causal") = false, py::arg("memory_is_causal") = false, Gil())
+      .def(layer_init_placed<nn::TransformerDecoderLayer>(
+               [layer_options](int64_t d_model, int64_t nhead, int64_t dim_ff, double dropout, py::object activation,
+                               double eps, bool batch_first, bool norm_first, bool bias) {
+                 return layer_options("TransformerDecoderLayer", d_model, nhead, dim_ff, dropout, activation, eps,
+                                      batch_first, norm_first, bias);
+               }),
+           py::arg("d_model"), py::arg("nhead"), py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+           py::arg("activation") = "relu", py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+           py::arg("norm_first") = false, py::arg("bias") = true, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
+      .def(
+          "forward",
+          [](nn::TransformerDecoderLayer& m, const Tensor& tgt, const Tensor& memory,
+             const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
+             const std::optional<Tensor>& tgt_padding, const std::optional<Tensor>& memory_padding, bool tgt_is_causal,
+             bool memory_is_causal) {
+            return m.forward(tgt, memory, tgt_mask.value_or(Tensor()), memory_mask.value_or(Tensor()),
+                             tgt_padding.value_or(Tensor()), memory_padding.value_or(Tensor()), tgt_is_causal,
+                             memory_is_causal);
+          },
+          py::arg("tgt"), py::arg("memory"), py::arg("tgt_mask") = py::none(), py::arg("memory_mask") = py::none(),
+          py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
+          py::arg("tgt_is_causal") = false, py::arg("memory_is_causal") = false, Gil())
       .def_property_readonly("norm_first", [](const nn::TransformerDecoderLayer& m) { return m.options().norm_first; });
 
   // The stacks hold num_layers copies of the layer given: built-in layers are copied in C++, a
@@ -780,45 +836,63 @@ final norm.)doc")
   Layer<nn::Transformer>(nn, "Transformer", R"doc(
 torch.nn.Transformer: an encoder and a decoder stack with PyTorch's parameter names; custom_encoder
 and custom_decoder take a TransformerEncoder / TransformerDecoder (or a subclass).)doc")
-      .def(layer_init<nn::Transformer>([activation_name](int64_t d_model, int64_t nhead, int64_t encoder_layers,
-                                                         int64_t decoder_layers, int64_t dim_ff, double dropout,
-                                                         py::object activation, py::object custom_encoder,
-                                                         py::object custom_decoder, double eps, bool batch_first,
-                                                         bool norm_first, bool bias) {
-        nn::TransformerOptions o{d_model, nhead, encoder_layers, decoder_layers, dim_ff, dropout,
-                                 activation_name(activation, "Transformer"), eps, batch_first, norm_first, bias};
-        auto typed = [](const py::object& m, const char* what, const char* type, auto tag) {
-          using M = typename decltype(tag)::type;
-          if (m.is_none()) return std::shared_ptr<M>();
-          EMBER_CHECK_TYPE(py::isinstance<M>(m), "Transformer: ", what, " must be a ", type, ", got a ",
-                           std::string(py::str(py::type::of(m).attr("__name__"))));
-          return std::static_pointer_cast<M>(hold_module(m));
-        };
-        return std::make_tuple(
-            o, typed(custom_encoder, "custom_encoder", "TransformerEncoder", type_tag<nn::TransformerEncoder>{}),
-            typed(custom_decoder, "custom_decoder", "TransformerDecoder", type_tag<nn::TransformerDecoder>{}));
-      }), py::arg("d_model") = 512, py::arg("nhead") = 8, py::arg("num_encoder_layers") = 6,
-         py::arg("num_decoder_layers") = 6, py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
-         py::arg("activation") = "relu", py::arg("custom_encoder") = py::none(), py::arg("custom_decoder") = py::none(),
-         py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false, py::arg("norm_first") = false,
-         py::arg("bias") = true)
-      .def("forward", [](nn::Transformer& m, const Tensor& src, const Tensor& tgt, const std::optional<Tensor>& src_mask,
-                         const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
-                         const std::optional<Tensor>& src_padding, const std::optional<Tensor>& tgt_padding,
-                         const std::optional<Tensor>& memory_padding, std::optional<bool> src_is_causal,
-                         std::optional<bool> tgt_is_causal, bool memory_is_causal) {
-        return m.forward(src, tgt, src_mask.value_or(Tensor()), tgt_mask.value_or(Tensor()),
-                         memory_mask.value_or(Tensor()), src_padding.value_or(Tensor()), tgt_padding.value_or(Tensor()),
-                         memory_padding.value_or(Tensor()), src_is_causal, tgt_is_causal, memory_is_causal);
-      }, py::arg("src"), py::arg("tgt"), py::arg("src_mask") = py::none(), py::arg("tgt_mask") = py::none(),
-         py::arg("memory_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
-         py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
-         py::arg("src_is_causal") = py::none(), py::arg("tgt_is_causal") = py::none(),
-         py::arg("memory_is_causal") = false, Gil())
-      .def_static("generate_square_subsequent_mask", [](int64_t sz, py::object device, std::optional<DType> dtype) {
-        return nn::Transformer::generate_square_subsequent_mask(sz, dtype.value_or(default_dtype()));
-      }, py::arg("sz"), py::arg("device") = py::none(), py::arg("dtype") = py::none(),
-         "[sz, sz]: -inf above the diagonal, 0 elsewhere (position i attends to 0 ... i).")
+      .def(layer_init_placed<nn::Transformer>(
+               [activation_name](int64_t d_model, int64_t nhead, int64_t encoder_layers, int64_t decoder_layers,
+                                 int64_t dim_ff, double dropout, py::object activation, py::object custom_encoder,
+                                 py::object custom_decoder, double eps, bool batch_first, bool norm_first, bool bias) {
+                 nn::TransformerOptions o{d_model,
+                                          nhead,
+                                          encoder_layers,
+                                          decoder_layers,
+                                          dim_ff,
+                                          dropout,
+                                          activation_name(activation, "Transformer"),
+                                          eps,
+                                          batch_first,
+                                          norm_first,
+                                          bias};
+                 auto typed = [](const py::object& m, const char* what, const char* type, auto tag) {
+                   using M = typename decltype(tag)::type;
+                   if (m.is_none()) return std::shared_ptr<M>();
+                   EMBER_CHECK_TYPE(py::isinstance<M>(m), "Transformer: ", what, " must be a ", type, ", got a ",
+                                    std::string(py::str(py::type::of(m).attr("__name__"))));
+                   return std::static_pointer_cast<M>(hold_module(m));
+                 };
+                 return std::make_tuple(
+                     o,
+                     typed(custom_encoder, "custom_encoder", "TransformerEncoder", type_tag<nn::TransformerEncoder>{}),
+                     typed(custom_decoder, "custom_decoder", "TransformerDecoder", type_tag<nn::TransformerDecoder>{}));
+               }),
+           py::arg("d_model") = 512, py::arg("nhead") = 8, py::arg("num_encoder_layers") = 6,
+           py::arg("num_decoder_layers") = 6, py::arg("dim_feedforward") = 2048, py::arg("dropout") = 0.1,
+           py::arg("activation") = "relu", py::arg("custom_encoder") = py::none(),
+           py::arg("custom_decoder") = py::none(), py::arg("layer_norm_eps") = 1e-5, py::arg("batch_first") = false,
+           py::arg("norm_first") = false, py::arg("bias") = true, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
+      .def(
+          "forward",
+          [](nn::Transformer& m, const Tensor& src, const Tensor& tgt, const std::optional<Tensor>& src_mask,
+             const std::optional<Tensor>& tgt_mask, const std::optional<Tensor>& memory_mask,
+             const std::optional<Tensor>& src_padding, const std::optional<Tensor>& tgt_padding,
+             const std::optional<Tensor>& memory_padding, std::optional<bool> src_is_causal,
+             std::optional<bool> tgt_is_causal, bool memory_is_causal) {
+            return m.forward(src, tgt, src_mask.value_or(Tensor()), tgt_mask.value_or(Tensor()),
+                             memory_mask.value_or(Tensor()), src_padding.value_or(Tensor()),
+                             tgt_padding.value_or(Tensor()), memory_padding.value_or(Tensor()), src_is_causal,
+                             tgt_is_causal, memory_is_causal);
+          },
+          py::arg("src"), py::arg("tgt"), py::arg("src_mask") = py::none(), py::arg("tgt_mask") = py::none(),
+          py::arg("memory_mask") = py::none(), py::arg("src_key_padding_mask") = py::none(),
+          py::arg("tgt_key_padding_mask") = py::none(), py::arg("memory_key_padding_mask") = py::none(),
+          py::arg("src_is_causal") = py::none(), py::arg("tgt_is_causal") = py::none(),
+          py::arg("memory_is_causal") = false, Gil())
+      .def_static(
+          "generate_square_subsequent_mask",
+          [](int64_t sz, py::object device, std::optional<DType> dtype) {
+            return nn::Transformer::generate_square_subsequent_mask(sz, dtype.value_or(default_dtype()));
+          },
+          py::arg("sz"), py::arg("device") = py::none(), py::arg("dtype") = py::none(),
+          "[sz, sz]: -inf above the diagonal, 0 elsewhere (position i attends to 0 ... i).")
       .def_property_readonly("d_model", [](const nn::Transformer& m) { return m.options().d_model; })
       .def_property_readonly("nhead", [](const nn::Transformer& m) { return m.options().nhead; })
       .def_property_readonly("batch_first", [](const nn::Transformer& m) { return m.options().batch_first; });
@@ -908,34 +982,38 @@ void bind_recurrent(py::module_& nn) {
   py::class_<nn::RNN, PyLayer<nn::RNN>, nn::RNNBase, std::shared_ptr<nn::RNN>>(nn, "RNN", R"doc(
 Elman RNN, h_t = tanh or relu(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (torch.nn.RNN).
 forward(input, hx=None) -> (output, h_n).)doc")
-      .def(layer_init<nn::RNN>([](int64_t input_size, int64_t hidden_size, int64_t num_layers,
-                                  const std::string& nonlinearity, bool bias, bool batch_first, double dropout,
-                                  bool bidirectional, int64_t proj_size) {
-        return nn::RNNOptions{input_size, hidden_size, num_layers, nonlinearity, bias, batch_first, dropout,
-                              bidirectional, proj_size};
-      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("nonlinearity") = "tanh",
-         py::arg("bias") = true, py::arg("batch_first") = false, py::arg("dropout") = 0.0,
-         py::arg("bidirectional") = false, py::kw_only(), py::arg("proj_size") = 0)
+      .def(layer_init_placed<nn::RNN>([](int64_t input_size, int64_t hidden_size, int64_t num_layers,
+                                         const std::string& nonlinearity, bool bias, bool batch_first, double dropout,
+                                         bool bidirectional, int64_t proj_size) {
+             return nn::RNNOptions{input_size,  hidden_size, num_layers,    nonlinearity, bias,
+                                   batch_first, dropout,     bidirectional, proj_size};
+           }),
+           py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("nonlinearity") = "tanh",
+           py::arg("bias") = true, py::arg("batch_first") = false, py::arg("dropout") = 0.0,
+           py::arg("bidirectional") = false, py::kw_only(), py::arg("proj_size") = 0, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
       .def_property_readonly("nonlinearity", [](const nn::RNN& m) { return m.options().nonlinearity; });
   py::class_<nn::GRU, PyLayer<nn::GRU>, nn::RNNBase, std::shared_ptr<nn::GRU>>(nn, "GRU", R"doc(
 GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).)doc")
-      .def(layer_init<nn::GRU>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
-                                  bool batch_first, double dropout, bool bidirectional, int64_t proj_size) {
-        return nn::RNNOptions{input_size, hidden_size, num_layers, "tanh", bias, batch_first, dropout, bidirectional,
-                              proj_size};
-      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
-         py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
-         py::kw_only(), py::arg("proj_size") = 0);
+      .def(layer_init_placed<nn::GRU>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
+                                         bool batch_first, double dropout, bool bidirectional, int64_t proj_size) {
+             return nn::RNNOptions{input_size,  hidden_size, num_layers,    "tanh",   bias,
+                                   batch_first, dropout,     bidirectional, proj_size};
+           }),
+           py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
+           py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false, py::kw_only(),
+           py::arg("proj_size") = 0, py::arg("device") = py::none(), py::arg("dtype") = py::none());
   py::class_<nn::LSTM, PyLayer<nn::LSTM>, nn::RNNBase, std::shared_ptr<nn::LSTM>>(nn, "LSTM", R"doc(
 LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, c_0), returns
 (output, (h_n, c_n)). proj_size > 0 is refused (NotImplementedError).)doc")
-      .def(layer_init<nn::LSTM>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
-                                   bool batch_first, double dropout, bool bidirectional, int64_t proj_size) {
-        return nn::RNNOptions{input_size, hidden_size, num_layers, "tanh", bias, batch_first, dropout, bidirectional,
-                              proj_size};
-      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
-         py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
-         py::arg("proj_size") = 0);
+      .def(layer_init_placed<nn::LSTM>([](int64_t input_size, int64_t hidden_size, int64_t num_layers, bool bias,
+                                          bool batch_first, double dropout, bool bidirectional, int64_t proj_size) {
+             return nn::RNNOptions{input_size,  hidden_size, num_layers,    "tanh",   bias,
+                                   batch_first, dropout,     bidirectional, proj_size};
+           }),
+           py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers") = 1, py::arg("bias") = true,
+           py::arg("batch_first") = false, py::arg("dropout") = 0.0, py::arg("bidirectional") = false,
+           py::arg("proj_size") = 0, py::arg("device") = py::none(), py::arg("dtype") = py::none());
 
   Layer<nn::RNNCellBase>(nn, "RNNCellBase", "What RNNCell, LSTMCell and GRUCell share (torch.nn.RNNCellBase).")
       .def_property_readonly("input_size", [](const nn::RNNCellBase& m) { return m.options().input_size; })
@@ -947,41 +1025,57 @@ LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, 
   };
   py::class_<nn::RNNCell, PyLayer<nn::RNNCell>, nn::RNNCellBase, std::shared_ptr<nn::RNNCell>>(
       nn, "RNNCell", "One Elman RNN step (torch.nn.RNNCell): forward(input, hx=None) -> h'.")
-      .def(layer_init<nn::RNNCell>([](int64_t input_size, int64_t hidden_size, bool bias, const std::string& nonlinearity) {
-        return nn::RNNCellOptions{input_size, hidden_size, bias, nonlinearity};
-      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true, py::arg("nonlinearity") = "tanh")
+      .def(layer_init_placed<nn::RNNCell>(
+               [](int64_t input_size, int64_t hidden_size, bool bias, const std::string& nonlinearity) {
+                 return nn::RNNCellOptions{input_size, hidden_size, bias, nonlinearity};
+               }),
+           py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true, py::arg("nonlinearity") = "tanh",
+           py::arg("device") = py::none(), py::arg("dtype") = py::none())
       .def_property_readonly("nonlinearity", [](const nn::RNNCell& m) { return m.options().nonlinearity; })
-      .def("forward", [](nn::RNNCell& m, const Tensor& input, const std::optional<Tensor>& hx) {
-        return m.forward(input, hx.value_or(Tensor()));
-      }, py::arg("input"), py::arg("hx") = py::none(), Gil());
+      .def(
+          "forward",
+          [](nn::RNNCell& m, const Tensor& input, const std::optional<Tensor>& hx) {
+            return m.forward(input, hx.value_or(Tensor()));
+          },
+          py::arg("input"), py::arg("hx") = py::none(), Gil());
   py::class_<nn::GRUCell, PyLayer<nn::GRUCell>, nn::RNNCellBase, std::shared_ptr<nn::GRUCell>>(
       nn, "GRUCell", "One GRU step (torch.nn.GRUCell): forward(input, hx=None) -> h'.")
-      .def(layer_init<nn::GRUCell>([cell_options](int64_t input_size, int64_t hidden_size, bool bias) {
-        return cell_options(input_size, hidden_size, bias);
-      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true)
-      .def("forward", [](nn::GRUCell& m, const Tensor& input, const std::optional<Tensor>& hx) {
-        return m.forward(input, hx.value_or(Tensor()));
-      }, py::arg("input"), py::arg("hx") = py::none(), Gil());
+      .def(layer_init_placed<nn::GRUCell>([cell_options](int64_t input_size, int64_t hidden_size, bool bias) {
+             return cell_options(input_size, hidden_size, bias);
+           }),
+           py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
+      .def(
+          "forward",
+          [](nn::GRUCell& m, const Tensor& input, const std::optional<Tensor>& hx) {
+            return m.forward(input, hx.value_or(Tensor()));
+          },
+          py::arg("input"), py::arg("hx") = py::none(), Gil());
   py::class_<nn::LSTMCell, PyLayer<nn::LSTMCell>, nn::RNNCellBase, std::shared_ptr<nn::LSTMCell>>(
       nn, "LSTMCell", "One LSTM step (torch.nn.LSTMCell): forward(input, hx=None), hx = (h, c) -> (h', c').")
-      .def(layer_init<nn::LSTMCell>([cell_options](int64_t input_size, int64_t hidden_size, bool bias) {
-        return cell_options(input_size, hidden_size, bias);
-      }), py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true)
-      .def("forward", [](nn::LSTMCell& m, const Tensor& input, py::handle hx) {
-        Tensor h, c;
-        if (!hx.is_none()) {
-          auto pair = hx.cast<py::sequence>();
-          EMBER_CHECK_TYPE(pair.size() == 2, "LSTMCell: hx must be a tuple (h, c), got ", pair.size(), " items");
-          h = pair[0].cast<Tensor>();
-          c = pair[1].cast<Tensor>();
-        }
-        std::pair<Tensor, Tensor> r;
-        {
-          py::gil_scoped_release release;
-          r = m.forward(input, h, c);
-        }
-        return py::make_tuple(r.first, r.second);
-      }, py::arg("input"), py::arg("hx") = py::none());
+      .def(layer_init_placed<nn::LSTMCell>([cell_options](int64_t input_size, int64_t hidden_size, bool bias) {
+             return cell_options(input_size, hidden_size, bias);
+           }),
+           py::arg("input_size"), py::arg("hidden_size"), py::arg("bias") = true, py::arg("device") = py::none(),
+           py::arg("dtype") = py::none())
+      .def(
+          "forward",
+          [](nn::LSTMCell& m, const Tensor& input, py::handle hx) {
+            Tensor h, c;
+            if (!hx.is_none()) {
+              auto pair = hx.cast<py::sequence>();
+              EMBER_CHECK_TYPE(pair.size() == 2, "LSTMCell: hx must be a tuple (h, c), got ", pair.size(), " items");
+              h = pair[0].cast<Tensor>();
+              c = pair[1].cast<Tensor>();
+            }
+            std::pair<Tensor, Tensor> r;
+            {
+              py::gil_scoped_release release;
+              r = m.forward(input, h, c);
+            }
+            return py::make_tuple(r.first, r.second);
+          },
+          py::arg("input"), py::arg("hx") = py::none());
 }
 
 void bind_containers(py::module_& nn) {

@@ -260,7 +260,7 @@ class Linear(Module):
     """
     y = x W^T + b (torch.nn.Linear).
     """
-    def __init__(self, in_features: typing.SupportsInt | typing.SupportsIndex, out_features: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+    def __init__(self, in_features: typing.SupportsInt | typing.SupportsIndex, out_features: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def reset_parameters(self) -> None:
         ...
@@ -312,7 +312,7 @@ class Conv2d(Module):
     """
     2-D convolution over [N, C, H, W] (torch.nn.Conv2d).
     """
-    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros') -> None:
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros', device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def reset_parameters(self) -> None:
         ...
@@ -351,7 +351,7 @@ class Conv1d(Module):
     """
     1-D convolution over [N, C, L] (torch.nn.Conv1d).
     """
-    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros') -> None:
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, dilation: typing.Any = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, padding_mode: str = 'zeros', device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def reset_parameters(self) -> None:
         ...
@@ -390,7 +390,7 @@ class ConvTranspose2d(Module):
     """
     Transposed 2-D convolution over [N, C, H, W] (torch.nn.ConvTranspose2d).
     """
-    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, dilation: typing.Any = 1, padding_mode: str = 'zeros') -> None:
+    def __init__(self, in_channels: typing.SupportsInt | typing.SupportsIndex, out_channels: typing.SupportsInt | typing.SupportsIndex, kernel_size: typing.Any, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, dilation: typing.Any = 1, padding_mode: str = 'zeros', device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, input: ember._C.Tensor, output_size: typing.Any = None) -> ember._C.Tensor:
         """
@@ -468,7 +468,7 @@ class GroupNorm(Module):
     """
     Normalises each sample over groups of channels (torch.nn.GroupNorm).
     """
-    def __init__(self, num_groups: typing.SupportsInt | typing.SupportsIndex, num_channels: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, affine: bool = True, *, bias: bool = True) -> None:
+    def __init__(self, num_groups: typing.SupportsInt | typing.SupportsIndex, num_channels: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, affine: bool = True, *, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def reset_parameters(self) -> None:
         ...
@@ -508,25 +508,25 @@ class InstanceNorm1d(_InstanceNorm):
     """
     Normalises each channel of each sample over L (torch.nn.InstanceNorm1d).
     """
-    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True) -> None:
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class InstanceNorm2d(_InstanceNorm):
     """
     Normalises each channel of each sample over H, W (torch.nn.InstanceNorm2d).
     """
-    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True) -> None:
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class InstanceNorm3d(_InstanceNorm):
     """
     Normalises each channel of each sample over D, H, W (torch.nn.InstanceNorm3d).
     """
-    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True) -> None:
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = False, track_running_stats: bool = False, *, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class PReLU(Module):
     """
     max(0, x) + weight * min(0, x) with a learned weight (torch.nn.PReLU).
     """
-    def __init__(self, num_parameters: typing.SupportsInt | typing.SupportsIndex = 1, init: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> None:
+    def __init__(self, num_parameters: typing.SupportsInt | typing.SupportsIndex = 1, init: typing.SupportsFloat | typing.SupportsIndex = 0.25, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def reset_parameters(self) -> None:
         ...
@@ -551,19 +551,19 @@ class BatchNorm1d(_BatchNorm):
     """
     Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).
     """
-    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = True, track_running_stats: bool = True) -> None:
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = True, track_running_stats: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class BatchNorm2d(_BatchNorm):
     """
     Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).
     """
-    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = True, track_running_stats: bool = True) -> None:
+    def __init__(self, num_features: typing.SupportsInt | typing.SupportsIndex, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, affine: bool = True, track_running_stats: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class LayerNorm(Module):
     """
     Normalises over the trailing normalized_shape dims (torch.nn.LayerNorm).
     """
-    def __init__(self, normalized_shape: typing.Any, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, elementwise_affine: bool = True, bias: bool = True) -> None:
+    def __init__(self, normalized_shape: typing.Any, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, elementwise_affine: bool = True, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     @property
     def eps(self) -> float:
@@ -582,7 +582,7 @@ class Embedding(Module):
             PyTorch's), trainable unless freeze. padding_idx only keeps that row's gradient at zero: the row is
             not cleared, as in PyTorch.
         """
-    def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+    def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def reset_parameters(self) -> None:
         ...
@@ -641,7 +641,7 @@ class MultiheadAttention(Module):
     """
     torch.nn.MultiheadAttention, same parameter names.
     """
-    def __init__(self, embed_dim: typing.SupportsInt | typing.SupportsIndex, num_heads: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bias: bool = True, add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: typing.SupportsInt | typing.SupportsIndex | None = None, vdim: typing.SupportsInt | typing.SupportsIndex | None = None, batch_first: bool = False) -> None:
+    def __init__(self, embed_dim: typing.SupportsInt | typing.SupportsIndex, num_heads: typing.SupportsInt | typing.SupportsIndex, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bias: bool = True, add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: typing.SupportsInt | typing.SupportsIndex | None = None, vdim: typing.SupportsInt | typing.SupportsIndex | None = None, batch_first: bool = False, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, query: ember._C.Tensor, key: ember._C.Tensor, value: ember._C.Tensor, key_padding_mask: ember._C.Tensor | None = None, need_weights: bool = True, attn_mask: ember._C.Tensor | None = None, average_attn_weights: bool = True, is_causal: bool = False) -> tuple:
         """
@@ -699,7 +699,7 @@ class TransformerEncoderLayer(Module):
     """
     torch.nn.TransformerEncoderLayer.
     """
-    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True) -> None:
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, src: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None, is_causal: bool = False) -> ember._C.Tensor:
         ...
@@ -710,7 +710,7 @@ class TransformerDecoderLayer(Module):
     """
     torch.nn.TransformerDecoderLayer.
     """
-    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True) -> None:
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex, nhead: typing.SupportsInt | typing.SupportsIndex, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, tgt: ember._C.Tensor, memory: ember._C.Tensor, tgt_mask: ember._C.Tensor | None = None, memory_mask: ember._C.Tensor | None = None, tgt_key_padding_mask: ember._C.Tensor | None = None, memory_key_padding_mask: ember._C.Tensor | None = None, tgt_is_causal: bool = False, memory_is_causal: bool = False) -> ember._C.Tensor:
         ...
@@ -758,7 +758,7 @@ class Transformer(Module):
         """
         [sz, sz]: -inf above the diagonal, 0 elsewhere (position i attends to 0 ... i).
         """
-    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex = 512, nhead: typing.SupportsInt | typing.SupportsIndex = 8, num_encoder_layers: typing.SupportsInt | typing.SupportsIndex = 6, num_decoder_layers: typing.SupportsInt | typing.SupportsIndex = 6, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', custom_encoder: typing.Any = None, custom_decoder: typing.Any = None, layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True) -> None:
+    def __init__(self, d_model: typing.SupportsInt | typing.SupportsIndex = 512, nhead: typing.SupportsInt | typing.SupportsIndex = 8, num_encoder_layers: typing.SupportsInt | typing.SupportsIndex = 6, num_decoder_layers: typing.SupportsInt | typing.SupportsIndex = 6, dim_feedforward: typing.SupportsInt | typing.SupportsIndex = 2048, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.1, activation: typing.Any = 'relu', custom_encoder: typing.Any = None, custom_decoder: typing.Any = None, layer_norm_eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05, batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, src: ember._C.Tensor, tgt: ember._C.Tensor, src_mask: ember._C.Tensor | None = None, tgt_mask: ember._C.Tensor | None = None, memory_mask: ember._C.Tensor | None = None, src_key_padding_mask: ember._C.Tensor | None = None, tgt_key_padding_mask: ember._C.Tensor | None = None, memory_key_padding_mask: ember._C.Tensor | None = None, src_is_causal: bool | None = None, tgt_is_causal: bool | None = None, memory_is_causal: bool = False) -> ember._C.Tensor:
         ...
@@ -828,7 +828,7 @@ class RNN(RNNBase):
     Elman RNN, h_t = tanh or relu(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (torch.nn.RNN).
     forward(input, hx=None) -> (output, h_n).
     """
-    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, nonlinearity: str = 'tanh', bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, nonlinearity: str = 'tanh', bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     @property
     def nonlinearity(self) -> str:
@@ -837,14 +837,14 @@ class GRU(RNNBase):
     """
     GRU with gates r, z, n (torch.nn.GRU). forward(input, hx=None) -> (output, h_n).
     """
-    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, *, proj_size: typing.SupportsInt | typing.SupportsIndex = 0, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class LSTM(RNNBase):
     """
     LSTM with gates i, f, g, o (torch.nn.LSTM). forward(input, hx=None), hx = (h_0, c_0), returns
     (output, (h_n, c_n)). proj_size > 0 is refused (NotImplementedError).
     """
-    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, proj_size: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, num_layers: typing.SupportsInt | typing.SupportsIndex = 1, bias: bool = True, batch_first: bool = False, dropout: typing.SupportsFloat | typing.SupportsIndex = 0.0, bidirectional: bool = False, proj_size: typing.SupportsInt | typing.SupportsIndex = 0, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
 class RNNCellBase(Module):
     """
@@ -865,7 +865,7 @@ class RNNCell(RNNCellBase):
     """
     One Elman RNN step (torch.nn.RNNCell): forward(input, hx=None) -> h'.
     """
-    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, nonlinearity: str = 'tanh') -> None:
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, nonlinearity: str = 'tanh', device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, input: ember._C.Tensor, hx: ember._C.Tensor | None = None) -> ember._C.Tensor:
         ...
@@ -876,7 +876,7 @@ class GRUCell(RNNCellBase):
     """
     One GRU step (torch.nn.GRUCell): forward(input, hx=None) -> h'.
     """
-    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, input: ember._C.Tensor, hx: ember._C.Tensor | None = None) -> ember._C.Tensor:
         ...
@@ -884,7 +884,7 @@ class LSTMCell(RNNCellBase):
     """
     One LSTM step (torch.nn.LSTMCell): forward(input, hx=None), hx = (h, c) -> (h', c').
     """
-    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True) -> None:
+    def __init__(self, input_size: typing.SupportsInt | typing.SupportsIndex, hidden_size: typing.SupportsInt | typing.SupportsIndex, bias: bool = True, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
     def forward(self, input: ember._C.Tensor, hx: typing.Any = None) -> tuple[ember._C.Tensor, ember._C.Tensor]:
         ...
