@@ -13,17 +13,14 @@
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
+#include "ember/ops/linalg_checks.h"
 #include "ember/ops/reduce.h"
 
 namespace ember {
-namespace {
 
-using autograd::SavedTensor;
-using autograd::TensorList;
+namespace detail {
 
-Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
-
-void check_float(const Tensor& a, std::string_view op) {
+void check_linalg_float(const Tensor& a, std::string_view op) {
   const DType t = a.dtype();
   if (t == kFloat32 || t == kFloat64) return;
   EMBER_CHECK_AS(NotImplementedError, !is_complex(t), op, ": complex inputs are not supported by Ember. Got ", t);
@@ -33,16 +30,25 @@ void check_float(const Tensor& a, std::string_view op) {
                  torch_type_name(t));
 }
 
-void check_matrix(const Tensor& a, std::string_view op) {
+void check_linalg_matrix(const Tensor& a, std::string_view op) {
   EMBER_CHECK(a.dim() >= 2, op, ": The input tensor A must have at least 2 dimensions.");
-  check_float(a, op);
+  check_linalg_float(a, op);
 }
+
+}  // namespace detail
+
+namespace {
+
+using autograd::SavedTensor;
+using autograd::TensorList;
+
+Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
 
 void check_square(const Tensor& a, std::string_view op) {
   EMBER_CHECK(a.dim() >= 2, op, ": The input tensor A must have at least 2 dimensions.");
   EMBER_CHECK(a.size(-1) == a.size(-2), op, ": A must be batches of square matrices, but they are ", a.size(-2), " by ",
               a.size(-1), " matrices");
-  check_float(a, op);
+  detail::check_linalg_float(a, op);
 }
 
 DimVector batch_of(const Tensor& a) { return DimVector(a.sizes().begin(), a.sizes().end() - 2); }
@@ -447,7 +453,7 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrice
   if (autocast::applies("linalg_svd", A))
     return autocast::run("linalg_svd", {A},
                          [&](const autocast::Cast& cast) { return linalg_svd(cast(A), full_matrices); });
-  check_matrix(A, "linalg.svd");
+  detail::check_linalg_matrix(A, "linalg.svd");
   auto [U, S, Vh] = svd_values(A, /*vectors=*/true, full_matrices);
   if (autograd::any_requires_grad(A)) {
     auto node = autograd::make_node<SvdBackward>(A);
@@ -463,7 +469,7 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrice
 Tensor linalg_svdvals(const Tensor& A) {
   if (autocast::applies("linalg_svdvals", A))
     return autocast::run("linalg_svdvals", {A}, [&](const autocast::Cast& cast) { return linalg_svdvals(cast(A)); });
-  check_matrix(A, "linalg.svdvals");
+  detail::check_linalg_matrix(A, "linalg.svdvals");
   // NB: the gradient needs U and Vh, and the second one their own gradients: the full op then
   if (autograd::any_requires_grad(A)) return std::get<1>(linalg_svd(A, false));
   return std::get<1>(svd_values(A, /*vectors=*/false, false));
@@ -498,7 +504,7 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
     return autocast::run("linalg_qr", {A}, [&](const autocast::Cast& cast) { return linalg_qr(cast(A), mode); });
   EMBER_CHECK(mode == "reduced" || mode == "complete" || mode == "r", "qr received unrecognized mode '", mode,
               "' but expected one of 'reduced' (default), 'r', or 'complete'");
-  check_matrix(A, "linalg.qr");
+  detail::check_linalg_matrix(A, "linalg.qr");
   const DimVector batch = batch_of(A);
   const int64_t m = A.size(-2), n = A.size(-1), kq = mode == "complete" ? m : std::min(m, n);
   Tensor Q, R;
@@ -611,7 +617,7 @@ std::tuple<Tensor, Tensor> linalg_slogdet(const Tensor& A) {
 }
 
 std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
-  check_matrix(self, "geqrf");
+  detail::check_linalg_matrix(self, "geqrf");
   const DimVector batch = batch_of(self);
   const int64_t m = self.size(-2), n = self.size(-1);
   Tensor a = result(batch, {m, n}, self), tau = result(batch, {std::min(m, n)}, self);
@@ -628,7 +634,7 @@ Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, boo
   constexpr std::string_view op = "linalg.solve_triangular";
   EMBER_CHECK(A.dim() >= 2, op, ": The input tensor A must have at least 2 dimensions.");
   EMBER_CHECK(B.dim() >= 2, op, ": The input tensor B must have at least 2 dimensions.");
-  check_float(A, op);
+  detail::check_linalg_float(A, op);
   EMBER_CHECK(A.dtype() == B.dtype(), op, ": Expected A and B to have the same dtype, but found A of type ",
               torch_type_name(A.dtype()), " and B of type ", torch_type_name(B.dtype()), " instead.");
   EMBER_CHECK(A.device() == B.device(), op, ": Expected A and B on the same device, but found A on ", A.device(),
@@ -686,7 +692,7 @@ Tensor linalg_solve(const Tensor& A, const Tensor& B, bool left) {
     return autocast::run("linalg_solve", {A, B},
                          [&](const autocast::Cast& cast) { return linalg_solve(cast(A), cast(B), left); });
   check_square(A, "linalg.solve");
-  check_float(B, "linalg.solve");
+  detail::check_linalg_float(B, "linalg.solve");
   EMBER_CHECK(A.dtype() == B.dtype(), "linalg.solve: Expected A and B to have the same dtype, but found A of type ",
               torch_type_name(A.dtype()), " and B of type ", torch_type_name(B.dtype()), " instead");
   EMBER_CHECK(A.device() == B.device(), "linalg.solve: Expected A and B on the same device, but found A on ",

@@ -9,21 +9,11 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/factory.h"
 #include "ember/ops/autocast.h"
+#include "ember/ops/linalg_checks.h"
 #include "ember/ops/ops.h"
 
 namespace ember {
 namespace {
-
-void check_matrix(const Tensor& A, const char* op) {
-  EMBER_CHECK(A.dim() >= 2, op, ": The input tensor A must have at least 2 dimensions.");
-  const DType t = A.dtype();
-  if (t == kFloat32 || t == kFloat64) return;
-  EMBER_CHECK_AS(NotImplementedError, !is_complex(t), op, ": complex inputs are not supported by Ember. Got ", t);
-  EMBER_CHECK_AS(NotImplementedError, t != kFloat16 && t != kBFloat16, op, ": Low precision dtypes not supported. Got ",
-                 torch_type_name(t));
-  EMBER_CHECK_AS(NotImplementedError, false, op, ": Expected a floating point or complex tensor as input. Got ",
-                 torch_type_name(t));
-}
 
 double eps_of(DType t) {
   return t == kFloat64 ? std::numeric_limits<double>::epsilon() : std::numeric_limits<float>::epsilon();
@@ -105,7 +95,7 @@ Tensor linalg_matrix_rank(const Tensor& A, const LinalgTolerance& tol, bool herm
   if (autocast::applies("linalg_matrix_rank", A))
     return autocast::run("linalg_matrix_rank", {A},
                          [&](const autocast::Cast& cast) { return linalg_matrix_rank(cast(A), tol, hermitian); });
-  check_matrix(A, "linalg.matrix_rank");
+  detail::check_linalg_matrix(A, "linalg.matrix_rank");
   NoGradGuard no_grad;
   const Tensor S = hermitian ? abs(linalg_eigvalsh(A)) : linalg_svdvals(A);
   if (S.size(-1) == 0) return batch_zeros(A, kInt64);
@@ -118,7 +108,7 @@ LstsqResult linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double>
                          [&](const autocast::Cast& cast) { return linalg_lstsq(cast(A), cast(B), rcond, driver); });
   EMBER_CHECK(A.dim() >= 2, "torch.linalg.lstsq: input must have at least 2 dimensions.");
   EMBER_CHECK(B.dim() >= 1, "torch.linalg.lstsq: other must have at least 1 dimension.");
-  check_matrix(A, "torch.linalg.lstsq");
+  detail::check_linalg_matrix(A, "torch.linalg.lstsq");
   EMBER_CHECK(A.dtype() == B.dtype(),
               "torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's dtype ",
               torch_type_name(A.dtype()), " and other's dtype ", torch_type_name(B.dtype()));

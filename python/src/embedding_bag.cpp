@@ -36,8 +36,7 @@ void bind_embedding_bag(py::module_& nn) {
              else if (!dtype.is_none() || !device.is_none()) {
                Tensor w = bag->weight();
                if (!dtype.is_none()) w = w.to(dtype.cast<DType>());
-               if (!device.is_none())
-                 w = w.to(py::isinstance<py::str>(device) ? Device(device.cast<std::string>()) : device.cast<Device>());
+               if (!device.is_none()) w = w.to(device_of(device));
                bag->replace_parameter("weight", w.detach());
              }
              return bag;

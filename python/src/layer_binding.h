@@ -54,12 +54,14 @@ auto layer_init(F make) {
   return layer_init_impl<M>(make, &F::operator());
 }
 
+/// A device as Python names one: "cpu", "cuda:1" or an ember.device (nn.cpp).
+Device device_of(const py::handle& v);
+
 // A built layer moved to PyTorch's device= and dtype= keywords (None: left as built).
 template <typename P>
 P placed(P m, const py::object& device, const py::object& dtype) {
   if (!dtype.is_none()) m->to(dtype.cast<DType>());
-  if (!device.is_none())
-    m->to(py::isinstance<py::str>(device) ? Device(device.cast<std::string>()) : device.cast<Device>());
+  if (!device.is_none()) m->to(device_of(device));
   return m;
 }
 

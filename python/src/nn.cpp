@@ -171,11 +171,6 @@ Size2 size2_of(const py::handle& v) {
 
 py::tuple size2_tuple(Size2 s) { return py::make_tuple(s.h, s.w); }
 
-Device device_of(const py::handle& v) {
-  if (py::isinstance<py::str>(v)) return Device(v.cast<std::string>());
-  return v.cast<Device>();
-}
-
 }  // namespace
 
 std::shared_ptr<Module> hold_module(const py::handle& obj) {
@@ -189,6 +184,11 @@ std::shared_ptr<Module> hold_module(const py::handle& obj) {
   // NB: aliasing constructor: the pointer is the module, the owner is the Python object (which
   // owns the module through its holder).
   return std::shared_ptr<Module>(life, module.get());
+}
+
+Device device_of(const py::handle& v) {
+  if (py::isinstance<py::str>(v)) return Device(v.cast<std::string>());
+  return v.cast<Device>();
 }
 
 // A registered tensor as Python sees a parameter: an nn.Parameter handle (a Python subclass of

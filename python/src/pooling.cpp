@@ -12,12 +12,10 @@ namespace {
 using namespace pybind11::literals;
 namespace F = nn::functional;
 
-// A 1-D size: an int or a 1-element sequence.
-int64_t one(const py::handle& v, const char* op, const char* name) { return size1(v, op, name); }
 // An unset stride (None, or PyTorch's []): the kernel size.
 std::optional<int64_t> stride1(const py::handle& v, const char* op) {
   if (v.is_none() || (py::isinstance<py::sequence>(v) && py::len(v) == 0)) return std::nullopt;
-  return one(v, op, "stride");
+  return size1(v, op, "stride");
 }
 // A 3-D size: an int, or a sequence of 1 or 3 ints, with PyTorch's error naming the op and argument.
 Size3 size3(const py::handle& v, const char* op, const char* name) {
@@ -61,10 +59,10 @@ void bind_pool_layers(py::module_& nn) {
   auto max1 = layer_with_fields<nn::MaxPool1d>(nn, "MaxPool1d", "Max pooling along the last dim (torch.nn.MaxPool1d).");
   max1.def(
       layer_init<nn::MaxPool1d>([](py::object k, py::object s, py::object p, py::object d, bool indices, bool ceil) {
-        return nn::MaxPool1dOptions{one(k, "MaxPool1d", "kernel_size"),
+        return nn::MaxPool1dOptions{size1(k, "MaxPool1d", "kernel_size"),
                                     stride1(s, "MaxPool1d"),
-                                    one(p, "MaxPool1d", "padding"),
-                                    one(d, "MaxPool1d", "dilation"),
+                                    size1(p, "MaxPool1d", "padding"),
+                                    size1(d, "MaxPool1d", "dilation"),
                                     indices,
                                     ceil};
       }),
@@ -73,21 +71,21 @@ void bind_pool_layers(py::module_& nn) {
   forward_with_indices<nn::MaxPool1d>(max1);
   layer_with_fields<nn::AvgPool1d>(nn, "AvgPool1d", "Average pooling along the last dim (torch.nn.AvgPool1d).")
       .def(layer_init<nn::AvgPool1d>([](py::object k, py::object s, py::object p, bool ceil, bool include_pad) {
-             return nn::AvgPool1dOptions{one(k, "AvgPool1d", "kernel_size"), stride1(s, "AvgPool1d"),
-                                         one(p, "AvgPool1d", "padding"), ceil, include_pad};
+             return nn::AvgPool1dOptions{size1(k, "AvgPool1d", "kernel_size"), stride1(s, "AvgPool1d"),
+                                         size1(p, "AvgPool1d", "padding"), ceil, include_pad};
            }),
            "kernel_size"_a, "stride"_a = py::none(), "padding"_a = 0, "ceil_mode"_a = false,
            "count_include_pad"_a = true);
   layer_with_fields<nn::AdaptiveAvgPool1d>(nn, "AdaptiveAvgPool1d",
                                            "Means over output_size windows tiling the last dim.")
       .def(layer_init<nn::AdaptiveAvgPool1d>([](py::object size) {
-             return nn::AdaptiveAvgPoolOptions<int64_t>{one(size, "AdaptiveAvgPool1d", "output_size")};
+             return nn::AdaptiveAvgPoolOptions<int64_t>{size1(size, "AdaptiveAvgPool1d", "output_size")};
            }),
            "output_size"_a);
   auto amax1 = layer_with_fields<nn::AdaptiveMaxPool1d>(nn, "AdaptiveMaxPool1d",
                                                         "Maxima over output_size windows tiling the last dim.");
   amax1.def(layer_init<nn::AdaptiveMaxPool1d>([](py::object size, bool indices) {
-              return nn::AdaptiveMaxPoolOptions<int64_t>{one(size, "AdaptiveMaxPool1d", "output_size"), indices};
+              return nn::AdaptiveMaxPoolOptions<int64_t>{size1(size, "AdaptiveMaxPool1d", "output_size"), indices};
             }),
             "output_size"_a, "return_indices"_a = false);
   forward_with_indices<nn::AdaptiveMaxPool1d>(amax1);
@@ -137,7 +135,7 @@ void bind_pool_layers(py::module_& nn) {
 
   layer_with_fields<nn::LPPool1d>(nn, "LPPool1d", "Power-average pooling along the last dim (torch.nn.LPPool1d).")
       .def(layer_init<nn::LPPool1d>([](double p, py::object k, py::object s, bool ceil) {
-             return nn::LPPoolOptions<int64_t>{p, one(k, "LPPool1d", "kernel_size"), stride1(s, "LPPool1d"), ceil};
+             return nn::LPPoolOptions<int64_t>{p, size1(k, "LPPool1d", "kernel_size"), stride1(s, "LPPool1d"), ceil};
            }),
            "norm_type"_a, "kernel_size"_a, "stride"_a = py::none(), "ceil_mode"_a = false);
   layer_with_fields<nn::LPPool2d>(nn, "LPPool2d", "Power-average pooling over [N, C, H, W] (torch.nn.LPPool2d).")
@@ -156,8 +154,8 @@ void bind_pool_functions(py::module_& f) {
   f.def(
       "max_pool1d",
       [](const Tensor& x, py::object k, py::object s, py::object p, py::object d, bool ceil, bool indices) {
-        int64_t kk = one(k, "max_pool1d", "kernel_size"), pp = one(p, "max_pool1d", "padding"),
-                dd = one(d, "max_pool1d", "dilation");
+        int64_t kk = size1(k, "max_pool1d", "kernel_size"), pp = size1(p, "max_pool1d", "padding"),
+                dd = size1(d, "max_pool1d", "dilation");
         auto ss = stride1(s, "max_pool1d");
         return maybe_indices(without_gil([&] { return F::max_pool1d_with_indices(x, kk, ss, pp, dd, ceil); }), indices);
       },
@@ -166,7 +164,7 @@ void bind_pool_functions(py::module_& f) {
   f.def(
       "avg_pool1d",
       [](const Tensor& x, py::object k, py::object s, py::object p, bool ceil, bool include_pad) {
-        int64_t kk = one(k, "avg_pool1d", "kernel_size"), pp = one(p, "avg_pool1d", "padding");
+        int64_t kk = size1(k, "avg_pool1d", "kernel_size"), pp = size1(p, "avg_pool1d", "padding");
         auto ss = stride1(s, "avg_pool1d");
         return without_gil([&] { return F::avg_pool1d(x, kk, ss, pp, ceil, include_pad); });
       },
@@ -175,20 +173,20 @@ void bind_pool_functions(py::module_& f) {
   f.def(
       "adaptive_avg_pool1d",
       [](const Tensor& x, py::object size) {
-        return F::adaptive_avg_pool1d(x, one(size, "adaptive_avg_pool1d", "output_size"));
+        return F::adaptive_avg_pool1d(x, size1(size, "adaptive_avg_pool1d", "output_size"));
       },
       "input"_a, "output_size"_a, "Means over output_size windows tiling the last dim.");
   f.def(
       "adaptive_max_pool1d",
       [](const Tensor& x, py::object size, bool indices) {
-        return maybe_indices(F::adaptive_max_pool1d_with_indices(x, one(size, "adaptive_max_pool1d", "output_size")),
+        return maybe_indices(F::adaptive_max_pool1d_with_indices(x, size1(size, "adaptive_max_pool1d", "output_size")),
                              indices);
       },
       "input"_a, "output_size"_a, "return_indices"_a = false, "Maxima over output_size windows tiling the last dim.");
   f.def(
       "lp_pool1d",
       [](const Tensor& x, double p, py::object k, py::object s, bool ceil) {
-        return F::lp_pool1d(x, p, one(k, "lp_pool1d", "kernel_size"), stride1(s, "lp_pool1d"), ceil);
+        return F::lp_pool1d(x, p, size1(k, "lp_pool1d", "kernel_size"), stride1(s, "lp_pool1d"), ceil);
       },
       "input"_a, "norm_type"_a, "kernel_size"_a, "stride"_a = py::none(), "ceil_mode"_a = false,
       "(sum over each window of x^p)^(1/p) along the last dim.");
