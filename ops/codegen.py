@@ -57,6 +57,8 @@ TYPES = {
     "bool": Type("bool", None, "bool"),
     "bool?": Type("std::optional<bool>", "std::nullopt", "std::optional<bool>"),
     "str": Type("std::string_view", None, "const std::string&"),
+    "str?": Type("std::optional<std::string_view>", "std::nullopt", "const std::optional<std::string>&",
+                 "optional_view({})"),
     "ScalarType": Type("DType", None, "DType"),
     "ScalarType?": Type("std::optional<DType>", "std::nullopt", "std::optional<DType>"),
     "Device": Type("Device", None, "Device"),

@@ -12,7 +12,7 @@
 namespace ember::optim {
 namespace {
 
-double dot(const Tensor& a, const Tensor& b) { return sum(mul(a, b)).item<double>(); }
+double inner(const Tensor& a, const Tensor& b) { return sum(mul(a, b)).item<double>(); }
 double abs_max(const Tensor& t) { return amax(abs(t)).item<double>(); }
 
 // The minimum of the cubic through (x1, f1, g1) and (x2, f2, g2), clamped to the bounds (the two
@@ -47,7 +47,7 @@ LineSearch strong_wolfe(const Evaluate& evaluate, double t, const Tensor& d, dou
   const Tensor g = g0.clone();
   auto [f_new, g_new] = evaluate(t);
   int64_t evals = 1, ls_iter = 0;
-  double gtd_new = dot(g_new, d);
+  double gtd_new = inner(g_new, d);
   double t_prev = 0, f_prev = f, gtd_prev = gtd;
   Tensor g_prev = g;
   bool done = false;
@@ -71,7 +71,7 @@ LineSearch strong_wolfe(const Evaluate& evaluate, double t, const Tensor& d, dou
     t_prev = previous, f_prev = f_new, g_prev = g_new.clone(), gtd_prev = gtd_new;
     std::tie(f_new, g_new) = evaluate(t);
     ++evals;
-    gtd_new = dot(g_new, d);
+    gtd_new = inner(g_new, d);
     ++ls_iter;
   }
   if (ls_iter == max_ls) bracket = {0, t}, bracket_f = {f, f_new}, bracket_g = {g, g_new};
@@ -97,7 +97,7 @@ LineSearch strong_wolfe(const Evaluate& evaluate, double t, const Tensor& d, dou
     }
     std::tie(f_new, g_new) = evaluate(t);
     ++evals;
-    gtd_new = dot(g_new, d);
+    gtd_new = inner(g_new, d);
     ++ls_iter;
     if (f_new > f + c1 * t * gtd || f_new >= bracket_f[low]) {
       // Armijo's condition fails, or no lower than the lowest point: the new high
@@ -264,25 +264,25 @@ Tensor LBFGS::step(const Closure& user_closure) {
     } else {
       // the memory takes the last step
       const Tensor y = sub(flat_grad, prev_flat_grad), s = mul(d, t);
-      const double ys = dot(y, s);
+      const double ys = inner(y, s);
       if (ys > 1e-10) {
         if (old_dirs.size() == history_size) {  // drop the oldest (limited memory)
           old_dirs.erase(old_dirs.begin()), old_stps.erase(old_stps.begin()), ro.erase(ro.begin());
         }
         old_dirs.push_back(y), old_stps.push_back(s), ro.push_back(1.0 / ys);
-        h_diag = ys / dot(y, y);  // the scale of the initial inverse-Hessian approximation
+        h_diag = ys / inner(y, y);  // the scale of the initial inverse-Hessian approximation
       }
       // the approximate inverse Hessian times the gradient: the two-loop recursion
       if (al.size() < history_size) al.resize(history_size, 0.0);
       const size_t k = old_dirs.size();
       Tensor q = neg(flat_grad);
       for (size_t i = k; i-- > 0;) {
-        al[i] = dot(old_stps[i], q) * ro[i];
+        al[i] = inner(old_stps[i], q) * ro[i];
         q.add_(old_dirs[i], -al[i]);
       }
       d = mul(q, h_diag);
       for (size_t i = 0; i < k; ++i) {
-        const double be_i = dot(old_dirs[i], d) * ro[i];
+        const double be_i = inner(old_dirs[i], d) * ro[i];
         d.add_(old_stps[i], al[i] - be_i);
       }
     }
@@ -294,7 +294,7 @@ Tensor LBFGS::step(const Closure& user_closure) {
 
     // ---- the step length
     t = total_iter == 1 ? std::min(1.0, 1.0 / sum(abs(flat_grad)).item<double>()) * o.lr : o.lr;
-    const double gtd = dot(flat_grad, d);  // the directional derivative
+    const double gtd = inner(flat_grad, d);  // the directional derivative
     if (gtd > -o.tolerance_change) break;
 
     int64_t ls_evals = 0;

@@ -176,20 +176,15 @@ def numel(input: Tensor) -> _builtins.int:  # noqa: A002  (PyTorch's argument na
     return input.numel()
 
 
-def _values(t: Tensor) -> _np.ndarray:
-    """t's values as a NumPy array (bfloat16, which NumPy lacks, as the float32 values it holds exactly)."""
-    return (t.float() if t.dtype == bfloat16 else t).numpy(force=True)
-
-
 def allclose(input: Tensor, other: Tensor, rtol: _builtins.float = 1e-5,  # noqa: A002
              atol: _builtins.float = 1e-8, equal_nan: _builtins.bool = False) -> _builtins.bool:
-    """|input - other| <= atol + rtol * |other| everywhere (NumPy's rule)."""
-    return _builtins.bool(_np.allclose(_values(input), _values(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    """|input - other| <= atol + rtol * |other| everywhere (isclose(...).all())."""
+    return _builtins.bool(_C.isclose(input, other, rtol, atol, equal_nan).all())
 
 
 def equal(input: Tensor, other: Tensor) -> _builtins.bool:  # noqa: A002
     """True when both have the same shape and the same values."""
-    return _builtins.bool(_np.array_equal(_values(input), _values(other)))
+    return tuple(input.shape) == tuple(other.shape) and _builtins.bool(_C.eq(input, other).all())
 
 
 def meshgrid(*tensors, indexing: str = "ij"):

@@ -10,7 +10,6 @@ from typing import Any
 
 from . import _C
 from ._C import Tensor
-from . import _functions as _fn
 
 erf = _C.erf
 erfc = _C.erfc
@@ -21,10 +20,10 @@ gammaln = _C.lgamma
 expm1 = _C.expm1
 log1p = _C.log1p
 exp2 = _C.exp2
-sinc = _fn.sinc
+sinc = _C.sinc
 round = _C.round  # noqa: A001  (torch.special.round)
-logit = _fn.logit
-xlogy = _fn.xlogy
+logit = _C.logit
+xlogy = _C.xlogy
 i0 = _C.i0
 i0e = _C._special_i0e
 i1 = _C._special_i1

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "ember/core/scalar.h"
@@ -147,6 +149,10 @@ std::vector<int64_t> dims_arg(const py::handle& dim);
 /// stride=2 or stride=(2, 1), as PyTorch takes them (None: nullopt for the optional form).
 Size2 size2(const py::handle& v);
 std::optional<Size2> optional_size2(const py::handle& v);
+/// A str? argument: a view of the Python string, nullopt for None (the string outlives the call).
+inline std::optional<std::string_view> optional_view(const std::optional<std::string>& s) {
+  return s ? std::optional<std::string_view>(*s) : std::nullopt;
+}
 /// A 1-D op's size: stride=2 or stride=(2,); `op` and `name` name it in the error.
 int64_t size1(const py::handle& v, const char* op, const char* name);
 /// A registered parameter as Python sees it: its nn.Parameter handle.

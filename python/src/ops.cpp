@@ -149,6 +149,31 @@ void bind_ops(py::module_& m) {
     cls.def(name, f, py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false,
             py::kw_only(), py::arg("correction") = py::none(), doc);
   }
+  for (const char* name : {"var_mean", "std_mean"}) {
+    const bool is_var = std::string(name) == "var_mean";
+    m.def(
+        name,
+        [is_var](const Tensor& t, const py::object& dim, std::optional<bool> unbiased, bool keepdim,
+                 std::optional<int64_t> correction) {
+          const int64_t c = correction_of(unbiased, correction);
+          auto [spread, mean] =
+              is_var ? ember::var_mean(t, dims_arg(dim), c, keepdim) : ember::std_mean(t, dims_arg(dim), c, keepdim);
+          return py::make_tuple(spread, mean);
+        },
+        py::arg("input"), py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false,
+        py::kw_only(), py::arg("correction") = py::none(),
+        is_var ? "(var, mean) over dim in one call, past a sum's overflow as PyTorch's Welford pass."
+               : "(std, mean) over dim in one call, past a sum's overflow as PyTorch's Welford pass.");
+  }
+
+  m.def(
+      "cartesian_prod",
+      [](const py::args& tensors) {
+        std::vector<Tensor> list;
+        for (const py::handle& t : tensors) list.push_back(t.cast<Tensor>());
+        return cartesian_prod(list);
+      },
+      "Every combination of the 1-D tensors' entries, one per row (itertools.product's order).");
 
   m.def("where", [](const Tensor& cond) { return nonzero_tuple(cond); }, py::arg("condition"),
         "where(condition): nonzero(condition, as_tuple=True).");

@@ -51,7 +51,7 @@ Tensor conv3d_loops(const Tensor& x, const Tensor& w, const Tensor& b, Size3 s, 
   return y;
 }
 
-double dot(const Tensor& a, const Tensor& b) { return sum(a * b).item<double>(); }
+double inner(const Tensor& a, const Tensor& b) { return sum(a * b).item<double>(); }
 
 }  // namespace
 
@@ -94,7 +94,7 @@ TEST(Conv3dTest, TransposedConvolutionsAreTheAdjoints) {
     op = Size3(extra[0], extra[1], extra[2]);
     Tensor xt = F::conv_transpose3d(y, wg, Tensor(), s, p, op, groups, d);
     ASSERT_EQ(xt.sizes(), x.sizes());
-    EXPECT_NEAR(dot(y0, y), dot(x, xt), 1e-9 * std::abs(dot(y0, y)));
+    EXPECT_NEAR(inner(y0, y), inner(x, xt), 1e-9 * std::abs(inner(y0, y)));
   }
   // conv_transpose1d against conv1d
   Tensor a = seeded_randn({2, 4, 11}, 10), k = seeded_randn({6, 2, 3}, 11);
@@ -102,7 +102,7 @@ TEST(Conv3dTest, TransposedConvolutionsAreTheAdjoints) {
   Tensor v = seeded_randn(fa.sizes().std_vec(), 12);
   Tensor at = F::conv_transpose1d(v, k, Tensor(), 2, 1, 0, 2, 2);
   ASSERT_EQ(at.sizes(), a.sizes());
-  EXPECT_NEAR(dot(fa, v), dot(a, at), 1e-9 * std::abs(dot(fa, v)));
+  EXPECT_NEAR(inner(fa, v), inner(a, at), 1e-9 * std::abs(inner(fa, v)));
   // the bias adds per output channel
   Tensor bias = seeded_randn({3}, 13);
   Tensor wt = seeded_randn({4, 3, 2, 2, 2}, 14), yy = seeded_randn({1, 4, 3, 3, 3}, 15);

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'can_cast', 'cat', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv_transpose2d', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'distributed', 'div', 'divide', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'histc', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'multinomial', 'multiply', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'rad2deg', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'topk', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'view_as_complex', 'view_as_real', 'where', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -87,18 +87,6 @@ class Tensor:
         (arg0: object, **kwargs) -> None
         """
     @staticmethod
-    def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: typing.Any = 1) -> Tensor:
-        """
-        input + value * tensor1 / tensor2, every operand first cast to the dtype the three promote to;
-            integer tensor1 and tensor2 are refused, as PyTorch refuses them.
-        """
-    @staticmethod
-    def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: typing.Any = 1) -> Tensor:
-        """
-        input + value * tensor1 * tensor2, every operand first cast to the dtype the three promote to
-            (value does not take part, as PyTorch's scalar; an integer dtype truncates it).
-        """
-    @staticmethod
     def cholesky(input: Tensor, upper: bool = False) -> Tensor:
         """
         torch.cholesky(A, upper=False) of PyTorch before 2.x removed it: linalg.cholesky.
@@ -114,62 +102,13 @@ class Tensor:
         clamp(input, min=min).
         """
     @staticmethod
-    def count_nonzero(input: Tensor, dim: typing.Any = None) -> Tensor:
-        """
-        The number of nonzero elements (along dim), as int64.
-        """
-    @staticmethod
-    def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
-        """
-        The cross product of 3-vectors along dim (the first dim of size 3 when None).
-        """
-    def deg2rad(self) -> Tensor:
-        """
-        self * pi / 180; integer and bool tensors compute in the default float dtype.
-        """
-    @staticmethod
     def det(A: Tensor) -> Tensor:
         """
         The determinant of each matrix of A [..., n, n]: the sign of the row permutation times the
             product of U's diagonal (0 for a singular matrix).
         """
     @staticmethod
-    def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
-        """
-        The p-norm of input - other, flattened.
-        """
-    @staticmethod
-    def dot(input: Tensor, tensor: Tensor) -> Tensor:
-        """
-        The inner product of two 1-D tensors (a 0-d tensor).
-        """
-    def exp2(self) -> Tensor:
-        """
-        2^self; integer and bool tensors compute in the default float dtype.
-        """
-    def fmax(self, other: Tensor) -> Tensor:
-        """
-        maximum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as maximum's; a NaN operand gets none.
-        """
-    def fmin(self, other: Tensor) -> Tensor:
-        """
-        minimum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as minimum's; a NaN operand gets none.
-        """
-    @staticmethod
-    def heaviside(input: Tensor, values: Tensor) -> Tensor:
-        """
-        values where input is 0, else 1 where input > 0 and 0 elsewhere (NaN too, as PyTorch's
-            input > 0); in the dtype the two promote to (int stays int, bool bool).
-        """
-    @staticmethod
-    def hypot(input: Tensor, other: Tensor) -> Tensor:
-        """
-        sqrt(input^2 + other^2), elementwise and broadcast, in the dtype the two promote to (both
-            cast to it first, so a float32 operand does not round a float64 result); other must be a
-            tensor, as PyTorch's.
-        """
-    @staticmethod
-    def index_put(input: Tensor, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
+    def index_put(*args, **kwargs) -> Tensor:
         """
         A copy of input with input[indices] = values, or += with accumulate (repeated indices add).
         """
@@ -179,36 +118,9 @@ class Tensor:
         The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one.
         """
     @staticmethod
-    def isclose(input: Tensor, other: typing.Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-        """
-        |input - other| <= atol + rtol * |other| elementwise (equal infinities are close, NaN only with
-            equal_nan), as PyTorch's.
-        """
-    @staticmethod
-    def kron(input: Tensor, other: Tensor) -> Tensor:
-        """
-        The Kronecker product (the dims of the shorter one counted from the right).
-        """
-    @staticmethod
-    def lerp(input: Tensor, end: Tensor, weight: typing.Any) -> Tensor:
-        """
-        input + weight * (end - input) where |weight| < 0.5, else end - (end - input) * (1 - weight):
-            PyTorch's two forms, each exact at its own end (lerp(a, b, 1) is b), and so infinite where that
-            end is (lerp(inf, 1, 0.75) is inf, not inf - inf).
-        """
-    @staticmethod
     def logdet(input: Tensor) -> Tensor:
         """
         log det A (torch.logdet): NaN where det < 0, -inf where it is 0.
-        """
-    def logical_xor(self, other: Tensor) -> Tensor:
-        """
-        (self != 0) xor (other != 0), broadcast; bool.
-        """
-    @staticmethod
-    def logit(input: Tensor, eps: typing.Any = None) -> Tensor:
-        """
-        log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given.
         """
     @staticmethod
     def matrix_exp(A: Tensor) -> Tensor:
@@ -218,14 +130,8 @@ class Tensor:
     @staticmethod
     def matrix_power(A: Tensor, n: int) -> Tensor:
         """
-        A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0 (float
-            only). Integer matrices work for n >= 0.
-        """
-    @staticmethod
-    def median(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> typing.Any:
-        """
-        The lower median, NaN where there is a NaN (PyTorch's rule): of all elements (a 0-d tensor;
-            NaN for no elements), or along dim as (values, indices), the index of a NaN row its first NaN.
+        A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0
+            (C++: ops/linalg_composite.h).
         """
     @staticmethod
     def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
@@ -234,45 +140,7 @@ class Tensor:
             ones) and the index of its last occurrence; dim is removed unless keepdim.
         """
     @staticmethod
-    def moveaxis(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
-        """
-        input with dims `source` moved to positions `destination` (an int or a sequence each), the
-            others keeping their order.
-        """
-    @staticmethod
-    def movedim(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
-        """
-        input with dims `source` moved to positions `destination` (an int or a sequence each), the
-            others keeping their order.
-        """
-    @staticmethod
-    def msort(input: Tensor) -> Tensor:
-        """
-        input sorted along its first dim (sort(input, 0).values).
-        """
-    @staticmethod
-    def mv(input: Tensor, vec: Tensor) -> Tensor:
-        """
-        [n, m] @ [m] -> [n].
-        """
-    @staticmethod
-    def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
-        """
-        NaN, +inf and -inf replaced by nan, posinf and neginf (the dtype's largest and lowest values
-            when None); integer tensors come back unchanged.
-        """
-    @staticmethod
-    def nanmean(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
-        """
-        mean over the elements that are not NaN (floating dtypes, as PyTorch).
-        """
-    @staticmethod
-    def nansum(input: Tensor, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
-        """
-        sum with NaN counted as 0 (over every dim when dim is None, kept as size 1 with keepdim).
-        """
-    @staticmethod
-    def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    def pinverse(*args, **kwargs) -> Tensor:
         """
         torch.pinverse: pinv with rtol = rcond.
         """
@@ -288,27 +156,6 @@ class Tensor:
         torch.qr: linalg.qr with mode 'reduced' (some) or 'complete'.
         """
     @staticmethod
-    def quantile(input: Tensor, q: typing.Any, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
-        """
-        The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of the flattened input or along dim,
-            interpolated between the two nearest sorted values as `interpolation` says (linear, lower,
-            higher, nearest, midpoint); NaN where the values include a NaN. A tensor q adds a leading dim.
-        """
-    def rad2deg(self) -> Tensor:
-        """
-        self * 180 / pi; integer and bool tensors compute in the default float dtype.
-        """
-    @staticmethod
-    def signbit(input: Tensor) -> Tensor:
-        """
-        Whether the sign bit is set (true for -0.0 and negative NaN-free values).
-        """
-    @staticmethod
-    def sinc(input: Tensor) -> Tensor:
-        """
-        sin(pi x) / (pi x), 1 at 0; integers in the default float dtype.
-        """
-    @staticmethod
     def slogdet(A: Tensor) -> SlogdetResult:
         """
         (sign, logabsdet): det A = sign * exp(logabsdet); sign 0 and logabsdet -inf when singular.
@@ -320,49 +167,16 @@ class Tensor:
             compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's.
         """
     @staticmethod
-    def take(input: Tensor, index: Tensor) -> Tensor:
-        """
-        input's elements at the flat (row-major) positions index, in index's shape; a negative index
-            counts from the end, as PyTorch's.
-        """
-    @staticmethod
-    def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
-        """
-        gather along dim, input and indices broadcast against each other outside it (flattened when
-            dim is None).
-        """
-    @staticmethod
     def tensor_split(input: Tensor, indices_or_sections: typing.Any, dim: int = 0) -> tuple:
         """
         Views of input split along dim: into n nearly equal parts (the first ones one longer), or at
             the given indices.
         """
     @staticmethod
-    def trace(input: Tensor) -> Tensor:
-        """
-        The sum of a matrix's diagonal.
-        """
-    @staticmethod
-    def unflatten(input: Tensor, dim: int, sizes: typing.Sequence[int]) -> Tensor:
-        """
-        input with dim split into `sizes` (one of them may be -1, inferred from the others: the
-            sizes are resolved here, so a zero-size dim splits too, as long as -1 is determined).
-        """
-    @staticmethod
     def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> typing.Any:
         """
-        The distinct values of input, ascending (for dim=None, the flattened input; else the distinct
-            slices along dim, in lexicographic order), and optionally where each element (slice) sits among
-            them (return_inverse) and how often each occurs (return_counts): a sort, then the places where the
-            sorted values change.
-        """
-    @staticmethod
-    def xlogy(input: typing.Any, other: typing.Any) -> Tensor:
-        """
-        input * log(other), 0 where input is 0 unless other is NaN (PyTorch's convention for entropy
-            terms: 0 log 0 = 0). Either side may be a number. Computed in the dtype the two promote to
-            (integers to the default dtype; a 0-d float64 other leaves a float32 input float32), with
-            PyTorch's gradients (_XLogY).
+        The distinct values of input, ascending (with dim, the distinct slices along dim), and with
+            return_inverse / return_counts where each entry sits among them and how often each occurs.
         """
     def __abs__(self) -> Tensor:
         ...
@@ -617,9 +431,17 @@ class Tensor:
         """
     def add_(self, other: typing.Any, *, alpha: typing.Any = 1) -> Tensor:
         ...
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> Tensor:
+        """
+        self + value * tensor1 / tensor2, the three cast to the dtype they promote to first; integer tensor1 and tensor2 are refused, as PyTorch refuses them.
+        """
     def addcdiv_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(addcdiv(self, ...)).
+        """
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> Tensor:
+        """
+        self + value * tensor1 * tensor2, the three cast to the dtype they promote to first (value does not take part; an integer dtype truncates it). float32 and narrower round once, as PyTorch's fused multiply-add. Each gradient is taken at the broadcast shape, then summed to its operand's.
         """
     def addcmul_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -983,8 +805,16 @@ class Tensor:
         """
         In place: self.copy_(cosh(self, ...)).
         """
+    def count_nonzero(self, dim: typing.Any = None) -> Tensor:
+        """
+        The number of nonzero entries over dim (every dim when None), int64.
+        """
     def cpu(self) -> Tensor:
         ...
+    def cross(self, other: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        The cross product of 3-vectors along dim (None: the first dim of size 3); self and other broadcast and must have one dtype.
+        """
     def cuda(self, device: typing.Any = None, non_blocking: bool = False, memory_format: typing.Any = None) -> Tensor:
         ...
     def cummax(self, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
@@ -1013,6 +843,10 @@ class Tensor:
         """
     def data_ptr(self) -> int:
         ...
+    def deg2rad(self) -> Tensor:
+        """
+        self * pi / 180; integer and bool tensors compute in the default float dtype.
+        """
     def deg2rad_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(deg2rad(self, ...)).
@@ -1052,6 +886,10 @@ class Tensor:
         """
     def dim(self) -> int:
         ...
+    def dist(self, other: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2) -> Tensor:
+        """
+        The p-norm of self - other, flattened (inf: the largest difference; 0: the number of entries that differ). The gradient is 0 where the difference is 0.
+        """
     def div(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
         """
         div(*args, **kwargs)
@@ -1085,6 +923,10 @@ class Tensor:
     def divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(div(self, ...)).
+        """
+    def dot(self, tensor: Tensor) -> Tensor:
+        """
+        The inner product of two 1-D tensors of one length (a 0-d tensor).
         """
     def double(self) -> Tensor:
         ...
@@ -1131,6 +973,10 @@ class Tensor:
     def exp(self) -> Tensor:
         """
         e^self; integer tensors compute in float32.
+        """
+    def exp2(self) -> Tensor:
+        """
+        2^self; integer and bool tensors compute in the default float dtype.
         """
     def exp2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1204,6 +1050,14 @@ class Tensor:
         """
         In place: self.copy_(floor_divide(self, ...)).
         """
+    def fmax(self, other: Tensor) -> Tensor:
+        """
+        maximum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as maximum's; a NaN operand gets none.
+        """
+    def fmin(self, other: Tensor) -> Tensor:
+        """
+        minimum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as minimum's; a NaN operand gets none.
+        """
     @typing.overload
     def fmod(self, other: Tensor) -> Tensor:
         """
@@ -1275,6 +1129,10 @@ class Tensor:
         """
     def half(self) -> Tensor:
         ...
+    def heaviside(self, values: Tensor) -> Tensor:
+        """
+        values where self is 0, else 1 where self > 0 and 0 elsewhere (NaN too), in the dtype the two promote to. self gets a zero gradient (a step's, almost everywhere), values grad where self is 0.
+        """
     def heaviside_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(heaviside(self, ...)).
@@ -1282,6 +1140,10 @@ class Tensor:
     def histc(self, bins: typing.SupportsInt | typing.SupportsIndex = 100, min: bool | int | float = 0, max: bool | int | float = 0) -> Tensor:
         """
         Histogram of bins equal bins over [min, max] (the data's range when min == max) in self's dtype; entries outside are ignored, the right edge is in the last bin.
+        """
+    def hypot(self, other: Tensor) -> Tensor:
+        """
+        sqrt(self^2 + other^2) without overflow or underflow in between (float32 and narrower in float64), inf where either is infinite (even against NaN, as C's hypot); in the dtype the two promote to, which must be floating, as PyTorch's. Gradients grad self / r and grad other / r.
         """
     def hypot_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1368,6 +1230,10 @@ class Tensor:
         """
         True after share_memory_() and for CUDA tensors, as in torch.
         """
+    def isclose(self, other: Tensor, rtol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-08, equal_nan: bool = False) -> Tensor:
+        """
+        |self - other| <= atol + rtol * |other| elementwise, broadcast (equal infinities are close, NaN only with equal_nan); integers within a tolerance compare in the default float dtype.
+        """
     def isfinite(self) -> Tensor:
         """
         Where self is neither NaN nor infinite (bool); true everywhere for integer tensors.
@@ -1384,6 +1250,10 @@ class Tensor:
         """
         The value of a one-element tensor as a Python number.
         """
+    def kron(self, other: Tensor) -> Tensor:
+        """
+        The Kronecker product; the dims of the one with fewer are counted from the right.
+        """
     def kthvalue(self, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, keepdim: bool = False) -> typing.Any:
         """
         The k-th smallest entry (k from 1) along dim and its index.
@@ -1399,6 +1269,16 @@ class Tensor:
     def le_(self, other: typing.Any) -> Tensor:
         """
         In place: self.copy_(le(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        """
+    @typing.overload
+    def lerp(self, end: Tensor, weight: Tensor) -> Tensor:
+        """
+        self + weight * (end - self) where |weight| < 0.5, else end - (end - self) * (1 - weight): PyTorch's two forms, each exact at its own end. All three broadcast; a bool weight counts as 0 and 1. Gradients grad (1 - weight), grad weight and grad (end - self).
+        """
+    @typing.overload
+    def lerp(self, end: Tensor, weight: bool | int | float) -> Tensor:
+        """
+        lerp with a number weight (gradients grad (1 - weight) and grad weight).
         """
     def lerp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1488,9 +1368,17 @@ class Tensor:
         """
         In place, outside the graph: self.copy_(logical_or(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
         """
+    def logical_xor(self, other: Tensor) -> Tensor:
+        """
+        (self != 0) xor (other != 0), broadcast; bool.
+        """
     def logical_xor_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place, outside the graph: self.copy_(logical_xor(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
+        """
+    def logit(self, eps: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        log(p / (1 - p)), p = self clamped to [eps, 1 - eps] when eps is given. PyTorch's gradient grad / (x (1 - x)): grad * inf at 0 and 1, NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it.
         """
     def logit_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1578,6 +1466,16 @@ class Tensor:
         Mean over dim (every dim when empty), of a floating tensor (or of self in dtype).
         """
     @typing.overload
+    def median(self) -> Tensor:
+        """
+        The lower median of every entry (a 0-d tensor), NaN where there is a NaN (an empty tensor's: NaN, an integer dtype's lowest value). The gradient is split evenly among the entries equal to it.
+        """
+    @typing.overload
+    def median(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
+        """
+        (values, indices) of the lower median along dim; a slice with a NaN gives NaN and the index of its first NaN. The gradient goes to the median's entry.
+        """
+    @typing.overload
     def min(self) -> Tensor:
         """
         The smallest element as a 0-d tensor; empty tensors refused.
@@ -1599,6 +1497,18 @@ class Tensor:
     def mm(self, mat2: Tensor) -> Tensor:
         """
         Product of two matrices (2-D tensors).
+        """
+    def moveaxis(self, source: typing.Any, destination: typing.Any) -> Tensor:
+        """
+        A view with dims source moved to positions destination, the other dims keeping their order.
+        """
+    def movedim(self, source: typing.Any, destination: typing.Any) -> Tensor:
+        """
+        A view with dims source moved to positions destination, the other dims keeping their order.
+        """
+    def msort(self) -> Tensor:
+        """
+        self sorted along its first dim (sort(self, 0).values).
         """
     @typing.overload
     def mul(self, other: Tensor) -> Tensor:
@@ -1626,13 +1536,29 @@ class Tensor:
         """
         In place: self.copy_(mul(self, ...)).
         """
+    def mv(self, vec: Tensor) -> Tensor:
+        """
+        [n, m] @ [m] -> [n].
+        """
     def mvlgamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(multigammaln(self, ...)).
         """
+    def nan_to_num(self, nan: typing.SupportsFloat | typing.SupportsIndex | None = None, posinf: typing.SupportsFloat | typing.SupportsIndex | None = None, neginf: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        NaN, +inf and -inf replaced by nan (0 when None), posinf and neginf (the dtype's largest and lowest finite values when None); integer and bool tensors come back as a copy. Gradient grad where self is finite, else 0 (NaN where grad is).
+        """
     def nan_to_num_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(nan_to_num(self, ...)).
+        """
+    def nanmean(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        The mean of the entries that are not NaN (floating tensors only); NaN where every entry is.
+        """
+    def nansum(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        sum with NaN counted as 0. Gradient grad where self is not NaN, else 0 (NaN where grad is), as PyTorch's.
         """
     def narrow(self, dim: typing.SupportsInt | typing.SupportsIndex, start: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -1759,6 +1685,18 @@ class Tensor:
     def put_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(put(self, ...)).
+        """
+    @typing.overload
+    def quantile(self, q: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
+        """
+        The q-th quantiles (q 0-d or 1-D, in [0, 1]) of the flattened self or along dim, between the two nearest sorted values as interpolation says (linear, lower, higher, nearest, midpoint); NaN where a slice holds NaN. A 1-D q adds a leading dim. Linear interpolation is lerp, so q gets a gradient too.
+        """
+    @typing.overload
+    def quantile(self, q: typing.SupportsFloat | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
+        ...
+    def rad2deg(self) -> Tensor:
+        """
+        self * 180 / pi; integer and bool tensors compute in the default float dtype.
         """
     def rad2deg_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1914,6 +1852,10 @@ class Tensor:
         """
         In place: self.copy_(sign(self, ...)).
         """
+    def signbit(self) -> Tensor:
+        """
+        Whether the sign bit is set (true for -0.0 and negative numbers; integers: self < 0); bool.
+        """
     def sin(self) -> Tensor:
         """
         Sine (radians). Integer tensors compute in float32.
@@ -1921,6 +1863,10 @@ class Tensor:
     def sin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(sin(self, ...)).
+        """
+    def sinc(self) -> Tensor:
+        """
+        sin(pi self) / (pi self), 1 at 0; integers in the default float dtype. PyTorch's gradient (pi x cos(pi x) - sin(pi x)) / (pi x^2), computed in float64 for float32 and narrower, 0 where pi x^2 is 0.
         """
     def sinc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -2042,6 +1988,14 @@ class Tensor:
         """
     def t_(self) -> typing.Any:
         ...
+    def take(self, index: Tensor) -> Tensor:
+        """
+        self's entries at the flat row-major positions index, in index's shape; a negative index counts from the end. An index outside [-numel, numel) is an IndexError naming it.
+        """
+    def take_along_dim(self, indices: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        gather along dim, self and indices broadcast against each other outside it (of the flattened self, at the flattened indices, when dim is None).
+        """
     def tan(self) -> Tensor:
         """
         Tangent (radians). Integer tensors compute in float32.
@@ -2058,8 +2012,10 @@ class Tensor:
         """
         In place: self.copy_(tanh(self, ...)).
         """
-    def tile(self, *dims):
-        ...
+    def tile(self, *args) -> Tensor:
+        """
+        self repeated dims[d] times along each dim; fewer dims than self.dim() count from the right (PyTorch's rule), more add leading dims.
+        """
     def to(self, *args: typing.Any, non_blocking: bool = False, copy: bool = False, memory_format: typing.Any = None, **kwargs: typing.Any) -> Tensor:
         ...
     def tolist(self) -> typing.Any:
@@ -2069,6 +2025,10 @@ class Tensor:
     def topk(self, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, largest: bool = True, sorted: bool = True) -> typing.Any:
         """
         The k largest (or smallest) entries along dim and their indices, in sorted order.
+        """
+    def trace(self) -> Tensor:
+        """
+        The sum of a matrix's diagonal.
         """
     def transpose(self, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -2120,6 +2080,10 @@ class Tensor:
         """
         Every entry of dim, as views (select).
         """
+    def unflatten(self, dim: typing.SupportsInt | typing.SupportsIndex, sizes: typing.Any) -> Tensor:
+        """
+        self with dim split into sizes; one size may be -1 (inferred from the others, while that is determined: not where another size is 0).
+        """
     def unfold(self, dimension: int, size: int, step: int) -> Tensor:
         """
         A view of the windows of `size` elements every `step` along dimension: that dim counts the
@@ -2149,6 +2113,14 @@ class Tensor:
         view(other's shape).
         """
     def where(self, condition: Tensor, other: typing.Any) -> Tensor:
+        ...
+    @typing.overload
+    def xlogy(self, other: Tensor) -> Tensor:
+        """
+        self * log(other), 0 where self is 0 unless other is NaN (0 log 0 = 0), broadcast, in the dtype the two promote to (integers: the default float dtype). PyTorch's gradients: xlogy(grad, other) to self (0 where self is 0 and other <= 0) and grad self / other to other.
+        """
+    @typing.overload
+    def xlogy(self, other: bool | int | float) -> Tensor:
         ...
     def xlogy_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -2338,6 +2310,10 @@ def _linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     """
     L with A = L L^T (lower triangular, positive diagonal) for symmetric positive-definite A [..., n, n], reading its lower triangle; U = L^T when upper. LinAlgError names the first leading minor that is not positive-definite. The gradient is symmetric, as PyTorch's.
     """
+def _linalg_cond(A: Tensor, p: typing.Any = None) -> Tensor:
+    """
+    The condition number of each matrix (torch.linalg.cond).
+    """
 def _linalg_det(A: Tensor) -> Tensor:
     """
     The determinant of each matrix of A [..., n, n]: the sign of LU's row permutation times the product of U's diagonal (0 for a singular matrix). Gradient det(A) A^-T, and the cofactor matrix (by the SVD) where A is singular.
@@ -2354,9 +2330,33 @@ def _linalg_inv(A: Tensor) -> Tensor:
     """
     The inverse of each matrix of A [..., n, n], by LU with partial pivoting; LinAlgError naming U's first zero diagonal element for a singular one. Gradient -A^-T G A^-T.
     """
+def _linalg_lstsq(A: Tensor, B: Tensor, rcond: typing.SupportsFloat | typing.SupportsIndex | None = None, driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """
+    (solution, residuals, rank, singular_values) of the least-squares problem (torch.linalg.lstsq).
+    """
 def _linalg_matrix_exp(A: Tensor) -> Tensor:
     """
     exp(A) = sum A^k / k! of each matrix of A [..., n, n]: Higham's scaling and squaring with the [13/13] Pade approximant, in float64 (float32 rounded once), composed of matmul and linalg_solve, so autograd differentiates it (twice too). A matrix with a NaN or an inf gives NaN.
+    """
+def _linalg_matrix_norm(A: Tensor, ord: typing.Any = 'fro', dim: typing.Any = (-2, -1), keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    The matrix norm over the two dims (torch.linalg.matrix_norm).
+    """
+def _linalg_matrix_power(A: Tensor, n: typing.Any) -> Tensor:
+    """
+    A^n by repeated squaring (torch.linalg.matrix_power).
+    """
+def _linalg_matrix_rank(A: Tensor, tol: typing.Any = None, hermitian: bool = False, atol: typing.Any = None, rtol: typing.Any = None) -> Tensor:
+    """
+    How many singular values of each matrix are above the tolerance (torch.linalg.matrix_rank).
+    """
+def _linalg_norm(A: Tensor, ord: typing.Any = None, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    A vector norm over one dim, a matrix norm over two (torch.linalg.norm).
+    """
+def _linalg_pinv(A: Tensor, rcond: typing.Any = None, hermitian: bool = False, atol: typing.Any = None, rtol: typing.Any = None) -> Tensor:
+    """
+    The Moore-Penrose pseudo-inverse of each matrix of A (torch.linalg.pinv).
     """
 def _linalg_qr(A: Tensor, mode: str = 'reduced') -> tuple[Tensor, Tensor]:
     """
@@ -2382,6 +2382,10 @@ def _linalg_svdvals(A: Tensor) -> Tensor:
     """
     The singular values of A [..., m, n], descending ([..., min(m, n)]); gradient U diag(gS) Vh.
     """
+def _linalg_vector_norm(x: Tensor, ord: typing.SupportsFloat | typing.SupportsIndex = 2.0, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    (sum |x|^ord)^(1/ord) over dim (torch.linalg.vector_norm).
+    """
 def _set_autocast_state(device_type: str, enabled: bool, dtype: _dtype, cache_enabled: bool) -> None:
     ...
 def _set_conv_winograd(enabled: bool) -> None:
@@ -2400,13 +2404,25 @@ def _special_i1e(input: Tensor) -> Tensor:
     """
     exp(-|x|) i1(x) (ember.special.i1e). Integer tensors compute in float32. Gradient: special_i0e(input) - special_i1e(input) (sign(input) + 1 / input), 1/2 at 0.
     """
+def _standard_gamma_grad(self: Tensor, output: Tensor) -> Tensor:
+    """
+    dz/dalpha at Gamma(alpha, 1) draws z (torch._standard_gamma_grad), computed in double.
+    """
 def _tensor_object_state(arg0: Tensor) -> tuple[bool, bool, int]:
     """
     (has an object, the tensor owns it, C++ handles): for tests of the object's lifetime.
     """
+def _tensordot(a: Tensor, b: Tensor, dims_a: typing.Any, dims_b: typing.Any) -> Tensor:
+    """
+    The contraction of a's dims_a with b's dims_b (pairwise equal sizes): the free dims of a, then those of b. a and b must have one dtype. Python's tensordot(a, b, dims) builds the two lists.
+    """
 def _throw(kind: str, message: str) -> None:
     """
     Throws the named ember exception (tests the mapping).
+    """
+def _unique(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """
+    (values, inverse, counts): the distinct values of input ascending (with dim, the distinct slices along dim in lexicographic order), where each entry (slice) sits among them, and how often each occurs; inverse and counts are empty unless asked for. Python's unique picks the parts.
     """
 def abs(input: Tensor) -> Tensor:
     """
@@ -2437,6 +2453,14 @@ def add(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tenso
 def add(input: Tensor, other: bool | int | float, *, alpha: bool | int | float = 1) -> Tensor:
     """
     input + alpha * other for a Python number other.
+    """
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> Tensor:
+    """
+    input + value * tensor1 / tensor2, the three cast to the dtype they promote to first; integer tensor1 and tensor2 are refused, as PyTorch refuses them.
+    """
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> Tensor:
+    """
+    input + value * tensor1 * tensor2, the three cast to the dtype they promote to first (value does not take part; an integer dtype truncates it). float32 and narrower round once, as PyTorch's fused multiply-add. Each gradient is taken at the broadcast shape, then summed to its operand's.
     """
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
     """
@@ -2606,13 +2630,25 @@ def broadcast_to(input: Tensor, size: typing.Any) -> Tensor:
     """
     expand(size).
     """
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
+    """
+    For each value, the index of the bucket of the sorted 1-D boundaries it falls in: searchsorted (boundaries, input, right).
+    """
 def can_cast(from_: _dtype, to: _dtype) -> bool:
     """
     Whether a value of dtype from_ may be cast to `to` (PyTorch's rule).
     """
+def cartesian_prod(*args) -> Tensor:
+    """
+    Every combination of the 1-D tensors' entries, one per row (itertools.product's order).
+    """
 def cat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """
     Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
+    """
+def cdist(x1: Tensor, x2: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, compute_mode: str = 'use_mm_for_euclid_dist_if_necessary') -> Tensor:
+    """
+    The p-norm distances between the rows of x1 [*, P, M] and of x2 [*, R, M]: [*, P, R]. PyTorch's gradients: for p = 2, 0 where a distance is 0; for p = 1, grad * sign(x1 - x2); p = 0 counts the differing entries (NaN where one is NaN) with a zero gradient.
     """
 def ceil(input: Tensor) -> Tensor:
     """
@@ -2646,6 +2682,10 @@ def clone(input: Tensor) -> Tensor:
     """
     A contiguous copy that stays in the graph.
     """
+def combinations(input: Tensor, r: typing.SupportsInt | typing.SupportsIndex = 2, with_replacement: bool = False) -> Tensor:
+    """
+    The r-entry combinations of a 1-D tensor's entries, one per row (itertools' order).
+    """
 def concat(tensors: collections.abc.Sequence[Tensor], dim: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """
     Concatenation along dim, in the promoted dtype; sizes must match outside dim; 1-D tensors of shape [0] are skipped (PyTorch's legacy rule).
@@ -2658,9 +2698,21 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: ty
     """
     2-D cross-correlation of [N, C, H, W] (or [C, H, W]) with weight [O, C / groups, kH, kW] and optional bias [O]; padding may also be "valid" or "same".
     """
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, int, int] = 1, padding: typing.Any = 0, dilation: int | tuple[int, int, int] = 1, groups: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
+    """
+    3-D cross-correlation of [N, C, D, H, W] (or [C, D, H, W]) with weight [O, C / groups, kD, kH, kW]; padding may also be "valid" or "same".
+    """
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, dilation: typing.Any = 1) -> Tensor:
+    """
+    The transposed 1-D convolution of [N, Cin, L] (or [Cin, L]) with weight [Cin, Cout / groups, k].
+    """
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: typing.Any = 1, padding: typing.Any = 0, output_padding: typing.Any = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, dilation: typing.Any = 1) -> Tensor:
     """
     The transposed 2-D convolution (conv2d's gradient in its input) of [N, Cin, H, W] (or [Cin, H, W]) with weight [Cin, Cout / groups, kH, kW] and optional bias [Cout].
+    """
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, int, int] = 1, padding: int | tuple[int, int, int] = 0, output_padding: int | tuple[int, int, int] = 0, groups: typing.SupportsInt | typing.SupportsIndex = 1, dilation: int | tuple[int, int, int] = 1) -> Tensor:
+    """
+    The transposed 3-D convolution of [N, Cin, D, H, W] (or 4-D) with weight [Cin, Cout / groups, kD, kH, kW].
     """
 def cos(input: Tensor) -> Tensor:
     """
@@ -2669,6 +2721,14 @@ def cos(input: Tensor) -> Tensor:
 def cosh(input: Tensor) -> Tensor:
     """
     Hyperbolic cosine. Integer tensors compute in float32.
+    """
+def count_nonzero(input: Tensor, dim: typing.Any = None) -> Tensor:
+    """
+    The number of nonzero entries over dim (every dim when None), int64.
+    """
+def cross(input: Tensor, other: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    The cross product of 3-vectors along dim (None: the first dim of size 3); input and other broadcast and must have one dtype.
     """
 def cummax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     """
@@ -2710,6 +2770,10 @@ def digamma(input: Tensor) -> Tensor:
     """
     The logarithmic derivative of Gamma, psi(input): -inf at +0 (+inf at -0), NaN at the negative integers. Integer tensors compute in float32. Gradient: polygamma(1, input).
     """
+def dist(input: Tensor, other: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2) -> Tensor:
+    """
+    The p-norm of input - other, flattened (inf: the largest difference; 0: the number of entries that differ). The gradient is 0 where the difference is 0.
+    """
 @typing.overload
 def div(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -2726,6 +2790,10 @@ def divide(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def divide(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """
+    The inner product of two 1-D tensors of one length (a 0-d tensor).
+    """
 def dropout(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, training: bool = True, *, generator: Generator | None = None) -> Tensor:
     """
     Zeroes each element with probability p and scales the rest by 1 / (1 - p) in training; the mask comes from generator (the default one when None).
@@ -2807,7 +2875,6 @@ def floor_divide(self: bool | int | float, other: Tensor) -> Tensor:
     """
     floor_divide for a Python number self (number // tensor in Python).
     """
-@typing.overload
 def fmax(input: Tensor, other: Tensor) -> Tensor:
     """
     maximum, except that a NaN loses to a number (two NaNs give input) and two zeros give input's. A tie shares the gradient half and half, as maximum's; a NaN operand gets none.
@@ -2816,6 +2883,7 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     """
     minimum, except that a NaN loses to a number (two NaNs give input) and two zeros give input's. A tie shares the gradient half and half, as minimum's; a NaN operand gets none.
     """
+@typing.overload
 def fmod(input: Tensor, other: Tensor) -> Tensor:
     """
     input - trunc(input / other) * other, broadcast: the sign of input, as C's fmod; integer division by zero is an error. Gradient: 1 and -trunc(input / other).
@@ -2898,9 +2966,17 @@ def gt(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def gt(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """
+    values where input is 0, else 1 where input > 0 and 0 elsewhere (NaN too), in the dtype the two promote to. input gets a zero gradient (a step's, almost everywhere), values grad where input is 0.
+    """
 def histc(input: Tensor, bins: typing.SupportsInt | typing.SupportsIndex = 100, min: bool | int | float = 0, max: bool | int | float = 0) -> Tensor:
     """
     Histogram of bins equal bins over [min, max] (the data's range when min == max) in input's dtype; entries outside are ignored, the right edge is in the last bin.
+    """
+def hypot(input: Tensor, other: Tensor) -> Tensor:
+    """
+    sqrt(input^2 + other^2) without overflow or underflow in between (float32 and narrower in float64), inf where either is infinite (even against NaN, as C's hypot); in the dtype the two promote to, which must be floating, as PyTorch's. Gradients grad input / r and grad other / r.
     """
 def i0(input: Tensor) -> Tensor:
     """
@@ -2930,6 +3006,10 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
     """
     Normalizes each channel of each sample of [N, C, *] over the spatial dims (use_input_stats, updating the running statistics averaged over the batch) or with the running statistics.
     """
+def isclose(input: Tensor, other: Tensor, rtol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-08, equal_nan: bool = False) -> Tensor:
+    """
+    |input - other| <= atol + rtol * |other| elementwise, broadcast (equal infinities are close, NaN only with equal_nan); integers within a tolerance compare in the default float dtype.
+    """
 def isfinite(input: Tensor) -> Tensor:
     """
     Where input is neither NaN nor infinite (bool); true everywhere for integer tensors.
@@ -2941,6 +3021,10 @@ def isinf(input: Tensor) -> Tensor:
 def isnan(input: Tensor) -> Tensor:
     """
     Where input is NaN (bool); false everywhere for integer tensors.
+    """
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """
+    The Kronecker product; the dims of the one with fewer are counted from the right.
     """
 def kthvalue(input: Tensor, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, keepdim: bool = False) -> typing.Any:
     """
@@ -2961,6 +3045,16 @@ def le(input: Tensor, other: bool | int | float) -> Tensor:
 def leaky_relu(input: Tensor, negative_slope: typing.SupportsFloat | typing.SupportsIndex = 0.01) -> Tensor:
     """
     input where input > 0, else negative_slope * input. Floating tensors only.
+    """
+@typing.overload
+def lerp(input: Tensor, end: Tensor, weight: Tensor) -> Tensor:
+    """
+    input + weight * (end - input) where |weight| < 0.5, else end - (end - input) * (1 - weight): PyTorch's two forms, each exact at its own end. All three broadcast; a bool weight counts as 0 and 1. Gradients grad (1 - weight), grad weight and grad (end - input).
+    """
+@typing.overload
+def lerp(input: Tensor, end: Tensor, weight: bool | int | float) -> Tensor:
+    """
+    lerp with a number weight (gradients grad (1 - weight) and grad weight).
     """
 def lgamma(input: Tensor) -> Tensor:
     """
@@ -3007,6 +3101,10 @@ def logical_or(input: Tensor, other: Tensor) -> Tensor:
 def logical_xor(input: Tensor, other: Tensor) -> Tensor:
     """
     (input != 0) xor (other != 0), broadcast; bool.
+    """
+def logit(input: Tensor, eps: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    log(p / (1 - p)), p = input clamped to [eps, 1 - eps] when eps is given. PyTorch's gradient grad / (x (1 - x)): grad * inf at 0 and 1, NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it.
     """
 def logsumexp(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
     """
@@ -3084,6 +3182,16 @@ def mean(input: Tensor, dim: typing.Any = None, keepdim: bool = False, *, dtype:
     Mean over dim (every dim when empty), of a floating tensor (or of input in dtype).
     """
 @typing.overload
+def median(input: Tensor) -> Tensor:
+    """
+    The lower median of every entry (a 0-d tensor), NaN where there is a NaN (an empty tensor's: NaN, an integer dtype's lowest value). The gradient is split evenly among the entries equal to it.
+    """
+@typing.overload
+def median(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> typing.Any:
+    """
+    (values, indices) of the lower median along dim; a slice with a NaN gives NaN and the index of its first NaN. The gradient goes to the median's entry.
+    """
+@typing.overload
 def min(input: Tensor) -> Tensor:
     """
     The smallest element as a 0-d tensor; empty tensors refused.
@@ -3106,6 +3214,18 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """
     Product of two matrices (2-D tensors).
     """
+def moveaxis(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
+    """
+    A view with dims source moved to positions destination, the other dims keeping their order.
+    """
+def movedim(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
+    """
+    A view with dims source moved to positions destination, the other dims keeping their order.
+    """
+def msort(input: Tensor) -> Tensor:
+    """
+    input sorted along its first dim (sort(input, 0).values).
+    """
 @typing.overload
 def mul(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -3126,6 +3246,22 @@ def multiply(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def multiply(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """
+    [n, m] @ [m] -> [n].
+    """
+def nan_to_num(input: Tensor, nan: typing.SupportsFloat | typing.SupportsIndex | None = None, posinf: typing.SupportsFloat | typing.SupportsIndex | None = None, neginf: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    NaN, +inf and -inf replaced by nan (0 when None), posinf and neginf (the dtype's largest and lowest finite values when None); integer and bool tensors come back as a copy. Gradient grad where input is finite, else 0 (NaN where grad is).
+    """
+def nanmean(input: Tensor, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    The mean of the entries that are not NaN (floating tensors only); NaN where every entry is.
+    """
+def nansum(input: Tensor, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    sum with NaN counted as 0. Gradient grad where input is not NaN, else 0 (NaN where grad is), as PyTorch's.
+    """
 def narrow(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, start: typing.SupportsInt | typing.SupportsIndex, length: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     Entries [start, start + length) of dim, as a view.
@@ -3211,6 +3347,14 @@ def promote_types(type1: _dtype, type2: _dtype) -> _dtype:
     """
     The smallest dtype both type1 and type2 convert to without losing their category.
     """
+@typing.overload
+def quantile(input: Tensor, q: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
+    """
+    The q-th quantiles (q 0-d or 1-D, in [0, 1]) of the flattened input or along dim, between the two nearest sorted values as interpolation says (linear, lower, higher, nearest, midpoint); NaN where a slice holds NaN. A 1-D q adds a leading dim. Linear interpolation is lerp, so q gets a gradient too.
+    """
+@typing.overload
+def quantile(input: Tensor, q: typing.SupportsFloat | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
+    ...
 def rad2deg(input: Tensor) -> Tensor:
     """
     input * 180 / pi; integer and bool tensors compute in the default float dtype.
@@ -3339,6 +3483,14 @@ def scatter_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, i
     """
     A copy of input with src added at the positions index names along dim.
     """
+@typing.overload
+def searchsorted(sorted_sequence: Tensor, input: Tensor, *, out_int32: bool = False, right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
+    """
+    Where each value would be inserted into the sorted last dim of sorted_sequence (1-D, or with input's leading dims): the leftmost place, or the rightmost with right (side="right"); sorter gives the order of an unsorted sequence. PyTorch's binary search: NaN values land after every boundary.
+    """
+@typing.overload
+def searchsorted(sorted_sequence: Tensor, input: bool | int | float, *, out_int32: bool = False, right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
+    ...
 def select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     Entry index of dim, that dim removed, as a view.
@@ -3359,9 +3511,17 @@ def sign(input: Tensor) -> Tensor:
     """
     -1, 0 or 1 in input's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
     """
+def signbit(input: Tensor) -> Tensor:
+    """
+    Whether the sign bit is set (true for -0.0 and negative numbers; integers: input < 0); bool.
+    """
 def sin(input: Tensor) -> Tensor:
     """
     Sine (radians). Integer tensors compute in float32.
+    """
+def sinc(input: Tensor) -> Tensor:
+    """
+    sin(pi input) / (pi input), 1 at 0; integers in the default float dtype. PyTorch's gradient (pi x cos(pi x) - sin(pi x)) / (pi x^2), computed in float64 for float32 and narrower, 0 where pi x^2 is 0.
     """
 def sinh(input: Tensor) -> Tensor:
     """
@@ -3409,6 +3569,10 @@ def std(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, kee
     """
     sqrt(var(input, dim, ...)).
     """
+def std_mean(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[Tensor, Tensor]:
+    """
+    (std, mean) over dim in one call, past a sum's overflow as PyTorch's Welford pass.
+    """
 @typing.overload
 def sub(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
     """
@@ -3441,6 +3605,14 @@ def t(input: Tensor) -> Tensor:
     """
     Transpose of a tensor with at most 2 dims (the tensor itself below 2).
     """
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """
+    input's entries at the flat row-major positions index, in index's shape; a negative index counts from the end. An index outside [-numel, numel) is an IndexError naming it.
+    """
+def take_along_dim(input: Tensor, indices: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    gather along dim, input and indices broadcast against each other outside it (of the flattened input, at the flattened indices, when dim is None).
+    """
 def tan(input: Tensor) -> Tensor:
     """
     Tangent (radians). Integer tensors compute in float32.
@@ -3449,9 +3621,17 @@ def tanh(input: Tensor) -> Tensor:
     """
     Hyperbolic tangent; integer tensors compute in float32.
     """
+def tile(input: Tensor, dims: typing.Any) -> Tensor:
+    """
+    input repeated dims[d] times along each dim; fewer dims than input.dim() count from the right (PyTorch's rule), more add leading dims.
+    """
 def topk(input: Tensor, k: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = -1, largest: bool = True, sorted: bool = True) -> typing.Any:
     """
     The k largest (or smallest) entries along dim and their indices, in sorted order.
+    """
+def trace(input: Tensor) -> Tensor:
+    """
+    The sum of a matrix's diagonal.
     """
 def transpose(input: Tensor, dim0: typing.SupportsInt | typing.SupportsIndex, dim1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
@@ -3480,6 +3660,10 @@ def trunc(input: Tensor) -> Tensor:
 def unbind(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     """
     Every entry of dim, as views (select).
+    """
+def unflatten(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, sizes: typing.Any) -> Tensor:
+    """
+    input with dim split into sizes; one size may be -1 (inferred from the others, while that is determined: not where another size is 0).
     """
 def unsqueeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
@@ -3517,6 +3701,10 @@ def var(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, kee
     """
     sum((x - mean)^2) / (N - correction) over dim (correction 1, or unbiased=True).
     """
+def var_mean(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[Tensor, Tensor]:
+    """
+    (var, mean) over dim in one call, past a sum's overflow as PyTorch's Welford pass.
+    """
 def view_as_complex(input: Tensor) -> Tensor:
     """
     A float32/float64 tensor whose last dim is 2 with stride 1 seen as complex64/complex128: a view.
@@ -3535,6 +3723,17 @@ def where(condition: Tensor) -> tuple:
     """
     where(condition): nonzero(condition, as_tuple=True).
     """
+@typing.overload
+def xlogy(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input * log(other), 0 where input is 0 unless other is NaN (0 log 0 = 0), broadcast, in the dtype the two promote to (integers: the default float dtype). PyTorch's gradients: xlogy(grad, other) to input (0 where input is 0 and other <= 0) and grad input / other to other.
+    """
+@typing.overload
+def xlogy(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def xlogy(self: bool | int | float, other: Tensor) -> Tensor:
+    ...
 def zeros(*args, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     zeros(2, 3) or zeros((2, 3)): float32 unless dtype= says otherwise.

@@ -1,0 +1,153 @@
+// Rearranging and selecting composed of views and indexing (tile, movedim, unflatten, take,
+// take_along_dim, msort, cartesian_prod, combinations): their gradients are those ops'.
+#include <algorithm>
+#include <vector>
+
+#include "ember/core/factory.h"
+#include "ember/core/shape.h"
+#include "ember/ops/ops.h"
+
+namespace ember {
+namespace {
+
+// A dim wrapped with PyTorch's message, which Python scripts match: a 0-d tensor takes -1 and 0.
+int64_t torch_wrap_dim(int64_t dim, int64_t ndim) {
+  const int64_t rank = std::max<int64_t>(ndim, 1);
+  EMBER_CHECK_INDEX(dim >= -rank && dim < rank, "Dimension out of range (expected to be in range of [", -rank, ", ",
+                    rank - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + rank : dim;
+}
+
+}  // namespace
+
+Tensor tile(const Tensor& self, IntArrayRef dims) {
+  // fewer dims than self has count from the right (PyTorch's rule), more add leading dims
+  DimVector repeats(static_cast<size_t>(std::max<int64_t>(0, self.dim() - static_cast<int64_t>(dims.size()))), 1);
+  for (int64_t d : dims) repeats.push_back(d);
+  return repeat(self, repeats);
+}
+
+Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  EMBER_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (", source,
+              " dims) should contain the same number of dims as destination (", destination, " dims)");
+  const int64_t n = self.dim();
+  DimVector src, dst;
+  for (size_t i = 0; i < source.size(); ++i) {
+    src.push_back(torch_wrap_dim(source[i], n));
+    dst.push_back(torch_wrap_dim(destination[i], n));
+  }
+  for (size_t i = 0; i < src.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      EMBER_CHECK(src[i] != src[j] && dst[i] != dst[j], "movedim: repeated dim in `source` (", source,
+                  ") or `destination` (", destination, ")");
+  if (n == 0) return self.view_as(self);
+  DimVector order(static_cast<size_t>(n), -1);
+  for (size_t i = 0; i < src.size(); ++i) order[static_cast<size_t>(dst[i])] = src[i];
+  int64_t rest = 0;
+  for (int64_t& o : order) {
+    if (o != -1) continue;
+    while (std::find(src.begin(), src.end(), rest) != src.end()) ++rest;
+    o = rest++;
+  }
+  return self.permute(order);
+}
+
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  EMBER_CHECK_INDEX(self.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
+  EMBER_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  const int64_t d = torch_wrap_dim(dim, self.dim());
+  DimVector resolved(sizes.begin(), sizes.end());
+  const auto inferred = std::count(resolved.begin(), resolved.end(), -1);
+  EMBER_CHECK(inferred <= 1, "only one dimension can be inferred");
+  int64_t known = 1;
+  for (int64_t s : resolved)
+    if (s != -1) known *= s;
+  if (inferred) {
+    // resolved here, so a zero-size dim splits too, as long as -1 is determined
+    EMBER_CHECK(known != 0, "unflatten: cannot reshape tensor of ", self.size(d), " elements into shape ", sizes,
+                " because the unspecified dimension size -1 can be any value and is ambiguous");
+    *std::find(resolved.begin(), resolved.end(), -1) = self.size(d) / known;
+  }
+  int64_t total = 1;
+  for (int64_t s : resolved) total *= s;
+  EMBER_CHECK(total == self.size(d), "unflatten: Provided sizes ", sizes, " don't multiply up to the size of dim ", dim,
+              " (", self.size(d), ") in the input tensor");
+  DimVector shape(self.sizes().begin(), self.sizes().begin() + d);
+  for (int64_t s : resolved) shape.push_back(s);
+  for (int64_t i = d + 1; i < self.dim(); ++i) shape.push_back(self.size(i));
+  return self.reshape(shape);
+}
+
+Tensor take(const Tensor& self, const Tensor& index) {
+  const int64_t n = self.numel();
+  const Tensor flat = index.reshape({-1});
+  const Tensor outside = logical_or(ge(flat, Scalar(n)), lt(flat, Scalar(-n)));
+  if (any(outside).item<bool>()) {
+    const int64_t bad = masked_select(flat, outside).select(0, 0).item<int64_t>();
+    throw IndexError(detail::str("out of range: tried to access index ", bad, " on a tensor of ", n, " elements."));
+  }
+  const Tensor wrapped = where(lt(flat, Scalar(0)), flat + n, flat);
+  return self.reshape({-1}).index_select(0, wrapped).reshape(index.sizes());
+}
+
+Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
+  if (!dim) return take(self, indices.reshape({-1}));
+  const int64_t d = wrap_dim(*dim, self.dim(), "take_along_dim");
+  EMBER_CHECK(self.dim() == indices.dim(),
+              "torch.take_along_dim(): input and indices should have the same number "
+              "of dimensions, but got ",
+              self.dim(), " dimensions for input, and ", indices.dim(), " dimensions for indices");
+  DimVector in_shape = self.sizes().vec(), ix_shape = indices.sizes().vec();
+  in_shape[static_cast<size_t>(d)] = ix_shape[static_cast<size_t>(d)] = 1;
+  DimVector x_shape = broadcast_shapes(in_shape, ix_shape, "take_along_dim"), i_shape = x_shape;
+  x_shape[static_cast<size_t>(d)] = self.size(d);
+  i_shape[static_cast<size_t>(d)] = indices.size(d);
+  return gather(self.expand(x_shape), d, indices.expand(i_shape));
+}
+
+Tensor msort(const Tensor& self) { return std::get<0>(sort(self, 0)); }
+
+Tensor cartesian_prod(const std::vector<Tensor>& tensors) {
+  EMBER_CHECK(!tensors.empty(), "cartesian_prod: expected at least one tensor");
+  for (const Tensor& t : tensors) EMBER_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", t.sizes());
+  if (tensors.size() == 1) return tensors[0];
+  // the k-th column: tensor k along dim k of the grid of every size, flattened row-major
+  DimVector grid;
+  for (const Tensor& t : tensors) grid.push_back(t.size(0));
+  std::vector<Tensor> columns;
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    DimVector view(tensors.size(), 1);
+    view[k] = grid[k];
+    columns.push_back(tensors[k].reshape(view).expand(grid).reshape({-1}));
+  }
+  return stack(columns, 1);
+}
+
+Tensor combinations(const Tensor& self, int64_t r, bool with_replacement) {
+  EMBER_CHECK(self.dim() == 1, "Expect a 1D vector, but got shape ", self.sizes());
+  EMBER_CHECK(r >= 0, "Expect a non-negative number, but got ", r);
+  const int64_t n = self.size(0);
+  if (r == 0) return empty({0}, TensorOptions(self.dtype()).device(self.device()));
+  // the index rows in itertools' order: the rightmost position that can still advance advances,
+  // and the ones after it restart just after it (at it, with replacement)
+  std::vector<int64_t> rows, pick(static_cast<size_t>(r));
+  for (int64_t i = 0; i < r; ++i) pick[static_cast<size_t>(i)] = with_replacement ? 0 : i;
+  const auto last = [&](int64_t i) { return with_replacement ? n - 1 : n - r + i; };
+  int64_t count = 0;
+  if (with_replacement ? n > 0 : r <= n) {
+    while (true) {
+      rows.insert(rows.end(), pick.begin(), pick.end());
+      ++count;
+      int64_t i = r - 1;
+      while (i >= 0 && pick[static_cast<size_t>(i)] == last(i)) --i;
+      if (i < 0) break;
+      const int64_t start = ++pick[static_cast<size_t>(i)];
+      for (int64_t j = i + 1; j < r; ++j) pick[static_cast<size_t>(j)] = with_replacement ? start : start + (j - i);
+    }
+  }
+  if (count == 0) return empty({0, r}, TensorOptions(self.dtype()).device(self.device()));
+  const Tensor index = tensor(rows).to(self.device());
+  return self.index_select(0, index).reshape({count, r});
+}
+
+}  // namespace ember
