@@ -1,6 +1,7 @@
 #include "ember/ops/linalg_composite.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -8,6 +9,7 @@
 #include "ember/autograd/function_node.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/factory.h"
+#include "ember/core/shape.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/linalg_checks.h"
 #include "ember/ops/ops.h"
@@ -161,6 +163,152 @@ Tensor linalg_matrix_power(const Tensor& A, int64_t n) {
     if (k) base = matmul(base, base);
   }
   return result.is_same(A) ? result.clone() : result;
+}
+
+namespace {
+
+// The two matrix dims of a matrix norm, wrapped and checked with PyTorch's messages.
+std::pair<int64_t, int64_t> matrix_dims(const Tensor& A, IntArrayRef dim) {
+  EMBER_CHECK(A.dim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+  EMBER_CHECK(dim.size() == 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ", dim.size());
+  const int64_t d0 = wrap_dim(dim[0], A.dim(), "linalg.matrix_norm"),
+                d1 = wrap_dim(dim[1], A.dim(), "linalg.matrix_norm");
+  EMBER_CHECK(d0 != d1, "linalg.matrix_norm: dims must be different. Got (", dim[0], ", ", dim[1], ")");
+  return {d0, d1};
+}
+
+enum class Spectral { Largest, Smallest, Sum };
+
+// matrix_norm's 2, -2 and "nuc": the singular values of the matrices over dims (d0, d1).
+Tensor spectral_norm(const Tensor& A, Spectral kind, int64_t d0, int64_t d1, bool keepdim) {
+  DimVector order;
+  for (int64_t d = 0; d < A.dim(); ++d)
+    if (d != d0 && d != d1) order.push_back(d);
+  order.push_back(d0), order.push_back(d1);
+  const Tensor S = linalg_svdvals(A.permute(order));
+  EMBER_CHECK(S.size(-1) > 0 || kind == Spectral::Sum,
+              "linalg.matrix_norm: Expected a non-empty matrix for ord=", kind == Spectral::Largest ? "2" : "-2");
+  const Tensor out = kind == Spectral::Sum ? sum(S, {-1}) : kind == Spectral::Largest ? amax(S, {-1}) : amin(S, {-1});
+  return keepdim ? out.unsqueeze(std::min(d0, d1)).unsqueeze(std::max(d0, d1)) : out;
+}
+
+// The matrix norms of one order; the 16-bit dtypes are taken except by the SVD, as PyTorch's.
+Tensor matrix_norm(const Tensor& A, double ord, std::string_view name, IntArrayRef dim, bool keepdim,
+                   std::optional<DType> dtype) {
+  const Tensor a = dtype ? A.to(*dtype) : A;
+  const auto [d0, d1] = matrix_dims(a, dim);
+  const bool by_svd = name == "nuc" || (name.empty() && std::abs(ord) == 2);
+  if (!is_16bit_float(a.dtype()) || by_svd) detail::check_linalg_float(a, "linalg.matrix_norm");
+  if (name == "fro") return norm(a, 2.0, {d0, d1}, keepdim);
+  if (name == "nuc") return spectral_norm(a, Spectral::Sum, d0, d1, keepdim);
+  EMBER_CHECK(name.empty(), "linalg.matrix_norm: Order ", name, " not supported.");
+  if (by_svd) return spectral_norm(a, ord > 0 ? Spectral::Largest : Spectral::Smallest, d0, d1, keepdim);
+  EMBER_CHECK(std::abs(ord) == 1 || std::isinf(ord), "linalg.matrix_norm: Order ", ord, " not supported.");
+  // 1 / -1: the columns' sums of |A| (over d0), then their largest / smallest; inf / -inf: the rows'
+  const int64_t summed = std::abs(ord) == 1 ? d0 : d1, across = std::abs(ord) == 1 ? d1 : d0;
+  const Tensor sums = sum(abs(a), {summed}, true);
+  const Tensor out = ord > 0 ? amax(sums, {across}, true) : amin(sums, {across}, true);
+  return keepdim ? out : out.squeeze(std::max(d0, d1)).squeeze(std::min(d0, d1));
+}
+
+}  // namespace
+
+Tensor linalg_vector_norm(const Tensor& x, double ord, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  if (autocast::applies("linalg_vector_norm", x))
+    return autocast::run("linalg_vector_norm", {x}, [&](const autocast::Cast& cast) {
+      return linalg_vector_norm(cast(x), ord, dim, keepdim, dtype);
+    });
+  const Tensor v = dtype ? x.to(*dtype) : x;
+  EMBER_CHECK_AS(NotImplementedError, is_floating(v.dtype()) || is_complex(v.dtype()),
+                 "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+                 torch_type_name(v.dtype()));
+  return norm(v, ord, dim, keepdim);
+}
+
+Tensor linalg_matrix_norm(const Tensor& A, double ord, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  if (autocast::applies("linalg_matrix_norm", A))
+    return autocast::run("linalg_matrix_norm", {A}, [&](const autocast::Cast& cast) {
+      return linalg_matrix_norm(cast(A), ord, dim, keepdim, dtype);
+    });
+  return matrix_norm(A, ord, "", dim, keepdim, dtype);
+}
+
+Tensor linalg_matrix_norm(const Tensor& A, std::string_view ord, IntArrayRef dim, bool keepdim,
+                          std::optional<DType> dtype) {
+  if (autocast::applies("linalg_matrix_norm", A))
+    return autocast::run("linalg_matrix_norm", {A}, [&](const autocast::Cast& cast) {
+      return linalg_matrix_norm(cast(A), ord, dim, keepdim, dtype);
+    });
+  EMBER_CHECK(ord == "fro" || ord == "nuc", "linalg.matrix_norm: Order ", ord, " not supported.");
+  return matrix_norm(A, 0, ord, dim, keepdim, dtype);
+}
+
+Tensor linalg_norm(const Tensor& A, std::optional<double> ord, std::optional<std::vector<int64_t>> dim, bool keepdim,
+                   std::optional<DType> dtype) {
+  if (dim) {
+    if (dim->size() == 1) return linalg_vector_norm(A, ord.value_or(2), *dim, keepdim, dtype);
+    return ord ? linalg_matrix_norm(A, *ord, *dim, keepdim, dtype) : linalg_matrix_norm(A, "fro", *dim, keepdim, dtype);
+  }
+  if (!ord) return linalg_vector_norm(A, 2, {}, keepdim, dtype);
+  EMBER_CHECK(A.dim() == 1 || A.dim() == 2,
+              "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ", A.dim(), "D.");
+  return A.dim() == 1 ? linalg_vector_norm(A, *ord, {}, keepdim, dtype)
+                      : linalg_matrix_norm(A, *ord, {-2, -1}, keepdim, dtype);
+}
+
+Tensor linalg_norm(const Tensor& A, std::string_view ord, std::optional<std::vector<int64_t>> dim, bool keepdim,
+                   std::optional<DType> dtype) {
+  EMBER_CHECK(dim || A.dim() == 2, "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ",
+              A.dim(), "D.");
+  return linalg_matrix_norm(A, ord, dim ? IntArrayRef(*dim) : IntArrayRef({-2, -1}), keepdim, dtype);
+}
+
+namespace {
+
+// ||A||_p ||A^-1||_p for square A; inf where A is singular (an exact zero pivot), as PyTorch's: those
+// matrices are inverted as the identity and their result replaced, not raised.
+template <class Norm>
+Tensor cond_by_norms(const Tensor& A, const char* p, const Norm& matrix_norm_of) {
+  EMBER_CHECK(A.size(-1) == A.size(-2), "linalg.cond(ord=", p, "): A must be batches of square matrices, but they are ",
+              A.size(-2), " by ", A.size(-1), " matrices");
+  if (A.numel() == 0) return batch_zeros(A, A.dtype()) + sum(A) * 0;
+  const int64_t n = A.size(-1);
+  Tensor singular;
+  {
+    NoGradGuard no_grad;
+    singular = eq(std::get<0>(linalg_slogdet(A.detach())), Scalar(0));
+  }
+  const Tensor eye_n = eye(n, std::nullopt, TensorOptions(A.dtype()).device(A.device())).expand(A.sizes());
+  const Tensor safe = where(singular.unsqueeze(-1).unsqueeze(-1), eye_n, A);
+  const Tensor out = matrix_norm_of(A) * matrix_norm_of(linalg_inv(safe));
+  return where(singular, Scalar(INFINITY), out);
+}
+
+}  // namespace
+
+Tensor linalg_cond(const Tensor& A, std::optional<double> p) {
+  if (autocast::applies("linalg_cond", A))
+    return autocast::run("linalg_cond", {A}, [&](const autocast::Cast& cast) { return linalg_cond(cast(A), p); });
+  EMBER_CHECK(!p || std::abs(*p) == 1 || std::abs(*p) == 2 || std::isinf(*p),
+              "linalg.cond got an invalid norm type: ", *p);
+  detail::check_linalg_matrix(A, "linalg.cond");
+  if (!p || std::abs(*p) == 2) {
+    if (A.numel() == 0) return batch_zeros(A, A.dtype()) + sum(A) * 0;
+    const Tensor S = linalg_svdvals(A);
+    const Tensor largest = S.narrow(-1, 0, 1).squeeze(-1), smallest = S.narrow(-1, S.size(-1) - 1, 1).squeeze(-1);
+    return p && *p < 0 ? smallest / largest : largest / smallest;
+  }
+  const std::string name = detail::str(*p);
+  return cond_by_norms(A, name.c_str(), [&](const Tensor& M) { return linalg_matrix_norm(M, *p); });
+}
+
+Tensor linalg_cond(const Tensor& A, std::string_view p) {
+  if (autocast::applies("linalg_cond", A))
+    return autocast::run("linalg_cond", {A}, [&](const autocast::Cast& cast) { return linalg_cond(cast(A), p); });
+  EMBER_CHECK(p == "fro" || p == "nuc", "linalg.cond got an invalid norm type: ", p);
+  detail::check_linalg_matrix(A, "linalg.cond");
+  const std::string name(p);
+  return cond_by_norms(A, name.c_str(), [&](const Tensor& M) { return linalg_matrix_norm(M, p); });
 }
 
 }  // namespace ember

@@ -1,7 +1,8 @@
 #pragma once
 // The linalg functions composed of the factorisations (ops/linalg.cpp), as torch.linalg's:
 // pinv (with PyTorch's own gradient, differentiable again), matrix_rank, lstsq (the minimum-norm
-// solution, pinv(A) B, whatever the driver) and matrix_power. float32 and float64, any batch dims.
+// solution, pinv(A) B, whatever the driver), matrix_power, the vector and matrix norms and cond.
+// float32 and float64 (the norms that need no SVD take 16-bit floats too), any batch dims.
 //
 // The cut-off for "nonzero" singular values S (|eigenvalues| when hermitian) is PyTorch's:
 // max(atol, rtol * max S), rtol defaulting to eps * max(m, n) when atol is not given or not
@@ -9,6 +10,7 @@
 #include <optional>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "ember/core/tensor.h"
 
@@ -40,5 +42,30 @@ LstsqResult linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double>
 /// A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0 (floating
 /// only); integer matrices for n >= 0.
 Tensor linalg_matrix_power(const Tensor& A, int64_t n);
+
+/// torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over dim (every dim when empty), inf / -inf the
+/// largest / smallest |x|, 0 the count of nonzeros; x cast to dtype first when given. Floating only.
+Tensor linalg_vector_norm(const Tensor& x, double ord = 2, IntArrayRef dim = {}, bool keepdim = false,
+                          std::optional<DType> dtype = std::nullopt);
+/// torch.linalg.matrix_norm over the two dims: 1 / -1 (the largest / smallest column sum of |A|),
+/// inf / -inf (the same of row sums), 2 / -2 (the largest / smallest singular value).
+Tensor linalg_matrix_norm(const Tensor& A, double ord, IntArrayRef dim = {-2, -1}, bool keepdim = false,
+                          std::optional<DType> dtype = std::nullopt);
+/// The named matrix norms: "fro" (the entries' 2-norm) and "nuc" (the sum of the singular values).
+Tensor linalg_matrix_norm(const Tensor& A, std::string_view ord = "fro", IntArrayRef dim = {-2, -1},
+                          bool keepdim = false, std::optional<DType> dtype = std::nullopt);
+/// torch.linalg.norm: a vector norm over one dim, a matrix norm over two; with neither dim nor ord,
+/// the 2-norm of every entry; with ord alone, A must be 1-D (a vector norm) or 2-D (a matrix norm).
+Tensor linalg_norm(const Tensor& A, std::optional<double> ord = std::nullopt,
+                   std::optional<std::vector<int64_t>> dim = std::nullopt, bool keepdim = false,
+                   std::optional<DType> dtype = std::nullopt);
+Tensor linalg_norm(const Tensor& A, std::string_view ord, std::optional<std::vector<int64_t>> dim = std::nullopt,
+                   bool keepdim = false, std::optional<DType> dtype = std::nullopt);
+
+/// The condition number of each matrix: S_max / S_min for p 2 (None) and S_min / S_max for -2 (any
+/// shape); ||A||_p ||A^-1||_p for 1, -1, inf, -inf, "fro" and "nuc" (square A), inf where A is
+/// singular (an exact zero pivot), as PyTorch's.
+Tensor linalg_cond(const Tensor& A, std::optional<double> p = std::nullopt);
+Tensor linalg_cond(const Tensor& A, std::string_view p);
 
 }  // namespace ember

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
 from . import _C
 from ._C import Tensor
@@ -81,83 +81,9 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     return _C._linalg_cholesky(A, upper=upper)
 
 
-@autocast_op("linalg_vector_norm")
-def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,  # noqa: A002
-                dtype: Any = None) -> Tensor:
-    """(sum |x|^ord)^(1/ord) over dim (every dim when None); ord inf / -inf is max / min |x|, 0 the
-    count of nonzeros."""
-    if dtype is not None:
-        x = x.to(dtype)
-    if not x.is_floating_point():
-        raise NotImplementedError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
-                                  f"Got {torch_type_name(x.dtype)}")
-    if isinstance(dim, int):
-        dim = (dim,)
-    return _C.norm(x, float(ord), None if dim is None else list(dim), keepdim)
-
-
-def _matrix_dims(A: Tensor, dim: Any) -> Tuple[int, int]:  # noqa: N803
-    if A.dim() < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-    if isinstance(dim, int) or len(dim) != 2:
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim if isinstance(dim, int) else len(dim)}")
-    d0, d1 = (d % A.dim() for d in dim)
-    if d0 == d1:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
-    return d0, d1
-
-
-@autocast_op("linalg_matrix_norm")
-def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,  # noqa: N803,A002
-                dtype: Any = None) -> Tensor:
-    """The matrix norm over the two dims: 'fro' (the entries' 2-norm), 1 / -1 (the largest /
-    smallest column sum of |A|), inf / -inf (the same of row sums), 'nuc' (the sum of the singular
-    values), 2 / -2 (the largest / smallest singular value)."""
-    if dtype is not None:
-        A = A.to(dtype)
-    d0, d1 = _matrix_dims(A, dim)
-    if A.dtype not in (_C.float16, _C.bfloat16) or ord in ("nuc", 2, -2):  # as PyTorch: 16 bits but by SVD
-        _check_float(A, "linalg.matrix_norm")
-    if ord == "fro":
-        return _C.norm(A, 2.0, [d0, d1], keepdim)
-    if ord in ("nuc", 2, -2):
-        return _spectral_norm(A, ord, d0, d1, keepdim)
-    if ord not in (1, -1, math.inf, -math.inf):
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    summed, across = (d0, d1) if ord in (1, -1) else (d1, d0)
-    sums = A.abs().sum(summed, keepdim=True)
-    out = sums.amax(across, keepdim=True) if ord > 0 else sums.amin(across, keepdim=True)
-    return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
-
-
-def _spectral_norm(A: Tensor, ord: Any, d0: int, d1: int, keepdim: bool) -> Tensor:  # noqa: N803,A002
-    """matrix_norm's 'nuc', 2 and -2: the singular values of the matrices over dims (d0, d1)."""
-    rest = [d for d in range(A.dim()) if d not in (d0, d1)]
-    S = svdvals(A.permute(*rest, d0, d1))  # noqa: N806
-    if S.shape[-1] == 0 and ord != "nuc":
-        raise RuntimeError(f"linalg.matrix_norm: Expected a non-empty matrix for ord={ord}")
-    out = S.sum(-1) if ord == "nuc" else (S.amax(-1) if ord == 2 else S.amin(-1))
-    return out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1)) if keepdim else out
-
-
-def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,  # noqa: N803,A002
-         dtype: Any = None) -> Tensor:
-    """torch.linalg.norm: a vector norm over one dim, a matrix norm over two; with neither dim nor
-    ord, the 2-norm of every entry; with ord alone, A must be 1-D (vector) or 2-D (matrix)."""
-    if isinstance(dim, int):
-        dim = (dim,)
-    if dim is not None:
-        if len(dim) == 1 and not isinstance(ord, str):
-            return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
-        return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
-    if ord is None:
-        return vector_norm(A, 2, None, keepdim, dtype=dtype)
-    if A.dim() not in (1, 2):
-        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
-                           f"Got {A.dim()}D.")
-    if A.dim() == 1:
-        return vector_norm(A, ord, None, keepdim, dtype=dtype)
-    return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
+vector_norm = _C._linalg_vector_norm
+matrix_norm = _C._linalg_matrix_norm
+norm = _C._linalg_norm
 
 
 @autocast_op("inverse")
@@ -269,33 +195,7 @@ def matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *, atol: An
     return _C._linalg_matrix_rank(A, tol, hermitian, atol, rtol)
 
 
-@autocast_op("linalg_cond")
-def cond(A: Tensor, p: Any = None) -> Tensor:  # noqa: N803
-    """The condition number of each matrix: S_max / S_min for p None or 2 (any shape), S_min / S_max
-    for -2, and ||A||_p ||A^-1||_p for 'fro', 'nuc', inf, -inf, 1, -1 (square A; inf where A is
-    singular)."""
-    if p not in (None, 2, -2, "fro", "nuc", 1, -1, math.inf, -math.inf):
-        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    _check_matrix(A, "linalg.cond")
-    if p in (None, 2, -2):
-        if A.numel() == 0:
-            return _C.zeros(*A.shape[:-2], dtype=A.dtype, device=A.device) + A.sum() * 0
-        S = svdvals(A)  # noqa: N806
-        return S[..., 0] / S[..., -1] if p != -2 else S[..., -1] / S[..., 0]
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.cond(ord={p}): A must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
-    if A.numel() == 0:
-        return _C.zeros(*A.shape[:-2], dtype=A.dtype, device=A.device) + A.sum() * 0
-    # NB: PyTorch's cond is inf for a singular matrix (an exact zero pivot), not an error: those
-    # matrices are inverted as the identity and their result replaced.
-    n = A.shape[-1]
-    flat = A.detach().reshape(-1, n, n)
-    singular = (_C._linalg_slogdet(flat)[0] == 0).reshape(*A.shape[:-2])  # an exact zero pivot
-    eye = _C.eye(n, dtype=A.dtype, device=A.device)
-    safe = _C.where(singular.unsqueeze(-1).unsqueeze(-1), eye.expand(*A.shape), A)
-    out = matrix_norm(A, p) * matrix_norm(inv(safe), p)
-    return _C.where(singular, _C.full_like(out, math.inf), out)
+cond = _C._linalg_cond
 
 
 def lstsq(A: Tensor, B: Tensor, rcond: Optional[float] = None, *, driver: Optional[str] = None) -> LstsqResult:  # noqa: N803

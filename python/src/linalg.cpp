@@ -1,6 +1,6 @@
-// torch.linalg's pinv, matrix_rank, lstsq and matrix_power (ops/linalg_composite.h) with PyTorch's
-// Python signatures: tolerances as numbers or tensors, the older rcond / tol / hermitian
-// arguments, lstsq's driver and named result.
+// torch.linalg's pinv, matrix_rank, lstsq, matrix_power, norms and cond (ops/linalg_composite.h) with
+// PyTorch's Python signatures: tolerances as numbers or tensors, the older rcond / tol / hermitian
+// arguments, lstsq's driver and named result, norm orders as numbers or names.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
@@ -58,6 +58,41 @@ void bind_linalg_composites(py::module_& m) {
         return without_gil([&] { return linalg_matrix_power(A, k); });
       },
       "A"_a, "n"_a, "A^n by repeated squaring (torch.linalg.matrix_power).");
+  // ord is a number (inf included) or a name ("fro", "nuc"); dim None, an int or a sequence.
+  m.def(
+      "_linalg_vector_norm",
+      [](const Tensor& x, double ord, const py::object& dim, bool keepdim, std::optional<DType> dtype) {
+        return linalg_vector_norm(x, ord, dims_arg(dim), keepdim, dtype);
+      },
+      "x"_a, "ord"_a = 2.0, "dim"_a = py::none(), "keepdim"_a = false, py::kw_only(), "dtype"_a = py::none(),
+      "(sum |x|^ord)^(1/ord) over dim (torch.linalg.vector_norm).");
+  m.def(
+      "_linalg_matrix_norm",
+      [](const Tensor& A, const py::object& ord, const py::object& dim, bool keepdim, std::optional<DType> dtype) {
+        const std::vector<int64_t> dims = dims_arg(dim);
+        if (py::isinstance<py::str>(ord)) return linalg_matrix_norm(A, ord.cast<std::string>(), dims, keepdim, dtype);
+        return linalg_matrix_norm(A, ord.cast<double>(), dims, keepdim, dtype);
+      },
+      "A"_a, "ord"_a = "fro", "dim"_a = py::make_tuple(-2, -1), "keepdim"_a = false, py::kw_only(),
+      "dtype"_a = py::none(), "The matrix norm over the two dims (torch.linalg.matrix_norm).");
+  m.def(
+      "_linalg_norm",
+      [](const Tensor& A, const py::object& ord, const py::object& dim, bool keepdim, std::optional<DType> dtype) {
+        std::optional<std::vector<int64_t>> dims;
+        if (!dim.is_none()) dims = dims_arg(dim);
+        if (py::isinstance<py::str>(ord)) return linalg_norm(A, ord.cast<std::string>(), dims, keepdim, dtype);
+        return linalg_norm(A, ord.is_none() ? std::nullopt : std::optional<double>(ord.cast<double>()), dims, keepdim,
+                           dtype);
+      },
+      "A"_a, "ord"_a = py::none(), "dim"_a = py::none(), "keepdim"_a = false, py::kw_only(), "dtype"_a = py::none(),
+      "A vector norm over one dim, a matrix norm over two (torch.linalg.norm).");
+  m.def(
+      "_linalg_cond",
+      [](const Tensor& A, const py::object& p) {
+        if (py::isinstance<py::str>(p)) return linalg_cond(A, p.cast<std::string>());
+        return linalg_cond(A, p.is_none() ? std::nullopt : std::optional<double>(p.cast<double>()));
+      },
+      "A"_a, "p"_a = py::none(), "The condition number of each matrix (torch.linalg.cond).");
 }
 
 }  // namespace ember::python

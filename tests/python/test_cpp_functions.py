@@ -1,0 +1,88 @@
+"""Every public function of ember, ember.linalg, ember.special and ember.nn.functional is a C++ op
+that Python binds (issue 30), so a C++ program has it too, except the documented Python ones: the
+API boundary and process-wide switches, which stay in Python as in PyTorch; one-line forwards that
+only rename or wrap a C++ op's result (named tuples, optional results); and the list still to be
+ported, which may only shrink: a function ported to C++ must leave it, and no new Python function
+may join it."""
+from __future__ import annotations
+
+import inspect
+
+import ember
+import ember.linalg
+import ember.nn.functional as F
+import ember.special
+
+# Python by design: conversions at the API boundary (Python numbers, NumPy arrays, files) and the
+# switches and state of the process, as in PyTorch.
+BOUNDARY_AND_SWITCHES = {
+    "ember": {
+        "tensor", "as_tensor", "is_tensor", "numel", "load", "save", "result_type", "is_complex",
+        "is_floating_point", "detach", "compile", "get_float32_matmul_precision", "set_float32_matmul_precision",
+        "get_printoptions", "set_printoptions", "get_rng_state", "set_rng_state", "initial_seed", "seed",
+        "is_grad_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "get_default_device",
+        "set_default_device", "get_default_dtype", "use_deterministic_algorithms",
+        "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+        "get_deterministic_debug_mode", "set_deterministic_debug_mode", "autocast_increment_nesting",
+        "autocast_decrement_nesting", "clear_autocast_cache", "get_autocast_cpu_dtype", "get_autocast_dtype",
+        "get_autocast_gpu_dtype", "is_autocast_cache_enabled", "is_autocast_cpu_enabled", "is_autocast_enabled",
+        "set_autocast_cache_enabled", "set_autocast_dtype", "set_autocast_enabled",
+    },
+}
+
+# One-line forwards to a C++ op: PyTorch's older names and argument spellings, results wrapped in
+# PyTorch's named tuples, unique's optional results, tensordot's dims.
+FORWARDS = {
+    "ember": {
+        "allclose", "equal", "tensordot", "unique", "cholesky", "det", "inverse", "logdet", "matrix_exp",
+        "matrix_power", "pinverse", "qr", "slogdet", "svd", "clamp_min", "clamp_max", "index_put", "scatter",
+    },
+    "ember.linalg": {
+        "cholesky", "det", "eigh", "eigvalsh", "inv", "lstsq", "matrix_exp", "matrix_power", "matrix_rank", "pinv",
+        "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals",
+    },
+    "ember.special": {"expit", "gammainc", "gammaincc", "log_softmax", "softmax", "logsumexp"},
+    "ember.nn.functional": {"flatten", "hardtanh", "embedding", "upsample", "upsample_bilinear", "upsample_nearest"},
+}
+
+# Still composed in Python; each is to move into the C++ op table (issue 30).
+NOT_YET_IN_CPP = {
+    "ember": {
+        "all", "any", "norm", "round", "repeat_interleave",  # tuple dims, decimals (_call_forms.py)
+        "clamp", "clip", "div", "divide",  # tensor bounds, rounding_mode (_tensor.py)
+        "broadcast_tensors", "meshgrid", "logspace", "tensor_split", "randint_like", "mode", "scatter_reduce",
+    },
+    "ember.special": {"ndtr", "ndtri", "multigammaln"},
+    "ember.nn.functional": {"affine_grid", "grid_sample", "multi_head_attention_forward", "normalize"},
+}
+
+MODULES = {"ember": ember, "ember.linalg": ember.linalg, "ember.special": ember.special, "ember.nn.functional": F}
+
+
+def _python_functions(module) -> set[str]:
+    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+    return {n for n in names if inspect.isfunction(getattr(module, n, None))}
+
+
+def test_every_function_is_cpp_or_listed():
+    for name, module in MODULES.items():
+        python = _python_functions(module)
+        listed = (BOUNDARY_AND_SWITCHES.get(name, set()) | FORWARDS.get(name, set()) |
+                  NOT_YET_IN_CPP.get(name, set()))
+        assert not python - listed, f"{name}: Python functions missing a C++ op: {sorted(python - listed)}"
+        assert not listed - python, f"{name}: listed but not a public Python function (now C++?): {sorted(listed - python)}"
+
+
+def test_the_composites_moved_from_python_are_cpp():
+    moved = ["lerp", "addcmul", "addcdiv", "isclose", "nan_to_num", "hypot", "sinc", "logit", "xlogy", "signbit",
+             "heaviside", "nansum", "nanmean", "count_nonzero", "trace", "median", "quantile", "var_mean",
+             "std_mean", "dot", "mv", "kron", "cross", "dist", "cdist", "tile", "movedim", "moveaxis", "unflatten",
+             "take", "take_along_dim", "msort", "cartesian_prod", "combinations", "searchsorted", "bucketize"]
+    for name in moved:
+        assert getattr(ember, name) is getattr(ember._C, name), name
+    for name in ("vector_norm", "matrix_norm", "norm", "cond"):
+        assert not inspect.isfunction(getattr(ember.linalg, name)), name
+    for name in ("sinc", "logit", "xlogy"):
+        assert getattr(ember.special, name) is getattr(ember._C, name), name
+    for name in ("lerp", "addcmul", "quantile", "nan_to_num", "take_along_dim"):
+        assert not inspect.isfunction(getattr(ember.Tensor, name)), f"Tensor.{name} is patched in from Python"
