@@ -47,9 +47,16 @@ double largest(DType t) {
   }
 }
 
+// lerp's start and end share one dtype, as PyTorch requires (x.lerp_(int_tensor, w) is refused)
+void check_end(const Tensor& self, const Tensor& end) {
+  EMBER_CHECK(end.dtype() == self.dtype(), "lerp: expected dtype ", torch_type_name(self.dtype()),
+              " for `end` but got dtype ", torch_type_name(end.dtype()));
+}
+
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
+  check_end(self, end);
   const double w = weight.to_double();
   const Scalar rest = weight.is_floating() ? Scalar(1.0 - w) : Scalar(1 - weight.to<int64_t>());
   Tensor out;
@@ -69,6 +76,7 @@ Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
 }
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  check_end(self, end);
   Tensor w = weight.dtype() == kBool ? weight.to(self.dtype()) : weight;  // PyTorch takes a bool weight as 0, 1
   if (w.dtype() != self.dtype() && is_floating(w.dtype()) && is_floating(self.dtype()))
     w = w.to(result_type(self, w));  // so that 1 - weight is in the result's dtype, as PyTorch's
@@ -245,7 +253,8 @@ Tensor sinc(const Tensor& self) {
   return out;
 }
 
-Tensor logit(const Tensor& self, std::optional<double> eps) {
+Tensor logit(const Tensor& input, std::optional<double> eps) {
+  const Tensor self = is_floating(input.dtype()) ? input : input.to(default_dtype());  // integers and bool too
   Tensor out;
   {
     NoGradGuard no_grad;

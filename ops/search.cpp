@@ -41,6 +41,8 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& input, bool out
               "torch.searchsorted(): side can only be 'left' or 'right' but got ", *side);
   EMBER_CHECK(!(side && *side == "left" && right),
               "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True");
+  EMBER_CHECK_AS(NotImplementedError, sorted_sequence.dtype() != kBool && input.dtype() != kBool,
+                 "\"searchsorted_out_cpu\" not implemented for 'Bool'");
   right = right || (side && *side == "right");
   EMBER_CHECK(sorted_sequence.dim() > 0,
               "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
@@ -92,7 +94,8 @@ Tensor run_starts(const Tensor& ranked) {
 
 std::tuple<Tensor, Tensor, Tensor> unique_all(const Tensor& self, bool return_inverse, bool return_counts,
                                               std::optional<int64_t> dim) {
-  NoGradGuard no_grad;
+  // the values are gathered from self, so they require grad when it does (as PyTorch's, whose
+  // backward then refuses; here the gradient reaches the entries picked)
   const TensorOptions longs = TensorOptions(kInt64).device(self.device());
   // the slices along dim as rows [n, m] (the entries, for no dim), sorted lexicographically by
   // stable sorts from the last column to the first

@@ -47,6 +47,7 @@ TEST(CompositeOpsTest, LerpIsExactAtEachEndAndKeepsInfiniteEnds) {
   expect_values(lerp(a, b, 0.75), {2.5, 5, kInf});  // end - (end - a) (1 - w): inf, not inf - inf
   expect_values(lerp(a, b, f64({0.25, 1, 0.75})), {1.5, 6, kInf});
   expect_values(lerp(f64({0, 10}), f64({10, 0}), tensor(std::vector<bool>{true, false})), {10, 10});
+  expect_error<Error>([] { lerp(f32({1}), i64({3}), 1.0); }, {"lerp", "for `end`", "Long"});
   // an infinite gradient with a weight of 0: PyTorch's grad (1 - w) and grad w (inf and NaN), where
   // autograd through self + w (end - self) gives self inf - inf = NaN
   const Tensor x = f64({1}).requires_grad_(), y = f64({2}).requires_grad_();
@@ -114,6 +115,7 @@ TEST(CompositeOpsTest, SincAndItsGradientNearZero) {
 TEST(CompositeOpsTest, LogitEdgesAndGradients) {
   expect_values(logit(f64({0, 0.5, 1, 2})), {-kInf, 0, kInf, kNan});
   expect_values_near(logit(f64({0, 1}), 0.25), {std::log(1.0 / 3), std::log(3.0)}, 1e-12, 0);
+  EXPECT_EQ(logit(tensor(std::vector<bool>{true, false})).dtype(), kFloat32);  // bool and integers as floats
   const Tensor x = f64({0, 1, 2, 0.5}).requires_grad_();
   logit(x).backward(f64({1, 1, 1, 1}));
   expect_values(x.grad(), {kInf, kInf, kNan, 4});
@@ -288,6 +290,8 @@ TEST(CompositeOpsTest, SearchsortedBucketizeUnique) {
   expect_error<Error>([&] { searchsorted(seq, f64({1}), false, true, "left"); }, {"side", "right"});
   expect_values(bucketize(f64({0, 3, 6}), seq), {0, 1, 3});
   expect_values(bucketize(f64({3}), seq, false, true), {2});
+  expect_error<NotImplementedError>(
+      [] { bucketize(tensor(std::vector<bool>{true}), tensor(std::vector<bool>{false})); }, {"searchsorted", "Bool"});
   auto [values, inverse, counts] = unique_all(i64({3, 1, 3, 2, 1}), true, true);
   expect_values(values, {1, 2, 3});
   expect_values(inverse, {2, 0, 2, 1, 0});
@@ -297,6 +301,8 @@ TEST(CompositeOpsTest, SearchsortedBucketizeUnique) {
   expect_values(row_of, {1, 0, 1});
   expect_values(row_counts, {1, 2});
   EXPECT_EQ(std::get<0>(unique_all(zeros({0}))).numel(), 0);
+  // the values come from self, so they require grad when it does, as PyTorch's
+  EXPECT_TRUE(std::get<0>(unique_all(f64({2, 1, 2}).requires_grad_())).requires_grad());
 }
 
 TEST(CompositeOpsTest, VarMeanPastASumsOverflow) {
