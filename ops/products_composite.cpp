@@ -18,12 +18,6 @@ namespace {
 using autograd::Node;
 using autograd::TensorList;
 
-int64_t product(const DimVector& sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
-
 }  // namespace
 
 Tensor dot(const Tensor& self, const Tensor& tensor) {
@@ -80,9 +74,9 @@ Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayR
       out_b.push_back(b.size(d));
     }
   // every size given, none inferred: -1 is ambiguous where another size is 0
-  const int64_t k = product(contracted);
-  const Tensor left = a.permute(order_a).reshape({product(out_a), k});
-  const Tensor right = b.permute(order_b).reshape({k, product(out_b)});
+  const int64_t k = numel_of(contracted);
+  const Tensor left = a.permute(order_a).reshape({numel_of(out_a), k});
+  const Tensor right = b.permute(order_b).reshape({k, numel_of(out_b)});
   DimVector shape = out_a;
   for (int64_t s : out_b) shape.push_back(s);
   return matmul(left, right).reshape(shape);

@@ -233,9 +233,7 @@ Tensor quantile(const Tensor& self, const Tensor& q, std::optional<int64_t> dim,
     });
   EMBER_CHECK(q.dim() <= 1, "quantile() q must be a scalar or 1D tensor");
   EMBER_CHECK(q.dtype() == self.dtype(), "quantile() q tensor must be same dtype as the input tensor");
-  const Tensor flat = q.detach().reshape({-1}).to(kFloat64);
-  std::vector<double> qs(static_cast<size_t>(flat.numel()));
-  for (int64_t i = 0; i < flat.numel(); ++i) qs[static_cast<size_t>(i)] = flat.select(0, i).item<double>();
+  const std::vector<double> qs = q.detach().reshape({-1}).to_vector<double>();
   return quantile_of(self, qs, interpolation == "linear" ? q.reshape({-1}) : Tensor(), q.dim() == 1, dim, keepdim,
                      interpolation);
 }
