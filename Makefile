@@ -31,7 +31,7 @@ test: build python
 	@rm -f $(BUILD_DIR)/fault_report.txt
 	EMBER_FAULT_REPORT=$(abspath $(BUILD_DIR))/fault_report.txt ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	@sort $(BUILD_DIR)/fault_report.txt && awk '{n += $$(NF-2)} END {print "fault injection: " n " fault points in all"}' $(BUILD_DIR)/fault_report.txt
-	.venv/bin/python -m pytest -q tests/python
+	.venv/bin/python -m pytest -q -n $(JOBS) tests/python
 
 ## Installs the Python package into .venv (pip install .), reusing the library `build` compiled.
 python: build
@@ -59,7 +59,7 @@ test-asan: deps
 	  -DPython_EXECUTABLE=$(abspath .venv/bin/python) >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE slow
-	$(ASAN_PYTHON) -m pytest -q -p no:cacheprovider --hypothesis-profile=sanitized tests/python
+	$(ASAN_PYTHON) -m pytest -q -n $(JOBS) -p no:cacheprovider --hypothesis-profile=sanitized tests/python
 
 ## The checkpoint soak test (not CI): the tutorial model trained with --resume for SOAK_SECONDS
 ## while it is killed at random every few seconds, bytes of older checkpoints are flipped and the

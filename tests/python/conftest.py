@@ -18,7 +18,9 @@ half of "ember"'s examples. None writes an example database into the work tree.
 """
 import multiprocessing
 import os
+import random
 
+import numpy as np
 from hypothesis import HealthCheck, settings
 
 # NB: registered here, in the suite's top conftest, which pytest imports before the hypothesis plugin
@@ -38,6 +40,17 @@ settings.register_profile("sanitized", max_examples=20, derandomize=True, **_com
 
 def pytest_configure(config):
     settings.load_profile(config.getoption("hypothesis_profile", None) or "ember")
+
+
+def pytest_runtest_setup(item):
+    # Every test starts from the same generator states, whatever ran before it in its process: with
+    # pytest-xdist (make test runs `-n <cores>`) a test's neighbours depend on how the run was split.
+    # NB: a hook, not an autouse fixture, which Hypothesis's function_scoped_fixture check refuses.
+    import ember
+
+    ember.manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
 
 if os.environ.get("EMBER_TEST_MP_START"):
     multiprocessing.set_start_method(os.environ["EMBER_TEST_MP_START"], force=True)

@@ -155,8 +155,14 @@ def mlp():
 
 
 def test_float32_parameters_get_float32_gradients_close_to_float32_training():
+    # NB: tanh, not ReLU: a pre-activation near 0 that rounds to the other side of a ReLU changes a
+    # sample's whole contribution to a row (PyTorch's bfloat16 gradients differ the same way).
+    def model():
+        ember.manual_seed(0)
+        return nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 4))
+
     x, y = ember.randn(32, 8), ember.randint(0, 4, (32,))
-    plain, mixed = mlp(), mlp()
+    plain, mixed = model(), model()
     F.cross_entropy(plain(x), y).backward()
     with ember.autocast("cpu"):
         out = mixed(x)
@@ -165,9 +171,10 @@ def test_float32_parameters_get_float32_gradients_close_to_float32_training():
     loss.backward()
     for (name, p), q in zip(mixed.named_parameters(), plain.parameters()):
         assert p.grad.dtype == ember.float32, name
-        scale = float(q.grad.abs().max())
         # bfloat16 keeps 8 bits: activations and their gradients round at each of the layers' ops
-        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), atol=0.1 * scale, err_msg=name)
+        # (1.5% at most over 200 draws of x and y)
+        error = np.linalg.norm(p.grad.numpy() - q.grad.numpy()) / np.linalg.norm(q.grad.numpy())
+        assert error < 0.05, (name, error)
 
 
 def test_backward_inside_the_region_gives_the_gradients_of_backward_outside_it():
