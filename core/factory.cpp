@@ -91,6 +91,35 @@ Tensor linspace(double start, double end, int64_t steps, TensorOptions options) 
   });
 }
 
+Tensor logspace(double start, double end, int64_t steps, double base, TensorOptions options) {
+  EMBER_CHECK_VALUE(steps >= 0, "logspace: number of steps must be non-negative, got ", steps);
+  const bool integral = !is_floating(options.dtype()) && !is_complex(options.dtype());
+  return make_on_cpu({steps}, options, [&](Tensor& t) {
+    // PyTorch's arithmetic: the bounds rounded to the result's dtype, then (integers) float32 or
+    // (floating dtypes) float64 powers, each from the nearer end so that the last is base^end.
+    Tensor bounds = copy_as(tensor(std::vector<double>{start, end}), options.dtype(), Device());
+    const std::vector<double> b = copy_as(bounds, kFloat64, Device()).to_vector<double>();
+    Tensor d = empty({steps}, kFloat64);
+    double* p = d.data_ptr<double>();
+    const int64_t half = steps / 2;
+    if (steps == 1) {
+      p[0] = std::pow(base, start);  // PyTorch's: the bound as given
+    } else if (integral) {
+      const float lo = static_cast<float>(b[0]), hi = static_cast<float>(b[1]), fbase = static_cast<float>(base);
+      const float step = (hi - lo) / static_cast<float>(steps - 1);
+      for (int64_t i = 0; i < steps; ++i)
+        p[i] = std::trunc(std::pow(
+            fbase, i < half ? lo + step * static_cast<float>(i) : hi - step * static_cast<float>(steps - 1 - i)));
+    } else {
+      const double step = (b[1] - b[0]) / static_cast<double>(steps - 1);
+      for (int64_t i = 0; i < steps; ++i)
+        p[i] = std::pow(
+            base, i < half ? b[0] + step * static_cast<double>(i) : b[1] - step * static_cast<double>(steps - 1 - i));
+    }
+    copy_data(t, d);
+  });
+}
+
 Tensor eye(int64_t n, std::optional<int64_t> m, TensorOptions options) {
   int64_t cols = m.value_or(n);
   EMBER_CHECK_VALUE(n >= 0 && cols >= 0, "eye: sizes must be non-negative, got ", n, " x ", cols);
@@ -147,6 +176,10 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef shape, TensorOptions optio
     for (int64_t i = 0; i < d.numel(); ++i) p[i] = low + static_cast<int64_t>(g.below(range));
     copy_data(t, d);
   });
+}
+
+Tensor randint_like(const Tensor& t, int64_t low, int64_t high, Generator* gen) {
+  return randint(low, high, t.sizes(), TensorOptions(t.dtype()).device(t.device()), gen);
 }
 
 Tensor randperm(int64_t n, Generator* gen) {

@@ -21,6 +21,9 @@ Tensor arange(Scalar end, TensorOptions options = TensorOptions(kInt64));
 Tensor arange(Scalar start, Scalar end, Scalar step = 1, TensorOptions options = TensorOptions(kInt64));
 /// `steps` evenly spaced values from start to end inclusive.
 Tensor linspace(double start, double end, int64_t steps, TensorOptions options = {});
+/// base ** linspace(start, end, steps), each power taken from the nearer end as PyTorch's
+/// (in float64 for floating dtypes, float32 for integer ones, whose bounds truncate first).
+Tensor logspace(double start, double end, int64_t steps, double base = 10.0, TensorOptions options = {});
 /// n x m identity (m = n when omitted).
 Tensor eye(int64_t n, std::optional<int64_t> m = std::nullopt, TensorOptions options = {});
 /// Uniform in [0, 1).
@@ -39,6 +42,8 @@ Tensor ones_like(const Tensor& t);
 Tensor full_like(const Tensor& t, Scalar value);
 Tensor rand_like(const Tensor& t, Generator* gen = nullptr);
 Tensor randn_like(const Tensor& t, Generator* gen = nullptr);
+/// randint(low, high) of t's shape, dtype and device.
+Tensor randint_like(const Tensor& t, int64_t low, int64_t high, Generator* gen = nullptr);
 
 /// Copies `values` into a new tensor of `shape` (1-D when shape is omitted).
 template <typename T>

@@ -51,4 +51,10 @@ DType result_type(const std::vector<Tensor>& tensors) {
   return combine(dimensioned, zero_dim);
 }
 
+bool can_cast(DType from, DType to) {
+  if (is_complex(from) && !is_complex(to)) return false;
+  if (is_floating(from) && !is_floating(to) && !is_complex(to)) return false;
+  return !(from != kBool && to == kBool);
+}
+
 }  // namespace ember

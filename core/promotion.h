@@ -18,5 +18,8 @@ DType result_type(const Tensor& a, const Tensor& b);
 DType result_type(const Tensor& t, const Scalar& s);
 /// The dtype of an op over all of `tensors` (cat, where); undefined tensors are skipped.
 DType result_type(const std::vector<Tensor>& tensors);
+/// Whether an in-place op may write a `from` result into a `to` tensor (PyTorch's can_cast): never
+/// down a category (complex to real, floating to integer, anything else to bool).
+bool can_cast(DType from, DType to);
 
 }  // namespace ember

@@ -89,4 +89,8 @@ Tensor gumbel_softmax(const Tensor& logits, double tau, bool hard, double eps, i
   return one_hot - soft.detach() + soft;
 }
 
+Tensor normalize(const Tensor& input, double p, int64_t dim, double eps) {
+  return div(input, clamp(linalg_vector_norm(input, p, {dim}, true), Scalar(eps), std::nullopt));
+}
+
 }  // namespace ember::nn::functional

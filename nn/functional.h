@@ -18,5 +18,8 @@ Tensor gumbel_softmax(const Tensor& logits, double tau = 1.0, bool hard = false,
 /// input / (k + alpha * mean over `size` neighbouring channels of input^2)^beta, channels dim 1
 /// (AlexNet's normalisation, as PyTorch computes it); input [N, C, *].
 Tensor local_response_norm(const Tensor& input, int64_t size, double alpha = 1e-4, double beta = 0.75, double k = 1.0);
+/// input / max(||input||_p along dim, eps): linalg_vector_norm's norm, whose gradient at a zero vector
+/// is 0 as PyTorch's (a norm composed of pow would give 0 * inf = NaN there).
+Tensor normalize(const Tensor& input, double p = 2.0, int64_t dim = 1, double eps = 1e-12);
 
 }  // namespace ember::nn::functional

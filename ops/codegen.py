@@ -48,6 +48,7 @@ TYPES = {
     "int": Type("int64_t", None, "int64_t"),
     "int?": Type("std::optional<int64_t>", "std::nullopt", "std::optional<int64_t>"),
     "int[]": Type("IntArrayRef", "{}", "const py::object&", "dims_arg({})"),
+    "int[]?": Type("std::optional<IntArrayRef>", "std::nullopt", "const py::object&", "optional_dims_arg({})"),
     "int...": Type("IntArrayRef", None, "const py::object&", "dims_arg({})"),
     "int[2]": Type("Size2", None, "const py::object&", "size2({})", in_core=False),
     "int[2]?": Type("std::optional<Size2>", "std::nullopt", "const py::object&", "optional_size2({})",

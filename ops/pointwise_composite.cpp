@@ -5,7 +5,9 @@
 // backward works.
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <utility>
 
 #include "ember/autograd/function_node.h"
 #include "ember/autograd/grad_mode.h"
@@ -334,6 +336,113 @@ Tensor heaviside(const Tensor& self, const Tensor& values) {
   Tensor step = gt(self, Scalar(0)).to(dtype);
   // self gets a zero gradient (a step function's, almost everywhere); PyTorch's raises in backward
   return detail::with_zero_grad(where(eq(self, Scalar(0)), values.to(dtype), step), {self});
+}
+
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  if (!rounding_mode) return div(self, other);
+  if (*rounding_mode == "floor") return floor_divide(self, other);
+  EMBER_CHECK_VALUE(*rounding_mode == "trunc", "div expected rounding_mode to be one of None, 'trunc', or 'floor' ",
+                    "but found '", *rounding_mode, "'");
+  if (is_floating(result_type(self, other))) {
+    Tensor out;
+    {
+      NoGradGuard no_grad;  // the gradient is zero (with_zero_grad), whatever the quotient's would be
+      out = trunc(div(self, other));
+    }
+    return detail::with_zero_grad(out, {self, other});
+  }
+  // Integers: floor rounded a negative inexact quotient down; trunc takes it one up.
+  const Tensor floor = floor_divide(self, other);
+  const Tensor up = logical_and(ne(remainder(self, other), 0), ne(lt(self, 0), lt(other, 0)));
+  return add(floor, up.to(floor.dtype()));
+}
+
+Tensor div(const Tensor& self, Scalar other, std::optional<std::string_view> rounding_mode) {
+  return div(self, wrap_scalar(other, self), rounding_mode);
+}
+
+Tensor round(const Tensor& self, int64_t decimals) {
+  if (decimals == 0) return round(self);
+  EMBER_CHECK_AS(NotImplementedError, is_floating(self.dtype()), "\"round_cpu\" not implemented for '",
+                 torch_type_name(self.dtype()), "'");
+  // In self's dtype, as PyTorch's: 0.05 rounds to 0.0 in float32 (0.05f * 10 is 0.5, a half, to even).
+  const Scalar scale = std::pow(10.0, static_cast<double>(std::abs(decimals)));
+  return decimals > 0 ? div(round(mul(self, scale)), scale) : mul(round(div(self, scale)), scale);
+}
+
+Tensor special_ndtr(const Tensor& self) {
+  const DType dtype = floating_or_default(self.dtype());
+  return mul(erfc(mul(self.to(dtype), -1 / std::numbers::sqrt2)), 0.5);
+}
+
+namespace {
+
+// log ndtr(x) and ndtr(x) / pdf(x) (Mills' ratio), in float64: from erfc down to -30, below it from
+// the tail's asymptotic series, as erfc leaves the normal range of float64 near -37.5 and its last
+// digits with it. The series, 1 - 1/x^2 + 3/x^4 - ..., is cut after its 1/x^12 term: below 1e-15 at -30.
+std::pair<Tensor, Tensor> log_ndtr_and_ratio(const Tensor& x) {
+  const Tensor cdf = mul(erfc(mul(x, -1 / std::numbers::sqrt2)), 0.5);
+  const Tensor pdf = mul(exp(mul(square(x), -0.5)), 1 / std::sqrt(2 * std::numbers::pi));
+  const Tensor u = reciprocal(square(x));
+  Tensor series = full_like(x, 1.0), term = full_like(x, 1.0);
+  for (int k = 1; k <= 6; ++k) {
+    term = mul(term, mul(u, -(2.0 * k - 1)));
+    series = add(series, term);
+  }
+  const Tensor tail = lt(x, -30.0);
+  const Tensor log_tail =
+      sub(sub(mul(square(x), -0.5), 0.5 * std::log(2 * std::numbers::pi)), sub(log(neg(x)), log(series)));
+  return {where(tail, log_tail, log(cdf)), where(tail, div(series, neg(x)), div(cdf, pdf))};
+}
+
+// ndtri(q) for q in (0, 0.5], in float64: Newton's method on log ndtr(x) - log q, which is concave
+// and increasing, so the steps converge from any start; the start is the tail's asymptote
+// -sqrt(t - log t - log 2 pi), t = -2 log q (0 near the middle). Eight steps reach float64's
+// precision from 0.5 down to the smallest subnormal, where 1 + erf and erfinv(2q - 1) have long lost
+// every digit.
+Tensor ndtri_lower(const Tensor& q) {
+  const Tensor t = mul(log(q), -2.0);
+  Tensor x = neg(sqrt(clamp(sub(sub(t, log(t)), std::log(2 * std::numbers::pi)), Scalar(0.0), std::nullopt)));
+  const Tensor log_q = log(q);
+  for (int step = 0; step < 8; ++step) {
+    const auto [log_cdf, ratio] = log_ndtr_and_ratio(x);
+    const Tensor next = sub(x, mul(sub(log_cdf, log_q), ratio));
+    x = where(isfinite(next), next, x);
+  }
+  return x;
+}
+
+}  // namespace
+
+Tensor special_ndtri(const Tensor& self) {
+  const DType dtype = floating_or_default(self.dtype());
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    const Tensor p = self.to(kFloat64);
+    const Tensor upper = gt(p, 0.5);
+    const Tensor q = where(upper, add(neg(p), 1.0), p);
+    const Tensor inside = logical_and(gt(q, 0.0), le(q, 0.5));  // NaN and p outside [0, 1] are not
+    const Tensor x = ndtri_lower(where(inside, q, full_like(q, 0.25)));
+    const Tensor edge = where(eq(q, 0.0), -std::numeric_limits<double>::infinity(),
+                              full_like(q, std::numeric_limits<double>::quiet_NaN()));
+    const Tensor lower = where(inside, x, edge);
+    out = where(upper, neg(lower), lower).to(dtype);
+  }
+  autograd::record_function(
+      "SpecialNdtriBackward0", out, {self}, {self}, [](const TensorList& saved, const TensorList& grads, const Node&) {
+        const Tensor x = special_ndtri(saved[0]);
+        return TensorList{mul(grads[0], mul(exp(mul(square(x), 0.5)), std::sqrt(2 * std::numbers::pi)))};
+      });
+  return out;
+}
+
+Tensor mvlgamma(const Tensor& self, int64_t p) {
+  EMBER_CHECK_VALUE(p >= 1, "p has to be greater than or equal to 1, got ", p);
+  const Tensor x = self.to(floating_or_default(self.dtype()));
+  Tensor out = full_like(x, static_cast<double>(p * (p - 1)) / 4 * std::log(std::numbers::pi));
+  for (int64_t j = 0; j < p; ++j) out = add(out, lgamma(sub(x, static_cast<double>(j) / 2)));
+  return out;
 }
 
 }  // namespace ember

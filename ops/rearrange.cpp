@@ -89,14 +89,18 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   return out.storage() == self.storage() ? out.clone() : out;
 }
 
-Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim) {
+Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                         std::optional<int64_t> output_size) {
   EMBER_CHECK_VALUE(repeats >= 0, "repeat_interleave: repeats must not be negative, got ", repeats);
-  if (!dim) return repeat_interleave(self.flatten(), repeats, 0);
+  if (!dim) return repeat_interleave(self.flatten(), repeats, 0, output_size);
   const int64_t d = wrap_dim(*dim, std::max<int64_t>(self.dim(), 1), "repeat_interleave");
   Tensor t = self.dim() == 0 ? self.reshape({1}) : self;
   DimVector expanded = t.sizes().vec(), result = t.sizes().vec();
   expanded.insert(expanded.begin() + d + 1, repeats);
   result[static_cast<size_t>(d)] *= repeats;
+  EMBER_CHECK(!output_size || *output_size == result[static_cast<size_t>(d)],
+              "repeat_interleave: Invalid output_size, expected ", result[static_cast<size_t>(d)], " but got ",
+              *output_size);
   // NB: a new tensor, as in PyTorch: reshape may keep a view of self (or of the expanded view,
   // whose repeated elements share memory), on which in-place ops and view() would be refused.
   Tensor out = t.unsqueeze(d + 1).expand(expanded).reshape(result);

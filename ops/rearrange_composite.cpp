@@ -1,6 +1,8 @@
 // Rearranging and selecting composed of views and indexing (tile, movedim, unflatten, take,
-// take_along_dim, msort, cartesian_prod, combinations): their gradients are those ops'.
+// take_along_dim, msort, cartesian_prod, combinations, repeat_interleave's tensor forms,
+// tensor_split, broadcast_tensors, meshgrid): their gradients are those ops'.
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "ember/core/factory.h"
@@ -148,6 +150,111 @@ Tensor combinations(const Tensor& self, int64_t r, bool with_replacement) {
   if (count == 0) return empty({0, r}, TensorOptions(self.dtype()).device(self.device()));
   const Tensor index = tensor(rows).to(self.device());
   return self.index_select(0, index).reshape({count, r});
+}
+
+Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
+  EMBER_CHECK(repeats.dim() == 1, "repeat_interleave only accept 1D vector as repeat");
+  EMBER_CHECK_TYPE(repeats.dtype() == kInt64 || repeats.dtype() == kInt32, "repeats has to be Long or Int tensor");
+  const std::vector<int64_t> counts = repeats.to(kInt64).to_vector<int64_t>();
+  std::vector<int64_t> index;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    EMBER_CHECK(counts[i] >= 0, "repeats can not be negative");
+    index.insert(index.end(), static_cast<size_t>(counts[i]), static_cast<int64_t>(i));
+  }
+  EMBER_CHECK(!output_size || *output_size == static_cast<int64_t>(index.size()),
+              "allocated size does not match required size");
+  return tensor(index).to(repeats.device());
+}
+
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
+                         std::optional<int64_t> output_size) {
+  EMBER_CHECK(repeats.dim() <= 1, "repeats must be 0-dim or 1-dim tensor");
+  EMBER_CHECK_TYPE(repeats.dtype() == kInt64 || repeats.dtype() == kInt32, "repeats has to be Long or Int tensor");
+  if (repeats.numel() == 1) return repeat_interleave(self, repeats.reshape({}).item<int64_t>(), dim, output_size);
+  const Tensor x = !dim ? self.flatten() : self.dim() == 0 ? self.reshape({1}) : self;
+  const int64_t d = dim ? torch_wrap_dim(*dim, self.dim()) : 0;
+  EMBER_CHECK(repeats.size(0) == x.size(d), "repeats must have the same size as input along dim, but got ",
+              "repeats.size(0) = ", repeats.size(0), " and input.size(", d, ") = ", x.size(d));
+  // NB: an index_select, so the gradient sums the copies back into each entry.
+  return index_select(x, d, repeat_interleave(repeats, output_size));
+}
+
+namespace {
+
+// The views of self along dim between consecutive bounds (PyTorch's slices: a negative bound
+// counts from the end, each is clamped to [0, size], and an end before its start gives nothing).
+std::vector<Tensor> split_at(const Tensor& self, IntArrayRef bounds, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+  const int64_t d = torch_wrap_dim(dim, self.dim()), size = self.size(d);
+  auto clamp_bound = [size](int64_t b) { return std::clamp<int64_t>(b < 0 ? b + size : b, 0, size); };
+  std::vector<Tensor> parts;
+  int64_t start = 0;
+  for (size_t i = 0; i <= bounds.size(); ++i) {
+    const int64_t end = i < bounds.size() ? clamp_bound(bounds[i]) : size;
+    parts.push_back(self.narrow(d, start, std::max<int64_t>(0, end - start)));
+    start = end;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+  EMBER_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections);
+  const int64_t size = self.size(torch_wrap_dim(dim, self.dim()));
+  DimVector bounds;
+  for (int64_t k = 1; k < sections; ++k) bounds.push_back(k * (size / sections) + std::min(k, size % sections));
+  return split_at(self, bounds, dim);
+}
+
+std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim) {
+  return split_at(self, indices, dim);
+}
+
+std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections, int64_t dim) {
+  const Tensor& t = tensor_indices_or_sections;
+  EMBER_CHECK(t.device().is_cpu(), "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on ",
+              t.device());
+  EMBER_CHECK_TYPE(t.dtype() == kInt64, "tensor_split expected tensor_indices_or_sections to have ScalarType Long, ",
+                   "but got ", torch_type_name(t.dtype()));
+  EMBER_CHECK(t.dim() <= 1, "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or ",
+              "one-dimensional tensor, but got a tensor with ", t.dim(), " dims");
+  if (t.dim() == 0) return tensor_split(self, t.item<int64_t>(), dim);
+  const std::vector<int64_t> indices = t.to_vector<int64_t>();
+  return split_at(self, indices, dim);
+}
+
+std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors) {
+  DimVector shape;
+  for (const Tensor& t : tensors) shape = broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(t.expand(shape));
+  return out;
+}
+
+std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, std::string_view indexing) {
+  EMBER_CHECK(indexing == "ij" || indexing == "xy", "torch.meshgrid: indexing must be one of \"xy\" or ",
+              "\"ij\", but received: ", indexing);
+  std::vector<Tensor> flat;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    EMBER_CHECK(tensors[i].dim() <= 1,
+                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ", tensors[i].sizes(),
+                " at position ", i);
+    flat.push_back(tensors[i].reshape({-1}));
+  }
+  const bool swap = indexing == "xy" && flat.size() >= 2;
+  if (swap) std::swap(flat[0], flat[1]);
+  DimVector shape;
+  for (const Tensor& t : flat) shape.push_back(t.numel());
+  std::vector<Tensor> out;
+  for (size_t k = 0; k < flat.size(); ++k) {
+    DimVector view(flat.size(), 1);
+    view[k] = shape[k];
+    out.push_back(flat[k].reshape(view).expand(shape));
+  }
+  if (swap) std::swap(out[0], out[1]);
+  return out;
 }
 
 }  // namespace ember

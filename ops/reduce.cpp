@@ -473,7 +473,8 @@ Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
   return out;
 }
 
-Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim) {
+Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+  if (dtype) return norm(t.to(*dtype), p, dims, keepdim);
   if (autocast::applies("norm", t))
     return autocast::run("norm", {t}, [&](const autocast::Cast& cast) { return norm(cast(t), p, dims, keepdim); });
   check_floating(t, "norm");

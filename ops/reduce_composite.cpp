@@ -247,4 +247,61 @@ Tensor quantile(const Tensor& self, double q, std::optional<int64_t> dim, bool k
   return quantile_of(self, {q}, Tensor(), false, dim, keepdim, interpolation);
 }
 
+namespace {
+
+// any / all over the dims given: None reduces every dim, an empty list none (each entry's truth).
+Tensor logical_over(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, bool is_any) {
+  if (!dim) {
+    const Tensor out = is_any ? any(self) : all(self);
+    return keepdim ? out.reshape(DimVector(static_cast<size_t>(self.dim()), 1)) : out;
+  }
+  if (dim->empty()) return ne(self, 0);
+  const Tensor hits = sum((is_any ? ne(self, 0) : eq(self, 0)).to(kInt64), *dim, keepdim);
+  return is_any ? gt(hits, 0) : eq(hits, 0);
+}
+
+}  // namespace
+
+Tensor any(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+  return logical_over(self, dim, keepdim, true);
+}
+Tensor all(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+  return logical_over(self, dim, keepdim, false);
+}
+
+Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  const Tensor x = dtype ? self.to(*dtype) : self;
+  if (p == "nuc") return linalg_matrix_norm(x, "nuc", dim.empty() ? IntArrayRef{-2, -1} : dim, keepdim);
+  EMBER_CHECK(p == "fro", "linalg.matrix_norm: Order ", p, " not supported.");
+  EMBER_CHECK(dim.size() <= 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ", dim);
+  return norm(x, 2.0, dim, keepdim);
+}
+
+std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
+  if (self.dim() == 0) return {self.clone(), zeros({}, TensorOptions(kInt64).device(self.device()))};
+  const int64_t d = wrap_dim(dim, self.dim(), "mode"), n = self.size(d);
+  EMBER_CHECK_INDEX(n > 0, "mode(): Expected reduction dim ", d, " to have non-zero size.");
+  const Tensor moved = movedim(self, {d}, {-1});
+  const Tensor rows = moved.reshape({-1, n});
+  Tensor last;
+  {
+    NoGradGuard no_grad;
+    // A sort groups equal values into runs; the first run with the largest count is the mode (runs
+    // ascend by value), and its index the largest original position in the run.
+    const auto [ordered, order] = sort(rows, 1);
+    const Tensor starts = cat({ones({rows.size(0), 1}, TensorOptions(kBool).device(self.device())),
+                               ne(ordered.narrow(1, 1, n - 1), ordered.narrow(1, 0, n - 1))},
+                              1);
+    const Tensor run = sub(cumsum(starts.to(kInt64), 1), 1);
+    const Tensor counts = scatter_add(zeros_like(run), 1, run, ones_like(run));
+    const Tensor best = argmax(counts, 1, true);  // the first maximum
+    last = amax(where(eq(run, best), order, full_like(order, -1)), {1}, true);
+  }
+  DimVector shape = moved.sizes().vec();
+  shape.pop_back();
+  Tensor values = rows.gather(1, last).reshape(shape), indices = last.reshape(shape);
+  if (keepdim) return {values.unsqueeze(d), indices.unsqueeze(d)};
+  return {values, indices};
+}
+
 }  // namespace ember

@@ -54,6 +54,7 @@ from ._C import (  # noqa: F401  (re-exported)
     int32,
     int64,
     linspace,
+    logspace,
     long,
     manual_seed,
     ones,
@@ -63,6 +64,7 @@ from ._C import (  # noqa: F401  (re-exported)
     rand,
     rand_like,
     randint,
+    randint_like,
     randn,
     randn_like,
     randperm,
@@ -77,16 +79,12 @@ from ._C import (  # noqa: F401  (re-exported)
 from ._ops import *  # noqa: E402,F401,F403
 from . import autograd  # noqa: E402
 from . import _tensor  # noqa: E402,F401  (Tensor's Python protocol methods)
-from ._tensor import clamp  # noqa: E402,F401  (numbers or tensors as bounds)
-from ._tensor import div, div as divide  # noqa: E402,F401  (rounding_mode)
 from ._tensor_str import get_printoptions, set_printoptions  # noqa: E402,F401  (how tensors print)
 from ._functions import *  # noqa: E402,F401,F403  (lerp, addcmul, isclose, movedim, compile, ...)
 from . import _tensor_methods  # noqa: E402,F401  (in-place forms, random fills)
-from ._call_forms import all, any, norm, repeat_interleave, round  # noqa: E402,F401,A004  (tuple dims, decimals, ...)
 from . import linalg  # noqa: E402,F401  (det, inv, solve, cholesky, norms)
 from .linalg import det, inverse, logdet, slogdet, cholesky_legacy as cholesky  # noqa: E402,F401
 from .linalg import matrix_exp, matrix_power, pinverse, svd_legacy as svd, qr_legacy as qr  # noqa: E402,F401
-clip = clamp
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
@@ -185,28 +183,3 @@ def allclose(input: Tensor, other: Tensor, rtol: _builtins.float = 1e-5,  # noqa
 def equal(input: Tensor, other: Tensor) -> _builtins.bool:  # noqa: A002
     """True when both have the same shape and the same values."""
     return tuple(input.shape) == tuple(other.shape) and _builtins.bool(_C.eq(input, other).all())
-
-
-def meshgrid(*tensors, indexing: str = "ij"):
-    """Coordinate grids of 1-D tensors as views (torch.meshgrid): with indexing="ij" output k varies
-    along dim k; "xy" swaps the first two dims (NumPy's default)."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tuple(tensors[0])
-    if indexing not in ("ij", "xy"):
-        raise ValueError(f"meshgrid: indexing must be 'ij' or 'xy', got {indexing!r}")
-    for i, t in enumerate(tensors):
-        if t.dim() > 1:
-            raise ValueError(f"meshgrid: expected 0-D or 1-D tensors, got shape {list(t.shape)} at position {i}")
-    flat = [t.reshape(-1) for t in tensors]
-    swap = indexing == "xy" and len(flat) >= 2
-    if swap:
-        flat[0], flat[1] = flat[1], flat[0]
-    shape = [t.numel() for t in flat]
-    out = []
-    for k, t in enumerate(flat):
-        view = [1] * len(flat)
-        view[k] = shape[k]
-        out.append(t.reshape(view).expand(*shape))
-    if swap:
-        out[0], out[1] = out[1], out[0]
-    return tuple(out)

@@ -6,13 +6,9 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-import numpy as _np
-
 from . import _C
 from ._C import Tensor
-from ._mode import mode
 from ._scatter_reduce import scatter_reduce as _scatter_reduce
-from ._tensor import clamp as _clamp
 from ._zero_dim import as_one_dim as _as_one_dim
 from ._autocast_op import autocast_op
 
@@ -21,12 +17,12 @@ scatter_reduce = _as_one_dim(_scatter_reduce)
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A001,A002
     """clamp(input, min=min)."""
-    return _clamp(input, min, None)
+    return _C.clamp(input, min, None)
 
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A001,A002
     """clamp(input, max=max)."""
-    return _clamp(input, None, max)
+    return _C.clamp(input, None, max)
 
 
 def detach(input: Tensor) -> Tensor:  # noqa: A002
@@ -48,33 +44,10 @@ def get_default_dtype() -> Any:
     return _C.get_default_dtype()
 
 
-def broadcast_tensors(*tensors: Tensor) -> tuple:
-    """The tensors expanded (as views) to their common broadcast shape."""
-    shape = _np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    return tuple(t.expand(*shape) for t in tensors)
 
 
-def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
-             device: Any = None, requires_grad: bool = False) -> Tensor:
-    """base ** linspace(start, end, steps)."""
-    exponents = _C.linspace(start, end, steps, dtype=_C.float64)
-    out = _C.pow(float(base), exponents).to(dtype or _C.float32)
-    out = out if device is None else out.to(device)
-    return out.requires_grad_() if requires_grad else out
 
 
-def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:  # noqa: A002
-    """Views of input split along dim: into n nearly equal parts (the first ones one longer), or at
-    the given indices."""
-    size = input.shape[dim]
-    if isinstance(indices_or_sections, int):
-        n = indices_or_sections
-        if n <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
-        bounds = [k * (size // n) + min(k, size % n) for k in range(n + 1)]
-    else:
-        bounds = [0] + [max(0, min(int(i), size)) for i in indices_or_sections] + [size]
-    return tuple(input.narrow(dim, lo, max(0, hi - lo)) for lo, hi in zip(bounds, bounds[1:]))
 
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
@@ -86,14 +59,6 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
     return results[0] if len(results) == 1 else results
 
 
-def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype: Any = None,  # noqa: A002
-                 device: Any = None, requires_grad: bool = False) -> Tensor:
-    """randint(low, high) of input's shape (randint_like(t, high) with one bound), input's dtype."""
-    if high is None:
-        low, high = 0, low
-    out = _C.randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
-                     device=device if device is not None else input.device)
-    return out.requires_grad_() if requires_grad else out
 
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
@@ -168,6 +133,6 @@ def get_float32_matmul_precision() -> str:
 
 
 __all__ = ["clamp_min", "clamp_max", "detach", "is_floating_point", "is_complex", "get_default_dtype",
-           "broadcast_tensors", "compile", "set_float32_matmul_precision", "get_float32_matmul_precision",
-           "logspace", "tensor_split", "unique", "randint_like", "tensordot", "scatter",
-           "index_put", "result_type", "scatter_reduce", "mode"]
+           "compile", "set_float32_matmul_precision", "get_float32_matmul_precision",
+           "unique", "tensordot", "scatter",
+           "index_put", "result_type", "scatter_reduce"]

@@ -3,13 +3,13 @@ protocol or argument handling rather than an op: f"{loss:.4f}" (__format__); __r
 with PyTorch's printout (_tensor_str.py; a Python function also lets pprint look it up: pybind11's
 own method objects are unhashable, and pprint keys a dict by the type's __repr__); PyTorch's
 keywords that change nothing here (to(non_blocking=): host-to-device copies are already
-asynchronous once staged); add_/sub_ with alpha; clamp with tensor bounds; new_tensor, new_empty
+asynchronous once staged); add_/sub_ with alpha; new_tensor, new_empty
 (on the tensor's device), type_as, mT, and cuda()."""
 from __future__ import annotations
 
 from typing import Any
 
-from . import _C, _tensor_str, _zero_grad
+from . import _C, _tensor_str
 from ._C import Tensor
 
 
@@ -33,7 +33,6 @@ Tensor.__format__ = _format
 _c_to = Tensor.to
 _c_add_ = Tensor.add_
 _c_sub_ = Tensor.sub_
-_c_clamp = Tensor.clamp
 
 
 def _to(self: Tensor, *args: Any, non_blocking: bool = False, copy: bool = False, memory_format: Any = None,
@@ -60,26 +59,6 @@ def _sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     if isinstance(alpha, Tensor):  # NB: a 0-d tensor alpha, as PyTorch's Scalar conversion takes it (L-BFGS passes one)
         alpha = alpha.item()
     return _c_sub_(self, other, alpha=alpha) if isinstance(other, Tensor) else _c_sub_(self, other * alpha)
-
-
-_c_clamp_fn = _C.clamp
-_TENSOR_BOUNDS = "\n\nmin and max may also be tensors (broadcast; NaN propagates, as in PyTorch)."
-
-
-def _doc_body(doc: str | None) -> str:
-    # NB: pybind11 opens a docstring with the signature line; the wrapper has its own signature.
-    doc = doc or ""
-    head, sep, rest = doc.partition("\n\n")
-    return rest.strip() if sep and "(" in head and "->" in head else doc.strip()
-
-
-def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A001,A002 (PyTorch's names)
-    if not isinstance(min, Tensor) and not isinstance(max, Tensor):
-        return _c_clamp_fn(input, min, max)
-    # NB: a number beside a tensor bound becomes a 0-d tensor of input's dtype (PyTorch refuses the mix).
-    def bound(b: Any) -> Any:
-        return b if b is None or isinstance(b, Tensor) else _C.scalar_tensor(b, dtype=input.dtype, device=input.device)
-    return _c_clamp_fn(input, bound(min), bound(max))
 
 
 def _new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -113,63 +92,9 @@ def _cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_f
     return _c_to(self, cuda_device(device))
 
 
-_c_div_fn = _C.div
-
-
-def div(input: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
-    if rounding_mode is None:
-        return _c_div_fn(input, other)
-    if rounding_mode == "floor":
-        return _C.floor_divide(input, other)
-    if rounding_mode != "trunc":
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-                         f"'{rounding_mode}'")
-    floor = _C.floor_divide(input, other)
-    if floor.is_floating_point():
-        # NB: the derivative is zero, as PyTorch's: NaN and inf in the operands do not reach it
-        detached = [a.detach() if isinstance(a, Tensor) else a for a in (input, other)]
-        return _zero_grad.with_zero_grad(_c_div_fn(*detached).trunc(), input, other)
-    # Integers: floor rounded a negative inexact quotient down; trunc takes it one up.
-    other_t = other if isinstance(other, Tensor) else input.new_tensor(other)
-    up = _C.ne(_C.remainder(input, other_t), 0) & _C.ne(_C.lt(input, 0), _C.lt(other_t, 0))
-    return floor + up.to(floor.dtype)
-
-
-def _div_method(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
-    return div(self, other, rounding_mode=rounding_mode)
-
-
-_ROUNDING_MODES = ('\n\nrounding_mode "floor" is floor_divide (Python\'s //), "trunc" rounds toward zero; '
-                   "both keep integer inputs integer and record no gradient (it would be zero).")
-div.__doc__ = _doc_body(_c_div_fn.__doc__) + _ROUNDING_MODES
-_div_method.__doc__ = _doc_body(Tensor.div.__doc__) + _ROUNDING_MODES
-
-
-def _floordiv(self: Tensor, other: Any) -> Tensor:
-    return _C.floor_divide(self, other)
-
-
-def _rfloordiv(self: Tensor, other: Any) -> Tensor:
-    return _C.floor_divide(other, self)
-
-
-def _ifloordiv(self: Tensor, other: Any) -> Tensor:
-    return self.copy_(_C.floor_divide(self, other))
-
-
 Tensor.to = _to
 Tensor.add_ = _add_
 Tensor.sub_ = _sub_
-clamp.__doc__ = _doc_body(_c_clamp_fn.__doc__) + _TENSOR_BOUNDS
-
-
-def _clamp_method(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    return clamp(self, min, max)
-
-
-_clamp_method.__doc__ = _doc_body(_c_clamp.__doc__) + _TENSOR_BOUNDS
-Tensor.clamp = _clamp_method
-Tensor.clip = _clamp_method
 Tensor.new_tensor = _new_tensor
 Tensor.new_empty = _new_empty
 Tensor.type_as = lambda self, other: self.to(other.dtype)
@@ -178,10 +103,6 @@ Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.real = property(lambda self: _C.real(self))
 Tensor.imag = property(lambda self: _C.imag(self))
 Tensor.cuda = _cuda
-Tensor.div = Tensor.divide = _div_method
-Tensor.__floordiv__ = _floordiv
-Tensor.__rfloordiv__ = _rfloordiv
-Tensor.__ifloordiv__ = _ifloordiv
 
 
 

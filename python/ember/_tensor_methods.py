@@ -16,14 +16,13 @@ from typing import Any
 import numpy as _np
 
 from . import _C
-from . import _call_forms, _scatter_reduce, _zero_dim, _zero_grad
+from . import _scatter_reduce, _zero_dim, _zero_grad
 from . import _functions as fn
 from . import linalg as _linalg
 from . import special as _special
 from .autograd import is_grad_enabled, no_grad
 from ._C import Tensor
 from ._promotion import check_castable
-from ._tensor import clamp as _clamp, div as _div
 
 
 def _fill_from(self: Tensor, values: Tensor) -> Tensor:
@@ -251,7 +250,6 @@ def _sum_to_size(self: Tensor, *size: Any) -> Tensor:
 _METHODS = {
     "clamp_min": fn.clamp_min,
     "clamp_max": fn.clamp_max,
-    "tensor_split": fn.tensor_split,
     "unique": fn.unique,
     "split_with_sizes": lambda self, split_sizes, dim=0: self.split(list(split_sizes), dim),
     "sum_to_size": _sum_to_size,
@@ -264,7 +262,6 @@ _METHODS = {
     "diff": _diff,
     "polygamma": lambda self, n: _C.polygamma(n, self),
     "scatter_reduce": fn.scatter_reduce,
-    "mode": fn.mode,
     "det": _linalg.det,
     "logdet": _linalg.logdet,
     "slogdet": _linalg.slogdet,
@@ -283,7 +280,7 @@ _METHODS = {
 # In-place forms: the out-of-place op, copied into self.
 _INPLACE = {
     "exp_": _C.exp, "log_": _C.log, "sqrt_": _C.sqrt, "neg_": _C.neg, "abs_": _C.abs, "relu_": _C.relu,
-    "sigmoid_": _C.sigmoid, "tanh_": _C.tanh, "floor_": _C.floor, "ceil_": _C.ceil, "round_": None,
+    "sigmoid_": _C.sigmoid, "tanh_": _C.tanh, "floor_": _C.floor, "ceil_": _C.ceil, "round_": _C.round,
     "trunc_": _C.trunc, "sign_": _C.sign, "reciprocal_": _C.reciprocal, "square_": _C.square,
     "pow_": _C.pow, "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max, "masked_fill_": _C.masked_fill,
     "addcmul_": _C.addcmul, "addcdiv_": _C.addcdiv, "lerp_": _C.lerp, "index_add_": None,
@@ -303,9 +300,9 @@ _INPLACE = {
     "rsqrt_": _C.rsqrt, "frac_": _C.frac, "fix_": _C.fix, "heaviside_": _C.heaviside,
     "igamma_": _special.gammainc, "igammac_": _special.gammaincc, "mvlgamma_": _special.multigammaln,
     # arithmetic under PyTorch's other names
-    "absolute_": _C.abs, "negative_": _C.neg, "multiply_": _C.mul, "subtract_": None, "divide_": _div,
+    "absolute_": _C.abs, "negative_": _C.neg, "multiply_": _C.mul, "subtract_": None, "divide_": _C.div,
     "true_divide_": _C.true_divide, "floor_divide_": _C.floor_divide, "fmod_": _C.fmod,
-    "remainder_": _C.remainder, "clip_": _clamp,
+    "remainder_": _C.remainder, "clip_": _C.clamp,
     # scans, triangles, fused products
     "cumsum_": _C.cumsum, "cumprod_": _C.cumprod, "tril_": _C.tril, "triu_": _C.triu, "addmm_": _C.addmm,
     "baddbmm_": _C.baddbmm, "fill_diagonal_": _fill_diagonal,
@@ -322,7 +319,6 @@ def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 
 _INPLACE["index_add_"] = _index_add
 _INPLACE["subtract_"] = _subtract
-_INPLACE["round_"] = _call_forms.round
 
 # put, index_reduce and apply_ / map_ live in files of their own.
 from . import _index_reduce, _put  # noqa: E402

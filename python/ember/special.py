@@ -1,8 +1,8 @@
 """ember.special: the special functions under torch.special's names.
 
 The functions are the ops of the same names in `ember` (erf, erfc, erfinv, digamma (psi), polygamma,
-lgamma (gammaln), expm1, log1p, sinc, logit, i0, ...) or the op table's special_ entries (i0e, i1,
-i1e), each differentiable as its op is; gammainc and gammaincc (the regularised incomplete gamma
+lgamma (gammaln), expm1, log1p, sinc, logit, i0, mvlgamma (multigammaln), ...) or the op table's
+special_ entries (i0e, i1, i1e, ndtr, ndtri), each differentiable as its op is; gammainc and gammaincc (the regularised incomplete gamma
 functions) are igamma and igammac."""
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ i0 = _C.i0
 i0e = _C._special_i0e
 i1 = _C._special_i1
 i1e = _C._special_i1e
+ndtr = _C._special_ndtr
+ndtri = _C._special_ndtri
+multigammaln = _C.mvlgamma
 
 
 def _check_tensors(input: Any, other: Any, name: str) -> None:  # noqa: A002
@@ -66,20 +69,3 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:  # noqa
     return _C.logsumexp(input, dim, keepdim)
 
 
-def ndtr(input: Tensor) -> Tensor:  # noqa: A002
-    """The standard normal CDF, (1 + erf(input / sqrt 2)) / 2."""
-    return 0.5 * _C.erfc(input * -0.7071067811865476)
-
-
-def ndtri(input: Tensor) -> Tensor:  # noqa: A002
-    """The inverse of ndtr: sqrt 2 * erfinv(2 p - 1)."""
-    return _C.erfinv(input * 2.0 - 1.0) * 1.4142135623730951
-
-
-def multigammaln(input: Tensor, p: int) -> Tensor:  # noqa: A002
-    """log of the multivariate gamma function of dimension p."""
-    import math
-    result = _C.full_like(input, p * (p - 1) / 4 * math.log(math.pi))
-    for j in range(p):
-        result = result + _C.lgamma(input - j / 2)
-    return result

@@ -146,6 +146,8 @@ py::class_<Tensor> tensor_class(py::module_& m);
 std::vector<int64_t> size_args(const py::args& args);
 /// Dims from None (every dim: empty), an int or a sequence of ints.
 std::vector<int64_t> dims_arg(const py::handle& dim);
+/// An int[]? argument: nullopt for None, else dims_arg's (an empty sequence is an empty list).
+std::optional<std::vector<int64_t>> optional_dims_arg(const py::handle& dim);
 /// stride=2 or stride=(2, 1), as PyTorch takes them (None: nullopt for the optional form).
 Size2 size2(const py::handle& v);
 std::optional<Size2> optional_size2(const py::handle& v);

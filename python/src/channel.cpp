@@ -66,6 +66,8 @@ void bind_channel_layers(py::module_& nn) {
 void bind_channel_functions(py::module_& f) {
   f.def("cosine_similarity", &F::cosine_similarity, "x1"_a, "x2"_a, "dim"_a = 1, "eps"_a = 1e-8,
         "The cosine between x1 and x2 along dim, each norm clamped at eps.");
+  f.def("normalize", &F::normalize, "input"_a, "p"_a = 2.0, "dim"_a = 1, "eps"_a = 1e-12,
+        "input / max(||input||_p along dim, eps).");
   f.def("local_response_norm", &F::local_response_norm, "input"_a, "size"_a, "alpha"_a = 1e-4, "beta"_a = 0.75,
         "k"_a = 1.0, "input / (k + alpha * mean of input^2 over size neighbouring channels)^beta.");
   f.def("pixel_shuffle", &F::pixel_shuffle, "input"_a, "upscale_factor"_a);

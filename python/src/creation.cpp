@@ -111,6 +111,13 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
     return linspace(start, end, steps, options_of(dtype, device, requires_grad));
   }, py::arg("start"), py::arg("end"), py::arg("steps"), py::kw_only(), py::arg("dtype") = py::none(),
         py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  m.def(
+      "logspace",
+      [](double start, double end, int64_t steps, double base, std::optional<DType> dtype, std::optional<Device> device,
+         bool requires_grad) { return logspace(start, end, steps, base, options_of(dtype, device, requires_grad)); },
+      py::arg("start"), py::arg("end"), py::arg("steps"), py::arg("base") = 10.0, py::kw_only(),
+      py::arg("dtype") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false,
+      "base ** linspace(start, end, steps): logspace(0, 2, 3) is [1, 10, 100].");
   m.def("eye", [](int64_t n, std::optional<int64_t> m_, std::optional<DType> dtype,
                   std::optional<Device> device, bool requires_grad) {
     return eye(n, m_, options_of(dtype, device, requires_grad));
@@ -157,6 +164,19 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
   like("empty_like", [](const Tensor& t) { return empty_like(t); });
   like("rand_like", [](const Tensor& t) { return rand_like(t); });
   like("randn_like", [](const Tensor& t) { return randn_like(t); });
+  // randint_like(t, high) and randint_like(t, low, high): t's shape, dtype and device unless given
+  m.def(
+      "randint_like",
+      [](const Tensor& t, int64_t low, std::optional<int64_t> high, std::optional<DType> dtype,
+         std::optional<Device> device, bool requires_grad) {
+        const int64_t lo = high ? low : 0, hi = high ? *high : low;
+        const Tensor out =
+            randint(lo, hi, t.sizes(), TensorOptions(dtype.value_or(t.dtype())).device(device.value_or(t.device())));
+        return with_grad(out, requires_grad);
+      },
+      py::arg("input"), py::arg("low") = 0, py::arg("high") = py::none(), py::kw_only(), py::arg("dtype") = py::none(),
+      py::arg("device") = py::none(), py::arg("requires_grad") = false,
+      "randint(low, high) of input's shape and dtype (randint_like(t, high) with one bound).");
   m.def("full_like", [](const Tensor& t, Scalar value, std::optional<DType> dtype, bool requires_grad) {
     return full(t.sizes(), value, TensorOptions(dtype.value_or(t.dtype())).device(t.device())
                                       .requires_grad(requires_grad));

@@ -50,12 +50,8 @@ void bind_dtype(py::module_& m) {
         py::arg("tensor2"));
   m.def("result_type", [](const Scalar& a, const Tensor& b) { return result_type(b, a); }, py::arg("tensor1"),
         py::arg("tensor2"));
-  m.def("can_cast", [](DType from, DType to) {
-    // torch's rule: no casting down a category (complex -> real, floating -> integer, -> bool).
-    if (is_complex(from) && !is_complex(to)) return false;
-    if (is_floating(from) && !is_floating(to) && !is_complex(to)) return false;
-    return !(from != kBool && to == kBool);
-  }, py::arg("from_"), py::arg("to"), "Whether a value of dtype from_ may be cast to `to` (PyTorch's rule).");
+  m.def("can_cast", &can_cast, py::arg("from_"), py::arg("to"),
+        "Whether a value of dtype from_ may be cast to `to` (PyTorch's rule).");
 
   py::class_<Device>(m, "device", "Where a tensor lives: ember.device('cpu'), ember.device('cuda:0')")
       .def(py::init([](const std::string& spec) { return Device(spec); }), py::arg("type"))

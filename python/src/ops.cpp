@@ -175,6 +175,42 @@ void bind_ops(py::module_& m) {
       },
       "Every combination of the 1-D tensors' entries, one per row (itertools.product's order).");
 
+  // clamp(x, min=tensor, max=number) and the reverse, which PyTorch takes: the number becomes a 0-d
+  // tensor of x's dtype. After the table's overloads (two numbers, two tensors), which keep theirs.
+  auto mixed_clamp = [](const Tensor& x, const py::object& min, const py::object& max) {
+    auto bound = [&x](const py::object& b) {
+      if (b.is_none()) return Tensor();
+      if (py::isinstance<Tensor>(b)) return b.cast<Tensor>();
+      return scalar_tensor(b.cast<Scalar>(), TensorOptions(x.dtype()).device(x.device()));
+    };
+    return clamp(x, bound(min), bound(max));
+  };
+  for (const char* name : {"clamp", "clip"}) {
+    m.def(name, mixed_clamp, py::arg("input"), py::arg("min") = py::none(), py::arg("max") = py::none());
+    cls.def(name, mixed_clamp, py::arg("min") = py::none(), py::arg("max") = py::none());
+  }
+
+  // broadcast_tensors(a, b) and meshgrid(a, b) as PyTorch's take them: the tensors as arguments, or one list
+  auto tensor_args = [](const py::args& args) {
+    std::vector<Tensor> list;
+    const bool one_list = args.size() == 1 && (py::isinstance<py::list>(args[0]) || py::isinstance<py::tuple>(args[0]));
+    for (const py::handle& t : one_list ? py::reinterpret_borrow<py::sequence>(args[0]) : py::sequence(args))
+      list.push_back(t.cast<Tensor>());
+    return list;
+  };
+  m.def(
+      "broadcast_tensors",
+      [tensor_args](const py::args& tensors) { return tensor_tuple(broadcast_tensors(tensor_args(tensors))); },
+      "The tensors expanded (as views) to their common broadcast shape.");
+  m.def(
+      "meshgrid",
+      [tensor_args](const py::args& tensors, const std::string& indexing) {
+        return tensor_tuple(meshgrid(tensor_args(tensors), indexing));
+      },
+      py::kw_only(), py::arg("indexing") = "ij",
+      "Coordinate grids of 0-D or 1-D tensors, as views: with \"ij\" output k varies along dim k, \"xy\" swaps "
+      "the first two dims (NumPy's default).");
+
   m.def("where", [](const Tensor& cond) { return nonzero_tuple(cond); }, py::arg("condition"),
         "where(condition): nonzero(condition, as_tuple=True).");
   auto nonzero = [](const Tensor& t, bool as_tuple) -> py::object {

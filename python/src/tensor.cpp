@@ -84,6 +84,11 @@ std::vector<int64_t> dims_arg(const py::handle& dim) {
   return dim.cast<std::vector<int64_t>>();
 }
 
+std::optional<std::vector<int64_t>> optional_dims_arg(const py::handle& dim) {
+  if (dim.is_none()) return std::nullopt;
+  return dims_arg(dim);
+}
+
 Tensor as_tensor_like(const py::handle& value, const Tensor& like) {
   if (py::isinstance<Tensor>(value)) return value.cast<Tensor>();
   return wrap_scalar(value.cast<Scalar>(), like);
@@ -337,6 +342,37 @@ share its storage.)doc");
   EMBER_INPLACE_BINARY(mul_, "__imul__")
   EMBER_INPLACE_BINARY(div_, "__itruediv__")
 #undef EMBER_INPLACE_BINARY
+  // div_ with a rounding_mode: div's result written back, which self's dtype must hold (PyTorch's rule)
+  cls.def(
+      "div_",
+      [](const py::object& self, const py::object& other, const std::optional<std::string>& rounding_mode) {
+        const Tensor& t = self.cast<const Tensor&>();
+        const auto mode = optional_view(rounding_mode);
+        const Tensor result =
+            py::isinstance<Tensor>(other) ? div(t, other.cast<Tensor>(), mode) : div(t, other.cast<Scalar>(), mode);
+        EMBER_CHECK(can_cast(result.dtype(), t.dtype()), "result type ", torch_type_name(result.dtype()),
+                    " can't be cast to the desired output type ", torch_type_name(t.dtype()));
+        t.copy_(result);
+        return self;
+      },
+      py::arg("other"), py::kw_only(), py::arg("rounding_mode"));
+  cls.def(
+      "__floordiv__",
+      [](const Tensor& a, const py::object& b) {
+        return py::isinstance<Tensor>(b) ? floor_divide(a, b.cast<Tensor>()) : floor_divide(a, b.cast<Scalar>());
+      },
+      py::is_operator());
+  cls.def(
+      "__rfloordiv__", [](const Tensor& a, Scalar b) { return floor_divide(b, a); }, py::is_operator());
+  cls.def(
+      "__ifloordiv__",
+      [](const py::object& self, const py::object& other) {
+        const Tensor& t = self.cast<const Tensor&>();
+        t.copy_(py::isinstance<Tensor>(other) ? floor_divide(t, other.cast<Tensor>())
+                                              : floor_divide(t, other.cast<Scalar>()));
+        return self;
+      },
+      py::is_operator());
   cls.def("zero_", [](const py::object& self) {
     self.cast<const Tensor&>().zero_();
     return self;

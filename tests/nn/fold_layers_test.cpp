@@ -1,4 +1,4 @@
-// unfold / fold (nn/fold.h), bilinear, cosine_similarity, local_response_norm, gumbel_softmax
+// unfold / fold (nn/fold.h), bilinear, cosine_similarity, normalize, local_response_norm, gumbel_softmax
 // (nn/functional.h) and interpolate with the Upsample layers (nn/upsample.h), against their
 // definitions, through the C++ API.
 #include <gtest/gtest.h>
@@ -87,6 +87,18 @@ TEST(FoldLayersTest, CosineSimilarityClampsEachNormAndBroadcasts) {
       {"common dtype to be floating point", "Long"});
   Tensor p = seeded_randn({4, 5}, 7).set_requires_grad(), q = seeded_randn({4, 5}, 8).set_requires_grad();
   gradcheck([](const autograd::TensorList& in) { return F::cosine_similarity(in[0], in[1]); }, {p, q});
+}
+
+TEST(FoldLayersTest, NormalizeDividesByTheClampedNorm) {
+  const Tensor x = tensor(std::vector<double>{3, 4, 0, 0}, {2, 2});
+  expect_close(F::normalize(x), tensor(std::vector<double>{0.6, 0.8, 0, 0}, {2, 2}), 1e-15, 0);
+  expect_close(F::normalize(x, 1.0, 0), tensor(std::vector<double>{1, 1, 0, 0}, {2, 2}), 1e-15, 0);
+  // a zero row: its norm is clamped at eps, and its gradient is 1 / eps, not NaN
+  const Tensor z = zeros({1, 3}, kFloat64).requires_grad_();
+  F::normalize(z).sum().backward();
+  expect_close(z.grad(), full({1, 3}, 1e12, kFloat64), 1e-12, 0);
+  const Tensor p = seeded_randn({2, 3}, 5).to(kFloat64).requires_grad_();
+  gradcheck([](const autograd::TensorList& in) { return F::normalize(in[0], 3.0, -1); }, {p});
 }
 
 TEST(FoldLayersTest, LocalResponseNormDividesByTheNeighbourhoodsPower) {

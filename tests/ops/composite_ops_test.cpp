@@ -305,6 +305,51 @@ TEST(CompositeOpsTest, SearchsortedBucketizeUnique) {
   EXPECT_TRUE(std::get<0>(unique_all(f64({2, 1, 2}).requires_grad_())).requires_grad());
 }
 
+TEST(CompositeOpsTest, ModeIsTheSmallestMostFrequentValueAtItsLastIndex) {
+  const Tensor x = f64({3, 1, 3, 1, 2, 5, 5, 4, 4, 4}).reshape({2, 5});
+  const auto [values, indices] = mode(x);
+  expect_values(values, {1, 4});  // 1 and 3 twice each: the smaller; then 4 three times
+  EXPECT_EQ(indices.to_vector<int64_t>(), (std::vector<int64_t>{3, 4}));
+  const auto [v0, i0] = mode(x, 0, true);
+  EXPECT_EQ(v0.sizes(), IntArrayRef({1, 5}));
+  expect_values(v0, {3, 1, 3, 1, 2});  // no value repeats down a column: the smaller of the two
+  EXPECT_EQ(i0.to_vector<int64_t>(), (std::vector<int64_t>{0, 0, 0, 0, 0}));
+  const auto [s, si] = mode(scalar_tensor(7.0));
+  EXPECT_EQ(s.item<double>(), 7.0);
+  EXPECT_EQ(si.item<int64_t>(), 0);
+  expect_error<IndexError>([] { mode(zeros({2, 0}), 1); }, {"mode()", "dim 1", "non-zero size"});
+  // the gradient reaches the returned entry alone
+  const Tensor w = f64({2, 7, 2, 9}).requires_grad_();
+  std::get<0>(mode(w)).backward();
+  expect_values(w.grad(), {0, 0, 1, 0});
+}
+
+TEST(CompositeOpsTest, NdtriIsAccurateInBothTails) {
+  // scipy.special.ndtri's values: erfinv(2p - 1) gives -inf for the first two in float64 already
+  const Tensor p = f64({1e-300, 1e-30, 1e-10, 0.3, 0.5, 0.975, 1 - 1e-10});
+  const std::vector<double> want{-37.0470962993612, -11.464024688443613, -6.361340902404056, -0.5244005127080409, 0.0,
+                                 1.959963984540054, 6.361340889697422};
+  const std::vector<double> got = special_ndtri(p).to_vector<double>();
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-13 * (1 + std::abs(want[i]))) << i;
+  // float32: 1e-10 is representable, and so is its ndtri (erfinv(2p - 1) rounds 2p - 1 to -1)
+  EXPECT_NEAR(special_ndtri(f32({1e-10f})).to_vector<float>()[0], -6.361341f, 1e-5f);
+  const std::vector<double> edges = special_ndtri(f64({0, 1, -0.1, 1.5, kNan})).to_vector<double>();
+  EXPECT_EQ(edges[0], -kInf);
+  EXPECT_EQ(edges[1], kInf);
+  for (size_t i = 2; i < 5; ++i) EXPECT_TRUE(std::isnan(edges[i])) << i;
+  // ndtr undoes it, and the gradient is 1 / pdf(ndtri(p)), to second order
+  expect_values_near(special_ndtr(special_ndtri(f64({1e-10, 0.3, 0.975}))), {1e-10, 0.3, 0.975}, 1e-12, 0);
+  check_both([](const TensorList& in) { return special_ndtri(in[0]); }, {f64({0.05, 0.3, 0.5, 0.9}).requires_grad_()});
+  EXPECT_EQ(special_ndtri(i64({0, 1})).dtype(), kFloat32);
+}
+
+TEST(CompositeOpsTest, MultivariateLogGamma) {
+  expect_values_near(mvlgamma(f64({2.5}), 3), {1.8809954616117743}, 1e-14, 0);  // scipy.special.multigammaln
+  expect_values_near(mvlgamma(f64({3.0}), 1), {std::log(2.0)}, 1e-15, 0);
+  expect_error<ValueError>([] { mvlgamma(f64({3.0}), 0); }, {"p has to be greater than or equal to 1", "0"});
+  check_both([](const TensorList& in) { return mvlgamma(in[0], 2); }, {f64({1.5, 2.5}).requires_grad_()});
+}
+
 TEST(CompositeOpsTest, VarMeanPastASumsOverflow) {
   const Tensor x = f64({1, 2, 3, 6}).reshape({2, 2});
   auto [v, m] = var_mean(x, {1});

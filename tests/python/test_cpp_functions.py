@@ -48,12 +48,9 @@ FORWARDS = {
 # Still composed in Python; each is to move into the C++ op table (issue 30).
 NOT_YET_IN_CPP = {
     "ember": {
-        "all", "any", "norm", "round", "repeat_interleave",  # tuple dims, decimals (_call_forms.py)
-        "clamp", "clip", "div", "divide",  # tensor bounds, rounding_mode (_tensor.py)
-        "broadcast_tensors", "meshgrid", "logspace", "tensor_split", "randint_like", "mode", "scatter_reduce",
+        "scatter_reduce",
     },
-    "ember.special": {"ndtr", "ndtri", "multigammaln"},
-    "ember.nn.functional": {"affine_grid", "grid_sample", "multi_head_attention_forward", "normalize"},
+    "ember.nn.functional": {"affine_grid", "grid_sample", "multi_head_attention_forward"},
 }
 
 MODULES = {"ember": ember, "ember.linalg": ember.linalg, "ember.special": ember.special, "ember.nn.functional": F}
@@ -84,5 +81,18 @@ def test_the_composites_moved_from_python_are_cpp():
         assert not inspect.isfunction(getattr(ember.linalg, name)), name
     for name in ("sinc", "logit", "xlogy"):
         assert getattr(ember.special, name) is getattr(ember._C, name), name
+    for name, op in (("ndtr", "_special_ndtr"), ("ndtri", "_special_ndtri"), ("multigammaln", "mvlgamma")):
+        assert getattr(ember.special, name) is getattr(ember._C, op), name
     for name in ("lerp", "addcmul", "quantile", "nan_to_num", "take_along_dim"):
+        assert not inspect.isfunction(getattr(ember.Tensor, name)), f"Tensor.{name} is patched in from Python"
+
+
+def test_the_call_forms_moved_from_python_are_cpp():
+    # tuple dims, decimals, tensor repeats, string norms, rounding modes, list results, factories
+    moved = ["all", "any", "round", "repeat_interleave", "norm", "div", "divide", "tensor_split", "broadcast_tensors",
+             "meshgrid", "logspace", "randint_like", "mode", "clamp", "clip"]
+    for name in moved:
+        assert getattr(ember, name) is getattr(ember._C, name), name
+    for name in ("all", "any", "round", "repeat_interleave", "norm", "div", "divide", "div_", "tensor_split",
+                 "__floordiv__", "__rfloordiv__", "__ifloordiv__"):
         assert not inspect.isfunction(getattr(ember.Tensor, name)), f"Tensor.{name} is patched in from Python"

@@ -1,4 +1,4 @@
-"""scatter_reduce, mode and ember.linalg (python/ember/_scatter_reduce.py, _mode.py, _lu.py, linalg.py)
+"""scatter_reduce, mode and ember.linalg (python/ember/_scatter_reduce.py, ops/reduce_composite.cpp, _lu.py, linalg.py)
 against torch (tests/fixtures/reduce_linalg.json, written by make_reduce_linalg_fixtures.py): each
 case is one expression that runs unchanged under both libraries; its output and the gradient of
 every floating input match torch's (float64: outputs to 1e-10, gradients to 1e-8 relative; float32

@@ -73,7 +73,7 @@ def test_meshgrid_matches_numpy(indexing, sizes):
     for g, w in zip(got, want):
         assert g.numpy().shape == w.shape and (g.numpy() == w).all()
     assert [tuple(t.shape) for t in ember.meshgrid(inputs, indexing=indexing)] == [w.shape for w in want]
-    with pytest.raises(ValueError, match="indexing must be 'ij' or 'xy'"):
+    with pytest.raises(RuntimeError, match='indexing must be one of "xy" or "ij", but received: yx'):
         ember.meshgrid(*inputs, indexing="yx")
 
 

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -134,12 +134,6 @@ class Tensor:
             (C++: ops/linalg_composite.h).
         """
     @staticmethod
-    def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
-        """
-        (values, indices): the most frequent value along dim (the smallest among equally frequent
-            ones) and the index of its last occurrence; dim is removed unless keepdim.
-        """
-    @staticmethod
     def pinverse(*args, **kwargs) -> Tensor:
         """
         torch.pinverse: pinv with rtol = rcond.
@@ -165,12 +159,6 @@ class Tensor:
         """
         torch.svd: (U, S, V) with V = Vh^T (not Vh); some=False gives the full U and V. Without
             compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's.
-        """
-    @staticmethod
-    def tensor_split(input: Tensor, indices_or_sections: typing.Any, dim: int = 0) -> tuple:
-        """
-        Views of input split along dim: into n nearly equal parts (the first ones one longer), or at
-            the given indices.
         """
     @staticmethod
     def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> typing.Any:
@@ -206,7 +194,7 @@ class Tensor:
         ...
     def __float__(self) -> float:
         ...
-    def __floordiv__(self, other: typing.Any) -> Tensor:
+    def __floordiv__(self, arg0: typing.Any) -> Tensor:
         ...
     def __format__(self, format_spec: str) -> str:
         ...
@@ -237,7 +225,7 @@ class Tensor:
         """
         In place: self.copy_(bitwise_and(self, other)) (integer and bool tensors).
         """
-    def __ifloordiv__(self, other: typing.Any) -> Tensor:
+    def __ifloordiv__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __ilshift__(self, other: typing.Any) -> Tensor:
         """
@@ -337,7 +325,7 @@ class Tensor:
         ...
     def __repr__(self) -> str:
         ...
-    def __rfloordiv__(self, other: typing.Any) -> Tensor:
+    def __rfloordiv__(self, arg0: bool | int | float) -> Tensor:
         ...
     def __rlshift__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -455,16 +443,18 @@ class Tensor:
         """
         In place: self.copy_(addmm(self, ...)).
         """
-    def all(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    @typing.overload
+    def all(self) -> Tensor:
         """
-        all(*args, **kwargs)
-        Overloaded function.
-        
-        1. all(input: ember._C.Tensor) -> ember._C.Tensor
-        
         Whether every entry is nonzero (a 0-d bool).
-        
-        2. all(input: ember._C.Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> ember._C.Tensor
+        """
+    @typing.overload
+    def all(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+        ...
+    @typing.overload
+    def all(self, dim: typing.Any, keepdim: bool = False) -> Tensor:
+        """
+        all over the dims given (every dim when None; an empty list reduces none: each entry's truth).
         """
     def allclose(self, other, rtol = 1e-05, atol = 1e-08, equal_nan = False):
         ...
@@ -476,16 +466,18 @@ class Tensor:
         """
         Minimum over dim (every dim when empty), values only; see amax.
         """
-    def any(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    @typing.overload
+    def any(self) -> Tensor:
         """
-        any(*args, **kwargs)
-        Overloaded function.
-        
-        1. any(input: ember._C.Tensor) -> ember._C.Tensor
-        
         Whether any entry is nonzero (a 0-d bool).
-        
-        2. any(input: ember._C.Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> ember._C.Tensor
+        """
+    @typing.overload
+    def any(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
+        ...
+    @typing.overload
+    def any(self, dim: typing.Any, keepdim: bool = False) -> Tensor:
+        """
+        any over the dims given (every dim when None; an empty list reduces none: each entry's truth).
         """
     def apply_(self, callable: typing.Callable[[typing.Any], typing.Any]) -> Tensor:
         """
@@ -731,21 +723,19 @@ class Tensor:
         """
         split into pieces of ceil(size / chunks): at most chunks views.
         """
-    def clamp(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+    @typing.overload
+    def clamp(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
         """
-        clamp(*args, **kwargs)
-        Overloaded function.
-        
-        1. clamp(self: ember._C.Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> ember._C.Tensor
-        
         min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < self < max (PyTorch's: none at a bound).
-        
-        2. clamp(self: ember._C.Tensor, min: ember._C.Tensor | None = None, max: ember._C.Tensor | None = None) -> ember._C.Tensor
-        
-        clamp with tensor bounds (broadcast, promoted): maximum(self, min) or minimum(self, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to self), min > max gives max.
-        
-        min and max may also be tensors (broadcast; NaN propagates, as in PyTorch).
         """
+    @typing.overload
+    def clamp(self, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+        """
+        clamp with tensor bounds (broadcast, promoted): maximum(self, min) or minimum(self, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to self), min > max gives max.
+        """
+    @typing.overload
+    def clamp(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+        ...
     def clamp_(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> typing.Any:
         ...
     def clamp_max_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
@@ -756,21 +746,19 @@ class Tensor:
         """
         In place: self.copy_(clamp_min(self, ...)).
         """
-    def clip(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+    @typing.overload
+    def clip(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
         """
-        clamp(*args, **kwargs)
-        Overloaded function.
-        
-        1. clamp(self: ember._C.Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> ember._C.Tensor
-        
         min(max(self, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < self < max (PyTorch's: none at a bound).
-        
-        2. clamp(self: ember._C.Tensor, min: ember._C.Tensor | None = None, max: ember._C.Tensor | None = None) -> ember._C.Tensor
-        
-        clamp with tensor bounds (broadcast, promoted): maximum(self, min) or minimum(self, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to self), min > max gives max.
-        
-        min and max may also be tensors (broadcast; NaN propagates, as in PyTorch).
         """
+    @typing.overload
+    def clip(self, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+        """
+        clamp with tensor bounds (broadcast, promoted): maximum(self, min) or minimum(self, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to self), min > max gives max.
+        """
+    @typing.overload
+    def clip(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+        ...
     def clip_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(clamp(self, ...)).
@@ -890,36 +878,44 @@ class Tensor:
         """
         The p-norm of self - other, flattened (inf: the largest difference; 0: the number of entries that differ). The gradient is 0 where the difference is 0.
         """
-    def div(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
+    @typing.overload
+    def div(self, other: Tensor) -> Tensor:
         """
-        div(*args, **kwargs)
-        Overloaded function.
-        
-        1. div(self: ember._C.Tensor, other: ember._C.Tensor) -> ember._C.Tensor
-        
         True division, broadcast: integer inputs give float32.
-        
-        2. div(self: ember._C.Tensor, other: bool | int | float) -> ember._C.Tensor
-        
-        rounding_mode "floor" is floor_divide (Python's //), "trunc" rounds toward zero; both keep integer inputs integer and record no gradient (it would be zero).
         """
-    def div_(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
+    @typing.overload
+    def div(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def div(self, other: Tensor, *, rounding_mode: str | None) -> Tensor:
         """
-        In place: self.copy_(div(self, other, rounding_mode=rounding_mode)).
+        div with a rounding_mode: None is true division, "trunc" rounds the quotient toward zero and "floor" down (floor_divide, Python's //). Both keep integer inputs integer; their gradient is zero.
         """
-    def divide(self, other: typing.Any, *, rounding_mode: str | None = None) -> Tensor:
+    @typing.overload
+    def div(self, other: bool | int | float, *, rounding_mode: str | None) -> Tensor:
+        ...
+    @typing.overload
+    def div_(self, other: typing.Any) -> typing.Any:
+        ...
+    @typing.overload
+    def div_(self, other: typing.Any, *, rounding_mode: str | None) -> typing.Any:
+        ...
+    @typing.overload
+    def divide(self, other: Tensor) -> Tensor:
         """
-        div(*args, **kwargs)
-        Overloaded function.
-        
-        1. div(self: ember._C.Tensor, other: ember._C.Tensor) -> ember._C.Tensor
-        
         True division, broadcast: integer inputs give float32.
-        
-        2. div(self: ember._C.Tensor, other: bool | int | float) -> ember._C.Tensor
-        
-        rounding_mode "floor" is floor_divide (Python's //), "trunc" rounds toward zero; both keep integer inputs integer and record no gradient (it would be zero).
         """
+    @typing.overload
+    def divide(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def divide(self, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+        """
+        div with a rounding_mode: None is true division, "trunc" rounds the quotient toward zero and "floor" down (floor_divide, Python's //). Both keep integer inputs integer; their gradient is zero.
+        """
+    @typing.overload
+    def divide(self, other: bool | int | float, *, rounding_mode: str | None) -> Tensor:
+        ...
     def divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(div(self, ...)).
@@ -1498,6 +1494,10 @@ class Tensor:
         """
         Product of two matrices (2-D tensors).
         """
+    def mode(self, dim: typing.SupportsInt | typing.SupportsIndex = -1, keepdim: bool = False) -> typing.Any:
+        """
+        (values, int64 indices): the most frequent value along dim (the smallest of equally frequent ones) and the index of its last occurrence, as PyTorch's CPU kernel; the gradient goes to that entry.
+        """
     def moveaxis(self, source: typing.Any, destination: typing.Any) -> Tensor:
         """
         A view with dims source moved to positions destination, the other dims keeping their order.
@@ -1540,9 +1540,13 @@ class Tensor:
         """
         [n, m] @ [m] -> [n].
         """
+    def mvlgamma(self, p: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+        """
+        log of the multivariate gamma function of dimension p, p (p - 1) / 4 log(pi) + the sum over j < p of lgamma(self - j / 2) (ember.special.multigammaln). Integer tensors compute in float32.
+        """
     def mvlgamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(multigammaln(self, ...)).
+        In place: self.copy_(mvlgamma(self, ...)).
         """
     def nan_to_num(self, nan: typing.SupportsFloat | typing.SupportsIndex | None = None, posinf: typing.SupportsFloat | typing.SupportsIndex | None = None, neginf: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
         """
@@ -1610,16 +1614,15 @@ class Tensor:
         """
         Coordinates of the nonzero elements, one row each in row-major order: [n, input.dim()]; with as_tuple=True one 1-D tensor per dim.
         """
-    def norm(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    @typing.overload
+    def norm(self, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         """
-        norm(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: object = None, keepdim: bool = False) -> ember._C.Tensor
-        
         Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
-        
-        
-        PyTorch's forms too: torch.norm: p="fro" is the 2-norm of the entries over dim (at most two dims; every entry when
-            None), p="nuc" the nuclear norm of the matrices over dim (the last two when None), a number p the
-            vector p-norm over dim.
+        """
+    @typing.overload
+    def norm(self, p: str, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+        """
+        torch.norm's matrix orders: "fro", the 2-norm of the entries over dim (at most two dims; every entry when None), and "nuc", the nuclear norm of the matrices over dim (the last two when None). dtype casts self first.
         """
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: typing.Any = None) -> Tensor:
         """
@@ -1743,16 +1746,15 @@ class Tensor:
         """
         self tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
         """
-    def repeat_interleave(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    @typing.overload
+    def repeat_interleave(self, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None, *, output_size: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
         """
-        repeat_interleave(input: ember._C.Tensor, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> ember._C.Tensor
-        
         Each entry along dim repeated `repeats` times in place (of the flattened tensor without dim).
-        
-        
-        PyTorch's forms too: Each entry along dim (of the flattened tensor without dim) repeated `repeats` times: a number,
-            or a tensor of one count per entry (a one-entry tensor counts for all). With no repeats, input
-            holds the counts and the result is each index repeated its count times.
+        """
+    @typing.overload
+    def repeat_interleave(self, repeats: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, *, output_size: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+        """
+        Entry i along dim (of the flattened self without dim) repeated repeats[i] times; a one-entry repeats counts for all. output_size, when given, must be the result's length. The gradient sums the copies.
         """
     def requires_grad_(self, requires_grad: bool = True) -> typing.Any:
         ...
@@ -1776,15 +1778,15 @@ class Tensor:
         """
         Entries shifted along dims by shifts (wrapping around); with no dims, the flattened tensor is rolled and the shape restored.
         """
-    def round(self, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    @typing.overload
+    def round(self) -> Tensor:
         """
-        round(input: ember._C.Tensor) -> ember._C.Tensor
-        
         The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
-        
-        
-        PyTorch's forms too: The nearest integer, halves to even; with decimals, round(x * 10^d) / 10^d (d < 0:
-            round(x / 10^-d) * 10^-d), in the input's dtype as PyTorch (so 0.05 rounds to 0.0).
+        """
+    @typing.overload
+    def round(self, *, decimals: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+        """
+        round(self * 10^decimals) / 10^decimals (decimals < 0: round(self / 10^-decimals) * 10^-decimals), in self's dtype as PyTorch's (0.05 rounds to 0.0 in float32). Floating tensors, unless decimals is 0. Gradient zero.
         """
     def round_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -2012,6 +2014,17 @@ class Tensor:
         """
         In place: self.copy_(tanh(self, ...)).
         """
+    @typing.overload
+    def tensor_split(self, tensor_indices_or_sections: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+        """
+        Views of self along dim: `sections` parts of nearly equal size (the first size % sections one longer), or the parts between the given indices (each clamped to the size), or as a tensor of either (0-d: sections, 1-D int64: indices).
+        """
+    @typing.overload
+    def tensor_split(self, sections: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+        ...
+    @typing.overload
+    def tensor_split(self, indices: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+        ...
     def tile(self, *args) -> Tensor:
         """
         self repeated dims[d] times along each dim; fewer dims than self.dim() count from the right (PyTorch's rule), more add leading dims.
@@ -2404,6 +2417,14 @@ def _special_i1e(input: Tensor) -> Tensor:
     """
     exp(-|x|) i1(x) (ember.special.i1e). Integer tensors compute in float32. Gradient: special_i0e(input) - special_i1e(input) (sign(input) + 1 / input), 1/2 at 0.
     """
+def _special_ndtr(input: Tensor) -> Tensor:
+    """
+    The standard normal CDF, erfc(-input / sqrt 2) / 2 (ember.special.ndtr): accurate in the lower tail, where 1 + erf would round to 0. Integer tensors compute in float32.
+    """
+def _special_ndtri(input: Tensor) -> Tensor:
+    """
+    The inverse of ndtr (ember.special.ndtri): -inf at 0, inf at 1, NaN outside [0, 1]; accurate in both tails (Newton's method on log ndtr, in float64). Integer tensors compute in float32. Gradient sqrt(2 pi) exp(ndtri(input)^2 / 2).
+    """
 def _standard_gamma_grad(self: Tensor, output: Tensor) -> Tensor:
     """
     dz/dalpha at Gamma(alpha, 1) draws z (torch._standard_gamma_grad), computed in double.
@@ -2474,6 +2495,11 @@ def all(input: Tensor) -> Tensor:
 @typing.overload
 def all(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
     ...
+@typing.overload
+def all(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
+    """
+    all over the dims given (every dim when None; an empty list reduces none: each entry's truth).
+    """
 def amax(input: Tensor, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
     """
     Maximum over dim (every dim when empty), values only; the gradient is shared evenly among the maximal elements. NaN propagates.
@@ -2490,6 +2516,11 @@ def any(input: Tensor) -> Tensor:
 @typing.overload
 def any(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False) -> Tensor:
     ...
+@typing.overload
+def any(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
+    """
+    any over the dims given (every dim when None; an empty list reduces none: each entry's truth).
+    """
 def arange(start: bool | int | float, end: bool | int | float | None = None, step: bool | int | float = 1, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     arange(5), arange(1, 10, 2): int64 unless a bound or the step is a float (then float32).
@@ -2626,6 +2657,10 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """
     Batched product of 3-D tensors [B, n, k] @ [B, k, m].
     """
+def broadcast_tensors(*args) -> tuple:
+    """
+    The tensors expanded (as views) to their common broadcast shape.
+    """
 def broadcast_to(input: Tensor, size: typing.Any) -> Tensor:
     """
     expand(size).
@@ -2669,6 +2704,9 @@ def clamp(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -
     clamp with tensor bounds (broadcast, promoted): maximum(input, min) or minimum(input, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to input), min > max gives max.
     """
 @typing.overload
+def clamp(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+    ...
+@typing.overload
 def clip(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
     """
     min(max(input, min), max) elementwise; at least one bound must be given. A floating bound on an integer tensor gives float32; NaN stays NaN. The gradient passes where min < input < max (PyTorch's: none at a bound).
@@ -2678,6 +2716,9 @@ def clip(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) ->
     """
     clamp with tensor bounds (broadcast, promoted): maximum(input, min) or minimum(input, max) with one bound; with two, PyTorch's clamp.Tensor: NaN in any gives NaN (gradient to input), min > max gives max.
     """
+@typing.overload
+def clip(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
+    ...
 def clone(input: Tensor) -> Tensor:
     """
     A contiguous copy that stays in the graph.
@@ -2783,12 +2824,28 @@ def div(input: Tensor, other: Tensor) -> Tensor:
 def div(input: Tensor, other: bool | int | float) -> Tensor:
     ...
 @typing.overload
+def div(input: Tensor, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+    """
+    div with a rounding_mode: None is true division, "trunc" rounds the quotient toward zero and "floor" down (floor_divide, Python's //). Both keep integer inputs integer; their gradient is zero.
+    """
+@typing.overload
+def div(input: Tensor, other: bool | int | float, *, rounding_mode: str | None) -> Tensor:
+    ...
+@typing.overload
 def divide(input: Tensor, other: Tensor) -> Tensor:
     """
     True division, broadcast: integer inputs give float32.
     """
 @typing.overload
 def divide(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def divide(input: Tensor, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+    """
+    div with a rounding_mode: None is true division, "trunc" rounds the quotient toward zero and "floor" down (floor_divide, Python's //). Both keep integer inputs integer; their gradient is zero.
+    """
+@typing.overload
+def divide(input: Tensor, other: bool | int | float, *, rounding_mode: str | None) -> Tensor:
     ...
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """
@@ -3106,6 +3163,10 @@ def logit(input: Tensor, eps: typing.SupportsFloat | typing.SupportsIndex | None
     """
     log(p / (1 - p)), p = input clamped to [eps, 1 - eps] when eps is given. PyTorch's gradient grad / (x (1 - x)): grad * inf at 0 and 1, NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it.
     """
+def logspace(start: typing.SupportsFloat | typing.SupportsIndex, end: typing.SupportsFloat | typing.SupportsIndex, steps: typing.SupportsInt | typing.SupportsIndex, base: typing.SupportsFloat | typing.SupportsIndex = 10.0, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
+    """
+    base ** linspace(start, end, steps): logspace(0, 2, 3) is [1, 10, 100].
+    """
 def logsumexp(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
     """
     log(sum(exp(input))) over dim, as m + log(sum(exp(input - m))) with m the max, so it neither overflows nor underflows. Integer inputs give float32.
@@ -3191,6 +3252,10 @@ def median(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdi
     """
     (values, indices) of the lower median along dim; a slice with a NaN gives NaN and the index of its first NaN. The gradient goes to the median's entry.
     """
+def meshgrid(*args, indexing: str = 'ij') -> tuple:
+    """
+    Coordinate grids of 0-D or 1-D tensors, as views: with "ij" output k varies along dim k, "xy" swaps the first two dims (NumPy's default).
+    """
 @typing.overload
 def min(input: Tensor) -> Tensor:
     """
@@ -3213,6 +3278,10 @@ def minimum(input: Tensor, other: Tensor) -> Tensor:
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """
     Product of two matrices (2-D tensors).
+    """
+def mode(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = -1, keepdim: bool = False) -> typing.Any:
+    """
+    (values, int64 indices): the most frequent value along dim (the smallest of equally frequent ones) and the index of its last occurrence, as PyTorch's CPU kernel; the gradient goes to that entry.
     """
 def moveaxis(input: Tensor, source: typing.Any, destination: typing.Any) -> Tensor:
     """
@@ -3250,6 +3319,10 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     """
     [n, m] @ [m] -> [n].
     """
+def mvlgamma(input: Tensor, p: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    """
+    log of the multivariate gamma function of dimension p, p (p - 1) / 4 log(pi) + the sum over j < p of lgamma(input - j / 2) (ember.special.multigammaln). Integer tensors compute in float32.
+    """
 def nan_to_num(input: Tensor, nan: typing.SupportsFloat | typing.SupportsIndex | None = None, posinf: typing.SupportsFloat | typing.SupportsIndex | None = None, neginf: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
     """
     NaN, +inf and -inf replaced by nan (0 when None), posinf and neginf (the dtype's largest and lowest finite values when None); integer and bool tensors come back as a copy. Gradient grad where input is finite, else 0 (NaN where grad is).
@@ -3286,9 +3359,15 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> typing.Any:
     """
     Coordinates of the nonzero elements, one row each in row-major order: [n, input.dim()]; with as_tuple=True one 1-D tensor per dim.
     """
-def norm(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False) -> Tensor:
+@typing.overload
+def norm(input: Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
     """
     Vector p-norm over dim (every dim when empty): p = 2, 1, inf, -inf (min |x|), 0 (count of nonzeros) or any p. Floating. Where the norm is 0 the gradient is 0.
+    """
+@typing.overload
+def norm(input: Tensor, p: str, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
+    """
+    torch.norm's matrix orders: "fro", the 2-norm of the entries over dim (at most two dims; every entry when None), and "nuc", the nuclear norm of the matrices over dim (the last two when None). dtype casts input first.
     """
 def one_hot(input: Tensor, num_classes: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
     """
@@ -3373,6 +3452,10 @@ def randint(low: typing.SupportsInt | typing.SupportsIndex, high: typing.Support
 @typing.overload
 def randint(high: typing.SupportsInt | typing.SupportsIndex, size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], *, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None) -> Tensor:
     ...
+def randint_like(input: Tensor, low: typing.SupportsInt | typing.SupportsIndex = 0, high: typing.SupportsInt | typing.SupportsIndex | None = None, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
+    """
+    randint(low, high) of input's shape and dtype (randint_like(t, high) with one bound).
+    """
 def randn(*args, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     Standard normal: randn(2, 3).
@@ -3412,9 +3495,20 @@ def repeat(input: Tensor, repeats: typing.Any) -> Tensor:
     """
     input tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
     """
-def repeat_interleave(input: Tensor, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+@typing.overload
+def repeat_interleave(input: Tensor, repeats: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex | None = None, *, output_size: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
     Each entry along dim repeated `repeats` times in place (of the flattened tensor without dim).
+    """
+@typing.overload
+def repeat_interleave(input: Tensor, repeats: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, *, output_size: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Entry i along dim (of the flattened input without dim) repeated repeats[i] times; a one-entry repeats counts for all. output_size, when given, must be the result's length. The gradient sums the copies.
+    """
+@typing.overload
+def repeat_interleave(repeats: Tensor, *, output_size: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
+    """
+    Each index i of the 1-D counts repeated repeats[i] times (int64): [0, 1, 1] for [1, 2].
     """
 def reshape(input: Tensor, shape: typing.Any) -> Tensor:
     """
@@ -3463,9 +3557,15 @@ def roll(input: Tensor, shifts: typing.Any, dims: typing.Any = ()) -> Tensor:
     """
     Entries shifted along dims by shifts (wrapping around); with no dims, the flattened tensor is rolled and the shape restored.
     """
+@typing.overload
 def round(input: Tensor) -> Tensor:
     """
     The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
+    """
+@typing.overload
+def round(input: Tensor, *, decimals: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    """
+    round(input * 10^decimals) / 10^decimals (decimals < 0: round(input / 10^-decimals) * 10^-decimals), in input's dtype as PyTorch's (0.05 rounds to 0.0 in float32). Floating tensors, unless decimals is 0. Gradient zero.
     """
 def rsqrt(input: Tensor) -> Tensor:
     """
@@ -3621,6 +3721,17 @@ def tanh(input: Tensor) -> Tensor:
     """
     Hyperbolic tangent; integer tensors compute in float32.
     """
+@typing.overload
+def tensor_split(input: Tensor, tensor_indices_or_sections: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+    """
+    Views of input along dim: `sections` parts of nearly equal size (the first size % sections one longer), or the parts between the given indices (each clamped to the size), or as a tensor of either (0-d: sections, 1-D int64: indices).
+    """
+@typing.overload
+def tensor_split(input: Tensor, sections: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+    ...
+@typing.overload
+def tensor_split(input: Tensor, indices: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+    ...
 def tile(input: Tensor, dims: typing.Any) -> Tensor:
     """
     input repeated dims[d] times along each dim; fewer dims than input.dim() count from the right (PyTorch's rule), more add leading dims.

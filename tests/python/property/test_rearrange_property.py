@@ -1,5 +1,5 @@
-"""tril, triu, flip, roll, repeat, repeat_interleave, outer, addmm, baddbmm, one_hot, any and all
-against NumPy, for every dtype, rank (0 to 8 where the op allows), empty dims and layout; their
+"""tril, triu, flip, roll, repeat, repeat_interleave (a count, or one per entry), tensor_split,
+outer, addmm, baddbmm, one_hot, any and all (one dim or several) against NumPy, for every dtype, rank (0 to 8 where the op allows), empty dims and layout; their
 gradients are those of the ops they are made of (finite differences in test_grad_property.py)."""
 import numpy as np
 import pytest
@@ -65,6 +65,28 @@ def test_repeat_interleave_is_numpy_repeat(data):
         d = data.draw(st.integers(-x.tensor.dim(), x.tensor.dim() - 1))
         assert_close(x.tensor.repeat_interleave(r, dim=d), np.repeat(x.array, r, axis=d), dtype=x.tensor.dtype,
                      what=f"repeat_interleave({r}, dim={d})")
+        counts = data.draw(st.lists(st.integers(0, 3), min_size=x.array.shape[d], max_size=x.array.shape[d]))
+        repeats = ember.tensor(counts, dtype=ember.int64)
+        assert_close(x.tensor.repeat_interleave(repeats, dim=d), np.repeat(x.array, counts, axis=d),
+                     dtype=x.tensor.dtype, what=f"repeat_interleave({counts}, dim={d})")
+
+
+@given(data=st.data())
+def test_tensor_split_is_numpy_array_split(data):
+    # NumPy's array_split slices as Python does, as PyTorch's tensor_split: negative indices count from
+    # the end, each is clamped, an index before the previous one gives an empty part
+    x = data.draw(tensors(shape=data.draw(shapes(min_dims=1)), dtypes=ALL_DTYPES))
+    d = data.draw(st.integers(-x.tensor.dim(), x.tensor.dim() - 1))
+    n = x.array.shape[d]
+    how = data.draw(st.one_of(st.integers(1, 6), st.lists(st.integers(-n - 2, n + 2), max_size=4)))
+    got = ember.tensor_split(x.tensor, how, d)
+    want = np.array_split(x.array, how, axis=d)
+    assert len(got) == len(want), how
+    for g, w in zip(got, want):
+        assert_close(g, w, dtype=x.tensor.dtype, what=f"tensor_split({how}, {d})")
+    if isinstance(how, list):
+        as_tensor = x.tensor.tensor_split(ember.tensor(how, dtype=ember.int64), dim=d)
+        assert [tuple(t.shape) for t in as_tensor] == [w.shape for w in want]
 
 
 @given(data=st.data())
@@ -119,3 +141,6 @@ def test_any_all_match_numpy(name, data):
         d = data.draw(st.integers(-x.tensor.dim(), x.tensor.dim() - 1))
         keep = data.draw(st.booleans())
         assert_close(getattr(x.tensor, name)(d, keep), ref(x.array != 0, axis=d, keepdims=keep), dtype=ember.bool)
+        dims = data.draw(st.lists(st.integers(0, x.tensor.dim() - 1), min_size=1, unique=True))
+        assert_close(getattr(ember, name)(x.tensor, dim=tuple(dims), keepdim=keep),
+                     ref(x.array != 0, axis=tuple(dims), keepdims=keep), dtype=ember.bool, what=f"{name}({dims})")

@@ -4,7 +4,7 @@ linear and the losses (torch.nn.functional's)
 from __future__ import annotations
 import ember._C
 import typing
-__all__: list[str] = ['adaptive_avg_pool1d', 'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool3d', 'alpha_dropout', 'avg_pool1d', 'avg_pool3d', 'bilinear', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'celu', 'channel_shuffle', 'cosine_embedding_loss', 'cosine_similarity', 'cross_entropy', 'ctc_loss', 'dropout1d', 'dropout2d', 'dropout3d', 'elu', 'embedding_bag', 'feature_alpha_dropout', 'fold', 'gaussian_nll_loss', 'glu', 'gumbel_softmax', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss', 'huber_loss', 'interpolate', 'kl_div', 'l1_loss', 'linear', 'local_response_norm', 'logsigmoid', 'lp_pool1d', 'lp_pool2d', 'lp_pool3d', 'margin_ranking_loss', 'max_pool1d', 'max_pool3d', 'mish', 'mse_loss', 'multi_margin_loss', 'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'nll_loss', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'relu6', 'rrelu', 'selu', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmin', 'softplus', 'softshrink', 'softsign', 'tanhshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss', 'unfold']
+__all__: list[str] = ['adaptive_avg_pool1d', 'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool3d', 'alpha_dropout', 'avg_pool1d', 'avg_pool3d', 'bilinear', 'binary_cross_entropy', 'binary_cross_entropy_with_logits', 'celu', 'channel_shuffle', 'cosine_embedding_loss', 'cosine_similarity', 'cross_entropy', 'ctc_loss', 'dropout1d', 'dropout2d', 'dropout3d', 'elu', 'embedding_bag', 'feature_alpha_dropout', 'fold', 'gaussian_nll_loss', 'glu', 'gumbel_softmax', 'hardshrink', 'hardsigmoid', 'hardswish', 'hinge_embedding_loss', 'huber_loss', 'interpolate', 'kl_div', 'l1_loss', 'linear', 'local_response_norm', 'logsigmoid', 'lp_pool1d', 'lp_pool2d', 'lp_pool3d', 'margin_ranking_loss', 'max_pool1d', 'max_pool3d', 'mish', 'mse_loss', 'multi_margin_loss', 'multilabel_margin_loss', 'multilabel_soft_margin_loss', 'nll_loss', 'normalize', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'poisson_nll_loss', 'relu6', 'rrelu', 'selu', 'silu', 'smooth_l1_loss', 'soft_margin_loss', 'softmin', 'softplus', 'softshrink', 'softsign', 'tanhshrink', 'threshold', 'triplet_margin_loss', 'triplet_margin_with_distance_loss', 'unfold']
 def adaptive_avg_pool1d(input: ember._C.Tensor, output_size: typing.Any) -> ember._C.Tensor:
     """
     Means over output_size windows tiling the last dim.
@@ -150,6 +150,10 @@ def multilabel_soft_margin_loss(input: ember._C.Tensor, target: ember._C.Tensor,
 def nll_loss(input: ember._C.Tensor, target: ember._C.Tensor, weight: ember._C.Tensor | None = None, ignore_index: typing.SupportsInt | typing.SupportsIndex = -100, reduction: str = 'mean') -> ember._C.Tensor:
     """
     -weight[target] * input[target] for log-probabilities input; weight as in cross_entropy.
+    """
+def normalize(input: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2.0, dim: typing.SupportsInt | typing.SupportsIndex = 1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-12) -> ember._C.Tensor:
+    """
+    input / max(||input||_p along dim, eps).
     """
 def pairwise_distance(x1: ember._C.Tensor, x2: ember._C.Tensor, p: typing.SupportsFloat | typing.SupportsIndex = 2.0, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-06, keepdim: bool = False) -> ember._C.Tensor:
     """
