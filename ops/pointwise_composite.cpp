@@ -366,8 +366,11 @@ Tensor round(const Tensor& self, int64_t decimals) {
   EMBER_CHECK_AS(NotImplementedError, is_floating(self.dtype()), "\"round_cpu\" not implemented for '",
                  torch_type_name(self.dtype()), "'");
   // In self's dtype, as PyTorch's: 0.05 rounds to 0.0 in float32 (0.05f * 10 is 0.5, a half, to even).
+  // float16 and bfloat16 in float32, as PyTorch's kernel: 65504 * 10 would overflow float16.
+  const Tensor x = is_16bit_float(self.dtype()) ? self.to(kFloat32) : self;
   const Scalar scale = std::pow(10.0, static_cast<double>(std::abs(decimals)));
-  return decimals > 0 ? div(round(mul(self, scale)), scale) : mul(round(div(self, scale)), scale);
+  const Tensor out = decimals > 0 ? div(round(mul(x, scale)), scale) : mul(round(div(x, scale)), scale);
+  return out.to(self.dtype());
 }
 
 Tensor special_ndtr(const Tensor& self) {

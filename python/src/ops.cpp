@@ -166,15 +166,6 @@ void bind_ops(py::module_& m) {
                : "(std, mean) over dim in one call, past a sum's overflow as PyTorch's Welford pass.");
   }
 
-  m.def(
-      "cartesian_prod",
-      [](const py::args& tensors) {
-        std::vector<Tensor> list;
-        for (const py::handle& t : tensors) list.push_back(t.cast<Tensor>());
-        return cartesian_prod(list);
-      },
-      "Every combination of the 1-D tensors' entries, one per row (itertools.product's order).");
-
   // clamp(x, min=tensor, max=number) and the reverse, which PyTorch takes: the number becomes a 0-d
   // tensor of x's dtype. After the table's overloads (two numbers, two tensors), which keep theirs.
   auto mixed_clamp = [](const Tensor& x, const py::object& min, const py::object& max) {
@@ -190,7 +181,7 @@ void bind_ops(py::module_& m) {
     cls.def(name, mixed_clamp, py::arg("min") = py::none(), py::arg("max") = py::none());
   }
 
-  // broadcast_tensors(a, b) and meshgrid(a, b) as PyTorch's take them: the tensors as arguments, or one list
+  // cartesian_prod, broadcast_tensors and meshgrid as PyTorch's take them: the tensors as arguments, or one list
   auto tensor_args = [](const py::args& args) {
     std::vector<Tensor> list;
     const bool one_list = args.size() == 1 && (py::isinstance<py::list>(args[0]) || py::isinstance<py::tuple>(args[0]));
@@ -198,6 +189,9 @@ void bind_ops(py::module_& m) {
       list.push_back(t.cast<Tensor>());
     return list;
   };
+  m.def(
+      "cartesian_prod", [tensor_args](const py::args& tensors) { return cartesian_prod(tensor_args(tensors)); },
+      "Every combination of the 1-D tensors' entries, one per row (itertools.product's order).");
   m.def(
       "broadcast_tensors",
       [tensor_args](const py::args& tensors) { return tensor_tuple(broadcast_tensors(tensor_args(tensors))); },

@@ -67,6 +67,10 @@ TEST(CallFormsTest, RoundWithDecimalsRoundsInTheInputsDtype) {
   expect_values(round(f64({1234.5, 1250, -1351}), -2), {1200, 1200, -1400});  // halves to even
   // float32, as PyTorch: 0.05f * 10 is 0.5, which rounds to the even 0
   EXPECT_EQ(round(f32({0.05f}), 1).to_vector<float>()[0], 0.0f);
+  // float16's largest value stays finite: the product is taken in float32, as PyTorch's
+  const Tensor big = full({2}, 65504.0, kFloat16);
+  EXPECT_EQ(round(big, 1).to(kFloat64).to_vector<double>(), (std::vector<double>{65504, 65504}));
+  EXPECT_EQ(round(big, -1).to(kFloat64).to_vector<double>(), (std::vector<double>{65504, 65504}));
   EXPECT_EQ(round(i64({15}), 0).to_vector<int64_t>(), (std::vector<int64_t>{15}));
   expect_error<NotImplementedError>([] { round(i64({15}), -1); }, {"round_cpu", "'Long'"});
 }
