@@ -442,6 +442,7 @@ Tensor special_ndtri(const Tensor& self) {
 
 Tensor mvlgamma(const Tensor& self, int64_t p) {
   EMBER_CHECK_VALUE(p >= 1, "p has to be greater than or equal to 1, got ", p);
+  EMBER_CHECK_TYPE(self.dtype() != kBool, "mvlgamma: the input tensor may not be a boolean tensor");
   const Tensor x = self.to(floating_or_default(self.dtype()));
   Tensor out = full_like(x, static_cast<double>(p * (p - 1)) / 4 * std::log(std::numbers::pi));
   for (int64_t j = 0; j < p; ++j) out = add(out, lgamma(sub(x, static_cast<double>(j) / 2)));

@@ -347,6 +347,7 @@ TEST(CompositeOpsTest, MultivariateLogGamma) {
   expect_values_near(mvlgamma(f64({2.5}), 3), {1.8809954616117743}, 1e-14, 0);  // scipy.special.multigammaln
   expect_values_near(mvlgamma(f64({3.0}), 1), {std::log(2.0)}, 1e-15, 0);
   expect_error<ValueError>([] { mvlgamma(f64({3.0}), 0); }, {"p has to be greater than or equal to 1", "0"});
+  expect_error<TypeError>([] { mvlgamma(ones({1}, kBool), 3); }, {"mvlgamma", "boolean"});
   check_both([](const TensorList& in) { return mvlgamma(in[0], 2); }, {f64({1.5, 2.5}).requires_grad_()});
 }
 

@@ -24,7 +24,10 @@ def _lgamma_scalar(v: float) -> float:
         return v
     if math.isinf(v) or (v <= 0 and v == math.floor(v)):
         return math.inf  # the poles, and both infinities (PyTorch's)
-    return math.lgamma(v)
+    try:
+        return math.lgamma(v)
+    except OverflowError:  # past about 2.5e305 lgamma is beyond float64 (v log v)
+        return math.inf
 
 
 def _digamma(x):
