@@ -8,11 +8,7 @@ from typing import Any
 
 from . import _C
 from ._C import Tensor
-from ._scatter_reduce import scatter_reduce as _scatter_reduce
-from ._zero_dim import as_one_dim as _as_one_dim
 from ._autocast_op import autocast_op
-
-scatter_reduce = _as_one_dim(_scatter_reduce)
 
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A001,A002
@@ -70,11 +66,6 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     dims_a, dims_b = ([d] if isinstance(d, int) else [int(x) for x in d] for d in dims)
     return _C._tensordot(a, b, dims_a, dims_b)
 
-
-def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,  # noqa: A002
-            reduce: str | None = None) -> Tensor:
-    """input with src (a tensor or a number) written at index along dim (Tensor.scatter)."""
-    return input.scatter(dim, index, src, value=value, reduce=reduce)
 
 
 @autocast_op("index_put")
@@ -134,5 +125,5 @@ def get_float32_matmul_precision() -> str:
 
 __all__ = ["clamp_min", "clamp_max", "detach", "is_floating_point", "is_complex", "get_default_dtype",
            "compile", "set_float32_matmul_precision", "get_float32_matmul_precision",
-           "unique", "tensordot", "scatter",
-           "index_put", "result_type", "scatter_reduce"]
+           "unique", "tensordot",
+           "index_put", "result_type"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as _np
 
 from . import _C
-from . import _scatter_reduce, _zero_dim, _zero_grad
+from . import _zero_grad
 from . import _functions as fn
 from . import linalg as _linalg
 from . import special as _special
@@ -87,59 +87,7 @@ def _fill_diagonal(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     if wrap and self.dim() == 2 and self.shape[0] > self.shape[1]:
         count = (self.numel() - 1) // step + 1
     positions = _C.arange(count, dtype=_C.int64, device=self.device) * int(step)
-    return _index_fill(self.reshape(-1), 0, positions, fill_value).reshape(*self.shape)
-
-
-def _fill_value(self: Tensor, value: Any, op: str) -> Tensor:
-    """value (a number or a 0-d tensor) as a 0-d tensor of self's dtype: PyTorch's fills cast it to
-    self's dtype (int(2.7) is 2 for an integer self, any nonzero is True for a bool one) rather
-    than promote self. A floating value keeps its graph (its gradient is the number of fills)."""
-    if isinstance(value, Tensor):
-        if value.dim() != 0:
-            raise RuntimeError(f"{op} only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.dim()} dimension(s).")
-        return value.to(self.dtype) if value.dtype != self.dtype else value
-    if self.dtype == _C.bool:
-        value = bool(value)
-    elif not (self.dtype.is_floating_point or self.dtype.is_complex):
-        value = int(value)
-    return _C.full((), value, dtype=self.dtype, device=self.device)
-
-
-def _index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    """self with the slices at index along dim set to value (cast to self's dtype)."""
-    fill = _fill_value(self, value, "index_fill_")
-    if self.dim() == 0:  # as PyTorch, a 0-d self is one slice along dim 0 (or -1)
-        return _index_fill(self.reshape(1), 0, index, fill).reshape(())
-    dim = dim % self.dim()
-    shape = [1] * self.dim()
-    shape[dim] = self.shape[dim]
-    hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index.reshape(-1),
-                       _C.ones(index.numel(), dtype=_C.int64, device=self.device)) > 0
-    return _C.where(hit.reshape(*shape), fill, self)
-
-
-def _scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
-             reduce: str | None = None) -> Tensor:
-    """self with src (a tensor, or a number) written at index along dim (PyTorch's scatter; where
-    an index repeats, PyTorch leaves undefined which write wins: here they add)."""
-    if src is None:
-        src = value
-    if reduce is not None:
-        if reduce != "add":
-            raise NotImplementedError(f"scatter: reduce={reduce!r} is not supported (use scatter_add or 'add')")
-        values = src if isinstance(src, Tensor) else _C.full(index.shape, src, dtype=self.dtype, device=self.device)
-        return _C.scatter_add(self, dim, index, values.to(self.dtype))
-    hit = _C.scatter_add(_C.zeros(*self.shape, dtype=_C.int64, device=self.device), dim, index,
-                         _C.ones(*index.shape, dtype=_C.int64, device=self.device)) > 0
-    if not isinstance(src, Tensor):
-        return _C.where(hit, _fill_value(self, src, "scatter"), self)  # NB: a bool self stays bool
-    if index.numel() == 0:  # NB: as PyTorch, nothing is read from src (whatever its shape)
-        return _scatter_reduce.unwritten_copy(self, src)
-    src = src[tuple(slice(0, n) for n in index.shape)]  # PyTorch reads src where index has entries
-    # NB: added to -0 (float), so that a written -0 stays -0
-    written = _C.scatter_add(_scatter_reduce.additive_zeros(self.shape, self), dim, index, src.to(self.dtype))
-    return _C.where(hit, written, self)
+    return _C.index_fill(self.reshape(-1), 0, positions, fill_value).reshape(*self.shape)
 
 
 def _diff(self: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
@@ -189,26 +137,6 @@ def _index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = Fals
     return self.copy_(updated.reshape(*self.shape))
 
 
-def _index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    """self with the slices at index along dim replaced by source's."""
-    shape = [1] * self.dim()
-    shape[dim] = self.shape[dim]
-    hit = _C.index_add(_C.zeros(self.shape[dim], dtype=_C.int64, device=self.device), 0, index,
-                       _C.ones(index.numel(), dtype=_C.int64, device=self.device)) > 0
-    copied = _C.index_add(_scatter_reduce.additive_zeros(self.shape, self), dim, index, source.to(self.dtype))
-    return _C.where(hit.reshape(*shape), copied, self)
-
-
-
-def _masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    """self with its elements where mask is true replaced by source's first ones, in row-major order."""
-    m = mask.expand(*self.shape).reshape(-1)
-    positions = _C.nonzero(m).reshape(-1)
-    taken = source.reshape(-1)[:positions.numel()].to(self.dtype)
-    placed = _C.index_add(_scatter_reduce.additive_zeros((self.numel(),), self), 0, positions, taken)
-    return _C.where(m, placed, self.reshape(-1)).reshape(*self.shape)
-
-
 def _random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Tensor:
     """Fills with integers drawn uniformly from [from_, to - 1] (to: the dtype's largest exact integer
     + 1 when None; random_(to) is random_(0, to))."""
@@ -253,15 +181,10 @@ _METHODS = {
     "unique": fn.unique,
     "split_with_sizes": lambda self, split_sizes, dim=0: self.split(list(split_sizes), dim),
     "sum_to_size": _sum_to_size,
-    "index_fill": _index_fill,
-    "index_copy": _index_copy,
-    "masked_scatter": _masked_scatter,
     "unfold": _unfold,
     "index_put": fn.index_put,
-    "scatter": _scatter,
     "diff": _diff,
     "polygamma": lambda self, n: _C.polygamma(n, self),
-    "scatter_reduce": fn.scatter_reduce,
     "det": _linalg.det,
     "logdet": _linalg.logdet,
     "slogdet": _linalg.slogdet,
@@ -287,8 +210,9 @@ _INPLACE = {
     "erf_": _C.erf, "erfc_": _C.erfc, "erfinv_": _C.erfinv, "lgamma_": _C.lgamma, "digamma_": _C.digamma,
     "polygamma_": lambda self, n: _C.polygamma(n, self),
     "logit_": _C.logit, "xlogy_": _C.xlogy,
-    "scatter_reduce_": fn.scatter_reduce,
-    "index_fill_": _index_fill, "index_copy_": _index_copy, "masked_scatter_": _masked_scatter, "scatter_": _scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": _C.nan_to_num,
+    "scatter_reduce_": _C.scatter_reduce,
+    "index_fill_": _C.index_fill, "index_copy_": _C.index_copy, "masked_scatter_": _C.masked_scatter,
+    "scatter_": _C.scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": _C.nan_to_num,
     # trigonometric and hyperbolic, and their arc* names
     "sin_": _C.sin, "cos_": _C.cos, "tan_": _C.tan, "asin_": _C.asin, "acos_": _C.acos, "atan_": _C.atan,
     "sinh_": _C.sinh, "cosh_": _C.cosh, "asinh_": _C.asinh, "acosh_": _C.acosh, "atanh_": _C.atanh,
@@ -320,19 +244,10 @@ def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 _INPLACE["index_add_"] = _index_add
 _INPLACE["subtract_"] = _subtract
 
-# put, index_reduce and apply_ / map_ live in files of their own.
-from . import _index_reduce, _put  # noqa: E402
-_METHODS.update({"put": _put.put, "index_reduce": _index_reduce.index_reduce,
-                 "apply_": _put.apply_, "map_": _put.map_, "map2_": _put.map2_})
-_INPLACE.update({"put_": _put.put, "index_reduce_": _index_reduce.index_reduce, "i0_": _C.i0})
-
-
-# The ops along a dim that take a 0-d tensor as 1-D of one entry, as PyTorch (_zero_dim.py).
-for _table in (_METHODS, _INPLACE):
-    for _name in ("scatter", "scatter_reduce", "index_copy", "index_reduce"):
-        for _key in (_name, _name + "_"):
-            if _key in _table:
-                _table[_key] = _zero_dim.as_one_dim(_table[_key])
+# apply_ / map_ / map2_ (a Python callable per element) live in a file of their own.
+from . import _apply  # noqa: E402
+_METHODS.update({"apply_": _apply.apply_, "map_": _apply.map_, "map2_": _apply.map2_})
+_INPLACE.update({"put_": _C.put, "index_reduce_": _C.index_reduce, "i0_": _C.i0})
 
 
 def _records(self: Tensor, args: Any, kwargs: Any) -> bool:

@@ -35,7 +35,7 @@ BOUNDARY_AND_SWITCHES = {
 FORWARDS = {
     "ember": {
         "allclose", "equal", "tensordot", "unique", "cholesky", "det", "inverse", "logdet", "matrix_exp",
-        "matrix_power", "pinverse", "qr", "slogdet", "svd", "clamp_min", "clamp_max", "index_put", "scatter",
+        "matrix_power", "pinverse", "qr", "slogdet", "svd", "clamp_min", "clamp_max", "index_put",
     },
     "ember.linalg": {
         "cholesky", "det", "eigh", "eigvalsh", "inv", "lstsq", "matrix_exp", "matrix_power", "matrix_rank", "pinv",
@@ -47,9 +47,6 @@ FORWARDS = {
 
 # Still composed in Python; each is to move into the C++ op table (issue 30).
 NOT_YET_IN_CPP = {
-    "ember": {
-        "scatter_reduce",
-    },
     "ember.nn.functional": {"affine_grid", "grid_sample", "multi_head_attention_forward"},
 }
 

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter_add', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -137,12 +137,6 @@ class Tensor:
     def pinverse(*args, **kwargs) -> Tensor:
         """
         torch.pinverse: pinv with rtol = rcond.
-        """
-    @staticmethod
-    def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-        """
-        A copy of input with its flattened elements at `index` (negative counts from the end) set to
-            source's elements in order, or, with accumulate, added to (repeated indices add up).
         """
     @staticmethod
     def qr(input: Tensor, some: bool = True) -> LegacyQRResult:
@@ -1177,30 +1171,35 @@ class Tensor:
         """
         In place: self.copy_(_index_add(self, ...)).
         """
-    def index_copy(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    def index_copy(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
         """
-        self with the slices at index along dim replaced by source's.
+        A copy of self with self.select(dim, index[i]) replaced by source.select(dim, i) for every i.
         """
     def index_copy_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(_index_copy(self, ...)).
+        In place: self.copy_(index_copy(self, ...)).
         """
-    def index_fill(self, dim: int, index: Tensor, value: typing.Any) -> Tensor:
+    @typing.overload
+    def index_fill(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: Tensor) -> Tensor:
         """
-        self with the slices at index along dim set to value (cast to self's dtype).
+        A copy of self with the slices index names along dim (a negative index counts from the end) set to value, a 0-d tensor cast to self's dtype; value's gradient sums the filled elements'.
+        """
+    @typing.overload
+    def index_fill(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float) -> Tensor:
+        """
+        index_fill with a number (cast to self's dtype).
         """
     def index_fill_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(_index_fill(self, ...)).
+        In place: self.copy_(index_fill(self, ...)).
         """
     def index_put_(self, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
         """
         self[indices] = values (+= with accumulate, where repeated indices add up), in place.
         """
-    def index_reduce(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    def index_reduce(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
         """
-        A copy of input where input.select(dim, index[i]) is reduced with source.select(dim, i) for
-            every i; include_self=False leaves input's own values out of the slices index names.
+        A copy of self with source.select(dim, i) reduced into self.select(dim, index[i]) for every i, by "prod", "mean", "amax" or "amin" (scatter_reduce with index spread over source's other dims).
         """
     def index_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -1424,11 +1423,11 @@ class Tensor:
         """
     def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
         """
-        self with its elements where mask is true replaced by source's first ones, in row-major order.
+        A copy of self (broadcast with the bool mask) whose elements where mask holds are source's first ones, in row-major order; source has self's dtype and at least as many elements as mask has true.
         """
     def masked_scatter_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(_masked_scatter(self, ...)).
+        In place: self.copy_(masked_scatter(self, ...)).
         """
     def masked_select(self, mask: Tensor) -> Tensor:
         """
@@ -1685,6 +1684,10 @@ class Tensor:
     @typing.overload
     def prod(self, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         ...
+    def put(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """
+        A copy of self with its elements at the flat row-major positions index (negative ones count from the end) set to source's, in order, or with accumulate added to (repeated positions add up).
+        """
     def put_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
         In place: self.copy_(put(self, ...)).
@@ -1800,14 +1803,29 @@ class Tensor:
         """
         In place: self.copy_(rsqrt(self, ...)).
         """
-    def scatter(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    @typing.overload
+    def scatter(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
         """
-        self with src (a tensor, or a number) written at index along dim (PyTorch's scatter; where
-            an index repeats, PyTorch leaves undefined which write wins: here they add).
+        A copy of self with src's elements written where index names along dim: out[index[i][j]][j] = src[i][j] (dim 0). src has self's dtype; index is no larger than src, nor than self outside dim.
+        """
+    @typing.overload
+    def scatter(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float) -> Tensor:
+        """
+        scatter with every written element value (cast to self's dtype: 2.7 is 2 in an integer tensor).
+        """
+    @typing.overload
+    def scatter(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, *, reduce: str) -> Tensor:
+        """
+        scatter that combines instead of writing: reduce "add" is scatter_add, "multiply" multiplies src's elements into self's (scatter_reduce with "sum" and "prod" cover this and more).
+        """
+    @typing.overload
+    def scatter(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float, *, reduce: str) -> Tensor:
+        """
+        scatter with reduce, every element sent being value.
         """
     def scatter_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
-        In place: self.copy_(_scatter(self, ...)).
+        In place: self.copy_(scatter(self, ...)).
         """
     def scatter_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
         """
@@ -1817,12 +1835,9 @@ class Tensor:
         """
         In place: self.copy_(scatter_add(self, ...)).
         """
-    def scatter_reduce(self, dim: typing.Any = None, *args: typing.Any, **kwargs: typing.Any) -> typing.Any:
+    def scatter_reduce(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
         """
-        A copy of input with src's elements reduced into the positions index names along dim
-            (torch.scatter_reduce): reduce is "sum", "prod", "mean", "amax" or "amin"; include_self=False
-            leaves input's own value out of the positions that receive any. Positions no index names keep
-            input's value.
+        A copy of self with src's elements reduced into the positions index names along dim: reduce is "sum", "prod", "mean" (floored for integers), "amax" or "amin"; include_self=False leaves self's own value out where anything is sent. The gradient is PyTorch's: prod's divides out the element (the exclusive product where it is the one 0); amax's and amin's share grad among the elements equal to the result.
         """
     def scatter_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
         """
@@ -3055,6 +3070,24 @@ def index_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, ind
     """
     A copy of input with alpha * source.select(dim, i) added to input.select(dim, index[i]).
     """
+def index_copy(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
+    """
+    A copy of input with input.select(dim, index[i]) replaced by source.select(dim, i) for every i.
+    """
+@typing.overload
+def index_fill(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: Tensor) -> Tensor:
+    """
+    A copy of input with the slices index names along dim (a negative index counts from the end) set to value, a 0-d tensor cast to input's dtype; value's gradient sums the filled elements'.
+    """
+@typing.overload
+def index_fill(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float) -> Tensor:
+    """
+    index_fill with a number (cast to input's dtype).
+    """
+def index_reduce(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    """
+    A copy of input with source.select(dim, i) reduced into input.select(dim, index[i]) for every i, by "prod", "mean", "amax" or "amin" (scatter_reduce with index spread over source's other dims).
+    """
 def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
     """
     The entries index (1-D or 0-d) of dim: index_select(x, 0, idx) picks rows.
@@ -3206,6 +3239,10 @@ def masked_fill(input: Tensor, mask: Tensor, value: bool | int | float) -> Tenso
 def masked_fill(input: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """
     masked_fill with a 0-d tensor's value.
+    """
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """
+    A copy of input (broadcast with the bool mask) whose elements where mask holds are source's first ones, in row-major order; source has input's dtype and at least as many elements as mask has true.
     """
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """
@@ -3426,6 +3463,10 @@ def promote_types(type1: _dtype, type2: _dtype) -> _dtype:
     """
     The smallest dtype both type1 and type2 convert to without losing their category.
     """
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """
+    A copy of input with its elements at the flat row-major positions index (negative ones count from the end) set to source's, in order, or with accumulate added to (repeated positions add up).
+    """
 @typing.overload
 def quantile(input: Tensor, q: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
     """
@@ -3579,9 +3620,33 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     """
     softmax(query key^T * scale + mask) value over the last two dims, batched over the broadcast of the others: attn_mask is bool (True = takes part) or floating (added), is_causal hides later keys, scale defaults to 1 / sqrt(E), enable_gqa shares key/value heads (dim -3) among query heads; a query row with every key masked out gives zeros. Fused on CPU unless dropout_p > 0.
     """
+@typing.overload
+def scatter(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
+    """
+    A copy of input with src's elements written where index names along dim: out[index[i][j]][j] = src[i][j] (dim 0). src has input's dtype; index is no larger than src, nor than input outside dim.
+    """
+@typing.overload
+def scatter(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float) -> Tensor:
+    """
+    scatter with every written element value (cast to input's dtype: 2.7 is 2 in an integer tensor).
+    """
+@typing.overload
+def scatter(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, *, reduce: str) -> Tensor:
+    """
+    scatter that combines instead of writing: reduce "add" is scatter_add, "multiply" multiplies src's elements into input's (scatter_reduce with "sum" and "prod" cover this and more).
+    """
+@typing.overload
+def scatter(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float, *, reduce: str) -> Tensor:
+    """
+    scatter with reduce, every element sent being value.
+    """
 def scatter_add(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
     """
     A copy of input with src added at the positions index names along dim.
+    """
+def scatter_reduce(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    """
+    A copy of input with src's elements reduced into the positions index names along dim: reduce is "sum", "prod", "mean" (floored for integers), "amax" or "amin"; include_self=False leaves input's own value out where anything is sent. The gradient is PyTorch's: prod's divides out the element (the exclusive product where it is the one 0); amax's and amin's share grad among the elements equal to the result.
     """
 @typing.overload
 def searchsorted(sorted_sequence: Tensor, input: Tensor, *, out_int32: bool = False, right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:

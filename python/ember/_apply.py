@@ -1,5 +1,5 @@
-"""Tensor.put / put_ (writes at flat positions, as if self were 1-D) and Tensor.apply_ / map_ /
-map2_ (a Python callable run on every element, CPU tensors only, as torch's)."""
+"""Tensor.apply_ / map_ / map2_: a Python callable run on every element (CPU tensors only, as
+torch's)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -8,23 +8,6 @@ import numpy as np
 
 from . import _C
 from ._C import Tensor
-
-
-def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:  # noqa: A002
-    """A copy of input with its flattened elements at `index` (negative counts from the end) set to
-    source's elements in order, or, with accumulate, added to (repeated indices add up)."""
-    if index.numel() != source.numel():
-        raise RuntimeError(f"put_(): Expected source and index to have the same number of elements, but got "
-                           f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
-    n = input.numel()
-    flat_index = index.reshape(-1).to(_C.int64)
-    if flat_index.numel() and (int(flat_index.max()) >= n or int(flat_index.min()) < -n):
-        bad = int(flat_index.max()) if int(flat_index.max()) >= n else int(flat_index.min())
-        raise IndexError(f"put_(): index {bad} out of range for tensor of size {list(input.shape)} ({n} elements)")
-    flat_index = _C.where(flat_index < 0, flat_index + n, flat_index)
-    flat = input.reshape(-1).clone()
-    out = flat.index_put_((flat_index,), source.reshape(-1).to(input.dtype), accumulate)
-    return out.reshape(*input.shape)
 
 
 def _python_values(t: Tensor) -> list:
@@ -70,4 +53,4 @@ def map2_(self: Tensor, x: Tensor, y: Tensor, callable: Callable[[Any, Any, Any]
     return _write_values(self, [callable(s, u, v) for s, u, v in zip(_python_values(self), a, b)])
 
 
-__all__ = ["put", "apply_", "map_", "map2_"]
+__all__ = ["apply_", "map_", "map2_"]
