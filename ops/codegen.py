@@ -67,7 +67,7 @@ TYPES = {
 }
 RETURNS = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>"}
 FIELDS = {"sig", "doc", "variants", "python", "python_names", "python_variants", "functional", "nogil",
-          "kernel", "composite", "test"}
+          "kernel", "composite", "inplace", "test"}
 TEST_FIELDS = {"name", "call", "python_call", "ref", "domain", "avoid", "dtypes", "result", "grad", "cuda"}
 TEST_DTYPES = ("all", "numeric", "float", "integral")
 TEST_RESULTS = {1: ("same", "float", "bool"), 2: ("promote", "divide", "compare", "logical")}
@@ -134,6 +134,7 @@ class Op:
     nogil: bool
     kernels: list[tuple[str, str]]  # (enum, enumerator)
     composite: bool = False         # composed of other table ops: no kernel, no backward of its own
+    inplace: bool = False           # also the method <name>_: the result written into self
     tests: list[TestCase] = dataclasses.field(default_factory=list)
 
     @property
@@ -222,6 +223,7 @@ def parse_op(entry: dict, where: str) -> Op:
             entry.get("python_names", [name]), python_variants, entry.get("functional", False),
             entry.get("nogil", False), parsed_kernels)
     op.composite = entry.get("composite", False)
+    op.inplace = entry.get("inplace", False)
     if op.composite and op.kernels:
         raise TableError(f"{where}: a composite op is composed of other ops; it has no `kernel`")
     check_op(op, where)
@@ -275,6 +277,12 @@ def check_op(op: Op, where: str) -> None:
             if not a.t.in_core:
                 raise TableError(f"{where}: argument {a.name} ({a.type}) cannot appear in a Tensor method: "
                                  "core/tensor.h does not know its type; make the op a function only")
+    if op.inplace:
+        if not op.args or op.args[0].type != "Tensor" or op.args[0].name != "self" or op.returns != [("Tensor", None)]:
+            raise TableError(f"{where}: an in-place op takes `Tensor self` first and returns one Tensor")
+        for a in op.args[1:]:
+            if not a.t.in_core or a.type == "Tensor[]":
+                raise TableError(f"{where}: argument {a.name} ({a.type}) cannot appear in an in-place method")
     for a in op.args:
         if a.default == "None" and a.t.cpp_none is None:
             raise TableError(f"{where}: argument {a.name}: {a.type} cannot default to None")
@@ -362,9 +370,15 @@ def method_ops(ops: list[Op]) -> list[Op]:
     return [op for op in ops if "method" in op.variants]
 
 
+def inplace_ops(ops: list[Op]) -> list[Op]:
+    return [op for op in ops if op.inplace]
+
+
 def tensor_methods_inc(ops: list[Op]) -> str:
     decls = "".join(f"{comment(op.doc, '  ')}  {op.cpp_return()} {op.name}({cpp_params(op.args[1:], True)}) const;\n"
                     for op in method_ops(ops))
+    decls += "".join(f"  /// In place: self.copy_({op.name}(self, ...)) (ops/inplace_of.h).\n"
+                     f"  const Tensor& {op.name}_({cpp_params(op.args[1:], True)}) const;\n" for op in inplace_ops(ops))
     return f"""// {HEADER}
 // The op methods of Tensor, included inside the class (core/tensor.h): t.f(args) is ember::f(t, args),
 // defined in ops/ (generated: ops/tensor_methods.cpp).
@@ -377,8 +391,15 @@ def tensor_methods_cpp(ops: list[Op]) -> str:
         call = ", ".join(["*this"] + [a.name for a in op.args[1:]])
         defs.append(f"{op.cpp_return()} Tensor::{op.name}({cpp_params(op.args[1:], False)}) const {{\n"
                     f"  return ember::{op.name}({call});\n}}\n")
+    for op in inplace_ops(ops):
+        call = ", ".join(["t"] + [a.name for a in op.args[1:]])
+        read = ", ".join(a.name for a in op.args[1:] if a.type in ("Tensor", "Tensor?"))
+        defs.append(f"const Tensor& Tensor::{op.name}_({cpp_params(op.args[1:], False)}) const {{\n"
+                    f"  return detail::inplace_of(*this, \"{op.name}_\", {{{read}}},\n"
+                    f"                            [&](const Tensor& t) {{ return ember::{op.name}({call}); }});\n}}\n")
     body = "\n".join(defs)
     return f"""// {HEADER}
+#include "ember/ops/inplace_of.h"
 #include "ember/ops/ops.h"
 
 namespace ember {{
@@ -435,14 +456,16 @@ def python_doc(op: Op, is_function: bool) -> str:
     return op.doc
 
 
-def binding(op: Op, py_name: str, is_function: bool) -> str:
+def binding(op: Op, py_name: str, is_function: bool, inplace: bool = False) -> str:
+    """The pybind11 definition of one Python name of op: a function, a method or (inplace) the
+    method <name>_, which returns self's own Python object, as PyTorch's in-place methods do."""
     args = op.args
     params, py_args, setup, call = [], [], [], []
     for i, a in enumerate(args):
         name = py_name_of_first(op, a, is_function) if i == 0 else a.name
         var = f"{name}_"
         if not is_function and i == 0:
-            params.append("const Tensor& self")
+            params.append("const py::object& self" if inplace else "const Tensor& self")
             call.append("self")
             continue
         if a.type == "int..." and not is_function:
@@ -463,6 +486,12 @@ def binding(op: Op, py_name: str, is_function: bool) -> str:
             arg += f" = {a.py_default()}"
         py_args.append(arg)
     invoke = f"ember::{op.name}({', '.join(call)})"
+    if inplace:
+        body = "".join(f"    {s}\n" for s in setup)
+        body += f"    self.cast<const Tensor&>().{op.name}_({', '.join(call[1:])});\n    return self;\n"
+        extras = py_args + [f'R"doc(In place: {python_doc(op, False)})doc"'] if op.doc else py_args
+        extra = "".join(f",\n      {e}" for e in extras)
+        return f'  cls.def("{py_name}", []({", ".join(params)}) {{\n{body}  }}{extra});\n'
     if op.nogil:
         invoke = f"without_gil([&] {{ return {invoke}; }})"
     kinds = [t for t, _ in op.returns]
@@ -488,6 +517,8 @@ def op_bindings_cpp(ops: list[Op]) -> str:
                 defs.append(binding(op, py_name, True))
             if "method" in op.python_variants:
                 defs.append(binding(op, py_name, False))
+            if op.inplace and not py_name.startswith("_"):
+                defs.append(binding(op, py_name + "_", False, inplace=True))
     return f"""// {HEADER}
 // ember.<op>(input, ...) and Tensor.<op>(...) for each op of the table bound by the generator, in
 // table order (the order in which pybind11 tries overloads).

@@ -1,14 +1,18 @@
-// In-place ops (add_, mul_, ..., copy_, fill_, zero_, clamp_). Each bumps the version counter.
+// In-place ops (add_, mul_, ..., copy_, fill_, zero_, clamp_), and inplace_of, the in-place form of
+// the table's other ops (ops/inplace_of.h). Each bumps the version counter.
 // Outside grad recording they write straight into self; when recording, the out-of-place op runs
 // on a clone of self and self takes over the result's history, so saved tensors stay valid.
+#include "ember/autograd/grad_mode.h"
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/core/overlap.h"
+#include "ember/core/promotion.h"
 #include "ember/ops/advanced_index.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/index.h"
+#include "ember/ops/inplace_of.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
 
@@ -172,5 +176,21 @@ const Tensor& Tensor::index_put_(const std::vector<Tensor>& indices, const Tenso
                    copy_data(*this, r);
                  });
 }
+
+namespace detail {
+
+const Tensor& inplace_of(const Tensor& self, const char* name,
+                         std::initializer_list<std::reference_wrapper<const Tensor>> read,
+                         const std::function<Tensor(const Tensor&)>& op) {
+  bool record = autograd::GradMode::is_enabled() && self.requires_grad();
+  for (const Tensor& t : read)
+    record = record || (t.defined() && autograd::GradMode::is_enabled() && t.requires_grad());
+  const Tensor result = op(record ? clone(self) : self);
+  EMBER_CHECK(can_cast(result.dtype(), self.dtype()), name, ": result type ", torch_type_name(result.dtype()),
+              " can't be cast to the desired output type ", torch_type_name(self.dtype()));
+  return self.copy_(result);
+}
+
+}  // namespace detail
 
 }  // namespace ember

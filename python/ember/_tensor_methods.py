@@ -19,7 +19,6 @@ from . import _C
 from . import _zero_grad
 from . import _functions as fn
 from . import linalg as _linalg
-from . import special as _special
 from .autograd import is_grad_enabled, no_grad
 from ._C import Tensor
 from ._promotion import check_castable
@@ -200,54 +199,26 @@ _METHODS = {
     "equal": lambda self, other: tuple(self.shape) == tuple(other.shape) and bool((self == other).all()),
 }
 
-# In-place forms: the out-of-place op, copied into self.
+# In-place forms composed here: the out-of-place op, copied into self. (The table's ops have theirs
+# from C++: `inplace` in ops/ops.toml.)
 _INPLACE = {
-    "exp_": _C.exp, "log_": _C.log, "sqrt_": _C.sqrt, "neg_": _C.neg, "abs_": _C.abs, "relu_": _C.relu,
-    "sigmoid_": _C.sigmoid, "tanh_": _C.tanh, "floor_": _C.floor, "ceil_": _C.ceil, "round_": _C.round,
-    "trunc_": _C.trunc, "sign_": _C.sign, "reciprocal_": _C.reciprocal, "square_": _C.square,
-    "pow_": _C.pow, "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max, "masked_fill_": _C.masked_fill,
-    "addcmul_": _C.addcmul, "addcdiv_": _C.addcdiv, "lerp_": _C.lerp, "index_add_": None,
-    "erf_": _C.erf, "erfc_": _C.erfc, "erfinv_": _C.erfinv, "lgamma_": _C.lgamma, "digamma_": _C.digamma,
+    "clamp_min_": fn.clamp_min, "clamp_max_": fn.clamp_max,
     "polygamma_": lambda self, n: _C.polygamma(n, self),
-    "logit_": _C.logit, "xlogy_": _C.xlogy,
-    "scatter_reduce_": _C.scatter_reduce,
-    "index_fill_": _C.index_fill, "index_copy_": _C.index_copy, "masked_scatter_": _C.masked_scatter,
-    "scatter_": _C.scatter, "scatter_add_": _C.scatter_add, "nan_to_num_": _C.nan_to_num,
-    # trigonometric and hyperbolic, and their arc* names
-    "sin_": _C.sin, "cos_": _C.cos, "tan_": _C.tan, "asin_": _C.asin, "acos_": _C.acos, "atan_": _C.atan,
-    "sinh_": _C.sinh, "cosh_": _C.cosh, "asinh_": _C.asinh, "acosh_": _C.acosh, "atanh_": _C.atanh,
-    "atan2_": _C.atan2, "arcsin_": _C.arcsin, "arccos_": _C.arccos, "arctan_": _C.arctan, "arcsinh_": _C.arcsinh,
-    "arccosh_": _C.arccosh, "arctanh_": _C.arctanh, "arctan2_": _C.arctan2, "deg2rad_": _C.deg2rad,
-    "rad2deg_": _C.rad2deg, "sinc_": _C.sinc, "hypot_": _C.hypot,
-    # exponentials, logarithms, roots, rounding
-    "exp2_": _C.exp2, "expm1_": _C.expm1, "log2_": _C.log2, "log10_": _C.log10, "log1p_": _C.log1p,
-    "rsqrt_": _C.rsqrt, "frac_": _C.frac, "fix_": _C.fix, "heaviside_": _C.heaviside,
-    "igamma_": _special.gammainc, "igammac_": _special.gammaincc, "mvlgamma_": _special.multigammaln,
     # arithmetic under PyTorch's other names
-    "absolute_": _C.abs, "negative_": _C.neg, "multiply_": _C.mul, "subtract_": None, "divide_": _C.div,
-    "true_divide_": _C.true_divide, "floor_divide_": _C.floor_divide, "fmod_": _C.fmod,
-    "remainder_": _C.remainder, "clip_": _C.clamp,
-    # scans, triangles, fused products
-    "cumsum_": _C.cumsum, "cumprod_": _C.cumprod, "tril_": _C.tril, "triu_": _C.triu, "addmm_": _C.addmm,
-    "baddbmm_": _C.baddbmm, "fill_diagonal_": _fill_diagonal,
+    "multiply_": _C.mul, "divide_": _C.div, "true_divide_": _C.true_divide, "clip_": _C.clamp,
+    "fill_diagonal_": _fill_diagonal,
 }
-
-
-def _index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
-    return _C.index_add(self, dim, index, source, alpha=alpha)
 
 
 def _subtract(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     return _C.sub(self, other, alpha=alpha) if isinstance(other, Tensor) else _C.sub(self, other * alpha)
 
 
-_INPLACE["index_add_"] = _index_add
 _INPLACE["subtract_"] = _subtract
 
 # apply_ / map_ / map2_ (a Python callable per element) live in a file of their own.
 from . import _apply  # noqa: E402
 _METHODS.update({"apply_": _apply.apply_, "map_": _apply.map_, "map2_": _apply.map2_})
-_INPLACE.update({"put_": _C.put, "index_reduce_": _C.index_reduce, "i0_": _C.i0})
 
 
 def _records(self: Tensor, args: Any, kwargs: Any) -> bool:

@@ -213,3 +213,23 @@ TEST(ScatterTest, ErrorsNameTheArgument) {
   expect_error<Error>([] { masked_scatter(zeros({4}, kFloat64), ones({4}, kInt64), f64({1})); },
                       {"boolean masks", "int64"});
 }
+
+TEST(ScatterTest, InPlaceFormsWriteIntoSelfAndItsViews) {
+  const Tensor x = zeros({2, 2}, kFloat64);
+  const Tensor row = x.select(0, 1);
+  const Tensor& same =
+      x.scatter_(1, tensor(std::vector<int64_t>{1, 0}, {1, 2}), tensor(std::vector<double>{7, 8}, {1, 2}));
+  EXPECT_EQ(&same, &x);
+  expect_values(x, {8, 7, 0, 0});
+  x.index_fill_(0, i64({-1}), Scalar(2.0));
+  expect_values(row, {2, 2});  // a view sees the write
+  x.put_(i64({0}), f64({-1}), true);
+  expect_values(x, {7, 7, 2, 2});
+  expect_error<Error>([] { ones({2}, kInt64).exp_(); }, {"exp_", "result type Float", "output type Long"});
+  // while recording the op reads a copy of self: lerp saves what it reads for end's gradient
+  const Tensor end = f64({2, 3}).requires_grad_();
+  const Tensor out = mul(f64({1, 5}), 1.0);
+  out.lerp_(end, Scalar(0.5));
+  expect_values(out.detach(), {1.5, 4});
+  expect_values(grads_of(out, {end})[0], {0.5, 0.5});
+}

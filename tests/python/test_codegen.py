@@ -102,6 +102,9 @@ def load_table(tmp_path, text):
     ('sig = "f(Tensor self) -> Tensor"\npython = "yes"', r"op f: python 'yes'"),
     ('sig = "f(Tensor self) -> Tensor"\nvariants = ["method"]', r"op f: variants \['method'\]"),
     ('sig = "f(Tensor self) -> Tensor"\nkernel = "Tanh"', r"op f: kernel 'Tanh': expected `FamilyOp::Code`"),
+    ('sig = "f(Scalar x, Tensor self) -> Tensor"\nvariants = ["function"]\npython_variants = ["function"]\n'
+     'inplace = true', r"op f: an in-place op takes `Tensor self` first and returns one Tensor"),
+    ('sig = "f(Tensor self) -> Tensor[]"\ninplace = true', r"op f: an in-place op takes `Tensor self` first"),
 ])
 def test_a_malformed_entry_is_an_error_naming_it(tmp_path, entry, message):
     with pytest.raises(codegen.TableError, match=message):
@@ -133,3 +136,53 @@ def test_generated_declarations_follow_the_signature(tmp_path):
     assert 'py::arg("input"), py::arg("w") = py::none(), py::arg("dim") = py::none(), py::kw_only(), ' \
            'py::arg("eps") = 1e-5' in binding.replace("\n      ", " ").replace(",  ", ", ")
     assert 'named_tuple({"values", "indices"}, ember::f(input, w_, dim_, eps))' in binding
+
+
+def test_an_inplace_entry_gives_the_method_in_cpp_and_under_each_python_name(tmp_path):
+    out = codegen.outputs(load_table(tmp_path, '''
+        [[op]]
+        sig = "g(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+        inplace = true
+        python_names = ["g", "gee", "_g"]
+        doc = "One g."
+    '''))
+    assert "const Tensor& g_(const Tensor& other, Scalar alpha = 1) const;" in out["include/ember/core/tensor_methods.inc"]
+    # other is read: its needing grad makes the op record
+    assert 'detail::inplace_of(*this, "g_", {other},' in out["ops/tensor_methods.cpp"]
+    binding = out["python/op_bindings.cpp"]
+    assert 'cls.def("g_", [](const py::object& self' in binding and 'cls.def("gee_",' in binding
+    assert 'cls.def("_g_"' not in binding  # a private name has no in-place form
+    assert "self.cast<const Tensor&>().g_(other, alpha);" in binding and "return self;" in binding
+
+
+INPLACE = [(op, name + "_") for op in BOUND if op.inplace and op.python == "generated"
+           for name in op.python_names if not name.startswith("_")]
+
+
+@pytest.mark.parametrize("op,name", INPLACE, ids=lambda v: v if isinstance(v, str) else "")
+def test_every_inplace_method_of_the_table_writes_into_self_and_returns_it(op, name):
+    method = getattr(ember.Tensor, name)
+    assert "In place: " + codegen.python_doc(op, False) in method.__doc__
+    _, methods = _stubs()
+    assert name in methods, f"stale stubs, run python/generate_stubs.py: Tensor.{name} is missing"
+
+
+def test_an_inplace_method_is_the_op_written_into_self():
+    x = ember.tensor([[0.5, -2.0], [3.0, 4.0]])
+    view = x[0]
+    assert x.exp_() is x and ember.allclose(view, ember.exp(ember.tensor([0.5, -2.0])))  # views see it
+    i = ember.tensor([[1, 0]])
+    y = ember.zeros(2, 2)
+    assert ember.equal(y.scatter_(1, i, ember.tensor([[7.0, 8.0]])), ember.tensor([[8.0, 7.0], [0.0, 0.0]]))
+    assert ember.equal(y.scatter_(0, i, 1.5, reduce="multiply"), ember.tensor([[8.0, 10.5], [0.0, 0.0]]))
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        ember.ones(2, dtype=ember.int64).exp_()
+    leaf = ember.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        leaf.sin_()
+    # while recording, the op reads a copy of self: x * w saves x for w's gradient, then x changes
+    w = ember.tensor([2.0, 3.0], requires_grad=True)
+    base = ember.tensor([1.0, 5.0])
+    out = base.mul(1.0).lerp_(w, 0.5)
+    out.sum().backward()
+    assert ember.equal(w.grad, ember.tensor([0.5, 0.5]))

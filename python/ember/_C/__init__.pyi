@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -377,29 +377,33 @@ class Tensor:
         """
         |self| in self's dtype (bool refused, as on PyTorch's CPU).
         """
-    def abs_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def abs_(self) -> typing.Any:
         """
-        In place: self.copy_(abs(self, ...)).
+        In place: |self| in self's dtype (bool refused, as on PyTorch's CPU).
         """
-    def absolute_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def absolute(self) -> Tensor:
         """
-        In place: self.copy_(abs(self, ...)).
+        |self| in self's dtype (bool refused, as on PyTorch's CPU).
+        """
+    def absolute_(self) -> typing.Any:
+        """
+        In place: |self| in self's dtype (bool refused, as on PyTorch's CPU).
         """
     def acos(self) -> Tensor:
         """
         Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
-    def acos_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def acos_(self) -> typing.Any:
         """
-        In place: self.copy_(acos(self, ...)).
+        In place: Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
     def acosh(self) -> Tensor:
         """
         Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
         """
-    def acosh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def acosh_(self) -> typing.Any:
         """
-        In place: self.copy_(acosh(self, ...)).
+        In place: Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
         """
     @typing.overload
     def add(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
@@ -417,25 +421,25 @@ class Tensor:
         """
         self + value * tensor1 / tensor2, the three cast to the dtype they promote to first; integer tensor1 and tensor2 are refused, as PyTorch refuses them.
         """
-    def addcdiv_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> typing.Any:
         """
-        In place: self.copy_(addcdiv(self, ...)).
+        In place: self + value * tensor1 / tensor2, the three cast to the dtype they promote to first; integer tensor1 and tensor2 are refused, as PyTorch refuses them.
         """
     def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> Tensor:
         """
         self + value * tensor1 * tensor2, the three cast to the dtype they promote to first (value does not take part; an integer dtype truncates it). float32 and narrower round once, as PyTorch's fused multiply-add. Each gradient is taken at the broadcast shape, then summed to its operand's.
         """
-    def addcmul_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> typing.Any:
         """
-        In place: self.copy_(addcmul(self, ...)).
+        In place: self + value * tensor1 * tensor2, the three cast to the dtype they promote to first (value does not take part; an integer dtype truncates it). float32 and narrower round once, as PyTorch's fused multiply-add. Each gradient is taken at the broadcast shape, then summed to its operand's.
         """
     def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> Tensor:
         """
         beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape.
         """
-    def addmm_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def addmm_(self, mat1: Tensor, mat2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> typing.Any:
         """
-        In place: self.copy_(addmm(self, ...)).
+        In place: beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape.
         """
     @typing.overload
     def all(self) -> Tensor:
@@ -481,33 +485,33 @@ class Tensor:
         """
         Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
-    def arccos_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arccos_(self) -> typing.Any:
         """
-        In place: self.copy_(arccos(self, ...)).
+        In place: Arccosine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
     def arccosh(self) -> Tensor:
         """
         Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
         """
-    def arccosh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arccosh_(self) -> typing.Any:
         """
-        In place: self.copy_(arccosh(self, ...)).
+        In place: Inverse hyperbolic cosine: nan below 1. Integer tensors compute in float32.
         """
     def arcsin(self) -> Tensor:
         """
         Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
-    def arcsin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arcsin_(self) -> typing.Any:
         """
-        In place: self.copy_(arcsin(self, ...)).
+        In place: Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
     def arcsinh(self) -> Tensor:
         """
         Inverse hyperbolic sine. Integer tensors compute in float32.
         """
-    def arcsinh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arcsinh_(self) -> typing.Any:
         """
-        In place: self.copy_(arcsinh(self, ...)).
+        In place: Inverse hyperbolic sine. Integer tensors compute in float32.
         """
     def arctan(self) -> Tensor:
         """
@@ -517,21 +521,21 @@ class Tensor:
         """
         The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
-    def arctan2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arctan2_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(arctan2(self, ...)).
+        In place: The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
-    def arctan_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arctan_(self) -> typing.Any:
         """
-        In place: self.copy_(arctan(self, ...)).
+        In place: Arctangent. Integer tensors compute in float32.
         """
     def arctanh(self) -> Tensor:
         """
         Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
         """
-    def arctanh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def arctanh_(self) -> typing.Any:
         """
-        In place: self.copy_(arctanh(self, ...)).
+        In place: Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
         """
     def argmax(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False) -> Tensor:
         """
@@ -557,17 +561,17 @@ class Tensor:
         """
         Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
-    def asin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def asin_(self) -> typing.Any:
         """
-        In place: self.copy_(asin(self, ...)).
+        In place: Arcsine: nan outside [-1, 1]. Integer tensors compute in float32.
         """
     def asinh(self) -> Tensor:
         """
         Inverse hyperbolic sine. Integer tensors compute in float32.
         """
-    def asinh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def asinh_(self) -> typing.Any:
         """
-        In place: self.copy_(asinh(self, ...)).
+        In place: Inverse hyperbolic sine. Integer tensors compute in float32.
         """
     def atan(self) -> Tensor:
         """
@@ -577,21 +581,21 @@ class Tensor:
         """
         The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
-    def atan2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def atan2_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(atan2(self, ...)).
+        In place: The angle of (other, self) in (-pi, pi], broadcast; integer inputs compute in float32.
         """
-    def atan_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def atan_(self) -> typing.Any:
         """
-        In place: self.copy_(atan(self, ...)).
+        In place: Arctangent. Integer tensors compute in float32.
         """
     def atanh(self) -> Tensor:
         """
         Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
         """
-    def atanh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def atanh_(self) -> typing.Any:
         """
-        In place: self.copy_(atanh(self, ...)).
+        In place: Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
         """
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False) -> None:
         """
@@ -601,9 +605,9 @@ class Tensor:
         """
         beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
         """
-    def baddbmm_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def baddbmm_(self, batch1: Tensor, batch2: Tensor, *, beta: bool | int | float = 1, alpha: bool | int | float = 1) -> typing.Any:
         """
-        In place: self.copy_(baddbmm(self, ...)).
+        In place: beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
         """
     def bernoulli_(self, p: float = 0.5, *, generator: typing.Any = None) -> Tensor:
         """
@@ -705,9 +709,9 @@ class Tensor:
         """
         The smallest integer >= self; integer tensors as they are. Gradient zero.
         """
-    def ceil_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def ceil_(self) -> typing.Any:
         """
-        In place: self.copy_(ceil(self, ...)).
+        In place: The smallest integer >= self; integer tensors as they are. Gradient zero.
         """
     def cfloat(self) -> Tensor:
         ...
@@ -775,17 +779,17 @@ class Tensor:
         """
         Cosine (radians). Integer tensors compute in float32.
         """
-    def cos_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def cos_(self) -> typing.Any:
         """
-        In place: self.copy_(cos(self, ...)).
+        In place: Cosine (radians). Integer tensors compute in float32.
         """
     def cosh(self) -> Tensor:
         """
         Hyperbolic cosine. Integer tensors compute in float32.
         """
-    def cosh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def cosh_(self) -> typing.Any:
         """
-        In place: self.copy_(cosh(self, ...)).
+        In place: Hyperbolic cosine. Integer tensors compute in float32.
         """
     def count_nonzero(self, dim: typing.Any = None) -> Tensor:
         """
@@ -811,17 +815,17 @@ class Tensor:
         """
         Running products along dim; integer and bool tensors multiply in int64 unless dtype says otherwise. The gradient is exact where entries are 0.
         """
-    def cumprod_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def cumprod_(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> typing.Any:
         """
-        In place: self.copy_(cumprod(self, ...)).
+        In place: Running products along dim; integer and bool tensors multiply in int64 unless dtype says otherwise. The gradient is exact where entries are 0.
         """
     def cumsum(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
         Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
         """
-    def cumsum_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def cumsum_(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> typing.Any:
         """
-        In place: self.copy_(cumsum(self, ...)).
+        In place: Running sums along dim; integer and bool tensors sum in int64 (as PyTorch) unless dtype says otherwise. Gradient: the reversed running sum of the gradient.
         """
     def data_ptr(self) -> int:
         ...
@@ -829,9 +833,9 @@ class Tensor:
         """
         self * pi / 180; integer and bool tensors compute in the default float dtype.
         """
-    def deg2rad_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def deg2rad_(self) -> typing.Any:
         """
-        In place: self.copy_(deg2rad(self, ...)).
+        In place: self * pi / 180; integer and bool tensors compute in the default float dtype.
         """
     def detach(self) -> Tensor:
         """
@@ -862,9 +866,9 @@ class Tensor:
         """
         The logarithmic derivative of Gamma, psi(self): -inf at +0 (+inf at -0), NaN at the negative integers. Integer tensors compute in float32. Gradient: polygamma(1, self).
         """
-    def digamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def digamma_(self) -> typing.Any:
         """
-        In place: self.copy_(digamma(self, ...)).
+        In place: The logarithmic derivative of Gamma, psi(self): -inf at +0 (+inf at -0), NaN at the negative integers. Integer tensors compute in float32. Gradient: polygamma(1, self).
         """
     def dim(self) -> int:
         ...
@@ -940,25 +944,25 @@ class Tensor:
         """
         The Gauss error function (GELU's building block).
         """
-    def erf_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def erf_(self) -> typing.Any:
         """
-        In place: self.copy_(erf(self, ...)).
+        In place: The Gauss error function (GELU's building block).
         """
     def erfc(self) -> Tensor:
         """
         1 - erf(self), without the cancellation for large self. Integer tensors compute in float32.
         """
-    def erfc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def erfc_(self) -> typing.Any:
         """
-        In place: self.copy_(erfc(self, ...)).
+        In place: 1 - erf(self), without the cancellation for large self. Integer tensors compute in float32.
         """
     def erfinv(self) -> Tensor:
         """
         The inverse of erf: +-inf at +-1, NaN outside [-1, 1]. Integer tensors compute in float32. Gradient: sqrt(pi) / 2 * exp(erfinv(self)^2).
         """
-    def erfinv_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def erfinv_(self) -> typing.Any:
         """
-        In place: self.copy_(erfinv(self, ...)).
+        In place: The inverse of erf: +-inf at +-1, NaN outside [-1, 1]. Integer tensors compute in float32. Gradient: sqrt(pi) / 2 * exp(erfinv(self)^2).
         """
     def exp(self) -> Tensor:
         """
@@ -968,13 +972,13 @@ class Tensor:
         """
         2^self; integer and bool tensors compute in the default float dtype.
         """
-    def exp2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def exp2_(self) -> typing.Any:
         """
-        In place: self.copy_(exp2(self, ...)).
+        In place: 2^self; integer and bool tensors compute in the default float dtype.
         """
-    def exp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def exp_(self) -> typing.Any:
         """
-        In place: self.copy_(exp(self, ...)).
+        In place: e^self; integer tensors compute in float32.
         """
     def expand(self, *args) -> Tensor:
         """
@@ -988,9 +992,9 @@ class Tensor:
         """
         e^self - 1, accurate for small self. Integer tensors compute in float32.
         """
-    def expm1_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def expm1_(self) -> typing.Any:
         """
-        In place: self.copy_(expm1(self, ...)).
+        In place: e^self - 1, accurate for small self. Integer tensors compute in float32.
         """
     def exponential_(self, lambd: float = 1.0, *, generator: typing.Any = None) -> Tensor:
         """
@@ -1006,9 +1010,9 @@ class Tensor:
         """
         self rounded toward zero; integer tensors as they are. Gradient zero.
         """
-    def fix_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def fix_(self) -> typing.Any:
         """
-        In place: self.copy_(fix(self, ...)).
+        In place: self rounded toward zero; integer tensors as they are. Gradient zero.
         """
     def flatten(self, start_dim: typing.SupportsInt | typing.SupportsIndex = 0, end_dim: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
         """
@@ -1024,9 +1028,9 @@ class Tensor:
         """
         The largest integer <= self; integer tensors are returned as they are (a copy). Gradient zero.
         """
-    def floor_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def floor_(self) -> typing.Any:
         """
-        In place: self.copy_(floor(self, ...)).
+        In place: The largest integer <= self; integer tensors are returned as they are (a copy). Gradient zero.
         """
     @typing.overload
     def floor_divide(self, other: Tensor) -> Tensor:
@@ -1036,10 +1040,14 @@ class Tensor:
     @typing.overload
     def floor_divide(self, other: bool | int | float) -> Tensor:
         ...
-    def floor_divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def floor_divide_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(floor_divide(self, ...)).
+        In place: floor(self / other) as Python's //, broadcast, in the promoted dtype (integers stay integers; floats as PyTorch's, exact where self - fmod(self, other) is); integer division by zero is an error. Piecewise constant: the result records no gradient.
         """
+    @typing.overload
+    def floor_divide_(self, other: bool | int | float) -> typing.Any:
+        ...
     def fmax(self, other: Tensor) -> Tensor:
         """
         maximum, except that a NaN loses to a number (two NaNs give self) and two zeros give self's. A tie shares the gradient half and half, as maximum's; a NaN operand gets none.
@@ -1056,17 +1064,21 @@ class Tensor:
     @typing.overload
     def fmod(self, other: bool | int | float) -> Tensor:
         ...
-    def fmod_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def fmod_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(fmod(self, ...)).
+        In place: self - trunc(self / other) * other, broadcast: the sign of self, as C's fmod; integer division by zero is an error. Gradient: 1 and -trunc(self / other).
         """
+    @typing.overload
+    def fmod_(self, other: bool | int | float) -> typing.Any:
+        ...
     def frac(self) -> Tensor:
         """
         self - trunc(self), with self's sign. Floating tensors only.
         """
-    def frac_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def frac_(self) -> typing.Any:
         """
-        In place: self.copy_(frac(self, ...)).
+        In place: self - trunc(self), with self's sign. Floating tensors only.
         """
     def gather(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
         """
@@ -1123,9 +1135,9 @@ class Tensor:
         """
         values where self is 0, else 1 where self > 0 and 0 elsewhere (NaN too), in the dtype the two promote to. self gets a zero gradient (a step's, almost everywhere), values grad where self is 0.
         """
-    def heaviside_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def heaviside_(self, values: Tensor) -> typing.Any:
         """
-        In place: self.copy_(heaviside(self, ...)).
+        In place: values where self is 0, else 1 where self > 0 and 0 elsewhere (NaN too), in the dtype the two promote to. self gets a zero gradient (a step's, almost everywhere), values grad where self is 0.
         """
     def histc(self, bins: typing.SupportsInt | typing.SupportsIndex = 100, min: bool | int | float = 0, max: bool | int | float = 0) -> Tensor:
         """
@@ -1135,49 +1147,49 @@ class Tensor:
         """
         sqrt(self^2 + other^2) without overflow or underflow in between (float32 and narrower in float64), inf where either is infinite (even against NaN, as C's hypot); in the dtype the two promote to, which must be floating, as PyTorch's. Gradients grad self / r and grad other / r.
         """
-    def hypot_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def hypot_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(hypot(self, ...)).
+        In place: sqrt(self^2 + other^2) without overflow or underflow in between (float32 and narrower in float64), inf where either is infinite (even against NaN, as C's hypot); in the dtype the two promote to, which must be floating, as PyTorch's. Gradients grad self / r and grad other / r.
         """
     def i0(self) -> Tensor:
         """
         The modified Bessel function of the first kind of order 0 (even), computed in double and rounded once; NaN at +-inf and inf past |x| = 709.8, as PyTorch's. Integer tensors compute in float32. Gradient: special_i1(self).
         """
-    def i0_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def i0_(self) -> typing.Any:
         """
-        In place: self.copy_(i0(self, ...)).
+        In place: The modified Bessel function of the first kind of order 0 (even), computed in double and rounded once; NaN at +-inf and inf past |x| = 709.8, as PyTorch's. Integer tensors compute in float32. Gradient: special_i1(self).
         """
     def igamma(self, other: Tensor) -> Tensor:
         """
         The regularised lower incomplete gamma function P(self, other) (ember.special.gammainc), broadcast, computed in double and rounded once; integer inputs are refused, as PyTorch's. Differentiable in other only: other^(self - 1) e^-other / Gamma(self).
         """
-    def igamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def igamma_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(gammainc(self, ...)).
+        In place: The regularised lower incomplete gamma function P(self, other) (ember.special.gammainc), broadcast, computed in double and rounded once; integer inputs are refused, as PyTorch's. Differentiable in other only: other^(self - 1) e^-other / Gamma(self).
         """
     def igammac(self, other: Tensor) -> Tensor:
         """
         The regularised upper incomplete gamma function Q(self, other) = 1 - P(self, other) (ember.special.gammaincc); as igamma otherwise.
         """
-    def igammac_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def igammac_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(gammaincc(self, ...)).
+        In place: The regularised upper incomplete gamma function Q(self, other) = 1 - P(self, other) (ember.special.gammaincc); as igamma otherwise.
         """
     def index_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
         """
         A copy of self with alpha * source.select(dim, i) added to self.select(dim, index[i]).
         """
-    def index_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def index_add_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, *, alpha: bool | int | float = 1) -> typing.Any:
         """
-        In place: self.copy_(_index_add(self, ...)).
+        In place: A copy of self with alpha * source.select(dim, i) added to self.select(dim, index[i]).
         """
     def index_copy(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> Tensor:
         """
         A copy of self with self.select(dim, index[i]) replaced by source.select(dim, i) for every i.
         """
-    def index_copy_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def index_copy_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor) -> typing.Any:
         """
-        In place: self.copy_(index_copy(self, ...)).
+        In place: A copy of self with self.select(dim, index[i]) replaced by source.select(dim, i) for every i.
         """
     @typing.overload
     def index_fill(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: Tensor) -> Tensor:
@@ -1189,9 +1201,15 @@ class Tensor:
         """
         index_fill with a number (cast to self's dtype).
         """
-    def index_fill_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def index_fill_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: Tensor) -> typing.Any:
         """
-        In place: self.copy_(index_fill(self, ...)).
+        In place: A copy of self with the slices index names along dim (a negative index counts from the end) set to value, a 0-d tensor cast to self's dtype; value's gradient sums the filled elements'.
+        """
+    @typing.overload
+    def index_fill_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float) -> typing.Any:
+        """
+        In place: index_fill with a number (cast to self's dtype).
         """
     def index_put_(self, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
         """
@@ -1201,9 +1219,9 @@ class Tensor:
         """
         A copy of self with source.select(dim, i) reduced into self.select(dim, index[i]) for every i, by "prod", "mean", "amax" or "amin" (scatter_reduce with index spread over source's other dims).
         """
-    def index_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def index_reduce_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> typing.Any:
         """
-        In place: self.copy_(index_reduce(self, ...)).
+        In place: A copy of self with source.select(dim, i) reduced into self.select(dim, index[i]) for every i, by "prod", "mean", "amax" or "amin" (scatter_reduce with index spread over source's other dims).
         """
     def index_select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor) -> Tensor:
         """
@@ -1275,9 +1293,15 @@ class Tensor:
         """
         lerp with a number weight (gradients grad (1 - weight) and grad weight).
         """
-    def lerp_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def lerp_(self, end: Tensor, weight: Tensor) -> typing.Any:
         """
-        In place: self.copy_(lerp(self, ...)).
+        In place: self + weight * (end - self) where |weight| < 0.5, else end - (end - self) * (1 - weight): PyTorch's two forms, each exact at its own end. All three broadcast; a bool weight counts as 0 and 1. Gradients grad (1 - weight), grad weight and grad (end - self).
+        """
+    @typing.overload
+    def lerp_(self, end: Tensor, weight: bool | int | float) -> typing.Any:
+        """
+        In place: lerp with a number weight (gradients grad (1 - weight) and grad weight).
         """
     def less_(self, other: typing.Any) -> Tensor:
         """
@@ -1291,9 +1315,9 @@ class Tensor:
         """
         log |Gamma(self)|: +inf at 0 and the negative integers. Integer tensors compute in float32. Gradient: digamma(self).
         """
-    def lgamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def lgamma_(self) -> typing.Any:
         """
-        In place: self.copy_(lgamma(self, ...)).
+        In place: log |Gamma(self)|: +inf at 0 and the negative integers. Integer tensors compute in float32. Gradient: digamma(self).
         """
     def log(self) -> Tensor:
         """
@@ -1303,29 +1327,29 @@ class Tensor:
         """
         Base-10 logarithm. Integer tensors compute in float32.
         """
-    def log10_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def log10_(self) -> typing.Any:
         """
-        In place: self.copy_(log10(self, ...)).
+        In place: Base-10 logarithm. Integer tensors compute in float32.
         """
     def log1p(self) -> Tensor:
         """
         log(1 + self), accurate for small self. Integer tensors compute in float32.
         """
-    def log1p_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def log1p_(self) -> typing.Any:
         """
-        In place: self.copy_(log1p(self, ...)).
+        In place: log(1 + self), accurate for small self. Integer tensors compute in float32.
         """
     def log2(self) -> Tensor:
         """
         Base-2 logarithm. Integer tensors compute in float32.
         """
-    def log2_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def log2_(self) -> typing.Any:
         """
-        In place: self.copy_(log2(self, ...)).
+        In place: Base-2 logarithm. Integer tensors compute in float32.
         """
-    def log_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def log_(self) -> typing.Any:
         """
-        In place: self.copy_(log(self, ...)).
+        In place: Natural logarithm: log(0) = -inf, log(x < 0) = nan.
         """
     def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: typing.Any = None) -> Tensor:
         """
@@ -1375,9 +1399,9 @@ class Tensor:
         """
         log(p / (1 - p)), p = self clamped to [eps, 1 - eps] when eps is given. PyTorch's gradient grad / (x (1 - x)): grad * inf at 0 and 1, NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it.
         """
-    def logit_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def logit_(self, eps: typing.SupportsFloat | typing.SupportsIndex | None = None) -> typing.Any:
         """
-        In place: self.copy_(logit(self, ...)).
+        In place: log(p / (1 - p)), p = self clamped to [eps, 1 - eps] when eps is given. PyTorch's gradient grad / (x (1 - x)): grad * inf at 0 and 1, NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it.
         """
     def logsumexp(self, dim: typing.Any, keepdim: bool = False) -> Tensor:
         """
@@ -1417,17 +1441,23 @@ class Tensor:
         """
         masked_fill with a 0-d tensor's value.
         """
-    def masked_fill_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def masked_fill_(self, mask: Tensor, value: bool | int | float) -> typing.Any:
         """
-        In place: self.copy_(masked_fill(self, ...)).
+        In place: self with value where the bool mask holds (broadcast); the gradient flows where it does not.
+        """
+    @typing.overload
+    def masked_fill_(self, mask: Tensor, value: Tensor) -> typing.Any:
+        """
+        In place: masked_fill with a 0-d tensor's value.
         """
     def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
         """
         A copy of self (broadcast with the bool mask) whose elements where mask holds are source's first ones, in row-major order; source has self's dtype and at least as many elements as mask has true.
         """
-    def masked_scatter_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> typing.Any:
         """
-        In place: self.copy_(masked_scatter(self, ...)).
+        In place: A copy of self (broadcast with the bool mask) whose elements where mask holds are source's first ones, in row-major order; source has self's dtype and at least as many elements as mask has true.
         """
     def masked_select(self, mask: Tensor) -> Tensor:
         """
@@ -1543,17 +1573,17 @@ class Tensor:
         """
         log of the multivariate gamma function of dimension p, p (p - 1) / 4 log(pi) + the sum over j < p of lgamma(self - j / 2) (ember.special.multigammaln). Integer tensors compute in float32.
         """
-    def mvlgamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def mvlgamma_(self, p: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
         """
-        In place: self.copy_(mvlgamma(self, ...)).
+        In place: log of the multivariate gamma function of dimension p, p (p - 1) / 4 log(pi) + the sum over j < p of lgamma(self - j / 2) (ember.special.multigammaln). Integer tensors compute in float32.
         """
     def nan_to_num(self, nan: typing.SupportsFloat | typing.SupportsIndex | None = None, posinf: typing.SupportsFloat | typing.SupportsIndex | None = None, neginf: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
         """
         NaN, +inf and -inf replaced by nan (0 when None), posinf and neginf (the dtype's largest and lowest finite values when None); integer and bool tensors come back as a copy. Gradient grad where self is finite, else 0 (NaN where grad is).
         """
-    def nan_to_num_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def nan_to_num_(self, nan: typing.SupportsFloat | typing.SupportsIndex | None = None, posinf: typing.SupportsFloat | typing.SupportsIndex | None = None, neginf: typing.SupportsFloat | typing.SupportsIndex | None = None) -> typing.Any:
         """
-        In place: self.copy_(nan_to_num(self, ...)).
+        In place: NaN, +inf and -inf replaced by nan (0 when None), posinf and neginf (the dtype's largest and lowest finite values when None); integer and bool tensors come back as a copy. Gradient grad where self is finite, else 0 (NaN where grad is).
         """
     def nanmean(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         """
@@ -1585,17 +1615,17 @@ class Tensor:
         """
         -self; bool tensors are refused (use logical_not).
         """
-    def neg_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def neg_(self) -> typing.Any:
         """
-        In place: self.copy_(neg(self, ...)).
+        In place: -self; bool tensors are refused (use logical_not).
         """
     def negative(self) -> Tensor:
         """
         -self; bool tensors are refused (use logical_not).
         """
-    def negative_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def negative_(self) -> typing.Any:
         """
-        In place: self.copy_(neg(self, ...)).
+        In place: -self; bool tensors are refused (use logical_not).
         """
     def nelement(self) -> int:
         ...
@@ -1668,9 +1698,15 @@ class Tensor:
         """
         self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
         """
-    def pow_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def pow_(self, exponent: Tensor) -> typing.Any:
         """
-        In place: self.copy_(pow(self, ...)).
+        In place: self ** exponent elementwise, broadcast; integer powers of integers stay integer.
+        """
+    @typing.overload
+    def pow_(self, exponent: bool | int | float) -> typing.Any:
+        """
+        In place: self ** exponent. Integer tensors with an integer exponent stay integer (negative exponents are refused there); a floating exponent gives float32.
         """
     def prelu(self, weight: Tensor) -> Tensor:
         """
@@ -1688,9 +1724,9 @@ class Tensor:
         """
         A copy of self with its elements at the flat row-major positions index (negative ones count from the end) set to source's, in order, or with accumulate added to (repeated positions add up).
         """
-    def put_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> typing.Any:
         """
-        In place: self.copy_(put(self, ...)).
+        In place: A copy of self with its elements at the flat row-major positions index (negative ones count from the end) set to source's, in order, or with accumulate added to (repeated positions add up).
         """
     @typing.overload
     def quantile(self, q: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
@@ -1704,9 +1740,9 @@ class Tensor:
         """
         self * 180 / pi; integer and bool tensors compute in the default float dtype.
         """
-    def rad2deg_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def rad2deg_(self) -> typing.Any:
         """
-        In place: self.copy_(rad2deg(self, ...)).
+        In place: self * 180 / pi; integer and bool tensors compute in the default float dtype.
         """
     def random_(self, from_: int = 0, to: int | None = None, *, generator: typing.Any = None) -> Tensor:
         """
@@ -1717,9 +1753,9 @@ class Tensor:
         """
         1 / self. Integer tensors compute in float32.
         """
-    def reciprocal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def reciprocal_(self) -> typing.Any:
         """
-        In place: self.copy_(reciprocal(self, ...)).
+        In place: 1 / self. Integer tensors compute in float32.
         """
     def register_hook(self, hook: collections.abc.Callable) -> RemovableHandle:
         """
@@ -1729,9 +1765,9 @@ class Tensor:
         """
         max(self, 0); NaN stays NaN; integer dtypes kept, bool refused.
         """
-    def relu_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def relu_(self) -> typing.Any:
         """
-        In place: self.copy_(relu(self, ...)).
+        In place: max(self, 0); NaN stays NaN; integer dtypes kept, bool refused.
         """
     @typing.overload
     def remainder(self, other: Tensor) -> Tensor:
@@ -1741,10 +1777,14 @@ class Tensor:
     @typing.overload
     def remainder(self, other: bool | int | float) -> Tensor:
         ...
-    def remainder_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def remainder_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(remainder(self, ...)).
+        In place: self - floor(self / other) * other, broadcast: the sign of other, as Python's % (and PyTorch's); integer division by zero is an error. Gradient: 1 and -floor(self / other).
         """
+    @typing.overload
+    def remainder_(self, other: bool | int | float) -> typing.Any:
+        ...
     def repeat(self, *args) -> Tensor:
         """
         self tiled repeats[d] times along each dim (leading repeats add dims), as a copy.
@@ -1791,17 +1831,23 @@ class Tensor:
         """
         round(self * 10^decimals) / 10^decimals (decimals < 0: round(self / 10^-decimals) * 10^-decimals), in self's dtype as PyTorch's (0.05 rounds to 0.0 in float32). Floating tensors, unless decimals is 0. Gradient zero.
         """
-    def round_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def round_(self) -> typing.Any:
         """
-        In place: self.copy_(round(self, ...)).
+        In place: The nearest integer, halves to even (as PyTorch and NumPy); integer tensors as they are. Gradient zero.
+        """
+    @typing.overload
+    def round_(self, *, decimals: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        In place: round(self * 10^decimals) / 10^decimals (decimals < 0: round(self / 10^-decimals) * 10^-decimals), in self's dtype as PyTorch's (0.05 rounds to 0.0 in float32). Floating tensors, unless decimals is 0. Gradient zero.
         """
     def rsqrt(self) -> Tensor:
         """
         1 / sqrt(self).
         """
-    def rsqrt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def rsqrt_(self) -> typing.Any:
         """
-        In place: self.copy_(rsqrt(self, ...)).
+        In place: 1 / sqrt(self).
         """
     @typing.overload
     def scatter(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
@@ -1823,25 +1869,41 @@ class Tensor:
         """
         scatter with reduce, every element sent being value.
         """
-    def scatter_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def scatter_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> typing.Any:
         """
-        In place: self.copy_(scatter(self, ...)).
+        In place: A copy of self with src's elements written where index names along dim: out[index[i][j]][j] = src[i][j] (dim 0). src has self's dtype; index is no larger than src, nor than self outside dim.
+        """
+    @typing.overload
+    def scatter_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float) -> typing.Any:
+        """
+        In place: scatter with every written element value (cast to self's dtype: 2.7 is 2 in an integer tensor).
+        """
+    @typing.overload
+    def scatter_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, *, reduce: str) -> typing.Any:
+        """
+        In place: scatter that combines instead of writing: reduce "add" is scatter_add, "multiply" multiplies src's elements into self's (scatter_reduce with "sum" and "prod" cover this and more).
+        """
+    @typing.overload
+    def scatter_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, value: bool | int | float, *, reduce: str) -> typing.Any:
+        """
+        In place: scatter with reduce, every element sent being value.
         """
     def scatter_add(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> Tensor:
         """
         A copy of self with src added at the positions index names along dim.
         """
-    def scatter_add_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def scatter_add_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor) -> typing.Any:
         """
-        In place: self.copy_(scatter_add(self, ...)).
+        In place: A copy of self with src added at the positions index names along dim.
         """
     def scatter_reduce(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
         """
         A copy of self with src's elements reduced into the positions index names along dim: reduce is "sum", "prod", "mean" (floored for integers), "amax" or "amin"; include_self=False leaves self's own value out where anything is sent. The gradient is PyTorch's: prod's divides out the element (the exclusive product where it is the one 0); amax's and amin's share grad among the elements equal to the result.
         """
-    def scatter_reduce_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def scatter_reduce_(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> typing.Any:
         """
-        In place: self.copy_(scatter_reduce(self, ...)).
+        In place: A copy of self with src's elements reduced into the positions index names along dim: reduce is "sum", "prod", "mean" (floored for integers), "amax" or "amin"; include_self=False leaves self's own value out where anything is sent. The gradient is PyTorch's: prod's divides out the element (the exclusive product where it is the one 0); amax's and amin's share grad among the elements equal to the result.
         """
     def select(self, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -1857,17 +1919,17 @@ class Tensor:
         """
         1 / (1 + e^-self); integer tensors compute in float32.
         """
-    def sigmoid_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def sigmoid_(self) -> typing.Any:
         """
-        In place: self.copy_(sigmoid(self, ...)).
+        In place: 1 / (1 + e^-self); integer tensors compute in float32.
         """
     def sign(self) -> Tensor:
         """
         -1, 0 or 1 in self's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
         """
-    def sign_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def sign_(self) -> typing.Any:
         """
-        In place: self.copy_(sign(self, ...)).
+        In place: -1, 0 or 1 in self's dtype (sign(nan) = 0, as in PyTorch); its gradient is zero.
         """
     def signbit(self) -> Tensor:
         """
@@ -1877,25 +1939,25 @@ class Tensor:
         """
         Sine (radians). Integer tensors compute in float32.
         """
-    def sin_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def sin_(self) -> typing.Any:
         """
-        In place: self.copy_(sin(self, ...)).
+        In place: Sine (radians). Integer tensors compute in float32.
         """
     def sinc(self) -> Tensor:
         """
         sin(pi self) / (pi self), 1 at 0; integers in the default float dtype. PyTorch's gradient (pi x cos(pi x) - sin(pi x)) / (pi x^2), computed in float64 for float32 and narrower, 0 where pi x^2 is 0.
         """
-    def sinc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def sinc_(self) -> typing.Any:
         """
-        In place: self.copy_(sinc(self, ...)).
+        In place: sin(pi self) / (pi self), 1 at 0; integers in the default float dtype. PyTorch's gradient (pi x cos(pi x) - sin(pi x)) / (pi x^2), computed in float64 for float32 and narrower, 0 where pi x^2 is 0.
         """
     def sinh(self) -> Tensor:
         """
         Hyperbolic sine. Integer tensors compute in float32.
         """
-    def sinh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def sinh_(self) -> typing.Any:
         """
-        In place: self.copy_(sinh(self, ...)).
+        In place: Hyperbolic sine. Integer tensors compute in float32.
         """
     def size(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
         """
@@ -1923,17 +1985,17 @@ class Tensor:
         """
         Square root (nan below 0).
         """
-    def sqrt_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def sqrt_(self) -> typing.Any:
         """
-        In place: self.copy_(sqrt(self, ...)).
+        In place: Square root (nan below 0).
         """
     def square(self) -> Tensor:
         """
         self * self, in self's dtype (bool gives int64, as PyTorch).
         """
-    def square_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def square_(self) -> typing.Any:
         """
-        In place: self.copy_(square(self, ...)).
+        In place: self * self, in self's dtype (bool gives int64, as PyTorch).
         """
     @typing.overload
     def squeeze(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
@@ -2017,17 +2079,17 @@ class Tensor:
         """
         Tangent (radians). Integer tensors compute in float32.
         """
-    def tan_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def tan_(self) -> typing.Any:
         """
-        In place: self.copy_(tan(self, ...)).
+        In place: Tangent (radians). Integer tensors compute in float32.
         """
     def tanh(self) -> Tensor:
         """
         Hyperbolic tangent; integer tensors compute in float32.
         """
-    def tanh_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def tanh_(self) -> typing.Any:
         """
-        In place: self.copy_(tanh(self, ...)).
+        In place: Hyperbolic tangent; integer tensors compute in float32.
         """
     @typing.overload
     def tensor_split(self, tensor_indices_or_sections: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
@@ -2068,17 +2130,17 @@ class Tensor:
         """
         The lower triangle of the last two dims (j - i <= diagonal), zeros above.
         """
-    def tril_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def tril_(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
-        In place: self.copy_(tril(self, ...)).
+        In place: The lower triangle of the last two dims (j - i <= diagonal), zeros above.
         """
     def triu(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
         """
         The upper triangle of the last two dims (j - i >= diagonal), zeros below.
         """
-    def triu_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def triu_(self, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> typing.Any:
         """
-        In place: self.copy_(triu(self, ...)).
+        In place: The upper triangle of the last two dims (j - i >= diagonal), zeros below.
         """
     @typing.overload
     def true_divide(self, other: Tensor) -> Tensor:
@@ -2096,9 +2158,9 @@ class Tensor:
         """
         self rounded toward zero; integer tensors as they are. Gradient zero.
         """
-    def trunc_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def trunc_(self) -> typing.Any:
         """
-        In place: self.copy_(trunc(self, ...)).
+        In place: self rounded toward zero; integer tensors as they are. Gradient zero.
         """
     def type(self, dtype: _dtype | None = None) -> typing.Any:
         ...
@@ -2150,10 +2212,14 @@ class Tensor:
     @typing.overload
     def xlogy(self, other: bool | int | float) -> Tensor:
         ...
-    def xlogy_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def xlogy_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(xlogy(self, ...)).
+        In place: self * log(other), 0 where self is 0 unless other is NaN (0 log 0 = 0), broadcast, in the dtype the two promote to (integers: the default float dtype). PyTorch's gradients: xlogy(grad, other) to self (0 where self is 0 and other <= 0) and grad self / other to other.
         """
+    @typing.overload
+    def xlogy_(self, other: bool | int | float) -> typing.Any:
+        ...
     def zero_(self) -> typing.Any:
         ...
     @property
@@ -2461,6 +2527,10 @@ def _unique(input: Tensor, return_inverse: bool = False, return_counts: bool = F
     (values, inverse, counts): the distinct values of input ascending (with dim, the distinct slices along dim in lexicographic order), where each entry (slice) sits among them, and how often each occurs; inverse and counts are empty unless asked for. Python's unique picks the parts.
     """
 def abs(input: Tensor) -> Tensor:
+    """
+    |input| in input's dtype (bool refused, as on PyTorch's CPU).
+    """
+def absolute(input: Tensor) -> Tensor:
     """
     |input| in input's dtype (bool refused, as on PyTorch's CPU).
     """
