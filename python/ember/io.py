@@ -81,7 +81,7 @@ def load_into(module: Any, f: Union[str, os.PathLike, BinaryIO], strict: bool = 
         ember.save({"model": model, "optimizer": opt}, "ckpt.ember")
         ember.io.load_into(model, "ckpt.ember", key="model")   # frozen layers stay frozen
     """
-    from .nn.modules import _IncompatibleKeys
+    from .nn.modules.module import _IncompatibleKeys
 
     with _as_path(f) as path:
         try:

@@ -192,9 +192,9 @@ Device device_of(const py::handle& v) {
 }
 
 // A registered tensor as Python sees a parameter: an nn.Parameter handle (a Python subclass of
-// Tensor, defined in ember/nn/modules.py).
+// Tensor, defined in ember/nn/parameter.py).
 py::object parameter_handle(const Tensor& t) {
-  return py::module_::import("ember.nn.modules").attr("Parameter").attr("_wrap")(t);
+  return py::module_::import("ember.nn.parameter").attr("Parameter").attr("_wrap")(t);
 }
 
 // NB: read-only; `layer.bias = nn.Parameter(...)` goes through Module.__setattr__.

@@ -12,14 +12,15 @@
             return self.body(x)
 
 The built-in layers are C++ (ember._C.nn); modules written in Python and built-in ones nest in
-each other both ways. See ember.nn.modules for the registration rules.
+each other both ways. See ember.nn.modules.module for the registration rules.
 """
 from __future__ import annotations
 
 from .. import _C
 # Every built-in layer and container (ember._C.nn.__all__); their indexing and iteration are C++.
 from .._C.nn import *  # noqa: F401,F403
-from .modules import Module, Parameter  # noqa: F401
+from .parameter import Parameter  # noqa: F401
+from .modules import Module  # noqa: F401  (and torch.nn.modules' submodules: ember.nn.modules.linear.Linear, ...)
 from . import functional, init, utils  # noqa: F401,E402
 from ._more_layers import *  # noqa: F401,F403,E402  (Softmax2d, ChannelShuffle, Dropout1d/3d, BatchNorm3d, ...)
 from ._lazy_linear import LazyLinear  # noqa: F401,E402

@@ -11,7 +11,7 @@ import math
 from .. import _C
 from . import functional as F
 from . import init
-from .modules import Module
+from .modules.module import Module
 from .parameter import Parameter
 
 

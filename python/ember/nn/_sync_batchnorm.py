@@ -15,7 +15,7 @@ from typing import Optional
 
 from .. import _C
 from ..autograd.function import Function
-from .modules import Module
+from .modules.module import Module
 from .parameter import Parameter
 
 

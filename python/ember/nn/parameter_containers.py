@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Mapping
 
 from .._C import Tensor
-from .modules import Module
+from .modules.module import Module
 from .parameter import Parameter
 
 

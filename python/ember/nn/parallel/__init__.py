@@ -1,40 +1,12 @@
 """ember.nn.parallel: the names PyTorch scripts wrap their models in (torch.nn.parallel).
 
-DataParallel is what torch's is on a machine without GPUs: a wrapper that calls its module
-(state_dict keys gain the prefix "module.", as PyTorch's do, and `.module` is the model).
+DataParallel (data_parallel.py) is what torch's is on a machine without GPUs: a wrapper that calls
+its module (state_dict keys gain the prefix "module.", as PyTorch's do, and `.module` is the model).
 DistributedDataParallel (distributed.py) needs an initialized process group, as PyTorch's does.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-from ..modules import Module
+from .data_parallel import DataParallel, data_parallel
 from .distributed import DistributedDataParallel
 
 __all__ = ["DataParallel", "DistributedDataParallel", "data_parallel"]
-
-
-class DataParallel(Module):
-    """torch.nn.DataParallel(module, device_ids=None, output_device=None, dim=0): with no GPUs,
-    calls module(*inputs, **kwargs) on this device."""
-
-    def __init__(self, module: Module, device_ids: Sequence[Any] | None = None, output_device: Any = None,
-                 dim: int = 0) -> None:
-        super().__init__()
-        # NB: as PyTorch's without GPUs: device_ids and output_device are ignored.
-        self.module = module
-        self.device_ids: list = []
-        self.output_device = None
-        self.dim = dim
-
-    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
-        return self.module(*inputs, **kwargs)
-
-
-def data_parallel(module: Module, inputs: Any, device_ids: Sequence[Any] | None = None, output_device: Any = None,
-                  dim: int = 0, module_kwargs: Any = None) -> Any:
-    """torch.nn.parallel.data_parallel: module(*inputs) on this device."""
-    if not isinstance(inputs, tuple):
-        inputs = (inputs,) if inputs is not None else ()
-    return DataParallel(module, device_ids, output_device, dim)(*inputs, **(module_kwargs or {}))
-

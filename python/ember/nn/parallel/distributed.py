@@ -15,7 +15,7 @@ import contextlib
 from typing import Any, Iterator, Optional
 
 from ... import _C
-from ..modules import Module
+from ..modules.module import Module
 
 
 class DistributedDataParallel(Module):

@@ -17,7 +17,7 @@ from ... import _qr
 from ... import linalg as _linalg
 from ..._C import Tensor
 from .. import functional as F
-from ..modules import Module
+from ..modules.module import Module
 from . import parametrize
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from ... import _C
 from .. import _hidden_entries as _hidden
 from .. import functional as F
-from ..modules import Parameter
+from ..parameter import Parameter
 
 
 class SpectralNorm:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _hidden_entries as _hidden
-from ..modules import Parameter
+from ..parameter import Parameter
 from .parametrizations import _norm_except_dim, _weight_norm
 
 

@@ -38,13 +38,13 @@ import typing
 import warnings
 from typing import Any, Callable, Iterator
 
-from .. import _C
-from .._C import Tensor
-from .._C.nn import RemovableHandle  # noqa: F401  (what register_*_hook return)
-from . import hooks as _hooks
-from . import _hidden_entries as _hidden
-from . import _module_copy
-from .parameter import Parameter
+from ... import _C
+from ..._C import Tensor
+from ..._C.nn import RemovableHandle  # noqa: F401  (what register_*_hook return)
+from .. import hooks as _hooks
+from .. import _hidden_entries as _hidden
+from .. import _module_copy
+from ..parameter import Parameter
 
 _CModule = _C.nn.Module
 _traversals = itertools.count(1)  # stamps named_parameters() traversals, later ones higher
@@ -348,7 +348,7 @@ class ModuleMethods:
         return self.to("cpu")
 
     def cuda(self, device: "int | str | None" = None) -> "Module":
-        from .._tensor import cuda_device
+        from ..._tensor import cuda_device
         return self.to(cuda_device(device))
 
 
