@@ -232,9 +232,11 @@ Tensor sinc(const Tensor& self) {
   Tensor out;
   {
     NoGradGuard no_grad;
-    const Tensor zero = eq(x, Scalar(0));
-    const Tensor safe = where(zero, Scalar(1.0), x) * std::numbers::pi;
-    out = where(zero, Scalar(1.0), sin(safe) / safe);
+    // float16 and bfloat16 in float32, as PyTorch's kernel: pi * 65504 would overflow float16 (NaN, not 0)
+    const Tensor wide = is_16bit_float(x.dtype()) ? x.to(kFloat32) : x;
+    const Tensor zero = eq(wide, Scalar(0));
+    const Tensor safe = where(zero, Scalar(1.0), wide) * std::numbers::pi;
+    out = where(zero, Scalar(1.0), sin(safe) / safe).to(x.dtype());
   }
   // PyTorch's sinc_backward, (pi x cos(pi x) - sin(pi x)) / (pi x x), 0 where pi x x is 0 (x = 0 and
   // where x x underflows). Its numerator cancels (10% off at x = -1.4e-4 in float32), so float32 and

@@ -101,6 +101,10 @@ TEST(CompositeOpsTest, HypotNeitherOverflowsNorUnderflows) {
 
 TEST(CompositeOpsTest, SincAndItsGradientNearZero) {
   expect_values_near(sinc(f64({0, 0.5, 1, -2.5})), {1, 2 / M_PI, 0, 0.4 / M_PI}, 1e-12, 1e-15);
+  // float16 computes in float32, as PyTorch's: pi * 65504 fits there (torch 2.15: 0); float32's own
+  // pi * 3.4e38 overflows to inf, and sinc is NaN there in PyTorch too
+  EXPECT_EQ(sinc(full({1}, 65504.0, kFloat16)).to(kFloat32).item<float>(), 0.0f);
+  EXPECT_TRUE(std::isnan(sinc(full({1}, 3.4028235e38, kFloat32)).item<float>()));
   // PyTorch's (pi x cos(pi x) - sin(pi x)) / (pi x^2): at 1e-10 both terms round to pi x, so 0 (the
   // quotient rule's two terms of about 1 / x cancel into noise there: -1.5e-6)
   const Tensor x = f64({1e-10, 0}).requires_grad_();

@@ -34,6 +34,13 @@ def _digamma(x):
     # PyTorch's poles: -inf at +0, +inf at -0, NaN at the negative integers and -inf
     x = np.asarray(x, dtype=np.float64)
     out = sp.digamma(x)
+    # Next to a negative pole SciPy's reflection loses digits in tan(pi x) (digamma(-2 + 2.2e-16) is
+    # -1 / 2.2e-16 = -4.5e15; SciPy and PyTorch give -3.1e15, Ember the right value): reflect with the
+    # exact distance to the nearest integer instead.
+    with np.errstate(all="ignore"):
+        near = np.isfinite(x) & (x < 0) & (x != np.round(x))
+        reflected = sp.digamma(1 - x) - np.pi / np.tan(np.pi * (x - np.round(x)))
+    out = np.where(near, reflected, out)
     return np.where(x == 0, np.where(np.signbit(x), np.inf, -np.inf), np.where(x == -np.inf, np.nan, out))
 
 

@@ -51,7 +51,9 @@ UNARY_KNOWN = {"hardshrink": ("shrink-nan", np.isnan), "softshrink": ("shrink-na
 # mvlgamma(x, 3) sums lgamma(x - j / 2), each x - j / 2 rounded to the dtype as PyTorch's is; below 0.5
 # that rounding moves an argument next to one of lgamma's poles (x = 1e-5 in float32: x - 1 is -0.99999
 # rounded, and the sum is off in its fifth digit; x = 2.2e-16: x - 1 is -1, a pole, and the sum inf).
-UNARY_RANGE = {"mvlgamma": {"lo": 0.5}}
+# sinc computes pi x in float32 for float32 and narrower (PyTorch's opmath): past 1.08e38 that is inf and
+# sinc NaN, in PyTorch too, where float64 gives about 1e-39.
+UNARY_RANGE = {"mvlgamma": {"lo": 0.5}, "sinc": {"lo": -1e38, "hi": 1e38}}
 
 
 def _unary_result_dtype(kind, dtype):
