@@ -26,7 +26,6 @@ from .sparse import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .upsampling import *  # noqa: F401,F403
 
-__all__ = ["Module"] + [name for topic in (activation, batchnorm, channelshuffle, container, conv, distance, dropout,
-                                           flatten, fold, instancenorm, linear, loss, normalization, padding,
-                                           pixelshuffle, pooling, rnn, sparse, transformer, upsampling)
-                        for name in topic.__all__]
+_TOPICS = (activation, batchnorm, channelshuffle, container, conv, distance, dropout, flatten, fold, instancenorm,
+           linear, loss, normalization, padding, pixelshuffle, pooling, rnn, sparse, transformer, upsampling)
+__all__ = ["Module"] + [name for topic in _TOPICS for name in topic.__all__]
