@@ -104,7 +104,8 @@ class Tensor {
   void bump_version() const { storage()->bump_version(); }
   /// Named attributes carried by this tensor (not by its views): t.attributes()["lr_scale"] = 0.1.
   Attributes& attributes() const { return impl().attributes(); }
-  /// PyTorch-style printout: tensor([[1., 2.], [3., 4.]], requires_grad=True).
+  /// PyTorch's printout, tensor([[1., 2.], [3., 4.]], requires_grad=True), under print_options()
+  /// (autograd/tensor_print.cpp, which names the grad_fn).
   std::string str() const;
 
   // ---- autograd (autograd/tensor_autograd.cpp)

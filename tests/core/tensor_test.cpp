@@ -99,28 +99,44 @@ TEST(TensorTest, ToVectorReadsNonContiguousInLogicalOrder) {
 }
 
 TEST(TensorTest, PrintsLikePyTorch) {
-  EXPECT_EQ(tensor<float>({1, 2.5f}).str(), "tensor([1., 2.5])");
+  EXPECT_EQ(tensor<float>({1, 2.5f}).str(), "tensor([1.0000, 2.5000])");
   EXPECT_EQ(tensor<int64_t>({1, 2, 3, 4}, {2, 2}).str(), "tensor([[1, 2],\n        [3, 4]])");
   EXPECT_EQ(ones({1}, kFloat64).set_requires_grad().str(),
             "tensor([1.], dtype=ember.float64, requires_grad=True)");
   EXPECT_EQ(describe(zeros({2, 3})), "float32 [2, 3]");
+  const Tensor doubled = ones({2}).set_requires_grad() * 2;
+  EXPECT_EQ(doubled.str(), std::string("tensor([2., 2.], grad_fn=<") + doubled.grad_fn()->name() + ">)");
   // NaN prints as nan whatever its sign bit (0/0 gives -nan in C++'s own printing)
   EXPECT_EQ(tensor<double>({-std::nan(""), std::nan(""), INFINITY, -INFINITY}).str(),
             "tensor([nan, nan, inf, -inf], dtype=ember.float64)");
 }
 
-// More than 1000 elements: the first and last 3 of each dimension, as PyTorch prints them; views
-// are read through their strides.
+// More than 1000 elements: the first and last 3 of each dimension, as PyTorch prints them (one width
+// for every element shown); views are read through their strides.
 TEST(TensorTest, PrintsLargeTensorsSummarised) {
-  EXPECT_EQ(arange(1001).str(), "tensor([0, 1, 2, ..., 998, 999, 1000])");
+  EXPECT_EQ(arange(1001).str(), "tensor([   0,    1,    2,  ...,  998,  999, 1000])");
   EXPECT_EQ(arange(1000).str().find("..."), std::string::npos);  // 1000 elements: all printed
   EXPECT_EQ(arange(2000, TensorOptions(kFloat32)).reshape({200, 10}).t().narrow(0, 0, 2).narrow(1, 0, 4).str(),
-            "tensor([[0., 10., 20., 30.],\n        [1., 11., 21., 31.]])");
-  EXPECT_EQ(arange(1400).reshape({2, 700}).str(),
-            "tensor([[0, 1, 2, ..., 697, 698, 699],\n        [700, 701, 702, ..., 1397, 1398, 1399]])");
+            "tensor([[ 0., 10., 20., 30.],\n        [ 1., 11., 21., 31.]])");
+  EXPECT_EQ(
+      arange(1400).reshape({2, 700}).str(),
+      "tensor([[   0,    1,    2,  ...,  697,  698,  699],\n        [ 700,  701,  702,  ..., 1397, 1398, 1399]])");
   EXPECT_EQ(arange(1400).reshape({700, 2}).str(),
-            "tensor([[0, 1],\n        [2, 3],\n        [4, 5],\n        ...,\n        [1394, 1395],\n"
+            "tensor([[   0,    1],\n        [   2,    3],\n        [   4,    5],\n        ...,\n        [1394, 1395],\n"
             "        [1396, 1397],\n        [1398, 1399]])");
+}
+
+TEST(TensorTest, PrintOptionsChangeThePrintout) {
+  const std::nullopt_t none = std::nullopt;
+  set_print_options(2, none, none, none, none, none);
+  EXPECT_EQ(tensor<double>({1.23456}).str(), "tensor([1.23], dtype=ember.float64)");
+  set_print_options(none, none, none, none, "default", true);  // the default profile, scientific notation
+  EXPECT_EQ(print_options().precision, 4);
+  EXPECT_EQ(tensor<float>({1.5f}).str(), "tensor([1.5000e+00])");
+  set_print_options(none, 5, 1, none, "default", none);
+  EXPECT_EQ(arange(6).str(), "tensor([0,  ..., 5])");
+  set_print_options(none, none, none, none, "default", none);
+  EXPECT_EQ(arange(6).str(), "tensor([0, 1, 2, 3, 4, 5])");
 }
 
 TEST(TensorTest, DevicesParseAndCudaNeedsTheBackend) {

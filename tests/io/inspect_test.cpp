@@ -141,12 +141,14 @@ TEST(InspectTest, TensorOptionPrintsValuesByKeyOrAlias) {
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_THAT(run.output, HasSubstr("'model/embed.weight' (also 'model/decoder.weight'): float32 [2, 3], 24 bytes, "
                                     "checksum ok\n"));
-  EXPECT_THAT(run.output, HasSubstr("tensor([[1.5, -2., 3.],\n        [0.25, 4., 5.]], requires_grad=True)"));
+  EXPECT_THAT(
+      run.output,
+      HasSubstr("tensor([[ 1.5000, -2.0000,  3.0000],\n        [ 0.2500,  4.0000,  5.0000]], requires_grad=True)"));
 
   ToolRun alias = inspect({path, "-t", "model/decoder.weight", "-t", "note/1"});
   ASSERT_EQ(alias.status, 0) << alias.output;
   EXPECT_THAT(alias.output, HasSubstr("'model/decoder.weight' (stored as 'model/embed.weight')"));
-  EXPECT_THAT(alias.output, HasSubstr("tensor([[1.5, -2., 3.],"));
+  EXPECT_THAT(alias.output, HasSubstr("tensor([[ 1.5000, -2.0000,  3.0000],"));
   EXPECT_THAT(alias.output, HasSubstr("tensor([7, 8])"));
 }
 
@@ -192,7 +194,7 @@ TEST(InspectTest, OpensPlainSafetensorsFiles) {
 
   ToolRun values = inspect({path, "--tensor", "b"});
   ASSERT_EQ(values.status, 0) << values.output;
-  EXPECT_THAT(values.output, HasSubstr("tensor([1.5, -2.])"));
+  EXPECT_THAT(values.output, HasSubstr("tensor([ 1.5000, -2.0000])"));
 }
 
 TEST(InspectTest, UnreadableFilesFailWithTheReason) {
