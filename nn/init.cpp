@@ -64,12 +64,12 @@ Tensor ones_(Tensor t) { return constant_(std::move(t), 1.0); }
 Tensor xavier_uniform_(Tensor t, double gain, Generator* gen) {
   auto [fan_in, fan_out] = fan_in_and_fan_out(t, "xavier_uniform_");
   double bound = gain * std::sqrt(6.0 / static_cast<double>(fan_in + fan_out));
-  return uniform_(std::move(t), -bound, bound, gen);
+  return init::uniform_(std::move(t), -bound, bound, gen);
 }
 
 Tensor xavier_normal_(Tensor t, double gain, Generator* gen) {
   auto [fan_in, fan_out] = fan_in_and_fan_out(t, "xavier_normal_");
-  return normal_(std::move(t), 0.0, gain * std::sqrt(2.0 / static_cast<double>(fan_in + fan_out)), gen);
+  return init::normal_(std::move(t), 0.0, gain * std::sqrt(2.0 / static_cast<double>(fan_in + fan_out)), gen);
 }
 
 namespace {
@@ -85,12 +85,13 @@ double kaiming_std(const Tensor& t, double a, FanMode mode, const std::string& n
 Tensor kaiming_uniform_(Tensor t, double a, FanMode mode, const std::string& nonlinearity,
                         Generator* gen) {
   double bound = std::sqrt(3.0) * kaiming_std(t, a, mode, nonlinearity, "kaiming_uniform_");
-  return uniform_(std::move(t), -bound, bound, gen);
+  return init::uniform_(std::move(t), -bound, bound, gen);
 }
 
 Tensor kaiming_normal_(Tensor t, double a, FanMode mode, const std::string& nonlinearity,
                        Generator* gen) {
-  return normal_(std::move(t), 0.0, kaiming_std(t, a, mode, nonlinearity, "kaiming_normal_"), gen);
+  const double std = kaiming_std(t, a, mode, nonlinearity, "kaiming_normal_");  // NB: before t is moved from
+  return init::normal_(std::move(t), 0.0, std, gen);
 }
 
 Tensor trunc_normal_(Tensor t, double mean, double std, double a, double b, Generator* gen) {

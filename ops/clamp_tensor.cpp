@@ -1,6 +1,6 @@
-// clamp with tensor bounds. One bound is maximum(self, min) or minimum(self, max), gradient and all;
-// two bounds follow PyTorch's clamp.Tensor, whose gradient rules differ from that composition:
-// NaN anywhere gives a NaN result whose gradient goes to self; min > max gives max everywhere;
+// clamp with tensor bounds, and clamp_min / clamp_max (one bound, a number or a tensor). One bound is maximum(self,
+// min) or minimum(self, max), gradient and all; two bounds follow PyTorch's clamp.Tensor, whose gradient rules differ
+// from that composition: NaN anywhere gives a NaN result whose gradient goes to self; min > max gives max everywhere;
 // a tie of self with one bound (min < max) halves the gradient between them; self == min == max
 // sends it all to self.
 #include <limits>
@@ -10,6 +10,7 @@
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
 #include "ember/ops/convert.h"
+#include "ember/ops/ops.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
@@ -82,5 +83,10 @@ Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
   }
   return out;
 }
+
+Tensor clamp_min(const Tensor& self, Scalar min) { return clamp(self, min, std::nullopt); }
+Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp(self, min, Tensor()); }
+Tensor clamp_max(const Tensor& self, Scalar max) { return clamp(self, std::nullopt, max); }
+Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp(self, Tensor(), max); }
 
 }  // namespace ember

@@ -65,13 +65,15 @@ TYPES = {
     "Device": Type("Device", None, "Device"),
     "Generator?": Type("Generator*", "nullptr", "Generator*", in_core=False),
 }
-RETURNS = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>"}
+RETURNS = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>", "bool": "bool"}
 FIELDS = {"sig", "doc", "variants", "python", "python_names", "python_variants", "functional", "nogil",
           "kernel", "composite", "inplace", "test"}
 TEST_FIELDS = {"name", "call", "python_call", "ref", "domain", "avoid", "dtypes", "result", "grad", "cuda"}
 TEST_DTYPES = ("all", "numeric", "float", "integral")
 TEST_RESULTS = {1: ("same", "float", "bool"), 2: ("promote", "divide", "compare", "logical")}
 VARIANTS = {"function", "method"}
+# `inplace` -> the detail::InplaceGrad of its method (ops/inplace_of.h); False: no in-place method.
+INPLACE_GRAD = {False: "", True: "kRecorded", "zero_grad": "kZero", "untracked": "kUntracked"}
 HEADER = "Generated from ops/ops.toml by ops/codegen.py: edit the table, not this file."
 
 
@@ -134,7 +136,7 @@ class Op:
     nogil: bool
     kernels: list[tuple[str, str]]  # (enum, enumerator)
     composite: bool = False         # composed of other table ops: no kernel, no backward of its own
-    inplace: bool = False           # also the method <name>_: the result written into self
+    inplace: str = ""               # also the method <name>_ ("" none): how its gradient goes (INPLACE_GRAD)
     tests: list[TestCase] = dataclasses.field(default_factory=list)
 
     @property
@@ -223,7 +225,10 @@ def parse_op(entry: dict, where: str) -> Op:
             entry.get("python_names", [name]), python_variants, entry.get("functional", False),
             entry.get("nogil", False), parsed_kernels)
     op.composite = entry.get("composite", False)
-    op.inplace = entry.get("inplace", False)
+    inplace = entry.get("inplace", False)
+    if inplace not in INPLACE_GRAD:
+        raise TableError(f"{where}: inplace {inplace!r}: expected true, \"zero_grad\" or \"untracked\"")
+    op.inplace = INPLACE_GRAD[inplace]
     if op.composite and op.kernels:
         raise TableError(f"{where}: a composite op is composed of other ops; it has no `kernel`")
     check_op(op, where)
@@ -281,8 +286,10 @@ def check_op(op: Op, where: str) -> None:
         if not op.args or op.args[0].type != "Tensor" or op.args[0].name != "self" or op.returns != [("Tensor", None)]:
             raise TableError(f"{where}: an in-place op takes `Tensor self` first and returns one Tensor")
         for a in op.args[1:]:
-            if not a.t.in_core or a.type == "Tensor[]":
+            if not a.t.in_core:
                 raise TableError(f"{where}: argument {a.name} ({a.type}) cannot appear in an in-place method")
+    if op.name.endswith("_") and (op.returns != [("Tensor", None)] or not op.args or op.args[0].name != "self"):
+        raise TableError(f"{where}: an op named with a trailing _ writes into `Tensor self` (first) and returns it")
     for a in op.args:
         if a.default == "None" and a.t.cpp_none is None:
             raise TableError(f"{where}: argument {a.name}: {a.type} cannot default to None")
@@ -396,7 +403,8 @@ def tensor_methods_cpp(ops: list[Op]) -> str:
         read = ", ".join(a.name for a in op.args[1:] if a.type in ("Tensor", "Tensor?"))
         defs.append(f"const Tensor& Tensor::{op.name}_({cpp_params(op.args[1:], False)}) const {{\n"
                     f"  return detail::inplace_of(*this, \"{op.name}_\", {{{read}}},\n"
-                    f"                            [&](const Tensor& t) {{ return ember::{op.name}({call}); }});\n}}\n")
+                    f"                            [&](const Tensor& t) {{ return ember::{op.name}({call}); }},\n"
+                    f"                            detail::InplaceGrad::{op.inplace});\n}}\n")
     body = "\n".join(defs)
     return f"""// {HEADER}
 #include "ember/ops/inplace_of.h"
@@ -460,13 +468,14 @@ def binding(op: Op, py_name: str, is_function: bool, inplace: bool = False) -> s
     """The pybind11 definition of one Python name of op: a function, a method or (inplace) the
     method <name>_, which returns self's own Python object, as PyTorch's in-place methods do."""
     args = op.args
+    writes_self = not is_function and not inplace and op.name.endswith("_")  # t.normal_(): returns t itself
     params, py_args, setup, call = [], [], [], []
     for i, a in enumerate(args):
         name = py_name_of_first(op, a, is_function) if i == 0 else a.name
         var = f"{name}_"
         if not is_function and i == 0:
-            params.append("const py::object& self" if inplace else "const Tensor& self")
-            call.append("self")
+            params.append("const py::object& self" if inplace or writes_self else "const Tensor& self")
+            call.append("self.cast<const Tensor&>()" if writes_self else "self")
             continue
         if a.type == "int..." and not is_function:
             params.append(f"const py::args& {name}")
@@ -497,10 +506,11 @@ def binding(op: Op, py_name: str, is_function: bool, inplace: bool = False) -> s
     kinds = [t for t, _ in op.returns]
     if len(op.returns) > 1 and all(n for _, n in op.returns):
         fields = ", ".join(f'"{n}"' for _, n in op.returns)
-        invoke = f"named_tuple({{{fields}}}, {invoke})"
+        invoke = f"named_tuple(\"{op.name}\", {{{fields}}}, {invoke})"
     elif kinds == ["Tensor[]"]:
         invoke = f"tensor_tuple({invoke})"
-    body = "".join(f"    {s}\n" for s in setup) + f"    return {invoke};\n"
+    body = "".join(f"    {s}\n" for s in setup)
+    body += f"    {invoke};\n    return self;\n" if writes_self else f"    return {invoke};\n"
     extras = py_args + ([f'R"doc({python_doc(op, is_function)})doc"'] if op.doc else [])
     target = "m" if is_function else "cls"
     extra = "".join(f",\n      {e}" for e in extras)

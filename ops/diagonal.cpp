@@ -7,6 +7,8 @@
 #include "ember/core/factory.h"
 #include "ember/core/shape.h"
 #include "ember/core/strided.h"
+#include "ember/ops/inplace_of.h"
+#include "ember/ops/ops.h"
 
 namespace ember {
 namespace {
@@ -97,6 +99,27 @@ Tensor diag(const Tensor& self, int64_t diagonal_) {
                     self.sizes());
   if (self.dim() == 1) return diag_embed(self, diagonal_, 0, 1);
   return diagonal(self, diagonal_, 0, 1).clone();
+}
+
+Tensor fill_diagonal_(const Tensor& self, Scalar fill_value, bool wrap) {
+  EMBER_CHECK(self.dim() >= 2, "fill_diagonal_: dimensions must larger than 1, got shape ", self.sizes());
+  const int64_t side = self.size(0);
+  for (int64_t d = 1; d < self.dim() && self.dim() > 2; ++d)
+    EMBER_CHECK(self.size(d) == side, "fill_diagonal_: all dimensions of input must be of equal length, got shape ",
+                self.sizes());
+  // The flat distance from (i, i, ..) to (i + 1, i + 1, ..) in row-major order: 1 + n1 + n1 n2 + ...
+  int64_t step = 0, stride = 1;
+  for (int64_t d = self.dim() - 1; d >= 0; --d) {
+    step += stride;
+    stride *= self.size(d);
+  }
+  int64_t count = *std::min_element(self.sizes().begin(), self.sizes().end());
+  // A tall matrix with wrap: the diagonal starts again every columns + 1 rows (PyTorch's flat stepping).
+  if (wrap && self.dim() == 2 && self.size(0) > self.size(1)) count = (self.numel() - 1) / step + 1;
+  const Tensor positions = arange(0, count, 1, TensorOptions(kInt64).device(self.device())) * step;
+  return detail::inplace_of(self, "fill_diagonal_", {}, [&](const Tensor& t) {
+    return index_fill(t.reshape({-1}), 0, positions, fill_value).reshape(t.sizes());
+  });
 }
 
 }  // namespace ember

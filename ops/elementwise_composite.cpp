@@ -7,6 +7,8 @@
 
 namespace ember {
 
+Tensor polygamma(const Tensor& self, int64_t n) { return polygamma(n, self); }
+
 Tensor exp2(const Tensor& self) { return pow(Scalar(2.0), self); }
 
 Tensor deg2rad(const Tensor& self) { return mul(self, Scalar(std::numbers::pi / 180.0)); }

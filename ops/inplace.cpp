@@ -10,6 +10,7 @@
 #include "ember/core/promotion.h"
 #include "ember/ops/advanced_index.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/composite_grad.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/index.h"
 #include "ember/ops/inplace_of.h"
@@ -117,8 +118,9 @@ const Tensor& Tensor::mul_(const Tensor& other) const {
 }
 const Tensor& Tensor::mul_(Scalar other) const { return mul_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::div_(const Tensor& other) const {
-  EMBER_CHECK_TYPE(is_floating_point(), "div_: true division of a ", dtype(),
-                   " tensor in place would need a float result");
+  // PyTorch's words: true division of an integer tensor gives the default float dtype, which self cannot hold
+  EMBER_CHECK(is_floating_point(), "div_: result type ", torch_type_name(default_dtype()),
+              " can't be cast to the desired output type ", torch_type_name(dtype()));
   return inplace(*this, &other, "div_", [&](const Tensor& s) { return ember::div(s, other); },
                  [&] { binary_into(BinaryOp::Div, *this, other, "div_"); });
 }
@@ -150,9 +152,9 @@ const Tensor& Tensor::copy_(const Tensor& src) const {
 }
 
 const Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
-  EMBER_CHECK_TYPE(!(is_integral(dtype()) && ((min && min->is_floating()) || (max && max->is_floating()))),
-                   "clamp_: result type float32 can't be cast to the desired output type ", dtype(),
-                   " (a float bound on an integer tensor)");
+  // a float bound makes an integer tensor's result float32, which self cannot hold (PyTorch's words)
+  EMBER_CHECK(!(is_integral(dtype()) && ((min && min->is_floating()) || (max && max->is_floating()))),
+              "clamp_: result type Float can't be cast to the desired output type ", torch_type_name(dtype()));
   return inplace(*this, nullptr, "clamp_", [&](const Tensor& s) { return s.clamp(min, max); },
                  [&] {
                    Tensor r = detail::unary_forward(UnaryOp::Clamp, *this, dtype(),
@@ -181,13 +183,25 @@ namespace detail {
 
 const Tensor& inplace_of(const Tensor& self, const char* name,
                          std::initializer_list<std::reference_wrapper<const Tensor>> read,
-                         const std::function<Tensor(const Tensor&)>& op) {
-  bool record = autograd::GradMode::is_enabled() && self.requires_grad();
-  for (const Tensor& t : read)
-    record = record || (t.defined() && autograd::GradMode::is_enabled() && t.requires_grad());
-  const Tensor result = op(record ? clone(self) : self);
+                         const std::function<Tensor(const Tensor&)>& op, InplaceGrad grad) {
+  bool record = false;
+  if (autograd::GradMode::is_enabled() && grad != InplaceGrad::kUntracked) {
+    record = self.requires_grad();
+    for (const Tensor& t : read) record = record || (t.defined() && t.requires_grad());
+  }
+  const Tensor source = record ? clone(self) : self;
+  Tensor result = op(source);
   EMBER_CHECK(can_cast(result.dtype(), self.dtype()), name, ": result type ", torch_type_name(result.dtype()),
               " can't be cast to the desired output type ", torch_type_name(self.dtype()));
+  if (grad == InplaceGrad::kUntracked) {
+    autograd::NoGradGuard no_grad;
+    return self.copy_(result);
+  }
+  if (grad == InplaceGrad::kZero && record) {
+    result = result.to(self.dtype());
+    result = with_zero_grad(result, {source});
+    for (const Tensor& t : read) result = with_zero_grad(result, {t});
+  }
   return self.copy_(result);
 }
 

@@ -182,6 +182,14 @@ Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol
   return close;
 }
 
+bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  return all(isclose(self, other, rtol, atol, equal_nan)).item<bool>();
+}
+
+bool equal(const Tensor& self, const Tensor& other) {
+  return self.sizes() == other.sizes() && all(eq(self, other)).item<bool>();
+}
+
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   if (!is_floating(self.dtype())) return self.clone();

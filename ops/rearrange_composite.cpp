@@ -1,6 +1,6 @@
 // Rearranging and selecting composed of views and indexing (tile, movedim, unflatten, take,
 // take_along_dim, msort, cartesian_prod, combinations, repeat_interleave's tensor forms,
-// tensor_split, broadcast_tensors, meshgrid): their gradients are those ops'.
+// tensor_split, broadcast_tensors, meshgrid, unfold's windows, diff): their gradients are those ops'.
 #include <algorithm>
 #include <string_view>
 #include <vector>
@@ -255,6 +255,40 @@ std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, std::string_vie
   }
   if (swap) std::swap(out[0], out[1]);
   return out;
+}
+
+Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step) {
+  const int64_t d = self.dim() == 0 ? 0 : wrap_dim(dimension, self.dim(), "unfold");
+  const int64_t length = self.dim() == 0 ? 1 : self.size(d);
+  EMBER_CHECK(size <= length, "unfold: maximum size for tensor at dimension ", d, " is ", length, " but size is ",
+              size);
+  EMBER_CHECK(step > 0, "unfold: step is ", step, " but must be > 0");
+  if (self.dim() == 0) return self.as_strided({size}, {1}, self.storage_offset());
+  DimVector sizes(self.sizes().begin(), self.sizes().end()), strides(self.strides().begin(), self.strides().end());
+  sizes[d] = (length - size) / step + 1;
+  strides[d] = self.stride(d) * step;
+  sizes.push_back(size);
+  strides.push_back(self.stride(d));
+  return self.as_strided(sizes, strides, self.storage_offset());
+}
+
+Tensor diff(const Tensor& self, int64_t n, int64_t dim, const Tensor& prepend, const Tensor& append) {
+  EMBER_CHECK(self.dim() > 0, "diff expects input to be at least one-dimensional");
+  EMBER_CHECK(n >= 0, "order must be non-negative but got ", n);
+  if (n == 0) return self.clone();  // a copy, as PyTorch's; prepend and append are not joined either
+  const int64_t d = wrap_dim(dim, self.dim(), "diff");
+  Tensor x = self;
+  if (prepend.defined() || append.defined()) {
+    std::vector<Tensor> parts;
+    for (const Tensor* t : {&prepend, &self, &append})
+      if (t->defined()) parts.push_back(*t);
+    x = cat(parts, d);
+  }
+  for (int64_t i = 0; i < n && x.size(d) > 0; ++i) {
+    const Tensor later = x.narrow(d, 1, x.size(d) - 1), earlier = x.narrow(d, 0, x.size(d) - 1);
+    x = x.dtype() == kBool ? logical_xor(later, earlier) : sub(later, earlier);  // bool: whether neighbours differ
+  }
+  return x;
 }
 
 }  // namespace ember

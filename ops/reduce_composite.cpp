@@ -304,4 +304,14 @@ std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
   return {values, indices};
 }
 
+Tensor sum_to_size(const Tensor& self, IntArrayRef size) {
+  bool expandable = static_cast<int64_t>(size.size()) <= self.dim();
+  for (size_t i = 1; expandable && i <= size.size(); ++i) {
+    const int64_t want = size[size.size() - i], have = self.size(-static_cast<int64_t>(i));
+    expandable = want == have || want == 1;
+  }
+  EMBER_CHECK(expandable, "sum_to_size: size ", size, " is not expandable to size ", self.sizes());
+  return sum_to(self, size);
+}
+
 }  // namespace ember

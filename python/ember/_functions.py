@@ -1,6 +1,6 @@
 """torch.* functions that stay in Python: the switches scripts flip that Ember has no use for
 (compile, set_float32_matmul_precision), the thin forms of C++ ops whose Python call differs
-(tensordot's dims, unique's optional results), and a few compositions of views and factories."""
+(tensordot's dims), and a few compositions of views and factories."""
 from __future__ import annotations
 
 import builtins
@@ -8,17 +8,6 @@ from typing import Any
 
 from . import _C
 from ._C import Tensor
-from ._autocast_op import autocast_op
-
-
-def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A001,A002
-    """clamp(input, min=min)."""
-    return _C.clamp(input, min, None)
-
-
-def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A001,A002
-    """clamp(input, max=max)."""
-    return _C.clamp(input, None, max)
 
 
 def detach(input: Tensor) -> Tensor:  # noqa: A002
@@ -40,23 +29,6 @@ def get_default_dtype() -> Any:
     return _C.get_default_dtype()
 
 
-
-
-
-
-
-
-def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
-           dim: int | None = None) -> Any:
-    """The distinct values of input, ascending (with dim, the distinct slices along dim), and with
-    return_inverse / return_counts where each entry sits among them and how often each occurs."""
-    values, inverse, counts = _C._unique(input, return_inverse, return_counts, dim)
-    results = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
-    return results[0] if len(results) == 1 else results
-
-
-
-
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     """The contraction of a's last `dims` dims with b's first `dims`, or of the two lists of dims given."""
     if isinstance(dims, int):
@@ -65,14 +37,6 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
         return _C._tensordot(a, b, list(range(a.dim() - dims, a.dim())), list(range(dims)))
     dims_a, dims_b = ([d] if isinstance(d, int) else [int(x) for x in d] for d in dims)
     return _C._tensordot(a, b, dims_a, dims_b)
-
-
-
-@autocast_op("index_put")
-def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:  # noqa: A002
-    """A copy of input with input[indices] = values, or += with accumulate (repeated indices add)."""
-    out = input.clone()
-    return out.index_put_(indices, values, accumulate)
 
 
 def compile(model: Any = None, **options: Any) -> Any:  # noqa: A001  (PyTorch's name)
@@ -123,7 +87,7 @@ def get_float32_matmul_precision() -> str:
     return _matmul_precision
 
 
-__all__ = ["clamp_min", "clamp_max", "detach", "is_floating_point", "is_complex", "get_default_dtype",
+__all__ = ["detach", "is_floating_point", "is_complex", "get_default_dtype",
            "compile", "set_float32_matmul_precision", "get_float32_matmul_precision",
-           "unique", "tensordot",
-           "index_put", "result_type"]
+           "tensordot",
+           "result_type"]

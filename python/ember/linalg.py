@@ -11,15 +11,18 @@ naming the first zero diagonal element of U, a matrix that is not positive-defin
 name the leading minor that is not. Checking them reads the result on the host, as PyTorch does."""
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 from typing import Any, Optional
 
 from . import _C
 from ._C import Tensor
-from ._autocast_op import autocast_op
-from ._promotion import torch_type_name
 
+
+def torch_type_name(dtype: Any) -> str:
+    """PyTorch's name of a dtype in its messages: Long, Float, Half, ..."""
+    return {_C.int64: "Long", _C.int32: "Int", _C.int16: "Short", _C.int8: "Char", _C.uint8: "Byte",
+            _C.bool: "Bool", _C.float16: "Half", _C.bfloat16: "BFloat16", _C.float32: "Float",
+            _C.float64: "Double"}.get(dtype, str(dtype))
 
 LinAlgError = _C.LinAlgError  # a RuntimeError; the C++ factorisations raise it too
 
@@ -57,12 +60,6 @@ def slogdet(A: Tensor) -> SlogdetResult:  # noqa: N803
     return SlogdetResult(*_C._linalg_slogdet(A))
 
 
-def logdet(input: Tensor) -> Tensor:  # noqa: A002
-    """log det A (torch.logdet): NaN where det < 0, -inf where it is 0."""
-    sign, logabs = slogdet(input)
-    return _C.where(sign < 0, _C.full_like(logabs, math.nan), logabs)
-
-
 def inv(A: Tensor) -> Tensor:  # noqa: N803
     """The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one."""
     return _C._linalg_inv(A)
@@ -86,17 +83,6 @@ matrix_norm = _C._linalg_matrix_norm
 norm = _C._linalg_norm
 
 
-@autocast_op("inverse")
-def inverse(input: Tensor) -> Tensor:  # noqa: A002
-    """torch.inverse: linalg.inv."""
-    return inv(input)
-
-
-def cholesky_legacy(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
-    """torch.cholesky(A, upper=False) of PyTorch before 2.x removed it: linalg.cholesky."""
-    return cholesky(input, upper=upper)
-
-
 # ---- the SVD and eigen family: svd, svdvals, eigh, eigvalsh and qr bind the C++ ops and wrap their
 # results in PyTorch's named tuples; pinv (with PyTorch's own pinv_backward), matrix_rank, cond, lstsq
 # and matrix_power are composed of them. Vectors carry LAPACK's sign freedom, so U, V and Q may differ
@@ -104,10 +90,8 @@ def cholesky_legacy(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
 # PyTorch's do: distinct singular values and eigenvalues, full-rank QR.
 
 SVDResult = namedtuple("linalg_svd", ["U", "S", "Vh"])
-LegacySVDResult = namedtuple("svd", ["U", "S", "V"])
 EighResult = namedtuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("linalg_qr", ["Q", "R"])
-LegacyQRResult = namedtuple("qr", ["Q", "R"])
 LstsqResult = namedtuple("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 
 
@@ -130,19 +114,6 @@ def svdvals(A: Tensor, *, driver: Optional[str] = None) -> Tensor:  # noqa: N803
     return _C._linalg_svdvals(A)
 
 
-def svd_legacy(input: Tensor, some: bool = True, compute_uv: bool = True) -> LegacySVDResult:  # noqa: A002
-    """torch.svd: (U, S, V) with V = Vh^T (not Vh); some=False gives the full U and V. Without
-    compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's."""
-    _check_matrix(input, "svd")
-    if not compute_uv:
-        m, n = input.shape[-2], input.shape[-1]
-        batch = tuple(input.shape[:-2])
-        zeros = [_C.zeros(*batch, r, r, dtype=input.dtype, device=input.device) for r in (m, n)]
-        return LegacySVDResult(zeros[0], svdvals(input), zeros[1])
-    U, S, Vh = _C._linalg_svd(input, not some)  # noqa: N806
-    return LegacySVDResult(U, S, Vh.mT)
-
-
 def eigh(A: Tensor, UPLO: str = "L") -> EighResult:  # noqa: N803
     """A = V diag(L) V^T for symmetric A [..., n, n], reading only its lower (UPLO='L') or upper
     triangle: eigenvalues L ascending, eigenvectors the columns of V (orthonormal)."""
@@ -161,11 +132,6 @@ def qr(A: Tensor, mode: str = "reduced") -> QRResult:  # noqa: N803
     return QRResult(*_C._linalg_qr(A, mode))
 
 
-def qr_legacy(input: Tensor, some: bool = True) -> LegacyQRResult:  # noqa: A002
-    """torch.qr: linalg.qr with mode 'reduced' (some) or 'complete'."""
-    return LegacyQRResult(*qr(input, "reduced" if some else "complete"))
-
-
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,  # noqa: N803
                      unitriangular: bool = False) -> Tensor:
     """X with A X = B (X A = B when not left) for triangular A, reading only the triangle upper
@@ -180,12 +146,6 @@ def pinv(A: Tensor, rcond: Any = None, hermitian: bool = False, *, atol: Any = N
     when hermitian); rcond, PyTorch's older positional argument, is rtol. PyTorch's gradient, to
     any order."""
     return _C._linalg_pinv(A, rcond, hermitian, atol, rtol)
-
-
-@autocast_op("pinverse")
-def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
-    """torch.pinverse: pinv with rtol = rcond."""
-    return _C._linalg_pinv(input, None, False, None, rcond)
 
 
 def matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *, atol: Any = None,  # noqa: N803

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "ember/core/scalar.h"
@@ -102,6 +103,7 @@ void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, i
 void bind_tensor_identity(py::module_& m);  // one Python object per tensor: its lifetime, __init__
 void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
 void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
+void bind_tensor_protocol(py::module_& m);  // repr, print options, pickling, deepcopy, to/cuda's forms, mT
 void bind_table_ops(py::module_& m);  // those of the op table (generated: op_bindings.cpp)
 void bind_conv_ops(py::module_& m);   // conv2d, conv1d, adaptive_max_pool2d (conv.cpp)
 void bind_indexing(py::module_& m);  // Tensor.__getitem__ / __setitem__
@@ -169,12 +171,21 @@ auto without_gil(F&& f) {
 }
 /// A Python tuple of tensors (split, chunk and unbind return tuples, as in PyTorch).
 py::tuple tensor_tuple(const std::vector<Tensor>& tensors);
-/// A named tuple with these fields, as torch.return_types: named_tuple({"values", "indices"}, r).
-py::object named_tuple(std::initializer_list<const char*> fields, const std::tuple<Tensor, Tensor>& values);
+/// The named tuple class `name` with these fields, made once (as torch.return_types.<name>).
+py::object named_tuple_class(const char* name, std::initializer_list<const char*> fields);
+/// A named tuple as torch.return_types: named_tuple("max", {"values", "indices"}, r).
+template <typename... Ts>
+py::object named_tuple(const char* name, std::initializer_list<const char*> fields, const std::tuple<Ts...>& values) {
+  return std::apply([&](const auto&... v) { return named_tuple_class(name, fields)(v...); }, values);
+}
 /// A Tensor, or a 0-d tensor made from a Python number in the dtype `like op number` computes in.
 Tensor as_tensor_like(const py::handle& value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.
 py::object item_of(const Tensor& t);
+/// The values as nested Python lists (a number for a 0-d tensor).
+py::object tolist(const Tensor& t);
+/// A shape as a Python tuple of ints.
+py::tuple shape_tuple(IntArrayRef sizes);
 
 /// Deletes a Python object that C++ holds (new py::object(...)), from any thread: with the GIL,
 /// or leaking the object once the interpreter is gone (C++ statics die after it).

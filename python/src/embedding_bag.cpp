@@ -1,5 +1,5 @@
 // nn.EmbeddingBag and F.embedding_bag (torch's keywords; max_norm, scale_grad_by_freq and sparse
-// are accepted as PyTorch's defaults only).
+// are accepted as PyTorch's defaults only), and Embedding.from_pretrained / EmbeddingBag.from_pretrained.
 #include "ember/nn/embedding_bag.h"
 
 #include <pybind11/stl.h>
@@ -20,6 +20,25 @@ void refuse_unsupported(const py::object& max_norm, bool scale_grad_by_freq, boo
 }
 
 Tensor opt(const std::optional<Tensor>& t) { return t.value_or(Tensor()); }
+
+// from_pretrained's checks: a 2-D table, and none of the options Ember lacks (named with its value).
+void check_pretrained(const Tensor& embeddings, const char* who, const py::object& max_norm, bool scale_grad_by_freq,
+                      bool sparse) {
+  EMBER_CHECK_VALUE(embeddings.dim() == 2, who,
+                    ".from_pretrained: Embeddings parameter is expected to be 2-dimensional, got shape ",
+                    embeddings.sizes());
+  EMBER_CHECK_AS(NotImplementedError, max_norm.is_none(), who,
+                 ".from_pretrained: max_norm=", std::string(py::repr(max_norm)), " is not supported by Ember");
+  EMBER_CHECK_AS(NotImplementedError, !scale_grad_by_freq, who,
+                 ".from_pretrained: scale_grad_by_freq=True is not supported by Ember");
+  EMBER_CHECK_AS(NotImplementedError, !sparse, who, ".from_pretrained: sparse=True is not supported by Ember");
+}
+
+// A classmethod of a bound class: `cls` (the class or a subclass) comes first.
+template <typename F, typename... Extra>
+void def_classmethod(const py::object& cls, const char* name, F&& f, const Extra&... extra) {
+  cls.attr(name) = py::module_::import("builtins").attr("classmethod")(py::cpp_function(std::forward<F>(f), extra...));
+}
 
 }  // namespace
 
@@ -59,6 +78,38 @@ void bind_embedding_bag(py::module_& nn) {
                              [](const nn::EmbeddingBag& m) { return m.options().include_last_offset; })
       .def_property_readonly("padding_idx", [](const nn::EmbeddingBag& m) { return m.options().padding_idx; })
       .def("reset_parameters", &nn::EmbeddingBag::reset_parameters);
+
+  // A table built around given vectors (word2vec, GloVe, another model's): its weight is `embeddings`
+  // itself (shared, as PyTorch's), trainable unless freeze. Embedding's padding_idx only keeps that
+  // row's gradient at zero: the row is not cleared, as in PyTorch.
+  def_classmethod(
+      nn.attr("Embedding"), "from_pretrained",
+      [](const py::object& cls, const Tensor& embeddings, bool freeze, const py::object& padding_idx,
+         const py::object& max_norm, double, bool scale_grad_by_freq, bool sparse) {
+        check_pretrained(embeddings, "Embedding", max_norm, scale_grad_by_freq, sparse);
+        py::object layer = cls(embeddings.size(0), embeddings.size(1), "padding_idx"_a = padding_idx);
+        py::object parameter = py::module_::import("ember.nn.parameter").attr("Parameter");
+        layer.attr("weight") = parameter(embeddings, "requires_grad"_a = !freeze);
+        return layer;
+      },
+      "cls"_a, "embeddings"_a, "freeze"_a = true, "padding_idx"_a = py::none(), "max_norm"_a = py::none(),
+      "norm_type"_a = 2.0, "scale_grad_by_freq"_a = false, "sparse"_a = false,
+      "An Embedding whose weight is embeddings [num_embeddings, embedding_dim], trainable unless freeze.");
+  def_classmethod(
+      nn.attr("EmbeddingBag"), "from_pretrained",
+      [](const py::object& cls, const Tensor& embeddings, bool freeze, const py::object& max_norm, double,
+         bool scale_grad_by_freq, const std::string& mode, bool sparse, bool include_last_offset,
+         const py::object& padding_idx) {
+        check_pretrained(embeddings, "EmbeddingBag", max_norm, scale_grad_by_freq, sparse);
+        py::object bag = cls(embeddings.size(0), embeddings.size(1), "mode"_a = mode, "_weight"_a = embeddings,
+                             "include_last_offset"_a = include_last_offset, "padding_idx"_a = padding_idx);
+        bag.attr("weight").attr("requires_grad_")(!freeze);
+        return bag;
+      },
+      "cls"_a, "embeddings"_a, "freeze"_a = true, "max_norm"_a = py::none(), "norm_type"_a = 2.0,
+      "scale_grad_by_freq"_a = false, "mode"_a = "mean", "sparse"_a = false, "include_last_offset"_a = false,
+      "padding_idx"_a = py::none(),
+      "An EmbeddingBag over embeddings [num_embeddings, embedding_dim] (shared), trainable unless freeze.");
 }
 
 void bind_embedding_bag_function(py::module_& f) {

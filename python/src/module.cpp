@@ -32,6 +32,7 @@ PYBIND11_MODULE(_C, m) {
   bind_numpy(m);
   bind_indexing(m);
   bind_ops(m);
+  bind_tensor_protocol(m);  // NB: after the ops: to, repr and the properties replace theirs
   bind_autograd(m);
   bind_autograd_function(m);
   bind_autocast(m);

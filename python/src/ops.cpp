@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "bindings.h"
 #include "ember/core/factory.h"
@@ -52,10 +53,9 @@ py::tuple tensor_tuple(const std::vector<Tensor>& tensors) {
   return out;
 }
 
-py::object named_tuple(std::initializer_list<const char*> fields, const std::tuple<Tensor, Tensor>& values) {
-  // One class per field list, made once (as torch.return_types).
+py::object named_tuple_class(const char* name, std::initializer_list<const char*> fields) {
   static auto* classes = new std::map<std::string, py::object>();
-  std::string key;
+  std::string key = std::string(name) + ":";
   py::tuple names(fields.size());
   size_t i = 0;
   for (const char* f : fields) {
@@ -64,8 +64,8 @@ py::object named_tuple(std::initializer_list<const char*> fields, const std::tup
   }
   auto it = classes->find(key);
   if (it == classes->end())
-    it = classes->emplace(key, py::module_::import("collections").attr("namedtuple")("return_types", names)).first;
-  return it->second(std::get<0>(values), std::get<1>(values));
+    it = classes->emplace(key, py::module_::import("collections").attr("namedtuple")(name, names)).first;
+  return it->second;
 }
 
 namespace {
@@ -250,5 +250,47 @@ void bind_ops(py::module_& m) {
   bind_conv_ops(m);
   bind_conv3d_ops(m);
   bind_linalg_composites(m);
+
+  cls.def(
+      "index_put_",
+      [](const py::object& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+        self.cast<const Tensor&>().index_put_(indices, values, accumulate);
+        return self;
+      },
+      py::arg("indices"), py::arg("values"), py::arg("accumulate") = false,
+      "In place: self[indices] = values, or += with accumulate (where repeated indices add up).");
+  // unique: the distinct values ascending (with dim, the distinct slices along dim), then where each entry
+  // sits among them and how often each occurs when asked; one tensor alone is not a tuple.
+  auto unique = [](const Tensor& input, bool /*sorted: always*/, bool return_inverse, bool return_counts,
+                   std::optional<int64_t> dim) -> py::object {
+    const auto [values, inverse, counts] = unique_all(input, return_inverse, return_counts, dim);
+    if (!return_inverse && !return_counts) return py::cast(values);
+    py::list out;
+    out.append(values);
+    if (return_inverse) out.append(inverse);
+    if (return_counts) out.append(counts);
+    return py::tuple(out);
+  };
+  m.def("unique", unique, py::arg("input"), py::arg("sorted") = true, py::arg("return_inverse") = false,
+        py::arg("return_counts") = false, py::arg("dim") = py::none(),
+        "The distinct values of input (ascending), with their inverse indices and counts when asked.");
+  cls.def("unique", unique, py::arg("sorted") = true, py::arg("return_inverse") = false,
+          py::arg("return_counts") = false, py::arg("dim") = py::none(),
+          "The distinct values (ascending), with their inverse indices and counts when asked.");
+  // The augmented assignments of the bitwise ops: a &= b is a.bitwise_and_(b), and so on.
+  for (const auto& [dunder, method] : {std::pair{"__iand__", "bitwise_and_"},
+                                       {"__ior__", "bitwise_or_"},
+                                       {"__ixor__", "bitwise_xor_"},
+                                       {"__ilshift__", "bitwise_left_shift_"},
+                                       {"__irshift__", "bitwise_right_shift_"}})
+    cls.attr(dunder) = cls.attr(method);
+  // PyTorch's other names of the hand-bound in-place arithmetic (every overload of each).
+  for (const auto& [alias, method] : {std::pair{"multiply_", "mul_"},
+                                      {"divide_", "div_"},
+                                      {"true_divide_", "div_"},
+                                      {"subtract_", "sub_"},
+                                      {"clip_", "clamp_"}})
+    cls.attr(alias) = cls.attr(method);
 }
+
 }  // namespace ember::python

@@ -101,8 +101,6 @@ py::object item_of(const Tensor& t) {
   return py::int_(t.item<int64_t>());
 }
 
-namespace {
-
 py::object tolist(const Tensor& t) {
   const DType as = t.is_complex() ? kComplex128
                    : is_floating(t.dtype()) ? kFloat64 : (t.dtype() == kBool ? kBool : kInt64);
@@ -124,36 +122,17 @@ py::object tolist(const Tensor& t) {
   return rec(rec, 0, 0);
 }
 
-std::string repr(const Tensor& t) {
-  std::string s = t.str();
-  auto fn = t.defined() ? t.grad_fn() : nullptr;
-  if (fn) {
-    const std::string tail = ", requires_grad=True)";
-    if (s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0)
-      s = s.substr(0, s.size() - tail.size()) + ", grad_fn=<" + fn->name() + ">)";
-  }
-  return s;
-}
-
 py::tuple shape_tuple(IntArrayRef sizes) {
   py::tuple out(sizes.size());
   for (size_t i = 0; i < sizes.size(); ++i) out[i] = py::int_(sizes[i]);
   return out;
 }
 
-Tensor to_device_or_dtype(const Tensor& t, const py::object& target) {
-  if (py::isinstance<DType>(target)) return t.to(target.cast<DType>());
-  if (py::isinstance<Device>(target)) return t.to(target.cast<Device>());
-  if (py::isinstance<py::str>(target)) return t.to(Device(target.cast<std::string>()));
-  if (py::isinstance<Tensor>(target)) {
-    const Tensor other = target.cast<Tensor>();
-    return t.to(other.dtype()).to(other.device());
-  }
-  throw ember::TypeError("to: expected a dtype, a device or a tensor, got " +
-                         std::string(py::str(py::type::of(target))));
+// other * alpha of two Python numbers, as Python computes it: integers stay integers.
+static Scalar times(Scalar other, Scalar alpha) {
+  if (other.is_floating() || alpha.is_floating()) return Scalar(other.to_double() * alpha.to_double());
+  return Scalar(other.to<int64_t>() * alpha.to<int64_t>());
 }
-
-}  // namespace
 
 void bind_tensor(py::module_& m) {
   py::class_<Tensor> cls(m, "Tensor", py::buffer_protocol(), py::dynamic_attr(), R"doc(
@@ -164,14 +143,20 @@ share its storage.)doc");
 
   // ---- metadata
   cls.def_property_readonly("shape", [](const Tensor& t) { return shape_tuple(t.sizes()); })
-      .def("size", [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
-        if (dim) return py::int_(t.size(*dim));
-        return shape_tuple(t.sizes());
-      }, py::arg("dim") = py::none(), "The shape as a tuple, or the size of one dim.")
-      .def("stride", [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
-        if (dim) return py::int_(t.stride(*dim));
-        return shape_tuple(t.strides());
-      }, py::arg("dim") = py::none(), "Strides in elements.")
+      .def(
+          "size",
+          [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
+            if (dim) return py::int_(t.size(*dim));
+            return shape_tuple(t.sizes());
+          },
+          py::arg("dim") = py::none(), "The shape as a tuple, or the size of one dim.")
+      .def(
+          "stride",
+          [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
+            if (dim) return py::int_(t.stride(*dim));
+            return shape_tuple(t.strides());
+          },
+          py::arg("dim") = py::none(), "Strides in elements.")
       .def_property_readonly("ndim", &Tensor::dim)
       .def("dim", &Tensor::dim)
       .def("ndimension", &Tensor::dim)
@@ -191,13 +176,14 @@ share its storage.)doc");
       .def("_is_same", &Tensor::is_same, "True when both are the same tensor (not merely equal).")
       .def_property_readonly("_version", &Tensor::version,
                              "The in-place write counter of the tensor's storage (shared with its views).")
-      .def("__repr__", &repr)
-      .def("__str__", &repr)
-      .def_property_readonly("T", [](const Tensor& t) {
-        std::vector<int64_t> dims;
-        for (int64_t d = t.dim() - 1; d >= 0; --d) dims.push_back(d);
-        return t.permute(dims);
-      }, "The dims reversed (the transpose of a matrix).");
+      .def_property_readonly(
+          "T",
+          [](const Tensor& t) {
+            std::vector<int64_t> dims;
+            for (int64_t d = t.dim() - 1; d >= 0; --d) dims.push_back(d);
+            return t.permute(dims);
+          },
+          "The dims reversed (the transpose of a matrix).");
 
   // ---- Python values
   cls.def("item", &item_of, "The value of a one-element tensor as a Python number.")
@@ -225,18 +211,13 @@ share its storage.)doc");
       });
 
   // ---- conversions
-  cls.def("to", &to_device_or_dtype, py::arg("target"),
-          "A copy in another dtype or on another device (the tensor itself if already so).")
-      .def("to", [](const Tensor& t, std::optional<Device> device, std::optional<DType> dtype) {
-        Tensor r = t;
-        if (dtype) r = r.to(*dtype);
-        if (device) r = r.to(*device);
-        return r;
-      }, py::kw_only(), py::arg("device") = py::none(), py::arg("dtype") = py::none())
-      .def("type", [](const Tensor& t, std::optional<DType> dtype) -> py::object {
-        if (dtype) return py::cast(t.to(*dtype));
-        return py::str("ember." + std::string(dtype_name(t.dtype())));
-      }, py::arg("dtype") = py::none())
+  cls.def(
+         "type",
+         [](const Tensor& t, std::optional<DType> dtype) -> py::object {
+           if (dtype) return py::cast(t.to(*dtype));
+           return py::str("ember." + std::string(dtype_name(t.dtype())));
+         },
+         py::arg("dtype") = py::none())
       .def("float", [](const Tensor& t) { return t.to(kFloat32); })
       .def("double", [](const Tensor& t) { return t.to(kFloat64); })
       .def("half", [](const Tensor& t) { return t.to(kFloat16); })
@@ -250,15 +231,14 @@ share its storage.)doc");
       .def("cfloat", [](const Tensor& t) { return t.to(kComplex64); })
       .def("cdouble", [](const Tensor& t) { return t.to(kComplex128); })
       .def("cpu", [](const Tensor& t) { return t.to(Device()); })
-      .def("new_zeros", [](const Tensor& t, const py::args& size) {
-        return zeros(size_args(size), t.options());
-      })
-      .def("new_ones", [](const Tensor& t, const py::args& size) {
-        return ones(size_args(size), t.options());
-      })
-      .def("new_full", [](const Tensor& t, const std::vector<int64_t>& size, Scalar value) {
-        return full(size, value, t.options());
-      }, py::arg("size"), py::arg("fill_value"));
+      .def("new_zeros", [](const Tensor& t, const py::args& size) { return zeros(size_args(size), t.options()); })
+      .def("new_ones", [](const Tensor& t, const py::args& size) { return ones(size_args(size), t.options()); })
+      .def(
+          "new_full",
+          [](const Tensor& t, const std::vector<int64_t>& size, Scalar value) {
+            return full(size, value, t.options());
+          },
+          py::arg("size"), py::arg("fill_value"));
 
   // ---- operators; a Python number on either side becomes a 0-d tensor of the promoted dtype
   cls.def("__add__", [](const Tensor& a, const Tensor& b) { return a + b; }, py::is_operator())
@@ -330,15 +310,33 @@ share its storage.)doc");
   }, py::is_operator());
   EMBER_INPLACE_BINARY(add_, "__iadd__")
   EMBER_INPLACE_BINARY(sub_, "__isub__")
-  // NB: alpha goes to C++, which scales other in the dtype self and other compute in (ops/inplace.cpp)
-  cls.def("add_", [](const py::object& self, const Tensor& other, const Scalar& alpha) {
-    self.cast<const Tensor&>().add_(other, alpha);
-    return self;
-  }, py::arg("other"), py::kw_only(), py::arg("alpha"));
-  cls.def("sub_", [](const py::object& self, const Tensor& other, const Scalar& alpha) {
-    self.cast<const Tensor&>().sub_(other, alpha);
-    return self;
-  }, py::arg("other"), py::kw_only(), py::arg("alpha"));
+  // NB: alpha goes to C++, which scales other in the dtype self and other compute in (ops/inplace.cpp); a
+  // one-element tensor alpha is its number, as PyTorch's Scalar conversion takes it (L-BFGS passes one)
+  auto scalar_of = [](const py::object& alpha) {
+    return py::isinstance<Tensor>(alpha) ? item_of(alpha.cast<Tensor>()).cast<Scalar>() : alpha.cast<Scalar>();
+  };
+  auto with_alpha = [&](const char* name, auto by_tensor, auto by_number) {
+    cls.def(
+        name,
+        [=](const py::object& self, const Tensor& other, const py::object& alpha) {
+          by_tensor(self.cast<const Tensor&>(), other, scalar_of(alpha));
+          return self;
+        },
+        py::arg("other"), py::kw_only(), py::arg("alpha"));
+    cls.def(
+        name,
+        [=](const py::object& self, Scalar other, const py::object& alpha) {
+          by_number(self.cast<const Tensor&>(), times(other, scalar_of(alpha)));
+          return self;
+        },
+        py::arg("other"), py::kw_only(), py::arg("alpha"));
+  };
+  with_alpha(
+      "add_", [](const Tensor& t, const Tensor& other, Scalar alpha) { t.add_(other, alpha); },
+      [](const Tensor& t, Scalar other) { t.add_(other); });
+  with_alpha(
+      "sub_", [](const Tensor& t, const Tensor& other, Scalar alpha) { t.sub_(other, alpha); },
+      [](const Tensor& t, Scalar other) { t.sub_(other); });
   EMBER_INPLACE_BINARY(mul_, "__imul__")
   EMBER_INPLACE_BINARY(div_, "__itruediv__")
 #undef EMBER_INPLACE_BINARY

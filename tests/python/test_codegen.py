@@ -105,6 +105,8 @@ def load_table(tmp_path, text):
     ('sig = "f(Scalar x, Tensor self) -> Tensor"\nvariants = ["function"]\npython_variants = ["function"]\n'
      'inplace = true', r"op f: an in-place op takes `Tensor self` first and returns one Tensor"),
     ('sig = "f(Tensor self) -> Tensor[]"\ninplace = true', r"op f: an in-place op takes `Tensor self` first"),
+    ('sig = "f(Tensor self) -> Tensor"\ninplace = "maybe"', r"op f: inplace 'maybe': expected true"),
+    ('sig = "f_(Tensor self) -> Tensor[]"', r"op f_: an op named with a trailing _ writes into `Tensor self`"),
 ])
 def test_a_malformed_entry_is_an_error_naming_it(tmp_path, entry, message):
     with pytest.raises(codegen.TableError, match=message):
@@ -135,7 +137,7 @@ def test_generated_declarations_follow_the_signature(tmp_path):
     binding = out["python/op_bindings.cpp"]
     assert 'py::arg("input"), py::arg("w") = py::none(), py::arg("dim") = py::none(), py::kw_only(), ' \
            'py::arg("eps") = 1e-5' in binding.replace("\n      ", " ").replace(",  ", ", ")
-    assert 'named_tuple({"values", "indices"}, ember::f(input, w_, dim_, eps))' in binding
+    assert 'named_tuple("f", {"values", "indices"}, ember::f(input, w_, dim_, eps))' in binding
 
 
 def test_an_inplace_entry_gives_the_method_in_cpp_and_under_each_python_name(tmp_path):
@@ -153,6 +155,40 @@ def test_an_inplace_entry_gives_the_method_in_cpp_and_under_each_python_name(tmp
     assert 'cls.def("g_", [](const py::object& self' in binding and 'cls.def("gee_",' in binding
     assert 'cls.def("_g_"' not in binding  # a private name has no in-place form
     assert "self.cast<const Tensor&>().g_(other, alpha);" in binding and "return self;" in binding
+
+
+def test_inplace_names_how_the_gradient_goes(tmp_path):
+    out = codegen.outputs(load_table(tmp_path, '''
+        [[op]]
+        sig = "eqq(Tensor self, Tensor other) -> Tensor"
+        inplace = "zero_grad"
+        [[op]]
+        sig = "andd(Tensor self, Tensor other) -> Tensor"
+        inplace = "untracked"
+        [[op]]
+        sig = "negg(Tensor self) -> Tensor"
+        inplace = true
+    '''))["ops/tensor_methods.cpp"]
+    assert out.count("detail::InplaceGrad::kZero") == 1 and out.count("detail::InplaceGrad::kUntracked") == 1
+    assert out.count("detail::InplaceGrad::kRecorded") == 1
+
+
+def test_an_op_named_with_a_trailing_underscore_returns_self_in_python_and_bool_results_are_bools(tmp_path):
+    out = codegen.outputs(load_table(tmp_path, '''
+        [[op]]
+        sig = "fill_(Tensor self, float v) -> Tensor"
+        variants = ["function"]
+        python_variants = ["method"]
+        [[op]]
+        sig = "same(Tensor self, Tensor other) -> bool"
+    '''))
+    binding = out["python/op_bindings.cpp"]
+    assert 'cls.def("fill_", [](const py::object& self, double v) {' in binding
+    assert "ember::fill_(self.cast<const Tensor&>(), v);\n    return self;" in binding
+    assert "bool same(const Tensor& self, const Tensor& other);" in out["include/ember/ops/functions.h"]
+    assert ember.Tensor.normal_.__doc__ and ember.zeros(2).normal_() is not None
+    t = ember.zeros(3)
+    assert t.uniform_(1, 2) is t and t.fill_diagonal_ is not None
 
 
 INPLACE = [(op, name + "_") for op in BOUND if op.inplace and op.python == "generated"

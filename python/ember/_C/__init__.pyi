@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'chunk', 'clamp', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'device', 'diag', 'diag_embed', 'diagonal', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -82,83 +82,121 @@ class Tensor:
     share its storage.
     """
     @staticmethod
+    def __iand__(*args, **kwargs):
+        """
+        bitwise_and_(*args, **kwargs)
+        Overloaded function.
+        
+        1. bitwise_and_(self: object, other: ember._C.Tensor) -> object
+        
+        In place: self & other bit by bit (integer and bool tensors).
+        
+        2. bitwise_and_(self: object, other: bool | int | float) -> object
+        """
+    @staticmethod
+    def __ilshift__(*args, **kwargs):
+        """
+        bitwise_left_shift_(*args, **kwargs)
+        Overloaded function.
+        
+        1. bitwise_left_shift_(self: object, other: ember._C.Tensor) -> object
+        
+        In place: self << other (integer tensors), as PyTorch: a shift by a negative count or by the bit width or more gives 0; the bits shifted out are dropped (no overflow error).
+        
+        2. bitwise_left_shift_(self: object, other: bool | int | float) -> object
+        """
+    @staticmethod
     def __init_subclass__(*args, **kwargs):
         """
         (arg0: object, **kwargs) -> None
         """
     @staticmethod
-    def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    def __ior__(*args, **kwargs):
         """
-        torch.cholesky(A, upper=False) of PyTorch before 2.x removed it: linalg.cholesky.
-        """
-    @staticmethod
-    def clamp_max(input: Tensor, max: typing.Any) -> Tensor:
-        """
-        clamp(input, max=max).
-        """
-    @staticmethod
-    def clamp_min(input: Tensor, min: typing.Any) -> Tensor:
-        """
-        clamp(input, min=min).
+        bitwise_or_(*args, **kwargs)
+        Overloaded function.
+        
+        1. bitwise_or_(self: object, other: ember._C.Tensor) -> object
+        
+        In place: self | other bit by bit (integer and bool tensors).
+        
+        2. bitwise_or_(self: object, other: bool | int | float) -> object
         """
     @staticmethod
-    def det(A: Tensor) -> Tensor:
+    def __irshift__(*args, **kwargs):
         """
-        The determinant of each matrix of A [..., n, n]: the sign of the row permutation times the
-            product of U's diagonal (0 for a singular matrix).
-        """
-    @staticmethod
-    def index_put(*args, **kwargs) -> Tensor:
-        """
-        A copy of input with input[indices] = values, or += with accumulate (repeated indices add).
-        """
-    @staticmethod
-    def inverse(A: Tensor) -> Tensor:
-        """
-        The inverse of each matrix of A [..., n, n]; LinAlgError for a singular one.
+        bitwise_right_shift_(*args, **kwargs)
+        Overloaded function.
+        
+        1. bitwise_right_shift_(self: object, other: ember._C.Tensor) -> object
+        
+        In place: self >> other (integer tensors), arithmetic for signed dtypes; a shift by a negative count or by the bit width or more gives the sign fill (0 or -1).
+        
+        2. bitwise_right_shift_(self: object, other: bool | int | float) -> object
         """
     @staticmethod
-    def logdet(input: Tensor) -> Tensor:
+    def __ixor__(*args, **kwargs):
         """
-        log det A (torch.logdet): NaN where det < 0, -inf where it is 0.
-        """
-    @staticmethod
-    def matrix_exp(A: Tensor) -> Tensor:
-        """
-        exp(A) = sum A^k / k! of each matrix of A [..., n, n] (scaling and squaring, [13/13] Pade).
-        """
-    @staticmethod
-    def matrix_power(A: Tensor, n: int) -> Tensor:
-        """
-        A^n by repeated squaring for any integer n: the identity for 0, inv(A)^|n| for n < 0
-            (C++: ops/linalg_composite.h).
+        bitwise_xor_(*args, **kwargs)
+        Overloaded function.
+        
+        1. bitwise_xor_(self: object, other: ember._C.Tensor) -> object
+        
+        In place: self ^ other bit by bit (integer and bool tensors).
+        
+        2. bitwise_xor_(self: object, other: bool | int | float) -> object
         """
     @staticmethod
-    def pinverse(*args, **kwargs) -> Tensor:
+    def __repr__(*args, **kwargs):
         """
-        torch.pinverse: pinv with rtol = rcond.
-        """
-    @staticmethod
-    def qr(input: Tensor, some: bool = True) -> LegacyQRResult:
-        """
-        torch.qr: linalg.qr with mode 'reduced' (some) or 'complete'.
+        PyTorch's printout of the tensor.
         """
     @staticmethod
-    def slogdet(A: Tensor) -> SlogdetResult:
+    def __str__(*args, **kwargs):
         """
-        (sign, logabsdet): det A = sign * exp(logabsdet); sign 0 and logabsdet -inf when singular.
-        """
-    @staticmethod
-    def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> LegacySVDResult:
-        """
-        torch.svd: (U, S, V) with V = Vh^T (not Vh); some=False gives the full U and V. Without
-            compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's.
+        PyTorch's printout of the tensor.
         """
     @staticmethod
-    def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> typing.Any:
+    def clip_(*args, **kwargs):
         """
-        The distinct values of input, ascending (with dim, the distinct slices along dim), and with
-            return_inverse / return_counts where each entry sits among them and how often each occurs.
+        clamp_(self: object, min: bool | int | float | None = None, max: bool | int | float | None = None) -> object
+        """
+    @staticmethod
+    def divide_(*args, **kwargs):
+        """
+        div_(*args, **kwargs)
+        Overloaded function.
+        
+        1. div_(self: object, other: object) -> object
+        
+        2. div_(self: object, other: object, *, rounding_mode: str | None) -> object
+        """
+    @staticmethod
+    def multiply_(*args, **kwargs):
+        """
+        mul_(self: object, other: object) -> object
+        """
+    @staticmethod
+    def subtract_(*args, **kwargs):
+        """
+        sub_(*args, **kwargs)
+        Overloaded function.
+        
+        1. sub_(self: object, other: object) -> object
+        
+        2. sub_(self: object, other: ember._C.Tensor, *, alpha: object) -> object
+        
+        3. sub_(self: object, other: bool | int | float, *, alpha: object) -> object
+        """
+    @staticmethod
+    def true_divide_(*args, **kwargs):
+        """
+        div_(*args, **kwargs)
+        Overloaded function.
+        
+        1. div_(self: object, other: object) -> object
+        
+        2. div_(self: object, other: object, *, rounding_mode: str | None) -> object
         """
     def __abs__(self) -> Tensor:
         ...
@@ -178,7 +216,7 @@ class Tensor:
         ...
     def __bool__(self) -> bool:
         ...
-    def __deepcopy__(self, memo: dict) -> Tensor:
+    def __deepcopy__(self, memo: dict) -> typing.Any:
         ...
     @typing.overload
     def __eq__(self, arg0: Tensor) -> Tensor:
@@ -190,7 +228,7 @@ class Tensor:
         ...
     def __floordiv__(self, arg0: typing.Any) -> Tensor:
         ...
-    def __format__(self, format_spec: str) -> str:
+    def __format__(self, arg0: typing.Any) -> typing.Any:
         ...
     @typing.overload
     def __ge__(self, arg0: Tensor) -> Tensor:
@@ -215,16 +253,8 @@ class Tensor:
         """
     def __iadd__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __iand__(self, other: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(bitwise_and(self, other)) (integer and bool tensors).
-        """
     def __ifloordiv__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __ilshift__(self, other: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(bitwise_left_shift(self, other)) (integer and bool tensors).
-        """
     def __imul__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __index__(self) -> int:
@@ -237,24 +267,12 @@ class Tensor:
         ...
     def __invert__(self) -> Tensor:
         ...
-    def __ior__(self, other: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(bitwise_or(self, other)) (integer and bool tensors).
-        """
-    def __irshift__(self, other: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(bitwise_right_shift(self, other)) (integer and bool tensors).
-        """
     def __isub__(self, arg0: typing.Any) -> typing.Any:
         ...
     def __iter__(self) -> collections.abc.Iterator:
         ...
     def __itruediv__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __ixor__(self, other: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(bitwise_xor(self, other)) (integer and bool tensors).
-        """
     @typing.overload
     def __le__(self, arg0: Tensor) -> Tensor:
         ...
@@ -315,9 +333,7 @@ class Tensor:
         ...
     def __rand__(self, arg0: bool | int | float) -> Tensor:
         ...
-    def __reduce_ex__(self, protocol: int) -> tuple:
-        ...
-    def __repr__(self) -> str:
+    def __reduce_ex__(self, protocol: typing.SupportsInt | typing.SupportsIndex) -> tuple:
         ...
     def __rfloordiv__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -349,8 +365,6 @@ class Tensor:
         """
         t[i] = 0, t[:, 1:] = other (broadcast), t[mask] = 0.0, t[idx] = values: writes in place.
         """
-    def __str__(self) -> str:
-        ...
     @typing.overload
     def __sub__(self, arg0: Tensor) -> Tensor:
         ...
@@ -415,7 +429,14 @@ class Tensor:
         """
         self + alpha * other for a Python number other.
         """
-    def add_(self, other: typing.Any, *, alpha: typing.Any = 1) -> Tensor:
+    @typing.overload
+    def add_(self, other: typing.Any) -> typing.Any:
+        ...
+    @typing.overload
+    def add_(self, other: Tensor, *, alpha: typing.Any) -> typing.Any:
+        ...
+    @typing.overload
+    def add_(self, other: bool | int | float, *, alpha: typing.Any) -> typing.Any:
         ...
     def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: bool | int | float = 1) -> Tensor:
         """
@@ -454,8 +475,10 @@ class Tensor:
         """
         all over the dims given (every dim when None; an empty list reduces none: each entry's truth).
         """
-    def allclose(self, other, rtol = 1e-05, atol = 1e-08, equal_nan = False):
-        ...
+    def allclose(self, other: Tensor, rtol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-08, equal_nan: bool = False) -> bool:
+        """
+        Whether isclose holds everywhere (self and other broadcast).
+        """
     def amax(self, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
         """
         Maximum over dim (every dim when empty), values only; the gradient is shared evenly among the maximal elements. NaN propagates.
@@ -477,9 +500,9 @@ class Tensor:
         """
         any over the dims given (every dim when None; an empty list reduces none: each entry's truth).
         """
-    def apply_(self, callable: typing.Callable[[typing.Any], typing.Any]) -> Tensor:
+    def apply_(self, callable: typing.Any) -> typing.Any:
         """
-        In place: every element x becomes callable(x) (a Python number in, one out). Slow: CPU only.
+        In place: every element x becomes callable(x). Slow: CPU only.
         """
     def arccos(self) -> Tensor:
         """
@@ -609,9 +632,9 @@ class Tensor:
         """
         In place: beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
         """
-    def bernoulli_(self, p: float = 0.5, *, generator: typing.Any = None) -> Tensor:
+    def bernoulli_(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with 1 where a U[0, 1) draw is below p, else 0.
+        Fills self with 1 where a U[0, 1) draw is below p, else 0.
         """
     def bfloat16(self) -> Tensor:
         ...
@@ -627,10 +650,14 @@ class Tensor:
     @typing.overload
     def bitwise_and(self, other: bool | int | float) -> Tensor:
         ...
-    def bitwise_and_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def bitwise_and_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(bitwise_and(self, other)) (integer and bool tensors).
+        In place: self & other bit by bit (integer and bool tensors).
         """
+    @typing.overload
+    def bitwise_and_(self, other: bool | int | float) -> typing.Any:
+        ...
     @typing.overload
     def bitwise_left_shift(self, other: Tensor) -> Tensor:
         """
@@ -639,17 +666,21 @@ class Tensor:
     @typing.overload
     def bitwise_left_shift(self, other: bool | int | float) -> Tensor:
         ...
-    def bitwise_left_shift_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def bitwise_left_shift_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(bitwise_left_shift(self, other)) (integer and bool tensors).
+        In place: self << other (integer tensors), as PyTorch: a shift by a negative count or by the bit width or more gives 0; the bits shifted out are dropped (no overflow error).
         """
+    @typing.overload
+    def bitwise_left_shift_(self, other: bool | int | float) -> typing.Any:
+        ...
     def bitwise_not(self) -> Tensor:
         """
         ~self: every bit flipped (integer tensors), logical not (bool tensors).
         """
-    def bitwise_not_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def bitwise_not_(self) -> typing.Any:
         """
-        In place: self.copy_(bitwise_not(self, ...)).
+        In place: ~self: every bit flipped (integer tensors), logical not (bool tensors).
         """
     @typing.overload
     def bitwise_or(self, other: Tensor) -> Tensor:
@@ -659,10 +690,14 @@ class Tensor:
     @typing.overload
     def bitwise_or(self, other: bool | int | float) -> Tensor:
         ...
-    def bitwise_or_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def bitwise_or_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(bitwise_or(self, other)) (integer and bool tensors).
+        In place: self | other bit by bit (integer and bool tensors).
         """
+    @typing.overload
+    def bitwise_or_(self, other: bool | int | float) -> typing.Any:
+        ...
     @typing.overload
     def bitwise_right_shift(self, other: Tensor) -> Tensor:
         """
@@ -671,10 +706,14 @@ class Tensor:
     @typing.overload
     def bitwise_right_shift(self, other: bool | int | float) -> Tensor:
         ...
-    def bitwise_right_shift_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def bitwise_right_shift_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(bitwise_right_shift(self, other)) (integer and bool tensors).
+        In place: self >> other (integer tensors), arithmetic for signed dtypes; a shift by a negative count or by the bit width or more gives the sign fill (0 or -1).
         """
+    @typing.overload
+    def bitwise_right_shift_(self, other: bool | int | float) -> typing.Any:
+        ...
     @typing.overload
     def bitwise_xor(self, other: Tensor) -> Tensor:
         """
@@ -683,10 +722,14 @@ class Tensor:
     @typing.overload
     def bitwise_xor(self, other: bool | int | float) -> Tensor:
         ...
-    def bitwise_xor_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def bitwise_xor_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(bitwise_xor(self, other)) (integer and bool tensors).
+        In place: self ^ other bit by bit (integer and bool tensors).
         """
+    @typing.overload
+    def bitwise_xor_(self, other: bool | int | float) -> typing.Any:
+        ...
     def bmm(self, mat2: Tensor) -> Tensor:
         """
         Batched product of 3-D tensors [B, n, k] @ [B, k, m].
@@ -699,9 +742,9 @@ class Tensor:
         """
     def byte(self) -> Tensor:
         ...
-    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+    def cauchy_(self, median: typing.SupportsFloat | typing.SupportsIndex = 0, sigma: typing.SupportsFloat | typing.SupportsIndex = 1, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with Cauchy(median, sigma) draws: median + sigma tan(pi (u - 1/2)).
+        Fills self with draws of Cauchy(median, sigma) (floating tensors).
         """
     def cdouble(self) -> Tensor:
         ...
@@ -717,6 +760,10 @@ class Tensor:
         ...
     def char(self) -> Tensor:
         ...
+    def cholesky(self, upper: bool = False) -> Tensor:
+        """
+        linalg.cholesky (PyTorch's older form, upper positional).
+        """
     def chunk(self, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         """
         split into pieces of ceil(size / chunks): at most chunks views.
@@ -736,13 +783,45 @@ class Tensor:
         ...
     def clamp_(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> typing.Any:
         ...
-    def clamp_max_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def clamp_max(self, max: bool | int | float) -> Tensor:
         """
-        In place: self.copy_(clamp_max(self, ...)).
+        clamp(self, max=max).
         """
-    def clamp_min_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    @typing.overload
+    def clamp_max(self, max: Tensor) -> Tensor:
         """
-        In place: self.copy_(clamp_min(self, ...)).
+        clamp(self, max=max) with a tensor bound (broadcast, promoted).
+        """
+    @typing.overload
+    def clamp_max_(self, max: bool | int | float) -> typing.Any:
+        """
+        In place: clamp(self, max=max).
+        """
+    @typing.overload
+    def clamp_max_(self, max: Tensor) -> typing.Any:
+        """
+        In place: clamp(self, max=max) with a tensor bound (broadcast, promoted).
+        """
+    @typing.overload
+    def clamp_min(self, min: bool | int | float) -> Tensor:
+        """
+        clamp(self, min=min).
+        """
+    @typing.overload
+    def clamp_min(self, min: Tensor) -> Tensor:
+        """
+        clamp(self, min=min) with a tensor bound (broadcast, promoted).
+        """
+    @typing.overload
+    def clamp_min_(self, min: bool | int | float) -> typing.Any:
+        """
+        In place: clamp(self, min=min).
+        """
+    @typing.overload
+    def clamp_min_(self, min: Tensor) -> typing.Any:
+        """
+        In place: clamp(self, min=min) with a tensor bound (broadcast, promoted).
         """
     @typing.overload
     def clip(self, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
@@ -757,10 +836,6 @@ class Tensor:
     @typing.overload
     def clip(self, min: typing.Any = None, max: typing.Any = None) -> Tensor:
         ...
-    def clip_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(clamp(self, ...)).
-        """
     def clone(self) -> Tensor:
         """
         A contiguous copy that stays in the graph.
@@ -837,6 +912,10 @@ class Tensor:
         """
         In place: self * pi / 180; integer and bool tensors compute in the default float dtype.
         """
+    def det(self) -> Tensor:
+        """
+        linalg.det.
+        """
     def detach(self) -> Tensor:
         """
         Same data (shared storage), cut from the graph.
@@ -857,10 +936,9 @@ class Tensor:
         """
         A view of the entries (i, i + offset) of dims dim1 and dim2, which are removed; the diagonal is the last dim.
         """
-    def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+    def diff(self, n: typing.SupportsInt | typing.SupportsIndex = 1, dim: typing.SupportsInt | typing.SupportsIndex = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
         """
-        The n-th forward difference along dim (prepend and append joined first); of a bool tensor,
-            whether neighbours differ (logical_xor), as PyTorch's.
+        The n-th forward difference along dim, prepend and append joined first; of a bool tensor, whether neighbours differ (logical_xor).
         """
     def digamma(self) -> Tensor:
         """
@@ -914,10 +992,6 @@ class Tensor:
     @typing.overload
     def divide(self, other: bool | int | float, *, rounding_mode: str | None) -> Tensor:
         ...
-    def divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(div(self, ...)).
-        """
     def dot(self, tensor: Tensor) -> Tensor:
         """
         The inner product of two 1-D tensors of one length (a 0-d tensor).
@@ -934,12 +1008,18 @@ class Tensor:
     @typing.overload
     def eq(self, other: bool | int | float) -> Tensor:
         ...
-    def eq_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def eq_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(eq(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self == other elementwise, as a bool tensor (NaN != NaN).
         """
-    def equal(self, other):
+    @typing.overload
+    def eq_(self, other: bool | int | float) -> typing.Any:
         ...
+    def equal(self, other: Tensor) -> bool:
+        """
+        Whether self and other have the same shape and equal elements (NaN is unequal).
+        """
     def erf(self) -> Tensor:
         """
         The Gauss error function (GELU's building block).
@@ -996,15 +1076,15 @@ class Tensor:
         """
         In place: e^self - 1, accurate for small self. Integer tensors compute in float32.
         """
-    def exponential_(self, lambd: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+    def exponential_(self, lambd: typing.SupportsFloat | typing.SupportsIndex = 1, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with Exp(lambd) draws: -log(1 - u) / lambd.
+        Fills self with draws of Exp(lambd): -log(1 - u) / lambd (floating tensors).
         """
     def fill_(self, value: typing.Any) -> typing.Any:
         ...
-    def fill_diagonal_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def fill_diagonal_(self, fill_value: bool | int | float, wrap: bool = False) -> typing.Any:
         """
-        In place: self.copy_(_fill_diagonal(self, ...)).
+        Sets the main diagonal (the elements whose indices are all equal) to fill_value; a tall matrix with wrap starts it again every columns + 1 rows, as PyTorch's.
         """
     def fix(self) -> Tensor:
         """
@@ -1092,14 +1172,17 @@ class Tensor:
     @typing.overload
     def ge(self, other: bool | int | float) -> Tensor:
         ...
-    def ge_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def ge_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(ge(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self >= other elementwise, as a bool tensor.
         """
-    def geometric_(self, p: float, *, generator: typing.Any = None) -> Tensor:
+    @typing.overload
+    def ge_(self, other: bool | int | float) -> typing.Any:
+        ...
+    def geometric_(self, p: typing.SupportsFloat | typing.SupportsIndex, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with the number of Bernoulli(p) trials up to the first success (1, 2, ...):
-            ceil(log(u) / log(1 - p)) for u uniform in (0, 1].
+        Fills self with the number of Bernoulli(p) trials up to the first success (1, 2, ...).
         """
     def geqrf(self) -> typing.Any:
         """
@@ -1109,14 +1192,38 @@ class Tensor:
         """
         The outer product of two 1-D tensors: out[i][j] = self[i] * vec2[j].
         """
-    def greater_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def greater(self, other: Tensor) -> Tensor:
         """
-        In place: self.copy_(gt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        self > other elementwise, as a bool tensor.
         """
-    def greater_equal_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def greater(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def greater_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(ge(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self > other elementwise, as a bool tensor.
         """
+    @typing.overload
+    def greater_(self, other: bool | int | float) -> typing.Any:
+        ...
+    @typing.overload
+    def greater_equal(self, other: Tensor) -> Tensor:
+        """
+        self >= other elementwise, as a bool tensor.
+        """
+    @typing.overload
+    def greater_equal(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def greater_equal_(self, other: Tensor) -> typing.Any:
+        """
+        In place: self >= other elementwise, as a bool tensor.
+        """
+    @typing.overload
+    def greater_equal_(self, other: bool | int | float) -> typing.Any:
+        ...
     @typing.overload
     def gt(self, other: Tensor) -> Tensor:
         """
@@ -1125,10 +1232,14 @@ class Tensor:
     @typing.overload
     def gt(self, other: bool | int | float) -> Tensor:
         ...
-    def gt_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def gt_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(gt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self > other elementwise, as a bool tensor.
         """
+    @typing.overload
+    def gt_(self, other: bool | int | float) -> typing.Any:
+        ...
     def half(self) -> Tensor:
         ...
     def heaviside(self, values: Tensor) -> Tensor:
@@ -1211,9 +1322,13 @@ class Tensor:
         """
         In place: index_fill with a number (cast to self's dtype).
         """
-    def index_put_(self, indices: typing.Any, values: typing.Any, accumulate: bool = False) -> Tensor:
+    def index_put(self, indices: collections.abc.Sequence[Tensor], values: Tensor, accumulate: bool = False) -> Tensor:
         """
-        self[indices] = values (+= with accumulate, where repeated indices add up), in place.
+        A copy of self with self[indices] = values (+= with accumulate).
+        """
+    def index_put_(self, indices: collections.abc.Sequence[Tensor], values: Tensor, accumulate: bool = False) -> typing.Any:
+        """
+        In place: self[indices] = values, or += with accumulate (where repeated indices add up).
         """
     def index_reduce(self, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
         """
@@ -1229,13 +1344,17 @@ class Tensor:
         """
     def int(self) -> Tensor:
         ...
+    def inverse(self) -> Tensor:
+        """
+        linalg.inv.
+        """
     def is_complex(self) -> bool:
         ...
     def is_contiguous(self) -> bool:
         ...
     def is_floating_point(self) -> bool:
         ...
-    def is_pinned(self, device = None) -> bool:
+    def is_pinned(self, device: typing.Any = None) -> bool:
         """
         False: Ember never allocates page-locked memory.
         """
@@ -1279,10 +1398,14 @@ class Tensor:
     @typing.overload
     def le(self, other: bool | int | float) -> Tensor:
         ...
-    def le_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def le_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(le(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self <= other elementwise, as a bool tensor.
         """
+    @typing.overload
+    def le_(self, other: bool | int | float) -> typing.Any:
+        ...
     @typing.overload
     def lerp(self, end: Tensor, weight: Tensor) -> Tensor:
         """
@@ -1303,14 +1426,38 @@ class Tensor:
         """
         In place: lerp with a number weight (gradients grad (1 - weight) and grad weight).
         """
-    def less_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def less(self, other: Tensor) -> Tensor:
         """
-        In place: self.copy_(lt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        self < other elementwise, as a bool tensor.
         """
-    def less_equal_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def less(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def less_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(le(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self < other elementwise, as a bool tensor.
         """
+    @typing.overload
+    def less_(self, other: bool | int | float) -> typing.Any:
+        ...
+    @typing.overload
+    def less_equal(self, other: Tensor) -> Tensor:
+        """
+        self <= other elementwise, as a bool tensor.
+        """
+    @typing.overload
+    def less_equal(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def less_equal_(self, other: Tensor) -> typing.Any:
+        """
+        In place: self <= other elementwise, as a bool tensor.
+        """
+    @typing.overload
+    def less_equal_(self, other: bool | int | float) -> typing.Any:
+        ...
     def lgamma(self) -> Tensor:
         """
         log |Gamma(self)|: +inf at 0 and the negative integers. Integer tensors compute in float32. Gradient: digamma(self).
@@ -1351,9 +1498,9 @@ class Tensor:
         """
         In place: Natural logarithm: log(0) = -inf, log(x < 0) = nan.
         """
-    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: typing.Any = None) -> Tensor:
+    def log_normal_(self, mean: typing.SupportsFloat | typing.SupportsIndex = 1, std: typing.SupportsFloat | typing.SupportsIndex = 2, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with exp(N(mean, std^2)) draws.
+        Fills self with exp of draws of N(mean, std^2) (floating tensors).
         """
     def log_softmax(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
@@ -1363,37 +1510,41 @@ class Tensor:
         """
         log(cumsum(exp(self))) along dim without overflow; floating tensors only.
         """
+    def logdet(self) -> Tensor:
+        """
+        log det(self): NaN where the determinant is negative, -inf where it is 0.
+        """
     def logical_and(self, other: Tensor) -> Tensor:
         """
         Nonzero-ness of self and other combined (any dtypes, broadcast).
         """
-    def logical_and_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def logical_and_(self, other: Tensor) -> typing.Any:
         """
-        In place, outside the graph: self.copy_(logical_and(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
+        In place: Nonzero-ness of self and other combined (any dtypes, broadcast).
         """
     def logical_not(self) -> Tensor:
         """
         True where self is zero (any dtype; NaN is nonzero).
         """
-    def logical_not_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def logical_not_(self) -> typing.Any:
         """
-        In place, outside the graph: self.copy_(logical_not(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
+        In place: True where self is zero (any dtype; NaN is nonzero).
         """
     def logical_or(self, other: Tensor) -> Tensor:
         """
         Nonzero-ness of self or other (any dtypes, broadcast).
         """
-    def logical_or_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def logical_or_(self, other: Tensor) -> typing.Any:
         """
-        In place, outside the graph: self.copy_(logical_or(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
+        In place: Nonzero-ness of self or other (any dtypes, broadcast).
         """
     def logical_xor(self, other: Tensor) -> Tensor:
         """
         (self != 0) xor (other != 0), broadcast; bool.
         """
-    def logical_xor_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def logical_xor_(self, other: Tensor) -> typing.Any:
         """
-        In place, outside the graph: self.copy_(logical_xor(self, ...)). As PyTorch's ops without a derivative: self keeps its history (a leaf that requires grad stays one), so a gradient passes through as if the op were not there.
+        In place: (self != 0) xor (other != 0), broadcast; bool.
         """
     def logit(self, eps: typing.SupportsFloat | typing.SupportsIndex | None = None) -> Tensor:
         """
@@ -1417,19 +1568,21 @@ class Tensor:
     @typing.overload
     def lt(self, other: bool | int | float) -> Tensor:
         ...
-    def lt_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def lt_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(lt(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self < other elementwise, as a bool tensor.
         """
-    def map2_(self, x: Tensor, y: Tensor, callable: typing.Callable[[typing.Any, typing.Any, typing.Any], typing.Any]) -> Tensor:
+    @typing.overload
+    def lt_(self, other: bool | int | float) -> typing.Any:
+        ...
+    def map2_(self, x: Tensor, y: Tensor, callable: typing.Any) -> typing.Any:
         """
-        In place: every element s becomes callable(s, a, b), a and b the elements of x and y (broadcast
-            to self's shape) at the same position. Slow: CPU only.
+        In place: every element s becomes callable(s, a, b), a and b x's and y's (broadcast). Slow: CPU only.
         """
-    def map_(self, tensor: Tensor, callable: typing.Callable[[typing.Any, typing.Any], typing.Any]) -> Tensor:
+    def map_(self, tensor: Tensor, callable: typing.Any) -> typing.Any:
         """
-        In place: every element x becomes callable(x, y), y the element of `tensor` (broadcast to self's
-            shape) at the same position. Slow: CPU only.
+        In place: every element x becomes callable(x, y), y tensor's (broadcast) at its position. Slow: CPU only.
         """
     @typing.overload
     def masked_fill(self, mask: Tensor, value: bool | int | float) -> Tensor:
@@ -1466,6 +1619,14 @@ class Tensor:
     def matmul(self, other: Tensor) -> Tensor:
         """
         Matrix product with PyTorch's rules: 1-D operands get a dim added (and removed again), N-D operands multiply their last two dims batched over the broadcast of the rest.
+        """
+    def matrix_exp(self) -> Tensor:
+        """
+        linalg.matrix_exp.
+        """
+    def matrix_power(self, n: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+        """
+        linalg.matrix_power.
         """
     @typing.overload
     def max(self) -> Tensor:
@@ -1561,10 +1722,6 @@ class Tensor:
     @typing.overload
     def multiply(self, other: bool | int | float) -> Tensor:
         ...
-    def multiply_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(mul(self, ...)).
-        """
     def mv(self, vec: Tensor) -> Tensor:
         """
         [n, m] @ [m] -> [n].
@@ -1607,10 +1764,14 @@ class Tensor:
     @typing.overload
     def ne(self, other: bool | int | float) -> Tensor:
         ...
-    def ne_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def ne_(self, other: Tensor) -> typing.Any:
         """
-        In place: self.copy_(ne(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        In place: self != other elementwise, as a bool tensor.
         """
+    @typing.overload
+    def ne_(self, other: bool | int | float) -> typing.Any:
+        ...
     def neg(self) -> Tensor:
         """
         -self; bool tensors are refused (use logical_not).
@@ -1629,13 +1790,13 @@ class Tensor:
         """
     def nelement(self) -> int:
         ...
-    def new_empty(self, *size: typing.Any, dtype: typing.Any = None, device: typing.Any = None, requires_grad: bool = False) -> Tensor:
+    def new_empty(self, *args, dtype: _dtype | None = None, device: typing.Any = None, requires_grad: bool = False) -> Tensor:
         ...
     def new_full(self, size: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], fill_value: bool | int | float) -> Tensor:
         ...
     def new_ones(self, *args) -> Tensor:
         ...
-    def new_tensor(self, data: typing.Any, dtype: typing.Any = None, device: typing.Any = None, requires_grad: bool = False) -> Tensor:
+    def new_tensor(self, data: typing.Any, dtype: _dtype | None = None, device: typing.Any = None, requires_grad: bool = False) -> Tensor:
         ...
     def new_zeros(self, *args) -> Tensor:
         ...
@@ -1653,14 +1814,26 @@ class Tensor:
         """
         torch.norm's matrix orders: "fro", the 2-norm of the entries over dim (at most two dims; every entry when None), and "nuc", the nuclear norm of the matrices over dim (the last two when None). dtype casts self first.
         """
-    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+    def normal_(self, mean: typing.SupportsFloat | typing.SupportsIndex = 0, std: typing.SupportsFloat | typing.SupportsIndex = 1, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with N(mean, std^2) draws.
+        Fills self with draws of N(mean, std^2) (floating tensors).
         """
-    def not_equal_(self, other: typing.Any) -> Tensor:
+    @typing.overload
+    def not_equal(self, other: Tensor) -> Tensor:
         """
-        In place: self.copy_(ne(self, other)), 1 and 0 in self's dtype; both operands get a zero gradient, as PyTorch's.
+        self != other elementwise, as a bool tensor.
         """
+    @typing.overload
+    def not_equal(self, other: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def not_equal_(self, other: Tensor) -> typing.Any:
+        """
+        In place: self != other elementwise, as a bool tensor.
+        """
+    @typing.overload
+    def not_equal_(self, other: bool | int | float) -> typing.Any:
+        ...
     def numel(self) -> int:
         ...
     def numpy(self, force: bool = False) -> numpy.ndarray:
@@ -1678,15 +1851,21 @@ class Tensor:
         """
         A view with the dims reordered: permute(0, 2, 1).
         """
-    def pin_memory(self, device = None) -> Tensor:
+    def pin_memory(self, device: typing.Any = None) -> typing.Any:
         """
-        torch.Tensor.pin_memory: see the module docstring (raises without a CUDA device).
+        The tensor itself where a CUDA device exists (raises without one, as torch's).
         """
-    def polygamma(self, n):
-        ...
-    def polygamma_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
+    def pinverse(self, rcond: typing.SupportsFloat | typing.SupportsIndex = 1e-15) -> Tensor:
         """
-        In place: self.copy_(<lambda>(self, ...)).
+        linalg.pinv with rtol = rcond.
+        """
+    def polygamma(self, n: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+        """
+        polygamma(n, self): Tensor.polygamma(n) and polygamma_(n).
+        """
+    def polygamma_(self, n: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        """
+        In place: polygamma(n, self): Tensor.polygamma(n) and polygamma_(n).
         """
     @typing.overload
     def pow(self, exponent: Tensor) -> Tensor:
@@ -1728,6 +1907,10 @@ class Tensor:
         """
         In place: A copy of self with its elements at the flat row-major positions index (negative ones count from the end) set to source's, in order, or with accumulate added to (repeated positions add up).
         """
+    def qr(self, some: bool = True) -> typing.Any:
+        """
+        linalg.qr with mode 'reduced' (some) or 'complete'.
+        """
     @typing.overload
     def quantile(self, q: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
         """
@@ -1744,10 +1927,9 @@ class Tensor:
         """
         In place: self * 180 / pi; integer and bool tensors compute in the default float dtype.
         """
-    def random_(self, from_: int = 0, to: int | None = None, *, generator: typing.Any = None) -> Tensor:
+    def random_(self, from_: typing.SupportsInt | typing.SupportsIndex = 0, to: typing.SupportsInt | typing.SupportsIndex | None = None, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with integers drawn uniformly from [from_, to - 1] (to: the dtype's largest exact integer
-            + 1 when None; random_(to) is random_(0, to)).
+        Fills self with integers drawn uniformly from [from_, to); random_(n) draws from [0, n), random_() from 0 to the largest integer self's dtype holds exactly (2^24 for float32), as PyTorch's.
         """
     def reciprocal(self) -> Tensor:
         """
@@ -1909,9 +2091,9 @@ class Tensor:
         """
         Entry index of dim, that dim removed, as a view.
         """
-    def share_memory_(self) -> Tensor:
+    def share_memory_(self) -> typing.Any:
         """
-        Marks the tensor shared (see the module docstring) and returns it.
+        Marks the tensor shared and returns it.
         """
     def short(self) -> Tensor:
         ...
@@ -1963,6 +2145,10 @@ class Tensor:
         """
         The shape as a tuple, or the size of one dim.
         """
+    def slogdet(self) -> typing.Any:
+        """
+        linalg.slogdet.
+        """
     def softmax(self, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
         """
         exp(self) / sum(exp(self)) along dim, computed stably, in dtype when given (self cast first). Floating tensors only.
@@ -1979,8 +2165,10 @@ class Tensor:
     @typing.overload
     def split(self, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         ...
-    def split_with_sizes(self, split_sizes, dim = 0):
-        ...
+    def split_with_sizes(self, split_sizes: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+        """
+        Views with the given sizes along dim; they must add up to self.size(dim).
+        """
     def sqrt(self) -> Tensor:
         """
         Square root (nan below 0).
@@ -2029,7 +2217,14 @@ class Tensor:
         """
         self - alpha * other for a Python number other.
         """
-    def sub_(self, other: typing.Any, *, alpha: typing.Any = 1) -> Tensor:
+    @typing.overload
+    def sub_(self, other: typing.Any) -> typing.Any:
+        ...
+    @typing.overload
+    def sub_(self, other: Tensor, *, alpha: typing.Any) -> typing.Any:
+        ...
+    @typing.overload
+    def sub_(self, other: bool | int | float, *, alpha: typing.Any) -> typing.Any:
         ...
     @typing.overload
     def subtract(self, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
@@ -2041,17 +2236,17 @@ class Tensor:
         """
         self - alpha * other for a Python number other.
         """
-    def subtract_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(_subtract(self, ...)).
-        """
     def sum(self, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
         """
         Sum over dim (every dim when empty), computed in dtype when given. Integer and bool sums accumulate in int64.
         """
-    def sum_to_size(self, *size: typing.Any) -> Tensor:
+    def sum_to_size(self, *args) -> Tensor:
         """
-        self summed to `size`, which it broadcasts to (the dims that are 1 there, and leading ones).
+        self summed to `size`, which self must broadcast from (the dims that are 1 there, and leading ones).
+        """
+    def svd(self, some: bool = True, compute_uv: bool = True) -> typing.Any:
+        """
+        (U, S, V) with self = U diag(S) V^T (V, not linalg.svd's Vh); some=False gives the full U and V. Without compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's.
         """
     def swapaxes(self, axis0: typing.SupportsInt | typing.SupportsIndex, axis1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -2106,8 +2301,10 @@ class Tensor:
         """
         self repeated dims[d] times along each dim; fewer dims than self.dim() count from the right (PyTorch's rule), more add leading dims.
         """
-    def to(self, *args: typing.Any, non_blocking: bool = False, copy: bool = False, memory_format: typing.Any = None, **kwargs: typing.Any) -> Tensor:
-        ...
+    def to(self, *args, **kwargs) -> Tensor:
+        """
+        A copy in another dtype and/or on another device (the tensor itself if already so; copy=True copies anyway): to(dtype), to(device, dtype), to(other).
+        """
     def tolist(self) -> typing.Any:
         """
         The values as nested Python lists (a number for a 0-d tensor).
@@ -2150,10 +2347,6 @@ class Tensor:
     @typing.overload
     def true_divide(self, other: bool | int | float) -> Tensor:
         ...
-    def true_divide_(self, *args: typing.Any, **kwargs: typing.Any) -> Tensor:
-        """
-        In place: self.copy_(true_divide(self, ...)).
-        """
     def trunc(self) -> Tensor:
         """
         self rounded toward zero; integer tensors as they are. Gradient zero.
@@ -2164,8 +2357,10 @@ class Tensor:
         """
     def type(self, dtype: _dtype | None = None) -> typing.Any:
         ...
-    def type_as(self, other):
-        ...
+    def type_as(self, other: Tensor) -> Tensor:
+        """
+        self in other's dtype, on other's device.
+        """
     def unbind(self, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
         """
         Every entry of dim, as views (select).
@@ -2174,15 +2369,17 @@ class Tensor:
         """
         self with dim split into sizes; one size may be -1 (inferred from the others, while that is determined: not where another size is 0).
         """
-    def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+    def unfold(self, dimension: typing.SupportsInt | typing.SupportsIndex, size: typing.SupportsInt | typing.SupportsIndex, step: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
-        A view of the windows of `size` elements every `step` along dimension: that dim counts the
-            windows, a new last dim holds each one's elements (an as_strided view, as PyTorch's; windows that
-            overlap share elements, so write into a clone).
+        A view of the windows of `size` elements every `step` along dimension: that dim counts the windows, a new last dim holds each one's elements (windows that overlap share elements).
         """
-    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator: typing.Any = None) -> Tensor:
+    def uniform_(self, from_: typing.SupportsFloat | typing.SupportsIndex = 0, to: typing.SupportsFloat | typing.SupportsIndex = 1, *, generator: Generator | None = None) -> typing.Any:
         """
-        Fills with U[a, b) draws (PyTorch's from_ and to).
+        Fills self with draws of U[from_, to) (floating tensors; PyTorch's `from`).
+        """
+    def unique(self, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
+        """
+        The distinct values (ascending), with their inverse indices and counts when asked.
         """
     def unsqueeze(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         """
@@ -2255,7 +2452,7 @@ class Tensor:
     def grad_fn(self) -> Node:
         ...
     @property
-    def imag(self):
+    def imag(self) -> Tensor:
         ...
     @property
     def is_cuda(self) -> bool:
@@ -2267,8 +2464,10 @@ class Tensor:
     def itemsize(self) -> int:
         ...
     @property
-    def mT(self):
-        ...
+    def mT(self) -> Tensor:
+        """
+        The last two dims swapped (a batch of matrices transposed).
+        """
     @property
     def nbytes(self) -> int:
         ...
@@ -2276,7 +2475,7 @@ class Tensor:
     def ndim(self) -> int:
         ...
     @property
-    def real(self):
+    def real(self) -> Tensor:
         ...
     @property
     def requires_grad(self) -> bool:
@@ -2396,6 +2595,8 @@ def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> 
     """
     Waits for the kernels queued on cuda:index (-1: every device).
     """
+def _cuda_target(device: typing.Any = None) -> device:
+    ...
 def _hardtanh(input: Tensor, min_val: typing.SupportsFloat | typing.SupportsIndex = -1.0, max_val: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> Tensor:
     """
     input clamped to [min_val, max_val] in one pass; its gradient passes strictly between the bounds (and at NaN), 0 at and past them, as PyTorch's hardtanh. An integer tensor is clamped to the bounds truncated to integers and stays integer; bool is refused, and so is min_val > max_val.
@@ -2480,6 +2681,8 @@ def _linalg_vector_norm(x: Tensor, ord: typing.SupportsFloat | typing.SupportsIn
     """
     (sum |x|^ord)^(1/ord) over dim (torch.linalg.vector_norm).
     """
+def _rebuild_tensor(arg0: typing.Any, arg1: typing.Any, arg2: bool, arg3: bool, arg4: typing.Any) -> typing.Any:
+    ...
 def _set_autocast_state(device_type: str, enabled: bool, dtype: _dtype, cache_enabled: bool) -> None:
     ...
 def _set_conv_winograd(enabled: bool) -> None:
@@ -2521,10 +2724,6 @@ def _tensordot(a: Tensor, b: Tensor, dims_a: typing.Any, dims_b: typing.Any) -> 
 def _throw(kind: str, message: str) -> None:
     """
     Throws the named ember exception (tests the mapping).
-    """
-def _unique(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[Tensor, Tensor, Tensor]:
-    """
-    (values, inverse, counts): the distinct values of input ascending (with dim, the distinct slices along dim in lexicographic order), where each entry (slice) sits among them, and how often each occurs; inverse and counts are empty unless asked for. Python's unique picks the parts.
     """
 def abs(input: Tensor) -> Tensor:
     """
@@ -2584,6 +2783,10 @@ def all(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, keepdim: 
 def all(input: Tensor, dim: typing.Any, keepdim: bool = False) -> Tensor:
     """
     all over the dims given (every dim when None; an empty list reduces none: each entry's truth).
+    """
+def allclose(input: Tensor, other: Tensor, rtol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-08, equal_nan: bool = False) -> bool:
+    """
+    Whether isclose holds everywhere (input and other broadcast).
     """
 def amax(input: Tensor, dim: typing.Any = (), keepdim: bool = False) -> Tensor:
     """
@@ -2774,6 +2977,10 @@ def ceil(input: Tensor) -> Tensor:
     """
     The smallest integer >= input; integer tensors as they are. Gradient zero.
     """
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    """
+    linalg.cholesky (PyTorch's older form, upper positional).
+    """
 def chunk(input: Tensor, chunks: typing.SupportsInt | typing.SupportsIndex, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     """
     split into pieces of ceil(size / chunks): at most chunks views.
@@ -2791,6 +2998,26 @@ def clamp(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -
 @typing.overload
 def clamp(input: Tensor, min: typing.Any = None, max: typing.Any = None) -> Tensor:
     ...
+@typing.overload
+def clamp_max(input: Tensor, max: bool | int | float) -> Tensor:
+    """
+    clamp(input, max=max).
+    """
+@typing.overload
+def clamp_max(input: Tensor, max: Tensor) -> Tensor:
+    """
+    clamp(input, max=max) with a tensor bound (broadcast, promoted).
+    """
+@typing.overload
+def clamp_min(input: Tensor, min: bool | int | float) -> Tensor:
+    """
+    clamp(input, min=min).
+    """
+@typing.overload
+def clamp_min(input: Tensor, min: Tensor) -> Tensor:
+    """
+    clamp(input, min=min) with a tensor bound (broadcast, promoted).
+    """
 @typing.overload
 def clip(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
     """
@@ -2880,6 +3107,10 @@ def deg2rad(input: Tensor) -> Tensor:
     """
     input * pi / 180; integer and bool tensors compute in the default float dtype.
     """
+def det(input: Tensor) -> Tensor:
+    """
+    linalg.det.
+    """
 def diag(input: Tensor, diagonal: typing.SupportsInt | typing.SupportsIndex = 0) -> Tensor:
     """
     A 1-D tensor made the given diagonal of a square matrix, or a copy of a 2-D tensor's diagonal.
@@ -2891,6 +3122,10 @@ def diag_embed(input: Tensor, offset: typing.SupportsInt | typing.SupportsIndex 
 def diagonal(input: Tensor, offset: typing.SupportsInt | typing.SupportsIndex = 0, dim1: typing.SupportsInt | typing.SupportsIndex = 0, dim2: typing.SupportsInt | typing.SupportsIndex = 1) -> Tensor:
     """
     A view of the entries (i, i + offset) of dims dim1 and dim2, which are removed; the diagonal is the last dim.
+    """
+def diff(input: Tensor, n: typing.SupportsInt | typing.SupportsIndex = 1, dim: typing.SupportsInt | typing.SupportsIndex = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+    """
+    The n-th forward difference along dim, prepend and append joined first; of a bool tensor, whether neighbours differ (logical_xor).
     """
 def digamma(input: Tensor) -> Tensor:
     """
@@ -2962,6 +3197,10 @@ def eq(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def eq(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def equal(input: Tensor, other: Tensor) -> bool:
+    """
+    Whether input and other have the same shape and equal elements (NaN is unequal).
+    """
 def erf(input: Tensor) -> Tensor:
     """
     The Gauss error function (GELU's building block).
@@ -2988,6 +3227,10 @@ def expm1(input: Tensor) -> Tensor:
     """
 def eye(n: typing.SupportsInt | typing.SupportsIndex, m: typing.SupportsInt | typing.SupportsIndex | None = None, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     ...
+def fill_diagonal_(input: Tensor, fill_value: bool | int | float, wrap: bool = False) -> Tensor:
+    """
+    Sets the main diagonal (the elements whose indices are all equal) to fill_value; a tall matrix with wrap starts it again every columns + 1 rows, as PyTorch's.
+    """
 def fix(input: Tensor) -> Tensor:
     """
     input rounded toward zero; integer tensors as they are. Gradient zero.
@@ -3082,6 +3325,26 @@ def get_num_threads() -> int:
     """
     Threads Ember's CPU ops use, the caller included (default: OMP_NUM_THREADS, else the CPUs this process may run on).
     """
+def get_printoptions() -> dict:
+    """
+    The print options as a dict, which set_printoptions(**options) restores.
+    """
+@typing.overload
+def greater(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input > other elementwise, as a bool tensor.
+    """
+@typing.overload
+def greater(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def greater_equal(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input >= other elementwise, as a bool tensor.
+    """
+@typing.overload
+def greater_equal(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
 def group_norm(input: Tensor, num_groups: typing.SupportsInt | typing.SupportsIndex, weight: Tensor | None = None, bias: Tensor | None = None, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
     Normalizes each sample over groups of num_groups consecutive channels (and the spatial dims) of [N, C, *], then scales by weight [C] and adds bias [C].
@@ -3154,6 +3417,10 @@ def index_fill(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, in
     """
     index_fill with a number (cast to input's dtype).
     """
+def index_put(input: Tensor, indices: collections.abc.Sequence[Tensor], values: Tensor, accumulate: bool = False) -> Tensor:
+    """
+    A copy of input with input[indices] = values (+= with accumulate).
+    """
 def index_reduce(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
     """
     A copy of input with source.select(dim, i) reduced into input.select(dim, index[i]) for every i, by "prod", "mean", "amax" or "amin" (scatter_reduce with index spread over source's other dims).
@@ -3165,6 +3432,10 @@ def index_select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None, weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
     Normalizes each channel of each sample of [N, C, *] over the spatial dims (use_input_stats, updating the running statistics averaged over the batch) or with the running statistics.
+    """
+def inverse(input: Tensor) -> Tensor:
+    """
+    linalg.inv.
     """
 def isclose(input: Tensor, other: Tensor, rtol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-08, equal_nan: bool = False) -> Tensor:
     """
@@ -3216,6 +3487,22 @@ def lerp(input: Tensor, end: Tensor, weight: bool | int | float) -> Tensor:
     """
     lerp with a number weight (gradients grad (1 - weight) and grad weight).
     """
+@typing.overload
+def less(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input < other elementwise, as a bool tensor.
+    """
+@typing.overload
+def less(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+@typing.overload
+def less_equal(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input <= other elementwise, as a bool tensor.
+    """
+@typing.overload
+def less_equal(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
 def lgamma(input: Tensor) -> Tensor:
     """
     log |Gamma(input)|: +inf at 0 and the negative integers. Integer tensors compute in float32. Gradient: digamma(input).
@@ -3245,6 +3532,10 @@ def log_softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *
 def logcumsumexp(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     log(cumsum(exp(input))) along dim without overflow; floating tensors only.
+    """
+def logdet(input: Tensor) -> Tensor:
+    """
+    log det(input): NaN where the determinant is negative, -inf where it is 0.
     """
 def logical_and(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -3321,6 +3612,14 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """
     Matrix product with PyTorch's rules: 1-D operands get a dim added (and removed again), N-D operands multiply their last two dims batched over the broadcast of the rest.
+    """
+def matrix_exp(input: Tensor) -> Tensor:
+    """
+    linalg.matrix_exp.
+    """
+def matrix_power(input: Tensor, n: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
+    """
+    linalg.matrix_power.
     """
 @typing.overload
 def max(input: Tensor) -> Tensor:
@@ -3476,6 +3775,14 @@ def norm(input: Tensor, p: str, dim: typing.Any = None, keepdim: bool = False, *
     """
     torch.norm's matrix orders: "fro", the 2-norm of the entries over dim (at most two dims; every entry when None), and "nuc", the nuclear norm of the matrices over dim (the last two when None). dtype casts input first.
     """
+@typing.overload
+def not_equal(input: Tensor, other: Tensor) -> Tensor:
+    """
+    input != other elementwise, as a bool tensor.
+    """
+@typing.overload
+def not_equal(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
 def one_hot(input: Tensor, num_classes: typing.SupportsInt | typing.SupportsIndex = -1) -> Tensor:
     """
     int64 [..., num_classes] with a 1 at each entry's class (num_classes -1: max + 1); classes must be in [0, num_classes).
@@ -3497,6 +3804,10 @@ def pad(input: Tensor, pad: typing.Any, mode: str = 'constant', value: bool | in
 def permute(input: Tensor, dims: typing.Any) -> Tensor:
     """
     A view with the dims reordered: permute(0, 2, 1).
+    """
+def pinverse(input: Tensor, rcond: typing.SupportsFloat | typing.SupportsIndex = 1e-15) -> Tensor:
+    """
+    linalg.pinv with rtol = rcond.
     """
 def polygamma(n: typing.SupportsInt | typing.SupportsIndex, self: Tensor) -> Tensor:
     """
@@ -3536,6 +3847,10 @@ def promote_types(type1: _dtype, type2: _dtype) -> _dtype:
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """
     A copy of input with its elements at the flat row-major positions index (negative ones count from the end) set to source's, in order, or with accumulate added to (repeated positions add up).
+    """
+def qr(input: Tensor, some: bool = True) -> typing.Any:
+    """
+    linalg.qr with mode 'reduced' (some) or 'complete'.
     """
 @typing.overload
 def quantile(input: Tensor, q: Tensor, dim: typing.SupportsInt | typing.SupportsIndex | None = None, keepdim: bool = False, *, interpolation: str = 'linear') -> Tensor:
@@ -3738,6 +4053,12 @@ def set_num_threads(threads: typing.SupportsInt | typing.SupportsIndex) -> None:
     """
     Sets the number of threads Ember's CPU ops use (at least 1).
     """
+def set_printoptions(precision: typing.SupportsInt | typing.SupportsIndex | None = None, threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, edgeitems: typing.SupportsInt | typing.SupportsIndex | None = None, linewidth: typing.SupportsInt | typing.SupportsIndex | None = None, profile: str | None = None, sci_mode: bool | None = None) -> None:
+    """
+    How tensors print from now on (torch.set_printoptions): `profile` ("default", "short", "full")
+    sets the first four options, then each option given overrides it. sci_mode=None (also when left out)
+    lets each tensor choose its notation; True or False forces it.
+    """
 def sigmoid(input: Tensor) -> Tensor:
     """
     1 / (1 + e^-input); integer tensors compute in float32.
@@ -3762,6 +4083,10 @@ def sinh(input: Tensor) -> Tensor:
     """
     Hyperbolic sine. Integer tensors compute in float32.
     """
+def slogdet(input: Tensor) -> typing.Any:
+    """
+    linalg.slogdet.
+    """
 def softmax(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, *, dtype: _dtype | None = None) -> Tensor:
     """
     exp(input) / sum(exp(input)) along dim, computed stably, in dtype when given (input cast first). Floating tensors only.
@@ -3778,6 +4103,10 @@ def split(input: Tensor, split_size_or_sections: typing.SupportsInt | typing.Sup
 @typing.overload
 def split(input: Tensor, split_size_or_sections: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[Tensor, ...]:
     ...
+def split_with_sizes(input: Tensor, split_sizes: typing.Any, dim: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple:
+    """
+    Views with the given sizes along dim; they must add up to input.size(dim).
+    """
 def sqrt(input: Tensor) -> Tensor:
     """
     Square root (nan below 0).
@@ -3831,6 +4160,14 @@ def subtract(input: Tensor, other: bool | int | float, *, alpha: bool | int | fl
 def sum(input: Tensor, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
     """
     Sum over dim (every dim when empty), computed in dtype when given. Integer and bool sums accumulate in int64.
+    """
+def sum_to_size(input: Tensor, size: typing.Any) -> Tensor:
+    """
+    input summed to `size`, which input must broadcast from (the dims that are 1 there, and leading ones).
+    """
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> typing.Any:
+    """
+    (U, S, V) with input = U diag(S) V^T (V, not linalg.svd's Vh); some=False gives the full U and V. Without compute_uv, U and V are zero-filled m x m and n x n matrices, as PyTorch's.
     """
 def swapaxes(input: Tensor, axis0: typing.SupportsInt | typing.SupportsIndex, axis1: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
@@ -3910,6 +4247,10 @@ def unbind(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex = 0) ->
 def unflatten(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, sizes: typing.Any) -> Tensor:
     """
     input with dim split into sizes; one size may be -1 (inferred from the others, while that is determined: not where another size is 0).
+    """
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
+    """
+    The distinct values of input (ascending), with their inverse indices and counts when asked.
     """
 def unsqueeze(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """

@@ -25,7 +25,6 @@ from . import functional, init, utils  # noqa: F401,E402
 from ._more_layers import *  # noqa: F401,F403,E402  (Softmax2d, ChannelShuffle, Dropout1d/3d, BatchNorm3d, ...)
 from ._lazy_linear import LazyLinear  # noqa: F401,E402
 from ._sync_batchnorm import SyncBatchNorm  # noqa: F401,E402  (statistics over ember.distributed ranks)
-from . import _from_pretrained  # noqa: F401,E402  (Embedding.from_pretrained, EmbeddingBag.from_pretrained)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402
 from . import parallel  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402

@@ -575,12 +575,12 @@ class Embedding(Module):
     """
     A lookup table of num_embeddings vectors (torch.nn.Embedding).
     """
-    @classmethod
-    def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx = None, max_norm = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
+    @staticmethod
+    def from_pretrained(*args, **kwargs):
         """
-        An Embedding whose weight is `embeddings` [num_embeddings, embedding_dim] itself (shared, as
-            PyTorch's), trainable unless freeze. padding_idx only keeps that row's gradient at zero: the row is
-            not cleared, as in PyTorch.
+        (cls: object, embeddings: ember._C.Tensor, freeze: bool = True, padding_idx: object = None, max_norm: object = None, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> object
+        
+        An Embedding whose weight is embeddings [num_embeddings, embedding_dim], trainable unless freeze.
         """
     def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...
@@ -1719,10 +1719,12 @@ class EmbeddingBag(Module):
     """
     Sums, means or maxima of bags of embeddings (torch.nn.EmbeddingBag).
     """
-    @classmethod
-    def from_pretrained(cls, embeddings, freeze: bool = True, max_norm = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, include_last_offset: bool = False, padding_idx = None):
+    @staticmethod
+    def from_pretrained(*args, **kwargs):
         """
-        An EmbeddingBag over `embeddings` [num_embeddings, embedding_dim] (shared), trainable unless freeze.
+        (cls: object, embeddings: ember._C.Tensor, freeze: bool = True, max_norm: object = None, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, include_last_offset: bool = False, padding_idx: object = None) -> object
+        
+        An EmbeddingBag over embeddings [num_embeddings, embedding_dim] (shared), trainable unless freeze.
         """
     def __init__(self, num_embeddings: typing.SupportsInt | typing.SupportsIndex, embedding_dim: typing.SupportsInt | typing.SupportsIndex, max_norm: typing.Any = None, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0, scale_grad_by_freq: bool = False, mode: str = 'mean', sparse: bool = False, _weight: ember._C.Tensor | None = None, include_last_offset: bool = False, padding_idx: typing.SupportsInt | typing.SupportsIndex | None = None, device: typing.Any = None, dtype: typing.Any = None) -> None:
         ...

@@ -348,8 +348,7 @@ class ModuleMethods:
         return self.to("cpu")
 
     def cuda(self, device: "int | str | None" = None) -> "Module":
-        from ..._tensor import cuda_device
-        return self.to(cuda_device(device))
+        return self.to(_C._cuda_target(device))
 
 
 def _initialized(m) -> bool:
