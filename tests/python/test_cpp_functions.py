@@ -46,7 +46,7 @@ FORWARDS = {
 
 # Still composed in Python; each is to move into the C++ op table (issue 30).
 NOT_YET_IN_CPP = {
-    "ember.nn.functional": {"affine_grid", "grid_sample", "multi_head_attention_forward"},
+    "ember.nn.functional": {"multi_head_attention_forward"},
 }
 
 MODULES = {"ember": ember, "ember.linalg": ember.linalg, "ember.special": ember.special, "ember.nn.functional": F}

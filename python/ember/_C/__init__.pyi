@@ -2537,6 +2537,10 @@ class RemovableHandle:
         ...
     def remove(self) -> None:
         ...
+def _affine_grid(theta: Tensor, size: typing.Any, align_corners: bool | None = None) -> Tensor:
+    """
+    The sampling grid [N, H, W, 2] of the affine maps theta [N, 2, 3] for an output of size [N, C, H, W]: grid[n, h, w] = theta[n] @ (x_w, y_h, 1), x and y the pixel centres in [-1, 1] (the corners with align_corners).
+    """
 def _autocast_any_enabled() -> bool:
     ...
 def _autocast_call(op: str, fn: collections.abc.Callable, *args, **kwargs) -> typing.Any:
@@ -2597,6 +2601,10 @@ def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> 
     """
 def _cuda_target(device: typing.Any = None) -> device:
     ...
+def _grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear', padding_mode: str = 'zeros', align_corners: bool | None = None) -> Tensor:
+    """
+    output[n, c, h, w] = input[n, c] sampled at grid[n, h, w] = (x, y) in [-1, 1], bilinear or nearest (half to even); outside the input zeros, the border's value or the reflection's. Both input and grid get gradients.
+    """
 def _hardtanh(input: Tensor, min_val: typing.SupportsFloat | typing.SupportsIndex = -1.0, max_val: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> Tensor:
     """
     input clamped to [min_val, max_val] in one pass; its gradient passes strictly between the bounds (and at NaN), 0 at and past them, as PyTorch's hardtanh. An integer tensor is clamped to the bounds truncated to integers and stays integer; bool is refused, and so is min_val > max_val.

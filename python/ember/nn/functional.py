@@ -121,7 +121,9 @@ def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
 
 
 from .._C import conv3d, conv_transpose1d, conv_transpose3d  # noqa: E402,F401  (C++: nn/conv_functional.h)
-from ._sampling_grids import *  # noqa: E402,F401,F403
+# the spatial transformer's sampling: C++ ops (ops/sampling_grid.cpp)
+affine_grid = _C._affine_grid
+grid_sample = _C._grid_sample
 from .._C.nn.functional import embedding_bag  # noqa: E402,F401  (C++: nn/embedding_bag.h)
 from ._mha_forward import multi_head_attention_forward  # noqa: E402,F401
 
