@@ -84,9 +84,17 @@ Tensor linspace(double start, double end, int64_t steps, TensorOptions options) 
     // Fill from both ends, as PyTorch does, so the last value is exactly `end`; one step is
     // `start` alone.
     int64_t half = steps == 1 ? 1 : steps / 2;
-    for (int64_t i = 0; i < steps; ++i)
-      p[i] = i < half ? start + step * static_cast<double>(i)
-                      : end - step * static_cast<double>(steps - 1 - i);
+    if (options.dtype() == kFloat32) {
+      // NB: PyTorch's kernel computes in the dtype: float32's step and products (linspace(-1, 1, 4)[1] is
+      // -0.333333313, where a float64 detour rounds to -0.333333343), and affine_grid builds on it
+      const float lo = static_cast<float>(start), hi = static_cast<float>(end);
+      const float fstep = steps > 1 ? (hi - lo) / static_cast<float>(steps - 1) : 0.0f;
+      for (int64_t i = 0; i < steps; ++i)
+        p[i] = i < half ? lo + fstep * static_cast<float>(i) : hi - fstep * static_cast<float>(steps - 1 - i);
+    } else {
+      for (int64_t i = 0; i < steps; ++i)
+        p[i] = i < half ? start + step * static_cast<double>(i) : end - step * static_cast<double>(steps - 1 - i);
+    }
     copy_data(t, d);
   });
 }

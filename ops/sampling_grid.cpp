@@ -14,7 +14,7 @@ namespace {
 Tensor base_coords(int64_t n, bool align_corners, const TensorOptions& options) {
   if (n == 1) return zeros({1}, options);
   const Tensor coords = linspace(-1.0, 1.0, n, options);
-  return align_corners ? coords : coords * (static_cast<double>(n - 1) / static_cast<double>(n));
+  return align_corners ? coords : coords * (n - 1) / n;  // NB: two roundings, as PyTorch's linspace_from_neg_one
 }
 
 Tensor unnormalise(const Tensor& coord, int64_t size, bool align_corners) {
@@ -22,14 +22,14 @@ Tensor unnormalise(const Tensor& coord, int64_t size, bool align_corners) {
   return align_corners ? (coord + 1) / 2 * (n - 1) : ((coord + 1) * n - 1) / 2;
 }
 
-// coord reflected into [low, high] about its ends (PyTorch's reflect_coordinates).
+// coord reflected into [low, high] about its ends, rounded as PyTorch's reflect_coordinates.
 Tensor reflect(const Tensor& coord, double low, double high) {
   const double span = high - low;
   if (span <= 0) return zeros_like(coord);
   const Tensor x = abs(coord - low);
+  const Tensor extra = fmod(x, Scalar(span));
   const Tensor flips = floor(x / span);
-  const Tensor extra = x - flips * span;
-  return where(eq(remainder(flips, Scalar(2)), Scalar(0)), extra + low, (span - extra) + low);
+  return where(eq(remainder(flips, Scalar(2)), Scalar(0)), extra + low, (low + span) - extra);
 }
 
 // Where in the input (in pixels) a grid coordinate samples, by the padding mode.
@@ -93,10 +93,12 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, std::string_view mod
     return values * inside.to(input.dtype()).unsqueeze(1);
   };
   if (mode == "nearest") return gather(round(x.detach()), round(y.detach()));  // NB: half to even, as nearbyint
-  const Tensor x0 = floor(x.detach()), y0 = floor(y.detach());
-  const Tensor wx = (x - x0).unsqueeze(1), wy = (y - y0).unsqueeze(1);
-  return gather(x0, y0) * (1 - wx) * (1 - wy) + gather(x0 + 1, y0) * wx * (1 - wy) +
-         gather(x0, y0 + 1) * (1 - wx) * wy + gather(x0 + 1, y0 + 1) * wx * wy;
+  // The four corners' weights, each the area of the opposite rectangle, as PyTorch's CPU kernel rounds them
+  const Tensor x0 = floor(x.detach()), y0 = floor(y.detach()), x1 = x0 + 1, y1 = y0 + 1;
+  const Tensor west = (x - x0).unsqueeze(1), east = (x1 - x).unsqueeze(1);
+  const Tensor north = (y - y0).unsqueeze(1), south = (y1 - y).unsqueeze(1);
+  return gather(x0, y0) * (south * east) + gather(x1, y0) * (south * west) + gather(x0, y1) * (north * east) +
+         gather(x1, y1) * (north * west);
 }
 
 }  // namespace ember
