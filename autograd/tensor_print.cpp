@@ -13,7 +13,8 @@
 // - Suffixes: device (not cpu), size (empty, or edgeitems == 0), dtype (not the default one, int64,
 //   bool or the default complex one; for an empty tensor: not the default dtype), grad_fn or
 //   requires_grad. A suffix that would pass `linewidth` starts a new line.
-// Only the host copy of the tensor is read; a summarized tensor formats only the elements it shows.
+// A CPU tensor is read in place (a CUDA one from its host copy); a summarized tensor converts only the
+// elements it shows.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -95,38 +96,31 @@ struct Column {
   }
 };
 
+// Reads the elements of a (host) tensor in place by their row-major position: a summarized tensor
+// converts only the elements it shows.
 class Printer {
  public:
-  explicit Printer(const Tensor& t) : sizes_(t.sizes().begin(), t.sizes().end()) {
-    const Tensor host = t.detach();
+  explicit Printer(const Tensor& t)
+      : host_(t.device().is_cpu() ? t.detach() : copy_as(t.detach(), t.dtype(), Device())),
+        sizes_(t.sizes().begin(), t.sizes().end()) {
     complex_ = is_complex(t.dtype());
-    const Column::Kind kind = t.dtype() == kBool       ? Column::Kind::Bool
-                              : is_integral(t.dtype()) ? Column::Kind::Integer
-                                                       : Column::Kind::Floating;
-    if (kind == Column::Kind::Integer) {
-      integers_ = copy_as(host, kInt64, Device()).to_vector<int64_t>();
-      values_.assign(integers_.begin(), integers_.end());
-    } else if (complex_) {
-      for (const auto& z : copy_as(host, kComplex128, Device()).to_vector<std::complex<double>>()) {
-        values_.push_back(z.real());
-        imag_.push_back(z.imag());
-      }
-    } else {
-      values_ = copy_as(host, kFloat64, Device()).to_vector<double>();
-    }
+    integer_ = t.dtype() != kBool && is_integral(t.dtype());
+    const Column::Kind kind = t.dtype() == kBool ? Column::Kind::Bool
+                              : integer_         ? Column::Kind::Integer
+                                                 : Column::Kind::Floating;
     summarize_ = static_cast<double>(t.numel()) > options.threshold;
     std::vector<int64_t> shown;
     shown_positions(0, 0, shown);
-    auto pick = [&](const std::vector<double>& from) {
-      std::vector<double> out;
-      for (int64_t i : shown) out.push_back(from[static_cast<size_t>(i)]);
-      return out;
-    };
-    real_.emplace(kind, pick(values_));
-    if (complex_) imag_column_.emplace(Column::Kind::Floating, pick(imag_));
-    if (kind == Column::Kind::Integer)  // NB: from the int64 values, exact past 2^53
+    std::vector<double> reals, imags;
+    for (int64_t i : shown) {
+      reals.push_back(real_at(i));
+      if (complex_) imags.push_back(imag_at(i));
+    }
+    real_.emplace(kind, reals);
+    if (complex_) imag_column_.emplace(Column::Kind::Floating, imags);
+    if (integer_)  // NB: from the int64 values, exact past 2^53
       for (int64_t i : shown)
-        real_->width = std::max<int64_t>(real_->width, std::to_string(integers_[static_cast<size_t>(i)]).size());
+        real_->width = std::max<int64_t>(real_->width, static_cast<int64_t>(std::to_string(int_at(i)).size()));
   }
 
   std::string body(int64_t indent) const { return nested(0, 0, indent); }
@@ -139,6 +133,26 @@ class Printer {
     return n;
   }
   int64_t edge() const { return options.edgeitems; }
+
+  // The storage offset (in elements, from the data pointer) of the element at row-major position i.
+  int64_t offset_of(int64_t i) const {
+    int64_t offset = 0;
+    for (int64_t d = dims() - 1; d >= 0; --d) {
+      const int64_t n = sizes_[static_cast<size_t>(d)];
+      offset += (i % n) * host_.stride(d);
+      i /= n;
+    }
+    return offset;
+  }
+  template <typename To>
+  To read(int64_t i) const {
+    return visit_dtype(host_.dtype(), [&]<typename T>(type_tag<T>) {
+      return convert<To>(static_cast<const T*>(host_.data_ptr())[offset_of(i)]);
+    });
+  }
+  double real_at(int64_t i) const { return complex_ ? read<std::complex<double>>(i).real() : read<double>(i); }
+  double imag_at(int64_t i) const { return read<std::complex<double>>(i).imag(); }
+  int64_t int_at(int64_t i) const { return read<int64_t>(i); }
 
   // The positions of the elements the printout shows (all of them unless summarized).
   void shown_positions(int64_t dim, int64_t base, std::vector<int64_t>& out) const {
@@ -166,10 +180,9 @@ class Printer {
   }
 
   std::string element(int64_t i) const {
-    const size_t at = static_cast<size_t>(i);
-    if (!integers_.empty()) return pad_left(std::to_string(integers_[at]), real_->width);
-    if (!complex_) return real_->format(values_[at]);
-    std::string real = real_->format(values_[at]), imag = imag_column_->format(imag_[at]) + "j";
+    if (integer_) return pad_left(std::to_string(int_at(i)), real_->width);
+    if (!complex_) return real_->format(real_at(i));
+    std::string real = real_->format(real_at(i)), imag = imag_column_->format(imag_at(i)) + "j";
     imag.erase(0, imag.find_first_not_of(' '));
     return imag[0] == '+' || imag[0] == '-' ? real + imag : real + "+" + imag;
   }
@@ -216,10 +229,9 @@ class Printer {
     return out + "]";
   }
 
+  Tensor host_;
   std::vector<int64_t> sizes_;
-  bool complex_ = false, summarize_ = false;
-  std::vector<double> values_, imag_;
-  std::vector<int64_t> integers_;
+  bool complex_ = false, integer_ = false, summarize_ = false;
   std::optional<Column> real_, imag_column_;
 };
 
