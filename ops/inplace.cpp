@@ -45,8 +45,8 @@ const Tensor& inplace(const Tensor& self, const Tensor* other, const char* op, c
   Tensor result = out_of_place(clone(self));
   EMBER_CHECK_VALUE(result.sizes() == self.sizes(), op, ": result of shape ", result.sizes(),
                     " does not fit the tensor of shape ", self.sizes(), " written in place");
-  EMBER_CHECK_TYPE(!(is_integral(self.dtype()) && is_floating(result.dtype())), op, ": result type ",
-                   result.dtype(), " can't be cast to the tensor's dtype ", self.dtype());
+  EMBER_CHECK(can_cast(result.dtype(), self.dtype()), op, ": result type ", torch_type_name(result.dtype()),
+              " can't be cast to the desired output type ", torch_type_name(self.dtype()));
   {
     autograd::NoGradGuard no_grad;
     copy_data(self, result);
@@ -68,9 +68,11 @@ Tensor operand_into(const Tensor& self, const Tensor& other, const char* name) {
   DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
   EMBER_CHECK_VALUE(IntArrayRef(shape) == self.sizes(), name, ": output of shape ", self.sizes(),
                     " does not match the broadcast shape ", IntArrayRef(shape));
-  EMBER_CHECK_TYPE(!(is_integral(self.dtype()) && is_floating(other.dtype())), name,
-                   ": result type ", other.dtype(), " can't be cast to the tensor's dtype ",
-                   self.dtype());
+  // PyTorch's rule and words: the promoted result must be castable to self's dtype (no float into an
+  // integer tensor, no integer into a bool one)
+  const DType result = result_type(self, other);
+  EMBER_CHECK(can_cast(result, self.dtype()), name, ": result type ", torch_type_name(result),
+              " can't be cast to the desired output type ", torch_type_name(self.dtype()));
   Tensor b = other.dtype() == self.dtype() ? other : copy_as(other, self.dtype(), other.device());
   return expand_data(without_overlap(self, b), self.sizes());
 }
@@ -107,6 +109,8 @@ const Tensor& Tensor::add_(const Tensor& other, Scalar alpha) const {
 }
 const Tensor& Tensor::add_(Scalar other) const { return add_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) const {
+  // sub refuses a bool operand before it computes anything: sub_ raises that same error, first
+  if (dtype() == kBool || other.dtype() == kBool) (void)ember::sub(*this, other, alpha);
   return inplace(
       *this, &other, "sub_", [&](const Tensor& s) { return ember::sub(s, other, alpha); },
       [&] { add_scaled_into(*this, other, alpha, true, "sub_"); });

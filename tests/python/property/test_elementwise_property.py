@@ -2,6 +2,7 @@
 binary ops and comparisons with broadcasting, every dtype pair, 0-d tensors and Python numbers on
 either side (result dtype by PyTorch's promotion rules), where, clamp, and the in-place ops."""
 import operator
+import re
 
 import numpy as np
 import pytest
@@ -493,3 +494,51 @@ def test_shift_counts_out_of_range_shift_every_bit_out(data):
     np.testing.assert_array_equal((a.tensor << count).numpy(), np.zeros(a.array.shape, NUMPY_OF[dtype]))
     fill = np.where(a.array.astype(np.int64).astype(NUMPY_OF[dtype]) < 0, -1, 0).astype(NUMPY_OF[dtype])
     np.testing.assert_array_equal((a.tensor >> count).numpy(), fill)
+
+
+# ---- every in-place method of the op database: t.op_(...) is t.copy_(op(t, ...)), through any view
+
+def _inplace_form(case):
+    """The in-place call of a database case whose call is `name(x, ...)` and whose Tensor has name_:
+    (method name, the rest of the call), else None."""
+    m = re.match(r"^(\w+)\(x(?:, (.*))?\)$", case.call)
+    if not m or not hasattr(ember.Tensor, m.group(1) + "_"):
+        return None
+    return m.group(1) + "_", m.group(2) or ""
+
+
+_INPLACE_CASES = {c.name: c for c in op_db.CASES if _inplace_form(c)}
+
+
+@pytest.mark.parametrize("name", sorted(_INPLACE_CASES))
+@given(data=st.data())
+def test_every_inplace_table_method_is_its_op_written_into_self(name, data):
+    """Over any values, dtype and layout: t.op_(...) returns t holding exactly op(t, ...) in t's dtype,
+    written through the view (nothing outside it), or refuses a result t's dtype cannot hold, with
+    PyTorch's words. One table entry with `inplace` and `test` puts its op under this test."""
+    case = _INPLACE_CASES[name]
+    method, rest = _inplace_form(case)
+    dtypes = op_db.DTYPES[case.dtypes]
+    dest, before = data.draw(destinations(dtypes=dtypes))
+    t = dest.tensor
+    inputs = {"x": t.clone()}
+    if case.arity == 2:
+        inputs["y"] = data.draw(tensors(shape=tuple(t.shape), dtypes=dtypes)).tensor
+    scope = {**op_db.names(), **inputs}
+    call = f"x.{method}({rest})"
+    try:
+        expected = eval(case.call, scope)
+    except Exception as e:  # what op refuses (bool subtraction, ...), op_ refuses alike
+        with pytest.raises(type(e)):
+            eval(call, {**scope, "x": t})
+        return
+    if not ember.can_cast(expected.dtype, t.dtype):
+        with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+            eval(call, {**scope, "x": t})
+        return
+    assert eval(call, {**scope, "x": t}) is t
+    want = expected.to(t.dtype)
+    assert ember.equal(ember.isnan(t), ember.isnan(want)) if t.is_floating_point() else True
+    assert ember.equal(t.nan_to_num(0.0) if t.is_floating_point() else t,
+                       want.nan_to_num(0.0) if want.is_floating_point() else want), (t, want)
+    assert_buffer_written(dest, before, want.numpy() if t.dtype != ember.bfloat16 else want.float().numpy())
