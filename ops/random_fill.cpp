@@ -2,6 +2,8 @@
 // replaced through copy_ (every view sees them; a leaf that requires grad is refused, as PyTorch
 // refuses it) by draws from `generator` (the default one when null), in self's dtype, on self's
 // device. Each is a transform of rand or randn draws, so one seed gives the same values each run.
+#include "ember/ops/random_fill.h"
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -65,6 +67,15 @@ Tensor uniform_(const Tensor& self, double from_, double to, Generator* generato
 Tensor bernoulli_(const Tensor& self, double p, Generator* generator) {
   EMBER_CHECK(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
   self.copy_(lt(rand(self.sizes(), on_device_of(self, kFloat64), generator), Scalar(p)));
+  return self;
+}
+
+Tensor bernoulli_(const Tensor& self, const Tensor& p, Generator* generator) {
+  const Tensor probabilities = p.detach().to(kFloat64);
+  EMBER_CHECK(all(logical_and(ge(probabilities, Scalar(0)), le(probabilities, Scalar(1)))).item<bool>(),
+              "bernoulli_: expected every probability in p to be in [0, 1]");
+  const Tensor u = rand(self.sizes(), on_device_of(self, kFloat64), generator);
+  self.copy_(lt(u, probabilities.to(self.device()).expand(self.sizes())));
   return self;
 }
 

@@ -13,6 +13,7 @@
 #include "bindings.h"
 #include "ember/core/factory.h"
 #include "ember/ops/gamma_grad.h"
+#include "ember/ops/random_fill.h"
 
 namespace ember::python {}  // namespace ember::python
 
@@ -277,6 +278,15 @@ void bind_ops(py::module_& m) {
   cls.def("unique", unique, py::arg("sorted") = true, py::arg("return_inverse") = false,
           py::arg("return_counts") = false, py::arg("dim") = py::none(),
           "The distinct values (ascending), with their inverse indices and counts when asked.");
+  // bernoulli_ with a tensor of probabilities (the table binds the one with a number)
+  cls.def(
+      "bernoulli_",
+      [](const py::object& self, const Tensor& p, Generator* generator) {
+        ember::bernoulli_(self.cast<const Tensor&>(), p, generator);
+        return self;
+      },
+      py::arg("p"), py::kw_only(), py::arg("generator") = py::none(),
+      "Fills self with 1 where a U[0, 1) draw is below p (a tensor broadcast to self's shape), else 0.");
   // The augmented assignments of the bitwise ops: a &= b is a.bitwise_and_(b), and so on.
   for (const auto& [dunder, method] : {std::pair{"__iand__", "bitwise_and_"},
                                        {"__ior__", "bitwise_or_"},

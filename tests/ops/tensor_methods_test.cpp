@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "ember/ember.h"
+#include "ember/ops/random_fill.h"
 #include "support/expect.h"
 #include "support/tensors.h"
 
@@ -115,6 +116,17 @@ TEST(TensorMethodsTest, RandomFillsDrawFromTheirDistributionAndReplayWithASeed) 
   expect_values(b, {1, 1, 1, 1});
   bernoulli_(b, 0.0, &g);
   expect_values(b, {0, 0, 0, 0});
+}
+
+TEST(TensorMethodsTest, BernoulliTakesATensorOfProbabilities) {
+  Generator g(5);
+  const Tensor t = zeros({2000, 3});
+  bernoulli_(t, f64({0, 1, 0.25}), &g);
+  expect_values(t.select(1, 0).max().reshape({1}), {0});
+  expect_values(t.select(1, 1).min().reshape({1}), {1});
+  EXPECT_NEAR(t.select(1, 2).mean().item<float>(), 0.25, 0.03);
+  expect_error<Error>([] { bernoulli_(zeros({2}), f64({1.5, 0.2})); }, {"every probability in p to be in [0, 1]"});
+  expect_error<Error>([] { bernoulli_(zeros({2}), f64({0.5, 0.2, 0.1})); }, {"expand"});
 }
 
 TEST(TensorMethodsTest, RandomDrawsIntegersInItsRangeAndDefaultsToTheDtypes) {

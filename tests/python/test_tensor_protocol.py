@@ -76,6 +76,8 @@ def test_random_fills_return_self_and_replay_with_a_generator():
     r = ember.zeros(200, dtype=ember.int64).random_(3, 5)
     assert set(r.tolist()) == {3, 4}
     assert set(ember.zeros(200, dtype=ember.uint8).random_(2).tolist()) == {0, 1}
+    mask = ember.zeros(500, 2).bernoulli_(ember.tensor([0.0, 1.0]))
+    assert mask[:, 0].sum().item() == 0 and mask[:, 1].sum().item() == 500
     with pytest.raises(RuntimeError, match="normal_ expects a floating point tensor"):
         ember.zeros(3, dtype=ember.int64).normal_()
     with pytest.raises(RuntimeError, match=r"bernoulli_ expects p to be in \[0, 1\], but got p=1.5"):

@@ -632,9 +632,15 @@ class Tensor:
         """
         In place: beta * self + alpha * (batch1 @ batch2) for 3-D batches, self broadcast.
         """
+    @typing.overload
     def bernoulli_(self, p: typing.SupportsFloat | typing.SupportsIndex = 0.5, *, generator: Generator | None = None) -> typing.Any:
         """
         Fills self with 1 where a U[0, 1) draw is below p, else 0.
+        """
+    @typing.overload
+    def bernoulli_(self, p: Tensor, *, generator: Generator | None = None) -> typing.Any:
+        """
+        Fills self with 1 where a U[0, 1) draw is below p (a tensor broadcast to self's shape), else 0.
         """
     def bfloat16(self) -> Tensor:
         ...
