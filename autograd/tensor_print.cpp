@@ -58,8 +58,9 @@ struct Column {
 
   Column(Kind k, const std::vector<double>& shown) : kind(k) {
     const int64_t precision = options.precision;
-    if (kind != Kind::Floating) {
-      for (double v : shown) width = std::max<int64_t>(width, static_cast<int64_t>(format_plain(v).size()));
+    if (kind == Kind::Integer) return;  // measured by the Printer from the int64 values, exact past 2^53
+    if (kind == Kind::Bool) {
+      for (double v : shown) width = std::max<int64_t>(width, static_cast<int64_t>(bool_text(v).size()));
       return;
     }
     std::vector<double> finite;
@@ -82,13 +83,10 @@ struct Column {
     }
   }
 
-  std::string format_plain(double v) const {
-    if (kind == Kind::Bool) return v != 0 ? "True" : "False";
-    return std::to_string(static_cast<int64_t>(v));
-  }
+  static std::string bool_text(double v) { return v != 0 ? "True" : "False"; }
 
-  std::string format(double v) const {
-    if (kind != Kind::Floating) return pad_left(format_plain(v), width);
+  std::string format(double v) const {  // a bool or floating element (integers: Printer::element)
+    if (kind == Kind::Bool) return pad_left(bool_text(v), width);
     if (!std::isfinite(v)) return pad_left(non_finite(v), width);
     if (scientific) return pad_left(printf_string("%.*e", options.precision, v), width);
     if (whole) return pad_left(printf_string("%.*f", 0, v) + ".", width);
@@ -113,6 +111,7 @@ class Printer {
     shown_positions(0, 0, shown);
     std::vector<double> reals, imags;
     for (int64_t i : shown) {
+      if (integer_) continue;  // measured below from their int64 values
       reals.push_back(real_at(i));
       if (complex_) imags.push_back(imag_at(i));
     }

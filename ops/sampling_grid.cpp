@@ -87,8 +87,8 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, std::string_view mod
   auto gather = [&](const Tensor& ix, const Tensor& iy) {
     const Tensor inside = logical_and(logical_and(ge(ix, Scalar(0)), le(ix, Scalar(w_in - 1))),
                                       logical_and(ge(iy, Scalar(0)), le(iy, Scalar(h_in - 1))));
-    const Tensor flat =
-        (clamp(iy, Scalar(0), Scalar(h_in - 1)) * w_in + clamp(ix, Scalar(0), Scalar(w_in - 1))).to(kInt64) + batch;
+    // NB: a point outside (or NaN) reads pixel 0 and is zeroed below: NaN made an int64 index past the input
+    const Tensor flat = (where(inside, iy, Scalar(0)) * w_in + where(inside, ix, Scalar(0))).to(kInt64) + batch;
     const Tensor values = index_select(planes, 1, flat.reshape({-1})).reshape({c, n, h, w}).transpose(0, 1);
     return values * inside.to(input.dtype()).unsqueeze(1);
   };

@@ -3,6 +3,7 @@
 // gradients to input and grid against finite differences, and the errors that name the argument.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,13 @@ TEST(SamplingGridTest, GridSampleMatchesPyTorchInEveryModeAndPadding) {
     SCOPED_TRACE(std::string(c.mode) + " " + c.padding + (c.corners ? " align_corners" : ""));
     expect_values_near(grid_sample(image(), points(), c.mode, c.padding, c.corners), c.want, 1e-12);
   }
+}
+
+TEST(SamplingGridTest, ANanCoordinateGivesNanNotABadIndex) {
+  // PyTorch's: the bilinear weights are NaN, so is the sample; nearest reads nothing (0)
+  const Tensor grid = tensor(std::vector<double>{NAN, 0.0}, {1, 1, 1, 2});
+  EXPECT_TRUE(std::isnan(grid_sample(ones({1, 1, 2, 2}, kFloat64), grid).item<double>()));
+  EXPECT_EQ(grid_sample(ones({1, 1, 2, 2}, kFloat64), grid, "nearest").item<double>(), 0.0);
 }
 
 TEST(SamplingGridTest, GradientsReachInputAndGrid) {
