@@ -140,6 +140,8 @@ int run_attempt(const LaunchOptions& o, int attempt) {
   for (int r = 0; r < o.nproc; ++r) ranks.push_back(start(o, r, port, attempt));
   int first_failure = 0;
   bool stopping = false;
+  std::vector<int> failed;  // ranks found failed, not yet reported
+  auto settle_deadline = std::chrono::steady_clock::time_point::max();
   auto stop_deadline = std::chrono::steady_clock::time_point::max();
   auto stop_others = [&](const std::string& why) {
     if (stopping) return;
@@ -183,7 +185,6 @@ int run_attempt(const LaunchOptions& o, int attempt) {
       stop_others(::ember::detail::str("received signal ", sig));
     }
     bool any_running = false;
-    std::vector<int> failed;  // ranks found failed in this sweep
     for (int r = 0; r < o.nproc; ++r) {
       Rank& k = ranks[r];
       if (!k.running) continue;
@@ -193,21 +194,30 @@ int run_attempt(const LaunchOptions& o, int attempt) {
         k.running = false;
         k.status = status;
         ::kill(-k.pid, SIGKILL);  // whatever the rank left behind in its group
-        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) failed.push_back(r);
+        if (!stopping && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) failed.push_back(r);
       } else {
         any_running = true;
       }
     }
     if (!failed.empty() && !stopping) {
-      // NB: a killed rank makes its peers fail on their next collective, so several may be found
-      // in one sweep: the one a signal ended is the cause, and is named first.
-      std::stable_partition(failed.begin(), failed.end(), [&](int r) { return WIFSIGNALED(ranks[r].status); });
-      first_failure = exit_code(ranks[failed[0]].status);
-      std::string why;
-      for (int r : failed)
-        why += ::ember::detail::str(why.empty() ? "" : "; ", "rank ", r, " (pid ", ranks[r].pid, ") failed with ",
-                                    describe(ranks[r].status));
-      stop_others(why);
+      // NB: a killed rank makes its peers fail on their next collective, and a peer may exit before
+      // the killed rank's own exit can be reaped (its sockets close before it becomes a zombie). So
+      // a failure without a signal waits kSettle for another rank's signal: that one is the cause
+      // and is named first.
+      constexpr auto kSettle = std::chrono::milliseconds(300);
+      auto by_signal = [&](int r) { return WIFSIGNALED(ranks[r].status); };
+      auto now = std::chrono::steady_clock::now();
+      if (settle_deadline == std::chrono::steady_clock::time_point::max()) settle_deadline = now + kSettle;
+      if (std::any_of(failed.begin(), failed.end(), by_signal) || !any_running || now >= settle_deadline) {
+        std::stable_partition(failed.begin(), failed.end(), by_signal);
+        first_failure = exit_code(ranks[failed[0]].status);
+        std::string why;
+        for (int r : failed)
+          why += ::ember::detail::str(why.empty() ? "" : "; ", "rank ", r, " (pid ", ranks[r].pid, ") failed with ",
+                                      describe(ranks[r].status));
+        failed.clear();
+        stop_others(why);
+      }
     }
     if (stopping && std::chrono::steady_clock::now() >= stop_deadline) {
       for (Rank& k : ranks)

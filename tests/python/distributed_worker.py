@@ -3,9 +3,12 @@
     distributed_worker.py collectives      every collective through ember.distributed
     distributed_worker.py ddp STEPS        DDP training; replicas compared by checksum
     distributed_worker.py fail             rank 1 exits 3, the others wait (the launcher stops them)
+    distributed_worker.py killed_late      rank 1 exits 3 at once, rank 0 is SIGKILLed 100 ms later
 
 Prints "ok <rank> ..." lines the test reads; any mismatch raises (non-zero exit)."""
 import hashlib
+import os
+import signal
 import sys
 import time
 
@@ -76,7 +79,17 @@ def fail():
     time.sleep(60)
 
 
+def killed_late():
+    # A SIGKILLed rank's peer may exit before the killed rank can be reaped; this makes that order
+    # certain, so the launcher must still name the signal as the cause.
+    if dist.get_rank() == 1:
+        sys.exit(3)
+    time.sleep(0.1)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
 if __name__ == "__main__":
     dist.init_process_group("gloo", timeout=20)
-    {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail}[sys.argv[1]]()
+    {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail,
+     "killed_late": killed_late}[sys.argv[1]]()
     dist.destroy_process_group()

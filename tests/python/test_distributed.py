@@ -45,6 +45,13 @@ def test_launcher_stops_the_others_when_a_rank_fails():
     assert seconds < 30, out
 
 
+def test_launcher_names_the_killed_rank_even_when_its_peer_exits_first():
+    code, out, _ = run_job(2, "killed_late")
+    assert code == 128 + 9, out
+    assert "ember-run: rank 0 (pid" in out and "failed with killed by signal 9" in out, out
+    assert out.index("rank 0 (pid") < out.index("rank 1 (pid"), out
+
+
 def test_ddp_error_names_unused_parameters():
     # One rank is enough to see the error (a single-process group over a file store).
     import tempfile
