@@ -31,13 +31,11 @@ def fix(text: str) -> str:
     return re.sub(r"(\nclass Tensor:)", aliases + r"\1", text, count=1)
 
 
-# ember.nn.Module is the C++ class with the Python methods of its mixin installed on it
-# (python/ember/nn/modules.py); these names appear in the annotations of those methods.
+# Names in the annotations of Module's methods (python/src/module_protocol.cpp).
 EXTRA_IMPORTS = {
-    "nn/__init__.pyi": "import collections\nfrom ember._C import Tensor\n"
-                       "from ember.nn.modules import Parameter, _IncompatibleKeys\n",
+    "nn/__init__.pyi": "from ember._C import Tensor\n",
 }
-UNRESOLVED = "^(Parameter|Tensor|_IncompatibleKeys)$"
+UNRESOLVED = "^(Tensor|_IncompatibleKeys|RemovableHandle|Module|collections.OrderedDict.*|tuple.*)$"
 
 
 def main() -> None:

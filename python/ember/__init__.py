@@ -97,7 +97,7 @@ from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E4
 from . import jit, testing  # noqa: E402,F401  (jit: script/trace return their argument; testing.assert_close)
 from ._deterministic import *  # noqa: E402,F401,F403  (use_deterministic_algorithms: a recorded flag)
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402,F401
-from ._default_device import get_default_device, set_default_device  # noqa: E402,F401  (and `with ember.device(...)`)
+from ._C import get_default_device, set_default_device  # noqa: E402,F401  (and `with ember.device(...)`)
 
 from ._module_types import register_python_layers as _register_python_layers  # noqa: E402
 _register_python_layers(nn)  # save_module / load_module rebuild the layers written in Python from their arguments
@@ -137,6 +137,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
         result = from_numpy(array).clone()
     if dtype is not None and result.dtype != dtype:
         result = result.to(dtype)
+    device = _C._default_device() if device is None else device
     if device is not None:
         result = result.to(device)
     if requires_grad:
@@ -147,17 +148,21 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """`data` itself when it is a Tensor of `dtype` (on `device`); a tensor sharing memory with a
     NumPy array of a supported dtype and layout; else a copy (torch.as_tensor)."""
-    if device is not None:
-        return as_tensor(data, dtype).to(device)
+    device = _C._default_device() if device is None else device
+    result = _as_tensor_without_moving(data, dtype)
+    return result if device is None else result.to(device)
+
+
+def _as_tensor_without_moving(data, dtype):
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype == dtype else data.to(dtype)
     if isinstance(data, _np.ndarray):
         try:
             t = from_numpy(data)
         except (TypeError, ValueError):
-            return tensor(data, dtype=dtype)
+            return tensor(data, dtype=dtype, device="cpu")
         return t if dtype is None or t.dtype == dtype else t.to(dtype)
-    return tensor(data, dtype=dtype)
+    return tensor(data, dtype=dtype, device="cpu")
 
 
 def is_tensor(obj) -> _builtins.bool:

@@ -81,8 +81,6 @@ def load_into(module: Any, f: Union[str, os.PathLike, BinaryIO], strict: bool = 
         ember.save({"model": model, "optimizer": opt}, "ckpt.ember")
         ember.io.load_into(model, "ckpt.ember", key="model")   # frozen layers stay frozen
     """
-    from .nn.modules.module import _IncompatibleKeys
-
     with _as_path(f) as path:
         try:
             missing, unexpected, mismatches = _C.io.load_into(module, path, strict, key)
@@ -91,7 +89,7 @@ def load_into(module: Any, f: Union[str, os.PathLike, BinaryIO], strict: bool = 
                                f"{e.args[0] if e.args else e}") from None
     if mismatches:
         raise RuntimeError(f"Error(s) in loading state for {type(module).__name__}:\n{mismatches}")
-    return _IncompatibleKeys(missing, unexpected)
+    return _C.nn._IncompatibleKeys(missing, unexpected)
 
 
 def load_tensor(f: str | os.PathLike, name: str, *, mmap: bool = False) -> _C.Tensor:

@@ -102,6 +102,7 @@ void bind_dtype(py::module_& m);     // dtype and device objects
 void bind_tensor(py::module_& m);    // the Tensor class: metadata, operators, in-place ops, repr
 void bind_tensor_identity(py::module_& m);  // one Python object per tensor: its lifetime, __init__
 void bind_creation(py::module_& m);  // zeros, arange, rand, ..., Generator
+void bind_default_device(py::module_& m);  // set_default_device, `with ember.device(...)`
 void bind_ops(py::module_& m);       // every op as ember.<name> and Tensor.<name>
 void bind_tensor_protocol(py::module_& m);  // repr, print options, pickling, deepcopy, to/cuda's forms, mT
 void bind_table_ops(py::module_& m);  // those of the op table (generated: op_bindings.cpp)
@@ -135,6 +136,7 @@ std::string legacy_reduction(const py::object& size_average, const py::object& r
 /// CTC lengths from an integer tensor, a sequence of ints or one int.
 std::vector<int64_t> lengths_of(const py::handle& values, const char* what);
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)
+void bind_module_protocol(py::module_& m);  // Module's Python API: __setattr__, traversals, state_dict, __call__
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers
 void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
@@ -161,6 +163,9 @@ inline std::optional<std::string_view> optional_view(const std::optional<std::st
 int64_t size1(const py::handle& v, const char* op, const char* name);
 /// A registered parameter as Python sees it: its nn.Parameter handle.
 py::object parameter_handle(const Tensor& t);
+
+/// The device set_default_device chose; nullopt while it is the CPU (default_device.cpp).
+std::optional<Device> default_device();
 /// A layer's "bias" parameter handle, or None for one built with bias=False.
 py::object bias_of(const nn::Module& m);
 /// f() with the GIL released, for ops that may run long: without_gil([&] { return matmul(a, b); }).

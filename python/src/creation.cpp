@@ -19,7 +19,7 @@ namespace {
 TensorOptions options_of(std::optional<DType> dtype, std::optional<Device> device, bool requires_grad,
                          std::optional<DType> fallback = std::nullopt) {
   return TensorOptions(dtype.value_or(fallback.value_or(default_dtype())))
-      .device(device.value_or(Device()))
+      .device(device ? *device : default_device().value_or(Device()))
       .requires_grad(requires_grad);
 }
 
@@ -146,11 +146,17 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
     return randint(0, high, size, options_of(dtype, device, false, kInt64), generator);
   }, py::arg("high"), py::arg("size"), py::kw_only(), py::arg("generator") = py::none(),
         py::arg("dtype") = py::none(), py::arg("device") = py::none());
-  m.def("randperm", [](int64_t n, Generator* generator, std::optional<DType> dtype) {
-    Tensor t = randperm(n, generator);
-    return dtype ? t.to(*dtype) : t;
-  }, py::arg("n"), py::kw_only(), py::arg("generator") = py::none(), py::arg("dtype") = py::none(),
-        "A random permutation of range(n) (int64).");
+  m.def(
+      "randperm",
+      [](int64_t n, Generator* generator, std::optional<DType> dtype, std::optional<Device> device,
+         bool requires_grad) {
+        Tensor t = randperm(n, generator);
+        if (dtype) t = t.to(*dtype);
+        if (auto target = device ? device : default_device()) t = t.to(*target);
+        return with_grad(t, requires_grad);
+      },
+      py::arg("n"), py::kw_only(), py::arg("generator") = py::none(), py::arg("dtype") = py::none(),
+      py::arg("device") = py::none(), py::arg("requires_grad") = false, "A random permutation of range(n) (int64).");
 
   // *_like: the shape (and, unless given, the dtype) of another tensor.
   auto like = [&m](const char* name, auto fn) {

@@ -50,14 +50,8 @@ void bind_embedding_bag(py::module_& nn) {
              refuse_unsupported(max_norm, scale_grad_by_freq, sparse, "EmbeddingBag");
              auto bag = std::make_shared<nn::EmbeddingBag>(
                  nn::EmbeddingBagOptions{num, dim, mode, include_last_offset, padding_idx});
-             if (weight)
-               bag->replace_parameter("weight", *weight);
-             else if (!dtype.is_none() || !device.is_none()) {
-               Tensor w = bag->weight();
-               if (!dtype.is_none()) w = w.to(dtype.cast<DType>());
-               if (!device.is_none()) w = w.to(device_of(device));
-               bag->replace_parameter("weight", w.detach());
-             }
+             if (!weight) return placed(bag, device, dtype);
+             bag->replace_parameter("weight", *weight);
              return bag;
            }),
            "num_embeddings"_a, "embedding_dim"_a, "max_norm"_a = py::none(), "norm_type"_a = 2.0,

@@ -57,11 +57,15 @@ auto layer_init(F make) {
 /// A device as Python names one: "cpu", "cuda:1" or an ember.device (nn.cpp).
 Device device_of(const py::handle& v);
 
-// A built layer moved to PyTorch's device= and dtype= keywords (None: left as built).
+// A built layer moved to PyTorch's device= and dtype= keywords (device None: the default device,
+// set_default_device's; dtype None: left as built).
 template <typename P>
 P placed(P m, const py::object& device, const py::object& dtype) {
   if (!dtype.is_none()) m->to(dtype.cast<DType>());
-  if (!device.is_none()) m->to(device_of(device));
+  if (!device.is_none())
+    m->to(device_of(device));
+  else if (auto fallback = default_device())
+    m->to(*fallback);
   return m;
 }
 

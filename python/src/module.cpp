@@ -29,6 +29,7 @@ PYBIND11_MODULE(_C, m) {
   bind_tensor(m);
   bind_tensor_identity(m);  // NB: before any Tensor object exists
   bind_creation(m);
+  bind_default_device(m);
   bind_numpy(m);
   bind_indexing(m);
   bind_ops(m);
@@ -38,6 +39,7 @@ PYBIND11_MODULE(_C, m) {
   bind_autocast(m);
   bind_nn(m);
   bind_module_hooks(m);
+  bind_module_protocol(m);  // NB: after the hooks: its register_*_hook call theirs
   bind_functional(m);
   bind_optim(m);
   bind_io(m);

@@ -194,7 +194,13 @@ Device device_of(const py::handle& v) {
 // A registered tensor as Python sees a parameter: an nn.Parameter handle (a Python subclass of
 // Tensor, defined in ember/nn/parameter.py).
 py::object parameter_handle(const Tensor& t) {
-  return py::module_::import("ember.nn.parameter").attr("Parameter").attr("_wrap")(t);
+  // NB: as Parameter._wrap: a tensor that reached Python as a plain Tensor becomes a Parameter in
+  // place (the classes share one layout), so every holder of its object sees the change.
+  static PyObject* parameter = py::object(py::module_::import("ember.nn.parameter").attr("Parameter")).release().ptr();
+  py::object handle = py::cast(t);
+  if (Py_TYPE(handle.ptr()) == reinterpret_cast<PyTypeObject*>(py::type::of<Tensor>().ptr()))
+    py::setattr(handle, "__class__", parameter);
+  return handle;
 }
 
 // NB: read-only; `layer.bias = nn.Parameter(...)` goes through Module.__setattr__.

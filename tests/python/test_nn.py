@@ -3,6 +3,7 @@ Tensor attribute), nesting Python and C++ modules both ways, state_dict, modes, 
 against values computed here with NumPy, nn.functional and nn.init."""
 import collections
 import gc
+import inspect
 import math
 import warnings
 
@@ -473,3 +474,61 @@ def test_every_built_in_layer_is_re_exported_by_ember_nn():
     for name in layers:
         assert getattr(nn, name) is getattr(ember._C.nn, name)
     assert nn.Module is ember._C.nn.Module and not hasattr(nn, "_BatchNorm")
+
+
+def test_no_module_attribute_is_a_python_function():
+    # Module's whole Python API is bound in C++ (python/src/module_protocol.cpp), none patched in.
+    patched = [name for name, value in vars(nn.Module).items() if inspect.isfunction(value)]
+    assert not patched, f"patched onto Module from Python: {patched}"
+
+
+def test_module_protocol_edges_match_pytorch():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+            self.register_buffer("step", ember.zeros(()), persistent=False)
+            self.register_parameter("missing", None)
+
+    net = Net()
+    assert net.missing is None and "missing" not in dict(net.named_parameters())
+    assert net.get_submodule("enc.0") is net.enc[0] and net.get_submodule("") is net
+    with pytest.raises(AttributeError, match="Sequential has no submodule '7'"):
+        net.get_submodule("enc.7")
+    assert {"enc", "step"} <= set(dir(net))
+    assert [n for n, _ in net.named_modules()] == ["", "enc", "enc.0", "enc.1"]
+    assert [n for n, _ in net.named_modules(prefix="net")] == ["net", "net.enc", "net.enc.0", "net.enc.1"]
+    assert list(net.state_dict()) == ["enc.0.weight", "enc.0.bias"]  # a non-persistent buffer is not saved
+    assert list(net.state_dict(prefix="m.")) == ["m.enc.0.weight", "m.enc.0.bias"]
+    it = net.parameters()
+    assert next(it) is net.enc[0].weight and next(it) is net.enc[0].bias
+    with pytest.raises(StopIteration):
+        next(it)
+    assert net.requires_grad_(False) is net and not any(p.requires_grad for p in net.parameters())
+    assert net.double() is net and net.enc[0].weight.dtype == ember.float64
+    keys = net.load_state_dict({"enc.0.weight": ember.zeros(3, 2), "extra": ember.zeros(1)}, strict=False)
+    assert keys.missing_keys == ["enc.0.bias"] and keys.unexpected_keys == ["extra"]
+    assert type(keys).__name__ == "_IncompatibleKeys" and "missing_keys=['enc.0.bias']" in repr(keys)
+    with pytest.raises(RuntimeError, match=r"(?s)Error\(s\) in loading state_dict for Net:\n.*missing key 'enc.0.bias'"):
+        net.load_state_dict({"enc.0.weight": ember.zeros(3, 2)})
+    with pytest.raises(RuntimeError, match=r"shape mismatch for 'enc.0.weight': checkpoint \[2, 2\], model \[3, 2\]"):
+        net.load_state_dict({"enc.0.weight": ember.zeros(2, 2), "enc.0.bias": ember.zeros(3)})
+    with pytest.raises(TypeError, match="'enc.0.bias' is a list, expected a Tensor"):
+        net.load_state_dict({"enc.0.weight": ember.zeros(3, 2), "enc.0.bias": [0.0]})
+    with pytest.raises(AttributeError, match="'Net' object has no attribute 'nope'"):
+        net.nope
+    with pytest.raises(AttributeError, match="can't delete 'enc'"):
+        del net.enc
+    net.note = "kept"
+    del net.note
+    assert not hasattr(net, "note")
+
+
+def test_assigning_before_init_names_the_attribute():
+    class Early(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(1, 1)
+            super().__init__()
+
+    with pytest.raises(AttributeError, match="cannot assign module 'fc' before Module.__init__\\(\\) call"):
+        Early()

@@ -11,7 +11,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -47,11 +47,11 @@ class device:
     """
     Where a tensor lives: ember.device('cpu'), ember.device('cuda:0')
     """
-    def __enter__(self):
+    def __enter__(self) -> device:
         ...
     def __eq__(self, arg0: typing.Any) -> bool:
         ...
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *args) -> None:
         ...
     def __hash__(self) -> int:
         ...
@@ -2607,6 +2607,10 @@ def _cuda_synchronize(index: typing.SupportsInt | typing.SupportsIndex = -1) -> 
     """
 def _cuda_target(device: typing.Any = None) -> device:
     ...
+def _default_device() -> _device | None:
+    """
+    The default device, None while it is the CPU.
+    """
 def _grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear', padding_mode: str = 'zeros', align_corners: bool | None = None) -> Tensor:
     """
     output[n, c, h, w] = input[n, c] sampled at grid[n, h, w] = (x, y) in [-1, 1], bilinear or nearest (half to even); outside the input zeros, the border's value or the reflection's. Both input and grid get gradients.
@@ -3331,6 +3335,10 @@ def ger(input: Tensor, vec2: Tensor) -> Tensor:
     """
     The outer product of two 1-D tensors: out[i][j] = input[i] * vec2[j].
     """
+def get_default_device() -> device:
+    """
+    The device factories use without device= (torch.get_default_device): cpu unless set_default_device or a `with ember.device(...)` block chose another.
+    """
 def get_default_dtype() -> _dtype:
     """
     The dtype factories create and Python floats take.
@@ -3902,7 +3910,7 @@ def randn(*args, generator: Generator | None = None, dtype: _dtype | None = None
     """
 def randn_like(input: Tensor, *, dtype: _dtype | None = None, requires_grad: bool = False) -> Tensor:
     ...
-def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generator | None = None, dtype: _dtype | None = None) -> Tensor:
+def randperm(n: typing.SupportsInt | typing.SupportsIndex, *, generator: Generator | None = None, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     """
     A random permutation of range(n) (int64).
     """
@@ -4058,6 +4066,10 @@ def searchsorted(sorted_sequence: Tensor, input: bool | int | float, *, out_int3
 def select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
     """
     Entry index of dim, that dim removed, as a view.
+    """
+def set_default_device(device: typing.Any) -> None:
+    """
+    Makes `device` (a device, 'cpu', 'cuda', 'cuda:1', an index, or None = cpu) the default of the factories and of the layers built from now on (torch.set_default_device).
     """
 def set_default_dtype(d: _dtype) -> None:
     """

@@ -2,11 +2,11 @@
 ember.nn's C++ half: Module and the built-in layers
 """
 from __future__ import annotations
-import collections
 from ember._C import Tensor
-from ember.nn.modules import Parameter, _IncompatibleKeys
+import collections
 import collections.abc
 import ember._C
+from ember.nn.modules.module import _IncompatibleKeys
 import typing
 from . import functional
 from . import init
@@ -66,18 +66,20 @@ class Module:
     The base of every layer, as torch.nn.Module. Subclass it in Python: assigning an nn.Parameter,
     an nn.Module or a buffer name registers it; forward(...) runs through __call__.
     """
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args, **kwargs) -> typing.Any:
         ...
-    def __deepcopy__(self, memo: dict) -> 'Module':
+    def __deepcopy__(self, memo: dict) -> Module:
         """
-        copy.deepcopy(model), as PyTorch's (see _module_copy.py for how and its limits).
+        copy.deepcopy(model), as PyTorch's (see nn/_module_copy.py for how and its limits).
         """
     def __delattr__(self, name: str) -> None:
         ...
     def __getattr__(self, name: str) -> typing.Any:
         ...
     def __init__(self, *args, **kwargs) -> None:
-        ...
+        """
+        Module(): call super().__init__() first in a subclass.
+        """
     def __repr__(self) -> str:
         ...
     def __setattr__(self, name: str, value: typing.Any) -> None:
@@ -126,25 +128,25 @@ class Module:
         ...
     def _state_dict(self) -> list:
         ...
-    def add_module(self, name: str, module: 'Module') -> None:
+    def add_module(self, name: str, module: typing.Any) -> None:
         """
         Registers `module` as child `name`.
         """
-    def apply(self, fn: typing.Callable[['Module'], None]) -> 'Module':
+    def apply(self, fn: collections.abc.Callable) -> Module:
         """
         fn(module) on every descendant, then on this module; returns self.
         """
-    def bfloat16(self) -> 'Module':
+    def bfloat16(self) -> Module:
         ...
-    def buffers(self, recurse: bool = True) -> typing.Iterator[Tensor]:
+    def buffers(self, recurse: bool = True) -> collections.abc.Iterator[ember._C.Tensor]:
         ...
-    def children(self) -> typing.Iterator['Module']:
+    def children(self) -> collections.abc.Iterator[Module]:
         ...
-    def cpu(self) -> 'Module':
+    def cpu(self) -> Module:
         ...
-    def cuda(self, device: 'int | str | None' = None) -> 'Module':
+    def cuda(self, device: typing.Any = None) -> Module:
         ...
-    def double(self) -> 'Module':
+    def double(self) -> Module:
         ...
     def eval(self) -> typing.Any:
         """
@@ -154,85 +156,77 @@ class Module:
         """
         The settings shown in repr(); override it in Python to show your own.
         """
-    def float(self) -> 'Module':
+    def float(self) -> Module:
         ...
     def forward(self, input: ember._C.Tensor) -> ember._C.Tensor:
         """
         The layer's computation; call the module itself (module(x)) rather than this.
         """
-    def get_submodule(self, target: str) -> 'Module':
+    def get_submodule(self, target: str) -> Module:
         """
         The descendant at a dotted path ("encoder.layers.0").
         """
-    def half(self) -> 'Module':
+    def half(self) -> Module:
         ...
-    def load_state_dict(self, state_dict: typing.Mapping[str, Tensor], strict: bool = True) -> _IncompatibleKeys:
+    def load_state_dict(self, state_dict: typing.Any, strict: bool = True) -> _IncompatibleKeys:
         """
-        Copies values in place. strict: any missing or unexpected key is a RuntimeError and
-                nothing changes; otherwise they are returned as (missing_keys, unexpected_keys). A shape
-                mismatch is always a RuntimeError (as in PyTorch).
+        Copies values in place. strict: any missing or unexpected key is a RuntimeError and nothing changes; otherwise they are returned as (missing_keys, unexpected_keys). A shape mismatch is always a RuntimeError (as in PyTorch).
         """
-    def modules(self) -> typing.Iterator['Module']:
+    def modules(self) -> collections.abc.Iterator[Module]:
         ...
-    def named_buffers(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> typing.Iterator[tuple[str, Tensor]]:
+    def named_buffers(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> collections.abc.Iterator[tuple[str, Tensor]]:
         ...
-    def named_children(self) -> typing.Iterator[tuple[str, 'Module']]:
+    def named_children(self) -> collections.abc.Iterator[tuple[str, Module]]:
         ...
-    def named_modules(self, memo: set | None = None, prefix: str = '', remove_duplicate: bool = True) -> typing.Iterator[tuple[str, 'Module']]:
+    def named_modules(self, memo: typing.Any = None, prefix: str = '', remove_duplicate: bool = True) -> collections.abc.Iterator[tuple[str, Module]]:
         """
         This module and every descendant, depth first, each once (PyTorch's order).
         """
-    def named_parameters(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> typing.Iterator[tuple[str, Parameter]]:
+    def named_parameters(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> collections.abc.Iterator[tuple[str, Tensor]]:
         """
         (structured name, parameter) pairs in registration order, each tensor once.
         """
     def num_parameters(self, trainable_only: bool = False) -> int:
         ...
-    def parameters(self, recurse: bool = True) -> typing.Iterator[Parameter]:
+    def parameters(self, recurse: bool = True) -> collections.abc.Iterator[ember._C.Tensor]:
         """
-        The parameters of named_parameters(); each carries its structured name (relative to
-                this module), under which an optimizer built from them keys its state.
+        The parameters of named_parameters(); each carries its structured name (relative to this module), under which an optimizer built from them keys its state.
         """
-    def register_backward_hook(self, hook: typing.Callable) -> 'RemovableHandle':
+    def register_backward_hook(self, hook: collections.abc.Callable) -> RemovableHandle:
         """
         PyTorch's deprecated form; Ember runs it as register_full_backward_hook.
         """
-    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+    def register_buffer(self, name: str, tensor: typing.Any, persistent: bool = True) -> None:
         """
-        Registers a buffer: state that is not trained but is moved by to() and, when
-                persistent, saved by state_dict() (running statistics, masks, ...).
+        Registers a buffer: state that is not trained but is moved by to() and, when persistent, saved by state_dict() (running statistics, masks, ...).
         """
-    def register_forward_hook(self, hook: typing.Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False) -> 'RemovableHandle':
+    def register_forward_hook(self, hook: collections.abc.Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
         """
-        hook(module, args, output) -> None or a new output, after each forward (with_kwargs:
-                hook(module, args, kwargs, output)); always_call also runs it when forward raises.
+        hook(module, args, output) -> None or a new output, after each forward (with_kwargs: hook(module, args, kwargs, output)); always_call also runs it when forward raises.
         """
-    def register_forward_pre_hook(self, hook: typing.Callable, *, prepend: bool = False, with_kwargs: bool = False) -> 'RemovableHandle':
+    def register_forward_pre_hook(self, hook: collections.abc.Callable, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
         """
-        hook(module, args) -> None or new args, before each forward (with_kwargs:
-                hook(module, args, kwargs) -> None or (new_args, new_kwargs)).
+        hook(module, args) -> None or new args, before each forward (with_kwargs: hook(module, args, kwargs) -> None or (new_args, new_kwargs)).
         """
-    def register_full_backward_hook(self, hook: typing.Callable, prepend: bool = False) -> 'RemovableHandle':
+    def register_full_backward_hook(self, hook: collections.abc.Callable, prepend: bool = False) -> RemovableHandle:
         """
-        hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients
-                with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits).
+        hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits).
         """
-    def register_full_backward_pre_hook(self, hook: typing.Callable, prepend: bool = False) -> 'RemovableHandle':
+    def register_full_backward_pre_hook(self, hook: collections.abc.Callable, prepend: bool = False) -> None:
         ...
-    def register_module(self, name: str, module: 'Module') -> None:
+    def register_module(self, name: str, module: typing.Any) -> None:
         """
-        Registers `module` as child `name`.
+        Registers `module` as child `name` (add_module).
         """
-    def register_parameter(self, name: str, param: Parameter | None) -> None:
+    def register_parameter(self, name: str, param: typing.Any) -> None:
         """
         Registers `param` as parameter `name` (None: an attribute that reads None).
         """
-    def requires_grad_(self, requires_grad: bool = True) -> 'Module':
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
         ...
-    def state_dict(self, *, prefix: str = '', keep_vars: bool = False) -> 'collections.OrderedDict[str, Tensor]':
+    def state_dict(self, *, prefix: str = '', keep_vars: bool = False) -> collections.OrderedDict[str, Tensor]:
         """
-        Persistent parameters and buffers by structured name, in registration order, as an
-                OrderedDict; the tensors share memory with the module's (detached unless keep_vars).
+        Persistent parameters and buffers by structured name, in registration order, as an OrderedDict; the tensors share memory with the module's (detached unless keep_vars).
         """
     def summary(self) -> str:
         """
