@@ -4,6 +4,7 @@
 #include "ember/nn/activation_functional.h"
 #include "ember/nn/activation_layers.h"
 #include "ember/nn/attention.h"
+#include "ember/nn/attention_functional.h"
 #include "ember/nn/bilinear.h"
 #include "ember/nn/channel_functional.h"
 #include "ember/nn/channel_layers.h"

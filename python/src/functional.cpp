@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "ember/nn/attention_functional.h"
 #include "ember/nn/ctc_loss.h"
 #include "ember/nn/init.h"
 #include "ember/nn/loss.h"
@@ -159,8 +160,48 @@ void bind_more_losses(py::module_& f) {
       "zero_infinity"_a = false);
 }
 
+// F.multi_head_attention_forward with PyTorch's signature (nn/attention_functional.h). Its input
+// checks raise AssertionError, as PyTorch's asserts do.
+void bind_multi_head_attention_forward(py::module_& f) {
+  namespace F = nn::functional;
+  using namespace pybind11::literals;
+  using T = std::optional<Tensor>;
+  f.def(
+      "multi_head_attention_forward",
+      [](const Tensor& query, const Tensor& key, const Tensor& value, int64_t embed_dim_to_check, int64_t num_heads,
+         T in_proj_weight, T in_proj_bias, T bias_k, T bias_v, bool add_zero_attn, double dropout_p,
+         const Tensor& out_proj_weight, T out_proj_bias, bool training, T key_padding_mask, bool need_weights,
+         T attn_mask, bool use_separate_proj_weight, T q_proj_weight, T k_proj_weight, T v_proj_weight, T static_k,
+         T static_v, bool average_attn_weights, bool is_causal) -> std::pair<Tensor, std::optional<Tensor>> {
+        F::MultiheadAttentionForwardOptions o{embed_dim_to_check, num_heads,          opt(in_proj_weight),
+                                              opt(in_proj_bias),  opt(bias_k),        opt(bias_v),
+                                              add_zero_attn,      dropout_p,          out_proj_weight,
+                                              opt(out_proj_bias), training,           opt(key_padding_mask),
+                                              need_weights,       opt(attn_mask),     use_separate_proj_weight,
+                                              opt(q_proj_weight), opt(k_proj_weight), opt(v_proj_weight),
+                                              opt(static_k),      opt(static_v),      average_attn_weights,
+                                              is_causal};
+        try {
+          auto [out, weights] = F::multi_head_attention_forward(query, key, value, o);
+          return {out, weights.defined() ? std::optional<Tensor>(weights) : std::nullopt};
+        } catch (const ember::ValueError& e) {
+          PyErr_SetString(PyExc_AssertionError, e.what());
+          throw py::error_already_set();
+        }
+      },
+      "query"_a, "key"_a, "value"_a, "embed_dim_to_check"_a, "num_heads"_a, "in_proj_weight"_a, "in_proj_bias"_a,
+      "bias_k"_a, "bias_v"_a, "add_zero_attn"_a, "dropout_p"_a, "out_proj_weight"_a, "out_proj_bias"_a,
+      "training"_a = true, "key_padding_mask"_a = py::none(), "need_weights"_a = true, "attn_mask"_a = py::none(),
+      "use_separate_proj_weight"_a = false, "q_proj_weight"_a = py::none(), "k_proj_weight"_a = py::none(),
+      "v_proj_weight"_a = py::none(), "static_k"_a = py::none(), "static_v"_a = py::none(),
+      "average_attn_weights"_a = true, "is_causal"_a = false,
+      "(attn_output, attn_weights) of multi-head attention, sequence-first (torch.nn.functional's): the weights "
+      "averaged over heads unless average_attn_weights=False, None unless need_weights.");
+}
+
 void bind_functional_forms(py::module_& f) {
   namespace F = nn::functional;
+  bind_multi_head_attention_forward(f);
   f.def("linear", [](const Tensor& x, const Tensor& w, const std::optional<Tensor>& b) {
     return F::linear(x, w, b.value_or(Tensor()));
   }, py::arg("input"), py::arg("weight"), py::arg("bias") = py::none(), py::call_guard<py::gil_scoped_release>(),

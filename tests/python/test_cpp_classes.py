@@ -12,7 +12,7 @@ import ember.optim as optim
 
 # Python by design: they orchestrate Python objects (modules, replicas, processes), as in PyTorch.
 PYTHON_ORCHESTRATION = {
-    "Module",  # the C++ Module's Python half: attribute registration, __call__ with hooks
+    "Module",  # the base class itself (C++, its Python API bound in python/src/module_protocol.cpp)
     "DataParallel",  # replicates a Python module across devices
     "ParameterList", "ParameterDict",  # containers of Python Parameter objects
     "SyncBatchNorm",  # statistics over ember.distributed's Python process groups

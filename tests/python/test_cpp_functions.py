@@ -44,10 +44,8 @@ FORWARDS = {
     "ember.nn.functional": {"flatten", "hardtanh", "embedding", "upsample", "upsample_bilinear", "upsample_nearest"},
 }
 
-# Still composed in Python; each is to move into the C++ op table (issue 30).
-NOT_YET_IN_CPP = {
-    "ember.nn.functional": {"multi_head_attention_forward"},
-}
+# Still composed in Python (none left): a function listed here is to move into the C++ op table.
+NOT_YET_IN_CPP: dict = {}
 
 MODULES = {"ember": ember, "ember.linalg": ember.linalg, "ember.special": ember.special, "ember.nn.functional": F}
 

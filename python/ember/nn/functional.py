@@ -125,6 +125,6 @@ from .._C import conv3d, conv_transpose1d, conv_transpose3d  # noqa: E402,F401  
 affine_grid = _C._affine_grid
 grid_sample = _C._grid_sample
 from .._C.nn.functional import embedding_bag  # noqa: E402,F401  (C++: nn/embedding_bag.h)
-from ._mha_forward import multi_head_attention_forward  # noqa: E402,F401
+from .._C.nn.functional import multi_head_attention_forward  # noqa: E402,F401  (C++: nn/attention_functional.h)
 
 __all__ = [name for name in dir() if not name.startswith("_")]
