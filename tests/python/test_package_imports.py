@@ -44,3 +44,29 @@ def test_torch_module_paths_exist():
     from ember.autograd.grad_mode import enable_grad, no_grad  # noqa: F401
     from ember.nn.parameter import Parameter
     assert Parameter is ember.nn.Parameter and Function is ember.autograd.Function
+
+
+def test_no_module_patches_a_cpp_class():
+    # With every module of ember imported, no class of ember._C holds a method, property or
+    # descriptor written in Python: the C++ classes' API is bound in C++ (issue 30).
+    import importlib
+    import inspect
+    import types
+
+    for name in modules():
+        if not name.startswith("ember._C"):
+            importlib.import_module(name)
+    seen, patched, todo = set(), [], [ember._C]
+    while todo:
+        module = todo.pop()
+        for value in vars(module).values():
+            if isinstance(value, types.ModuleType) and value.__name__.startswith("ember._C") and value not in seen:
+                seen.add(value)
+                todo.append(value)
+            elif inspect.isclass(value) and value.__module__.startswith("ember._C"):
+                for attr, member in vars(value).items():
+                    fn = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+                    if inspect.isfunction(fn):
+                        patched.append(f"{value.__module__}.{value.__qualname__}.{attr}")
+    assert len(seen) >= 5
+    assert not patched, f"written in Python onto C++ classes: {patched}"
