@@ -172,6 +172,11 @@ std::pair<Tensor, Tensor> forward(Tensor query, Tensor key, Tensor value, const 
     attn_mask = attn_mask.defined() ? attn_mask + key_padding_mask : key_padding_mask;
   }
   const double dropout_p = o.training ? o.dropout_p : 0.0;
+  // [L*N, E] -> out_proj -> [L, N, E_out] (sizes named: -1 is ambiguous for an empty batch)
+  auto project_out = [&](const Tensor& t) {
+    Tensor y = linear(t, o.out_proj_weight, o.out_proj_bias);
+    return reshape(y, {tgt_len, bsz, y.size(1)});
+  };
 
   if (o.need_weights) {
     // The explicit path: the weights are an output.
@@ -180,7 +185,7 @@ std::pair<Tensor, Tensor> forward(Tensor query, Tensor key, Tensor value, const 
     Tensor weights = softmax(scores, -1);
     if (dropout_p > 0.0) weights = dropout(weights, dropout_p);
     Tensor out = reshape(transpose(bmm(weights, v), 0, 1), {tgt_len * bsz, embed_dim});
-    out = reshape(linear(out, o.out_proj_weight, o.out_proj_bias), {tgt_len, bsz, -1});
+    out = project_out(out);
     weights = reshape(weights, {bsz, num_heads, tgt_len, src_len});
     if (o.average_attn_weights) weights = mean(weights, {1});
     if (!batched) out = squeeze(out, 1), weights = squeeze(weights, 0);
@@ -196,7 +201,7 @@ std::pair<Tensor, Tensor> forward(Tensor query, Tensor key, Tensor value, const 
   v = reshape(v, {bsz, num_heads, src_len, head_dim});
   Tensor out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal);
   out = reshape(permute(out, {2, 0, 1, 3}), {bsz * tgt_len, embed_dim});
-  out = reshape(linear(out, o.out_proj_weight, o.out_proj_bias), {tgt_len, bsz, -1});
+  out = project_out(out);
   if (!batched) out = squeeze(out, 1);
   return {out, Tensor()};
 }

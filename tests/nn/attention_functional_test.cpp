@@ -75,6 +75,21 @@ TEST(MultiHeadAttentionForwardTest, UnbatchedAndPerHeadWeightsMatchTheModule) {
   expect_close(weights, want_weights, 1e-12, 1e-12);
 }
 
+TEST(MultiHeadAttentionForwardTest, AnEmptyBatchGivesEmptyOutputsAsPyTorch) {
+  F::MultiheadAttentionForwardOptions o;
+  o.embed_dim_to_check = 4;
+  o.num_heads = 2;
+  o.in_proj_weight = randn({12, 4});
+  o.out_proj_weight = randn({4, 4});
+  Tensor q = randn({3, 0, 4}), kv = randn({5, 0, 4});
+  for (bool need_weights : {true, false}) {
+    o.need_weights = need_weights;
+    auto [out, weights] = F::multi_head_attention_forward(q, kv, kv, o);
+    EXPECT_EQ(out.sizes().vec(), (DimVector{3, 0, 4}));
+    if (need_weights) EXPECT_EQ(weights.sizes().vec(), (DimVector{0, 3, 5}));
+  }
+}
+
 TEST(MultiHeadAttentionForwardTest, GradientsMatchFiniteDifferences) {
   manual_seed(5);
   Tensor q = randn({3, 2, 4}, kFloat64), w = randn({12, 4}, kFloat64), b = randn({12}, kFloat64);
