@@ -5,13 +5,13 @@
 // Then jobs that go wrong before or between collectives, their ranks started one by one
 // (fault_worker): a WORLD_SIZE that differs, a world that never fills, a rank killed or stopped.
 // The error names the rank, within the timeout; each rank is killed if it outlives a guard.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #include <chrono>
 #include <cstdio>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "support/fault_report.h"
+#include "support/held_port.h"
 
 extern char** environ;
 
@@ -122,17 +123,8 @@ TEST(DamagedShard, IsSkippedWithAWarning) {
 
 // ---- fault_worker's ranks, each started with its own RANK and WORLD_SIZE.
 
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
+// Free when asked; a rank 0 started soon after binds it.
+int free_port() { return ember::testing::HeldPort().port(); }
 
 struct Rank {
   pid_t pid = -1;
@@ -176,7 +168,7 @@ struct Rank {
 // removed.
 class Job {
  public:
-  explicit Job(std::string name) : name_(std::move(name)), port_(free_port()) {}
+  explicit Job(std::string name, int port = free_port()) : name_(std::move(name)), port_(port) {}
   ~Job() {
     for (Rank& r : ranks_) {
       if (!r.reaped) {
@@ -260,7 +252,10 @@ TEST(InitProcessGroup, MissingRankIsNamedWithinTheTimeout) {
 }
 
 TEST(InitProcessGroup, RankWithoutRankZeroNamesItsStoreWithinTheTimeout) {
-  Job job("norank0");
+  // The port stays held for the whole test: a closed probe let a concurrent test's store be given
+  // it, and rank 1 found that store (a CI failure).
+  ember::testing::HeldPort no_store;
+  Job job("norank0", no_store.port());
   Rank& r1 = job.start(1, 2, {"1000"});
   EXPECT_EQ(r1.finish(15), 3) << r1.output();
   EXPECT_TRUE(has(r1.output(), "StoreError: init_process_group: rank 1 of 2 could not reach the store that rank 0 "

@@ -12,6 +12,7 @@
 #include "ember/distributed/file_store.h"
 #include "ember/distributed/tcp_store.h"
 #include "support/expect.h"
+#include "support/held_port.h"
 
 namespace ember {
 namespace {
@@ -56,9 +57,9 @@ TEST(StoreTest, TCPStoreServesItsClients) {
 }
 
 TEST(StoreTest, TCPStoreClientGivesUpWhenNoServerComes) {
-  // A port just freed: nothing listens there.
-  int port;
-  { port = TCPStore("127.0.0.1", 0, true, Milliseconds(1000)).port(); }
+  // A port held unserved for the whole test (one just freed could be taken by a concurrent test's store).
+  testing::HeldPort nothing_listens;
+  int port = nothing_listens.port();
   testing::expect_error<DistributedError>(
       [&] { TCPStore("127.0.0.1", port, false, Milliseconds(200)); },
       {"TCPStore", "cannot connect to 127.0.0.1:" + std::to_string(port), "within 200 ms"});
