@@ -94,6 +94,14 @@ class OptionReader {
     check(v->is_string(), key, *v, "str");
     return v->as_string();
   }
+  /// A float or None; `fallback` when the key is absent.
+  std::optional<double> get_optional_float(const char* key, std::optional<double> fallback) {
+    const Value* v = find(key, true);
+    if (!v) return fallback;
+    if (v->is_none()) return std::nullopt;
+    check(v->is_float() || v->is_int(), key, *v, "float or None");
+    return v->as_float();
+  }
   std::optional<int64_t> get_optional_int(const char* key) {
     const Value* v = find(key, true);
     if (!v || v->is_none()) return std::nullopt;
@@ -512,7 +520,7 @@ Value batch_norm_options(const nn::BatchNorm& m) {
   const nn::BatchNormOptions& o = m.options();
   return Value::dict({{"num_features", o.num_features},
                       {"eps", o.eps},
-                      {"momentum", o.momentum},
+                      {"momentum", o.momentum ? Value(*o.momentum) : Value()},
                       {"affine", o.affine},
                       {"track_running_stats", o.track_running_stats}});
 }
@@ -520,7 +528,7 @@ Value batch_norm_options(const nn::BatchNorm& m) {
 nn::BatchNormOptions read_batch_norm_options(OptionReader& r) {
   nn::BatchNormOptions o{r.get_int("num_features")};
   o.eps = r.get_float("eps", o.eps);
-  o.momentum = r.get_float("momentum", o.momentum);
+  o.momentum = r.get_optional_float("momentum", o.momentum);
   o.affine = r.get_bool("affine", o.affine);
   o.track_running_stats = r.get_bool("track_running_stats", o.track_running_stats);
   return o;
@@ -793,9 +801,10 @@ void Registry::add_builtins() {
   builtin<BatchNorm1d>("BatchNorm1d", batch_norm_options, [](OptionReader& r) {
     return std::make_shared<BatchNorm1d>(read_batch_norm_options(r));
   });
-  builtin<BatchNorm2d>("BatchNorm2d", batch_norm_options, [](OptionReader& r) {
-    return std::make_shared<BatchNorm2d>(read_batch_norm_options(r));
-  });
+  builtin<BatchNorm2d>("BatchNorm2d", batch_norm_options,
+                       [](OptionReader& r) { return std::make_shared<BatchNorm2d>(read_batch_norm_options(r)); });
+  builtin<BatchNorm3d>("BatchNorm3d", batch_norm_options,
+                       [](OptionReader& r) { return std::make_shared<BatchNorm3d>(read_batch_norm_options(r)); });
   builtin<LayerNorm>(
       "LayerNorm",
       [](const LayerNorm& m) {

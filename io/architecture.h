@@ -22,8 +22,8 @@
 // - A module whose type is not registered is still recorded: {"type": name, "options": None,
 //   "children": {...}}; rebuilding it is an error naming the type and how to register it.
 //
-// Built-in types: Linear, Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm1d,
-// BatchNorm2d, LayerNorm, Embedding, Dropout, Flatten, ReLU, GELU, Tanh, Sigmoid, LeakyReLU,
+// Built-in types: Linear, Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm1d/2d/3d,
+// LayerNorm, Embedding, Dropout, Flatten, ReLU, GELU, Tanh, Sigmoid, LeakyReLU,
 // Softmax, Identity, Sequential, ModuleList, ModuleDict, MultiheadAttention,
 // TransformerEncoderLayer, TransformerDecoderLayer, TransformerEncoder, TransformerDecoder,
 // Transformer. A user module registers its type once:

@@ -46,29 +46,32 @@ void BatchNorm::reset_parameters() {
 Tensor BatchNorm::forward(const Tensor& input) {
   EMBER_CHECK_VALUE(input.dim() >= dims_lo_ && input.dim() <= dims_hi_, type_name(), ": expected ",
                     dims_lo_ == dims_hi_ ? detail::str(dims_lo_, "D") : detail::str(dims_lo_, "D or ", dims_hi_, "D"),
-                    " input, got shape ", input.sizes());
+                    " input (got ", input.dim(), "D input): shape ", input.sizes());
   EMBER_CHECK_VALUE(input.size(1) == options_.num_features, type_name(), ": expected ",
                     options_.num_features, " channels in dim 1, got shape ", input.sizes());
   // As PyTorch: batch statistics while training or when none are tracked; the running ones are
   // updated (training) or used (eval) when tracked.
   bool use_batch_stats = is_training() || !options_.track_running_stats;
   Tensor running_mean, running_var;
+  double momentum = options_.momentum.value_or(0.0);
   if (options_.track_running_stats) {
     running_mean = buffer("running_mean");
     running_var = buffer("running_var");
     if (is_training()) {
       NoGradGuard no_grad;
-      Tensor(buffer("num_batches_tracked")).add_(1);
+      Tensor tracked = buffer("num_batches_tracked");
+      tracked.add_(1);
+      if (!options_.momentum) momentum = 1.0 / tracked.item<double>();
     }
   }
   Tensor weight = options_.affine ? parameter("weight") : Tensor();
   Tensor bias = options_.affine ? parameter("bias") : Tensor();
-  return batch_norm(input, running_mean, running_var, weight, bias, use_batch_stats, options_.momentum,
-                    options_.eps);
+  return batch_norm(input, running_mean, running_var, weight, bias, use_batch_stats, momentum, options_.eps);
 }
 
 std::string BatchNorm::extra_repr() const {
-  return detail::str(options_.num_features, ", eps=", options_.eps, ", momentum=", options_.momentum,
+  return detail::str(options_.num_features, ", eps=", options_.eps,
+                     ", momentum=", options_.momentum ? detail::str(*options_.momentum) : std::string("None"),
                      ", affine=", options_.affine ? "True" : "False",
                      ", track_running_stats=", options_.track_running_stats ? "True" : "False");
 }

@@ -1,6 +1,7 @@
 #pragma once
-// BatchNorm1d/2d (running statistics and num_batches_tracked are buffers, so they are saved and
+// BatchNorm1d/2d/3d (running statistics and num_batches_tracked are buffers, so they are saved and
 // moved like parameters) and LayerNorm.
+#include <optional>
 #include <vector>
 
 #include "ember/nn/module.h"
@@ -10,7 +11,9 @@ namespace ember::nn {
 struct BatchNormOptions {
   int64_t num_features;
   double eps = 1e-5;
-  double momentum = 0.1;
+  /// The weight of each batch in the running statistics; nullopt keeps their cumulative average
+  /// over the batches seen (weight 1 / num_batches_tracked: torch's momentum=None).
+  std::optional<double> momentum = 0.1;
   bool affine = true;
   bool track_running_stats = true;
 };
@@ -26,6 +29,8 @@ class BatchNorm : public Module {
   void reset_parameters();
   void reset_running_stats();
   const BatchNormOptions& options() const { return options_; }
+  /// Changes the running statistics' weight (torch's bn.momentum = ...; update_bn sets nullopt).
+  void set_momentum(std::optional<double> momentum) { options_.momentum = momentum; }
 
  private:
   BatchNormOptions options_;
@@ -44,6 +49,13 @@ class BatchNorm2d : public BatchNorm {
  public:
   explicit BatchNorm2d(BatchNormOptions options) : BatchNorm("BatchNorm2d", options, 4, 4) {}
   explicit BatchNorm2d(int64_t num_features) : BatchNorm2d(BatchNormOptions{num_features}) {}
+};
+
+/// Input [N, C, D, H, W].
+class BatchNorm3d : public BatchNorm {
+ public:
+  explicit BatchNorm3d(BatchNormOptions options) : BatchNorm("BatchNorm3d", options, 5, 5) {}
+  explicit BatchNorm3d(int64_t num_features) : BatchNorm3d(BatchNormOptions{num_features}) {}
 };
 
 struct LayerNormOptions {

@@ -54,7 +54,8 @@ Betas Hyperparams::pair(const std::string& key) const {
 }
 
 bool is_scheduler_key(const std::string& key) {
-  static const std::array<const char*, 5> keys{"initial_lr", "max_lr", "min_lr", "max_momentum", "base_momentum"};
+  static const std::array<const char*, 6> keys{"initial_lr",   "max_lr",        "min_lr",
+                                               "max_momentum", "base_momentum", "swa_lr"};
   for (const char* k : keys)
     if (key == k) return true;
   return false;

@@ -82,7 +82,7 @@ class Hyperparams {
 };
 
 /// The keys LR schedulers add to a group (numbers, as torch.optim's schedulers store them):
-/// initial_lr, max_lr, min_lr, max_momentum, base_momentum.
+/// initial_lr, max_lr, min_lr, max_momentum, base_momentum, swa_lr.
 bool is_scheduler_key(const std::string& key);
 
 /// One field of a typed options struct O: its hyperparameter name and its member.

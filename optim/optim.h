@@ -20,4 +20,5 @@
 #include "ember/optim/rprop.h"
 #include "ember/optim/sgd.h"
 #include "ember/optim/step_lr.h"
+#include "ember/optim/swa_utils.h"
 #include "ember/optim/warmup_lr.h"

@@ -590,31 +590,32 @@ void bind_layers(py::module_& nn) {
       .def_property_readonly("num_parameters", &nn::PReLU::num_parameters)
       .def("reset_parameters", &nn::PReLU::reset_parameters);
 
-  auto bn_options = [](int64_t n, double eps, double momentum, bool affine, bool track) {
-    return nn::BatchNormOptions{n, eps, momentum, affine, track};
-  };
   Layer<nn::BatchNorm>(nn, "_BatchNorm")
       .def_property_readonly("num_features", [](const nn::BatchNorm& b) { return b.options().num_features; })
       .def_property_readonly("eps", [](const nn::BatchNorm& b) { return b.options().eps; })
-      .def_property_readonly("momentum", [](const nn::BatchNorm& b) { return b.options().momentum; })
+      .def_property(
+          "momentum", [](const nn::BatchNorm& b) { return b.options().momentum; }, &nn::BatchNorm::set_momentum,
+          "Each batch's weight in the running statistics; None: their "
+          "cumulative average.")
+      .def_property_readonly("affine", [](const nn::BatchNorm& b) { return b.options().affine; })
+      .def_property_readonly("track_running_stats",
+                             [](const nn::BatchNorm& b) { return b.options().track_running_stats; })
       .def("reset_parameters", &nn::BatchNorm::reset_parameters)
       .def("reset_running_stats", &nn::BatchNorm::reset_running_stats);
-  py::class_<nn::BatchNorm1d, PyLayer<nn::BatchNorm1d>, nn::BatchNorm, std::shared_ptr<nn::BatchNorm1d>>(
-      nn, "BatchNorm1d", "Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).")
-      .def(layer_init_placed<nn::BatchNorm1d>(
-               [bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
-                 return bn_options(n, eps, momentum, affine, track);
-               }),
-           py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
-           py::arg("track_running_stats") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none());
-  py::class_<nn::BatchNorm2d, PyLayer<nn::BatchNorm2d>, nn::BatchNorm, std::shared_ptr<nn::BatchNorm2d>>(
-      nn, "BatchNorm2d", "Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).")
-      .def(layer_init_placed<nn::BatchNorm2d>(
-               [bn_options](int64_t n, double eps, double momentum, bool affine, bool track) {
-                 return bn_options(n, eps, momentum, affine, track);
-               }),
-           py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
-           py::arg("track_running_stats") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none());
+  auto batch_norm_layer = [&nn]<typename M>(type_tag<M>, const char* name, const char* doc) {
+    py::class_<M, PyLayer<M>, nn::BatchNorm, std::shared_ptr<M>>(nn, name, doc)
+        .def(layer_init_placed<M>([](int64_t n, double eps, std::optional<double> momentum, bool affine, bool track) {
+               return nn::BatchNormOptions{n, eps, momentum, affine, track};
+             }),
+             py::arg("num_features"), py::arg("eps") = 1e-5, py::arg("momentum") = 0.1, py::arg("affine") = true,
+             py::arg("track_running_stats") = true, py::arg("device") = py::none(), py::arg("dtype") = py::none());
+  };
+  batch_norm_layer(type_tag<nn::BatchNorm1d>{}, "BatchNorm1d",
+                   "Batch normalisation over [N, C] or [N, C, L] (torch.nn.BatchNorm1d).");
+  batch_norm_layer(type_tag<nn::BatchNorm2d>{}, "BatchNorm2d",
+                   "Batch normalisation over [N, C, H, W] (torch.nn.BatchNorm2d).");
+  batch_norm_layer(type_tag<nn::BatchNorm3d>{}, "BatchNorm3d",
+                   "Batch normalisation over [N, C, D, H, W] (torch.nn.BatchNorm3d).");
 
   Layer<nn::LayerNorm>(nn, "LayerNorm", "Normalises over the trailing normalized_shape dims (torch.nn.LayerNorm).")
       .def(layer_init_placed<nn::LayerNorm>([](py::object shape, double eps, bool affine, bool bias) {

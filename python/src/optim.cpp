@@ -477,6 +477,8 @@ checkpoint lands on the right parameter even after the model's parameters were r
       .def("load_state_dict", [](optim::ReduceLROnPlateau& s, py::handle state) {
         io::load_into(s, py_to_value(state));
       }, py::arg("state_dict"));
+
+  bind_swa_utils(o);
 }
 
 }  // namespace ember::python

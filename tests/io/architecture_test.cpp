@@ -135,6 +135,14 @@ TEST(ArchitectureTest, ConvolutionNormalisationAndPReLULayersRebuildWithTheirOpt
   EXPECT_EQ(arch.at("children").at("7").at("options").at("padding").as_int(), 1);
   auto norm3d = std::make_shared<nn::InstanceNorm3d>(nn::InstanceNormOptions{2, 1e-3, 0.1, true});
   EXPECT_TRUE(architecture(*from_architecture(architecture(*norm3d))).equals(architecture(*norm3d)));
+  // BatchNorm3d, and momentum None (a cumulative average) as a None, not as a number
+  auto batch3d = std::make_shared<nn::BatchNorm3d>(nn::BatchNormOptions{3, 1e-3, std::nullopt, false});
+  EXPECT_TRUE(architecture(*batch3d).at("options").at("momentum").is_none());
+  auto rebuilt = std::dynamic_pointer_cast<nn::BatchNorm3d>(from_architecture(architecture(*batch3d)));
+  ASSERT_NE(rebuilt, nullptr);
+  EXPECT_FALSE(rebuilt->options().momentum.has_value());
+  EXPECT_FALSE(rebuilt->options().affine);
+  EXPECT_EQ(rebuilt->options().eps, 1e-3);
   // a padding name no one knows is refused with the layer's name
   Value bad = arch.at("children").at("0");
   bad.at("options").set("padding", "full");

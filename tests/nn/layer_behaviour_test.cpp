@@ -109,6 +109,35 @@ TEST(LayerModeTest, BatchNormUsesBatchStatsInTrainingAndRunningStatsInEval) {
                            {"BatchNorm1d: expected 1 channels in dim 1, got shape [2, 3]"});
 }
 
+TEST(LayerModeTest, BatchNormWithoutMomentumKeepsTheCumulativeAverageOfTheBatchStatistics) {
+  // torch's momentum=None: batch k weighs 1/k, so the running statistics are the plain averages.
+  nn::BatchNorm1d bn(nn::BatchNormOptions{1, 0.0, std::nullopt});
+  bn.forward(tensor<float>({1, 3}, {2, 1}));  // mean 2, unbiased var 2
+  bn.forward(tensor<float>({5, 9}, {2, 1}));  // mean 7, unbiased var 8
+  bn.forward(tensor<float>({0, 0}, {2, 1}));  // mean 0, unbiased var 0
+  EXPECT_EQ(bn.buffer("running_mean").to_vector<float>(), (std::vector<float>{3.0f}));
+  EXPECT_NEAR(bn.buffer("running_var").item<float>(), 10.0f / 3, 1e-6);  // (2 + 8 + 0) / 3, rounded twice
+  EXPECT_NE(bn.str().find("momentum=None"), std::string::npos) << bn.str();
+  bn.set_momentum(1.0);  // the last batch's statistics only
+  bn.forward(tensor<float>({1, 3}, {2, 1}));
+  EXPECT_EQ(bn.buffer("running_mean").to_vector<float>(), (std::vector<float>{2.0f}));
+}
+
+TEST(LayerModeTest, BatchNorm3dPoolsEachChannelOverTheBatchAndThreeSpatialDims) {
+  manual_seed(3);
+  nn::BatchNorm3d bn3(3);
+  nn::BatchNorm2d bn2(3);
+  Tensor x = randn({2, 3, 4, 5, 6});
+  Tensor y = bn3.forward(x);
+  EXPECT_TRUE(allclose(y, bn2.forward(x.reshape({2, 3, 20, 6})).reshape({2, 3, 4, 5, 6}), 1e-5, 1e-6));
+  EXPECT_TRUE(allclose(bn3.buffer("running_var"), bn2.buffer("running_var")));
+  expect_error<ValueError>(
+      [&] {
+        bn3.forward(zeros({2, 3, 4, 5}));
+      },
+      {"BatchNorm3d: expected 5D input (got 4D input): shape [2, 3, 4, 5]"});
+}
+
 TEST(ContainerTest, SequentialRunsChildrenInOrderAndNamesThemByIndex) {
   auto seq = std::make_shared<nn::Sequential>(std::initializer_list<std::shared_ptr<nn::Module>>{
       std::make_shared<nn::Linear>(4, 8), std::make_shared<nn::ReLU>(), std::make_shared<nn::Linear>(8, 2)});

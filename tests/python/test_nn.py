@@ -274,6 +274,20 @@ def test_layers_against_numpy():
     assert list(bn.state_dict()) == ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
     assert nn.BatchNorm2d(3)(x).shape == x.shape
 
+    # momentum=None keeps the cumulative average of the batch statistics, as torch's
+    cumulative = nn.BatchNorm1d(5, momentum=None)
+    batches = [ember.randn(4, 5), ember.randn(6, 5), ember.randn(3, 5)]
+    for b in batches:
+        cumulative(b)
+    np.testing.assert_allclose(cumulative.running_mean.numpy(), np.mean([b.numpy().mean(0) for b in batches], 0),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(cumulative.running_var.numpy(),
+                               np.mean([b.numpy().var(0, ddof=1) for b in batches], 0), rtol=1e-5, atol=1e-6)
+    assert cumulative.momentum is None and "momentum=None" in repr(cumulative)
+    cumulative.momentum = 0.5
+    assert cumulative.momentum == 0.5
+    assert nn.BatchNorm3d(2, momentum=None).momentum is None
+
     emb = nn.Embedding(10, 3, padding_idx=0)
     idx = ember.tensor([[1, 0, 9]])
     np.testing.assert_array_equal(emb(idx).numpy(force=True)[0], emb.weight.detach().numpy()[[1, 0, 9]])

@@ -276,6 +276,62 @@ def test_averaged_model_is_a_copy_and_ema_checks_decay():
         swa_utils.SWALR(ember.optim.SGD(model.parameters(), lr=0.1), swa_lr=0.1, anneal_strategy="step")
 
 
+def test_swa_utils_are_the_cpp_classes_and_swalr_is_a_scheduler():
+    model = nn.Sequential(nn.Linear(2, 2))
+    opt = ember.optim.SGD(model.parameters(), lr=0.1)
+    sched = swa_utils.SWALR(opt, swa_lr=[0.05], anneal_epochs=2, anneal_strategy="linear")
+    assert isinstance(sched, ember.optim.lr_scheduler.LRScheduler)
+    assert opt.param_groups[0]["swa_lr"] == 0.05  # stored in the group, as torch's
+    assert (sched.anneal_epochs, sched.anneal_strategy) == (2, "linear")
+    assert isinstance(swa_utils.AveragedModel(model), ember._C.optim.AveragedModel)
+    with pytest.raises(ValueError, match="swa_lr has 2 values, param_groups has 1"):
+        swa_utils.SWALR(opt, swa_lr=[0.1, 0.2])
+    with pytest.raises(TypeError):
+        swa_utils.SWALR(opt, swa_lr=0.1, anneal_epochs=1.5)
+    with pytest.raises(TypeError, match="is not an ember.nn.Module"):
+        swa_utils.AveragedModel(object())
+
+
+def test_averaged_model_of_a_python_module_with_keyword_forward_and_update_bn_over_pairs():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 4)
+            self.bn = nn.BatchNorm1d(4, momentum=0.3)
+
+        def forward(self, x, *, scale=1.0):
+            return self.bn(self.fc(x)) * scale
+
+    net = Net()
+    ema = swa_utils.AveragedModel(net, multi_avg_fn=swa_utils.get_ema_multi_avg_fn(0.5))
+    before = net.fc.weight.detach().clone()
+    ema.update_parameters(net)
+    with ember.no_grad():
+        net.fc.weight.add_(2.0)
+    ema.update_parameters(net)
+    np.testing.assert_allclose(ema.module.fc.weight.detach().numpy(), before.numpy() + 1.0, rtol=1e-6)
+    batches = [(ember.randn(5, 3), ember.randn(5)) for _ in range(3)]
+    ema.eval()
+    swa_utils.update_bn(batches, ema, device="cpu")
+    assert not ema.training and ema.module.bn.momentum == 0.3  # mode and momentum restored
+    with ember.no_grad():
+        hidden = [ema.module.fc(x).numpy() for x, _ in batches]
+    np.testing.assert_allclose(ema.module.bn.running_mean.numpy(), np.mean([h.mean(0) for h in hidden], 0),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ema.module.bn.running_var.numpy(), np.mean([h.var(0, ddof=1) for h in hidden], 0),
+                               rtol=1e-5, atol=1e-6)
+    x = ember.randn(2, 3)
+    assert ember.allclose(ema(x, scale=2.0), 2.0 * ema.module(x))
+
+    def broken():
+        yield ember.randn(5, 3)
+        raise RuntimeError("the loader failed")
+
+    with pytest.raises(RuntimeError, match="the loader failed"):
+        swa_utils.update_bn(broken(), ema)
+    assert not ema.training and ema.module.bn.momentum == 0.3
+
+
 def test_deepcopy_of_a_parametrized_python_module():
     class Net(nn.Module):
         def __init__(self):

@@ -4,8 +4,9 @@ ember.optim's C++ half: optimizers and LR schedulers
 from __future__ import annotations
 import collections.abc
 import ember._C
+import ember._C.nn
 import typing
-__all__: list[str] = ['ASGD', 'Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'GradScaler', 'LBFGS', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'Rprop', 'SGD', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_']
+__all__: list[str] = ['ASGD', 'Adadelta', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'AveragedModel', 'ChainedScheduler', 'ConstantLR', 'CosineAnnealingLR', 'CosineAnnealingWarmRestarts', 'CyclicLR', 'ExponentialLR', 'GradScaler', 'LBFGS', 'LRScheduler', 'LambdaLR', 'LinearLR', 'MultiStepLR', 'MultiplicativeLR', 'NAdam', 'NoamDecay', 'OneCycleLR', 'Optimizer', 'PolynomialLR', 'RAdam', 'RMSprop', 'ReduceLROnPlateau', 'Rprop', 'SGD', 'SWALR', 'SequentialLR', 'StepLR', 'WarmupCosineLR', 'clip_grad_norm_', 'clip_grad_value_', 'get_ema_avg_fn', 'get_ema_multi_avg_fn', 'get_swa_avg_fn', 'get_swa_multi_avg_fn', 'update_bn']
 class Optimizer:
     """
     The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
@@ -268,6 +269,44 @@ class ReduceLROnPlateau:
     @property
     def num_bad_epochs(self) -> int:
         ...
+class AveragedModel(ember._C.nn.Module):
+    """
+    torch.optim.swa_utils.AveragedModel: a deep copy of `model` whose parameters (and buffers, with
+    use_buffers) average those update_parameters(model) has seen: the running mean, or avg_fn's or
+    multi_avg_fn's average. n_averaged is a buffer; forward calls the copy.
+    """
+    def __init__(self, model: typing.Any, device: typing.Any = None, avg_fn: collections.abc.Callable[[ember._C.Tensor, ember._C.Tensor, ember._C.Tensor], ember._C.Tensor] | None = None, multi_avg_fn: collections.abc.Callable[[list[ember._C.Tensor], list[ember._C.Tensor], ember._C.Tensor], None] | None = None, use_buffers: bool = False) -> None:
+        ...
+    def forward(self, *args, **kwargs) -> typing.Any:
+        """
+        The averaged copy's forward.
+        """
+    def update_parameters(self, model: typing.Any) -> None:
+        """
+        Folds model's current parameters into the average (the first call copies them).
+        """
+    @property
+    def avg_fn(self) -> collections.abc.Callable[[ember._C.Tensor, ember._C.Tensor, ember._C.Tensor], ember._C.Tensor] | None:
+        ...
+    @property
+    def multi_avg_fn(self) -> collections.abc.Callable[[collections.abc.Sequence[ember._C.Tensor], collections.abc.Sequence[ember._C.Tensor], ember._C.Tensor], None] | None:
+        ...
+    @property
+    def use_buffers(self) -> bool:
+        ...
+class SWALR(LRScheduler):
+    """
+    torch.optim.swa_utils.SWALR: anneals each group's lr to its swa_lr (stored in the group) over
+    anneal_epochs steps, by "cos" or "linear", then holds it. Building it takes the first step.
+    """
+    def __init__(self, optimizer: Optimizer, swa_lr: typing.Any, anneal_epochs: typing.SupportsInt | typing.SupportsIndex = 10, anneal_strategy: str = 'cos', last_epoch: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
+        ...
+    @property
+    def anneal_epochs(self) -> int:
+        ...
+    @property
+    def anneal_strategy(self) -> str:
+        ...
 def _is_scheduler_key(key: str) -> bool:
     """
     True for the keys LR schedulers add to parameter groups (initial_lr, max_lr, ...).
@@ -276,3 +315,25 @@ def clip_grad_norm_(parameters: collections.abc.Sequence[ember._C.Tensor], max_n
     ...
 def clip_grad_value_(parameters: collections.abc.Sequence[ember._C.Tensor], clip_value: typing.SupportsFloat | typing.SupportsIndex) -> None:
     ...
+def get_ema_avg_fn(decay: typing.SupportsFloat | typing.SupportsIndex = 0.999) -> collections.abc.Callable[[ember._C.Tensor, ember._C.Tensor, ember._C.Tensor], ember._C.Tensor]:
+    """
+    avg_fn(averaged, current, num_averaged) of an exponential moving average.
+    """
+def get_ema_multi_avg_fn(decay: typing.SupportsFloat | typing.SupportsIndex = 0.999) -> collections.abc.Callable[[collections.abc.Sequence[ember._C.Tensor], collections.abc.Sequence[ember._C.Tensor], ember._C.Tensor], None]:
+    """
+    multi_avg_fn(averaged, current, num_averaged) of an exponential moving average.
+    """
+def get_swa_avg_fn() -> collections.abc.Callable[[ember._C.Tensor, ember._C.Tensor, ember._C.Tensor], ember._C.Tensor]:
+    """
+    avg_fn of the running mean.
+    """
+def get_swa_multi_avg_fn() -> collections.abc.Callable[[collections.abc.Sequence[ember._C.Tensor], collections.abc.Sequence[ember._C.Tensor], ember._C.Tensor], None]:
+    """
+    multi_avg_fn of the running mean.
+    """
+def update_bn(loader: collections.abc.Iterable, model: typing.Any, device: typing.Any = None) -> None:
+    """
+    Recomputes the batch-norm running statistics of `model` with one pass over `loader` (batches, or
+    tuples whose first entry is the input): each becomes the average over the batches of the batch's
+    mean and unbiased variance, as torch's.
+    """

@@ -22,7 +22,6 @@ from .._C.nn import *  # noqa: F401,F403
 from .parameter import Parameter  # noqa: F401
 from .modules import Module  # noqa: F401  (and torch.nn.modules' submodules: ember.nn.modules.linear.Linear, ...)
 from . import functional, init, utils  # noqa: F401,E402
-from ._more_layers import *  # noqa: F401,F403,E402  (Softmax2d, ChannelShuffle, Dropout1d/3d, BatchNorm3d, ...)
 from ._lazy_linear import LazyLinear  # noqa: F401,E402
 from ._sync_batchnorm import SyncBatchNorm  # noqa: F401,E402  (statistics over ember.distributed ranks)
 from .parameter_containers import ParameterDict, ParameterList  # noqa: F401,E402
