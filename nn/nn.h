@@ -25,6 +25,7 @@
 #include "ember/nn/margin_loss.h"
 #include "ember/nn/module.h"
 #include "ember/nn/normalization.h"
+#include "ember/nn/packed_sequence.h"
 #include "ember/nn/padding.h"
 #include "ember/nn/pool_functional.h"
 #include "ember/nn/pool_layers.h"

@@ -171,6 +171,18 @@ RNNBase::Result RNNBase::run(const Tensor& input, const Tensor& hx_in, const Ten
   return r;
 }
 
+RNNBase::PackedResult RNNBase::run(const PackedSequence& input, const Tensor& hx, const Tensor& cx) {
+  // The states follow the batch into its sorted order and back.
+  auto reorder = [](const Tensor& t, const Tensor& order) {
+    return t.defined() && order.defined() ? index_select(t, 1, order) : t;
+  };
+  Result r = forward_packed(input.data, input.batch_sizes, reorder(hx, input.sorted_indices),
+                            reorder(cx, input.sorted_indices));
+  return {{r.output, input.batch_sizes, input.sorted_indices, input.unsorted_indices},
+          reorder(r.h_n, input.unsorted_indices),
+          reorder(r.c_n, input.unsorted_indices)};
+}
+
 RNNBase::Result RNNBase::forward_packed(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx_in,
                                         const Tensor& cx_in) {
   const RNNOptions& o = options_;

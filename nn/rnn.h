@@ -17,6 +17,7 @@
 
 #include "ember/core/kernels/rnn.h"
 #include "ember/nn/module.h"
+#include "ember/nn/packed_sequence.h"
 
 namespace ember::nn {
 
@@ -62,6 +63,13 @@ class RNNBase : public Module {
   /// longest first; hx, cx in that order, or undefined for zeros): the output data packed the
   /// same way, and each sequence's last states.
   Result forward_packed(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx, const Tensor& cx);
+  struct PackedResult {
+    PackedSequence output;
+    Tensor h_n, c_n;
+  };
+  /// A PackedSequence (nn/packed_sequence.h) with hx, cx in the batch's own order (undefined:
+  /// zeros): the output packed the same way, the last states in that order.
+  PackedResult run(const PackedSequence& input, const Tensor& hx = {}, const Tensor& cx = {});
 
  private:
   /// hx and cx for a batch of B (zeros where undefined), their shapes checked.

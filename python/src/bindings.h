@@ -130,6 +130,7 @@ void bind_fold_layers(py::module_& nn);                 // Unfold, Fold (fold.cp
 void bind_fold_functions(py::module_& functional);      // unfold, fold
 void bind_upsample_layers(py::module_& nn);             // Upsample and its fixed-mode forms (upsample.cpp)
 void bind_upsample_functions(py::module_& functional);  // interpolate
+void bind_rnn_utils(py::module_& nn);                   // pack_padded_sequence & co. (rnn_utils.cpp)
 /// PyTorch's reading of the deprecated size_average and reduce arguments (with its warning): the
 /// reduction they ask for, or `reduction` when both are None.
 std::string legacy_reduction(const py::object& size_average, const py::object& reduce, const std::string& reduction);

@@ -17,6 +17,7 @@
 #include "bindings.h"
 #include "ember/ops/conv.h"
 #include "layer_binding.h"
+#include "packed_sequence_caster.h"
 
 namespace ember::python {
 namespace {
@@ -929,19 +930,15 @@ py::tuple recurrent_forward(nn::RNNBase& m, py::handle input, py::handle hx) {
     }
     output = py::cast(r.output);
   } else if (py::hasattr(input, "batch_sizes") && py::hasattr(input, "sorted_indices")) {  // a PackedSequence
-    Tensor data = input.attr("data").cast<Tensor>(), sizes = input.attr("batch_sizes").cast<Tensor>();
-    py::object sorted = input.attr("sorted_indices"), unsorted = input.attr("unsorted_indices");
-    auto reorder = [](const Tensor& t, const py::object& order) {
-      return t.defined() && !order.is_none() ? index_select(t, 1, order.cast<Tensor>()) : t;
-    };
-    Tensor hs = reorder(h, sorted), cs = reorder(c, sorted);
+    auto packed = input.cast<nn::PackedSequence>();
+    nn::RNNBase::PackedResult p;
     {
       py::gil_scoped_release release;
-      r = m.forward_packed(data, sizes, hs, cs);
+      p = m.run(packed, h, c);
     }
-    r.h_n = reorder(r.h_n, unsorted);
-    r.c_n = reorder(r.c_n, unsorted);
-    output = py::type::of(input)(r.output, sizes, sorted, unsorted);
+    output = py::cast(p.output);
+    r.h_n = p.h_n;
+    r.c_n = p.c_n;
   } else {
     throw ember::TypeError(m.type_name() + ": input must be a Tensor or a PackedSequence, got " +
                            std::string(py::str(py::type::of(input).attr("__name__"))));
@@ -1208,6 +1205,7 @@ void bind_nn(py::module_& m) {
   bind_pool_layers(nn);
   bind_fold_layers(nn);
   bind_upsample_layers(nn);
+  bind_rnn_utils(nn);
 
   // __all__: every layer and container bound above, which ember/nn/__init__.py re-exports with
   // `from .._C.nn import *` (so a new layer needs no line there).

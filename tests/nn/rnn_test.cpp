@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <numeric>
 
 #include "ember/ember.h"
 #include "support/expect.h"
@@ -45,35 +44,13 @@ std::shared_ptr<nn::Module> build(const FixtureCase& c) {
   return std::make_shared<nn::RNN>(o);
 }
 
-// PyTorch's run of a packed batch: pack_padded_sequence(x, lengths, batch_first,
-// enforce_sorted=False) (the batch sorted longest first, stably, its steps gathered time step by
-// time step), the layer's forward_packed, and the output padded again (pad_packed_sequence), all
-// in plain ops so the gradients reach x.
+// PyTorch's run of a packed batch through the C++ API: pack_padded_sequence(x, lengths,
+// batch_first, enforce_sorted=false), the layer's run, pad_packed_sequence.
 std::vector<Tensor> run_packed(nn::RNNBase& m, const Tensor& x, const std::vector<int64_t>& lengths, const Tensor& h0,
                                const Tensor& c0) {
-  const auto B = static_cast<int64_t>(lengths.size());
-  const int64_t T = *std::max_element(lengths.begin(), lengths.end());
-  std::vector<int64_t> order(lengths.size()), inverse(lengths.size()), batch_sizes, rows;
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return lengths[a] > lengths[b]; });
-  for (size_t i = 0; i < order.size(); ++i) inverse[static_cast<size_t>(order[i])] = static_cast<int64_t>(i);
-  for (int64_t t = 0; t < T; ++t) {
-    int64_t running = 0;
-    for (int64_t len : lengths) running += len > t;
-    batch_sizes.push_back(running);
-    for (int64_t b = 0; b < running; ++b) rows.push_back(t * B + b);
-  }
-  Tensor sorted = tensor(order), unsorted = tensor(inverse), packed_rows = tensor(rows);
-  Tensor time_major = m.options().batch_first ? x.transpose(0, 1) : x;
-  Tensor data = index_select(index_select(time_major, 1, sorted).reshape({T * B, x.size(-1)}), 0, packed_rows);
-  auto to_sorted = [&](const Tensor& h) { return h.defined() ? index_select(h, 1, sorted) : h; };
-  nn::RNNBase::Result r = m.forward_packed(data, tensor(batch_sizes), to_sorted(h0), to_sorted(c0));
-  const int64_t width = r.output.size(1);
-  Tensor padded = index_add(zeros({T * B, width}, x.dtype()), 0, packed_rows, r.output).reshape({T, B, width});
-  Tensor output = index_select(padded, 1, unsorted);
-  if (m.options().batch_first) output = output.transpose(0, 1);
-  auto to_caller = [&](const Tensor& h) { return h.defined() ? index_select(h, 1, unsorted) : h; };
-  return {output, to_caller(r.h_n), to_caller(r.c_n)};
+  const bool batch_first = m.options().batch_first;
+  nn::RNNBase::PackedResult r = m.run(nn::pack_padded_sequence(x, lengths, batch_first, false), h0, c0);
+  return {nn::pad_packed_sequence(r.output, batch_first).first, r.h_n, r.c_n};
 }
 
 // (output, h_n, c_n) of any of the layers (a cell's output is its h).
