@@ -529,6 +529,13 @@ def op_bindings_cpp(ops: list[Op]) -> str:
                 defs.append(binding(op, py_name, False))
             if op.inplace and not py_name.startswith("_"):
                 defs.append(binding(op, py_name + "_", False, inplace=True))
+    # Every named result type is made at import, so a pickled one loads before any op ran.
+    named = {op.name: [n for _, n in op.returns] for op in ops
+             if op.python == "generated" and len(op.returns) > 1 and all(n for _, n in op.returns)}
+    types = ""
+    for name, fields in named.items():
+        quoted = ", ".join(f'"{f}"' for f in fields)
+        types += f'  named_tuple_class("{name}", {{{quoted}}});\n'
     return f"""// {HEADER}
 // ember.<op>(input, ...) and Tensor.<op>(...) for each op of the table bound by the generator, in
 // table order (the order in which pybind11 tries overloads).
@@ -540,7 +547,7 @@ def op_bindings_cpp(ops: list[Op]) -> str:
 namespace ember::python {{
 
 void bind_table_ops(py::module_& m) {{
-  auto cls = tensor_class(m);
+{types}  auto cls = tensor_class(m);
 {''.join(defs)}}}
 
 }}  // namespace ember::python

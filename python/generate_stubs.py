@@ -38,6 +38,19 @@ EXTRA_IMPORTS = {
 UNRESOLVED = "^(Tensor|_IncompatibleKeys|RemovableHandle|Module|collections.OrderedDict.*|tuple.*)$"
 
 
+def return_types_stub() -> str:
+    """ember._C.return_types as NamedTuple classes (stubgen would import them from ember.return_types,
+    which re-exports this module)."""
+    sys.path = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]  # the built ember, not ./ember
+    from ember._C import return_types
+    lines = ['"""The named tuples ops return (torch.return_types)."""', "from __future__ import annotations",
+             "import typing", "from ember._C import Tensor"]
+    for name in sorted(n for n in dir(return_types) if not n.startswith("_")):
+        lines += ["", f"class {name}(typing.NamedTuple):"]
+        lines += [f"    {field}: Tensor" for field in getattr(return_types, name)._fields]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([sys.executable, "-m", "pybind11_stubgen", "ember._C", "-o", out,
@@ -53,6 +66,8 @@ def main() -> None:
             if extra:
                 text = text.replace("from __future__ import annotations\n",
                                     "from __future__ import annotations\n" + extra, 1)
+            if target.name == "return_types.pyi":
+                text = return_types_stub()
             target.write_text(text)
             print("wrote", target)
 

@@ -11,7 +11,6 @@ naming the first zero diagonal element of U, a matrix that is not positive-defin
 name the leading minor that is not. Checking them reads the result on the host, as PyTorch does."""
 from __future__ import annotations
 
-from collections import namedtuple
 from typing import Any, Optional
 
 from . import _C
@@ -27,7 +26,7 @@ def torch_type_name(dtype: Any) -> str:
 LinAlgError = _C.LinAlgError  # a RuntimeError; the C++ factorisations raise it too
 
 
-SlogdetResult = namedtuple("slogdet", ["sign", "logabsdet"])
+SlogdetResult = _C.return_types.linalg_slogdet
 
 
 def _check_float(a: Tensor, op: str) -> None:
@@ -89,10 +88,10 @@ norm = _C._linalg_norm
 # from PyTorch's by the sign of a column (A = U S Vh holds either way). Gradients exist where
 # PyTorch's do: distinct singular values and eigenvalues, full-rank QR.
 
-SVDResult = namedtuple("linalg_svd", ["U", "S", "Vh"])
-EighResult = namedtuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
-QRResult = namedtuple("linalg_qr", ["Q", "R"])
-LstsqResult = namedtuple("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+SVDResult = _C.return_types.linalg_svd
+EighResult = _C.return_types.linalg_eigh
+QRResult = _C.return_types.linalg_qr
+LstsqResult = _C.return_types.linalg_lstsq
 
 
 

@@ -95,6 +95,7 @@ struct move_if_unreferenced<ember::Tensor, void> : std::false_type {};
 namespace ember::python {
 
 void bind_errors(py::module_& m);
+void bind_return_types(py::module_& m);  // ember._C.return_types, before anything makes a named tuple
 /// `text` as a Python str; bytes that are not UTF-8 (a damaged file's name or header quoted in a
 /// message) become \xNN escapes instead of a UnicodeDecodeError.
 py::str lenient_str(const std::string& text);
@@ -178,7 +179,7 @@ auto without_gil(F&& f) {
 }
 /// A Python tuple of tensors (split, chunk and unbind return tuples, as in PyTorch).
 py::tuple tensor_tuple(const std::vector<Tensor>& tensors);
-/// The named tuple class `name` with these fields, made once (as torch.return_types.<name>).
+/// The named tuple class ember.return_types.<name> with these fields, made once (return_types.cpp).
 py::object named_tuple_class(const char* name, std::initializer_list<const char*> fields);
 /// A named tuple as torch.return_types: named_tuple("max", {"values", "indices"}, r).
 template <typename... Ts>

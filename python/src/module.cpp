@@ -25,6 +25,7 @@ PYBIND11_MODULE(_C, m) {
   m.doc() = "Ember's C++ core: tensors, ops and autograd (import `ember`, not this module)";
   repair_static_property_type();
   bind_errors(m);
+  bind_return_types(m);
   bind_dtype(m);
   bind_tensor(m);
   bind_tensor_identity(m);  // NB: before any Tensor object exists

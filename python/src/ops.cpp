@@ -6,7 +6,6 @@
 
 #include <pybind11/stl.h>
 
-#include <map>
 #include <string>
 #include <utility>
 
@@ -52,21 +51,6 @@ py::tuple tensor_tuple(const std::vector<Tensor>& tensors) {
   py::tuple out(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) out[i] = py::cast(tensors[i]);
   return out;
-}
-
-py::object named_tuple_class(const char* name, std::initializer_list<const char*> fields) {
-  static auto* classes = new std::map<std::string, py::object>();
-  std::string key = std::string(name) + ":";
-  py::tuple names(fields.size());
-  size_t i = 0;
-  for (const char* f : fields) {
-    key += std::string(f) + ",";
-    names[i++] = py::str(f);
-  }
-  auto it = classes->find(key);
-  if (it == classes->end())
-    it = classes->emplace(key, py::module_::import("collections").attr("namedtuple")(name, names)).first;
-  return it->second;
 }
 
 namespace {
