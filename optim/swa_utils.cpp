@@ -98,6 +98,13 @@ void AveragedModel::update_parameters(const nn::Module& model) {
   const bool use_buffers = options_.use_buffers;
   auto mine = averaged_entries(module(), use_buffers), theirs = averaged_entries(model, use_buffers);
   check_same_entries(mine, theirs, use_buffers ? "parameters and buffers" : "parameters");
+  // NB: every check before anything is written, so a refused model leaves the average as it was.
+  std::vector<std::pair<std::string, Tensor>> mine_b, theirs_b;
+  if (!use_buffers) {
+    mine_b = module().named_buffers();
+    theirs_b = model.named_buffers();
+    check_same_entries(mine_b, theirs_b, "buffers");
+  }
   std::vector<Tensor> averaged, current;
   for (size_t i = 0; i < mine.size(); ++i) {
     averaged.push_back(mine[i].second.detach());
@@ -136,8 +143,6 @@ void AveragedModel::update_parameters(const nn::Module& model) {
   }
   if (!use_buffers) {
     // The averaged model's buffers (batch-norm statistics) follow the model's.
-    auto mine_b = module().named_buffers(), theirs_b = model.named_buffers();
-    check_same_entries(mine_b, theirs_b, "buffers");
     for (size_t i = 0; i < mine_b.size(); ++i)
       mine_b[i].second.detach().copy_(theirs_b[i].second.detach().to(mine_b[i].second.device()));
   }

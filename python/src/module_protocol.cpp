@@ -339,6 +339,9 @@ py::object incompatible_keys_type() {
 }  // namespace
 
 void bind_module_protocol(py::module_& m) {
+  auto add_child = [](Module& m, const std::string& name, py::handle module) {
+    m.register_module(name, hold_module(module));
+  };
   py::module_ nn = m.attr("nn");
   nn.attr("_IncompatibleKeys") = incompatible_keys_type();
   auto cls = py::reinterpret_borrow<py::class_<Module, std::shared_ptr<Module>>>(nn.attr("Module"));
@@ -450,14 +453,9 @@ void bind_module_protocol(py::module_& m) {
           py::arg("name"), py::arg("tensor"), py::arg("persistent") = true,
           "Registers a buffer: state that is not trained but is moved by to() and, when persistent, saved by "
           "state_dict() (running statistics, masks, ...).")
-      .def(
-          "add_module",
-          [](Module& m, const std::string& name, py::handle module) { m.register_module(name, hold_module(module)); },
-          py::arg("name"), py::arg("module"), "Registers `module` as child `name`.")
-      .def(
-          "register_module",
-          [](Module& m, const std::string& name, py::handle module) { m.register_module(name, hold_module(module)); },
-          py::arg("name"), py::arg("module"), "Registers `module` as child `name` (add_module).")
+      .def("add_module", add_child, py::arg("name"), py::arg("module"), "Registers `module` as child `name`.")
+      .def("register_module", add_child, py::arg("name"), py::arg("module"),
+           "Registers `module` as child `name` (add_module).")
       .def(
           "get_submodule",
           [](py::handle self, const std::string& target) {

@@ -32,6 +32,14 @@ struct Pair : nn::Module {
   Tensor forward(const Tensor& x) override { return x * parameter("w"); }
 };
 
+// Pair's parameter with a wider buffer.
+struct WideBuffer : nn::Module {
+  WideBuffer() : Module("WideBuffer") {
+    register_parameter("w", ones({2}));
+    register_buffer("s", zeros({3}));
+  }
+};
+
 std::vector<float> values(const Tensor& t) { return t.to_vector<float>(); }
 
 TEST(AveragedModel, RunningMeanOfTheParametersWhileTheBuffersFollowTheModel) {
@@ -102,6 +110,14 @@ TEST(AveragedModel, BadArgumentsAreNamed) {
   expect_error<ValueError>([&] { swa.update_parameters(wrong); },
                            {"'0.weight' of shape [1, 3] in the model", "'w' of shape [2]"});
   EXPECT_EQ(swa.n_averaged(), 0);  // nothing folded in
+  auto pair = std::make_shared<Pair>();
+  pair->set({1, 2}, {0, 0});
+  swa.update_parameters(*pair);
+  WideBuffer wide;  // the parameters match, a buffer does not: refused before anything is written
+  expect_error<ValueError>([&] { swa.update_parameters(wide); },
+                           {"buffers 0 is 's' of shape [3] in the model, 's' of shape [2] in the averaged model"});
+  EXPECT_EQ(swa.n_averaged(), 1);
+  EXPECT_EQ(values(swa.module().parameter("w")), (std::vector<float>{1, 2}));
 }
 
 // ---- SWALR: two groups at lr 0.1 and 0.02, as the fixtures' optimizer.

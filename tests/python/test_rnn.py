@@ -290,6 +290,12 @@ def test_packing_round_trips_and_keeps_the_callers_order():
         rnn_utils.pack_padded_sequence(padded, [5, 0, 1, 1])
     with pytest.raises(ValueError, match="Expected total_length to be at least 5"):
         rnn_utils.pad_packed_sequence(packed, total_length=4)
+    # Built by hand from a list of batch sizes (and NumPy lengths), as a user may: the same packing.
+    by_hand = rnn_utils.PackedSequence(packed.data, [4, 3, 2, 2, 2], packed.sorted_indices)
+    assert by_hand.batch_sizes.dtype == ember.int64 and by_hand.unsorted_indices.tolist() == [2, 0, 3, 1]
+    for s, u in zip(seqs, rnn_utils.unpack_sequence(by_hand)):
+        assert ember.equal(s, u)
+    assert rnn_utils.pack_padded_sequence(padded, np.array([5, 5, 2, 1])).batch_sizes.tolist() == [4, 3, 2, 2, 2]
 
 
 def test_packed_lstm_runs_each_sequence_for_its_length_and_gradients_reach_the_padded_input():

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
+
 from ... import _C
 from ..._C import Tensor
 from ..._C.nn.rnn_utils import (  # noqa: F401  (re-exported)
@@ -39,7 +41,7 @@ class PackedSequence(collections.namedtuple("PackedSequence",
         if batch_sizes is None:
             raise TypeError("PackedSequence: batch_sizes is required (build one with pack_padded_sequence)")
         if not isinstance(batch_sizes, Tensor):
-            batch_sizes = _C.tensor([int(b) for b in batch_sizes], dtype=_C.int64)
+            batch_sizes = _C.from_numpy(np.asarray([int(b) for b in batch_sizes], dtype=np.int64).reshape(-1))
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs) -> "PackedSequence":
