@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "ember/autograd/grad_mode.h"
 #include "layer_binding.h"
 
 namespace ember::python {
@@ -53,7 +54,8 @@ multi_avg_fn's average. n_averaged is a buffer; forward calls the copy.)doc")
                throw py::error_already_set();
              }
              py::object copy = py::module_::import("copy").attr("deepcopy")(model);
-             optim::AveragedModelOptions options{.avg_fn = avg_fn.value_or(nullptr),
+             optim::AveragedModelOptions options{.device = std::nullopt,
+                                                 .avg_fn = avg_fn.value_or(nullptr),
                                                  .multi_avg_fn = multi_avg_fn.value_or(nullptr),
                                                  .use_buffers = use_buffers};
              if (!device.is_none()) options.device = device_of(device);
@@ -68,6 +70,20 @@ multi_avg_fn's average. n_averaged is a buffer; forward calls the copy.)doc")
       .def(
           "update_parameters", [](AveragedModel& m, py::handle model) { m.update_parameters(*hold_module(model)); },
           py::arg("model"), "Folds model's current parameters into the average (the first call copies them).")
+      .def(
+          "__deepcopy__",
+          [](py::handle self, py::dict memo) {
+            // A built-in layer is copied through its saved architecture, which AveragedModel (holding
+            // any module, Python ones too) has none of: the copy averages into a copy of the module.
+            const auto& m = self.cast<const AveragedModel&>();
+            py::object module = py::module_::import("copy").attr("deepcopy")(self.attr("module"), memo);
+            auto out = std::make_shared<AveragedModel>(hold_module(module), m.options());
+            NoGradGuard no_grad;
+            Tensor(out->buffer("n_averaged")).copy_(m.buffer("n_averaged"));
+            out->train(m.is_training());
+            return out;
+          },
+          py::arg("memo"))
       .def_property_readonly("use_buffers", [](const AveragedModel& m) { return m.options().use_buffers; })
       .def_property_readonly("avg_fn",
                              [](const AveragedModel& m) -> std::optional<optim::AvgFn> {

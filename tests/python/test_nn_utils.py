@@ -322,6 +322,11 @@ def test_averaged_model_of_a_python_module_with_keyword_forward_and_update_bn_ov
                                rtol=1e-5, atol=1e-6)
     x = ember.randn(2, 3)
     assert ember.allclose(ema(x, scale=2.0), 2.0 * ema.module(x))
+    twin = copy.deepcopy(ema)  # a copy averaging into its own copy of the module
+    assert int(twin.n_averaged.item()) == 2 and twin.module.fc.weight is not ema.module.fc.weight
+    assert ember.equal(twin.module.fc.weight, ema.module.fc.weight) and not twin.training
+    twin.update_parameters(net)
+    assert int(twin.n_averaged.item()) == 3 and int(ema.n_averaged.item()) == 2
 
     def broken():
         yield ember.randn(5, 3)
