@@ -5,6 +5,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/ops.h"
 
 namespace ember::nn::init {
 namespace {
@@ -112,6 +113,69 @@ Tensor trunc_normal_(Tensor t, double mean, double std, double a, double b, Gene
     }
     return std::clamp(mean + std * std::sqrt(2.0) * x, a, b);
   });
+}
+
+Tensor orthogonal_(Tensor t, double gain, Generator* gen) {
+  EMBER_CHECK_VALUE(t.dim() >= 2, "orthogonal_: Only tensors with 2 or more dimensions are supported, got shape ",
+                    t.sizes());
+  if (t.numel() == 0) return t;
+  const int64_t rows = t.size(0), cols = t.numel() / rows;
+  autograd::NoGradGuard no_grad;
+  Tensor a = init::normal_(empty({rows, cols}, kFloat64), 0.0, 1.0, gen);
+  if (rows < cols) a = transpose(a, 0, 1);
+  auto [q, r] = linalg_qr(a, "reduced");
+  q = q * unsqueeze(sign(diagonal(r)), 0);  // unique: R's diagonal made positive
+  if (rows < cols) q = transpose(q, 0, 1);
+  copy_data(t, reshape(q * gain, t.sizes()).contiguous());
+  t.bump_version();
+  return t;
+}
+
+Tensor sparse_(Tensor t, double sparsity, double std, Generator* gen) {
+  EMBER_CHECK_VALUE(t.dim() == 2, "sparse_: Only tensors with 2 dimensions are supported, got shape ", t.sizes());
+  const int64_t rows = t.size(0), cols = t.size(1);
+  const auto zeros = static_cast<int64_t>(std::ceil(sparsity * static_cast<double>(rows)));
+  Generator& g = pick(gen);
+  Tensor values = init::normal_(empty({rows, cols}, kFloat64), 0.0, std, &g);
+  double* p = values.data_ptr<double>();
+  for (int64_t col = 0; col < cols; ++col) {
+    Tensor order = randperm(rows, &g);
+    const int64_t* row = order.data_ptr<int64_t>();
+    for (int64_t i = 0; i < std::min(zeros, rows); ++i) p[row[i] * cols + col] = 0.0;
+  }
+  autograd::NoGradGuard no_grad;
+  copy_data(t, values);
+  t.bump_version();
+  return t;
+}
+
+Tensor dirac_(Tensor t, int64_t groups) {
+  EMBER_CHECK_VALUE(t.dim() >= 3 && t.dim() <= 5,
+                    "dirac_: Only tensors with 3, 4, or 5 dimensions are supported, got "
+                    "shape ",
+                    t.sizes());
+  EMBER_CHECK_VALUE(groups > 0 && t.size(0) % groups == 0, "dirac_: dim 0 (", t.size(0),
+                    ") must be divisible by groups (", groups, ")");
+  const int64_t per_group = t.size(0) / groups, channels = std::min(per_group, t.size(1));
+  Tensor values = zeros(t.sizes(), kFloat64);
+  const auto strides = values.strides();
+  int64_t centre = 0;  // the offset of the middle of the receptive field
+  for (int64_t d = 2; d < t.dim(); ++d) centre += (t.size(d) / 2) * strides[d];
+  double* p = values.data_ptr<double>();
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t c = 0; c < channels; ++c) p[(g * per_group + c) * strides[0] + c * strides[1] + centre] = 1.0;
+  autograd::NoGradGuard no_grad;
+  copy_data(t, values);
+  t.bump_version();
+  return t;
+}
+
+Tensor eye_(Tensor t) {
+  EMBER_CHECK_VALUE(t.dim() == 2, "eye_: Only tensors with 2 dimensions are supported, got shape ", t.sizes());
+  autograd::NoGradGuard no_grad;
+  copy_data(t, eye(t.size(0), t.size(1), TensorOptions(kFloat64)));
+  t.bump_version();
+  return t;
 }
 
 }  // namespace ember::nn::init

@@ -33,4 +33,16 @@ Tensor kaiming_normal_(Tensor t, double a = 0.0, FanMode mode = FanMode::FanIn,
 Tensor trunc_normal_(Tensor t, double mean = 0.0, double std = 1.0, double a = -2.0, double b = 2.0,
                      Generator* gen = nullptr);
 
+/// A (semi-)orthogonal matrix times gain (dims after the first flattened): rows orthonormal when
+/// rows <= cols, columns otherwise. The QR of a float64 normal matrix with R's diagonal signs folded
+/// into Q, as PyTorch; at least 2 dims.
+Tensor orthogonal_(Tensor t, double gain = 1.0, Generator* gen = nullptr);
+/// Normal(0, std) with ceil(sparsity * rows) entries of each column zeroed, at rows drawn by randperm (2-D).
+Tensor sparse_(Tensor t, double sparsity, double std = 0.01, Generator* gen = nullptr);
+/// The Dirac delta of a 3-, 4- or 5-D convolution weight: a convolution that keeps its input
+/// channels, per group.
+Tensor dirac_(Tensor t, int64_t groups = 1);
+/// The identity of a 2-D tensor (ones on the diagonal of a rectangle too).
+Tensor eye_(Tensor t);
+
 }  // namespace ember::nn::init

@@ -281,6 +281,30 @@ void bind_init(py::module_& i) {
     return I::trunc_normal_(t, mean, std, a, b, g);
   }, py::arg("tensor"), py::arg("mean") = 0.0, py::arg("std") = 1.0, py::arg("a") = -2.0, py::arg("b") = 2.0,
         py::arg("generator") = py::none());
+  i.def(
+      "orthogonal_", [](Tensor t, double gain, Generator* g) { return I::orthogonal_(t, gain, g); }, py::arg("tensor"),
+      py::arg("gain") = 1.0, py::arg("generator") = py::none());
+  i.def(
+      "sparse_", [](Tensor t, double sparsity, double std, Generator* g) { return I::sparse_(t, sparsity, std, g); },
+      py::arg("tensor"), py::arg("sparsity"), py::arg("std") = 0.01, py::arg("generator") = py::none());
+  i.def(
+      "dirac_", [](Tensor t, int64_t groups) { return I::dirac_(t, groups); }, py::arg("tensor"),
+      py::arg("groups") = 1);
+  i.def(
+      "eye_", [](Tensor t) { return I::eye_(t); }, py::arg("tensor"));
+  // torch's deprecated names without the underscore: each warns FutureWarning and calls its new name.
+  for (const char* old : {"uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal",
+                          "kaiming_uniform", "kaiming_normal", "orthogonal", "sparse"}) {
+    const std::string name(old), replacement = name + "_";
+    py::object fn = i.attr(replacement.c_str());
+    const std::string message = "`nn.init." + name + "` is now deprecated in favor of `nn.init." + replacement + "`.";
+    i.attr(old) = py::cpp_function(
+        [fn, message](const py::args& args, const py::kwargs& kwargs) {
+          if (PyErr_WarnEx(PyExc_FutureWarning, message.c_str(), 1) != 0) throw py::error_already_set();
+          return fn(*args, **kwargs);
+        },
+        py::name(old), ("Deprecated: " + replacement + ", which it calls.").c_str());
+  }
 }
 
 }  // namespace
