@@ -1,6 +1,7 @@
-// ember._C.optim: the optimizers (built from name-keyed parameter groups), gradient clipping and
-// the LR schedulers. python/ember/optim/ gives them PyTorch's constructor signatures and the
-// param_groups view; state dicts are the io trees of io/optim_io.h as Python containers.
+// ember._C.optim: the optimizers, gradient clipping, loss scaling and the LR schedulers. Each
+// optimizer class is bound with an internal constructor from name-keyed groups, which
+// optim_api.cpp wraps in torch's signature; state dicts are the io trees of io/optim_io.h as
+// Python containers.
 #include "ember/optim/optim.h"
 
 #include <pybind11/stl.h>
@@ -13,17 +14,14 @@
 #include "bindings.h"
 #include "ember/core/factory.h"
 #include "ember/io/optim_io.h"
+#include "optim_binding.h"
 
 namespace ember::python {
-namespace {
 
 using optim::NamedParameters;
 using optim::Optimizer;
 using optim::ParamGroup;
-using Gil = py::call_guard<py::gil_scoped_release>;
 
-// A Python hyperparameter value: a bool is a flag, a pair (tuple or list) Adam's betas, anything
-// else a number (int, float, a NumPy scalar, a one-element tensor).
 optim::Hyperparam hyperparam_of(const std::string& key, py::handle v) {
   if (PyBool_Check(v.ptr())) return v.cast<bool>();
   if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
@@ -48,6 +46,10 @@ py::object py_of(const optim::Hyperparam& h) {
   return py::float_(h.number());
 }
 
+namespace {
+
+using Gil = py::call_guard<py::gil_scoped_release>;
+
 // NB: a flag given as the int 0 or 1 (amsgrad=0, as PyTorch scripts may pass it) is the flag it
 // means; `known` holds the optimizer's kinds.
 optim::Hyperparam as_known(const std::string& key, optim::Hyperparam v, const optim::Hyperparams& known) {
@@ -65,13 +67,28 @@ optim::Hyperparams hyperparams_of(const py::dict& d, const optim::Hyperparams& k
   return h;
 }
 
+}  // namespace
+
 py::dict dict_of(const optim::Hyperparams& h) {
   py::dict out;
   for (const auto& [key, value] : h) out[py::str(key)] = py_of(value);
   return out;
 }
 
-using Groups = std::vector<std::pair<NamedParameters, py::dict>>;
+void set_group_option(Optimizer& opt, size_t i, const std::string& key, py::handle value) {
+  EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
+  optim::Hyperparams& options = opt.param_groups()[i].options;
+  const optim::Hyperparams& known = opt.defaults();
+  optim::Hyperparam v = as_known(key, hyperparam_of(key, value), known);
+  EMBER_CHECK_VALUE(known.contains(key) || optim::is_scheduler_key(key), opt.name(), ": unknown hyperparameter '", key,
+                    "'");
+  if (known.contains(key))
+    EMBER_CHECK_TYPE(v.same_kind(known.at(key)), opt.name(), ": hyperparameter '", key, "' must be ",
+                     known.at(key).kind(), ", got ", v.kind());
+  options.set(key, v);
+}
+
+namespace {
 
 std::vector<ParamGroup> groups_of(const Groups& groups, const optim::Hyperparams& known) {
   std::vector<ParamGroup> out;
@@ -81,19 +98,46 @@ std::vector<ParamGroup> groups_of(const Groups& groups, const optim::Hyperparams
 
 // Binds optimizer M, built from (groups, defaults): the defaults fill an options struct O through
 // its field table, so an unknown or mistyped key is refused there, as the groups' are by M.
+// The hyperparameters torch takes by position: O's fields before "maximize" (keyword-only in torch).
+template <typename O>
+std::vector<std::string> positional_fields() {
+  std::vector<std::string> out;
+  for (const auto& f : O::fields()) {
+    if (f.name == "maximize") break;
+    out.emplace_back(f.name);
+  }
+  return out;
+}
+
+// "SGD(params, lr=0.001, ..., *, maximize=False, ...)": the signature torch_optimizer_init gives,
+// with O's defaults, for help() and the stubs.
+template <typename O>
+std::string torch_signature(const std::string& name) {
+  optim::Hyperparams defaults = to_hyperparams(O{}, O::fields());
+  std::string out = name + "(params";
+  for (const auto& f : O::fields()) {
+    std::string key(f.name);
+    if (key == "maximize") out += ", *";
+    out += ", " + key + "=" + py::repr(py_of(defaults.at(key))).cast<std::string>();
+  }
+  return out + ")";
+}
+
 template <typename O, typename M>
 void def_optimizer(py::module_& m, const char* name, const char* doc) {
-  py::class_<M, Optimizer, std::shared_ptr<M>>(m, name, doc)
-      .def(py::init([name](const Groups& groups, const py::dict& defaults) {
-        optim::Hyperparams known = to_hyperparams(O{}, O::fields());
-        optim::Hyperparams given = hyperparams_of(defaults, known);
-        for (const auto& [key, value] : given) {
-          EMBER_CHECK_VALUE(known.contains(key), name, ": unknown hyperparameter '", key, "'");
-          EMBER_CHECK_TYPE(value.same_kind(known.at(key)), name, ": hyperparameter '", key, "' must be ",
-                           known.at(key).kind(), ", got ", value.kind());
-        }
-        return std::make_shared<M>(groups_of(groups, known), from_hyperparams(given, O::fields()));
-      }), py::arg("groups"), py::arg("defaults"));
+  py::class_<M, Optimizer, std::shared_ptr<M>> cls(m, name, doc, py::dynamic_attr());
+  cls.def(py::init([name](const Groups& groups, const py::dict& defaults) {
+            optim::Hyperparams known = to_hyperparams(O{}, O::fields());
+            optim::Hyperparams given = hyperparams_of(defaults, known);
+            for (const auto& [key, value] : given) {
+              EMBER_CHECK_VALUE(known.contains(key), name, ": unknown hyperparameter '", key, "'");
+              EMBER_CHECK_TYPE(value.same_kind(known.at(key)), name, ": hyperparameter '", key, "' must be ",
+                               known.at(key).kind(), ", got ", value.kind());
+            }
+            return std::make_shared<M>(groups_of(groups, known), from_hyperparams(given, O::fields()));
+          }),
+          py::arg("groups"), py::arg("defaults"));
+  torch_optimizer_init(cls, positional_fields<O>(), torch_signature<O>(name));
 }
 
 // A Python lr function that C++ may call and destroy with or without the GIL.
@@ -146,53 +190,24 @@ void bind_optim(py::module_& m) {
   py::module_ o = m.def_submodule("optim", "ember.optim's C++ half: optimizers and LR schedulers");
 
   py::class_<Optimizer, PyOptimizer, std::shared_ptr<Optimizer>>(o, "Optimizer", R"doc(
-The base of the optimizers. Parameters are held by name and optimizer state is keyed by name, so a
-checkpoint lands on the right parameter even after the model's parameters were reordered.)doc")
-      // NB: for optimizers written in Python (ember.optim.Optimizer.__init__ calls it).
+torch.optim.Optimizer over the C++ optimizers: parameters are held by name and optimizer state is keyed
+by name, so a checkpoint lands on the right parameter even after the model's parameters were
+reordered. Subclass it to write an optimizer in Python (ember.optim's docstring).)doc",
+                                                                 py::dynamic_attr())
+      // NB: the internal constructor, which optim_api.cpp's __init__(params, defaults) calls.
       .def(py::init([](const std::string& name, const Groups& groups, const py::dict& defaults) {
-        optim::Hyperparams given;
-        for (auto [k, v] : defaults) given.set(py::str(k), hyperparam_of(py::str(k), v));
-        auto opt = std::make_shared<PyOptimizer>(name, given);
-        for (auto& group : groups_of(groups, given)) opt->add_param_group(std::move(group));
-        return opt;
-      }), py::arg("name"), py::arg("groups"), py::arg("defaults"))
+             optim::Hyperparams given;
+             for (auto [k, v] : defaults) given.set(py::str(k), hyperparam_of(py::str(k), v));
+             auto opt = std::make_shared<PyOptimizer>(name, given);
+             for (auto& group : groups_of(groups, given)) opt->add_param_group(std::move(group));
+             return opt;
+           }),
+           py::arg("name"), py::arg("groups"), py::arg("defaults"))
       .def_property_readonly("_name", &Optimizer::name)
-      .def("step", &Optimizer::step, Gil(), "One update of every parameter that has a gradient.")
       .def("zero_grad", &Optimizer::zero_grad, py::arg("set_to_none") = true, Gil())
       .def("_add_param_group", [](Optimizer& opt, const NamedParameters& params, const py::dict& options) {
         opt.add_param_group(ParamGroup(params, hyperparams_of(options, opt.defaults())));
-      })
-      .def("_num_groups", [](const Optimizer& opt) { return opt.param_groups().size(); })
-      .def("_group_options", [](const Optimizer& opt, size_t i) {
-        EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
-        return dict_of(opt.param_groups()[i].options);
-      })
-      .def("_group_params", [](const Optimizer& opt, size_t i) {
-        EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
-        return opt.param_groups()[i].params;
-      })
-      .def("_set_group_option", [](Optimizer& opt, size_t i, const std::string& key, py::handle value) {
-        EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
-        optim::Hyperparams& options = opt.param_groups()[i].options;
-        const optim::Hyperparams& known = opt.defaults();
-        optim::Hyperparam v = as_known(key, hyperparam_of(key, value), known);
-        EMBER_CHECK_VALUE(known.contains(key) || optim::is_scheduler_key(key), opt.name(),
-                          ": unknown hyperparameter '", key, "'");
-        if (known.contains(key))
-          EMBER_CHECK_TYPE(v.same_kind(known.at(key)), opt.name(), ": hyperparameter '", key, "' must be ",
-                           known.at(key).kind(), ", got ", v.kind());
-        options.set(key, v);
-      })
-      .def_property_readonly("defaults", [](const Optimizer& opt) { return dict_of(opt.defaults()); })
-      .def_property_readonly("state", &Optimizer::state, "Per-parameter state by parameter name.")
-      .def("state_dict", [](const Optimizer& opt) { return value_to_py(io::to_value(opt)); },
-           "{'type', 'param_groups': [{hyperparameters..., 'params': [names]}], 'state': {name: {...}}}; "
-           "refers to the live state tensors.")
-      .def("load_state_dict", [](Optimizer& opt, py::handle state, bool strict) {
-        io::Value v = py_to_value(state);
-        optim::OptimizerLoadReport r = io::load_into(opt, v, strict);
-        return py::make_tuple(r.missing, r.unexpected, r.moved);
-      }, py::arg("state_dict"), py::arg("strict") = false);
+      });
 
   o.def("_is_scheduler_key", &optim::is_scheduler_key, py::arg("key"),
         "True for the keys LR schedulers add to parameter groups (initial_lr, max_lr, ...).");
@@ -200,8 +215,10 @@ checkpoint lands on the right parameter even after the model's parameters were r
   def_optimizer<optim::SGDOptions, optim::SGD>(o, "SGD", "SGD with momentum (torch.optim.SGD).");
   def_optimizer<optim::AdamOptions, optim::Adam>(o, "Adam", "Adam (torch.optim.Adam).");
   // NB: AdamW derives from Adam in C++; bound beside it under Optimizer, as Python sees no Adam base.
-  py::class_<optim::AdamW, Optimizer, std::shared_ptr<optim::AdamW>>(o, "AdamW", "AdamW (torch.optim.AdamW).")
-      .def(py::init([](const Groups& groups, const py::dict& defaults) {
+  py::class_<optim::AdamW, Optimizer, std::shared_ptr<optim::AdamW>> adamw(o, "AdamW", "AdamW (torch.optim.AdamW).",
+                                                                           py::dynamic_attr());
+  adamw.def(
+      py::init([](const Groups& groups, const py::dict& defaults) {
         // AdamW's options are Adam's with a different weight_decay default and no
         // decoupled_weight_decay (always true).
         optim::AdamWOptions w;
@@ -222,7 +239,11 @@ checkpoint lands on the right parameter even after the model's parameters were r
                                                                   .weight_decay = a.weight_decay,
                                                                   .amsgrad = a.amsgrad, .maximize = a.maximize,
                                                                   .master_weights = a.master_weights});
-      }), py::arg("groups"), py::arg("defaults"));
+      }),
+      py::arg("groups"), py::arg("defaults"));
+  torch_optimizer_init(adamw, positional_fields<optim::AdamOptions>(),
+                       "AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *, "
+                       "maximize=False, master_weights=False)");
   def_optimizer<optim::RMSpropOptions, optim::RMSprop>(o, "RMSprop", "RMSprop (torch.optim.RMSprop).");
   def_optimizer<optim::AdagradOptions, optim::Adagrad>(o, "Adagrad", "Adagrad (torch.optim.Adagrad).");
   def_optimizer<optim::AdadeltaOptions, optim::Adadelta>(o, "Adadelta", "Adadelta (torch.optim.Adadelta).");
@@ -231,7 +252,12 @@ checkpoint lands on the right parameter even after the model's parameters were r
   def_optimizer<optim::RAdamOptions, optim::RAdam>(o, "RAdam", "RAdam (torch.optim.RAdam).");
   def_optimizer<optim::RpropOptions, optim::Rprop>(o, "Rprop", "Rprop (torch.optim.Rprop).");
   def_optimizer<optim::ASGDOptions, optim::ASGD>(o, "ASGD", "ASGD (torch.optim.ASGD).");
-  py::class_<optim::LBFGS, Optimizer, std::shared_ptr<optim::LBFGS>>(o, "LBFGS", "L-BFGS (torch.optim.LBFGS).")
+  py::class_<optim::LBFGS, Optimizer, std::shared_ptr<optim::LBFGS>> lbfgs(o, "LBFGS", R"doc(
+torch.optim.LBFGS(params, lr=1, max_iter=20, max_eval=None (max_iter * 5 // 4), tolerance_grad=1e-7,
+tolerance_change=1e-9, history_size=100, line_search_fn=None or 'strong_wolfe', *, maximize=False);
+step(closure) is required. One parameter group, whose line search shows as the flag "strong_wolfe".)doc",
+                                                                           py::dynamic_attr());
+  lbfgs
       .def(py::init([](const Groups& groups, const py::dict& defaults) {
              EMBER_CHECK_VALUE(groups.size() == 1, "LBFGS doesn't support per-parameter options (parameter groups)");
              optim::Hyperparams known = to_hyperparams(optim::LBFGSOptions{}, optim::LBFGSOptions::fields());
@@ -248,7 +274,9 @@ checkpoint lands on the right parameter even after the model's parameters were r
            py::arg("groups"), py::arg("defaults"))
       .def(
           "step",
-          [](optim::LBFGS& opt, py::function closure) {
+          [](optim::LBFGS& opt, py::object closure) {
+            EMBER_CHECK_AS(Error, !closure.is_none(),
+                           "LBFGS.step needs a closure that reevaluates the model and returns the loss");
             // NB: the step runs without the GIL; the closure (Python) takes it back.
             return without_gil([&] {
               return opt.step([&] {
@@ -259,7 +287,20 @@ checkpoint lands on the right parameter even after the model's parameters were r
               });
             });
           },
-          py::arg("closure"), "One L-BFGS step; closure() reevaluates the model and returns the loss.");
+          py::arg("closure") = py::none(),
+          "One L-BFGS step: up to max_iter iterations, each calling closure() (which zeroes the gradients, computes "
+          "the loss, calls backward and returns it) as often as the line search needs. Returns the first loss.")
+      .def(
+          "add_param_group",
+          [](const optim::LBFGS&, py::handle) {
+            throw ember::ValueError("LBFGS doesn't support per-parameter options (parameter groups)");
+          },
+          py::arg("param_group"));
+  lbfgs.attr("_int_keys") = py::frozenset(py::make_tuple("max_iter", "max_eval", "history_size"));
+  torch_optimizer_init(
+      lbfgs, {"lr", "max_iter", "max_eval", "tolerance_grad", "tolerance_change", "history_size", "line_search_fn"},
+      "LBFGS(params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, tolerance_change=1e-09, "
+      "history_size=100, line_search_fn=None, *, maximize=False)");
 
   o.def("clip_grad_norm_", [](const std::vector<Tensor>& params, double max_norm, double norm_type,
                               bool error_if_nonfinite) {
@@ -270,56 +311,7 @@ checkpoint lands on the right parameter even after the model's parameters were r
     optim::clip_grad_value_(params, clip_value);
   }, py::arg("parameters"), py::arg("clip_value"), Gil());
 
-  // ---- loss scaling: python/ember/amp.py's GradScaler names optimizers by id() and passes their gradients
-  py::class_<optim::GradScaler, std::shared_ptr<optim::GradScaler>>(o, "GradScaler", "optim::GradScaler (ember.amp).")
-      .def(py::init([](double init_scale, double growth_factor, double backoff_factor, int64_t growth_interval,
-                       bool enabled) {
-        return std::make_shared<optim::GradScaler>(
-            optim::GradScalerOptions{init_scale, growth_factor, backoff_factor, growth_interval, enabled});
-      }), py::arg("init_scale"), py::arg("growth_factor"), py::arg("backoff_factor"), py::arg("growth_interval"),
-         py::arg("enabled"))
-      .def("is_enabled", &optim::GradScaler::is_enabled)
-      .def("scale", &optim::GradScaler::scale, py::arg("outputs"), Gil())
-      .def("unscale_", [](optim::GradScaler& s, uintptr_t key, const std::vector<Tensor>& grads) {
-        s.unscale_(reinterpret_cast<const void*>(key), grads);
-      }, py::arg("key"), py::arg("grads"), Gil())
-      .def("begin_step", [](optim::GradScaler& s, uintptr_t key, const std::vector<Tensor>& grads) {
-        return s.begin_step(reinterpret_cast<const void*>(key), [&] { return grads; });
-      }, py::arg("key"), py::arg("grads"), Gil())
-      .def("update", py::overload_cast<>(&optim::GradScaler::update), Gil())
-      .def("update_to", py::overload_cast<double>(&optim::GradScaler::update), py::arg("new_scale"), Gil())
-      .def("get_scale", &optim::GradScaler::get_scale)
-      .def_property("growth_factor", &optim::GradScaler::get_growth_factor, &optim::GradScaler::set_growth_factor)
-      .def_property("backoff_factor", &optim::GradScaler::get_backoff_factor, &optim::GradScaler::set_backoff_factor)
-      .def_property("growth_interval", &optim::GradScaler::get_growth_interval,
-                    &optim::GradScaler::set_growth_interval)
-      .def_property_readonly("growth_tracker", &optim::GradScaler::growth_tracker)
-      .def("state_dict", [](const optim::GradScaler& s) {
-        py::dict d;  // PyTorch's keys and types
-        if (std::optional<optim::GradScalerState> st = s.state_dict()) {
-          d["scale"] = st->scale;
-          d["growth_factor"] = st->growth_factor;
-          d["backoff_factor"] = st->backoff_factor;
-          d["growth_interval"] = st->growth_interval;
-          d["_growth_tracker"] = st->growth_tracker;
-        }
-        return d;
-      })
-      .def("load_state_dict", [](optim::GradScaler& s, const py::dict& d) {
-        std::optional<optim::GradScalerState> st;
-        if (!d.empty()) {
-          for (const char* key : {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"})
-            EMBER_CHECK_AS(KeyError, d.contains(key), "GradScaler.load_state_dict: '", key, "' is missing");
-          auto number = [&](const char* key) {
-            py::object v = d[key];
-            return py::isinstance<Tensor>(v) ? v.cast<Tensor>().item<double>() : v.cast<double>();
-          };
-          st = optim::GradScalerState{number("scale"), number("growth_factor"), number("backoff_factor"),
-                                      static_cast<int64_t>(number("growth_interval")),
-                                      static_cast<int64_t>(number("_growth_tracker"))};
-        }
-        s.load_state_dict(st);
-      }, py::arg("state_dict"));
+  bind_grad_scaler(o);
 
   // ---- schedulers (each keeps its optimizer alive)
   py::class_<optim::LRScheduler, std::shared_ptr<optim::LRScheduler>>(o, "LRScheduler",
@@ -478,6 +470,7 @@ checkpoint lands on the right parameter even after the model's parameters were r
         io::load_into(s, py_to_value(state));
       }, py::arg("state_dict"));
 
+  bind_optimizer_api(o);
   bind_swa_utils(o);
 }
 

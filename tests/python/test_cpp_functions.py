@@ -23,10 +23,7 @@ BOUNDARY_AND_SWITCHES = {
         "is_grad_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
         "get_default_dtype", "use_deterministic_algorithms",
         "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
-        "get_deterministic_debug_mode", "set_deterministic_debug_mode", "autocast_increment_nesting",
-        "autocast_decrement_nesting", "clear_autocast_cache", "get_autocast_cpu_dtype", "get_autocast_dtype",
-        "get_autocast_gpu_dtype", "is_autocast_cache_enabled", "is_autocast_cpu_enabled", "is_autocast_enabled",
-        "set_autocast_cache_enabled", "set_autocast_dtype", "set_autocast_enabled",
+        "get_deterministic_debug_mode", "set_deterministic_debug_mode",
     },
 }
 

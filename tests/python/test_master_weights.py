@@ -86,8 +86,8 @@ def test_the_flag_is_a_hyperparameter_per_group_and_in_the_state_dict():
     with pytest.raises(TypeError, match="master_weights"):
         ember.optim.SGD(model.parameters(), master_weights=1.5)
     assert ember.optim.Rprop(model.parameters(), master_weights=True).param_groups[0]["master_weights"] is True
-    with pytest.raises(TypeError):
-        ember.optim.LBFGS(model.parameters(), master_weights=True)  # written in Python: not offered
+    with pytest.raises(ValueError, match="LBFGS: unknown hyperparameter 'master_weights'"):
+        ember.optim.LBFGS(model.parameters(), master_weights=True)  # not offered
 
 
 def train(model, opt, scaler, batches):

@@ -247,3 +247,64 @@ def test_hyperparameters_are_typed_and_checked():
         group["momentum"] = 0.9
     state = adam.state_dict()
     assert state["param_groups"][0]["amsgrad"] is True and state["param_groups"][0]["betas"] == (0.9, 0.999)
+
+
+def test_constructors_take_torchs_positional_arguments():
+    # torch.optim's signatures, bound in C++ (python/src/optim_api.cpp): the hyperparameters before
+    # maximize are positional, the rest keyword-only.
+    model = MLP()
+    sgd = optim.SGD(model.parameters(), 0.1, 0.9, 0.0, 1e-4, True)
+    assert [sgd.param_groups[0][k] for k in ("lr", "momentum", "dampening", "weight_decay", "nesterov")] == \
+        [0.1, 0.9, 0.0, 1e-4, True]
+    adam = optim.Adam(model.parameters(), 2e-3, (0.8, 0.9), 1e-6, 0.0, True)
+    assert adam.param_groups[0]["betas"] == (0.8, 0.9) and adam.param_groups[0]["amsgrad"] is True
+    with pytest.raises(TypeError, match=r"Adam\(\) takes at most 6 positional arguments, got 7"):
+        optim.Adam(model.parameters(), 1e-3, (0.9, 0.99), 1e-8, 0.0, False, True)
+    with pytest.raises(TypeError, match="got multiple values for argument 'lr'"):
+        optim.SGD(model.parameters(), 0.1, lr=0.2)
+    with pytest.raises(ValueError, match="foreach=True is not supported"):
+        optim.SGD(model.parameters(), foreach=True)
+    assert optim.SGD(model.parameters(), foreach=None, fused=False, differentiable=False).param_groups[0]["lr"] == 1e-3
+    lbfgs = optim.LBFGS(model.parameters(), 0.5, 7)
+    group = lbfgs.param_groups[0]
+    assert (group["max_iter"], group["max_eval"], group["history_size"]) == (7, 8, 100)
+    assert all(type(group[k]) is int for k in ("max_iter", "max_eval", "history_size"))
+    with pytest.raises(ValueError, match="line_search_fn must be None or 'strong_wolfe', got 'armijo'"):
+        optim.LBFGS(model.parameters(), line_search_fn="armijo")
+    with pytest.raises(RuntimeError, match="needs a closure"):
+        lbfgs.step()
+    assert isinstance(lbfgs, optim.Optimizer) and type(adam).__name__ == "Adam"
+
+
+def test_param_groups_and_state_are_mappings():
+    from collections.abc import Mapping, MutableMapping
+
+    model = MLP()
+    opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    group = opt.param_groups[0]
+    assert isinstance(group, MutableMapping) and "lr" in group and "nope" not in group
+    assert group.get("lr") == 0.1 and group.get("nope", 7) == 7 and group.setdefault("lr", 3.0) == 0.1
+    group.update({"lr": 0.5}, momentum=0.8)
+    assert (opt.param_groups[0]["lr"], opt.param_groups[0]["momentum"]) == (0.5, 0.8)
+    assert dict(group.items())["param_names"] == ["hidden.weight", "hidden.bias", "out.weight", "out.bias"]
+    assert list(group.keys())[:2] == ["params", "param_names"] and len(group.values()) == len(group)
+    assert group == dict(group.items()) and group != {"lr": 0.5}
+    with pytest.raises(TypeError, match="can't delete hyperparameters"):
+        group.pop("lr")
+    with pytest.raises(KeyError):
+        group["nope"]
+    x, y = data()
+    nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
+    assert isinstance(opt.state, Mapping) and len(opt.state) == 4
+    params = list(model.parameters())
+    # NB: by name (the C++ state is a map), where torch iterates in the order of the first steps
+    assert [id(p) for p in opt.state.keys()] == [id(p) for p, _ in opt.state.items()] == [id(p) for p in opt.state]
+    assert {id(p) for p in opt.state} == {id(p) for p in params}
+    assert opt.state.get(params[0]) is not None and opt.state.get(ember.zeros(1)) is None
+    assert opt.state.names() == ["hidden.bias", "hidden.weight", "out.bias", "out.weight"]
+    assert opt.state["out.bias"]["momentum_buffer"].shape == (1,)
+    with pytest.raises(KeyError, match="not a parameter of this optimizer"):
+        opt.state[ember.zeros(1)]
+    with pytest.raises(AttributeError, match="state is the C\\+\\+ optimizer's"):
+        opt.state = {}

@@ -12,7 +12,7 @@ from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'return_types', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'autocast', 'autocast_decrement_nesting', 'autocast_increment_nesting', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clear_autocast_cache', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_autocast_cpu_dtype', 'get_autocast_dtype', 'get_autocast_gpu_dtype', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'is_autocast_available', 'is_autocast_cache_enabled', 'is_autocast_cpu_enabled', 'is_autocast_enabled', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'return_types', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_autocast_cache_enabled', 'set_autocast_dtype', 'set_autocast_enabled', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -2544,6 +2544,39 @@ class RemovableHandle:
         ...
     def remove(self) -> None:
         ...
+class _AutocastWrapped:
+    def __call__(self, *args, **kwargs) -> typing.Any:
+        ...
+    def __get__(self, instance: typing.Any, owner: typing.Any = None) -> typing.Any:
+        ...
+class autocast:
+    """
+    `with ember.autocast(device_type="cpu", dtype=ember.bfloat16, enabled=use_amp):`, or as a decorator.
+    dtype defaults to the device type's (bfloat16 on "cpu", float16 on "cuda"); enabled=False makes a
+    region without autocast inside one with it; cache_enabled casts each float32 parameter once per
+    outermost region. As PyTorch's: "cuda" without a CUDA device, and a CPU dtype other than float16
+    or bfloat16, warn and disable autocast.
+    """
+    def __call__(self, fn: typing.Any) -> typing.Any:
+        ...
+    def __enter__(self) -> typing.Any:
+        ...
+    def __exit__(self, *args) -> None:
+        ...
+    def __init__(self, device_type: typing.Any, dtype: _dtype | None = None, enabled: bool = True, cache_enabled: bool | None = None) -> None:
+        ...
+    @property
+    def _cache_enabled(self) -> bool:
+        ...
+    @property
+    def _enabled(self) -> bool:
+        ...
+    @property
+    def device(self) -> str:
+        ...
+    @property
+    def fast_dtype(self) -> _dtype:
+        ...
 def _affine_grid(theta: Tensor, size: typing.Any, align_corners: bool | None = None) -> Tensor:
     """
     The sampling grid [N, H, W, 2] of the affine maps theta [N, 2, 3] for an output of size [N, C, H, W]: grid[n, h, w] = theta[n] @ (x_w, y_h, 1), x and y the pixel centres in [-1, 1] (the corners with align_corners).
@@ -2900,6 +2933,10 @@ def atanh(input: Tensor) -> Tensor:
     """
     Inverse hyperbolic tangent: +-inf at +-1, nan beyond. Integer tensors compute in float32.
     """
+def autocast_decrement_nesting() -> int:
+    ...
+def autocast_increment_nesting() -> int:
+    ...
 def avg_pool2d(input: Tensor, kernel_size: typing.Any, stride: typing.Any = None, padding: typing.Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: typing.SupportsInt | typing.SupportsIndex | None = None) -> Tensor:
     """
     Window means; count_include_pad counts zero padding in the divisor, divisor_override replaces it.
@@ -3037,6 +3074,8 @@ def clamp_min(input: Tensor, min: Tensor) -> Tensor:
     """
     clamp(input, min=min) with a tensor bound (broadcast, promoted).
     """
+def clear_autocast_cache() -> None:
+    ...
 @typing.overload
 def clip(input: Tensor, min: bool | int | float | None = None, max: bool | int | float | None = None) -> Tensor:
     """
@@ -3336,6 +3375,14 @@ def ger(input: Tensor, vec2: Tensor) -> Tensor:
     """
     The outer product of two 1-D tensors: out[i][j] = input[i] * vec2[j].
     """
+def get_autocast_cpu_dtype() -> _dtype:
+    ...
+def get_autocast_dtype(device_type: str) -> _dtype:
+    """
+    The 16-bit dtype autocast on device_type casts to (bfloat16 on "cpu", float16 on "cuda" by default).
+    """
+def get_autocast_gpu_dtype() -> _dtype:
+    ...
 def get_default_device() -> device:
     """
     The device factories use without device= (torch.get_default_device): cpu unless set_default_device or a `with ember.device(...)` block chose another.
@@ -3459,6 +3506,18 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
 def inverse(input: Tensor) -> Tensor:
     """
     linalg.inv.
+    """
+def is_autocast_available(device_type: str) -> bool:
+    """
+    True for "cpu" and "cuda", the device types Ember's autocast has lists for.
+    """
+def is_autocast_cache_enabled() -> bool:
+    ...
+def is_autocast_cpu_enabled() -> bool:
+    ...
+def is_autocast_enabled(device_type: str | None = None) -> bool:
+    """
+    Whether autocast is on for device_type on this thread ("cuda" when not given, as in PyTorch).
     """
 def isclose(input: Tensor, other: Tensor, rtol: typing.SupportsFloat | typing.SupportsIndex = 1e-05, atol: typing.SupportsFloat | typing.SupportsIndex = 1e-08, equal_nan: bool = False) -> Tensor:
     """
@@ -4068,6 +4127,12 @@ def select(input: Tensor, dim: typing.SupportsInt | typing.SupportsIndex, index:
     """
     Entry index of dim, that dim removed, as a view.
     """
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    ...
+def set_autocast_dtype(device_type: str, dtype: _dtype) -> None:
+    ...
+def set_autocast_enabled(device_type: typing.Any, enabled: typing.Any = None) -> None:
+    ...
 def set_default_device(device: typing.Any) -> None:
     """
     Makes `device` (a device, 'cpu', 'cuda', 'cuda:1', an index, or None = cpu) the default of the factories and of the layers built from now on (torch.set_default_device).
