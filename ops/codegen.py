@@ -513,6 +513,9 @@ def binding(op: Op, py_name: str, is_function: bool, inplace: bool = False) -> s
     body += f"    {invoke};\n    return self;\n" if writes_self else f"    return {invoke};\n"
     extras = py_args + ([f'R"doc({python_doc(op, is_function)})doc"'] if op.doc else [])
     target = "m" if is_function else "cls"
+    module, _, py_name = py_name.rpartition(".")
+    if module:  # "linalg.svd": ember._C.linalg.svd
+        target = f'submodule(m, "{module}")'
     extra = "".join(f",\n      {e}" for e in extras)
     return f'  {target}.def("{py_name}", []({", ".join(params)}) {{\n{body}  }}{extra});\n'
 
@@ -545,6 +548,15 @@ def op_bindings_cpp(ops: list[Op]) -> str:
 #include "ember/ops/ops.h"
 
 namespace ember::python {{
+namespace {{
+
+// The submodule a dotted Python name ("linalg.svd") puts an op in, made on first use.
+py::module_ submodule(py::module_& m, const char* name) {{
+  if (py::hasattr(m, name)) return m.attr(name).cast<py::module_>();
+  return m.def_submodule(name);
+}}
+
+}}  // namespace
 
 void bind_table_ops(py::module_& m) {{
 {types}  auto cls = tensor_class(m);
@@ -571,9 +583,11 @@ __all__ = [
 
 def exported(ops: list[Op], functional_only: bool) -> list[str]:
     """The names `ember` (or `ember.nn.functional`) re-exports: a name with a leading underscore is
-    bound on ember._C only, for the Python layer to call (as torch._C._nn.hardtanh is)."""
+    bound on ember._C only, for the Python layer to call (as torch._C._nn.hardtanh is); a dotted one
+    ("linalg.svd") in a submodule of ember._C, which its package re-exports (ember/linalg.py)."""
     return [n for op in ops if op.python != "none" and "function" in op.python_variants
-            and (op.functional or not functional_only) for n in op.python_names if not n.startswith("_")]
+            and (op.functional or not functional_only) for n in op.python_names
+            if not n.startswith("_") and "." not in n]
 
 
 # ---- the op database

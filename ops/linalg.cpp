@@ -449,7 +449,8 @@ bool upper_of(std::string_view uplo) {
 
 }  // namespace
 
-std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrices) {
+// NB: `driver` picks a cuSOLVER algorithm in PyTorch; Ember's kernels have one, so it is ignored.
+std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrices, std::optional<std::string_view>) {
   if (autocast::applies("linalg_svd", A))
     return autocast::run("linalg_svd", {A},
                          [&](const autocast::Cast& cast) { return linalg_svd(cast(A), full_matrices); });
@@ -466,7 +467,7 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrice
   return {U, S, Vh};
 }
 
-Tensor linalg_svdvals(const Tensor& A) {
+Tensor linalg_svdvals(const Tensor& A, std::optional<std::string_view>) {
   if (autocast::applies("linalg_svdvals", A))
     return autocast::run("linalg_svdvals", {A}, [&](const autocast::Cast& cast) { return linalg_svdvals(cast(A)); });
   detail::check_linalg_matrix(A, "linalg.svdvals");

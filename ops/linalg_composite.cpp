@@ -144,6 +144,41 @@ LstsqResult linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double>
   return {vector ? x.squeeze(-1) : x, residuals, rank, values};
 }
 
+Tensor linalg_householder_product(const Tensor& A, const Tensor& tau) {
+  if (autocast::applies("linalg_householder_product", {A, tau}))
+    return autocast::run("linalg_householder_product", {A, tau},
+                         [&](const autocast::Cast& cast) { return linalg_householder_product(cast(A), cast(tau)); });
+  constexpr const char* op = "linalg.householder_product";
+  detail::check_linalg_matrix(A, op);
+  EMBER_CHECK_VALUE(tau.dim() == A.dim() - 1, op, ": Expected tau to have one dimension less than input, but got ",
+                    "tau.ndim equal to ", tau.dim(), " and input.ndim is equal to ", A.dim());
+  const int64_t m = A.size(-2), n = A.size(-1), k = tau.size(-1);
+  EMBER_CHECK_VALUE(m >= n, op, ": input.shape[-2] must be greater than or equal to input.shape[-1], got shape ",
+                    A.sizes());
+  EMBER_CHECK_VALUE(n >= k, op, ": input.shape[-1] must be greater than or equal to tau.shape[-1], got ", n, " and ",
+                    k);
+  EMBER_CHECK_TYPE(tau.dtype() == A.dtype(), op, ": tau dtype ", tau.dtype(), " does not match input dtype ",
+                   A.dtype());
+  const TensorOptions o = TensorOptions(A.dtype()).device(A.device());
+  const DimVector batch(A.sizes().begin(), A.sizes().end() - 2);
+  auto batch_and = [&](int64_t last) {
+    DimVector s = batch;
+    s.push_back(last);
+    return s;
+  };
+  DimVector shape = batch_and(m);
+  shape.push_back(n);
+  // H_1 ... H_k applied to the first n columns of the identity, the last reflector first;
+  // H_i = I - tau_i v_i v_i^T, v_i = (0, ..., 0, 1, A[i+1:, i]).
+  Tensor x = eye(m, n, o).expand(shape);
+  for (int64_t i = k - 1; i >= 0; --i) {
+    Tensor v =
+        unsqueeze(cat({zeros(batch_and(i), o), ones(batch_and(1), o), select(slice(A, -2, i + 1, m), -1, i)}, -1), -1);
+    x = x - unsqueeze(slice(tau, -1, i, i + 1), -1) * matmul(v, matmul(transpose(v, -2, -1), x));
+  }
+  return x;
+}
+
 Tensor linalg_matrix_power(const Tensor& A, int64_t n) {
   EMBER_CHECK(A.dim() >= 2, "linalg.matrix_power: The input tensor A must have at least 2 dimensions.");
   EMBER_CHECK(A.size(-1) == A.size(-2), "linalg.matrix_power: A must be batches of square matrices, but they are ",

@@ -51,10 +51,7 @@ py::object named_tuple_class(const char* name, std::initializer_list<const char*
 
 void bind_return_types(py::module_& m) {
   return_types_module() = m.def_submodule("return_types", "The named tuples ops return (torch.return_types).");
-  // The results of functions composed in Python (ember/linalg.py), as torch names them.
-  named_tuple_class("linalg_svd", {"U", "S", "Vh"});
-  named_tuple_class("linalg_eigh", {"eigenvalues", "eigenvectors"});
-  named_tuple_class("linalg_qr", {"Q", "R"});
+  // The results of functions bound by hand (python/src/linalg.cpp), as torch names them.
   named_tuple_class("linalg_lstsq", {"solution", "residuals", "rank", "singular_values"});
 }
 

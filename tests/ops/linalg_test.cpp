@@ -481,3 +481,29 @@ TEST(LinalgTest, DetGradientAtASingularMatrixIsTheCofactorMatrix) {
   linalg_det(batch).sum().backward();
   expect_values_near(batch.grad(), {4, -2, -2, 1, 3, 0, 0, 2}, 1e-12, 1e-12);
 }
+
+TEST(LinalgTest, HouseholderProductIsGeqrfsQ) {
+  // Q's first n columns from geqrf's reflectors: orthonormal, Q R = A, batched, float32 in float32.
+  const Tensor a = random({2, 5, 3}, 22);
+  auto [h, tau] = geqrf(a);
+  const Tensor q = linalg_householder_product(h, tau);
+  EXPECT_EQ(q.sizes(), IntArrayRef({2, 5, 3}));
+  EXPECT_LT(max_abs(matmul(q, triu(h.narrow(1, 0, 3))) - a), 1e-13);
+  EXPECT_LT(max_abs(matmul(q.transpose(-2, -1), q) - eye(3, 3, a.options())), 1e-13);
+  // fewer reflectors than columns: the last columns stay the identity's, acted on by the others
+  const Tensor q2 = linalg_householder_product(h.select(0, 0), tau.select(0, 0).narrow(0, 0, 2));
+  EXPECT_LT(max_abs(matmul(q2.transpose(0, 1), q2) - eye(3, 3, a.options())), 1e-13);
+  auto [h32, tau32] = geqrf(a.to(kFloat32));
+  EXPECT_EQ(linalg_householder_product(h32, tau32).dtype(), kFloat32);
+  // differentiable in both arguments (its ops are), to the second order
+  const Tensor hg = h.select(0, 1).clone(), tg = tau.select(0, 1).clone();
+  hg.set_requires_grad(true);
+  tg.set_requires_grad(true);
+  auto f = [](const TensorList& in) { return linalg_householder_product(in[0], in[1]); };
+  autograd::gradcheck(f, {hg, tg});
+  autograd::gradgradcheck(f, {hg, tg});
+  ember::testing::expect_error<ValueError>([&] { linalg_householder_product(h.transpose(-2, -1), tau); },
+                                           {"input.shape[-2] must be greater than or equal to input.shape[-1]"});
+  ember::testing::expect_error<ValueError>([&] { linalg_householder_product(h, tau.select(0, 0)); },
+                                           {"Expected tau to have one dimension less than input"});
+}

@@ -32,7 +32,11 @@ def bindings():
 @pytest.mark.parametrize("op,name,is_function", list(bindings()),
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_every_table_op_is_reachable_under_each_name(op, name, is_function):
-    if is_function and name.startswith("_"):  # bound for the Python layer, not re-exported
+    module, _, name = name.rpartition(".")
+    if module:  # "linalg.svd": ember._C.linalg.svd, which ember.linalg re-exports
+        assert getattr(getattr(ember, module), name) is getattr(getattr(ember._C, module), name)
+        where = getattr(ember, module)
+    elif is_function and name.startswith("_"):  # bound for the Python layer, not re-exported
         assert not hasattr(ember, name), f"{op.full_name}: ember.{name} is re-exported"
         where = ember._C
     else:
@@ -59,14 +63,20 @@ def test_tensor_methods_forward_to_the_functions():
 
 
 def _stubs():
-    """{name: [its definitions]} of the module's functions and of Tensor's methods in the stubs."""
-    tree = ast.parse((ROOT / "python" / "ember" / "_C" / "__init__.pyi").read_text())
+    """{name: [its definitions]} of the module's functions and of Tensor's methods in the stubs; a
+    submodule's functions under their dotted names ("linalg.svd", from _C/linalg.pyi)."""
+    stubs = ROOT / "python" / "ember" / "_C"
+    tree = ast.parse((stubs / "__init__.pyi").read_text())
     tensor = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
     found = ({}, {})
     for table, body in zip(found, (tree.body, tensor.body)):
         for node in body:
             if isinstance(node, ast.FunctionDef):
                 table.setdefault(node.name, []).append(node)
+    for module in {name.partition(".")[0] for op in BOUND for name in op.python_names if "." in name}:
+        for node in ast.parse((stubs / f"{module}.pyi").read_text()).body:
+            if isinstance(node, ast.FunctionDef):
+                found[0].setdefault(f"{module}.{node.name}", []).append(node)
     return found
 
 

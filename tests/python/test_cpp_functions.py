@@ -33,10 +33,6 @@ FORWARDS = {
     "ember": {
         "tensordot",
     },
-    "ember.linalg": {
-        "cholesky", "det", "eigh", "eigvalsh", "inv", "lstsq", "matrix_exp", "matrix_power", "matrix_rank", "pinv",
-        "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals",
-    },
     "ember.special": {"expit", "gammainc", "gammaincc", "log_softmax", "softmax", "logsumexp"},
     "ember.nn.functional": {"flatten", "hardtanh", "embedding", "upsample", "upsample_bilinear", "upsample_nearest"},
 }

@@ -6,13 +6,14 @@ import collections.abc
 import numpy
 import typing
 from . import return_types
+from . import linalg
 from . import _autograd
 from . import nn
 from . import optim
 from . import io
 from . import data
 from . import distributed
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'autocast', 'autocast_decrement_nesting', 'autocast_increment_nesting', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clear_autocast_cache', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_autocast_cpu_dtype', 'get_autocast_dtype', 'get_autocast_gpu_dtype', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'is_autocast_available', 'is_autocast_cache_enabled', 'is_autocast_cpu_enabled', 'is_autocast_enabled', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'return_types', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_autocast_cache_enabled', 'set_autocast_dtype', 'set_autocast_enabled', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'autocast', 'autocast_decrement_nesting', 'autocast_increment_nesting', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clear_autocast_cache', 'clip', 'clone', 'combinations', 'complex128', 'complex64', 'concat', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_autocast_cpu_dtype', 'get_autocast_dtype', 'get_autocast_gpu_dtype', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'is_autocast_available', 'is_autocast_cache_enabled', 'is_autocast_cpu_enabled', 'is_autocast_enabled', 'isclose', 'isfinite', 'isinf', 'isnan', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linalg', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polygamma', 'pow', 'prelu', 'prod', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'return_types', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_autocast_cache_enabled', 'set_autocast_dtype', 'set_autocast_enabled', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -2652,86 +2653,6 @@ def _grid_sample(input: Tensor, grid: Tensor, mode: str = 'bilinear', padding_mo
 def _hardtanh(input: Tensor, min_val: typing.SupportsFloat | typing.SupportsIndex = -1.0, max_val: typing.SupportsFloat | typing.SupportsIndex = 1.0) -> Tensor:
     """
     input clamped to [min_val, max_val] in one pass; its gradient passes strictly between the bounds (and at NaN), 0 at and past them, as PyTorch's hardtanh. An integer tensor is clamped to the bounds truncated to integers and stays integer; bool is refused, and so is min_val > max_val.
-    """
-def _linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
-    """
-    L with A = L L^T (lower triangular, positive diagonal) for symmetric positive-definite A [..., n, n], reading its lower triangle; U = L^T when upper. LinAlgError names the first leading minor that is not positive-definite. The gradient is symmetric, as PyTorch's.
-    """
-def _linalg_cond(A: Tensor, p: typing.Any = None) -> Tensor:
-    """
-    The condition number of each matrix (torch.linalg.cond).
-    """
-def _linalg_det(A: Tensor) -> Tensor:
-    """
-    The determinant of each matrix of A [..., n, n]: the sign of LU's row permutation times the product of U's diagonal (0 for a singular matrix). Gradient det(A) A^-T, and the cofactor matrix (by the SVD) where A is singular.
-    """
-def _linalg_eigh(A: Tensor, UPLO: str = 'L') -> tuple[Tensor, Tensor]:
-    """
-    (eigenvalues, eigenvectors) of symmetric A [..., n, n], reading only its lower (UPLO="L") or upper triangle: eigenvalues ascending, eigenvectors the orthonormal columns of V, A = V diag(L) V^T.
-    """
-def _linalg_eigvalsh(A: Tensor, UPLO: str = 'L') -> Tensor:
-    """
-    The eigenvalues of symmetric A [..., n, n] (ascending), reading the triangle UPLO names.
-    """
-def _linalg_inv(A: Tensor) -> Tensor:
-    """
-    The inverse of each matrix of A [..., n, n], by LU with partial pivoting; LinAlgError naming U's first zero diagonal element for a singular one. Gradient -A^-T G A^-T.
-    """
-def _linalg_lstsq(A: Tensor, B: Tensor, rcond: typing.SupportsFloat | typing.SupportsIndex | None = None, driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    """
-    (solution, residuals, rank, singular_values) of the least-squares problem (torch.linalg.lstsq).
-    """
-def _linalg_matrix_exp(A: Tensor) -> Tensor:
-    """
-    exp(A) = sum A^k / k! of each matrix of A [..., n, n]: Higham's scaling and squaring with the [13/13] Pade approximant, in float64 (float32 rounded once), composed of matmul and linalg_solve, so autograd differentiates it (twice too). A matrix with a NaN or an inf gives NaN.
-    """
-def _linalg_matrix_norm(A: Tensor, ord: typing.Any = 'fro', dim: typing.Any = (-2, -1), keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
-    """
-    The matrix norm over the two dims (torch.linalg.matrix_norm).
-    """
-def _linalg_matrix_power(A: Tensor, n: typing.Any) -> Tensor:
-    """
-    A^n by repeated squaring (torch.linalg.matrix_power).
-    """
-def _linalg_matrix_rank(A: Tensor, tol: typing.Any = None, hermitian: bool = False, atol: typing.Any = None, rtol: typing.Any = None) -> Tensor:
-    """
-    How many singular values of each matrix are above the tolerance (torch.linalg.matrix_rank).
-    """
-def _linalg_norm(A: Tensor, ord: typing.Any = None, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
-    """
-    A vector norm over one dim, a matrix norm over two (torch.linalg.norm).
-    """
-def _linalg_pinv(A: Tensor, rcond: typing.Any = None, hermitian: bool = False, atol: typing.Any = None, rtol: typing.Any = None) -> Tensor:
-    """
-    The Moore-Penrose pseudo-inverse of each matrix of A (torch.linalg.pinv).
-    """
-def _linalg_qr(A: Tensor, mode: str = 'reduced') -> tuple[Tensor, Tensor]:
-    """
-    (Q, R) with A = Q R, R upper triangular (LAPACK's signs): mode "reduced" gives Q [..., m, k], R [..., k, n]; "complete" Q m x m, R m x n; "r" R alone and an empty Q (not differentiable).
-    """
-def _linalg_slogdet(A: Tensor) -> typing.Any:
-    """
-    (sign, logabsdet) with det A = sign * exp(logabsdet): sign 0 and logabsdet -inf for a singular matrix. logabsdet's gradient is A^-T (NaN where A is singular); sign has none.
-    """
-def _linalg_solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
-    """
-    X with A X = B (X A = B when not left), by LU with partial pivoting; B is [..., n, k], or a batch of vectors [..., n] when it is 1-D or has A's shape without its last dim; batch dims broadcast. LinAlgError for a singular A.
-    """
-def _linalg_solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
-    """
-    X with A X = B (X A = B when not left) for triangular A [..., n, n], reading only its upper or lower triangle (and not its diagonal when unitriangular); batch dims broadcast. A zero on the diagonal gives inf/NaN, not an error, as PyTorch's.
-    """
-def _linalg_svd(A: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
-    """
-    (U, S, Vh) with A = U diag(S) Vh: S [..., k] descending and non-negative (k = min(m, n)), U [..., m, k] and Vh [..., k, n] orthonormal (m x m and n x n when full_matrices). The vectors' gradients are defined where the singular values are distinct (and nonzero, for a non-square A).
-    """
-def _linalg_svdvals(A: Tensor) -> Tensor:
-    """
-    The singular values of A [..., m, n], descending ([..., min(m, n)]); gradient U diag(gS) Vh.
-    """
-def _linalg_vector_norm(x: Tensor, ord: typing.SupportsFloat | typing.SupportsIndex = 2.0, dim: typing.Any = None, keepdim: bool = False, *, dtype: _dtype | None = None) -> Tensor:
-    """
-    (sum |x|^ord)^(1/ord) over dim (torch.linalg.vector_norm).
     """
 def _rebuild_tensor(arg0: typing.Any, arg1: typing.Any, arg2: bool, arg3: bool, arg4: typing.Any) -> typing.Any:
     ...

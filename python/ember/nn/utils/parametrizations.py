@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from ... import _C
-from ... import _qr
 from ... import linalg as _linalg
 from ..._C import Tensor
 from .. import functional as F
@@ -128,7 +127,7 @@ def _is_orthogonal(Q: Tensor) -> bool:
 
 def _make_orthogonal(A: Tensor) -> Tensor:
     # The Q of A = QR (A tall) with R's diagonal made non-negative, so that Q is unique.
-    Q, R = _C._linalg_qr(A.detach(), "reduced")  # noqa: N806
+    Q, R = _C.linalg.qr(A.detach(), "reduced")  # noqa: N806
     return Q * _C.sign(R.diagonal(0, -2, -1)).unsqueeze(-2)
 
 
@@ -168,7 +167,7 @@ class _Orthogonal(Module):
             tau = 2.0 / (1.0 + (A * A).sum(-2))
             # the diagonal's signs are constants: no gradient reaches it, as torch's (an int cast)
             signs = X.detach().diagonal(0, -2, -1).to(_C.int32).to(X.dtype).unsqueeze(-2)
-            Q = _qr.householder_product(A, tau) * signs  # noqa: N806
+            Q = _C.linalg.householder_product(A, tau) * signs  # noqa: N806
         if self.use_trivialization:
             Q = _C.matmul(self.base, Q)  # noqa: N806
         return Q.mT if transposed else Q
