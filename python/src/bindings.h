@@ -138,6 +138,11 @@ std::string legacy_reduction(const py::object& size_average, const py::object& r
 /// CTC lengths from an integer tensor, a sequence of ints or one int.
 std::vector<int64_t> lengths_of(const py::handle& values, const char* what);
 void bind_module_hooks(py::module_& m);  // Module hooks from Python (forward, pre, full backward)
+/// The hooks of a module as Python calls them: (pre, forward, backward) lists (module_hooks.cpp).
+py::tuple hook_lists(const py::handle& self);
+/// Module.__call__ with hooks: pre-hooks, forward, forward hooks (always_call ones on an error too),
+/// full backward hooks wired through identity views (module_call.cpp).
+py::object call_with_hooks(py::handle self, const py::args& args, const py::kwargs& kwargs);
 void bind_module_protocol(py::module_& m);  // Module's Python API: __setattr__, traversals, state_dict, __call__
 void bind_functional(py::module_& m);  // ember._C.nn.functional (linear, losses), ember._C.nn.init
 void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, LR schedulers

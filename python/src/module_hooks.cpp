@@ -2,7 +2,7 @@
 // register_full_backward_hook store the Python function in the C++ module (nn/module_hooks.h), so
 // a hook lives as long as its module and runs wherever the module is called from: from Python
 // (Module.__call__ runs the hooks itself, with PyTorch's tuples of arguments and kwargs:
-// ember/nn/hooks.py) and from C++ (a Sequential or a built-in layer calling its children through
+// module_call.cpp) and from C++ (a Sequential or a built-in layer calling its children through
 // Module::operator(), which calls the functors below with one tensor).
 //
 // NB: a hook holds a weak reference to its module, from which each call makes the module's Python
@@ -112,9 +112,11 @@ PythonHook python_hook(const py::handle& self, py::function fn, bool with_kwargs
   return PythonHook{PyCallable(std::move(fn)), module_of(self), with_kwargs};
 }
 
+}  // namespace
+
 // (pre, forward, backward): [(fn, with_kwargs)], [(fn, with_kwargs, always_call)], [fn]: the
 // Python functions themselves for hooks written in Python, adapters of the Python signature for
-// hooks registered in C++. Module.__call__ runs them (ember/nn/hooks.py).
+// hooks registered in C++. Module.__call__ runs them (module_call.cpp).
 py::tuple hook_lists(const py::handle& self) {
   std::shared_ptr<Module> m = module_of(self);
   py::list pre, forward, backward;
@@ -155,8 +157,6 @@ py::tuple hook_lists(const py::handle& self) {
   }
   return py::make_tuple(pre, forward, backward);
 }
-
-}  // namespace
 
 void bind_module_hooks(py::module_& m) {
   py::module_ nn = m.attr("nn");

@@ -4,9 +4,9 @@
 // to be the C++ class, not a Python subclass of it: layers built in C++ reach Python as instances
 // of the C++ classes and must have the whole API (see python/ember/nn/modules/module.py).
 //
-// Three Python helpers stay Python and are called from here: nn/hooks.py (running a module with
-// hooks), nn/_hidden_entries.py (entries parametrize, weight_norm, prune took over) and
-// nn/_module_copy.py (copy.deepcopy). Each is imported on first use.
+// Two Python helpers stay Python and are called from here: nn/_hidden_entries.py (entries
+// parametrize, weight_norm, prune took over) and nn/_module_copy.py (copy.deepcopy). Each is
+// imported on first use. A call with hooks runs in module_call.cpp.
 #include <pybind11/stl.h>
 #include <pybind11/typing.h>
 
@@ -39,7 +39,7 @@ class PyAttr {
 };
 
 PyAttr hidden_table{"ember.nn._hidden_entries", "_table"}, hidden_slot{"ember.nn._hidden_entries", "SLOT"};
-PyAttr parameter_class{"ember.nn.parameter", "Parameter"}, call_with_hooks{"ember.nn.hooks", "call_with_hooks"};
+PyAttr parameter_class{"ember.nn.parameter", "Parameter"};
 PyAttr ordered_dict{"collections", "OrderedDict"}, object_dir{"builtins", "object"};
 PyAttr incompatible_keys{"ember._C.nn", "_IncompatibleKeys"}, cuda_target{"ember._C", "_cuda_target"};
 PyAttr deepcopy_module{"ember.nn._module_copy", "deepcopy_module"};
@@ -356,10 +356,10 @@ void bind_module_protocol(py::module_& m) {
   cls.def("__call__",
           [](py::handle self, const py::args& args, const py::kwargs& kwargs) -> py::object {
             auto hooks = self.cast<const Module&>().hooks();
-            if (hooks && !hooks->empty()) return call_with_hooks()(self, args, kwargs);
+            if (hooks && !hooks->empty()) return call_with_hooks(self, args, kwargs);
             return self.attr("forward")(*args, **kwargs);
           })
-      // ---- hooks (ember/nn/hooks.py); each returns a handle whose remove() unregisters it
+      // ---- hooks (run by module_call.cpp); each returns a handle whose remove() unregisters it
       .def(
           "register_forward_pre_hook",
           [](py::handle self, py::function hook, bool prepend, bool with_kwargs) {
@@ -387,7 +387,7 @@ void bind_module_protocol(py::module_& m) {
           },
           py::arg("hook"), py::arg("prepend") = false,
           "hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients with respect to "
-          "the module's inputs are computed (see ember/nn/hooks.py for the limits).")
+          "the module's inputs are computed (see python/src/module_call.cpp for the limits).")
       .def(
           "register_backward_hook",
           [](py::handle self, py::function hook) {
