@@ -36,6 +36,8 @@ constexpr char kPosition = '#';
 py::object abc(const char* name) { return py::module_::import("collections.abc").attr(name); }
 bool is_mapping(py::handle h) { return py::isinstance(h, abc("Mapping")); }
 py::object borrow(py::handle h) { return py::reinterpret_borrow<py::object>(h); }
+// dict(h): a new dict (py::dict(obj) is obj itself when it is one).
+py::dict copy_of(py::handle h) { return py::module_::import("builtins").attr("dict")(h); }
 bool truthy(py::handle h) {
   int r = PyObject_IsTrue(h.ptr());
   if (r < 0) throw py::error_already_set();
@@ -485,7 +487,7 @@ py::object new_python_state() {
 // schedulers and checkpoints see them); any other value and any key a group adds stay in Python.
 void python_optimizer_init(py::handle self, py::handle base_init, py::handle params, py::handle defaults_given) {
   const std::string who = type_name_of(self);
-  py::dict defaults(borrow(defaults_given)), native, python_only;
+  py::dict defaults = copy_of(defaults_given), native, python_only;
   for (auto [k, v] : defaults) (is_native(v) ? native : python_only)[k] = v;
   EMBER_CHECK_TYPE(!py::isinstance<Tensor>(params), who,
                    ": params must be an iterable of tensors, of (name, tensor) pairs or of param-group dicts, got a "
@@ -502,7 +504,7 @@ void python_optimizer_init(py::handle self, py::handle base_init, py::handle par
   py::list group_extras;
   for (py::handle g : items) {
     given.push_back(given_group(g, who, &native));
-    py::dict extra(python_only);
+    py::dict extra = copy_of(python_only);
     extra.attr("update")(given.back().extras);
     group_extras.append(extra);
   }
@@ -566,7 +568,7 @@ py::dict state_dict(py::handle self) {
     auto [name_of_id, ignored] = parameter_maps(opt);
     py::dict by_name;
     for (auto [p, entry] : self.attr("_state").cast<py::dict>())
-      if (name_of_id.contains(id_of(p)) && py::len(entry) > 0) by_name[name_of_id[id_of(p)]] = py::dict(borrow(entry));
+      if (name_of_id.contains(id_of(p)) && py::len(entry) > 0) by_name[name_of_id[id_of(p)]] = copy_of(entry);
     state["state"] = by_name;
   }
   if (keyed_by_position(self)) state["keyed_by"] = "position";
@@ -574,7 +576,7 @@ py::dict state_dict(py::handle self) {
 }
 
 py::object load_state_dict(py::handle self, py::handle given, bool strict) {
-  py::dict state_dict(borrow(given));  // a shallow copy: "keyed_by" is popped
+  py::dict state_dict = copy_of(given);  // NB: a copy, as "keyed_by" is popped
   bool saved_positional = state_dict.attr("pop")("keyed_by", "name").cast<std::string>() == "position";
   if (!saved_positional) {
     bool any = false, all = true;
@@ -768,7 +770,7 @@ any key may be added.)doc");
           "The groups as live views: opt.param_groups[0][\"lr\"] = 0.01 sets the optimizer's lr.")
       .def_property_readonly("defaults",
                              [](py::handle self) -> py::object {
-                               if (is_python(self)) return py::dict(self.attr("_defaults"));
+                               if (is_python(self)) return copy_of(self.attr("_defaults"));
                                return dict_of(cpp(self).defaults());
                              })
       .def_property(

@@ -218,6 +218,32 @@ def test_plain_tensors_are_keyed_by_position():
         MySGD([ember.ones(3, requires_grad=True), ember.ones(1, requires_grad=True)]).load_state_dict(sd)
 
 
+def test_what_the_caller_passes_or_gets_is_not_shared_with_the_optimizer():
+    # load_state_dict leaves the caller's dict as it was; each group's Python entries are its own;
+    # state_dict's entries and defaults are copies.
+    model = make_model()
+    defaults_given = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False)
+    opt = MySGD([{"params": model[0].named_parameters(prefix="0")},
+                 {"params": model[2].named_parameters(prefix="2"), "label": "head"}], **defaults_given)
+    assert [g["label"] for g in opt.param_groups] == ["mine", "head"]
+    opt.param_groups[0]["note"] = 1
+    assert "note" not in opt.param_groups[1]
+    train(model, opt, 1)
+    sd = opt.state_dict()
+    sd["state"]["0.weight"]["steps"] = 99
+    assert opt.state[next(model[0].parameters())]["steps"] == 1
+    opt.defaults["lr"] = 5.0
+    assert opt.defaults["lr"] == 0.1
+    w = ember.ones(3, requires_grad=True)
+    by_position = MySGD([w])
+    w.grad = ember.ones(3)
+    by_position.step()
+    saved = by_position.state_dict()
+    MySGD([ember.ones(3, requires_grad=True)]).load_state_dict(saved)
+    ember.optim.SGD([ember.ones(3, requires_grad=True)], lr=0.1).load_state_dict(ember.optim.SGD([w], lr=0.1).state_dict())
+    assert saved["keyed_by"] == "position"
+
+
 def test_errors_name_the_optimizer():
     with pytest.raises(ValueError, match="empty parameter list"):
         MySGD([])
