@@ -35,8 +35,11 @@ std::shared_ptr<PyGradScaler> make(const std::string& device, double init_scale,
       device, optim::GradScalerOptions{init_scale, growth_factor, backoff_factor, growth_interval, enabled});
 }
 
-// Every gradient of an optimizer's parameters, in group order.
+// Every gradient of an optimizer's parameters, in group order: optim::gradients_of for Ember's
+// (written in Python too: their groups live in C++), param_groups for any other.
 std::vector<Tensor> gradients(py::handle optimizer) {
+  if (py::isinstance<optim::Optimizer>(optimizer))
+    return optim::gradients_of(optimizer.cast<const optim::Optimizer&>());
   std::vector<Tensor> out;
   for (py::handle group : optimizer.attr("param_groups"))
     for (py::handle p : group[py::str("params")]) {

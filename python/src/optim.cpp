@@ -75,16 +75,19 @@ py::dict dict_of(const optim::Hyperparams& h) {
   return out;
 }
 
+void check_hyperparam(const std::string& who, const optim::Hyperparams& known, const std::string& key,
+                      const optim::Hyperparam& value) {
+  EMBER_CHECK_VALUE(known.contains(key), who, ": unknown hyperparameter '", key, "'");
+  EMBER_CHECK_TYPE(value.same_kind(known.at(key)), who, ": hyperparameter '", key, "' must be ", known.at(key).kind(),
+                   ", got ", value.kind());
+}
+
 void set_group_option(Optimizer& opt, size_t i, const std::string& key, py::handle value) {
   EMBER_CHECK_INDEX(i < opt.param_groups().size(), "no parameter group ", i);
   optim::Hyperparams& options = opt.param_groups()[i].options;
   const optim::Hyperparams& known = opt.defaults();
   optim::Hyperparam v = as_known(key, hyperparam_of(key, value), known);
-  EMBER_CHECK_VALUE(known.contains(key) || optim::is_scheduler_key(key), opt.name(), ": unknown hyperparameter '", key,
-                    "'");
-  if (known.contains(key))
-    EMBER_CHECK_TYPE(v.same_kind(known.at(key)), opt.name(), ": hyperparameter '", key, "' must be ",
-                     known.at(key).kind(), ", got ", v.kind());
+  if (!optim::is_scheduler_key(key) || known.contains(key)) check_hyperparam(opt.name(), known, key, v);
   options.set(key, v);
 }
 
@@ -129,11 +132,7 @@ void def_optimizer(py::module_& m, const char* name, const char* doc) {
   cls.def(py::init([name](const Groups& groups, const py::dict& defaults) {
             optim::Hyperparams known = to_hyperparams(O{}, O::fields());
             optim::Hyperparams given = hyperparams_of(defaults, known);
-            for (const auto& [key, value] : given) {
-              EMBER_CHECK_VALUE(known.contains(key), name, ": unknown hyperparameter '", key, "'");
-              EMBER_CHECK_TYPE(value.same_kind(known.at(key)), name, ": hyperparameter '", key, "' must be ",
-                               known.at(key).kind(), ", got ", value.kind());
-            }
+            for (const auto& [key, value] : given) check_hyperparam(name, known, key, value);
             return std::make_shared<M>(groups_of(groups, known), from_hyperparams(given, O::fields()));
           }),
           py::arg("groups"), py::arg("defaults"));
@@ -227,11 +226,7 @@ reordered. Subclass it to write an optimizer in Python (ember.optim's docstring)
         optim::Hyperparams given = hyperparams_of(defaults, known);
         EMBER_CHECK_VALUE(!given.contains("decoupled_weight_decay"),
                           "AdamW: unknown hyperparameter 'decoupled_weight_decay'");
-        for (const auto& [key, value] : given) {
-          EMBER_CHECK_VALUE(known.contains(key), "AdamW: unknown hyperparameter '", key, "'");
-          EMBER_CHECK_TYPE(value.same_kind(known.at(key)), "AdamW: hyperparameter '", key, "' must be ",
-                           known.at(key).kind(), ", got ", value.kind());
-        }
+        for (const auto& [key, value] : given) check_hyperparam("AdamW", known, key, value);
         for (const auto& [key, value] : given) known.set(key, value);
         a = from_hyperparams(known, optim::AdamOptions::fields());
         return std::make_shared<optim::AdamW>(groups_of(groups, known),
@@ -263,11 +258,7 @@ step(closure) is required. One parameter group, whose line search shows as the f
              optim::Hyperparams known = to_hyperparams(optim::LBFGSOptions{}, optim::LBFGSOptions::fields());
              optim::Hyperparams given = hyperparams_of(defaults, known);
              for (const auto& [key, value] : hyperparams_of(groups[0].second, known)) given.set(key, value);
-             for (const auto& [key, value] : given) {
-               EMBER_CHECK_VALUE(known.contains(key), "LBFGS: unknown hyperparameter '", key, "'");
-               EMBER_CHECK_TYPE(value.same_kind(known.at(key)), "LBFGS: hyperparameter '", key, "' must be ",
-                                known.at(key).kind(), ", got ", value.kind());
-             }
+             for (const auto& [key, value] : given) check_hyperparam("LBFGS", known, key, value);
              return std::make_shared<optim::LBFGS>(groups[0].first,
                                                    from_hyperparams(given, optim::LBFGSOptions::fields()));
            }),
@@ -297,10 +288,21 @@ step(closure) is required. One parameter group, whose line search shows as the f
           },
           py::arg("param_group"));
   lbfgs.attr("_int_keys") = py::frozenset(py::make_tuple("max_iter", "max_eval", "history_size"));
+  // torch's line_search_fn is the flag strong_wolfe here; max_eval None is max_iter * 5 // 4.
+  auto lbfgs_arguments = [](py::dict& defaults) {
+    py::object search = defaults.attr("pop")("line_search_fn", py::none());
+    EMBER_CHECK_VALUE(
+        search.is_none() || (py::isinstance<py::str>(search) && search.cast<std::string>() == "strong_wolfe"),
+        "LBFGS: line_search_fn must be None or 'strong_wolfe', got ", py::repr(search).cast<std::string>());
+    defaults["strong_wolfe"] = py::bool_(!search.is_none());
+    if (defaults.attr("get")("max_eval", py::none()).is_none())
+      defaults["max_eval"] = defaults.attr("get")("max_iter", 20).attr("__mul__")(5).attr("__floordiv__")(4);
+  };
   torch_optimizer_init(
       lbfgs, {"lr", "max_iter", "max_eval", "tolerance_grad", "tolerance_change", "history_size", "line_search_fn"},
       "LBFGS(params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, tolerance_change=1e-09, "
-      "history_size=100, line_search_fn=None, *, maximize=False)");
+      "history_size=100, line_search_fn=None, *, maximize=False)",
+      lbfgs_arguments);
 
   o.def("clip_grad_norm_", [](const std::vector<Tensor>& params, double max_norm, double norm_type,
                               bool error_if_nonfinite) {

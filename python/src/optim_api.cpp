@@ -243,18 +243,19 @@ std::vector<std::string> all_names(const Optimizer& opt) {
   return out;
 }
 
+py::int_ id_of(py::handle h) { return py::int_(reinterpret_cast<uintptr_t>(h.ptr())); }
+
 // Parameter name by tensor object (id), and tensor by name.
 std::pair<py::dict, py::dict> parameter_maps(const Optimizer& opt) {
   py::dict name_of_id, param_of_name;
   for (const auto& g : opt.param_groups())
     for (const auto& [name, t] : g.params) {
       py::object p = py::cast(t);
-      name_of_id[py::int_(reinterpret_cast<uintptr_t>(p.ptr()))] = name;
+      name_of_id[id_of(p)] = name;
       param_of_name[py::str(name)] = p;
     }
   return {name_of_id, param_of_name};
 }
-py::int_ id_of(py::handle h) { return py::int_(reinterpret_cast<uintptr_t>(h.ptr())); }
 
 // A live view of one parameter group (torch's group dict): hyperparameters read and write the
 // optimizer's; "params" holds the tensors and "param_names" their names.
@@ -422,6 +423,11 @@ void check_positions(py::handle self, const py::dict& state_dict, bool saved_pos
   }
 }
 
+// What an optimizer written in Python keeps its state in: defaultdict(dict), as torch.
+py::object new_python_state() {
+  return py::module_::import("collections").attr("defaultdict")(py::module_::import("builtins").attr("dict"));
+}
+
 // load_state_dict of an optimizer written in Python: the C++ half loads (and checks) the groups'
 // hyperparameters it holds; the groups' other entries and the per-parameter state are this side's.
 py::object load_python_state(py::handle self, const py::dict& state_dict, bool strict) {
@@ -461,8 +467,7 @@ py::object load_python_state(py::handle self, const py::dict& state_dict, bool s
     for (auto [k, v] : saved_groups[i].cast<py::dict>())
       if (!cpp_group.contains(k)) extra[k] = v;
   }
-  py::object state =
-      py::module_::import("collections").attr("defaultdict")(py::module_::import("builtins").attr("dict"));
+  py::object state = new_python_state();
   for (auto [name, entry] : saved) {
     if (!params.contains(name)) continue;
     py::object p = params[name];
@@ -475,10 +480,6 @@ py::object load_python_state(py::handle self, const py::dict& state_dict, bool s
   for (auto [name, p] : params)
     if (!saved.contains(name)) missing.append(name);
   return report(missing, py::cast(unexpected), py::cast(loaded.moved));
-}
-
-py::object new_python_state() {
-  return py::module_::import("collections").attr("defaultdict")(py::module_::import("builtins").attr("dict"));
 }
 
 // torch.optim.Optimizer(params, defaults), for optimizers written in Python: params as the
@@ -608,15 +609,15 @@ std::string repr(py::handle self) {
 
 }  // namespace
 
-void torch_optimizer_init(py::handle cls, std::vector<std::string> positional, const std::string& signature) {
+void torch_optimizer_init(py::handle cls, std::vector<std::string> positional, const std::string& signature,
+                          std::function<void(py::dict&)> translate) {
   py::object base_init = cls.attr("__init__");
   const std::string name = py::str(cls.attr("__name__"));
-  const bool lbfgs = name == "LBFGS";
   py::setattr(
       cls, "__init__",
       py::cpp_function(
-          [base_init, name, positional, lbfgs](py::handle self, py::handle params, const py::args& args,
-                                               const py::kwargs& kwargs) {
+          [base_init, name, positional, translate](py::handle self, py::handle params, const py::args& args,
+                                                   const py::kwargs& kwargs) {
             EMBER_CHECK_TYPE(args.size() <= positional.size(), name, "() takes at most ", positional.size() + 1,
                              " positional arguments, got ", args.size() + 1);
             py::dict defaults;
@@ -626,18 +627,7 @@ void torch_optimizer_init(py::handle cls, std::vector<std::string> positional, c
                                py::str(k).cast<std::string>(), "'");
               defaults[k] = v;
             }
-            if (lbfgs) {
-              // torch's line_search_fn is the flag strong_wolfe here; max_eval None is max_iter * 5 // 4
-              py::object search = defaults.attr("pop")("line_search_fn", py::none());
-              EMBER_CHECK_VALUE(
-                  search.is_none() || (py::isinstance<py::str>(search) && search.cast<std::string>() == "strong_wolfe"),
-                  "LBFGS: line_search_fn must be None or 'strong_wolfe', got ", py::repr(search).cast<std::string>());
-              defaults["strong_wolfe"] = py::bool_(!search.is_none());
-              if (defaults.attr("get")("max_eval", py::none()).is_none()) {
-                py::object max_iter = defaults.attr("get")("max_iter", 20);
-                defaults["max_eval"] = max_iter.attr("__mul__")(5).attr("__floordiv__")(4);
-              }
-            }
+            if (translate) translate(defaults);
             Resolved r = resolve(given_groups(params, name, nullptr), 0, py::none());
             base_init(self, r.groups, without_switches(defaults, name));
             self.attr("_keyed_by_position") = r.positional;

@@ -2,6 +2,7 @@
 // What optim.cpp (the optimizer classes) and optim_api.cpp (torch.optim's Python API over them)
 // share: hyperparameters between Python values and optim::Hyperparam, and the hooks by which each
 // optimizer class gets torch's constructor signature.
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,8 +26,10 @@ void set_group_option(optim::Optimizer& opt, size_t i, const std::string& key, p
 /// Gives an optimizer class torch's signature: __init__(self, params, <positional>..., **keywords),
 /// the params resolved to names (ember.optim's docstring) and the class's own py::init called with
 /// (groups, defaults). `positional` lists the hyperparameters torch takes by position; `signature`
-/// is the docstring's first line ("SGD(params, lr=0.001, ...)").
-void torch_optimizer_init(py::handle cls, std::vector<std::string> positional, const std::string& signature);
+/// is the docstring's first line ("SGD(params, lr=0.001, ...)"); `translate`, if given, turns torch's
+/// arguments into the class's hyperparameters (LBFGS's line_search_fn).
+void torch_optimizer_init(py::handle cls, std::vector<std::string> positional, const std::string& signature,
+                          std::function<void(py::dict&)> translate = {});
 /// Gives ember._C.optim.Optimizer torch.optim.Optimizer's Python API (optim_api.cpp); after every
 /// optimizer class is bound.
 void bind_optimizer_api(py::module_& o);
