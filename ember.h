@@ -5,6 +5,7 @@
 #include "ember/data/data.h"
 #include "ember/distributed/distributed.h"
 #include "ember/io/io.h"
+#include "ember/jit/jit.h"
 #include "ember/nn/nn.h"
 #include "ember/ops/ops.h"
 #include "ember/optim/optim.h"

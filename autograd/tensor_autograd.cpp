@@ -3,6 +3,7 @@
 #include "ember/autograd/engine.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
+#include "ember/core/tracing.h"
 
 namespace ember {
 
@@ -61,6 +62,8 @@ void Tensor::backward(const Tensor& gradient, bool retain_graph, bool create_gra
 }
 
 Tensor Tensor::detach() const {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("Tensor.detach", [&] { return detach(); }, {tracing::arg(*this)});
   const TensorImpl& src = impl();
   return Tensor(std::make_shared<TensorImpl>(src.storage(), src.dtype(), src.sizes(), src.strides(),
                                              src.offset()));

@@ -147,6 +147,16 @@ def main():
             t = time_per_call(lambda: (big * other).exp_(), 1.0)
             print(f"mul_exp_1m_{dtype} {t * 1e3:.4g} ms")
 
+    # The 16-wide MLP's forward at batch 1, eager and traced into a program: what replaying a program
+    # costs per call (torch.jit.trace's TorchScript interpreter on the PyTorch side).
+    lib.manual_seed(0)
+    tiny = nn.Sequential(nn.Linear(16, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(), nn.Linear(16, 10))
+    tiny_x = lib.randn(1, 16)
+    tiny_traced = lib.jit.trace(tiny, tiny_x)
+    with lib.no_grad():
+        print(f"mlp_forward_b1_eager {time_per_call(lambda: tiny(tiny_x)) * 1e6:.4g} us")
+        print(f"mlp_forward_b1_traced {time_per_call(lambda: tiny_traced(tiny_x)) * 1e6:.4g} us")
+
     # The 784-256-128-10 MLP at batch 64 and 512, and the same layers 16 wide at batch 1, where
     # the step is all overhead; SGD (lr 0.01, momentum 0.9) and Adam (lr 1e-3).
     def mlp(w):
@@ -232,6 +242,17 @@ def main():
         opt.step()
 
     print(f"gpt_step_b16_adamw {time_per_call(gpt_step, 3.0) * 1e3:.4g} ms/step")
+
+    # The same GPT traced into a program (ember.jit.trace / torch.jit.trace), trained through it.
+    traced_gpt = lib.jit.trace(gpt, idx)
+    traced_opt = optim.AdamW(named(traced_gpt), lr=3e-4)
+
+    def gpt_step_traced():
+        traced_opt.zero_grad()
+        F.cross_entropy(traced_gpt(idx).view(-1, 256), targets.view(-1)).backward()
+        traced_opt.step()
+
+    print(f"gpt_step_b16_adamw_traced {time_per_call(gpt_step_traced, 3.0) * 1e3:.4g} ms/step")
 
     # The same step under autocast to bfloat16 (float32 parameters and optimizer, the products in
     # bfloat16, the loss in float32), as PyTorch's mixed-precision recipes train.

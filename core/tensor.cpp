@@ -2,6 +2,7 @@
 
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/core/tracing.h"
 
 namespace ember {
 
@@ -19,6 +20,8 @@ int64_t Tensor::stride(int64_t dim) const {
 
 template <typename T>
 T Tensor::item() const {
+  if (tracing::recording()) [[unlikely]]
+    tracing::note_data_dependence("Tensor.item()");
   EMBER_CHECK_VALUE(numel() == 1, "item: a tensor with ", numel(),
                     " elements cannot be converted to a scalar");
   Tensor cpu = device().is_cpu() ? *this : copy_as(*this, dtype(), Device());
@@ -29,6 +32,8 @@ T Tensor::item() const {
 
 template <typename T>
 std::vector<T> Tensor::to_vector() const {
+  if (tracing::recording()) [[unlikely]]
+    tracing::note_data_dependence("Tensor.to_vector()");
   Tensor c = copy_as(*this, dtype_of<T>, Device());
   const T* p = static_cast<const T*>(c.data_ptr());
   return std::vector<T>(p, p + numel());

@@ -3,6 +3,7 @@
 #include "ember/autograd/function_node.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/factory.h"
+#include "ember/core/tracing.h"
 #include "ember/ops/ops.h"
 
 namespace ember::nn::functional {
@@ -57,6 +58,8 @@ Tensor exponential_below_zero(const Tensor& input, double alpha, double rate, co
 }  // namespace
 
 Tensor logsigmoid(const Tensor& input) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.logsigmoid", [&] { return logsigmoid(input); }, {tracing::arg(input)});
   if (sixteen_bit(input)) return logsigmoid(input.to(kFloat32)).to(input.dtype());
   Tensor out;
   {
@@ -75,6 +78,8 @@ Tensor logsigmoid(const Tensor& input) {
 }
 
 Tensor silu(const Tensor& input) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.silu", [&] { return silu(input); }, {tracing::arg(input)});
   return in_float32(input, [](const Tensor& x) {
     // PyTorch's gradient s (1 + x (1 - s)): the product rule's x s' is inf * 0 = NaN for a large
     // negative x, where the gradient is 0.
@@ -88,6 +93,9 @@ Tensor silu(const Tensor& input) {
 }
 
 Tensor softplus(const Tensor& input, double beta, double threshold) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.softplus", [&] { return softplus(input, beta, threshold); },
+                                   {tracing::arg(input), tracing::arg(beta), tracing::arg(threshold)});
   return in_float32(input, [&](const Tensor& x) {
     Tensor scaled = x * beta;
     Tensor linear = gt(scaled, threshold);
@@ -98,6 +106,8 @@ Tensor softplus(const Tensor& input, double beta, double threshold) {
 }
 
 Tensor mish(const Tensor& input) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.mish", [&] { return mish(input); }, {tracing::arg(input)});
   return in_float32(input, [](const Tensor& x) {
     // PyTorch's gradient tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2): through autograd, softplus's
     // e^x / (1 + e^x) is inf / inf = NaN for a large x.
@@ -111,6 +121,9 @@ Tensor mish(const Tensor& input) {
 }
 
 Tensor elu(const Tensor& input, double alpha) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.elu", [&] { return elu(input, alpha); },
+                                   {tracing::arg(input), tracing::arg(alpha)});
   check_floating(input, "elu");
   return in_float32(input, [&](const Tensor& x) { return exponential_below_zero(x, alpha, 1.0, "EluBackward"); });
 }
@@ -123,6 +136,8 @@ Tensor celu(const Tensor& input, double alpha) {
 }
 
 Tensor selu(const Tensor& input) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.selu", [&] { return selu(input); }, {tracing::arg(input)});
   check_floating(input, "elu");
   return in_float32(
       input, [](const Tensor& x) { return exponential_below_zero(x, kSeluAlpha, 1.0, "SeluBackward") * kSeluScale; });
@@ -135,6 +150,8 @@ Tensor hardsigmoid(const Tensor& input) {
 }
 
 Tensor hardswish(const Tensor& input) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.hardswish", [&] { return hardswish(input); }, {tracing::arg(input)});
   return in_float32(input, [](const Tensor& x) {
     return pointwise(
         // NB: PyTorch's order, x * relu6(x + 3) / 6: past 3e38 / 6 the product overflows to inf, as PyTorch's

@@ -1,6 +1,7 @@
 #include "ember/nn/functional.h"
 
 #include "ember/core/factory.h"
+#include "ember/core/tracing.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/matmul.h"
@@ -9,6 +10,9 @@
 namespace ember::nn::functional {
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.linear", [&] { return linear(x, weight, bias); },
+                                   {tracing::arg(x), tracing::arg(weight), tracing::arg(bias)});
   if (autocast::applies("linear", x))
     return autocast::run("linear", {x, weight, bias}, [&](const autocast::Cast& cast) { return linear(cast(x), cast(weight), cast(bias)); });
   EMBER_CHECK_VALUE(weight.dim() == 2, "linear: weight must be 2-D [out, in], got ", weight.sizes());

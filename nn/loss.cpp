@@ -8,6 +8,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
+#include "ember/core/tracing.h"
 #include "ember/core/warning.h"
 #include "ember/ops/activation.h"
 #include "ember/ops/autocast.h"
@@ -177,6 +178,11 @@ Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target, co
 
 Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_index, Reduction reduction,
                 const Tensor& weight) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>("nn.nll_loss",
+                                   [&] { return nll_loss(log_probs, target, ignore_index, reduction, weight); },
+                                   {tracing::arg(log_probs), tracing::arg(target), tracing::arg(ignore_index),
+                                    tracing::arg(reduction_name(reduction)), tracing::arg(weight)});
   if (autocast::applies("nll_loss", log_probs))
     return autocast::run("nll_loss", {log_probs, target, weight}, [&](const autocast::Cast& cast) {
       return nll_loss(cast(log_probs), target, ignore_index, reduction, cast(weight));
@@ -189,6 +195,12 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& target, int64_t ignore_in
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_index, Reduction reduction,
                      double label_smoothing, const Tensor& weight) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.cross_entropy",
+        [&] { return cross_entropy(input, target, ignore_index, reduction, label_smoothing, weight); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(ignore_index), tracing::arg(reduction_name(reduction)),
+         tracing::arg(label_smoothing), tracing::arg(weight)});
   if (autocast::applies("cross_entropy", input))
     return autocast::run("cross_entropy", {input, target, weight}, [&](const autocast::Cast& cast) {
       return cross_entropy(cast(input), cast(target), ignore_index, reduction, label_smoothing, cast(weight));
@@ -220,6 +232,10 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target, int64_t ignore_i
 }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.mse_loss", [&] { return mse_loss(input, target, reduction); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(reduction_name(reduction))});
   if (autocast::applies("mse_loss", input))
     return autocast::run("mse_loss", {input, target}, [&](const autocast::Cast& cast) { return mse_loss(cast(input), cast(target), reduction); });
   auto [x, y] = broadcast_pair(input, target, "mse_loss");
@@ -228,6 +244,10 @@ Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) 
 }
 
 Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.l1_loss", [&] { return l1_loss(input, target, reduction); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(reduction_name(reduction))});
   if (autocast::applies("l1_loss", input))
     return autocast::run("l1_loss", {input, target}, [&](const autocast::Cast& cast) { return l1_loss(cast(input), cast(target), reduction); });
   auto [x, y] = broadcast_pair(input, target, "l1_loss");
@@ -235,6 +255,10 @@ Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
 }
 
 Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, Reduction reduction, double beta) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.smooth_l1_loss", [&] { return smooth_l1_loss(input, target, reduction, beta); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(reduction_name(reduction)), tracing::arg(beta)});
   if (autocast::applies("smooth_l1_loss", input))
     return autocast::run("smooth_l1_loss", {input, target},
                          [&](const autocast::Cast& cast) { return smooth_l1_loss(cast(input), cast(target), reduction, beta); });
@@ -306,6 +330,12 @@ struct BceWithLogitsBackward : autograd::Node {
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const Tensor& pos_weight, Reduction reduction, const Tensor& weight) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.binary_cross_entropy_with_logits",
+        [&] { return binary_cross_entropy_with_logits(input, target, pos_weight, reduction, weight); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(pos_weight), tracing::arg(reduction_name(reduction)),
+         tracing::arg(weight)});
   if (autocast::applies("binary_cross_entropy_with_logits", input))
     return autocast::run("binary_cross_entropy_with_logits", {input, target, pos_weight, weight}, [&](const autocast::Cast& cast) {
       return binary_cross_entropy_with_logits(cast(input), cast(target), cast(pos_weight), reduction, cast(weight));
@@ -352,6 +382,10 @@ void check_unit_interval(const Tensor& input, const Tensor& target) {
 }  // namespace
 
 Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight, Reduction reduction) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.binary_cross_entropy", [&] { return binary_cross_entropy(input, target, weight, reduction); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(weight), tracing::arg(reduction_name(reduction))});
   if (autocast::applies("binary_cross_entropy", input))
     return autocast::run("binary_cross_entropy", {input, target, weight}, [&](const autocast::Cast& cast) {
       return binary_cross_entropy(cast(input), cast(target), cast(weight), reduction);
@@ -380,6 +414,10 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Ten
 }
 
 Tensor huber_loss(const Tensor& input, const Tensor& target, Reduction reduction, double delta) {
+  if (tracing::recording()) [[unlikely]]
+    return tracing::record<Tensor>(
+        "nn.huber_loss", [&] { return huber_loss(input, target, reduction, delta); },
+        {tracing::arg(input), tracing::arg(target), tracing::arg(reduction_name(reduction)), tracing::arg(delta)});
   if (autocast::applies("huber_loss", input))
     return autocast::run("huber_loss", {input, target}, [&](const autocast::Cast& cast) {
       return huber_loss(cast(input), cast(target), reduction, delta);

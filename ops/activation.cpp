@@ -112,25 +112,25 @@ void check_floating(const Tensor& t, const char* op) {
 
 }  // namespace
 
-Tensor tanh(const Tensor& t) {
+Tensor impl_tanh(const Tensor& t) {
   DType dtype = detail::float_result_type(t.dtype());
   check_compute_dtype(dtype, "tanh");
   return activation<TanhBackward>(UnaryOp::Tanh, t, dtype, true);
 }
 
-Tensor sigmoid(const Tensor& t) {
+Tensor impl_sigmoid(const Tensor& t) {
   DType dtype = detail::float_result_type(t.dtype());
   check_compute_dtype(dtype, "sigmoid");
   return activation<SigmoidBackward>(UnaryOp::Sigmoid, t, dtype, true);
 }
 
-Tensor relu(const Tensor& t) {
+Tensor impl_relu(const Tensor& t) {
   EMBER_CHECK_TYPE(t.dtype() != kBool, "relu: bool tensors are not supported");
   check_compute_dtype(t.dtype(), "relu");
   return activation<ReluBackward>(UnaryOp::Relu, t, t.dtype(), true);
 }
 
-Tensor gelu(const Tensor& t, std::string_view approximate) {
+Tensor impl_gelu(const Tensor& t, std::string_view approximate) {
   EMBER_CHECK_VALUE(approximate == "none" || approximate == "tanh",
                     "gelu: approximate must be 'none' or 'tanh', got '", approximate, "'");
   check_floating(t, "gelu");
@@ -138,13 +138,13 @@ Tensor gelu(const Tensor& t, std::string_view approximate) {
   return activation<GeluBackward>(UnaryOp::Gelu, t, t.dtype(), false);
 }
 
-Tensor leaky_relu(const Tensor& t, double negative_slope) {
+Tensor impl_leaky_relu(const Tensor& t, double negative_slope) {
   check_floating(t, "leaky_relu");
   return activation<LeakyReluBackward>(UnaryOp::LeakyRelu, t, t.dtype(), false,
                                        UnaryParams{negative_slope});
 }
 
-Tensor hardtanh(const Tensor& t, double min_val, double max_val) {
+Tensor impl_hardtanh(const Tensor& t, double min_val, double max_val) {
   EMBER_CHECK_VALUE(!(min_val > max_val), "hardtanh: min_val (", min_val, ") must not exceed max_val (", max_val, ")");
   EMBER_CHECK_AS(NotImplementedError, t.dtype() != kBool, "Bool inputs not supported for hardtanh");
   if (is_integral(t.dtype())) {

@@ -73,7 +73,7 @@ Resolved resolve(const Tensor& t, const std::vector<Tensor>& indices, const char
 
 }  // namespace
 
-Tensor index(const Tensor& t, const std::vector<Tensor>& indices) {
+Tensor impl_index(const Tensor& t, const std::vector<Tensor>& indices) {
   Resolved r = resolve(t, indices, "index");
   if (r.dims.empty()) return t;
   // Indexed dims first, flattened into one, picked with index_select, then unflattened.
@@ -103,7 +103,7 @@ Tensor index(const Tensor& t, const std::vector<Tensor>& indices) {
   return permute(out, place);
 }
 
-Tensor index_put(const Tensor& t, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+Tensor impl_index_put(const Tensor& t, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
   if (autocast::applies("index_put", t))
     return autocast::run("index_put", {t, values}, [&](const autocast::Cast& cast) { return index_put(cast(t), indices, cast(values), accumulate); });
   EMBER_CHECK_VALUE(values.device() == t.device(), "index_put: values on ", values.device(),
@@ -148,7 +148,7 @@ Tensor index_put(const Tensor& t, const std::vector<Tensor>& indices, const Tens
   return reshape(index_add(flat, 0, at, vals), t.sizes());
 }
 
-Tensor nonzero(const Tensor& t) {
+Tensor impl_nonzero(const Tensor& t) {
   std::vector<double> values = t.to_vector<double>();
   DimVector strides = contiguous_strides(t.sizes());
   std::vector<int64_t> coords;
@@ -165,9 +165,9 @@ Tensor nonzero(const Tensor& t) {
   return tensor(coords, {rows, t.dim()}, TensorOptions(kInt64).device(t.device()));
 }
 
-Tensor argwhere(const Tensor& self) { return nonzero(self); }
+Tensor impl_argwhere(const Tensor& self) { return nonzero(self); }
 
-Tensor masked_select(const Tensor& self, const Tensor& mask) {
+Tensor impl_masked_select(const Tensor& self, const Tensor& mask) {
   EMBER_CHECK_TYPE(mask.dtype() == kBool, "masked_select: expected a bool mask, got ", mask.dtype());
   EMBER_CHECK_VALUE(mask.device() == self.device(), "masked_select: mask on ", mask.device(), " for a tensor on ",
                     self.device());

@@ -156,9 +156,9 @@ int64_t& detail::attention_saved_probs_limit() {
   return limit;
 }
 
-Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key_in, const Tensor& value_in,
-                                    const Tensor& attn_mask, double dropout_p, bool is_causal,
-                                    std::optional<double> scale, bool enable_gqa) {
+Tensor impl_scaled_dot_product_attention(const Tensor& query, const Tensor& key_in, const Tensor& value_in,
+                                         const Tensor& attn_mask, double dropout_p, bool is_causal,
+                                         std::optional<double> scale, bool enable_gqa) {
   if (autocast::applies("scaled_dot_product_attention", query))
     return autocast::run("scaled_dot_product_attention", {query, key_in, value_in, attn_mask}, [&](const autocast::Cast& cast) {
       return scaled_dot_product_attention(cast(query), cast(key_in), cast(value_in), cast(attn_mask), dropout_p,

@@ -232,7 +232,7 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
 
 }  // namespace
 
-Tensor add(const Tensor& a, const Tensor& b, Scalar alpha) { return add_impl(a, b, alpha, false, "add"); }
+Tensor impl_add(const Tensor& a, const Tensor& b, Scalar alpha) { return add_impl(a, b, alpha, false, "add"); }
 namespace {
 // NB: as PyTorch, a bool operand (a tensor or a Python bool) is refused whatever the other is.
 void check_no_bool_sub(bool a_bool, bool b_bool) {
@@ -241,17 +241,17 @@ void check_no_bool_sub(bool a_bool, bool b_bool) {
 }
 }  // namespace
 
-Tensor sub(const Tensor& a, const Tensor& b, Scalar alpha) {
+Tensor impl_sub(const Tensor& a, const Tensor& b, Scalar alpha) {
   check_no_bool_sub(a.dtype() == kBool, b.dtype() == kBool);
   return add_impl(a, b, alpha, true, "sub");
 }
-Tensor add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, wrap_scalar(b, a), alpha); }
-Tensor sub(const Tensor& a, Scalar b, Scalar alpha) {
+Tensor impl_add(const Tensor& a, Scalar b, Scalar alpha) { return add(a, wrap_scalar(b, a), alpha); }
+Tensor impl_sub(const Tensor& a, Scalar b, Scalar alpha) {
   check_no_bool_sub(a.dtype() == kBool, b.is_bool());
   return sub(a, wrap_scalar(b, a), alpha);
 }
 
-Tensor mul(const Tensor& a, const Tensor& b) {
+Tensor impl_mul(const Tensor& a, const Tensor& b) {
   Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, result_type(a, b), "mul");
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<MulBackward>(a, b);
@@ -263,9 +263,9 @@ Tensor mul(const Tensor& a, const Tensor& b) {
   }
   return out;
 }
-Tensor mul(const Tensor& a, Scalar b) { return mul(a, wrap_scalar(b, a)); }
+Tensor impl_mul(const Tensor& a, Scalar b) { return mul(a, wrap_scalar(b, a)); }
 
-Tensor div(const Tensor& a, const Tensor& b) {
+Tensor impl_div(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
   if (is_integral(dtype)) dtype = kFloat32;
   Tensor out = detail::binary_forward(BinaryOp::Div, a, b, dtype, "div");
@@ -288,9 +288,9 @@ Tensor true_division_scalar(const Scalar& s, const Tensor& t) {
 }
 }  // namespace
 
-Tensor div(const Tensor& a, Scalar b) { return div(a, true_division_scalar(b, a)); }
+Tensor impl_div(const Tensor& a, Scalar b) { return div(a, true_division_scalar(b, a)); }
 
-Tensor pow(const Tensor& a, const Tensor& b) {
+Tensor impl_pow(const Tensor& a, const Tensor& b) {
   if (autocast::applies("pow", a))
     return autocast::run("pow", {a, b}, [&](const autocast::Cast& cast) { return pow(cast(a), cast(b)); });
   DType dtype = result_type(a, b);
@@ -308,7 +308,7 @@ Tensor pow(const Tensor& a, const Tensor& b) {
   }
   return out;
 }
-Tensor pow(Scalar a, const Tensor& b) { return pow(wrap_scalar(a, b), b); }
+Tensor impl_pow(Scalar a, const Tensor& b) { return pow(wrap_scalar(a, b), b); }
 
 namespace {
 // d(a mod b)/da = grad ; d/db = -grad * q(a / b), q = floor for remainder, trunc for fmod. The floor
@@ -376,14 +376,14 @@ Tensor modulo(BinaryOp op, const Tensor& a, const Tensor& b, const char* name) {
 }
 }  // namespace
 
-Tensor remainder(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Remainder, a, b, "remainder"); }
-Tensor remainder(const Tensor& a, Scalar b) { return remainder(a, wrap_scalar(b, a)); }
-Tensor remainder(Scalar a, const Tensor& b) { return remainder(wrap_scalar(a, b), b); }
-Tensor fmod(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Fmod, a, b, "fmod"); }
-Tensor fmod(const Tensor& a, Scalar b) { return fmod(a, wrap_scalar(b, a)); }
+Tensor impl_remainder(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Remainder, a, b, "remainder"); }
+Tensor impl_remainder(const Tensor& a, Scalar b) { return remainder(a, wrap_scalar(b, a)); }
+Tensor impl_remainder(Scalar a, const Tensor& b) { return remainder(wrap_scalar(a, b), b); }
+Tensor impl_fmod(const Tensor& a, const Tensor& b) { return modulo(BinaryOp::Fmod, a, b, "fmod"); }
+Tensor impl_fmod(const Tensor& a, Scalar b) { return fmod(a, wrap_scalar(b, a)); }
 
 // NB: piecewise constant, so no node: its gradient would be zero everywhere it exists.
-Tensor floor_divide(const Tensor& a, const Tensor& b) {
+Tensor impl_floor_divide(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
   EMBER_CHECK_TYPE(dtype != kBool, "floor_divide: not supported for bool tensors");
   check_compute_dtype(dtype, "floor_divide");
@@ -405,8 +405,8 @@ Tensor floor_divide(const Tensor& a, const Tensor& b) {
   }
   return out;
 }
-Tensor floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, wrap_scalar(b, a)); }
-Tensor floor_divide(Scalar a, const Tensor& b) { return floor_divide(wrap_scalar(a, b), b); }
+Tensor impl_floor_divide(const Tensor& a, Scalar b) { return floor_divide(a, wrap_scalar(b, a)); }
+Tensor impl_floor_divide(Scalar a, const Tensor& b) { return floor_divide(wrap_scalar(a, b), b); }
 
 namespace {
 // NB: integer and bool results only, so no node (there is no gradient to record).
@@ -419,20 +419,26 @@ Tensor bitwise(BinaryOp op, const Tensor& a, const Tensor& b, const char* name, 
 }
 }  // namespace
 
-Tensor bitwise_and(const Tensor& a, const Tensor& b) { return bitwise(BinaryOp::BitwiseAnd, a, b, "bitwise_and", false); }
-Tensor bitwise_and(const Tensor& a, Scalar b) { return bitwise_and(a, wrap_scalar(b, a)); }
-Tensor bitwise_or(const Tensor& a, const Tensor& b) { return bitwise(BinaryOp::BitwiseOr, a, b, "bitwise_or", false); }
-Tensor bitwise_or(const Tensor& a, Scalar b) { return bitwise_or(a, wrap_scalar(b, a)); }
-Tensor bitwise_xor(const Tensor& a, const Tensor& b) { return bitwise(BinaryOp::BitwiseXor, a, b, "bitwise_xor", false); }
-Tensor bitwise_xor(const Tensor& a, Scalar b) { return bitwise_xor(a, wrap_scalar(b, a)); }
-Tensor bitwise_left_shift(const Tensor& a, const Tensor& b) {
+Tensor impl_bitwise_and(const Tensor& a, const Tensor& b) {
+  return bitwise(BinaryOp::BitwiseAnd, a, b, "bitwise_and", false);
+}
+Tensor impl_bitwise_and(const Tensor& a, Scalar b) { return bitwise_and(a, wrap_scalar(b, a)); }
+Tensor impl_bitwise_or(const Tensor& a, const Tensor& b) {
+  return bitwise(BinaryOp::BitwiseOr, a, b, "bitwise_or", false);
+}
+Tensor impl_bitwise_or(const Tensor& a, Scalar b) { return bitwise_or(a, wrap_scalar(b, a)); }
+Tensor impl_bitwise_xor(const Tensor& a, const Tensor& b) {
+  return bitwise(BinaryOp::BitwiseXor, a, b, "bitwise_xor", false);
+}
+Tensor impl_bitwise_xor(const Tensor& a, Scalar b) { return bitwise_xor(a, wrap_scalar(b, a)); }
+Tensor impl_bitwise_left_shift(const Tensor& a, const Tensor& b) {
   return bitwise(BinaryOp::LeftShift, a, b, "bitwise_left_shift", true);
 }
-Tensor bitwise_left_shift(const Tensor& a, Scalar b) { return bitwise_left_shift(a, wrap_scalar(b, a)); }
-Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) {
+Tensor impl_bitwise_left_shift(const Tensor& a, Scalar b) { return bitwise_left_shift(a, wrap_scalar(b, a)); }
+Tensor impl_bitwise_right_shift(const Tensor& a, const Tensor& b) {
   return bitwise(BinaryOp::RightShift, a, b, "bitwise_right_shift", true);
 }
-Tensor bitwise_right_shift(const Tensor& a, Scalar b) { return bitwise_right_shift(a, wrap_scalar(b, a)); }
+Tensor impl_bitwise_right_shift(const Tensor& a, Scalar b) { return bitwise_right_shift(a, wrap_scalar(b, a)); }
 
 namespace {
 
@@ -481,19 +487,19 @@ Tensor incomplete_gamma(const Tensor& a, const Tensor& x, bool upper) {
 
 }  // namespace
 
-Tensor igamma(const Tensor& a, const Tensor& x) {
+Tensor impl_igamma(const Tensor& a, const Tensor& x) {
   if (autocast::applies("igamma", a))
     return autocast::run("igamma", {a, x}, [&](const autocast::Cast& cast) { return igamma(cast(a), cast(x)); });
   return incomplete_gamma(a, x, false);
 }
 
-Tensor igammac(const Tensor& a, const Tensor& x) {
+Tensor impl_igammac(const Tensor& a, const Tensor& x) {
   if (autocast::applies("igammac", a))
     return autocast::run("igammac", {a, x}, [&](const autocast::Cast& cast) { return igammac(cast(a), cast(x)); });
   return incomplete_gamma(a, x, true);
 }
 
-Tensor atan2(const Tensor& a, const Tensor& b) {
+Tensor impl_atan2(const Tensor& a, const Tensor& b) {
   if (autocast::applies("atan2", a))
     return autocast::run("atan2", {a, b}, [&](const autocast::Cast& cast) { return atan2(cast(a), cast(b)); });
   DType dtype = result_type(a, b);
@@ -511,8 +517,8 @@ Tensor atan2(const Tensor& a, const Tensor& b) {
   return out;
 }
 
-Tensor maximum(const Tensor& a, const Tensor& b) { return max_min(a, b, true); }
-Tensor minimum(const Tensor& a, const Tensor& b) { return max_min(a, b, false); }
+Tensor impl_maximum(const Tensor& a, const Tensor& b) { return max_min(a, b, true); }
+Tensor impl_minimum(const Tensor& a, const Tensor& b) { return max_min(a, b, false); }
 
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor operator+(const Tensor& a, Scalar b) { return add(a, b); }

@@ -57,7 +57,7 @@ struct ClampTensorBackward : autograd::Node {
 
 }  // namespace
 
-Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
+Tensor impl_clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
   EMBER_CHECK_VALUE(min.defined() || max.defined(), "clamp: at least one of 'min' and 'max' must be given");
   if (!max.defined()) return maximum(self, min);
   if (!min.defined()) return minimum(self, max);
@@ -84,9 +84,9 @@ Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max) {
   return out;
 }
 
-Tensor clamp_min(const Tensor& self, Scalar min) { return clamp(self, min, std::nullopt); }
-Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp(self, min, Tensor()); }
-Tensor clamp_max(const Tensor& self, Scalar max) { return clamp(self, std::nullopt, max); }
-Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp(self, Tensor(), max); }
+Tensor impl_clamp_min(const Tensor& self, Scalar min) { return clamp(self, min, std::nullopt); }
+Tensor impl_clamp_min(const Tensor& self, const Tensor& min) { return clamp(self, min, Tensor()); }
+Tensor impl_clamp_max(const Tensor& self, Scalar max) { return clamp(self, std::nullopt, max); }
+Tensor impl_clamp_max(const Tensor& self, const Tensor& max) { return clamp(self, Tensor(), max); }
 
 }  // namespace ember

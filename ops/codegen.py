@@ -353,10 +353,13 @@ def cpp_params(args: list[Arg], with_defaults: bool) -> str:
 def functions_h(ops: list[Op]) -> str:
     decls = "".join(f"{comment(op.doc)}{op.cpp_return()} {op.name}({cpp_params(op.args, True)});\n"
                     for op in ops)
+    impls = "".join(f"{op.cpp_return()} impl_{op.name}({cpp_params(op.args, True)});\n" for op in ops)
     return f"""#pragma once
 // {HEADER}
-// The free functions of every op in the table; each is defined next to its backward in
-// ops/<family>.cpp.
+// The free functions of every op in the table. ember::<op> (ops/traced_ops.cpp, generated) records
+// the call where a tracer is installed (core/tracing.h) and runs impl_<op>, which is defined next to
+// its backward in ops/<family>.cpp. NB: a name of its own, not a namespace: an op's body calls
+// other ops unqualified, and argument-dependent lookup would find ember::<op> beside it.
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -369,7 +372,75 @@ def functions_h(ops: list[Op]) -> str:
 namespace ember {{
 
 {decls}
+// ---- the ops' bodies, which the functions above run
+
+{impls}
 }}  // namespace ember
+"""
+
+
+def traced_call(op: Op) -> str:
+    """The recorded arguments of one call of op, as an initializer list of tracing::Arg."""
+    return "{" + ", ".join(f"tracing::arg({a.name})" for a in op.args) + "}"
+
+
+def traced_ops_cpp(ops: list[Op]) -> str:
+    defs = []
+    for op in ops:
+        names = ", ".join(a.name for a in op.args)
+        ret = op.cpp_return()
+        defs.append(f"{ret} {op.name}({cpp_params(op.args, False)}) {{\n"
+                    f"  if (tracing::recording()) [[unlikely]]\n"
+                    f"    return tracing::record<{ret}>(\"{op.full_name}\", [&] {{ return impl_{op.name}({names}); }},\n"
+                    f"                                  {traced_call(op)});\n"
+                    f"  return impl_{op.name}({names});\n}}\n")
+    body = "\n".join(defs)
+    return f"""// {HEADER}
+// ember::<op> for every op of the table: impl_<op>, recorded by the tracer installed on this
+// thread if any (core/tracing.h).
+#include "ember/core/tracing.h"
+#include "ember/ops/functions.h"
+
+namespace ember {{
+
+{body}
+}}  // namespace ember
+"""
+
+
+# How jit/table_ops.cpp reads an argument of each table type back from a program (jit/arg_decode.h).
+DECODE = {"Tensor": "tensor", "Tensor?": "tensor", "Tensor[]": "tensors", "Scalar": "scalar",
+          "Scalar?": "opt_scalar", "int": "integer", "int?": "opt_integer", "int[]": "ints",
+          "int[]?": "opt_ints", "int...": "ints", "int[2]": "size2", "int[2]?": "opt_size2", "float": "real",
+          "float?": "opt_real", "bool": "boolean", "bool?": "opt_boolean", "str": "str", "str?": "opt_str",
+          "ScalarType": "dtype", "ScalarType?": "opt_dtype", "Device": "device", "Generator?": "generator"}
+
+
+def table_ops_cpp(ops: list[Op]) -> str:
+    entries = []
+    for op in ops:
+        decoded = [f"{DECODE[a.type]}(a[{i}])" for i, a in enumerate(op.args)]
+        schema_args = ", ".join(f'{{"{a.name}", "{a.type}"}}' for a in op.args)
+        returns = ", ".join(f'"{t}"' for t, _ in op.returns)
+        run = f"[](const Args& a) {{ return tracing::outputs_of(ember::{op.name}({', '.join(decoded)})); }}"
+        inplace = "nullptr"
+        if op.inplace:
+            inplace = f"[](const Args& a) {{ tensor(a[0]).{op.name}_({', '.join(decoded[1:])}); }}"
+        entries.append(f'  add({{"{op.full_name}", {{{schema_args}}}, {{{returns}}},\n'
+                       f'       {run},\n       {inplace}}});\n')
+    return f"""// {HEADER}
+// The op table as jit replays it: each op's schema and a call of ember::<op> (and of its in-place
+// method) on arguments read back from a program.
+#include "ember/jit/arg_decode.h"
+#include "ember/jit/op_registry.h"
+#include "ember/ops/ops.h"
+
+namespace ember::jit::detail {{
+
+void register_table_ops(const std::function<void(OpSchema)>& add) {{
+{''.join(entries)}}}
+
+}}  // namespace ember::jit::detail
 """
 
 
@@ -401,12 +472,19 @@ def tensor_methods_cpp(ops: list[Op]) -> str:
     for op in inplace_ops(ops):
         call = ", ".join(["t"] + [a.name for a in op.args[1:]])
         read = ", ".join(a.name for a in op.args[1:] if a.type in ("Tensor", "Tensor?"))
+        recorded = traced_call(op).replace("tracing::arg(self)", "tracing::arg(*this)")
         defs.append(f"const Tensor& Tensor::{op.name}_({cpp_params(op.args[1:], False)}) const {{\n"
-                    f"  return detail::inplace_of(*this, \"{op.name}_\", {{{read}}},\n"
-                    f"                            [&](const Tensor& t) {{ return ember::{op.name}({call}); }},\n"
-                    f"                            detail::InplaceGrad::{op.inplace});\n}}\n")
+                    f"  auto run = [&]() -> const Tensor& {{\n"
+                    f"    return detail::inplace_of(*this, \"{op.name}_\", {{{read}}},\n"
+                    f"                              [&](const Tensor& t) {{ return ember::{op.name}({call}); }},\n"
+                    f"                              detail::InplaceGrad::{op.inplace});\n  }};\n"
+                    f"  if (tracing::recording()) [[unlikely]] {{\n"
+                    f"    tracing::record<Tensor>(\"{op.full_name}\", run, {recorded}, true);\n"
+                    f"    return *this;\n  }}\n"
+                    f"  return run();\n}}\n")
     body = "\n".join(defs)
     return f"""// {HEADER}
+#include "ember/core/tracing.h"
 #include "ember/ops/inplace_of.h"
 #include "ember/ops/ops.h"
 
@@ -715,6 +793,8 @@ def outputs(ops: list[Op]) -> dict[str, str]:
         "include/ember/core/kernels/op_codes.h": op_codes_h(ops),
         "include/ember/ops/functions.h": functions_h(ops),
         "ops/tensor_methods.cpp": tensor_methods_cpp(ops),
+        "ops/traced_ops.cpp": traced_ops_cpp(ops),
+        "jit/table_ops.cpp": table_ops_cpp(ops),
         "python/op_bindings.cpp": op_bindings_cpp(ops),
         "python/ember/_ops.py": python_exports(exported(ops, False), "._C", "The ops `ember` re-exports."),
         "python/ember/nn/_functional_ops.py": python_exports(

@@ -47,27 +47,29 @@ struct WhereBackward : autograd::Node {
 
 }  // namespace
 
-Tensor eq(const Tensor& a, const Tensor& b) { return compare(CompareOp::Eq, a, b, "eq"); }
-Tensor ne(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ne, a, b, "ne"); }
-Tensor lt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Lt, a, b, "lt"); }
-Tensor le(const Tensor& a, const Tensor& b) { return compare(CompareOp::Le, a, b, "le"); }
-Tensor gt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Gt, a, b, "gt"); }
-Tensor ge(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ge, a, b, "ge"); }
-Tensor eq(const Tensor& a, Scalar b) { return eq(a, wrap_scalar(b, a)); }
-Tensor ne(const Tensor& a, Scalar b) { return ne(a, wrap_scalar(b, a)); }
-Tensor lt(const Tensor& a, Scalar b) { return lt(a, wrap_scalar(b, a)); }
-Tensor le(const Tensor& a, Scalar b) { return le(a, wrap_scalar(b, a)); }
-Tensor gt(const Tensor& a, Scalar b) { return gt(a, wrap_scalar(b, a)); }
-Tensor ge(const Tensor& a, Scalar b) { return ge(a, wrap_scalar(b, a)); }
+Tensor impl_eq(const Tensor& a, const Tensor& b) { return compare(CompareOp::Eq, a, b, "eq"); }
+Tensor impl_ne(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ne, a, b, "ne"); }
+Tensor impl_lt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Lt, a, b, "lt"); }
+Tensor impl_le(const Tensor& a, const Tensor& b) { return compare(CompareOp::Le, a, b, "le"); }
+Tensor impl_gt(const Tensor& a, const Tensor& b) { return compare(CompareOp::Gt, a, b, "gt"); }
+Tensor impl_ge(const Tensor& a, const Tensor& b) { return compare(CompareOp::Ge, a, b, "ge"); }
+Tensor impl_eq(const Tensor& a, Scalar b) { return eq(a, wrap_scalar(b, a)); }
+Tensor impl_ne(const Tensor& a, Scalar b) { return ne(a, wrap_scalar(b, a)); }
+Tensor impl_lt(const Tensor& a, Scalar b) { return lt(a, wrap_scalar(b, a)); }
+Tensor impl_le(const Tensor& a, Scalar b) { return le(a, wrap_scalar(b, a)); }
+Tensor impl_gt(const Tensor& a, Scalar b) { return gt(a, wrap_scalar(b, a)); }
+Tensor impl_ge(const Tensor& a, Scalar b) { return ge(a, wrap_scalar(b, a)); }
 
-Tensor logical_not(const Tensor& t) {
+Tensor impl_logical_not(const Tensor& t) {
   // NB: eq against a zero of t's own dtype, so NaN (nonzero) gives false, as in PyTorch.
   return compare(CompareOp::Eq, t, zeros({}, t.options()), "logical_not");
 }
-Tensor logical_and(const Tensor& a, const Tensor& b) { return compare(CompareOp::LogicalAnd, a, b, "logical_and"); }
-Tensor logical_or(const Tensor& a, const Tensor& b) { return compare(CompareOp::LogicalOr, a, b, "logical_or"); }
+Tensor impl_logical_and(const Tensor& a, const Tensor& b) {
+  return compare(CompareOp::LogicalAnd, a, b, "logical_and");
+}
+Tensor impl_logical_or(const Tensor& a, const Tensor& b) { return compare(CompareOp::LogicalOr, a, b, "logical_or"); }
 
-Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+Tensor impl_where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   EMBER_CHECK_TYPE(cond.dtype() == kBool, "where: condition must be a bool tensor, got ", cond.dtype());
   // NB: any of the three may be a CPU scalar (PyTorch's rule).
   const Device ab = detail::common_device(a, b, "where");
@@ -87,8 +89,8 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   }
   return out;
 }
-Tensor where(const Tensor& cond, const Tensor& a, Scalar b) { return where(cond, a, wrap_scalar(b, a)); }
-Tensor where(const Tensor& cond, Scalar a, const Tensor& b) { return where(cond, wrap_scalar(a, b), b); }
+Tensor impl_where(const Tensor& cond, const Tensor& a, Scalar b) { return where(cond, a, wrap_scalar(b, a)); }
+Tensor impl_where(const Tensor& cond, Scalar a, const Tensor& b) { return where(cond, wrap_scalar(a, b), b); }
 
 Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
 Tensor operator==(const Tensor& a, Scalar b) { return eq(a, b); }

@@ -267,8 +267,8 @@ Conv2dParams same_padding(Size2 kernel, Size2 dilation) {
   return p;
 }
 
-Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, Size2 padding,
-              Size2 dilation, int64_t groups) {
+Tensor impl_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, Size2 padding,
+                   Size2 dilation, int64_t groups) {
   if (autocast::applies("conv2d", input))
     return autocast::run("conv2d", {input, weight, bias}, [&](const autocast::Cast& cast) {
       return conv2d(cast(input), cast(weight), cast(bias), stride, padding, dilation, groups);
@@ -286,8 +286,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Siz
   return conv_checked(op, input, weight, bias, with_rule(op, weight, stride, padding, dilation, groups));
 }
 
-Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t stride, int64_t padding,
-              int64_t dilation, int64_t groups) {
+Tensor impl_conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t stride, int64_t padding,
+                   int64_t dilation, int64_t groups) {
   if (autocast::applies("conv1d", input))
     return autocast::run("conv1d", {input, weight, bias}, [&](const autocast::Cast& cast) {
       return conv1d(cast(input), cast(weight), cast(bias), stride, padding, dilation, groups);
@@ -310,8 +310,8 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, int
 // The transposed convolution is conv2d's input gradient, whose own gradients are already recorded
 // (Conv2dInputBackwardBackward): a negative extra_padding of output_padding makes the convolution
 // from the output's size give back the input's.
-Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, Size2 padding,
-                        Size2 output_padding, int64_t groups, Size2 dilation) {
+Tensor impl_conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Size2 stride, Size2 padding,
+                             Size2 output_padding, int64_t groups, Size2 dilation) {
   if (autocast::applies("conv_transpose2d", input))
     return autocast::run("conv_transpose2d", {input, weight, bias}, [&](const autocast::Cast& cast) {
       return conv_transpose2d(cast(input), cast(weight), cast(bias), stride, padding, output_padding, groups, dilation);

@@ -41,16 +41,14 @@ Tensor convert(const Tensor& t, DType dtype, Device device) {
 
 }  // namespace
 
-Tensor clone(const Tensor& t) {
+Tensor impl_clone(const Tensor& t) {
   Tensor out = copy_as(t, t.dtype(), t.device());
   if (autograd::any_requires_grad(t)) autograd::set_history(out, autograd::make_node<CloneBackward>(t));
   return out;
 }
 
-Tensor to(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : convert(t, dtype, t.device()); }
-Tensor to(const Tensor& t, Device device) {
-  return t.device() == device ? t : convert(t, t.dtype(), device);
-}
+Tensor impl_to(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : convert(t, dtype, t.device()); }
+Tensor impl_to(const Tensor& t, Device device) { return t.device() == device ? t : convert(t, t.dtype(), device); }
 
 std::vector<int64_t> to_int64_vector(const Tensor& t, const char* what) {
   EMBER_CHECK_TYPE(!is_floating(t.dtype()), what, " must hold integers, got ", t.dtype());

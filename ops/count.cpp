@@ -9,7 +9,7 @@
 
 namespace ember {
 
-Tensor bincount(const Tensor& self, const Tensor& weights, int64_t minlength) {
+Tensor impl_bincount(const Tensor& self, const Tensor& weights, int64_t minlength) {
   EMBER_CHECK_TYPE(!is_floating(self.dtype()) && self.dtype() != kBool,
                    "bincount: expected a tensor of non-negative integers, got ", self.dtype());
   EMBER_CHECK_VALUE(self.dim() == 1, "bincount: only supports 1-d non-negative integral inputs, got shape ",
@@ -34,7 +34,7 @@ Tensor bincount(const Tensor& self, const Tensor& weights, int64_t minlength) {
   return index_add(zeros({length}, TensorOptions(dtype).device(self.device())), 0, index, weights.to(dtype));
 }
 
-Tensor histc(const Tensor& self, int64_t bins, Scalar min_, Scalar max_) {
+Tensor impl_histc(const Tensor& self, int64_t bins, Scalar min_, Scalar max_) {
   EMBER_CHECK_TYPE(is_floating(self.dtype()), "histc: expected a floating tensor, got ", self.dtype());
   check_floating_compute(self.dtype(), "histc");
   EMBER_CHECK_VALUE(bins > 0, "histc: bins must be > 0, got ", bins);

@@ -38,7 +38,7 @@ void check_distinct(int64_t d1, int64_t d2, int64_t dim1, int64_t dim2, const ch
 
 }  // namespace
 
-Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+Tensor impl_diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t d1 = wrap_dim(dim1, self.dim(), "diagonal"), d2 = wrap_dim(dim2, self.dim(), "diagonal");
   check_distinct(d1, d2, dim1, dim2, "diagonal");
   const int64_t rows = self.size(d1), cols = self.size(d2);
@@ -82,7 +82,7 @@ Tensor diagonal_scatter_zeros(const Tensor& src, IntArrayRef shape, int64_t offs
   return out;
 }
 
-Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+Tensor impl_diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t n = self.dim() + 1;
   const int64_t d1 = wrap_dim(dim1, n, "diag_embed"), d2 = wrap_dim(dim2, n, "diag_embed");
   check_distinct(d1, d2, dim1, dim2, "diag_embed");
@@ -94,14 +94,14 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2
   return diagonal_scatter_zeros(self, shape, offset, d1, d2);
 }
 
-Tensor diag(const Tensor& self, int64_t diagonal_) {
+Tensor impl_diag(const Tensor& self, int64_t diagonal_) {
   EMBER_CHECK_VALUE(self.dim() == 1 || self.dim() == 2, "diag: expected a 1-D or 2-D tensor, got shape ",
                     self.sizes());
   if (self.dim() == 1) return diag_embed(self, diagonal_, 0, 1);
   return diagonal(self, diagonal_, 0, 1).clone();
 }
 
-Tensor fill_diagonal_(const Tensor& self, Scalar fill_value, bool wrap) {
+Tensor impl_fill_diagonal_(const Tensor& self, Scalar fill_value, bool wrap) {
   EMBER_CHECK(self.dim() >= 2, "fill_diagonal_: dimensions must larger than 1, got shape ", self.sizes());
   const int64_t side = self.size(0);
   for (int64_t d = 1; d < self.dim() && self.dim() > 2; ++d)

@@ -21,7 +21,7 @@ struct DropoutBackward : autograd::Node {
 
 }  // namespace
 
-Tensor dropout(const Tensor& t, double p, bool training, Generator* gen) {
+Tensor impl_dropout(const Tensor& t, double p, bool training, Generator* gen) {
   EMBER_CHECK_VALUE(p >= 0 && p <= 1, "dropout: probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0 || t.numel() == 0) return t;
   check_floating_compute(t.dtype(), "dropout");

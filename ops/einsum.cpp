@@ -160,7 +160,7 @@ Tensor contract(Tensor a, Tensor b, const std::vector<bool>& keep) {
 
 }  // namespace
 
-Tensor einsum(std::string_view equation, const std::vector<Tensor>& tensors) {
+Tensor impl_einsum(std::string_view equation, const std::vector<Tensor>& tensors) {
   if (autocast::applies("einsum", tensors))
     return autocast::run("einsum", tensors, [&](const autocast::Cast& cast) { return einsum(equation, cast(tensors)); });
   const std::string eq(equation);

@@ -7,15 +7,17 @@
 
 namespace ember {
 
-Tensor polygamma(const Tensor& self, int64_t n) { return polygamma(n, self); }
+Tensor impl_polygamma(const Tensor& self, int64_t n) { return polygamma(n, self); }
 
-Tensor exp2(const Tensor& self) { return pow(Scalar(2.0), self); }
+Tensor impl_exp2(const Tensor& self) { return pow(Scalar(2.0), self); }
 
-Tensor deg2rad(const Tensor& self) { return mul(self, Scalar(std::numbers::pi / 180.0)); }
+Tensor impl_deg2rad(const Tensor& self) { return mul(self, Scalar(std::numbers::pi / 180.0)); }
 
-Tensor rad2deg(const Tensor& self) { return mul(self, Scalar(180.0 / std::numbers::pi)); }
+Tensor impl_rad2deg(const Tensor& self) { return mul(self, Scalar(180.0 / std::numbers::pi)); }
 
-Tensor logical_xor(const Tensor& self, const Tensor& other) { return ne(ne(self, Scalar(0)), ne(other, Scalar(0))); }
+Tensor impl_logical_xor(const Tensor& self, const Tensor& other) {
+  return ne(ne(self, Scalar(0)), ne(other, Scalar(0)));
+}
 
 namespace {
 
@@ -33,8 +35,8 @@ Tensor nan_losing_extreme(const Tensor& self, const Tensor& other, bool max) {
 
 }  // namespace
 
-Tensor fmax(const Tensor& self, const Tensor& other) { return nan_losing_extreme(self, other, true); }
+Tensor impl_fmax(const Tensor& self, const Tensor& other) { return nan_losing_extreme(self, other, true); }
 
-Tensor fmin(const Tensor& self, const Tensor& other) { return nan_losing_extreme(self, other, false); }
+Tensor impl_fmin(const Tensor& self, const Tensor& other) { return nan_losing_extreme(self, other, false); }
 
 }  // namespace ember

@@ -42,7 +42,7 @@ Tensor repeat_if_defined(const Tensor& t, int64_t n) { return t.defined() ? repe
 
 }  // namespace
 
-Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias, double eps) {
+Tensor impl_group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias, double eps) {
   if (autocast::applies("group_norm", input))
     return autocast::run("group_norm", {input, weight, bias}, [&](const autocast::Cast& cast) {
       return group_norm(cast(input), num_groups, cast(weight), cast(bias), eps);
@@ -66,8 +66,8 @@ Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight,
   return y;
 }
 
-Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var, const Tensor& weight,
-                     const Tensor& bias, bool use_input_stats, double momentum, double eps) {
+Tensor impl_instance_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                          const Tensor& weight, const Tensor& bias, bool use_input_stats, double momentum, double eps) {
   const char* op = "instance_norm";
   check_input(input, op);
   for (auto [t, name] : {std::pair{&running_mean, "running_mean"}, std::pair{&running_var, "running_var"},

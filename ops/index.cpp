@@ -182,7 +182,7 @@ Tensor index_add_into(Tensor out, const Tensor& t, int64_t dim, const Tensor& in
 
 }  // namespace
 
-Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
+Tensor impl_index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   check_same_device(t, index, "index_select");
   Tensor idx = vector_index(index, "index_select");
   if (t.dim() == 0) {
@@ -206,7 +206,7 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   return out;
 }
 
-Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
+Tensor impl_gather(const Tensor& t, int64_t dim, const Tensor& index) {
   check_same_device(t, index, "gather");
   check_index_dtype(index, "gather");
   if (t.dim() == 0 || index.dim() == 0) {
@@ -227,7 +227,7 @@ Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
   return out;
 }
 
-Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src) {
+Tensor impl_scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src) {
   if (autocast::applies("scatter_add", t))
     return autocast::run("scatter_add", {t, src}, [&](const autocast::Cast& cast) { return scatter_add(cast(t), dim, index, cast(src)); });
   check_same_device(t, index, "scatter_add");
@@ -244,7 +244,7 @@ Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tens
   return scatter_add_into(copy_as(t, t.dtype(), t.device()), t, d, index, src);
 }
 
-Tensor index_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
+Tensor impl_index_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, Scalar alpha) {
   if (!(alpha.is_bool() ? alpha.to<bool>() : alpha.to<double>() == 1.0)) {
     // NB: as PyTorch, alpha is cast to the input's dtype: an integer input truncates a float alpha
     // (0.5 adds nothing), a bool one takes any nonzero alpha as true.
@@ -269,7 +269,7 @@ Tensor index_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor
   return index_add_into(copy_as(t, t.dtype(), t.device()), t, d, idx, source);
 }
 
-Tensor masked_fill(const Tensor& t, const Tensor& mask, Scalar value) {
+Tensor impl_masked_fill(const Tensor& t, const Tensor& mask, Scalar value) {
   check_same_device(t, mask, "masked_fill");
   EMBER_CHECK_TYPE(mask.dtype() == kBool, "masked_fill: mask must be a bool tensor, got ",
                    mask.dtype());
@@ -287,7 +287,7 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, Scalar value) {
   return out;
 }
 
-Tensor masked_fill(const Tensor& t, const Tensor& mask, const Tensor& value) {
+Tensor impl_masked_fill(const Tensor& t, const Tensor& mask, const Tensor& value) {
   EMBER_CHECK_VALUE(value.numel() == 1, "masked_fill: value must be a one-element tensor, got ",
                     describe(value));
   // A value that requires grad gets the gradient of every filled element: a where() records it.
@@ -300,7 +300,7 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, const Tensor& value) {
   return masked_fill(t, mask, Scalar(value.item<int64_t>()));
 }
 
-Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int64_t> padding_idx) {
+Tensor impl_embedding(const Tensor& weight, const Tensor& indices, std::optional<int64_t> padding_idx) {
   check_same_device(weight, indices, "embedding");
   EMBER_CHECK_VALUE(weight.dim() == 2, "embedding: weight must be 2-D [num_embeddings, dim], got ",
                     weight.sizes());

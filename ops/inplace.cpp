@@ -14,6 +14,7 @@
 #include "ember/ops/convert.h"
 #include "ember/ops/index.h"
 #include "ember/ops/inplace_of.h"
+#include "ember/ops/recorded_method.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
 
@@ -103,12 +104,18 @@ void add_scaled_into(const Tensor& self, const Tensor& other, const Scalar& alph
 }  // namespace
 
 const Tensor& Tensor::add_(const Tensor& other, Scalar alpha) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.add_", [&] { return add_(other, alpha); },
+                                   {tracing::arg(*this), tracing::arg(other), tracing::arg(alpha)});
   return inplace(
       *this, &other, "add_", [&](const Tensor& s) { return ember::add(s, other, alpha); },
       [&] { add_scaled_into(*this, other, alpha, false, "add_"); });
 }
 const Tensor& Tensor::add_(Scalar other) const { return add_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.sub_", [&] { return sub_(other, alpha); },
+                                   {tracing::arg(*this), tracing::arg(other), tracing::arg(alpha)});
   // sub refuses a bool operand before it computes anything: sub_ raises that same error, first
   if (dtype() == kBool || other.dtype() == kBool) (void)ember::sub(*this, other, alpha);
   return inplace(
@@ -117,11 +124,17 @@ const Tensor& Tensor::sub_(const Tensor& other, Scalar alpha) const {
 }
 const Tensor& Tensor::sub_(Scalar other) const { return sub_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::mul_(const Tensor& other) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.mul_", [&] { return mul_(other); },
+                                   {tracing::arg(*this), tracing::arg(other)});
   return inplace(*this, &other, "mul_", [&](const Tensor& s) { return ember::mul(s, other); },
                  [&] { binary_into(BinaryOp::Mul, *this, other, "mul_"); });
 }
 const Tensor& Tensor::mul_(Scalar other) const { return mul_(wrap_scalar(other, *this)); }
 const Tensor& Tensor::div_(const Tensor& other) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.div_", [&] { return div_(other); },
+                                   {tracing::arg(*this), tracing::arg(other)});
   // PyTorch's words: true division of an integer tensor gives the default float dtype, which self cannot hold
   EMBER_CHECK(is_floating_point(), "div_: result type ", torch_type_name(default_dtype()),
               " can't be cast to the desired output type ", torch_type_name(dtype()));
@@ -131,6 +144,9 @@ const Tensor& Tensor::div_(const Tensor& other) const {
 const Tensor& Tensor::div_(Scalar other) const { return div_(wrap_scalar(other, *this)); }
 
 const Tensor& Tensor::fill_(Scalar value) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.fill_", [&] { return fill_(value); },
+                                   {tracing::arg(*this), tracing::arg(value)});
   // NB: recorded as a masked_fill of everything, so the gradient reaching the old values is zero
   // and self still requires grad afterwards, as in PyTorch.
   return inplace(*this, nullptr, "fill_",
@@ -140,6 +156,9 @@ const Tensor& Tensor::fill_(Scalar value) const {
 const Tensor& Tensor::zero_() const { return fill_(0); }
 
 const Tensor& Tensor::copy_(const Tensor& src) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.copy_", [&] { return copy_(src); },
+                                   {tracing::arg(*this), tracing::arg(src)});
   return inplace(*this, &src, "copy_",
                  [&](const Tensor& s) {
                    Tensor v = ember::expand(ember::to(ember::to(src, dtype()), device()), sizes());
@@ -156,6 +175,9 @@ const Tensor& Tensor::copy_(const Tensor& src) const {
 }
 
 const Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.clamp_", [&] { return clamp_(min, max); },
+                                   {tracing::arg(*this), tracing::arg(min), tracing::arg(max)});
   // a float bound makes an integer tensor's result float32, which self cannot hold (PyTorch's words)
   EMBER_CHECK(!(is_integral(dtype()) && ((min && min->is_floating()) || (max && max->is_floating()))),
               "clamp_: result type Float can't be cast to the desired output type ", torch_type_name(dtype()));
@@ -171,6 +193,10 @@ const Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> ma
 
 const Tensor& Tensor::index_put_(const std::vector<Tensor>& indices, const Tensor& values,
                                  bool accumulate) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(
+        *this, "Tensor.index_put_", [&] { return index_put_(indices, values, accumulate); },
+        {tracing::arg(*this), tracing::arg(indices), tracing::arg(values), tracing::arg(accumulate)});
   return inplace(*this, &values, "index_put_",
                  [&](const Tensor& s) { return ember::index_put(s, indices, values, accumulate); },
                  [&] {

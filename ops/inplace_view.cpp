@@ -5,6 +5,7 @@
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/ops/recorded_method.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -23,19 +24,32 @@ const Tensor& inplace_view(const Tensor& self, const char* op, const View& view)
 }  // namespace
 
 const Tensor& Tensor::t_() const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.t_", [&] { return t_(); }, {tracing::arg(*this)});
   return inplace_view(*this, "t_", [](const Tensor& s) { return ember::t(s); });
 }
 const Tensor& Tensor::transpose_(int64_t dim0, int64_t dim1) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.transpose_", [&] { return transpose_(dim0, dim1); },
+                                   {tracing::arg(*this), tracing::arg(dim0), tracing::arg(dim1)});
   return inplace_view(*this, "transpose_", [&](const Tensor& s) { return ember::transpose(s, dim0, dim1); });
 }
 const Tensor& Tensor::unsqueeze_(int64_t dim) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.unsqueeze_", [&] { return unsqueeze_(dim); },
+                                   {tracing::arg(*this), tracing::arg(dim)});
   return inplace_view(*this, "unsqueeze_", [&](const Tensor& s) { return ember::unsqueeze(s, dim); });
 }
 const Tensor& Tensor::squeeze_(std::optional<int64_t> dim) const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.squeeze_", [&] { return squeeze_(dim); },
+                                   {tracing::arg(*this), tracing::arg(dim)});
   return inplace_view(*this, "squeeze_", [&](const Tensor& s) { return ember::squeeze(s, dim); });
 }
 
 const Tensor& Tensor::detach_() const {
+  if (tracing::recording()) [[unlikely]]
+    return detail::recorded_method(*this, "Tensor.detach_", [&] { return detach_(); }, {tracing::arg(*this)});
   autograd::detach_in_place(*this);
   return *this;
 }

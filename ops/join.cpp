@@ -66,7 +66,7 @@ std::vector<Tensor> split_views(const Tensor& t, int64_t dim, IntArrayRef sizes)
 
 }  // namespace
 
-Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+Tensor impl_cat(const std::vector<Tensor>& tensors, int64_t dim) {
   if (autocast::applies("cat", tensors))
     return autocast::run("cat", tensors, [&](const autocast::Cast& cast) { return cat(cast(tensors), dim); });
   EMBER_CHECK_VALUE(!tensors.empty(), "cat: expected a non-empty list of tensors");
@@ -114,7 +114,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   return out;
 }
 
-Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+Tensor impl_stack(const std::vector<Tensor>& tensors, int64_t dim) {
   if (autocast::applies("stack", tensors))
     return autocast::run("stack", tensors, [&](const autocast::Cast& cast) { return stack(cast(tensors), dim); });
   EMBER_CHECK_VALUE(!tensors.empty(), "stack: expected a non-empty list of tensors");
@@ -130,7 +130,7 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
   return cat(parts, d);
 }
 
-std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
+std::vector<Tensor> impl_split(const Tensor& t, int64_t split_size, int64_t dim) {
   EMBER_CHECK_VALUE(t.dim() > 0, "split: expects at least a 1-dimensional tensor");
   EMBER_CHECK_VALUE(split_size >= 0, "split: split_size must be non-negative, got ", split_size);
   int64_t d = wrap_dim(dim, t.dim(), "split");
@@ -143,7 +143,7 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
   return split_views(t, d, sizes);
 }
 
-std::vector<Tensor> split_with_sizes(const Tensor& t, IntArrayRef split_sizes, int64_t dim) {
+std::vector<Tensor> impl_split_with_sizes(const Tensor& t, IntArrayRef split_sizes, int64_t dim) {
   EMBER_CHECK_VALUE(t.dim() > 0, "split_with_sizes: expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim, t.dim(), "split_with_sizes");
   int64_t total = 0;
@@ -158,11 +158,11 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, IntArrayRef split_sizes, i
   return split_views(t, d, split_sizes);
 }
 
-std::vector<Tensor> split(const Tensor& t, IntArrayRef split_sizes, int64_t dim) {
+std::vector<Tensor> impl_split(const Tensor& t, IntArrayRef split_sizes, int64_t dim) {
   return split_with_sizes(t, split_sizes, dim);
 }
 
-std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
+std::vector<Tensor> impl_chunk(const Tensor& t, int64_t chunks, int64_t dim) {
   EMBER_CHECK_VALUE(t.dim() > 0, "chunk: expects at least a 1-dimensional tensor");
   EMBER_CHECK_VALUE(chunks > 0, "chunk: chunks must be positive, got ", chunks);
   int64_t d = wrap_dim(dim, t.dim(), "chunk");

@@ -450,7 +450,8 @@ bool upper_of(std::string_view uplo) {
 }  // namespace
 
 // NB: `driver` picks a cuSOLVER algorithm in PyTorch; Ember's kernels have one, so it is ignored.
-std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrices, std::optional<std::string_view>) {
+std::tuple<Tensor, Tensor, Tensor> impl_linalg_svd(const Tensor& A, bool full_matrices,
+                                                   std::optional<std::string_view>) {
   if (autocast::applies("linalg_svd", A))
     return autocast::run("linalg_svd", {A},
                          [&](const autocast::Cast& cast) { return linalg_svd(cast(A), full_matrices); });
@@ -467,7 +468,7 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrice
   return {U, S, Vh};
 }
 
-Tensor linalg_svdvals(const Tensor& A, std::optional<std::string_view>) {
+Tensor impl_linalg_svdvals(const Tensor& A, std::optional<std::string_view>) {
   if (autocast::applies("linalg_svdvals", A))
     return autocast::run("linalg_svdvals", {A}, [&](const autocast::Cast& cast) { return linalg_svdvals(cast(A)); });
   detail::check_linalg_matrix(A, "linalg.svdvals");
@@ -476,7 +477,7 @@ Tensor linalg_svdvals(const Tensor& A, std::optional<std::string_view>) {
   return std::get<1>(svd_values(A, /*vectors=*/false, false));
 }
 
-std::tuple<Tensor, Tensor> linalg_eigh(const Tensor& A, std::string_view UPLO) {
+std::tuple<Tensor, Tensor> impl_linalg_eigh(const Tensor& A, std::string_view UPLO) {
   if (autocast::applies("linalg_eigh", A))
     return autocast::run("linalg_eigh", {A}, [&](const autocast::Cast& cast) { return linalg_eigh(cast(A), UPLO); });
   check_square(A, "linalg.eigh");
@@ -491,7 +492,7 @@ std::tuple<Tensor, Tensor> linalg_eigh(const Tensor& A, std::string_view UPLO) {
   return {L, V};
 }
 
-Tensor linalg_eigvalsh(const Tensor& A, std::string_view UPLO) {
+Tensor impl_linalg_eigvalsh(const Tensor& A, std::string_view UPLO) {
   if (autocast::applies("linalg_eigvalsh", A))
     return autocast::run("linalg_eigvalsh", {A},
                          [&](const autocast::Cast& cast) { return linalg_eigvalsh(cast(A), UPLO); });
@@ -500,7 +501,7 @@ Tensor linalg_eigvalsh(const Tensor& A, std::string_view UPLO) {
   return std::get<0>(eigh_values(A, /*vectors=*/false, upper_of(UPLO)));
 }
 
-std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
+std::tuple<Tensor, Tensor> impl_linalg_qr(const Tensor& A, std::string_view mode) {
   if (autocast::applies("linalg_qr", A))
     return autocast::run("linalg_qr", {A}, [&](const autocast::Cast& cast) { return linalg_qr(cast(A), mode); });
   EMBER_CHECK(mode == "reduced" || mode == "complete" || mode == "r", "qr received unrecognized mode '", mode,
@@ -530,7 +531,7 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
   return {Q, R};
 }
 
-Tensor linalg_cholesky(const Tensor& A, bool upper) {
+Tensor impl_linalg_cholesky(const Tensor& A, bool upper) {
   if (autocast::applies("linalg_cholesky", A))
     return autocast::run("linalg_cholesky", {A},
                          [&](const autocast::Cast& cast) { return linalg_cholesky(cast(A), upper); });
@@ -574,7 +575,7 @@ std::tuple<Tensor, Tensor> lu_diagonal_and_sign(const Tensor& A) {
 
 }  // namespace
 
-Tensor linalg_det(const Tensor& A) {
+Tensor impl_linalg_det(const Tensor& A) {
   if (autocast::applies("linalg_det", A))
     return autocast::run("linalg_det", {A}, [&](const autocast::Cast& cast) { return linalg_det(cast(A)); });
   check_square(A, "linalg.det");
@@ -594,7 +595,7 @@ Tensor linalg_det(const Tensor& A) {
   return det;
 }
 
-std::tuple<Tensor, Tensor> linalg_slogdet(const Tensor& A) {
+std::tuple<Tensor, Tensor> impl_linalg_slogdet(const Tensor& A) {
   if (autocast::applies("linalg_slogdet", A))
     return autocast::run("linalg_slogdet", {A}, [&](const autocast::Cast& cast) { return linalg_slogdet(cast(A)); });
   check_square(A, "linalg.slogdet");
@@ -617,7 +618,7 @@ std::tuple<Tensor, Tensor> linalg_slogdet(const Tensor& A) {
   return {sign, logabsdet};
 }
 
-std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
+std::tuple<Tensor, Tensor> impl_geqrf(const Tensor& self) {
   detail::check_linalg_matrix(self, "geqrf");
   const DimVector batch = batch_of(self);
   const int64_t m = self.size(-2), n = self.size(-1);
@@ -631,7 +632,7 @@ std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
   return {a, tau};
 }
 
-Tensor linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
+Tensor impl_linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
   constexpr std::string_view op = "linalg.solve_triangular";
   EMBER_CHECK(A.dim() >= 2, op, ": The input tensor A must have at least 2 dimensions.");
   EMBER_CHECK(B.dim() >= 2, op, ": The input tensor B must have at least 2 dimensions.");
@@ -688,7 +689,7 @@ Tensor solve_left(const Tensor& A, const Tensor& R) {
 
 }  // namespace
 
-Tensor linalg_solve(const Tensor& A, const Tensor& B, bool left) {
+Tensor impl_linalg_solve(const Tensor& A, const Tensor& B, bool left) {
   if (autocast::applies("linalg_solve", A))
     return autocast::run("linalg_solve", {A, B},
                          [&](const autocast::Cast& cast) { return linalg_solve(cast(A), cast(B), left); });
@@ -712,7 +713,7 @@ Tensor linalg_solve(const Tensor& A, const Tensor& B, bool left) {
   return vector ? X.squeeze(-1) : X;
 }
 
-Tensor linalg_inv(const Tensor& A) {
+Tensor impl_linalg_inv(const Tensor& A) {
   if (autocast::applies("linalg_inv", A))
     return autocast::run("linalg_inv", {A}, [&](const autocast::Cast& cast) { return linalg_inv(cast(A)); });
   check_square(A, "linalg.inv");
@@ -730,7 +731,7 @@ Tensor linalg_inv(const Tensor& A) {
   return X;
 }
 
-Tensor linalg_matrix_exp(const Tensor& A) {
+Tensor impl_linalg_matrix_exp(const Tensor& A) {
   check_square(A, "linalg.matrix_exp");
   const DimVector batch = batch_of(A);
   const int64_t n = A.size(-1);

@@ -144,7 +144,7 @@ LstsqResult linalg_lstsq(const Tensor& A, const Tensor& B, std::optional<double>
   return {vector ? x.squeeze(-1) : x, residuals, rank, values};
 }
 
-Tensor linalg_householder_product(const Tensor& A, const Tensor& tau) {
+Tensor impl_linalg_householder_product(const Tensor& A, const Tensor& tau) {
   if (autocast::applies("linalg_householder_product", {A, tau}))
     return autocast::run("linalg_householder_product", {A, tau},
                          [&](const autocast::Cast& cast) { return linalg_householder_product(cast(A), cast(tau)); });

@@ -10,24 +10,24 @@
 
 namespace ember {
 
-Tensor det(const Tensor& self) { return linalg_det(self); }
+Tensor impl_det(const Tensor& self) { return linalg_det(self); }
 
-Tensor logdet(const Tensor& self) {
+Tensor impl_logdet(const Tensor& self) {
   const auto [sign, logabsdet] = linalg_slogdet(self);
   return where(lt(sign, Scalar(0)), full_like(logabsdet, Scalar(NAN)), logabsdet);
 }
 
-std::tuple<Tensor, Tensor> slogdet(const Tensor& self) { return linalg_slogdet(self); }
+std::tuple<Tensor, Tensor> impl_slogdet(const Tensor& self) { return linalg_slogdet(self); }
 
-Tensor inverse(const Tensor& self) {
+Tensor impl_inverse(const Tensor& self) {
   if (autocast::applies("inverse", self))
     return autocast::run("inverse", {self}, [&](const autocast::Cast& cast) { return inverse(cast(self)); });
   return linalg_inv(self);
 }
 
-Tensor cholesky(const Tensor& self, bool upper) { return linalg_cholesky(self, upper); }
+Tensor impl_cholesky(const Tensor& self, bool upper) { return linalg_cholesky(self, upper); }
 
-std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& self, bool some, bool compute_uv) {
+std::tuple<Tensor, Tensor, Tensor> impl_svd(const Tensor& self, bool some, bool compute_uv) {
   detail::check_linalg_matrix(self, "svd");
   if (!compute_uv) {  // U and V zero-filled, m x m and n x n, as PyTorch's
     DimVector u_shape(self.sizes().begin(), self.sizes().end()), v_shape = u_shape;
@@ -40,13 +40,15 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& self, bool some, bool compu
   return {U, S, Vh.transpose(-2, -1)};
 }
 
-std::tuple<Tensor, Tensor> qr(const Tensor& self, bool some) { return linalg_qr(self, some ? "reduced" : "complete"); }
+std::tuple<Tensor, Tensor> impl_qr(const Tensor& self, bool some) {
+  return linalg_qr(self, some ? "reduced" : "complete");
+}
 
-Tensor matrix_exp(const Tensor& self) { return linalg_matrix_exp(self); }
+Tensor impl_matrix_exp(const Tensor& self) { return linalg_matrix_exp(self); }
 
-Tensor matrix_power(const Tensor& self, int64_t n) { return linalg_matrix_power(self, n); }
+Tensor impl_matrix_power(const Tensor& self, int64_t n) { return linalg_matrix_power(self, n); }
 
-Tensor pinverse(const Tensor& self, double rcond) {
+Tensor impl_pinverse(const Tensor& self, double rcond) {
   if (autocast::applies("pinverse", self))
     return autocast::run("pinverse", {self}, [&](const autocast::Cast& cast) { return pinverse(cast(self), rcond); });
   const Tensor rtol = full({}, Scalar(rcond), TensorOptions(self.dtype()).device(self.device()));

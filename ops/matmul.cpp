@@ -130,7 +130,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-Tensor matmul(const Tensor& a, const Tensor& b) {
+Tensor impl_matmul(const Tensor& a, const Tensor& b) {
   if (autocast::applies("matmul", a))
     return autocast::run("matmul", {a, b}, [&](const autocast::Cast& cast) { return matmul(cast(a), cast(b)); });
   check_operands(a, b);
@@ -177,14 +177,14 @@ Tensor matmul_add(const Tensor& addend, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-Tensor mm(const Tensor& a, const Tensor& b) {
+Tensor impl_mm(const Tensor& a, const Tensor& b) {
   if (autocast::applies("mm", a)) return autocast::run("mm", {a, b}, [&](const autocast::Cast& cast) { return mm(cast(a), cast(b)); });
   EMBER_CHECK_VALUE(a.dim() == 2 && b.dim() == 2, "mm: expected 2-D tensors, got ", a.sizes(), " and ",
                     b.sizes());
   return matmul(a, b);
 }
 
-Tensor bmm(const Tensor& a, const Tensor& b) {
+Tensor impl_bmm(const Tensor& a, const Tensor& b) {
   if (autocast::applies("bmm", a))
     return autocast::run("bmm", {a, b}, [&](const autocast::Cast& cast) { return bmm(cast(a), cast(b)); });
   EMBER_CHECK_VALUE(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.sizes(), " and ",

@@ -7,7 +7,7 @@
 
 namespace ember {
 
-Tensor multinomial(const Tensor& self, int64_t num_samples, bool replacement, Generator* generator) {
+Tensor impl_multinomial(const Tensor& self, int64_t num_samples, bool replacement, Generator* generator) {
   EMBER_CHECK_VALUE(self.dim() == 1 || self.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got shape ",
                     self.sizes());
   EMBER_CHECK_TYPE(is_floating(self.dtype()),

@@ -205,8 +205,8 @@ struct LayerNormBackward : autograd::Node {
 
 }  // namespace
 
-Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
-                  const Tensor& weight, const Tensor& bias, bool training, double momentum, double eps) {
+Tensor impl_batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var, const Tensor& weight,
+                       const Tensor& bias, bool training, double momentum, double eps) {
   if (detail::float32_params_of_16bit_input(input, {running_mean, running_var, weight, bias}))
     return to(batch_norm(to(input, kFloat32), running_mean, running_var, weight, bias, training, momentum, eps),
               input.dtype());
@@ -290,8 +290,8 @@ Tensor batch_norm_checked(const Tensor& input, const Tensor& running_mean, const
 
 }  // namespace detail
 
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
-                  const Tensor& bias, double eps) {
+Tensor impl_layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight, const Tensor& bias,
+                       double eps) {
   if (autocast::applies("layer_norm", input))
     return autocast::run("layer_norm", {input, weight, bias}, [&](const autocast::Cast& cast) {
       return layer_norm(cast(input), normalized_shape, cast(weight), cast(bias), eps);

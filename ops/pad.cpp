@@ -108,7 +108,7 @@ Tensor constant_pad(const Tensor& self, IntArrayRef pad, Scalar value) {
 
 }  // namespace
 
-Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<Scalar> value) {
+Tensor impl_pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<Scalar> value) {
   EMBER_CHECK_VALUE(pad.size() % 2 == 0, "pad: Padding length must be divisible by 2, got ", pad.size());
   EMBER_CHECK_VALUE(static_cast<int64_t>(pad.size()) <= 2 * self.dim(),
                     "pad: Padding length should be less than or equal to two times the input dimension but got "

@@ -57,7 +57,7 @@ void check_end(const Tensor& self, const Tensor& end) {
 
 }  // namespace
 
-Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
+Tensor impl_lerp(const Tensor& self, const Tensor& end, Scalar weight) {
   check_end(self, end);
   const double w = weight.to_double();
   const Scalar rest = weight.is_floating() ? Scalar(1.0 - w) : Scalar(1 - weight.to<int64_t>());
@@ -77,7 +77,7 @@ Tensor lerp(const Tensor& self, const Tensor& end, Scalar weight) {
   return out;
 }
 
-Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+Tensor impl_lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
   check_end(self, end);
   Tensor w = weight.dtype() == kBool ? weight.to(self.dtype()) : weight;  // PyTorch takes a bool weight as 0, 1
   if (w.dtype() != self.dtype() && is_floating(w.dtype()) && is_floating(self.dtype()))
@@ -146,7 +146,7 @@ Tensor addc(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Sc
 
 }  // namespace
 
-Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+Tensor impl_addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
   if (autocast::applies("addcmul", {self, tensor1, tensor2}))
     return autocast::run("addcmul", {self, tensor1, tensor2}, [&](const autocast::Cast& cast) {
       return addcmul(cast(self), cast(tensor1), cast(tensor2), value);
@@ -154,7 +154,7 @@ Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
   return addc(self, tensor1, tensor2, value, false);
 }
 
-Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
+Tensor impl_addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, Scalar value) {
   if (autocast::applies("addcdiv", {self, tensor1, tensor2}))
     return autocast::run("addcdiv", {self, tensor1, tensor2}, [&](const autocast::Cast& cast) {
       return addcdiv(cast(self), cast(tensor1), cast(tensor2), value);
@@ -168,7 +168,7 @@ Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
   return addc(self, tensor1, tensor2, value, true);
 }
 
-Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+Tensor impl_isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
   Tensor close = eq(self, other);
   if (is_floating(self.dtype()) || is_floating(other.dtype())) {
     const Tensor finite = logical_and(isfinite(self), isfinite(other));
@@ -182,16 +182,16 @@ Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol
   return close;
 }
 
-bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+bool impl_allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
   return all(isclose(self, other, rtol, atol, equal_nan)).item<bool>();
 }
 
-bool equal(const Tensor& self, const Tensor& other) {
+bool impl_equal(const Tensor& self, const Tensor& other) {
   return self.sizes() == other.sizes() && all(eq(self, other)).item<bool>();
 }
 
-Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
-                  std::optional<double> neginf) {
+Tensor impl_nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                       std::optional<double> neginf) {
   if (!is_floating(self.dtype())) return self.clone();
   const double hi = posinf.value_or(largest(self.dtype())), lo = neginf.value_or(-largest(self.dtype()));
   Tensor out;
@@ -209,7 +209,7 @@ Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<d
   return out;
 }
 
-Tensor hypot(const Tensor& self, const Tensor& other) {
+Tensor impl_hypot(const Tensor& self, const Tensor& other) {
   const DType dtype = result_type(self, other);
   EMBER_CHECK_AS(NotImplementedError, is_floating(dtype), "\"hypot_cpu\" not implemented for '", torch_type_name(dtype),
                  "'");
@@ -235,7 +235,7 @@ Tensor hypot(const Tensor& self, const Tensor& other) {
   return r;
 }
 
-Tensor sinc(const Tensor& self) {
+Tensor impl_sinc(const Tensor& self) {
   const Tensor x = is_floating(self.dtype()) || is_complex(self.dtype()) ? self : self.to(default_dtype());
   Tensor out;
   {
@@ -265,7 +265,7 @@ Tensor sinc(const Tensor& self) {
   return out;
 }
 
-Tensor logit(const Tensor& input, std::optional<double> eps) {
+Tensor impl_logit(const Tensor& input, std::optional<double> eps) {
   const Tensor self = is_floating(input.dtype()) ? input : input.to(default_dtype());  // integers and bool too
   Tensor out;
   {
@@ -317,38 +317,38 @@ Tensor xlogy_same(const Tensor& x, const Tensor& y, bool number_other) {
 
 }  // namespace
 
-Tensor xlogy(const Tensor& self, const Tensor& other) {
+Tensor impl_xlogy(const Tensor& self, const Tensor& other) {
   const DType dtype = floating_or_default(result_type(self, other));
   const DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), "xlogy");
   return xlogy_same(self.to(dtype).expand(shape), other.to(dtype).expand(shape), false);
 }
 
-Tensor xlogy(const Tensor& self, Scalar other) {
+Tensor impl_xlogy(const Tensor& self, Scalar other) {
   const DType dtype = floating_or_default(result_type(self, other));
   const Tensor y = scalar_tensor(other, TensorOptions(dtype).device(self.device()));
   return xlogy_same(self.to(dtype), y.expand(self.sizes()), true);
 }
 
-Tensor xlogy(Scalar self, const Tensor& other) {
+Tensor impl_xlogy(Scalar self, const Tensor& other) {
   const DType dtype = floating_or_default(result_type(other, self));
   const Tensor x = scalar_tensor(self, TensorOptions(dtype).device(other.device()));
   return xlogy_same(x.expand(other.sizes()), other.to(dtype), false);
 }
 
-Tensor signbit(const Tensor& self) {
+Tensor impl_signbit(const Tensor& self) {
   if (!is_floating(self.dtype())) return lt(self, Scalar(0));
   // -0.0 is the one value whose sign only its reciprocal shows
   return logical_or(lt(self, Scalar(0)), logical_and(eq(self, Scalar(0)), lt(reciprocal(self), Scalar(0))));
 }
 
-Tensor heaviside(const Tensor& self, const Tensor& values) {
+Tensor impl_heaviside(const Tensor& self, const Tensor& values) {
   const DType dtype = result_type(self, values);
   Tensor step = gt(self, Scalar(0)).to(dtype);
   // self gets a zero gradient (a step function's, almost everywhere); PyTorch's raises in backward
   return detail::with_zero_grad(where(eq(self, Scalar(0)), values.to(dtype), step), {self});
 }
 
-Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+Tensor impl_div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
   if (!rounding_mode) return div(self, other);
   if (*rounding_mode == "floor") return floor_divide(self, other);
   EMBER_CHECK_VALUE(*rounding_mode == "trunc", "div expected rounding_mode to be one of None, 'trunc', or 'floor' ",
@@ -367,11 +367,11 @@ Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_vi
   return add(floor, up.to(floor.dtype()));
 }
 
-Tensor div(const Tensor& self, Scalar other, std::optional<std::string_view> rounding_mode) {
+Tensor impl_div(const Tensor& self, Scalar other, std::optional<std::string_view> rounding_mode) {
   return div(self, wrap_scalar(other, self), rounding_mode);
 }
 
-Tensor round(const Tensor& self, int64_t decimals) {
+Tensor impl_round(const Tensor& self, int64_t decimals) {
   if (decimals == 0) return round(self);
   EMBER_CHECK_AS(NotImplementedError, is_floating(self.dtype()), "\"round_cpu\" not implemented for '",
                  torch_type_name(self.dtype()), "'");
@@ -383,7 +383,7 @@ Tensor round(const Tensor& self, int64_t decimals) {
   return out.to(self.dtype());
 }
 
-Tensor special_ndtr(const Tensor& self) {
+Tensor impl_special_ndtr(const Tensor& self) {
   const DType dtype = floating_or_default(self.dtype());
   return mul(erfc(mul(self.to(dtype), -1 / std::numbers::sqrt2)), 0.5);
 }
@@ -427,7 +427,7 @@ Tensor ndtri_lower(const Tensor& q) {
 
 }  // namespace
 
-Tensor special_ndtri(const Tensor& self) {
+Tensor impl_special_ndtri(const Tensor& self) {
   const DType dtype = floating_or_default(self.dtype());
   Tensor out;
   {
@@ -450,7 +450,7 @@ Tensor special_ndtri(const Tensor& self) {
   return out;
 }
 
-Tensor mvlgamma(const Tensor& self, int64_t p) {
+Tensor impl_mvlgamma(const Tensor& self, int64_t p) {
   EMBER_CHECK_VALUE(p >= 1, "p has to be greater than or equal to 1, got ", p);
   EMBER_CHECK_TYPE(self.dtype() != kBool, "mvlgamma: the input tensor may not be a boolean tensor");
   const Tensor x = self.to(floating_or_default(self.dtype()));

@@ -177,22 +177,22 @@ Tensor unbatched_like(const Tensor& out, const Tensor& input) {
 
 }  // namespace
 
-std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, Size2 kernel_size,
-                                                   std::optional<Size2> stride, Size2 padding,
-                                                   Size2 dilation, bool ceil_mode) {
+std::tuple<Tensor, Tensor> impl_max_pool2d_with_indices(const Tensor& input, Size2 kernel_size,
+                                                        std::optional<Size2> stride, Size2 padding, Size2 dilation,
+                                                        bool ceil_mode) {
   DimVector out_shape;
   Pool2dParams p = window_params("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode, out_shape);
   auto [out, indices] = max_pool_4d(batched(input), p, out_shape);
   return {unbatched_like(out, input), unbatched_like(indices, input)};
 }
 
-Tensor max_pool2d(const Tensor& input, Size2 kernel_size, std::optional<Size2> stride, Size2 padding,
-                  Size2 dilation, bool ceil_mode) {
+Tensor impl_max_pool2d(const Tensor& input, Size2 kernel_size, std::optional<Size2> stride, Size2 padding,
+                       Size2 dilation, bool ceil_mode) {
   return std::get<0>(max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode));
 }
 
-Tensor avg_pool2d(const Tensor& input, Size2 kernel_size, std::optional<Size2> stride, Size2 padding,
-                  bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
+Tensor impl_avg_pool2d(const Tensor& input, Size2 kernel_size, std::optional<Size2> stride, Size2 padding,
+                       bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
   DimVector out_shape;
   Pool2dParams p = window_params("avg_pool2d", input, kernel_size, stride, padding, 1, ceil_mode, out_shape);
   EMBER_CHECK_VALUE(!divisor_override || *divisor_override != 0, "avg_pool2d: divisor_override must be non-zero");
@@ -201,18 +201,18 @@ Tensor avg_pool2d(const Tensor& input, Size2 kernel_size, std::optional<Size2> s
   return unbatched_like(avg_pool_4d(batched(input), p, out_shape), input);
 }
 
-std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(const Tensor& input, Size2 output_size) {
+std::tuple<Tensor, Tensor> impl_adaptive_max_pool2d_with_indices(const Tensor& input, Size2 output_size) {
   DimVector out_shape;
   Pool2dParams p = adaptive_params("adaptive_max_pool2d", input, output_size, out_shape);
   auto [out, indices] = max_pool_4d(batched(input), p, out_shape);
   return {unbatched_like(out, input), unbatched_like(indices, input)};
 }
 
-Tensor adaptive_max_pool2d(const Tensor& input, Size2 output_size) {
+Tensor impl_adaptive_max_pool2d(const Tensor& input, Size2 output_size) {
   return std::get<0>(adaptive_max_pool2d_with_indices(input, output_size));
 }
 
-Tensor adaptive_avg_pool2d(const Tensor& input, Size2 output_size) {
+Tensor impl_adaptive_avg_pool2d(const Tensor& input, Size2 output_size) {
   DimVector out_shape;
   Pool2dParams p = adaptive_params("adaptive_avg_pool2d", input, output_size, out_shape);
   return unbatched_like(avg_pool_4d(batched(input), p, out_shape), input);

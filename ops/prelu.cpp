@@ -7,7 +7,7 @@
 
 namespace ember {
 
-Tensor prelu(const Tensor& self, const Tensor& weight) {
+Tensor impl_prelu(const Tensor& self, const Tensor& weight) {
   if (autocast::applies("prelu", self))
     return autocast::run("prelu", {self, weight}, [&](const autocast::Cast& cast) { return prelu(cast(self), cast(weight)); });
   EMBER_CHECK_VALUE(self.defined() && weight.defined(), "prelu: input and weight must be defined tensors");

@@ -20,7 +20,7 @@ using autograd::TensorList;
 
 }  // namespace
 
-Tensor dot(const Tensor& self, const Tensor& tensor) {
+Tensor impl_dot(const Tensor& self, const Tensor& tensor) {
   if (autocast::applies("dot", {self, tensor}))
     return autocast::run("dot", {self, tensor},
                          [&](const autocast::Cast& cast) { return dot(cast(self), cast(tensor)); });
@@ -32,7 +32,7 @@ Tensor dot(const Tensor& self, const Tensor& tensor) {
   return matmul(self, tensor);
 }
 
-Tensor mv(const Tensor& self, const Tensor& vec) {
+Tensor impl_mv(const Tensor& self, const Tensor& vec) {
   if (autocast::applies("mv", {self, vec}))
     return autocast::run("mv", {self, vec}, [&](const autocast::Cast& cast) { return mv(cast(self), cast(vec)); });
   EMBER_CHECK(self.dim() == 2 && vec.dim() == 1, "mv: expected a matrix and a vector, got ", self.dim(), "-D and ",
@@ -40,7 +40,7 @@ Tensor mv(const Tensor& self, const Tensor& vec) {
   return matmul(self, vec);
 }
 
-Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b) {
+Tensor impl_tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b) {
   // the dtypes are checked before autocast's casts would make them equal, as PyTorch checks them
   EMBER_CHECK(a.dtype() == b.dtype(), "tensordot: both inputs should have same dtype, got ", torch_type_name(a.dtype()),
               " and ", torch_type_name(b.dtype()));
@@ -82,7 +82,7 @@ Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayR
   return matmul(left, right).reshape(shape);
 }
 
-Tensor kron(const Tensor& self, const Tensor& other) {
+Tensor impl_kron(const Tensor& self, const Tensor& other) {
   const int64_t n = std::max(self.dim(), other.dim());
   DimVector sa(static_cast<size_t>(n - self.dim()), 1), sb(static_cast<size_t>(n - other.dim()), 1);
   for (int64_t s : self.sizes()) sa.push_back(s);
@@ -100,7 +100,7 @@ Tensor kron(const Tensor& self, const Tensor& other) {
   return (self.reshape(a_exp) * other.reshape(b_exp)).reshape(out);
 }
 
-Tensor cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim) {
+Tensor impl_cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim) {
   if (autocast::applies("cross", {self, other}))
     return autocast::run("cross", {self, other},
                          [&](const autocast::Cast& cast) { return cross(cast(self), cast(other), dim); });
@@ -121,7 +121,7 @@ Tensor cross(const Tensor& self, const Tensor& other, std::optional<int64_t> dim
   return cat({a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0}, d);
 }
 
-Tensor dist(const Tensor& self, const Tensor& other, double p) {
+Tensor impl_dist(const Tensor& self, const Tensor& other, double p) {
   if (autocast::applies("dist", {self, other}))
     return autocast::run("dist", {self, other},
                          [&](const autocast::Cast& cast) { return dist(cast(self), cast(other), p); });
@@ -153,7 +153,7 @@ TensorList cdist_backward(double p, const TensorList& saved, const TensorList& g
 
 }  // namespace
 
-Tensor cdist(const Tensor& x1, const Tensor& x2, double p, std::string_view compute_mode) {
+Tensor impl_cdist(const Tensor& x1, const Tensor& x2, double p, std::string_view compute_mode) {
   if (autocast::applies("cdist", {x1, x2}))
     return autocast::run("cdist", {x1, x2},
                          [&](const autocast::Cast& cast) { return cdist(cast(x1), cast(x2), p, compute_mode); });

@@ -50,21 +50,21 @@ int64_t random_end(DType dtype) {
 
 }  // namespace
 
-Tensor normal_(const Tensor& self, double mean, double std, Generator* generator) {
+Tensor impl_normal_(const Tensor& self, double mean, double std, Generator* generator) {
   check_floating(self, "normal_");
   EMBER_CHECK(std >= 0, "normal_ expects std >= 0.0, but found std ", std);
   self.copy_(randn(self.sizes(), on_device_of(self, self.dtype()), generator) * std + mean);
   return self;
 }
 
-Tensor uniform_(const Tensor& self, double from_, double to, Generator* generator) {
+Tensor impl_uniform_(const Tensor& self, double from_, double to, Generator* generator) {
   check_floating(self, "uniform_");
   EMBER_CHECK(from_ <= to, "uniform_ expects to return a [from, to) range, but found from=", from_, " > to=", to);
   self.copy_(rand(self.sizes(), on_device_of(self, self.dtype()), generator) * (to - from_) + from_);
   return self;
 }
 
-Tensor bernoulli_(const Tensor& self, double p, Generator* generator) {
+Tensor impl_bernoulli_(const Tensor& self, double p, Generator* generator) {
   EMBER_CHECK(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
   self.copy_(lt(rand(self.sizes(), on_device_of(self, kFloat64), generator), Scalar(p)));
   return self;
@@ -79,14 +79,14 @@ Tensor bernoulli_(const Tensor& self, const Tensor& p, Generator* generator) {
   return self;
 }
 
-Tensor exponential_(const Tensor& self, double lambd, Generator* generator) {
+Tensor impl_exponential_(const Tensor& self, double lambd, Generator* generator) {
   check_floating(self, "exponential_");
   EMBER_CHECK(lambd > 0, "exponential_ expects lambda > 0.0, but found lambda=", lambd);
   self.copy_(-log1p(-rand(self.sizes(), on_device_of(self, self.dtype()), generator)) / lambd);
   return self;
 }
 
-Tensor cauchy_(const Tensor& self, double median, double sigma, Generator* generator) {
+Tensor impl_cauchy_(const Tensor& self, double median, double sigma, Generator* generator) {
   check_floating(self, "cauchy_");
   // median + sigma tan(pi (u - 1/2)), with u drawn in float64: tan's argument stays inside (-pi/2, pi/2)
   const Tensor u = rand(self.sizes(), on_device_of(self, kFloat64), generator);
@@ -94,14 +94,14 @@ Tensor cauchy_(const Tensor& self, double median, double sigma, Generator* gener
   return self;
 }
 
-Tensor log_normal_(const Tensor& self, double mean, double std, Generator* generator) {
+Tensor impl_log_normal_(const Tensor& self, double mean, double std, Generator* generator) {
   check_floating(self, "log_normal_");
   EMBER_CHECK(std > 0, "log_normal_ expects std > 0.0, but found std=", std);
   self.copy_(exp(randn(self.sizes(), on_device_of(self, self.dtype()), generator) * std + mean));
   return self;
 }
 
-Tensor geometric_(const Tensor& self, double p, Generator* generator) {
+Tensor impl_geometric_(const Tensor& self, double p, Generator* generator) {
   EMBER_CHECK(0 < p && p < 1, "geometric_ expects p to be in (0, 1), but got p=", p);
   // the number of Bernoulli(p) trials up to the first success: ceil(log(u) / log(1 - p)), u in (0, 1]
   const Tensor u = 1 - rand(self.sizes(), on_device_of(self, kFloat64), generator);
@@ -109,7 +109,7 @@ Tensor geometric_(const Tensor& self, double p, Generator* generator) {
   return self;
 }
 
-Tensor random_(const Tensor& self, int64_t from_, std::optional<int64_t> to, Generator* generator) {
+Tensor impl_random_(const Tensor& self, int64_t from_, std::optional<int64_t> to, Generator* generator) {
   if (!to && from_ != 0) {  // random_(n): [0, n)
     to = from_;
     from_ = 0;

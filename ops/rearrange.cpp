@@ -26,15 +26,15 @@ Tensor triangle(const Tensor& t, const char* name, const Keep& keep) {
 
 }  // namespace
 
-Tensor tril(const Tensor& self, int64_t diagonal) {
+Tensor impl_tril(const Tensor& self, int64_t diagonal) {
   return triangle(self, "tril", [&](const Tensor& d) { return le(d, diagonal); });
 }
 
-Tensor triu(const Tensor& self, int64_t diagonal) {
+Tensor impl_triu(const Tensor& self, int64_t diagonal) {
   return triangle(self, "triu", [&](const Tensor& d) { return ge(d, diagonal); });
 }
 
-Tensor flip(const Tensor& self, IntArrayRef dims) {
+Tensor impl_flip(const Tensor& self, IntArrayRef dims) {
   // A 0-d tensor takes dim 0 (or -1) as a dim of size 1, as in PyTorch: flipping it is a copy.
   std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(self.dim(), 1)), false);
   Tensor out = self;
@@ -49,7 +49,7 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   return out.is_same(self) ? self.clone() : out;
 }
 
-Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+Tensor impl_roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   if (dims.empty()) {
     EMBER_CHECK_VALUE(shifts.size() == 1, "roll: without dims, expected one shift, got ", shifts.size());
     return roll(self.flatten(), shifts, {0}).reshape(self.sizes());
@@ -68,7 +68,7 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   return out.is_same(self) ? self.clone() : out;
 }
 
-Tensor repeat(const Tensor& self, IntArrayRef repeats) {
+Tensor impl_repeat(const Tensor& self, IntArrayRef repeats) {
   const int64_t nd = static_cast<int64_t>(repeats.size());
   EMBER_CHECK_VALUE(nd >= self.dim(), "repeat: ", nd, " repeats for a tensor of ", self.dim(),
                     " dims; give at least one per dim");
@@ -89,8 +89,8 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   return out.storage() == self.storage() ? out.clone() : out;
 }
 
-Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
-                         std::optional<int64_t> output_size) {
+Tensor impl_repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                              std::optional<int64_t> output_size) {
   EMBER_CHECK_VALUE(repeats >= 0, "repeat_interleave: repeats must not be negative, got ", repeats);
   if (!dim) return repeat_interleave(self.flatten(), repeats, 0, output_size);
   const int64_t d = wrap_dim(*dim, std::max<int64_t>(self.dim(), 1), "repeat_interleave");
@@ -107,7 +107,7 @@ Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int6
   return out.storage() == self.storage() ? out.clone() : out;
 }
 
-Tensor outer(const Tensor& self, const Tensor& vec2) {
+Tensor impl_outer(const Tensor& self, const Tensor& vec2) {
   EMBER_CHECK_VALUE(self.dim() == 1 && vec2.dim() == 1, "outer: expected two 1-D tensors, got shapes ",
                     self.sizes(), " and ", vec2.sizes());
   return mul(self.unsqueeze(1), vec2.unsqueeze(0));
@@ -141,7 +141,7 @@ Tensor scaled_sum(const Tensor& self, Tensor product, const Scalar& beta, const 
 }
 }  // namespace
 
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
+Tensor impl_addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta, Scalar alpha) {
   if (autocast::applies("addmm", self))
     return autocast::run("addmm", {self, mat1, mat2},
                          [&](const autocast::Cast& cast) { return addmm(cast(self), cast(mat1), cast(mat2), beta, alpha); });
@@ -151,7 +151,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   return scaled_sum(self, mm(mat1, mat2), beta, alpha);
 }
 
-Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta, Scalar alpha) {
+Tensor impl_baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, Scalar beta, Scalar alpha) {
   if (autocast::applies("baddbmm", self))
     return autocast::run("baddbmm", {self, batch1, batch2},
                          [&](const autocast::Cast& cast) { return baddbmm(cast(self), cast(batch1), cast(batch2), beta, alpha); });
@@ -160,7 +160,7 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, S
   return scaled_sum(self, bmm(batch1, batch2), beta, alpha);
 }
 
-Tensor one_hot(const Tensor& self, int64_t num_classes) {
+Tensor impl_one_hot(const Tensor& self, int64_t num_classes) {
   EMBER_CHECK_TYPE(self.dtype() == kInt64, "one_hot: expected an int64 tensor of class indices, got ", self.dtype());
   if (num_classes == -1) {
     EMBER_CHECK_VALUE(self.numel() > 0, "one_hot: cannot infer num_classes from an empty tensor; give it");
@@ -175,12 +175,12 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
   return eq(self.unsqueeze(-1), arange(num_classes, TensorOptions(kInt64).device(self.device()))).to(kInt64);
 }
 
-Tensor any(const Tensor& self) { return gt(sum(ne(self, 0).to(kInt64)), 0); }
-Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
+Tensor impl_any(const Tensor& self) { return gt(sum(ne(self, 0).to(kInt64)), 0); }
+Tensor impl_any(const Tensor& self, int64_t dim, bool keepdim) {
   return gt(sum(ne(self, 0).to(kInt64), {dim}, keepdim), 0);
 }
-Tensor all(const Tensor& self) { return eq(sum(eq(self, 0).to(kInt64)), 0); }
-Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
+Tensor impl_all(const Tensor& self) { return eq(sum(eq(self, 0).to(kInt64)), 0); }
+Tensor impl_all(const Tensor& self, int64_t dim, bool keepdim) {
   return eq(sum(eq(self, 0).to(kInt64), {dim}, keepdim), 0);
 }
 

@@ -22,14 +22,14 @@ int64_t torch_wrap_dim(int64_t dim, int64_t ndim) {
 
 }  // namespace
 
-Tensor tile(const Tensor& self, IntArrayRef dims) {
+Tensor impl_tile(const Tensor& self, IntArrayRef dims) {
   // fewer dims than self has count from the right (PyTorch's rule), more add leading dims
   DimVector repeats(static_cast<size_t>(std::max<int64_t>(0, self.dim() - static_cast<int64_t>(dims.size()))), 1);
   for (int64_t d : dims) repeats.push_back(d);
   return repeat(self, repeats);
 }
 
-Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+Tensor impl_movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
   EMBER_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (", source,
               " dims) should contain the same number of dims as destination (", destination, " dims)");
   const int64_t n = self.dim();
@@ -54,7 +54,7 @@ Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) 
   return self.permute(order);
 }
 
-Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+Tensor impl_unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   EMBER_CHECK_INDEX(self.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
   EMBER_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
   const int64_t d = torch_wrap_dim(dim, self.dim());
@@ -80,7 +80,7 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   return self.reshape(shape);
 }
 
-Tensor take(const Tensor& self, const Tensor& index) {
+Tensor impl_take(const Tensor& self, const Tensor& index) {
   const int64_t n = self.numel();
   const Tensor flat = index.reshape({-1});
   const Tensor outside = logical_or(ge(flat, Scalar(n)), lt(flat, Scalar(-n)));
@@ -92,7 +92,7 @@ Tensor take(const Tensor& self, const Tensor& index) {
   return self.reshape({-1}).index_select(0, wrapped).reshape(index.sizes());
 }
 
-Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
+Tensor impl_take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
   if (!dim) return take(self, indices.reshape({-1}));
   const int64_t d = wrap_dim(*dim, self.dim(), "take_along_dim");
   EMBER_CHECK(self.dim() == indices.dim(),
@@ -107,9 +107,9 @@ Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<i
   return gather(self.expand(x_shape), d, indices.expand(i_shape));
 }
 
-Tensor msort(const Tensor& self) { return std::get<0>(sort(self, 0)); }
+Tensor impl_msort(const Tensor& self) { return std::get<0>(sort(self, 0)); }
 
-Tensor cartesian_prod(const std::vector<Tensor>& tensors) {
+Tensor impl_cartesian_prod(const std::vector<Tensor>& tensors) {
   EMBER_CHECK(!tensors.empty(), "cartesian_prod: expected at least one tensor");
   for (const Tensor& t : tensors) EMBER_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", t.sizes());
   if (tensors.size() == 1) return tensors[0];
@@ -125,7 +125,7 @@ Tensor cartesian_prod(const std::vector<Tensor>& tensors) {
   return stack(columns, 1);
 }
 
-Tensor combinations(const Tensor& self, int64_t r, bool with_replacement) {
+Tensor impl_combinations(const Tensor& self, int64_t r, bool with_replacement) {
   EMBER_CHECK(self.dim() == 1, "Expect a 1D vector, but got shape ", self.sizes());
   EMBER_CHECK(r >= 0, "Expect a non-negative number, but got ", r);
   const int64_t n = self.size(0);
@@ -152,7 +152,7 @@ Tensor combinations(const Tensor& self, int64_t r, bool with_replacement) {
   return self.index_select(0, index).reshape({count, r});
 }
 
-Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
+Tensor impl_repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
   EMBER_CHECK(repeats.dim() == 1, "repeat_interleave only accept 1D vector as repeat");
   EMBER_CHECK_TYPE(repeats.dtype() == kInt64 || repeats.dtype() == kInt32, "repeats has to be Long or Int tensor");
   const std::vector<int64_t> counts = repeats.to(kInt64).to_vector<int64_t>();
@@ -166,8 +166,8 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
   return tensor(index).to(repeats.device());
 }
 
-Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
-                         std::optional<int64_t> output_size) {
+Tensor impl_repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
+                              std::optional<int64_t> output_size) {
   EMBER_CHECK(repeats.dim() <= 1, "repeats must be 0-dim or 1-dim tensor");
   EMBER_CHECK_TYPE(repeats.dtype() == kInt64 || repeats.dtype() == kInt32, "repeats has to be Long or Int tensor");
   if (repeats.numel() == 1) return repeat_interleave(self, repeats.reshape({}).item<int64_t>(), dim, output_size);
@@ -199,7 +199,7 @@ std::vector<Tensor> split_at(const Tensor& self, IntArrayRef bounds, int64_t dim
 
 }  // namespace
 
-std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
+std::vector<Tensor> impl_tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
   EMBER_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
   EMBER_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections);
   const int64_t size = self.size(torch_wrap_dim(dim, self.dim()));
@@ -208,11 +208,11 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
   return split_at(self, bounds, dim);
 }
 
-std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim) {
+std::vector<Tensor> impl_tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim) {
   return split_at(self, indices, dim);
 }
 
-std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections, int64_t dim) {
+std::vector<Tensor> impl_tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections, int64_t dim) {
   const Tensor& t = tensor_indices_or_sections;
   EMBER_CHECK(t.device().is_cpu(), "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on ",
               t.device());
@@ -225,7 +225,7 @@ std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indice
   return split_at(self, indices, dim);
 }
 
-std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors) {
+std::vector<Tensor> impl_broadcast_tensors(const std::vector<Tensor>& tensors) {
   DimVector shape;
   for (const Tensor& t : tensors) shape = broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
   std::vector<Tensor> out;
@@ -233,7 +233,7 @@ std::vector<Tensor> broadcast_tensors(const std::vector<Tensor>& tensors) {
   return out;
 }
 
-std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, std::string_view indexing) {
+std::vector<Tensor> impl_meshgrid(const std::vector<Tensor>& tensors, std::string_view indexing) {
   EMBER_CHECK(indexing == "ij" || indexing == "xy", "torch.meshgrid: indexing must be one of \"xy\" or ",
               "\"ij\", but received: ", indexing);
   std::vector<Tensor> flat;
@@ -257,7 +257,7 @@ std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, std::string_vie
   return out;
 }
 
-Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step) {
+Tensor impl_unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step) {
   const int64_t d = self.dim() == 0 ? 0 : wrap_dim(dimension, self.dim(), "unfold");
   const int64_t length = self.dim() == 0 ? 1 : self.size(d);
   EMBER_CHECK(size <= length, "unfold: maximum size for tensor at dimension ", d, " is ", length, " but size is ",
@@ -272,7 +272,7 @@ Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step)
   return self.as_strided(sizes, strides, self.storage_offset());
 }
 
-Tensor diff(const Tensor& self, int64_t n, int64_t dim, const Tensor& prepend, const Tensor& append) {
+Tensor impl_diff(const Tensor& self, int64_t n, int64_t dim, const Tensor& prepend, const Tensor& append) {
   EMBER_CHECK(self.dim() > 0, "diff expects input to be at least one-dimensional");
   EMBER_CHECK(n >= 0, "order must be non-negative but got ", n);
   if (n == 0) return self.clone();  // a copy, as PyTorch's; prepend and append are not joined either

@@ -274,7 +274,7 @@ struct NormBackward : autograd::Node {
 
 }  // namespace
 
-Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
   if (autocast::applies("sum", t))
     return autocast::run("sum", {t}, [&](const autocast::Cast& cast) { return sum(cast(t), dims, keepdim, dtype); });
   if (dtype && *dtype != t.dtype()) return sum(t.to(*dtype), dims, keepdim);
@@ -299,7 +299,7 @@ Tensor sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType>
   return out;
 }
 
-Tensor mean(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_mean(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
   if (dtype && *dtype != t.dtype()) return mean(t.to(*dtype), dims, keepdim);
   check_floating(t, "mean");
   DimVector rd = reduction_dims(dims, t.dim(), "mean");
@@ -308,34 +308,34 @@ Tensor mean(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType
   return div(sum(t, rd, keepdim), static_cast<double>(count));
 }
 
-Tensor amax(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t, dims, keepdim, true, "amax"); }
-Tensor amin(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t, dims, keepdim, false, "amin"); }
+Tensor impl_amax(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t, dims, keepdim, true, "amax"); }
+Tensor impl_amin(const Tensor& t, IntArrayRef dims, bool keepdim) { return extreme(t, dims, keepdim, false, "amin"); }
 
-Tensor max(const Tensor& t) {
+Tensor impl_max(const Tensor& t) {
   EMBER_CHECK_VALUE(t.numel() > 0, "max: cannot reduce an empty tensor (", describe(t),
                     ") without a dim");
   return extreme(t, {}, false, true, "max", true);
 }
-Tensor min(const Tensor& t) {
+Tensor impl_min(const Tensor& t) {
   EMBER_CHECK_VALUE(t.numel() > 0, "min: cannot reduce an empty tensor (", describe(t),
                     ") without a dim");
   return extreme(t, {}, false, false, "min", true);
 }
 
-Tensor max(const Tensor& a, const Tensor& b) { return maximum(a, b); }
-Tensor min(const Tensor& a, const Tensor& b) { return minimum(a, b); }
+Tensor impl_max(const Tensor& a, const Tensor& b) { return maximum(a, b); }
+Tensor impl_min(const Tensor& a, const Tensor& b) { return minimum(a, b); }
 
-std::tuple<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_max(const Tensor& t, int64_t dim, bool keepdim) {
   return extreme_dim(t, dim, keepdim, true);
 }
-std::tuple<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_min(const Tensor& t, int64_t dim, bool keepdim) {
   return extreme_dim(t, dim, keepdim, false);
 }
 
-Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+Tensor impl_argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   return arg_extreme(t, dim, keepdim, true);
 }
-Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+Tensor impl_argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   return arg_extreme(t, dim, keepdim, false);
 }
 
@@ -409,7 +409,7 @@ Tensor var_wide(const Tensor& t, IntArrayRef dims, int64_t correction, bool keep
 }
 }  // namespace
 
-Tensor var(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
+Tensor impl_var(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
   return to(var_wide(t, dims, correction, keepdim, "var"), t.dtype());
 }
 
@@ -427,7 +427,7 @@ struct StdBackward : autograd::Node {
 };
 }  // namespace
 
-Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
+Tensor impl_std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) {
   Tensor v = var_wide(t, dims, correction, keepdim, "std");
   Tensor out;
   {
@@ -442,7 +442,7 @@ Tensor std(const Tensor& t, IntArrayRef dims, int64_t correction, bool keepdim) 
   return to(out, t.dtype());
 }
 
-Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
+Tensor impl_logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
   if (autocast::applies("logsumexp", t))
     return autocast::run("logsumexp", {t}, [&](const autocast::Cast& cast) { return logsumexp(cast(t), dims, keepdim); });
   DType dtype = detail::float_result_type(t.dtype());
@@ -473,7 +473,7 @@ Tensor logsumexp(const Tensor& t, IntArrayRef dims, bool keepdim) {
   return out;
 }
 
-Tensor norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_norm(const Tensor& t, double p, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
   if (dtype) return norm(t.to(*dtype), p, dims, keepdim);
   if (autocast::applies("norm", t))
     return autocast::run("norm", {t}, [&](const autocast::Cast& cast) { return norm(cast(t), p, dims, keepdim); });
@@ -573,14 +573,14 @@ Tensor prod_impl(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
 
 }  // namespace
 
-Tensor prod(const Tensor& t, std::optional<DType> dtype) {
+Tensor impl_prod(const Tensor& t, std::optional<DType> dtype) {
   if (autocast::applies("prod", t))
     return autocast::run("prod", {t}, [&](const autocast::Cast& cast) { return prod(cast(t), dtype); });
   if (dtype && *dtype != t.dtype()) return prod(t.to(*dtype));
   return prod_impl(t, std::nullopt, false);
 }
 
-Tensor prod(const Tensor& t, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_prod(const Tensor& t, int64_t dim, bool keepdim, std::optional<DType> dtype) {
   if (autocast::applies("prod", t))
     return autocast::run("prod", {t}, [&](const autocast::Cast& cast) { return prod(cast(t), dim, keepdim, dtype); });
   if (dtype && *dtype != t.dtype()) return prod(t.to(*dtype), dim, keepdim);

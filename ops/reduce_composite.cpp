@@ -39,12 +39,12 @@ Scalar nan_of(DType t) {
 
 }  // namespace
 
-Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
   const Tensor clean = is_floating(self.dtype()) ? detail::keep_where(self, logical_not(isnan(self)), 0.0) : self;
   return sum(clean, dim, keepdim, dtype);
 }
 
-Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
   EMBER_CHECK(is_floating(self.dtype()) || is_complex(self.dtype()),
               "nanmean(): expected input to have floating point or complex dtype but got ",
               torch_type_name(self.dtype()));
@@ -91,24 +91,24 @@ std::tuple<Tensor, Tensor> spread_and_mean(const Tensor& self, IntArrayRef dim, 
 
 }  // namespace
 
-std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, int64_t correction, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_var_mean(const Tensor& self, IntArrayRef dim, int64_t correction, bool keepdim) {
   return spread_and_mean(self, dim, correction, keepdim, false);
 }
 
-std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, int64_t correction, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_std_mean(const Tensor& self, IntArrayRef dim, int64_t correction, bool keepdim) {
   return spread_and_mean(self, dim, correction, keepdim, true);
 }
 
-Tensor count_nonzero(const Tensor& self, IntArrayRef dim) { return sum(ne(self, Scalar(0)), dim, false, kInt64); }
+Tensor impl_count_nonzero(const Tensor& self, IntArrayRef dim) { return sum(ne(self, Scalar(0)), dim, false, kInt64); }
 
-Tensor trace(const Tensor& self) {
+Tensor impl_trace(const Tensor& self) {
   if (autocast::applies("trace", self))
     return autocast::run("trace", {self}, [&](const autocast::Cast& cast) { return trace(cast(self)); });
   EMBER_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim());
   return sum(diagonal(self));
 }
 
-Tensor median(const Tensor& self) {
+Tensor impl_median(const Tensor& self) {
   EMBER_CHECK_AS(NotImplementedError, self.dtype() != kBool, "\"median_cpu\" not implemented for 'Bool'");
   const Tensor flat = self.detach().reshape({-1});
   const int64_t n = flat.numel();
@@ -130,7 +130,7 @@ Tensor median(const Tensor& self) {
   return out;
 }
 
-std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_median(const Tensor& self, int64_t dim, bool keepdim) {
   EMBER_CHECK_AS(NotImplementedError, self.dtype() != kBool, "\"median_cpu\" not implemented for 'Bool'");
   const int64_t d = wrap_dim(dim, self.dim(), "median");
   const int64_t n = self.dim() ? self.size(d) : 1;
@@ -225,8 +225,8 @@ Tensor quantile_of(const Tensor& self, const std::vector<double>& qs, const Tens
 
 }  // namespace
 
-Tensor quantile(const Tensor& self, const Tensor& q, std::optional<int64_t> dim, bool keepdim,
-                std::string_view interpolation) {
+Tensor impl_quantile(const Tensor& self, const Tensor& q, std::optional<int64_t> dim, bool keepdim,
+                     std::string_view interpolation) {
   if (autocast::applies("quantile", {self, q}))
     return autocast::run("quantile", {self, q}, [&](const autocast::Cast& cast) {
       return quantile(cast(self), cast(q), dim, keepdim, interpolation);
@@ -238,8 +238,8 @@ Tensor quantile(const Tensor& self, const Tensor& q, std::optional<int64_t> dim,
                      interpolation);
 }
 
-Tensor quantile(const Tensor& self, double q, std::optional<int64_t> dim, bool keepdim,
-                std::string_view interpolation) {
+Tensor impl_quantile(const Tensor& self, double q, std::optional<int64_t> dim, bool keepdim,
+                     std::string_view interpolation) {
   if (autocast::applies("quantile", self))
     return autocast::run("quantile", {self}, [&](const autocast::Cast& cast) {
       return quantile(cast(self), q, dim, keepdim, interpolation);
@@ -262,14 +262,14 @@ Tensor logical_over(const Tensor& self, std::optional<IntArrayRef> dim, bool kee
 
 }  // namespace
 
-Tensor any(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+Tensor impl_any(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
   return logical_over(self, dim, keepdim, true);
 }
-Tensor all(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+Tensor impl_all(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
   return logical_over(self, dim, keepdim, false);
 }
 
-Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+Tensor impl_norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
   const Tensor x = dtype ? self.to(*dtype) : self;
   if (p == "nuc") return linalg_matrix_norm(x, "nuc", dim.empty() ? IntArrayRef{-2, -1} : dim, keepdim);
   EMBER_CHECK(p == "fro", "linalg.matrix_norm: Order ", p, " not supported.");
@@ -277,7 +277,7 @@ Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdi
   return norm(x, 2.0, dim, keepdim);
 }
 
-std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_mode(const Tensor& self, int64_t dim, bool keepdim) {
   if (self.dim() == 0) return {self.clone(), zeros({}, TensorOptions(kInt64).device(self.device()))};
   const int64_t d = wrap_dim(dim, self.dim(), "mode"), n = self.size(d);
   EMBER_CHECK_INDEX(n > 0, "mode(): Expected reduction dim ", d, " to have non-zero size.");
@@ -304,7 +304,7 @@ std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
   return {values, indices};
 }
 
-Tensor sum_to_size(const Tensor& self, IntArrayRef size) {
+Tensor impl_sum_to_size(const Tensor& self, IntArrayRef size) {
   bool expandable = static_cast<int64_t>(size.size()) <= self.dim();
   for (size_t i = 1; expandable && i <= size.size(); ++i) {
     const int64_t want = size[size.size() - i], have = self.size(-static_cast<int64_t>(i));

@@ -165,9 +165,9 @@ RnnLayerResult run_cell(RnnCell cell, const char* op, const Tensor& input, const
 
 }  // namespace
 
-std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
-                                    bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
-                                    bool batch_first) {
+std::tuple<Tensor, Tensor> impl_rnn_tanh(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
+                                         bool has_biases, int64_t num_layers, double dropout, bool train,
+                                         bool bidirectional, bool batch_first) {
   if (autocast::applies("rnn_tanh", input))
     return autocast::run("rnn_tanh", {input, hx}, [&](const autocast::Cast& cast) {
       return rnn_tanh(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
@@ -177,9 +177,9 @@ std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& input, const Tensor& hx, const
                       bidirectional, batch_first);
 }
 
-std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
-                                    bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
-                                    bool batch_first) {
+std::tuple<Tensor, Tensor> impl_rnn_relu(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
+                                         bool has_biases, int64_t num_layers, double dropout, bool train,
+                                         bool bidirectional, bool batch_first) {
   if (autocast::applies("rnn_relu", input))
     return autocast::run("rnn_relu", {input, hx}, [&](const autocast::Cast& cast) {
       return rnn_relu(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
@@ -189,9 +189,9 @@ std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, const
                       bidirectional, batch_first);
 }
 
-std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, const std::vector<Tensor>& hx,
-                                        const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
-                                        double dropout, bool train, bool bidirectional, bool batch_first) {
+std::tuple<Tensor, Tensor, Tensor> impl_lstm(const Tensor& input, const std::vector<Tensor>& hx,
+                                             const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                             double dropout, bool train, bool bidirectional, bool batch_first) {
   if (autocast::applies("lstm", input))
     return autocast::run("lstm", {input}, [&](const autocast::Cast& cast) {
       return lstm(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
@@ -206,9 +206,9 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, const std::vector<T
   return {r.output, r.h_n, r.c_n};
 }
 
-std::tuple<Tensor, Tensor> gru(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
-                               bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
-                               bool batch_first) {
+std::tuple<Tensor, Tensor> impl_gru(const Tensor& input, const Tensor& hx, const std::vector<Tensor>& params,
+                                    bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional,
+                                    bool batch_first) {
   if (autocast::applies("gru", input))
     return autocast::run("gru", {input, hx}, [&](const autocast::Cast& cast) {
       return gru(cast(input), cast(hx), cast(params), has_biases, num_layers, dropout, train, bidirectional,
@@ -218,9 +218,9 @@ std::tuple<Tensor, Tensor> gru(const Tensor& input, const Tensor& hx, const std:
                       batch_first);
 }
 
-std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
-                                    const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
-                                    double dropout, bool train, bool bidirectional) {
+std::tuple<Tensor, Tensor> impl_rnn_tanh(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                         const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                         double dropout, bool train, bool bidirectional) {
   if (autocast::applies("rnn_tanh", data))
     return autocast::run("rnn_tanh", {data, hx}, [&](const autocast::Cast& cast) {
       return rnn_tanh(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
@@ -231,9 +231,9 @@ std::tuple<Tensor, Tensor> rnn_tanh(const Tensor& data, const Tensor& batch_size
   return {r.output, r.h_n};
 }
 
-std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
-                                    const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
-                                    double dropout, bool train, bool bidirectional) {
+std::tuple<Tensor, Tensor> impl_rnn_relu(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                         const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                         double dropout, bool train, bool bidirectional) {
   if (autocast::applies("rnn_relu", data))
     return autocast::run("rnn_relu", {data, hx}, [&](const autocast::Cast& cast) {
       return rnn_relu(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
@@ -244,9 +244,10 @@ std::tuple<Tensor, Tensor> rnn_relu(const Tensor& data, const Tensor& batch_size
   return {r.output, r.h_n};
 }
 
-std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes, const std::vector<Tensor>& hx,
-                                        const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
-                                        double dropout, bool train, bool bidirectional) {
+std::tuple<Tensor, Tensor, Tensor> impl_lstm(const Tensor& data, const Tensor& batch_sizes,
+                                             const std::vector<Tensor>& hx, const std::vector<Tensor>& params,
+                                             bool has_biases, int64_t num_layers, double dropout, bool train,
+                                             bool bidirectional) {
   if (autocast::applies("lstm", data))
     return autocast::run("lstm", {data}, [&](const autocast::Cast& cast) {
       return lstm(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
@@ -258,9 +259,9 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_
   return {r.output, r.h_n, r.c_n};
 }
 
-std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
-                               const std::vector<Tensor>& params, bool has_biases, int64_t num_layers, double dropout,
-                               bool train, bool bidirectional) {
+std::tuple<Tensor, Tensor> impl_gru(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                    const std::vector<Tensor>& params, bool has_biases, int64_t num_layers,
+                                    double dropout, bool train, bool bidirectional) {
   if (autocast::applies("gru", data))
     return autocast::run("gru", {data, hx}, [&](const autocast::Cast& cast) {
       return gru(cast(data), batch_sizes, cast(hx), cast(params), has_biases, num_layers, dropout, train,
@@ -271,8 +272,8 @@ std::tuple<Tensor, Tensor> gru(const Tensor& data, const Tensor& batch_sizes, co
   return {r.output, r.h_n};
 }
 
-Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                     const Tensor& b_hh) {
+Tensor impl_rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                          const Tensor& b_ih, const Tensor& b_hh) {
   if (autocast::applies("rnn_tanh_cell", input))
     return autocast::run("rnn_tanh_cell", {input, hx, w_ih, w_hh, b_ih, b_hh}, [&](const autocast::Cast& cast) {
       return rnn_tanh_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));
@@ -280,8 +281,8 @@ Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
   return run_cell(RnnCell::Tanh, "rnn_tanh_cell", input, hx, Tensor(), w_ih, w_hh, b_ih, b_hh).h_n;
 }
 
-Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                     const Tensor& b_hh) {
+Tensor impl_rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                          const Tensor& b_ih, const Tensor& b_hh) {
   if (autocast::applies("rnn_relu_cell", input))
     return autocast::run("rnn_relu_cell", {input, hx, w_ih, w_hh, b_ih, b_hh}, [&](const autocast::Cast& cast) {
       return rnn_relu_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));
@@ -289,8 +290,8 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
   return run_cell(RnnCell::Relu, "rnn_relu_cell", input, hx, Tensor(), w_ih, w_hh, b_ih, b_hh).h_n;
 }
 
-std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, const std::vector<Tensor>& hx, const Tensor& w_ih,
-                                     const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
+std::tuple<Tensor, Tensor> impl_lstm_cell(const Tensor& input, const std::vector<Tensor>& hx, const Tensor& w_ih,
+                                          const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
   const Tensor cell_state = hx.size() == 2 ? hx[1] : Tensor();
   if (autocast::applies("lstm_cell", input))
     return autocast::run("lstm_cell", {input, cell_state}, [&](const autocast::Cast& cast) {
@@ -301,8 +302,8 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, const std::vector<Tens
   return {r.h_n, r.c_n};
 }
 
-Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
-                const Tensor& b_hh) {
+Tensor impl_gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh, const Tensor& b_ih,
+                     const Tensor& b_hh) {
   if (autocast::applies("gru_cell", input))
     return autocast::run("gru_cell", {input, hx, w_ih, w_hh, b_ih, b_hh}, [&](const autocast::Cast& cast) {
       return gru_cell(cast(input), cast(hx), cast(w_ih), cast(w_hh), cast(b_ih), cast(b_hh));

@@ -46,7 +46,7 @@ Tensor source(const Tensor& coord, int64_t size, std::string_view padding_mode, 
 
 }  // namespace
 
-Tensor affine_grid(const Tensor& theta, IntArrayRef size, std::optional<bool> align_corners) {
+Tensor impl_affine_grid(const Tensor& theta, IntArrayRef size, std::optional<bool> align_corners) {
   EMBER_CHECK_AS(NotImplementedError, size.size() == 4, "affine_grid: only 4-D sizes (2-D images) are supported, got ",
                  size);
   const int64_t n = size[0], h = size[2], w = size[3];
@@ -62,8 +62,8 @@ Tensor affine_grid(const Tensor& theta, IntArrayRef size, std::optional<bool> al
   return matmul(base.reshape({1, h * w, 3}), theta.transpose(1, 2)).reshape({n, h, w, 2});
 }
 
-Tensor grid_sample(const Tensor& input, const Tensor& grid, std::string_view mode, std::string_view padding_mode,
-                   std::optional<bool> align_corners) {
+Tensor impl_grid_sample(const Tensor& input, const Tensor& grid, std::string_view mode, std::string_view padding_mode,
+                        std::optional<bool> align_corners) {
   if (autocast::applies("grid_sample", {input, grid}))
     return autocast::run("grid_sample", {input, grid}, [&](const autocast::Cast& cast) {
       return grid_sample(cast(input), cast(grid), mode, padding_mode, align_corners);

@@ -137,7 +137,7 @@ std::tuple<Tensor, Tensor> cumulative_extreme(const Tensor& self, int64_t dim, S
 
 }  // namespace
 
-Tensor cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+Tensor impl_cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("cumprod", self))
     return autocast::run("cumprod", {self}, [&](const autocast::Cast& cast) { return cumprod(cast(self), dim, dtype); });
   DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) ? self.dtype() : kInt64);
@@ -147,7 +147,7 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   return recorded_scan<CumprodBackward>(ScanOp::Cumprod, self.dtype() == out_dtype ? self : self.to(out_dtype), d);
 }
 
-Tensor logcumsumexp(const Tensor& self, int64_t dim) {
+Tensor impl_logcumsumexp(const Tensor& self, int64_t dim) {
   EMBER_CHECK_TYPE(is_floating(self.dtype()), "logcumsumexp: expected a floating tensor, got ", self.dtype());
   check_compute_dtype(self.dtype(), "logcumsumexp");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "logcumsumexp");
@@ -156,11 +156,11 @@ Tensor logcumsumexp(const Tensor& self, int64_t dim) {
   return recorded_scan<LogcumsumexpBackward>(ScanOp::Logcumsumexp, self, d);
 }
 
-std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
+std::tuple<Tensor, Tensor> impl_cummax(const Tensor& self, int64_t dim) {
   return cumulative_extreme(self, dim, ScanOp::Cummax, "cummax");
 }
 
-std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
+std::tuple<Tensor, Tensor> impl_cummin(const Tensor& self, int64_t dim) {
   return cumulative_extreme(self, dim, ScanOp::Cummin, "cummin");
 }
 

@@ -262,7 +262,7 @@ Tensor unwritten_extremum_or_prod(const Tensor& self, const Tensor& src, Reducti
 
 }  // namespace
 
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+Tensor impl_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   if (self.dim() == 0) {
     wrap_dim(dim, 1, "scatter");
     return reshape(scatter(reshape(self, {1}), 0, lift(index), lift(src)), {});
@@ -279,23 +279,23 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
   return write_flat(self, targets, narrow_to(from, idx.sizes()));
 }
 
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+Tensor impl_scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
   return scatter(self, dim, index, full(lift(index).sizes(), value, self.options()));
 }
 
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
+Tensor impl_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
   EMBER_CHECK(reduce == "add" || reduce == "multiply",
               "scatter(): reduce argument must be either add or multiply (scatter_reduce has the others), got ",
               reduce);
   return reduce == "add" ? scatter_reduce(self, dim, index, src, "sum") : scatter_reduce(self, dim, index, src, "prod");
 }
 
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value, std::string_view reduce) {
+Tensor impl_scatter(const Tensor& self, int64_t dim, const Tensor& index, Scalar value, std::string_view reduce) {
   return scatter(self, dim, index, full(lift(index).sizes(), value, self.options()), reduce);
 }
 
-Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
-                      bool include_self) {
+Tensor impl_scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           std::string_view reduce, bool include_self) {
   const Reduction reduction = parse_reduction(reduce);
   if (self.dim() == 0) {
     wrap_dim(dim, 1, "scatter_reduce");
@@ -331,8 +331,8 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
   return is_floating(self.dtype()) ? div(total, n) : floor_divide(total, n);
 }
 
-Tensor index_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, std::string_view reduce,
-                    bool include_self) {
+Tensor impl_index_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         std::string_view reduce, bool include_self) {
   EMBER_CHECK(reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin",
               "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
   if (self.dim() == 0) {
@@ -354,7 +354,7 @@ Tensor index_reduce(const Tensor& self, int64_t dim, const Tensor& index, const 
   return scatter_reduce(self, d, expand(idx, from.sizes()), from, reduce, include_self);
 }
 
-Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+Tensor impl_index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
   if (self.dim() == 0) {
     wrap_dim(dim, 1, "index_copy");
     return reshape(index_copy(reshape(self, {1}), 0, index, lift(source)), {});
@@ -374,7 +374,7 @@ Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Te
   return write_flat(self, flat_targets(self.sizes(), d, expand(idx, from.sizes())), from);
 }
 
-Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+Tensor impl_index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
   if (self.dim() == 0) {
@@ -394,11 +394,11 @@ Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Te
   return where(reshape(hit, along), value.dtype() == self.dtype() ? value : value.to(self.dtype()), self);
 }
 
-Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
+Tensor impl_index_fill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value) {
   return index_fill(self, dim, index, full({}, value, self.options()));
 }
 
-Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+Tensor impl_masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
   EMBER_CHECK(mask.dtype() == kBool, "masked_scatter_ only supports boolean masks, but got mask with dtype ",
               mask.dtype());
   check_same_dtype(self, source, "masked_scatter", "source");
@@ -412,7 +412,7 @@ Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& sour
   return write_flat(expand(self, shape), positions, taken);
 }
 
-Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+Tensor impl_put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
   check_index_dtype(index, "put_");
   check_same_dtype(self, source, "put_", "source");
   EMBER_CHECK(index.numel() == source.numel(),

@@ -35,8 +35,8 @@ Tensor binary_search(const Tensor& seq, const Tensor& values, bool right) {
 
 }  // namespace
 
-Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& input, bool out_int32, bool right,
-                    std::optional<std::string_view> side, const Tensor& sorter) {
+Tensor impl_searchsorted(const Tensor& sorted_sequence, const Tensor& input, bool out_int32, bool right,
+                         std::optional<std::string_view> side, const Tensor& sorter) {
   EMBER_CHECK(!side || *side == "left" || *side == "right",
               "torch.searchsorted(): side can only be 'left' or 'right' but got ", *side);
   EMBER_CHECK(!(side && *side == "left" && right),
@@ -63,8 +63,8 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& input, bool out
   return binary_search(seq, rows, right).reshape(input.sizes()).to(dtype);
 }
 
-Tensor searchsorted(const Tensor& sorted_sequence, Scalar input, bool out_int32, bool right,
-                    std::optional<std::string_view> side, const Tensor& sorter) {
+Tensor impl_searchsorted(const Tensor& sorted_sequence, Scalar input, bool out_int32, bool right,
+                         std::optional<std::string_view> side, const Tensor& sorter) {
   EMBER_CHECK(sorted_sequence.dim() == 1,
               "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we "
               "got boundaries tensor dim(",
@@ -73,7 +73,7 @@ Tensor searchsorted(const Tensor& sorted_sequence, Scalar input, bool out_int32,
   return searchsorted(sorted_sequence, value, out_int32, right, side, sorter);
 }
 
-Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
+Tensor impl_bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
   EMBER_CHECK(boundaries.dim() == 1, "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(), ")");
   return searchsorted(boundaries, self, out_int32, right, std::nullopt, Tensor());
 }
@@ -92,8 +92,8 @@ Tensor run_starts(const Tensor& ranked) {
 
 }  // namespace
 
-std::tuple<Tensor, Tensor, Tensor> unique_all(const Tensor& self, bool return_inverse, bool return_counts,
-                                              std::optional<int64_t> dim) {
+std::tuple<Tensor, Tensor, Tensor> impl_unique_all(const Tensor& self, bool return_inverse, bool return_counts,
+                                                   std::optional<int64_t> dim) {
   // the values are gathered from self, so they require grad when it does (as PyTorch's, whose
   // backward then refuses; here the gradient reaches the entries picked)
   const TensorOptions longs = TensorOptions(kInt64).device(self.device());

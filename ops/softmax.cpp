@@ -100,12 +100,12 @@ Tensor detail::log_softmax_nll(const Tensor& logits, const Tensor& target) {
   return loss;
 }
 
-Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+Tensor impl_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("softmax", t))
     return autocast::run("softmax", {t}, [&](const autocast::Cast& cast) { return softmax(cast(t), dim, dtype); });
   return softmax_impl(dtype ? t.to(*dtype) : t, dim, false);
 }
-Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+Tensor impl_log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("log_softmax", t))
     return autocast::run("log_softmax", {t}, [&](const autocast::Cast& cast) { return log_softmax(cast(t), dim, dtype); });
   return softmax_impl(dtype ? t.to(*dtype) : t, dim, true);

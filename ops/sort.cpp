@@ -25,7 +25,7 @@ Tensor rows_last(const Tensor& t, int64_t dim) {
   return contiguous_data(v.transpose(dim, -1));
 }
 
-Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
+Tensor impl_argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   check_compute_dtype(self.dtype(), "argsort");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "argsort");
   Tensor rows = rows_last(self, d);
@@ -35,13 +35,13 @@ Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   return self.dim() == 0 ? out.reshape({}) : contiguous_data(out);
 }
 
-std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending, bool stable) {
+std::tuple<Tensor, Tensor> impl_sort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   Tensor indices = argsort(self, dim, descending, stable);
   if (self.dim() == 0) return {self.clone(), indices};
   return {gather(self, dim, indices), indices};
 }
 
-std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
+std::tuple<Tensor, Tensor> impl_topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "topk");
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   EMBER_CHECK_INDEX(k >= 0 && k <= n, "topk: k = ", k, " is out of range for a dim of size ", n);
@@ -50,7 +50,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   return {gather(self, d, indices), contiguous_data(indices)};
 }
 
-std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl_kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "kthvalue");
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   EMBER_CHECK_INDEX(k >= 1 && k <= n, "kthvalue: k = ", k, " is out of range for a dim of size ", n);
@@ -61,7 +61,7 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
   return {values, contiguous_data(index)};
 }
 
-Tensor cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+Tensor impl_cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("cumsum", self))
     return autocast::run("cumsum", {self}, [&](const autocast::Cast& cast) { return cumsum(cast(self), dim, dtype); });
   DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) ? self.dtype() : kInt64);

@@ -325,7 +325,7 @@ Tensor floating_unary(UnaryOp op, const Tensor& t, const char* name, bool save_o
 
 }  // namespace
 
-Tensor neg(const Tensor& t) {
+Tensor impl_neg(const Tensor& t) {
   EMBER_CHECK_TYPE(t.dtype() != kBool, "neg: negation of a bool tensor is not supported; use logical_not");
   check_compute_dtype(t.dtype(), "neg");
   Tensor out = detail::unary_forward(UnaryOp::Neg, t, t.dtype());
@@ -333,16 +333,16 @@ Tensor neg(const Tensor& t) {
   return out;
 }
 
-Tensor exp(const Tensor& t) { return floating_unary<ExpBackward>(UnaryOp::Exp, t, "exp", true); }
-Tensor log(const Tensor& t) { return floating_unary<LogBackward>(UnaryOp::Log, t, "log", false); }
-Tensor sqrt(const Tensor& t) { return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true); }
-Tensor rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
-Tensor erf(const Tensor& t) { return floating_unary<ErfBackward>(UnaryOp::Erf, t, "erf", false); }
-Tensor erfc(const Tensor& t) { return floating_unary<ErfcBackward>(UnaryOp::Erfc, t, "erfc", false); }
-Tensor erfinv(const Tensor& t) { return floating_unary<ErfinvBackward>(UnaryOp::Erfinv, t, "erfinv", false); }
-Tensor lgamma(const Tensor& t) { return floating_unary<LgammaBackward>(UnaryOp::Lgamma, t, "lgamma", false); }
-Tensor digamma(const Tensor& t) { return polygamma(0, t); }
-Tensor polygamma(int64_t n, const Tensor& t) {
+Tensor impl_exp(const Tensor& t) { return floating_unary<ExpBackward>(UnaryOp::Exp, t, "exp", true); }
+Tensor impl_log(const Tensor& t) { return floating_unary<LogBackward>(UnaryOp::Log, t, "log", false); }
+Tensor impl_sqrt(const Tensor& t) { return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true); }
+Tensor impl_rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
+Tensor impl_erf(const Tensor& t) { return floating_unary<ErfBackward>(UnaryOp::Erf, t, "erf", false); }
+Tensor impl_erfc(const Tensor& t) { return floating_unary<ErfcBackward>(UnaryOp::Erfc, t, "erfc", false); }
+Tensor impl_erfinv(const Tensor& t) { return floating_unary<ErfinvBackward>(UnaryOp::Erfinv, t, "erfinv", false); }
+Tensor impl_lgamma(const Tensor& t) { return floating_unary<LgammaBackward>(UnaryOp::Lgamma, t, "lgamma", false); }
+Tensor impl_digamma(const Tensor& t) { return polygamma(0, t); }
+Tensor impl_polygamma(int64_t n, const Tensor& t) {
   EMBER_CHECK_VALUE(n >= 0, "polygamma: n must be >= 0, got ", n);
   // NB: n! overflows double from n = 171 on.
   EMBER_CHECK_VALUE(n <= 170, "polygamma: n = ", n, " is too large (n! overflows double past 170)");
@@ -361,31 +361,31 @@ Tensor polygamma(int64_t n, const Tensor& t) {
   return out;
 }
 
-Tensor i0(const Tensor& t) { return floating_unary<I0Backward>(UnaryOp::I0, t, "i0", false); }
-Tensor special_i0e(const Tensor& t) { return floating_unary<I0eBackward>(UnaryOp::I0e, t, "special_i0e", false); }
-Tensor special_i1(const Tensor& t) { return floating_unary<I1Backward>(UnaryOp::I1, t, "special_i1", false); }
-Tensor special_i1e(const Tensor& t) { return floating_unary<I1eBackward>(UnaryOp::I1e, t, "special_i1e", false); }
+Tensor impl_i0(const Tensor& t) { return floating_unary<I0Backward>(UnaryOp::I0, t, "i0", false); }
+Tensor impl_special_i0e(const Tensor& t) { return floating_unary<I0eBackward>(UnaryOp::I0e, t, "special_i0e", false); }
+Tensor impl_special_i1(const Tensor& t) { return floating_unary<I1Backward>(UnaryOp::I1, t, "special_i1", false); }
+Tensor impl_special_i1e(const Tensor& t) { return floating_unary<I1eBackward>(UnaryOp::I1e, t, "special_i1e", false); }
 
-Tensor bitwise_not(const Tensor& t) {
+Tensor impl_bitwise_not(const Tensor& t) {
   EMBER_CHECK_TYPE(is_integral(t.dtype()), "bitwise_not: only integer and bool tensors, got ", t.dtype());
   check_compute_dtype(t.dtype(), "bitwise_not");
   return detail::unary_forward(UnaryOp::BitwiseNot, t, t.dtype());
 }
 
-Tensor sin(const Tensor& t) { return floating_unary<SinBackward>(UnaryOp::Sin, t, "sin", false); }
-Tensor cos(const Tensor& t) { return floating_unary<CosBackward>(UnaryOp::Cos, t, "cos", false); }
-Tensor tan(const Tensor& t) { return floating_unary<TanBackward>(UnaryOp::Tan, t, "tan", true); }
-Tensor asin(const Tensor& t) { return floating_unary<AsinBackward>(UnaryOp::Asin, t, "asin", false); }
-Tensor acos(const Tensor& t) { return floating_unary<AcosBackward>(UnaryOp::Acos, t, "acos", false); }
-Tensor atan(const Tensor& t) { return floating_unary<AtanBackward>(UnaryOp::Atan, t, "atan", false); }
-Tensor sinh(const Tensor& t) { return floating_unary<SinhBackward>(UnaryOp::Sinh, t, "sinh", false); }
-Tensor cosh(const Tensor& t) { return floating_unary<CoshBackward>(UnaryOp::Cosh, t, "cosh", false); }
-Tensor asinh(const Tensor& t) { return floating_unary<AsinhBackward>(UnaryOp::Asinh, t, "asinh", false); }
-Tensor acosh(const Tensor& t) { return floating_unary<AcoshBackward>(UnaryOp::Acosh, t, "acosh", false); }
-Tensor atanh(const Tensor& t) { return floating_unary<AtanhBackward>(UnaryOp::Atanh, t, "atanh", false); }
-Tensor log1p(const Tensor& t) { return floating_unary<Log1pBackward>(UnaryOp::Log1p, t, "log1p", false); }
-Tensor expm1(const Tensor& t) { return floating_unary<Expm1Backward>(UnaryOp::Expm1, t, "expm1", true); }
-Tensor reciprocal(const Tensor& t) {
+Tensor impl_sin(const Tensor& t) { return floating_unary<SinBackward>(UnaryOp::Sin, t, "sin", false); }
+Tensor impl_cos(const Tensor& t) { return floating_unary<CosBackward>(UnaryOp::Cos, t, "cos", false); }
+Tensor impl_tan(const Tensor& t) { return floating_unary<TanBackward>(UnaryOp::Tan, t, "tan", true); }
+Tensor impl_asin(const Tensor& t) { return floating_unary<AsinBackward>(UnaryOp::Asin, t, "asin", false); }
+Tensor impl_acos(const Tensor& t) { return floating_unary<AcosBackward>(UnaryOp::Acos, t, "acos", false); }
+Tensor impl_atan(const Tensor& t) { return floating_unary<AtanBackward>(UnaryOp::Atan, t, "atan", false); }
+Tensor impl_sinh(const Tensor& t) { return floating_unary<SinhBackward>(UnaryOp::Sinh, t, "sinh", false); }
+Tensor impl_cosh(const Tensor& t) { return floating_unary<CoshBackward>(UnaryOp::Cosh, t, "cosh", false); }
+Tensor impl_asinh(const Tensor& t) { return floating_unary<AsinhBackward>(UnaryOp::Asinh, t, "asinh", false); }
+Tensor impl_acosh(const Tensor& t) { return floating_unary<AcoshBackward>(UnaryOp::Acosh, t, "acosh", false); }
+Tensor impl_atanh(const Tensor& t) { return floating_unary<AtanhBackward>(UnaryOp::Atanh, t, "atanh", false); }
+Tensor impl_log1p(const Tensor& t) { return floating_unary<Log1pBackward>(UnaryOp::Log1p, t, "log1p", false); }
+Tensor impl_expm1(const Tensor& t) { return floating_unary<Expm1Backward>(UnaryOp::Expm1, t, "expm1", true); }
+Tensor impl_reciprocal(const Tensor& t) {
   return floating_unary<ReciprocalBackward>(UnaryOp::Reciprocal, t, "reciprocal", true);
 }
 
@@ -414,14 +414,14 @@ Tensor rounding(UnaryOp op, const Tensor& t, const char* name) {
 }
 }  // namespace
 
-Tensor log2(const Tensor& t) { return log_base(UnaryOp::Log2, t, "log2", std::numbers::ln2); }
-Tensor log10(const Tensor& t) { return log_base(UnaryOp::Log10, t, "log10", std::numbers::ln10); }
-Tensor floor(const Tensor& t) { return rounding(UnaryOp::Floor, t, "floor"); }
-Tensor ceil(const Tensor& t) { return rounding(UnaryOp::Ceil, t, "ceil"); }
-Tensor round(const Tensor& t) { return rounding(UnaryOp::Round, t, "round"); }
-Tensor trunc(const Tensor& t) { return rounding(UnaryOp::Trunc, t, "trunc"); }
+Tensor impl_log2(const Tensor& t) { return log_base(UnaryOp::Log2, t, "log2", std::numbers::ln2); }
+Tensor impl_log10(const Tensor& t) { return log_base(UnaryOp::Log10, t, "log10", std::numbers::ln10); }
+Tensor impl_floor(const Tensor& t) { return rounding(UnaryOp::Floor, t, "floor"); }
+Tensor impl_ceil(const Tensor& t) { return rounding(UnaryOp::Ceil, t, "ceil"); }
+Tensor impl_round(const Tensor& t) { return rounding(UnaryOp::Round, t, "round"); }
+Tensor impl_trunc(const Tensor& t) { return rounding(UnaryOp::Trunc, t, "trunc"); }
 
-Tensor frac(const Tensor& t) {
+Tensor impl_frac(const Tensor& t) {
   EMBER_CHECK_TYPE(is_floating(t.dtype()), "frac: expected a floating tensor, got ", t.dtype());
   check_compute_dtype(t.dtype(), "frac");
   Tensor out = detail::unary_forward(UnaryOp::Frac, t, t.dtype());
@@ -429,27 +429,27 @@ Tensor frac(const Tensor& t) {
   return out;
 }
 
-Tensor square(const Tensor& t) { return t.dtype() == kBool ? mul(t.to(kInt64), t.to(kInt64)) : mul(t, t); }
+Tensor impl_square(const Tensor& t) { return t.dtype() == kBool ? mul(t.to(kInt64), t.to(kInt64)) : mul(t, t); }
 
-Tensor isnan(const Tensor& t) {
+Tensor impl_isnan(const Tensor& t) {
   if (!is_floating(t.dtype())) return zeros(t.sizes(), TensorOptions(kBool).device(t.device()));
   NoGradGuard no_grad;
   return ne(t, t);
 }
 
-Tensor isinf(const Tensor& t) {
+Tensor impl_isinf(const Tensor& t) {
   if (!is_floating(t.dtype())) return zeros(t.sizes(), TensorOptions(kBool).device(t.device()));
   NoGradGuard no_grad;
   return eq(abs(t), std::numeric_limits<double>::infinity());
 }
 
-Tensor isfinite(const Tensor& t) {
+Tensor impl_isfinite(const Tensor& t) {
   if (!is_floating(t.dtype())) return ones(t.sizes(), TensorOptions(kBool).device(t.device()));
   NoGradGuard no_grad;
   return logical_and(eq(t, t), ne(abs(t), std::numeric_limits<double>::infinity()));
 }
 
-Tensor abs(const Tensor& t) {
+Tensor impl_abs(const Tensor& t) {
   EMBER_CHECK_TYPE(t.dtype() != kBool, "abs: not supported for bool tensors");
   check_compute_dtype(t.dtype(), "abs");
   Tensor out = detail::unary_forward(UnaryOp::Abs, t, t.dtype());
@@ -457,14 +457,14 @@ Tensor abs(const Tensor& t) {
   return out;
 }
 
-Tensor sign(const Tensor& t) {
+Tensor impl_sign(const Tensor& t) {
   check_compute_dtype(t.dtype(), "sign");
   Tensor out = detail::unary_forward(UnaryOp::Sign, t, t.dtype());
   if (autograd::any_requires_grad(t)) autograd::set_history(out, autograd::make_node<SignBackward>(t));
   return out;
 }
 
-Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
+Tensor impl_clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
   EMBER_CHECK_VALUE(min || max, "clamp: at least one of 'min' and 'max' must be given");
   // The result type of t with its bounds, as in t + bound: bool -> int64, integer -> float32 for
   // a floating bound.
@@ -490,7 +490,7 @@ Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> m
   return out;
 }
 
-Tensor pow(const Tensor& t, Scalar exponent) {
+Tensor impl_pow(const Tensor& t, Scalar exponent) {
   if (autocast::applies("pow", t)) return autocast::run("pow", {t}, [&](const autocast::Cast& cast) { return pow(cast(t), exponent); });
   DType dtype = result_type(t, exponent);
   // NB: as PyTorch, a bool tensor to a bool power stays bool: x ** True is x, x ** False is True.

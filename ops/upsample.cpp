@@ -152,38 +152,39 @@ Tensor upsample(const char* op, const Tensor& input, std::vector<int64_t> output
 
 }  // namespace
 
-Tensor upsample_nearest1d(const Tensor& input, int64_t output_size, std::optional<double> scales) {
+Tensor impl_upsample_nearest1d(const Tensor& input, int64_t output_size, std::optional<double> scales) {
   return upsample("upsample_nearest1d", input, {output_size}, {scales}, Mode::Nearest, false);
 }
 
-Tensor upsample_nearest2d(const Tensor& input, Size2 output_size, std::optional<double> scales_h,
-                          std::optional<double> scales_w) {
+Tensor impl_upsample_nearest2d(const Tensor& input, Size2 output_size, std::optional<double> scales_h,
+                               std::optional<double> scales_w) {
   return upsample("upsample_nearest2d", input, {output_size.h, output_size.w}, {scales_h, scales_w}, Mode::Nearest,
                   false);
 }
 
-Tensor upsample_nearest_exact1d(const Tensor& input, int64_t output_size, std::optional<double> scales) {
+Tensor impl_upsample_nearest_exact1d(const Tensor& input, int64_t output_size, std::optional<double> scales) {
   return upsample("upsample_nearest_exact1d", input, {output_size}, {scales}, Mode::NearestExact, false);
 }
 
-Tensor upsample_nearest_exact2d(const Tensor& input, Size2 output_size, std::optional<double> scales_h,
-                                std::optional<double> scales_w) {
+Tensor impl_upsample_nearest_exact2d(const Tensor& input, Size2 output_size, std::optional<double> scales_h,
+                                     std::optional<double> scales_w) {
   return upsample("upsample_nearest_exact2d", input, {output_size.h, output_size.w}, {scales_h, scales_w},
                   Mode::NearestExact, false);
 }
 
-Tensor upsample_linear1d(const Tensor& input, int64_t output_size, bool align_corners, std::optional<double> scales) {
+Tensor impl_upsample_linear1d(const Tensor& input, int64_t output_size, bool align_corners,
+                              std::optional<double> scales) {
   return upsample("upsample_linear1d", input, {output_size}, {scales}, Mode::Linear, align_corners);
 }
 
-Tensor upsample_bilinear2d(const Tensor& input, Size2 output_size, bool align_corners, std::optional<double> scales_h,
-                           std::optional<double> scales_w) {
+Tensor impl_upsample_bilinear2d(const Tensor& input, Size2 output_size, bool align_corners,
+                                std::optional<double> scales_h, std::optional<double> scales_w) {
   return upsample("upsample_bilinear2d", input, {output_size.h, output_size.w}, {scales_h, scales_w}, Mode::Linear,
                   align_corners);
 }
 
-Tensor upsample_bicubic2d(const Tensor& input, Size2 output_size, bool align_corners, std::optional<double> scales_h,
-                          std::optional<double> scales_w) {
+Tensor impl_upsample_bicubic2d(const Tensor& input, Size2 output_size, bool align_corners,
+                               std::optional<double> scales_h, std::optional<double> scales_w) {
   return upsample("upsample_bicubic2d", input, {output_size.h, output_size.w}, {scales_h, scales_w}, Mode::Cubic,
                   align_corners);
 }

@@ -125,7 +125,7 @@ Tensor record_view(const Tensor& in, Tensor out, const std::shared_ptr<autograd:
 
 }  // namespace
 
-Tensor view(const Tensor& t, IntArrayRef shape) {
+Tensor impl_view(const Tensor& t, IntArrayRef shape) {
   DimVector target = infer_shape(shape, t.numel(), "view");
   auto strides = view_strides(t.sizes(), t.strides(), target);
   EMBER_CHECK_VALUE(strides.has_value(), "view: size ", IntArrayRef(target),
@@ -140,13 +140,13 @@ Tensor view(const Tensor& t, IntArrayRef shape) {
   return record_view(t, out);
 }
 
-Tensor reshape(const Tensor& t, IntArrayRef shape) {
+Tensor impl_reshape(const Tensor& t, IntArrayRef shape) {
   DimVector target = infer_shape(shape, t.numel(), "reshape");
   if (view_strides(t.sizes(), t.strides(), target)) return view(t, target);
   return view(contiguous(t), target);
 }
 
-Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+Tensor impl_flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
   if (t.dim() == 0) return reshape(t, {1});
   int64_t s = wrap_dim(start_dim, t.dim(), "flatten"), e = wrap_dim(end_dim, t.dim(), "flatten");
   EMBER_CHECK_VALUE(s <= e, "flatten: start_dim ", start_dim, " comes after end_dim ", end_dim);
@@ -159,7 +159,7 @@ Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
   return reshape(t, shape);
 }
 
-Tensor permute(const Tensor& t, IntArrayRef dims) {
+Tensor impl_permute(const Tensor& t, IntArrayRef dims) {
   int64_t n = t.dim();
   EMBER_CHECK_VALUE(static_cast<int64_t>(dims.size()) == n, "permute: ", dims.size(),
                     " dims given for a tensor with ", n, " dims");
@@ -182,7 +182,7 @@ Tensor permute(const Tensor& t, IntArrayRef dims) {
   return record_view(t, out);
 }
 
-Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
+Tensor impl_transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
   int64_t n = t.dim();
   int64_t a = wrap_dim(dim0, n, "transpose"), b = wrap_dim(dim1, n, "transpose");
   if (n == 0) return view(t, {});
@@ -192,7 +192,7 @@ Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
   return permute(t, dims);
 }
 
-Tensor contiguous(const Tensor& t) {
+Tensor impl_contiguous(const Tensor& t) {
   if (t.is_contiguous()) return t;
   Tensor out = copy_as(t, t.dtype(), t.device());
   if (autograd::any_requires_grad(t)) {
@@ -203,7 +203,7 @@ Tensor contiguous(const Tensor& t) {
   return out;
 }
 
-Tensor squeeze(const Tensor& t, std::optional<int64_t> dim) {
+Tensor impl_squeeze(const Tensor& t, std::optional<int64_t> dim) {
   if (!dim) {
     DimVector shape;
     for (int64_t s : t.sizes())
@@ -218,7 +218,7 @@ Tensor squeeze(const Tensor& t, std::optional<int64_t> dim) {
   return view(t, shape);
 }
 
-Tensor squeeze_dims(const Tensor& t, IntArrayRef dims) {
+Tensor impl_squeeze_dims(const Tensor& t, IntArrayRef dims) {
   std::vector<bool> named(static_cast<size_t>(std::max<int64_t>(t.dim(), 1)), false);
   for (int64_t dim : dims) {
     const int64_t d = wrap_dim(dim, t.dim(), "squeeze");
@@ -231,14 +231,14 @@ Tensor squeeze_dims(const Tensor& t, IntArrayRef dims) {
   return view(t, shape);
 }
 
-Tensor unsqueeze(const Tensor& t, int64_t dim) {
+Tensor impl_unsqueeze(const Tensor& t, int64_t dim) {
   int64_t d = wrap_dim(dim, t.dim() + 1, "unsqueeze");
   DimVector shape = t.sizes().vec();
   shape.insert(shape.begin() + d, 1);
   return view(t, shape);
 }
 
-Tensor expand(const Tensor& t, IntArrayRef shape) {
+Tensor impl_expand(const Tensor& t, IntArrayRef shape) {
   Tensor out = expand_data(t, shape);
   if (autograd::any_requires_grad(t)) {
     auto node = autograd::make_node<ExpandBackward>(t);
@@ -248,8 +248,8 @@ Tensor expand(const Tensor& t, IntArrayRef shape) {
   return record_view(t, out);
 }
 
-Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-             int64_t step) {
+Tensor impl_slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                  int64_t step) {
   EMBER_CHECK_VALUE(step > 0, "slice: step must be positive, got ", step);
   EMBER_CHECK_INDEX(t.dim() > 0, "slice: cannot slice a 0-d tensor");
   int64_t d = wrap_dim(dim, t.dim(), "slice");
@@ -277,7 +277,7 @@ Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::op
   return record_view(t, out);
 }
 
-Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+Tensor impl_narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   int64_t d = wrap_dim(dim, t.dim(), "narrow");
   int64_t size = t.size(d);
   if (start < 0) start += size;
@@ -286,7 +286,7 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   return slice(t, d, start, start + length, 1);
 }
 
-Tensor select(const Tensor& t, int64_t dim, int64_t index) {
+Tensor impl_select(const Tensor& t, int64_t dim, int64_t index) {
   EMBER_CHECK_INDEX(t.dim() > 0, "select: cannot select from a 0-d tensor");
   int64_t d = wrap_dim(dim, t.dim(), "select");
   int64_t size = t.size(d);
@@ -307,11 +307,11 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
   return record_view(t, out);
 }
 
-Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.sizes()); }
+Tensor impl_view_as(const Tensor& t, const Tensor& other) { return view(t, other.sizes()); }
 
 // Complex numbers are (real, imaginary) pairs of their real dtype, so both views only rescale the
 // layout: sizes gain or lose a trailing 2, strides and the offset double or halve.
-Tensor view_as_real(const Tensor& t) {
+Tensor impl_view_as_real(const Tensor& t) {
   EMBER_CHECK_TYPE(is_complex(t.dtype()), "view_as_real: expected a complex tensor, got ", t.dtype());
   DimVector sizes = t.sizes().vec(), strides;
   for (int64_t s : t.strides()) strides.push_back(2 * s);
@@ -321,7 +321,7 @@ Tensor view_as_real(const Tensor& t) {
                                     2 * t.storage_offset()));
 }
 
-Tensor view_as_complex(const Tensor& t) {
+Tensor impl_view_as_complex(const Tensor& t) {
   if (autocast::applies("view_as_complex", t))
     return autocast::run("view_as_complex", {t}, [&](const autocast::Cast& cast) { return view_as_complex(cast(t)); });
   const std::optional<DType> complex = complex_dtype(t.dtype());
@@ -344,25 +344,25 @@ Tensor view_as_complex(const Tensor& t) {
   return record_view(t, make_tensor(t.storage(), *complex, sizes, strides, t.storage_offset() / 2));
 }
 
-Tensor real(const Tensor& t) { return is_complex(t.dtype()) ? select(view_as_real(t), -1, 0) : t; }
+Tensor impl_real(const Tensor& t) { return is_complex(t.dtype()) ? select(view_as_real(t), -1, 0) : t; }
 
-Tensor imag(const Tensor& t) {
+Tensor impl_imag(const Tensor& t) {
   EMBER_CHECK_TYPE(is_complex(t.dtype()), "imag: only complex tensors have imaginary parts, got ",
                    t.dtype());
   return select(view_as_real(t), -1, 1);
 }
-Tensor reshape_as(const Tensor& t, const Tensor& other) { return reshape(t, other.sizes()); }
-Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
-Tensor broadcast_to(const Tensor& t, IntArrayRef size) { return expand(t, size); }
-Tensor swapaxes(const Tensor& t, int64_t axis0, int64_t axis1) { return transpose(t, axis0, axis1); }
+Tensor impl_reshape_as(const Tensor& t, const Tensor& other) { return reshape(t, other.sizes()); }
+Tensor impl_expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
+Tensor impl_broadcast_to(const Tensor& t, IntArrayRef size) { return expand(t, size); }
+Tensor impl_swapaxes(const Tensor& t, int64_t axis0, int64_t axis1) { return transpose(t, axis0, axis1); }
 
-Tensor t(const Tensor& self) {
+Tensor impl_t(const Tensor& self) {
   EMBER_CHECK_VALUE(self.dim() <= 2, "t: expects a tensor with at most 2 dims, got ", self.dim(),
                     "; use transpose() or permute()");
   return self.dim() < 2 ? view(self, self.sizes()) : transpose(self, 0, 1);
 }
 
-std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
+std::vector<Tensor> impl_unbind(const Tensor& t, int64_t dim) {
   int64_t d = wrap_dim(dim, t.dim(), "unbind");
   std::vector<Tensor> out;
   out.reserve(static_cast<size_t>(t.size(d)));

@@ -140,7 +140,8 @@ const bool registered = [] {
 
 }  // namespace
 
-Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
+Tensor impl_as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                       std::optional<int64_t> storage_offset) {
   EMBER_CHECK_VALUE(size.size() == stride.size(), "as_strided: mismatch in length of strides and shape: ", size,
                     " and ", stride);
   for (size_t d = 0; d < size.size(); ++d) {

@@ -149,6 +149,7 @@ void bind_optim(py::module_& m);       // ember._C.optim: optimizers, clipping, 
 void bind_swa_utils(py::module_& optim);  // AveragedModel, SWALR, update_bn (swa_utils.cpp)
 void bind_grad_scaler(py::module_& optim);  // GradScaler with torch.amp's API (grad_scaler.cpp)
 void bind_io(py::module_& m);          // ember._C.io: save/load of containers, CheckpointManager
+void bind_jit(py::module_& m);         // ember._C.jit: tracing, TracedModule, program files (jit.cpp)
 void bind_data(py::module_& m);        // ember._C.data: read_idx, FashionMNIST, DataLoader
 void bind_distributed(py::module_& m);  // ember._C.distributed: stores, process groups, DDP reducer, launcher
 

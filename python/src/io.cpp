@@ -2,12 +2,11 @@
 // stay ints), save/load/load_tensor, CheckpointManager, whole-module files, and ember::warn routed
 // to Python's warnings module. save and load release the GIL while the file is written or read;
 // the conversions around them run with it.
-#include "bindings.h"
-
 #include <pybind11/stl.h>
 
 #include <string>
 
+#include "bindings.h"
 #include "ember/core/warning.h"
 #include "ember/io/architecture.h"
 #include "ember/io/checkpoint_manager.h"
@@ -16,6 +15,7 @@
 #include "ember/io/optim_io.h"
 #include "ember/io/serialize.h"
 #include "ember/io/value.h"
+#include "ember/jit/program_file.h"
 #include "ember/nn/module.h"
 #include "ember/optim/optim.h"
 
@@ -74,6 +74,8 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   }
   // Objects with state: saved as their state trees (load gives back the trees, which each
   // object's load_state_dict takes).
+  // A traced module is saved whole (program and state): ember.load gives the module back.
+  if (py::isinstance<jit::TracedModule>(obj)) return jit::to_value(obj.cast<const jit::TracedModule&>());
   if (py::isinstance<nn::Module>(obj)) return io::to_value(obj.cast<const nn::Module&>());
   // NB: an optimizer's Python state_dict() holds what its C++ half does and more (the state of
   // one written in Python, "keyed_by").
@@ -113,6 +115,7 @@ py::object value_to_py(const io::Value& v) {
       return out;
     }
     case T::Dict: {
+      if (jit::holds_program(v)) return py::cast(jit::from_value(v, "ember.load"));
       py::dict out;
       const auto& keys = v.keys();
       for (size_t i = 0; i < keys.size(); ++i) {

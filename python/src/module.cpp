@@ -44,6 +44,7 @@ PYBIND11_MODULE(_C, m) {
   bind_functional(m);
   bind_optim(m);
   bind_io(m);
+  bind_jit(m);
   bind_data(m);
   bind_distributed(m);
 }

@@ -44,7 +44,7 @@ struct CubeBackward : SavedOneBackward {
   }
 };
 }  // namespace
-Tensor cube(const Tensor& t) { return floating_unary<CubeBackward>(UnaryOp::Cube, t, "cube", false); }
+Tensor impl_cube(const Tensor& t) { return floating_unary<CubeBackward>(UnaryOp::Cube, t, "cube", false); }
 }  // namespace ember
 CPP
 kernel=$work/src/core/cpu/unary_kernel.cpp  # unedited: it runs the math below for an op code it has no case for
@@ -69,6 +69,9 @@ expect() {  # expect FILE TEXT: the generated FILE holds TEXT
   echo "ok: $1 has $2"
 }
 expect include/ember/ops/functions.h 'Tensor cube(const Tensor& self);'
+expect include/ember/ops/functions.h 'Tensor impl_cube(const Tensor& self);'
+expect ops/traced_ops.cpp 'return impl_cube(self);'
+expect jit/table_ops.cpp 'add({"cube"'
 expect include/ember/core/tensor_methods.inc 'Tensor cube() const;'
 expect include/ember/core/kernels/op_codes.h 'case UnaryOp::Cube: return "cube";'
 expect ops/tensor_methods.cpp 'Tensor Tensor::cube() const {'

@@ -232,3 +232,22 @@ def test_an_inplace_method_is_the_op_written_into_self():
     out = base.mul(1.0).lerp_(w, 0.5)
     out.sum().backward()
     assert ember.equal(w.grad, ember.tensor([0.5, 0.5]))
+
+
+def test_every_op_records_when_traced_and_a_program_can_replay_it(tmp_path):
+    out = codegen.outputs(load_table(tmp_path, '''
+        [[op]]
+        sig = "h(Tensor self, int[] dims, *, ScalarType? dtype=None) -> Tensor"
+        inplace = true
+    '''))
+    traced = out["ops/traced_ops.cpp"]
+    assert 'tracing::record<Tensor>("h", [&] { return impl_h(self, dims, dtype); },' in traced
+    assert "{tracing::arg(self), tracing::arg(dims), tracing::arg(dtype)}" in traced
+    assert ("Tensor impl_h(const Tensor& self, IntArrayRef dims, std::optional<DType> dtype = std::nullopt);"
+            in out["include/ember/ops/functions.h"])
+    table = out["jit/table_ops.cpp"]
+    assert 'add({"h", {{"self", "Tensor"}, {"dims", "int[]"}, {"dtype", "ScalarType?"}}, {"Tensor"},' in table
+    assert "ember::h(tensor(a[0]), ints(a[1]), opt_dtype(a[2]))" in table
+    assert "tensor(a[0]).h_(ints(a[1]), opt_dtype(a[2]));" in table
+    assert ('tracing::record<Tensor>("h", run, {tracing::arg(*this), tracing::arg(dims), tracing::arg(dtype)}, true);'
+            in out["ops/tensor_methods.cpp"])

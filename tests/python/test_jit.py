@@ -1,0 +1,186 @@
+"""ember.jit from Python: a model class defined here is traced, trains as the eager model trains (bit
+for bit), saves, and loads in a process where its class does not exist; its frozen parameter,
+non-persistent buffer and tied pair keep their attributes; data-dependent branches warn at their
+line; an unregistered tensor that requires grad is refused."""
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+import ember
+import ember.nn as nn
+import ember.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(4 * 4 * 4, 10)
+        self.register_buffer("offset", ember.full((4,), 0.1), persistent=False)
+        self.gain = nn.Parameter(ember.ones(10), requires_grad=False)
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.conv(x)))
+        h = F.max_pool2d(h, 2) + self.offset.view(1, 4, 1, 1)
+        h = self.drop(h.flatten(1))
+        return self.fc(h) * self.gain
+
+
+class TiedLM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(11, 6)
+        self.proj = nn.Linear(6, 6)
+        self.out = nn.Linear(6, 11, bias=False)
+        self.out.weight = self.emb.weight
+
+    def forward(self, tokens):
+        h = ember.tanh(self.proj(self.emb(tokens)))
+        return self.out(h).view(-1, 11)
+
+
+def make(cls, seed):
+    ember.manual_seed(seed)
+    return cls()
+
+
+def train(model, x, y, steps):
+    opt = ember.optim.AdamW(model.parameters(), lr=1e-2)
+    for _ in range(steps):
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+
+
+def same_parameters(a, b):
+    pa, pb = dict(a.named_parameters()), dict(b.named_parameters())
+    assert list(pa) == list(pb)
+    return all(ember.equal(pa[k], pb[k]) for k in pa)
+
+
+def test_a_traced_model_trains_as_the_eager_model_bit_for_bit():
+    eager, source = make(Net, 1), make(Net, 1)
+    x = ember.randn(8, 1, 8, 8)
+    y = ember.randint(0, 10, (8,))
+    before = ember.get_rng_state()
+    traced = ember.jit.trace(source, x)  # one forward in training mode, as a call would make
+    after = ember.get_rng_state()
+    ember.set_rng_state(before)
+    eager(x)
+    assert ember.equal(ember.get_rng_state(), after)
+    assert isinstance(traced, ember.nn.Module)
+    state = ember.get_rng_state()
+    train(eager, x, y, 10)
+    ember.set_rng_state(state)
+    train(traced, x, y, 10)
+    assert same_parameters(eager, traced)
+    assert ember.equal(dict(eager.named_buffers())["bn.running_mean"], dict(traced.named_buffers())["bn.running_mean"])
+    eager.eval()
+    traced.eval()
+    assert ember.equal(eager(x), traced(x))
+
+
+def test_the_program_loads_where_the_class_does_not_exist(tmp_path):
+    model = make(Net, 2)
+    x = ember.randn(4, 1, 8, 8)
+    traced = ember.jit.trace(model, x)
+    traced.save(tmp_path / "net.ember")
+    model.eval()
+    ember.save({"x": x, "y": model(x), "state": model.state_dict()}, tmp_path / "io.ember")
+    script = textwrap.dedent(f"""
+        import ember
+        m = ember.jit.load({str(tmp_path / "net.ember")!r})
+        ref = ember.load({str(tmp_path / "io.ember")!r})
+        m.eval()
+        assert ember.equal(m(ref["x"]), ref["y"]), "outputs differ"
+        assert list(m.state_dict()) == list(ref["state"]), list(m.state_dict())
+        assert not m.gain.requires_grad
+        assert "offset" not in m.state_dict() and "offset" in dict(m.named_buffers())
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_a_tie_stays_one_tensor_and_loads_back_into_the_class_by_name(tmp_path):
+    model = make(TiedLM, 3)
+    tokens = ember.randint(0, 11, (2, 5))
+    ember.jit.save(ember.jit.trace(model, tokens), tmp_path / "lm.ember")
+    loaded = ember.jit.load(tmp_path / "lm.ember")
+    assert loaded.out.weight is loaded.emb.weight
+    train(loaded, tokens, tokens.flatten(), 3)
+    fresh = make(TiedLM, 99)
+    fresh.load_state_dict(loaded.state_dict())
+    assert same_parameters(fresh, loaded)
+    assert ember.equal(fresh(tokens), loaded(tokens))
+
+
+def test_a_data_dependent_branch_warns_at_its_line():
+    class Branchy(nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:  # the line the warning names
+                return x * 2
+            return x
+
+    with pytest.warns(UserWarning, match="jit.trace") as caught:
+        ember.jit.trace(Branchy(), ember.ones(3), check_trace=False)
+    assert any(w.filename == __file__ for w in caught)
+
+
+def test_an_unregistered_tensor_that_requires_grad_is_refused():
+    class Loose(nn.Module):
+        def __init__(self):
+            super().__init__()
+            object.__setattr__(self, "w", ember.randn(3, requires_grad=True))
+
+        def forward(self, x):
+            return x * self.w
+
+    with pytest.raises(ValueError, match="register"):
+        ember.jit.trace(Loose(), ember.ones(3))
+
+
+def test_tracing_a_function_and_is_tracing():
+    seen = []
+
+    def f(a, b):
+        seen.append(ember.jit.is_tracing())
+        return a * b + 1, {"sum": (a + b).sum()}
+
+    traced = ember.jit.trace(f, (ember.ones(2), ember.full((2,), 3.0)))
+    out, extra = traced(ember.full((2,), 2.0), ember.ones(2))
+    assert ember.equal(out, ember.full((2,), 3.0))
+    assert extra["sum"].item() == 6.0
+    assert True in seen and not ember.jit.is_tracing()
+
+
+def test_save_refuses_an_untraced_module(tmp_path):
+    with pytest.raises(TypeError, match="ember.jit.trace"):
+        ember.jit.save(Net(), tmp_path / "x.ember")
+
+
+def test_ember_save_of_a_traced_module_loads_the_module(tmp_path):
+    model = make(Net, 4)
+    x = ember.randn(2, 1, 8, 8)
+    traced = ember.jit.trace(model, x)
+    ember.save({"model": traced, "epoch": 3}, tmp_path / "ckpt.ember")
+    back = ember.load(tmp_path / "ckpt.ember")
+    assert back["epoch"] == 3 and isinstance(back["model"], ember.jit.TracedModule)
+    model.eval()
+    back["model"].eval()
+    assert ember.equal(back["model"](x), model(x))
+
+
+def test_the_program_prints_its_ops():
+    traced = ember.jit.trace(make(Net, 5), ember.randn(2, 1, 8, 8))
+    code = traced.code
+    assert "conv2d" in code and "nn.linear" in code and "batch_norm" in code
+    traced.eval()
+    assert "dropout" in traced.code
