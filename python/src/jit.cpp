@@ -13,18 +13,31 @@ namespace ember::python {
 
 namespace {
 
+// The tensors of a program's inputs in order: a tensor, or tuples and lists of them to any depth
+// (an LSTM's (input, (h, c))), as torch.jit.trace takes them.
+void flatten(const py::handle& inputs, const char* what, std::vector<Tensor>& out) {
+  if (py::isinstance<Tensor>(inputs)) {
+    out.push_back(inputs.cast<Tensor>());
+    return;
+  }
+  EMBER_CHECK_TYPE(py::isinstance<py::tuple>(inputs) || py::isinstance<py::list>(inputs), what,
+                   ": a program's inputs are tensors, or tuples and lists of them; got a ",
+                   std::string(py::str(py::type::of(inputs).attr("__name__"))));
+  for (py::handle h : inputs) flatten(h, what, out);
+}
+
 std::vector<Tensor> tensors_of(const py::handle& inputs, const char* what) {
   std::vector<Tensor> out;
-  if (py::isinstance<Tensor>(inputs)) return {inputs.cast<Tensor>()};
-  EMBER_CHECK_TYPE(py::isinstance<py::tuple>(inputs) || py::isinstance<py::list>(inputs), what,
-                   ": expected a tensor or a tuple of tensors, got ",
-                   std::string(py::str(py::type::of(inputs).attr("__name__"))));
-  for (py::handle h : inputs) {
-    EMBER_CHECK_TYPE(py::isinstance<Tensor>(h), what, ": a program's inputs are tensors, got a ",
-                     std::string(py::str(py::type::of(h).attr("__name__"))));
-    out.push_back(h.cast<Tensor>());
-  }
+  flatten(inputs, what, out);
   return out;
+}
+
+// `shape` (the example's nesting) with its tensors replaced by `flat`'s, in order.
+py::object unflatten(const py::handle& shape, const std::vector<Tensor>& flat, size_t& next) {
+  if (py::isinstance<Tensor>(shape)) return py::cast(flat[next++]);
+  py::list items;
+  for (py::handle h : shape) items.append(unflatten(h, flat, next));
+  return py::isinstance<py::tuple>(shape) ? py::object(py::tuple(items)) : py::object(items);
 }
 
 std::string path_of(const py::object& f) {
@@ -59,9 +72,11 @@ buffers keep the names of the module traced, and train()/eval() choose the progr
       [](const py::object& module, const py::object& example_inputs, bool check, double tolerance) {
         std::shared_ptr<nn::Module> held = hold_module(module);
         const std::vector<Tensor> inputs = tensors_of(example_inputs, "jit.trace");
-        jit::Forward forward = [&module](const std::vector<Tensor>& in) {
-          py::tuple args(in.size());
-          for (size_t i = 0; i < in.size(); ++i) args[i] = py::cast(in[i]);
+        const py::tuple shape =
+            py::isinstance<Tensor>(example_inputs) ? py::make_tuple(example_inputs) : py::tuple(example_inputs);
+        jit::Forward forward = [&module, &shape](const std::vector<Tensor>& in) {
+          size_t next = 0;
+          py::tuple args = unflatten(shape, in, next).cast<py::tuple>();
           return py_to_value(module(*args));
         };
         return jit::trace(*held, inputs, forward, {.check = check, .check_tolerance = tolerance});

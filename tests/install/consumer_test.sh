@@ -13,11 +13,11 @@ LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "$work/build/consumer"
 # A model defined in Python, traced, trains on in the installed package's C++ (program_trainer) and
 # loads back into its class: with the Python environment of `make test` (.venv), where there is one.
 python=${EMBER_PYTHON:-$source_dir/../../.venv/bin/python}
-if [[ -x $python ]]; then
+if [[ -x $python ]] && "$python" -c "import ember" 2>/dev/null; then
   printf '#!/bin/sh\nLD_LIBRARY_PATH="%s:${LD_LIBRARY_PATH:-}" exec "%s" "$@"\n' "$work/prefix/lib" \
     "$work/build/program_trainer" >"$work/program_trainer.sh"
   chmod +x "$work/program_trainer.sh"
   "$python" "$source_dir/../jit/programs/python_to_cpp.py" "$work/program_trainer.sh" "$work/jit"
 else
-  echo "consumer_test: no Python environment at $python; the traced-program round trip is skipped"
+  echo "consumer_test: no Python environment with ember at $python (make python installs it); the traced-program round trip is skipped"
 fi

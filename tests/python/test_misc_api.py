@@ -314,14 +314,15 @@ def test_anomaly_detection_flag_as_call_context_manager_and_decorator():
     assert seen == (True, False) and not ember.is_anomaly_enabled()
 
 
-def test_jit_returns_its_argument_and_refuses_to_save():
+def test_jit_script_returns_its_argument_and_trace_a_program(tmp_path):
     model = nn.Linear(2, 2)
-    assert ember.jit.script(model) is model and ember.jit.trace(model, ember.randn(1, 2)) is model
-    assert not ember.jit.is_scripting()
-    with pytest.raises(NotImplementedError, match="ember.save"):
-        ember.jit.save(model, "m.pt")
-    with pytest.raises(NotImplementedError, match="ember.save"):
-        ember.jit.load("m.pt")
+    assert ember.jit.script(model) is model and not ember.jit.is_scripting()
+    traced = ember.jit.trace(model, ember.randn(1, 2))
+    assert isinstance(traced, ember.jit.TracedModule) and traced.weight is model.weight
+    with pytest.raises(TypeError, match="ember.jit.trace"):
+        ember.jit.save(model, tmp_path / "m.pt")
+    with pytest.raises(Exception, match="m.pt"):
+        ember.jit.load(tmp_path / "m.pt")
 
 
 def test_cuda_amp_spellings_are_ember_amps():

@@ -211,7 +211,7 @@ class Module:
         """
     def register_full_backward_hook(self, hook: collections.abc.Callable, prepend: bool = False) -> RemovableHandle:
         """
-        hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients with respect to the module's inputs are computed (see ember/nn/hooks.py for the limits).
+        hook(module, grad_input, grad_output) -> None or a new grad_input, when the gradients with respect to the module's inputs are computed (see python/src/module_call.cpp for the limits).
         """
     def register_full_backward_pre_hook(self, hook: collections.abc.Callable, prepend: bool = False) -> None:
         ...
