@@ -299,6 +299,17 @@ Program Program::from_value(const io::Value& doc, const std::string& where) {
   std::vector<int64_t> ids;
   output_ids(r, *outputs, ids);
   p.outputs_ = *outputs;
+  if (const io::Value* types = doc.find("types")) {
+    r.set_context("program: types: ");
+    if (!types->is_list() || static_cast<int64_t>(types->size()) != n)
+      r.fail("expected a list of ", n, " [dtype, shape] pairs");
+    for (const io::Value& t : types->items()) {
+      if (!t.is_list() || t.size() != 2 || !t[0].is_string() || !dtype_from_name(t[0].as_string()))
+        r.fail("an entry is not [dtype, shape]");
+      int_list(r, t[1], "shape");
+    }
+    p.types_ = *types;
+  }
   if (const io::Value* batch = doc.find("batch")) {
     r.set_context("program: batch: ");
     const int64_t input = r.field(*batch, "input", io::Value::Type::Int).as_int();
@@ -327,6 +338,7 @@ io::Value Program::to_value() const {
                                    {"nodes", io::Value::list(std::move(nodes))},
                                    {"outputs", outputs_}});
   if (batch_) doc.set("batch", batch_doc_);
+  if (!types_.is_none()) doc.set("types", types_);
   return doc;
 }
 
@@ -405,6 +417,12 @@ std::string Program::str() const {
   return os.str();
 }
 
+int64_t ProgramBuilder::new_value(const Tensor& t) {
+  std::vector<io::Value> sizes(t.sizes().begin(), t.sizes().end());
+  types_.push_back(io::Value::list({std::string(dtype_name(t.dtype())), io::Value::list(std::move(sizes))}));
+  return num_values_++;
+}
+
 io::Value ProgramBuilder::document(io::Value outputs) const {
   std::vector<io::Value> inputs(inputs_.begin(), inputs_.end());
   std::vector<io::Value::Item> state, constants;
@@ -416,7 +434,8 @@ io::Value ProgramBuilder::document(io::Value outputs) const {
                           {"state", io::Value::dict(std::move(state))},
                           {"constants", io::Value::dict(std::move(constants))},
                           {"nodes", io::Value::list(nodes_)},
-                          {"outputs", std::move(outputs)}});
+                          {"outputs", std::move(outputs)},
+                          {"types", io::Value::list(types_)}});
 }
 
 Program ProgramBuilder::finish(io::Value outputs, const std::string& where) const {

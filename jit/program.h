@@ -9,7 +9,8 @@
 //    "nodes": [{"op": "nn.linear", "args": [0, 1, 2], "outputs": [4]},
 //              {"op": "relu", "args": [4], "outputs": [5], "inplace": true}, ...],
 //    "outputs": 8,                        (or a tuple, list or dict of value ids, None allowed)
-//    "batch": {"input": 0, "size": 6, "follows": true}}
+//    "batch": {"input": 0, "size": 6, "follows": true},
+//    "types": [["float32", [6, 4]], ...]}      each value's dtype and shape as traced (for exporters)
 //
 // "batch" (absent when the inputs share no first dim): the traced batch size, and whether the
 // program follows another one. A node's "sizes" lists the int arguments computed from the batch B
@@ -82,6 +83,7 @@ class Program {
   std::optional<std::pair<size_t, int64_t>> batch_;  // (input, traced size)
   bool follows_batch_ = false;
   io::Value batch_doc_;
+  io::Value types_;  // per value [dtype, shape] as traced (None when the document has none)
 };
 
 namespace detail {
@@ -92,7 +94,8 @@ io::Value constant_document(const tracing::Arg& a);
 /// Builds a program's document while a forward is traced (jit/tracer.cpp), then validates it.
 class ProgramBuilder {
  public:
-  int64_t new_value() { return num_values_++; }
+  /// A new value id for `t`, whose dtype and shape the document records ("types").
+  int64_t new_value(const Tensor& t);
   void add_input(int64_t id) { inputs_.push_back(id); }
   void add_state(std::string name, int64_t id) { state_.emplace_back(std::move(name), id); }
   void add_constant(int64_t id, Tensor t) { constants_.emplace_back(id, std::move(t)); }
@@ -107,6 +110,7 @@ class ProgramBuilder {
   std::vector<std::pair<std::string, int64_t>> state_;
   std::vector<std::pair<int64_t, Tensor>> constants_;
   std::vector<io::Value> nodes_;
+  std::vector<io::Value> types_;
 };
 
 }  // namespace ember::jit

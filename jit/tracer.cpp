@@ -111,7 +111,7 @@ class Tracer final : public tracing::Recorder {
 
  private:
   int64_t bind(const Tensor& t) {
-    const int64_t id = b_.new_value();
+    const int64_t id = b_.new_value(t);
     ids_[t.impl_ptr().get()] = id;
     kept_.push_back(t);  // NB: held, so that no later tensor reuses the address
     return id;
@@ -131,7 +131,7 @@ class Tracer final : public tracing::Recorder {
               "register it (register_parameter, or an nn.Parameter attribute) so that it is saved and trained";
       throw ValueError(os.str());
     }
-    const int64_t id = b_.new_value();
+    const int64_t id = b_.new_value(t);
     Tensor copy;
     {
       autograd::NoGradGuard no_grad;

@@ -94,7 +94,7 @@ from .amp import (autocast_decrement_nesting, autocast_increment_nesting, clear_
                   set_autocast_enabled)
 from .autograd import inference_mode  # noqa: E402,F401
 from .random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: E402,F401
-from . import jit, testing  # noqa: E402,F401  (jit: script/trace return their argument; testing.assert_close)
+from . import jit, onnx, testing  # noqa: E402,F401  (jit: trace into programs; onnx.export; testing.assert_close)
 from . import return_types  # noqa: E402,F401  (the named tuples ops return)
 from ._deterministic import *  # noqa: E402,F401,F403  (use_deterministic_algorithms: a recorded flag)
 from .autograd.anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: E402,F401

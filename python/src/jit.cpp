@@ -60,6 +60,10 @@ buffers keep the names of the module traced, and train()/eval() choose the progr
       .def_property_readonly(
           "code", [](const jit::TracedModule& self) { return self.program(self.is_training()).str(); },
           "The current mode's program, one op per line.")
+      .def(
+          "_program",
+          [](const jit::TracedModule& self, bool training) { return value_to_py(self.program(training).to_value()); },
+          py::arg("training"), "The program traced in that mode as its document (io/FORMAT.md, section 8).")
       .def_property_readonly(
           "graph", [](const jit::TracedModule& self) { return self.program(self.is_training()).str(); },
           "The same as code.")
