@@ -196,22 +196,49 @@ nn::LoadResult load_into(nn::Module& module, const char* path, bool strict, cons
   return load_into(module, std::string(path), strict, key_map);
 }
 
-void save(const nn::Module& module, const std::string& path, const SaveOptions& options) {
-  save(Value::dict({{"architecture", architecture(module)}, {"state", to_value(module)}}), path, options);
+Value module_value(const nn::Module& module) {
+  return Value::dict({{"architecture", architecture(module)}, {"state", to_value(module)}});
 }
 
-std::shared_ptr<nn::Module> load_module(const std::string& path) {
-  Value root = load(path);
-  EMBER_CHECK_VALUE(is_module_file(root), "io::load_module: '", path,
-                    "' holds no module architecture (it was not written by io::save(module, path)); build "
+bool is_module_value(const Value& v) {
+  if (!is_module_file(v)) return false;
+  const Value& arch = v.at("architecture");
+  return arch.is_dict() && arch.contains("type");
+}
+
+namespace {
+bool all_registered(const Value& node) {
+  const Value* type = node.find("type");
+  if (type == nullptr || !type->is_string() || !has_module_type(type->as_string())) return false;
+  const Value* children = node.find("children");
+  if (children == nullptr || !children->is_dict()) return true;
+  for (const Value& child : children->items())
+    if (!all_registered(child)) return false;
+  return true;
+}
+}  // namespace
+
+bool can_rebuild(const nn::Module& module) { return all_registered(architecture(module)); }
+
+std::shared_ptr<nn::Module> module_from_value(const Value& v, const std::string& where) {
+  EMBER_CHECK_VALUE(is_module_file(v), where,
+                    " holds no module architecture (it was not written by io::save(module, path)); build "
                     "the module in code and load its state with io::load_into");
-  return with_context("io::load_module: '" + path + "': ", [&] {
-    std::shared_ptr<nn::Module> module = from_architecture(root.at("architecture"));
-    const Value& state = root.at("state");
+  return with_context(where + ": ", [&] {
+    std::shared_ptr<nn::Module> module = from_architecture(v.at("architecture"));
+    const Value& state = v.at("state");
     retie(*module, state);
     load_into(*module, state, /*strict=*/true);
     return module;
   });
+}
+
+void save(const nn::Module& module, const std::string& path, const SaveOptions& options) {
+  save(module_value(module), path, options);
+}
+
+std::shared_ptr<nn::Module> load_module(const std::string& path) {
+  return module_from_value(load(path), "io::load_module: '" + path + "'");
 }
 
 }  // namespace ember::io

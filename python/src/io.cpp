@@ -76,7 +76,25 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   // object's load_state_dict takes).
   // A traced module is saved whole (program and state): ember.load gives the module back.
   if (py::isinstance<jit::TracedModule>(obj)) return jit::to_value(obj.cast<const jit::TracedModule&>());
-  if (py::isinstance<nn::Module>(obj)) return io::to_value(obj.cast<const nn::Module&>());
+  if (py::isinstance<nn::Module>(obj)) {
+    // ember.save(model, path): a module whose every type is built in or registered is saved whole, so
+    // ember.load gives it back as torch.load does a pickled one; any other as its state, by name, with
+    // a warning that says so. Inside a container a module is its state tree, as optimizers and
+    // schedulers are (each object's load_state_dict takes what ember.load gives back).
+    const auto& module = obj.cast<const nn::Module&>();
+    if (!path.empty()) return io::to_value(module);
+    if (io::can_rebuild(module)) return io::module_value(module);
+    const int raised =
+        PyErr_WarnEx(PyExc_UserWarning,
+                     ("ember.save: " + module.type_name() +
+                      " is saved as its state (parameters and buffers by name), and ember.load gives that dict back, "
+                      "not the module: to get the module back, trace it (ember.jit.trace) or register its type "
+                      "(ember.io.register_module_type); to say you mean the state, save model.state_dict()")
+                         .c_str(),
+                     1);
+    if (raised != 0) throw py::error_already_set();  // warnings as errors
+    return io::to_value(module);
+  }
   // NB: an optimizer's Python state_dict() holds what its C++ half does and more (the state of
   // one written in Python, "keyed_by").
   if (py::isinstance<optim::Optimizer>(obj))
@@ -153,6 +171,8 @@ void bind_io(py::module_& m) {
       py::gil_scoped_release release;
       v = io::load(path, io::LoadOptions{.verify = verify, .mmap = mmap, .map_location = map_location});
     }
+    // A file ember.save(model, path) wrote whole (or io::save(module, path)): the module, rebuilt.
+    if (io::is_module_value(v)) return py::cast(io::module_from_value(v, "ember.load: '" + path + "'"));
     return value_to_py(v);
   }, py::arg("path"), py::arg("verify") = true, py::arg("map_location") = Device::cpu(), py::arg("mmap") = false,
         "Reads what save wrote, every container type kept; the tensors on map_location, in memory of "

@@ -183,3 +183,36 @@ def test_the_program_prints_its_ops():
     assert "conv2d" in code and "nn.linear" in code and "batch_norm" in code
     traced.eval()
     assert "dropout" in traced.code
+
+
+def test_ember_save_of_a_rebuildable_module_gives_the_module_back_and_of_another_says_what_it_saved(tmp_path):
+    seq = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    seq[2].weight.requires_grad_(False)
+    ember.save(seq, tmp_path / "seq.ember")
+    back = ember.load(tmp_path / "seq.ember")
+    assert isinstance(back, nn.Sequential)
+    x = ember.randn(5, 3)
+    assert ember.equal(back(x), seq(x)) and not back[2].weight.requires_grad
+    # inside a container a module is its state, as an optimizer's is: load_state_dict takes it back
+    ember.save({"model": seq, "step": 7}, tmp_path / "ckpt.ember")
+    ckpt = ember.load(tmp_path / "ckpt.ember")
+    assert isinstance(ckpt["model"], dict) and ckpt["step"] == 7
+
+    @ember.io.register_module_type
+    class Scaled(nn.Module):
+        def __init__(self, width=3, factor=2.0):
+            super().__init__()
+            self.fc = nn.Linear(width, width)
+            self.factor = factor
+
+        def forward(self, x):
+            return self.fc(x) * self.factor
+
+    scaled = Scaled(3, 0.5)
+    ember.save(scaled, tmp_path / "scaled.ember")
+    again = ember.load(tmp_path / "scaled.ember")
+    assert type(again) is Scaled and again.factor == 0.5 and ember.equal(again(x), scaled(x))
+
+    with pytest.warns(UserWarning, match="ember.jit.trace.*register_module_type"):
+        ember.save(Net(), tmp_path / "net.ember")
+    assert isinstance(ember.load(tmp_path / "net.ember"), dict)
