@@ -632,6 +632,26 @@ int main(int argc, char** argv) {
     double t = time_per_call([&] { gpt_step(model, *opt, idx, targets); }, 3.0);
     report("gpt_step_b16_adamw", t * 1e3, "ms/step");
   }
+#ifndef BENCH_TORCH
+  // bench/python_bench.py's GPT, a class written in Python, traced and saved by bench/run.sh, trained
+  // here from its program with no Python in the loop (issue 31): against the Python step of the same
+  // model (gpt_step_b16_adamw from Python).
+  if (const char* program = std::getenv("EMBER_BENCH_GPT_PROGRAM")) {
+    std::shared_ptr<ember::jit::TracedModule> model = ember::jit::load(program);
+    ember::optim::AdamW opt(model->named_parameters(), {.lr = 3e-4});
+    lib::Tensor idx = lib::tokens(kGpt.vocab, {kGpt.batch, kGpt.block});
+    lib::Tensor targets = lib::tokens(kGpt.vocab, {kGpt.batch, kGpt.block});
+    double t = time_per_call(
+        [&] {
+          opt.zero_grad();
+          ember::nn::functional::cross_entropy(model->forward(idx).view({-1, kGpt.vocab}), targets.view({-1}))
+              .backward();
+          opt.step();
+        },
+        3.0);
+    report("gpt_step_b16_adamw_program", t * 1e3, "ms/step");
+  }
+#endif
   // The LSTM language model's training step.
   {
     lib::manual_seed(0);

@@ -96,7 +96,18 @@ def gpt_model(lib, vocab=256, block=64, layers=2, heads=4, width=128):
     return Gpt()
 
 
+def save_gpt_program(path):
+    """The GPT below traced (ember.jit.trace) and saved for bench/cpp_bench.cpp to train from C++."""
+    import ember as lib
+    lib.manual_seed(0)
+    gpt = gpt_model(lib)
+    lib.jit.save(lib.jit.trace(gpt, lib.randint(0, 256, (16, 64))), path)
+
+
 def main():
+    if sys.argv[1] == "ember-gpt-program":
+        save_gpt_program(sys.argv[2])
+        return
     name, threads = sys.argv[1], int(sys.argv[2])
     if name == "torch":
         import torch as lib

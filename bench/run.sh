@@ -39,6 +39,12 @@ if [[ $parts == *" cpp "* ]]; then
     bench/cpp_bench.cpp -o "$res/torch-cpp" -L"$torch/lib" -ltorch_cpu -lc10 -lz \
     -Wl,-rpath,"$torch/lib"
 fi
+if [[ $parts == *" cpp "* ]]; then
+  # the Python GPT as a program, which cpp_bench trains from C++ (gpt_step_b16_adamw_program)
+  .venv/bin/python bench/python_bench.py ember-gpt-program "$res/gpt_program.ember"
+  EMBER_BENCH_GPT_PROGRAM=$(cd "$res" && pwd)/gpt_program.ember
+  export EMBER_BENCH_GPT_PROGRAM
+fi
 for threads in 1 2; do
   export OMP_NUM_THREADS=$threads
   if [[ $parts == *" cpp "* ]]; then

@@ -47,6 +47,7 @@ WORKLOADS = [
     ("mobilenetv2_step_32px_b32_sgd", "torchvision's MobileNetV2 step, 32x32, batch 32 (ms)", 1.25),
     ("gpt_step_b16_adamw", "GPT step (2x128, 4 heads, block 64), batch 16, AdamW (ms)", 1.3),
     ("gpt_step_b16_adamw_traced", "the GPT step through its traced program (ms)", None),
+    ("gpt_step_b16_adamw_program", "the Python GPT's program loaded and stepped from C++ (ms)", None),
     ("gpt_step_b16_adamw_bf16", "the GPT step with the model in bfloat16 (ms)", None),
     ("gpt_step_b16_adamw_autocast_bf16", "the GPT step under autocast to bfloat16 (ms)", None),
     ("lstm_lm_step_sgd", "LSTM language model step, 2x200, batch 20, bptt 35, SGD (ms)", 1.3),
