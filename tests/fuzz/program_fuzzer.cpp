@@ -10,9 +10,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "ember/ember.h"
+#include "ember/core/factory.h"
+#include "ember/core/generator.h"
 #include "ember/io/checksum.h"
 #include "ember/io/schema.h"
+#include "ember/jit/jit.h"
+#include "ember/nn/nn.h"
 
 namespace {
 

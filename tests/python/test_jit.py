@@ -216,3 +216,26 @@ def test_ember_save_of_a_rebuildable_module_gives_the_module_back_and_of_another
     with pytest.warns(UserWarning, match="ember.jit.trace.*register_module_type"):
         ember.save(Net(), tmp_path / "net.ember")
     assert isinstance(ember.load(tmp_path / "net.ember"), dict)
+
+
+def test_autocast_and_the_checkpoint_manager_treat_a_traced_module_as_any_module(tmp_path):
+    model = make(Net, 6)
+    x = ember.randn(3, 1, 8, 8)
+    traced = ember.jit.trace(model, x)
+    model.eval()
+    traced.eval()
+    with ember.autocast("cpu", dtype=ember.bfloat16):
+        want, got = model(x), traced(x)
+    assert got.dtype == want.dtype and ember.equal(got, want)
+    assert not ember.equal(got, traced(x))  # the products ran in bfloat16 inside the region
+
+    opt = ember.optim.AdamW(traced.parameters(), lr=1e-3)
+    traced.train()
+    F.cross_entropy(traced(x), ember.tensor([1, 2, 3])).backward()
+    opt.step()
+    manager = ember.io.CheckpointManager(tmp_path / "run", keep_last=2)
+    manager.save({"model": traced.state_dict(), "opt": opt.state_dict()}, step=1)
+    step, _, state = manager.restore()
+    fresh = make(Net, 7)
+    fresh.load_state_dict(state["model"])
+    assert step == 1 and same_parameters(fresh, traced)
