@@ -22,6 +22,7 @@
 #include "ember/io/schema.h"
 #include "ember/io/serialize.h"
 #include "read_all.h"
+#include "resealed.h"
 
 namespace {
 
@@ -57,23 +58,6 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 namespace {
 
-// The input with its header's checksum made right again (as a PNG fuzzer fixes CRCs): nearly every
-// mutation of a header breaks the checksum, and the parsers behind it must still see them.
-// Empty when the input has no header checksum to fix.
-std::string resealed(const uint8_t* data, size_t size) {
-  if (size < 8) return {};
-  uint64_t len = 0;
-  for (int i = 7; i >= 0; --i) len = len << 8 | data[i];
-  if (len > size - 8) return {};
-  std::string header(reinterpret_cast<const char*>(data), 8 + len);
-  try {
-    ember::io::detail::seal(header, ember::io::detail::kHeaderChecksumField);
-  } catch (const std::logic_error&) {
-    return {};
-  }
-  return header + std::string(reinterpret_cast<const char*>(data) + header.size(), size - header.size());
-}
-
 void load_one(const uint8_t* data, size_t size) {
   try {
     ember::io::File file = ember::io::File::from_bytes(data, size, "fuzz-input");
@@ -93,7 +77,7 @@ void load_one(const uint8_t* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   load_one(data, size);
-  std::string fixed = resealed(data, size);
+  std::string fixed = ember::fuzz::resealed(data, size);
   if (!fixed.empty() && std::memcmp(fixed.data(), data, size) != 0)
     load_one(reinterpret_cast<const uint8_t*>(fixed.data()), fixed.size());
   return 0;

@@ -16,6 +16,7 @@
 #include "ember/io/schema.h"
 #include "ember/jit/jit.h"
 #include "ember/nn/nn.h"
+#include "resealed.h"
 
 namespace {
 
@@ -30,20 +31,6 @@ void write_seeds(const std::string& dir) {
       {std::make_shared<nn::Linear>(3, 3), std::make_shared<nn::Tanh>(), std::make_shared<nn::Linear>(3, 3)});
   tied[2]->replace_parameter("weight", tied[0]->parameter("weight"));
   jit::save(*jit::trace(tied, randn({1, 3})), dir + "/tied.ember", {.durable = false});
-}
-
-std::string resealed(const uint8_t* data, size_t size) {
-  if (size < 8) return {};
-  uint64_t len = 0;
-  for (int i = 7; i >= 0; --i) len = len << 8 | data[i];
-  if (len > size - 8) return {};
-  std::string header(reinterpret_cast<const char*>(data), 8 + len);
-  try {
-    ember::io::detail::seal(header, ember::io::detail::kHeaderChecksumField);
-  } catch (const std::logic_error&) {
-    return {};
-  }
-  return header + std::string(reinterpret_cast<const char*>(data) + header.size(), size - header.size());
 }
 
 void load_one(const uint8_t* data, size_t size) {
@@ -66,7 +53,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   load_one(data, size);
-  std::string fixed = resealed(data, size);
+  std::string fixed = ember::fuzz::resealed(data, size);
   if (!fixed.empty() && std::memcmp(fixed.data(), data, size) != 0)
     load_one(reinterpret_cast<const uint8_t*>(fixed.data()), fixed.size());
   return 0;
