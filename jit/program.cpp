@@ -342,13 +342,14 @@ io::Value Program::to_value() const {
   return doc;
 }
 
-io::Value Program::run(const std::vector<Tensor>& inputs,
-                       const std::function<Tensor(const std::string& name)>& state) const {
+io::Value Program::run(const std::vector<Tensor>& inputs, const std::vector<Tensor>& state_values) const {
   EMBER_CHECK_VALUE(inputs.size() == inputs_.size(), "traced module: the program takes ", inputs_.size(),
                     " inputs, got ", inputs.size());
   std::vector<Tensor> values(static_cast<size_t>(num_values_));
   for (size_t i = 0; i < inputs.size(); ++i) values[static_cast<size_t>(inputs_[i])] = inputs[i];
-  for (const auto& [name, id] : state_) values[static_cast<size_t>(id)] = state(name);
+  EMBER_CHECK(state_values.size() == state_.size(), "traced module: ", state_values.size(), " state tensors for ",
+              state_.size(), " entries");
+  for (size_t i = 0; i < state_.size(); ++i) values[static_cast<size_t>(state_[i].second)] = state_values[i];
   for (const auto& [id, t] : constants_) values[static_cast<size_t>(id)] = t;
   int64_t batch = 0;
   if (batch_) {

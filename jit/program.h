@@ -44,9 +44,10 @@ class Program {
   static Program from_value(const io::Value& doc, const std::string& where);
   io::Value to_value() const;
 
-  /// Runs the ops on `inputs` (one tensor per traced input), reading each state entry's tensor by
-  /// name through `state`; the outputs in the traced structure. Recorded by autograd as eager ops.
-  io::Value run(const std::vector<Tensor>& inputs, const std::function<Tensor(const std::string& name)>& state) const;
+  /// Runs the ops on `inputs` (one tensor per traced input) and `state_values` (the tensor of each
+  /// entry of state(), in its order); the outputs in the traced structure. Recorded by autograd as
+  /// eager ops.
+  io::Value run(const std::vector<Tensor>& inputs, const std::vector<Tensor>& state_values) const;
 
   size_t num_inputs() const { return inputs_.size(); }
   const std::vector<std::pair<std::string, int64_t>>& state() const { return state_; }

@@ -23,7 +23,9 @@ TracedModule::TracedModule(Program train, Program eval)
     : nn::Module("TracedModule"), train_(std::move(train)), eval_(std::move(eval)) {}
 
 io::Value TracedModule::run(const std::vector<Tensor>& inputs) {
-  return program(is_training()).run(inputs, [this](const std::string& name) { return state_tensor(name); });
+  const bool training = is_training();
+  const Program& p = program(training);
+  return p.run(inputs, state_of(p, training ? train_paths_ : eval_paths_));
 }
 
 Tensor TracedModule::forward(const Tensor& input) {
@@ -65,11 +67,21 @@ void TracedModule::register_state(const io::Value& state) {
   }
 }
 
-Tensor TracedModule::state_tensor(const std::string& dotted) const {
-  std::vector<std::string> parts = split_dots(dotted);
-  const nn::Module* owner = this;
-  for (size_t p = 0; p + 1 < parts.size(); ++p) owner = owner->child(parts[p]).get();
-  return owner->has_parameter(parts.back()) ? owner->parameter(parts.back()) : owner->buffer(parts.back());
+std::vector<Tensor> TracedModule::state_of(const Program& program, std::vector<std::vector<std::string>>& paths) const {
+  if (paths.size() != program.state().size()) {
+    paths.clear();
+    for (const auto& [name, id] : program.state()) paths.push_back(split_dots(name));
+  }
+  std::vector<Tensor> out;
+  out.reserve(paths.size());
+  for (const std::vector<std::string>& parts : paths) {
+    const nn::Module* owner = this;
+    // NB: looked up each run, not cached: a child or a parameter may be replaced between runs
+    for (size_t p = 0; p + 1 < parts.size(); ++p) owner = &owner->child_as<nn::Module>(parts[p]);
+    const std::string& leaf = parts.back();
+    out.push_back(owner->has_parameter(leaf) ? owner->parameter(leaf) : owner->buffer(leaf));
+  }
+  return out;
 }
 
 }  // namespace ember::jit

@@ -40,11 +40,13 @@ class TracedModule : public nn::Module {
   const io::Value& module_types() const { return module_types_; }
 
  private:
-  Tensor state_tensor(const std::string& dotted) const;
+  // The tensors of a program's state entries, found by their dotted paths (split once).
+  std::vector<Tensor> state_of(const Program& program, std::vector<std::vector<std::string>>& paths) const;
 
   Program train_;
   Program eval_;
   io::Value module_types_ = io::Value::dict();
+  std::vector<std::vector<std::string>> train_paths_, eval_paths_;  // filled on first run
 };
 
 }  // namespace ember::jit
