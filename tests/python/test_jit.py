@@ -239,3 +239,20 @@ def test_autocast_and_the_checkpoint_manager_treat_a_traced_module_as_any_module
     fresh = make(Net, 7)
     fresh.load_state_dict(state["model"])
     assert step == 1 and same_parameters(fresh, traced)
+
+
+def test_ddp_wraps_a_traced_module_as_any_module(tmp_path):
+    import ember.distributed as dist
+    from ember.nn.parallel import DistributedDataParallel as DDP
+
+    x, y = ember.randn(4, 1, 8, 8), ember.tensor([1, 2, 3, 4])
+    plain, wrapped = (ember.jit.trace(make(Net, 8), x) for _ in range(2))
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1, timeout=10)
+    try:
+        model = DDP(wrapped)
+        for m in (plain, model):
+            ember.manual_seed(9)
+            train(m, x, y, 3)
+    finally:
+        dist.destroy_process_group()
+    assert same_parameters(plain, wrapped)
