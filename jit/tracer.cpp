@@ -297,8 +297,10 @@ Program trace_mode(nn::Module& module, const io::Value& state, const std::vector
     Restore restore(module);
     try {
       for (int64_t extra : {1, 2}) more.push_back(trace_once(state, at_batch(inputs, *batch + extra), forward, true));
-    } catch (const Error&) {
-      more.clear();  // the forward holds only at its traced batch: the program keeps it
+    } catch (const std::exception&) {
+      // NB: any exception (a Python forward raises through its binding's own type): the forward holds
+      // only at its traced batch, and the program keeps it
+      more.clear();
     }
     doc = with_batch(std::move(doc), more, *batch);
   }

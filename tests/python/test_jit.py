@@ -256,3 +256,24 @@ def test_ddp_wraps_a_traced_module_as_any_module(tmp_path):
     finally:
         dist.destroy_process_group()
     assert same_parameters(plain, wrapped)
+
+
+def test_a_python_forward_that_fails_at_another_batch_gives_a_program_of_its_traced_batch():
+    class Prob(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(ember.tensor([0.0, 1.0, 0.5]))
+
+        def forward(self, y):  # y must match w: only batch 3 works
+            return F.binary_cross_entropy(self.w.clamp(0, 1), y)
+
+    model = Prob()
+    y = ember.tensor([0.0, 1.0, 1.0])
+    traced = ember.jit.trace(model, y)
+    traced(y).backward()
+    grad = model.w.grad.clone()
+    model.w.grad = None
+    model(y).backward()
+    assert ember.equal(grad, model.w.grad) and not ember.isnan(grad).any()
+    with pytest.raises(ValueError, match="traced at batch 3"):
+        traced(ember.ones(4))
