@@ -439,8 +439,4 @@ io::Value ProgramBuilder::document(io::Value outputs) const {
                           {"types", io::Value::list(types_)}});
 }
 
-Program ProgramBuilder::finish(io::Value outputs, const std::string& where) const {
-  return Program::from_value(document(std::move(outputs)), where);
-}
-
 }  // namespace ember::jit

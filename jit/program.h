@@ -101,8 +101,7 @@ class ProgramBuilder {
   void add_state(std::string name, int64_t id) { state_.emplace_back(std::move(name), id); }
   void add_constant(int64_t id, Tensor t) { constants_.emplace_back(id, std::move(t)); }
   void add_node(io::Value node) { nodes_.push_back(std::move(node)); }
-  /// The document with `outputs` (a tree of value ids), validated as any file's would be.
-  Program finish(io::Value outputs, const std::string& where) const;
+  /// The document with `outputs` (a tree of value ids); Program::from_value validates it.
   io::Value document(io::Value outputs) const;
 
  private:
