@@ -73,9 +73,9 @@ soak: python
 ## libFuzzer on the checkpoint loader for FUZZ_SECONDS, seeded with the malformed corpus and with
 ## valid files written by io::save, then on the torch.save pickle reader alone for PT_FUZZ_SECONDS,
 ## seeded with the corpus's data.pkl files, then on the program loader (jit::load's validation) for
-## PROGRAM_FUZZ_SECONDS, seeded with programs jit::save writes; fails on a crash, a sanitizer report,
-## a leak, a hang or a huge allocation (crash inputs land in $(FUZZ_DIR)/). Built with clang: see
-## tests/fuzz/CMakeLists.txt.
+## PROGRAM_FUZZ_SECONDS, seeded with programs jit::save writes and the golden program files of every
+## version; fails on a crash, a sanitizer report, a leak, a hang or a huge allocation (crash inputs
+## land in $(FUZZ_DIR)/). Built with clang: see tests/fuzz/CMakeLists.txt.
 fuzz:
 	@scripts/install_deps.sh fuzz
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
@@ -97,7 +97,8 @@ fuzz:
 	@rm -rf $(FUZZ_DIR)/program_seeds && mkdir -p $(FUZZ_DIR)/program_seeds $(FUZZ_DIR)/program_corpus
 	EMBER_FUZZ_SEEDS=$(FUZZ_DIR)/program_seeds $(FUZZ_DIR)/program_fuzzer -max_total_time=$(PROGRAM_FUZZ_SECONDS) \
 	  -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/program- $(FUZZ_DIR)/program_corpus $(FUZZ_DIR)/program_seeds
+	  -artifact_prefix=$(FUZZ_DIR)/program- $(FUZZ_DIR)/program_corpus $(FUZZ_DIR)/program_seeds \
+	  tests/fixtures/jit/golden/v1 tests/fixtures/jit/golden/v2
 
 ## The main job (tutorial 1, tutorials/fashion_mnist): installs the data set, trains an MLP on
 ## Fashion-MNIST for 3 epochs, then a CNN for 5 epochs that is stopped after 2 (as a crash would

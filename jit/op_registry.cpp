@@ -19,6 +19,7 @@ const std::map<std::string, OpSchema, std::less<>>& registry() {
     detail::register_table_ops(add);
     detail::register_tensor_method_ops(add);
     detail::register_nn_ops(add);
+    detail::register_factory_ops(add);
     return m;
   }();
   return ops;

@@ -2,8 +2,8 @@
 // The ops a program may name, with their schemas and how to run them on arguments read back from
 // a file: every op of the table (and the in-place method of each that has one; generated,
 // jit/table_ops.cpp), the Tensor methods that write in place (jit/tensor_method_ops.cpp) and the nn
-// functions that own a backward (jit/nn_ops.cpp). An argument's type is a table type ("Tensor",
-// "int[]?", "ScalarType", ...: ops/ops.toml's header); a result's "Tensor", "Tensor[]" or "bool".
+// functions that own a backward (jit/nn_ops.cpp), and the factories (jit/factory_ops.cpp). An argument's type is a
+// table type ("Tensor", "int[]?", "ScalarType", ...: ops/ops.toml's header); a result's "Tensor", "Tensor[]" or "bool".
 #include <functional>
 #include <string>
 #include <string_view>
@@ -32,6 +32,7 @@ namespace detail {
 void register_table_ops(const std::function<void(OpSchema)>& add);
 void register_tensor_method_ops(const std::function<void(OpSchema)>& add);
 void register_nn_ops(const std::function<void(OpSchema)>& add);
+void register_factory_ops(const std::function<void(OpSchema)>& add);
 }  // namespace detail
 
 }  // namespace ember::jit

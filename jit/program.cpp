@@ -1,5 +1,7 @@
 #include "ember/jit/program.h"
 
+#include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "ember/core/error.h"
@@ -10,6 +12,10 @@ namespace {
 
 // A hostile document must not make the loader allocate without bound: ids index a vector.
 constexpr int64_t kMaxValues = int64_t{1} << 24;
+// More dims than any input of a program has (a document's bound, not a tensor's).
+constexpr int64_t kMaxDims = 64;
+
+using detail::SizeRule;
 
 // Reads one program document, naming `where` and the node in every error.
 class Reader {
@@ -115,6 +121,50 @@ tracing::Arg constant(Reader& r, const io::Value& v, std::string_view type) {
   r.fail("a ", type, " argument holds a ", v.type_name());
 }
 
+// A node's size entry: [arg, element, c, [[coef, dim...], ...]], or version 1's [arg, element, a, c]
+// for a B + c (B: dim 0).
+SizeRule read_size(Reader& r, const io::Value& e, int64_t version, size_t num_dims) {
+  if (!e.is_list() || e.size() != 4)
+    r.fail(version == 1 ? "a size entry is [arg, element, a, c]" : "a size entry is [arg, element, c, terms]");
+  if (version == 1) {
+    const std::vector<int64_t> f = int_list(r, e, "size entry");
+    if (num_dims == 0) r.fail("a size entry where the program does not follow the batch");
+    if (f[0] < 0) r.fail("a size entry's argument ", f[0], " is out of range");
+    SizeRule size{static_cast<size_t>(f[0]), f[1], f[3], {}};
+    if (f[2] != 0) size.terms.push_back({f[2], {0}});
+    return size;
+  }
+  for (size_t i = 0; i < 3; ++i)
+    if (!e[i].is_int()) r.fail("a size entry's field ", i, " is a ", e[i].type_name());
+  if (!e[3].is_list()) r.fail("a size entry's terms must be a list, got ", e[3].type_name());
+  if (e[0].as_int() < 0) r.fail("a size entry's argument ", e[0].as_int(), " is out of range");
+  SizeRule size{static_cast<size_t>(e[0].as_int()), e[1].as_int(), e[2].as_int(), {}};
+  for (const io::Value& t : e[3].items()) {
+    const std::vector<int64_t> f = int_list(r, t, "size term");
+    if (f.size() < 2) r.fail("a size term is [coef, dim...]");
+    SizeRule::Term term{f[0], {}};
+    for (size_t i = 1; i < f.size(); ++i) {
+      if (f[i] < 0 || f[i] >= static_cast<int64_t>(num_dims))
+        r.fail("a size term names dim ", f[i], " of the ", num_dims, " the program follows");
+      term.dims.push_back(static_cast<size_t>(f[i]));
+    }
+    size.terms.push_back(std::move(term));
+  }
+  return size;
+}
+
+int64_t evaluate(const SizeRule& size, const std::vector<int64_t>& dims) {
+  int64_t v = size.c;
+  bool overflow = false;
+  for (const SizeRule::Term& t : size.terms) {
+    int64_t product = t.coef;
+    for (size_t d : t.dims) overflow |= __builtin_mul_overflow(product, dims[d], &product);
+    overflow |= __builtin_add_overflow(v, product, &v);
+  }
+  EMBER_CHECK_VALUE(!overflow, "traced module: a size the program computes from the input sizes overflows");
+  return v;
+}
+
 void output_ids(Reader& r, const io::Value& v, std::vector<int64_t>& ids) {
   switch (v.type()) {
     case io::Value::Type::None:
@@ -156,6 +206,16 @@ io::Value outputs_of(const io::Value& tree, const std::vector<Tensor>& values) {
 }  // namespace
 
 namespace detail {
+
+io::Value size_document(const SizeRule& size) {
+  std::vector<io::Value> terms;
+  for (const SizeRule::Term& t : size.terms) {
+    std::vector<io::Value> f{t.coef};
+    for (size_t d : t.dims) f.emplace_back(static_cast<int64_t>(d));
+    terms.push_back(io::Value::list(std::move(f)));
+  }
+  return io::Value::list({static_cast<int64_t>(size.arg), size.element, size.c, io::Value::list(std::move(terms))});
+}
 
 io::Value constant_document(const tracing::Arg& a) {
   return std::visit(
@@ -200,6 +260,41 @@ Program Program::from_value(const io::Value& doc, const std::string& where) {
   Reader r(where, n);
   r.set_context("program: inputs: ");
   for (const io::Value& v : r.field(doc, "inputs", io::Value::Type::List).items()) p.inputs_.push_back(r.define(v));
+  std::optional<Fixed> v1_batch;  // a version 1 batch the program holds at its traced size only
+  if (version == 1) {
+    if (const io::Value* batch = doc.find("batch")) {
+      r.set_context("program: batch: ");
+      const int64_t input = r.field(*batch, "input", io::Value::Type::Int).as_int();
+      const int64_t size = r.field(*batch, "size", io::Value::Type::Int).as_int();
+      if (input < 0 || input >= static_cast<int64_t>(p.inputs_.size())) r.fail("input ", input, " is out of range");
+      if (size < 1) r.fail("the batch size ", size, " is not positive");
+      if (r.field(*batch, "follows", io::Value::Type::Bool).as_bool())
+        p.dims_.push_back({size, {{static_cast<size_t>(input), 0}}});
+      else
+        v1_batch = Fixed{static_cast<size_t>(input), 0, size};
+    }
+  } else if (const io::Value* dims = doc.find("dims")) {
+    r.set_context("program: dims: ");
+    if (!dims->is_list()) r.fail("expected a list, got ", dims->type_name());
+    std::vector<std::pair<int64_t, int64_t>> seen;
+    for (const io::Value& d : dims->items()) {
+      Dim dim{r.field(d, "size", io::Value::Type::Int).as_int(), {}};
+      if (dim.size < 1) r.fail("the traced size ", dim.size, " is not positive");
+      const io::Value& at = r.field(d, "at", io::Value::Type::List);
+      if (at.size() == 0) r.fail("a dim names no input dim");
+      for (const io::Value& e : at.items()) {
+        const std::vector<int64_t> f = int_list(r, e, "input dim");
+        if (f.size() != 2) r.fail("an input dim is [input, dim]");
+        if (f[0] < 0 || f[0] >= static_cast<int64_t>(p.inputs_.size())) r.fail("input ", f[0], " is out of range");
+        if (f[1] < 0 || f[1] >= kMaxDims) r.fail("dim ", f[1], " is out of range");
+        if (std::find(seen.begin(), seen.end(), std::make_pair(f[0], f[1])) != seen.end())
+          r.fail("input ", f[0], " dim ", f[1], " is named twice");
+        seen.emplace_back(f[0], f[1]);
+        dim.at.push_back({static_cast<size_t>(f[0]), static_cast<size_t>(f[1])});
+      }
+      p.dims_.push_back(std::move(dim));
+    }
+  }
   r.set_context("program: state: ");
   const io::Value& state = r.field(doc, "state", io::Value::Type::Dict);
   for (size_t i = 0; i < state.keys().size(); ++i) {
@@ -273,23 +368,23 @@ Program Program::from_value(const io::Value& doc, const std::string& where) {
     if (step.inplace && (step.reads.empty() || step.reads[0].arg != 0)) r.fail("an in-place op needs its self");
     if (const io::Value* sizes = node.find("sizes")) {
       if (!sizes->is_list()) r.fail("'sizes' must be a list");
+      std::vector<io::Value> documents;
       for (const io::Value& e : sizes->items()) {
-        std::vector<int64_t> f = int_list(r, e, "size entry");
-        if (f.size() != 4) r.fail("a size entry is [arg, element, a, c]");
-        if (f[0] < 0 || f[0] >= static_cast<int64_t>(step.args.size()))
-          r.fail("a size entry's argument ", f[0], " is out of range");
-        const auto arg = static_cast<size_t>(f[0]);
-        const std::string& type = op->args[arg].second;
-        if (f[1] < 0) {
+        Size size = read_size(r, e, version, p.dims_.size());
+        if (size.arg >= step.args.size()) r.fail("a size entry's argument ", size.arg, " is out of range");
+        const std::string& type = op->args[size.arg].second;
+        if (size.element < 0) {
           if (type != "int" && type != "int?" && type != "Scalar" && type != "Scalar?")
-            r.fail("a size entry names argument ", f[0], ", a ", type);
+            r.fail("a size entry names argument ", size.arg, ", a ", type);
         } else {
-          const auto* list = std::get_if<std::vector<int64_t>>(&step.args[arg]);
-          if (list == nullptr || f[1] >= static_cast<int64_t>(list->size()))
-            r.fail("a size entry names element ", f[1], " of argument ", f[0], ", which has none");
+          const auto* list = std::get_if<std::vector<int64_t>>(&step.args[size.arg]);
+          if (list == nullptr || size.element >= static_cast<int64_t>(list->size()))
+            r.fail("a size entry names element ", size.element, " of argument ", size.arg, ", which has none");
         }
-        step.sizes.push_back({arg, f[1], f[2], f[3]});
+        documents.push_back(detail::size_document(size));
+        step.sizes.push_back(std::move(size));
       }
+      step.doc.set("sizes", io::Value::list(std::move(documents)));  // version 1's entries in today's form
     }
     p.steps_.push_back(std::move(step));
   }
@@ -310,15 +405,30 @@ Program Program::from_value(const io::Value& doc, const std::string& where) {
     }
     p.types_ = *types;
   }
-  if (const io::Value* batch = doc.find("batch")) {
-    r.set_context("program: batch: ");
-    const int64_t input = r.field(*batch, "input", io::Value::Type::Int).as_int();
-    const int64_t size = r.field(*batch, "size", io::Value::Type::Int).as_int();
-    if (input < 0 || input >= static_cast<int64_t>(p.inputs_.size())) r.fail("input ", input, " is out of range");
-    if (size < 1) r.fail("the batch size ", size, " is not positive");
-    p.batch_ = std::make_pair(static_cast<size_t>(input), size);
-    p.follows_batch_ = r.field(*batch, "follows", io::Value::Type::Bool).as_bool();
-    p.batch_doc_ = *batch;
+  // The input dims the program holds at their traced sizes: every one the dims do not name.
+  r.set_context("program: dims: ");
+  p.ranks_.assign(p.inputs_.size(), -1);
+  if (!p.types_.is_none()) {
+    for (size_t i = 0; i < p.inputs_.size(); ++i) {
+      const std::vector<int64_t> shape = int_list(r, p.types_[static_cast<size_t>(p.inputs_[i])][1], "shape");
+      p.ranks_[i] = static_cast<int64_t>(shape.size());
+      for (size_t d = 0; d < shape.size(); ++d) {
+        const Dim* dim = nullptr;
+        for (const Dim& x : p.dims_)
+          for (const InputDim& at : x.at)
+            if (at.input == i && at.dim == d) dim = &x;
+        if (dim == nullptr)
+          p.fixed_.push_back({i, d, shape[d]});
+        else if (dim->size != shape[d])
+          r.fail("input ", i, " dim ", d, " was traced at ", dim->size, " but its type says ", shape[d]);
+      }
+    }
+    for (const Dim& x : p.dims_)
+      for (const InputDim& at : x.at)
+        if (static_cast<int64_t>(at.dim) >= p.ranks_[at.input])
+          r.fail("input ", at.input, " has no dim ", at.dim, " (it was traced with ", p.ranks_[at.input], ")");
+  } else if (v1_batch) {
+    p.fixed_.push_back(*v1_batch);
   }
   return p;
 }
@@ -337,7 +447,16 @@ io::Value Program::to_value() const {
                                    {"constants", io::Value::dict(std::move(constants))},
                                    {"nodes", io::Value::list(std::move(nodes))},
                                    {"outputs", outputs_}});
-  if (batch_) doc.set("batch", batch_doc_);
+  if (!dims_.empty()) {
+    std::vector<io::Value> dims;
+    for (const Dim& d : dims_) {
+      std::vector<io::Value> at;
+      for (const InputDim& x : d.at)
+        at.push_back(io::Value::list({static_cast<int64_t>(x.input), static_cast<int64_t>(x.dim)}));
+      dims.push_back(io::Value::dict({{"size", d.size}, {"at", io::Value::list(std::move(at))}}));
+    }
+    doc.set("dims", io::Value::list(std::move(dims)));
+  }
   if (!types_.is_none()) doc.set("types", types_);
   return doc;
 }
@@ -351,21 +470,11 @@ io::Value Program::run(const std::vector<Tensor>& inputs, const std::vector<Tens
               state_.size(), " entries");
   for (size_t i = 0; i < state_.size(); ++i) values[static_cast<size_t>(state_[i].second)] = state_values[i];
   for (const auto& [id, t] : constants_) values[static_cast<size_t>(id)] = t;
-  int64_t batch = 0;
-  if (batch_) {
-    const Tensor& in = inputs[batch_->first];
-    EMBER_CHECK_VALUE(in.dim() > 0, "traced module: input ", batch_->first, " has no first dim to take the batch from");
-    batch = in.size(0);
-    EMBER_CHECK_VALUE(follows_batch_ || batch == batch_->second, "traced module: the program was traced at batch ",
-                      batch_->second,
-                      " and holds only there (its forward computed with the batch size outside the "
-                      "ops, or changed with it), got input ",
-                      batch_->first, " of shape ", in.sizes());
-  }
+  const std::vector<int64_t> dims = dim_values(inputs);
   for (const Step& s : steps_) {
     std::vector<tracing::Arg> args = s.args;
     for (const Size& size : s.sizes) {
-      const int64_t v = size.a * batch + size.c;
+      const int64_t v = evaluate(size, dims);
       if (size.element >= 0)
         std::get<std::vector<int64_t>>(args[size.arg])[static_cast<size_t>(size.element)] = v;
       else if (std::holds_alternative<Scalar>(args[size.arg]))
@@ -403,16 +512,72 @@ io::Value Program::run(const std::vector<Tensor>& inputs, const std::vector<Tens
   return outputs_of(outputs_, values);
 }
 
+std::vector<int64_t> Program::dim_values(const std::vector<Tensor>& inputs) const {
+  const auto following = [&] {
+    if (dims_.empty()) return std::string(" (it follows no size)");
+    std::ostringstream os;
+    os << " (the sizes it follows:";
+    for (size_t k = 0; k < dims_.size(); ++k)
+      for (size_t j = 0; j < dims_[k].at.size(); ++j)
+        os << (k + j ? "," : "") << " input " << dims_[k].at[j].input << " dim " << dims_[k].at[j].dim;
+    return os.str() + ")";
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
+    EMBER_CHECK_VALUE(ranks_[i] < 0 || inputs[i].dim() == ranks_[i], "traced module: input ", i, " has shape ",
+                      inputs[i].sizes(), "; the program was traced with ", ranks_[i], " dims");
+  for (const Fixed& f : fixed_) {
+    const Tensor& in = inputs[f.input];
+    EMBER_CHECK_VALUE(static_cast<size_t>(in.dim()) > f.dim && in.size(static_cast<int64_t>(f.dim)) == f.size,
+                      "traced module: input ", f.input, " has shape ", in.sizes(), ", but the program holds its dim ",
+                      f.dim, " at ", f.size,
+                      ", the size it was traced at: the forward used that size outside the ops a program holds, or "
+                      "failed at other sizes",
+                      following());
+  }
+  std::vector<int64_t> values;
+  for (const Dim& d : dims_) {
+    int64_t v = -1;
+    for (const InputDim& at : d.at) {
+      const Tensor& in = inputs[at.input];
+      EMBER_CHECK_VALUE(static_cast<size_t>(in.dim()) > at.dim, "traced module: input ", at.input, " has shape ",
+                        in.sizes(), ", which has no dim ", at.dim, following());
+      const int64_t here = in.size(static_cast<int64_t>(at.dim));
+      EMBER_CHECK_VALUE(v < 0 || here == v, "traced module: input ", d.at[0].input, " dim ", d.at[0].dim, " (", v,
+                        ") and input ", at.input, " dim ", at.dim, " (", here,
+                        ") must be equal: the program was traced with both at ", d.size);
+      v = here;
+    }
+    values.push_back(v);
+  }
+  return values;
+}
+
 std::string Program::str() const {
   std::ostringstream os;
   os << "program(";
   for (size_t i = 0; i < inputs_.size(); ++i) os << (i ? ", " : "") << "%" << inputs_[i];
   os << "):\n";
+  for (size_t k = 0; k < dims_.size(); ++k) {  // "  # d0 = %0.size(0), traced at 3"
+    os << "  # d" << k << " =";
+    for (size_t j = 0; j < dims_[k].at.size(); ++j)
+      os << (j ? " =" : "") << " %" << inputs_[dims_[k].at[j].input] << ".size(" << dims_[k].at[j].dim << ")";
+    os << ", traced at " << dims_[k].size << "\n";
+  }
   for (const auto& [name, id] : state_) os << "  %" << id << " = state['" << name << "']\n";
   for (const auto& [id, t] : constants_) os << "  %" << id << " = constant(" << describe(t) << ")\n";
   for (const Step& s : steps_) {
-    os << "  " << s.doc.at("outputs").str() << " = " << s.op->name << (s.inplace ? "_" : "") << s.doc.at("args").str()
-       << "\n";
+    os << "  " << s.doc.at("outputs").str() << " = " << s.op->name << (s.inplace ? "_" : "") << s.doc.at("args").str();
+    for (size_t i = 0; i < s.sizes.size(); ++i) {  // "  # args[1][0] = 0 + d0*d1"
+      const Size& size = s.sizes[i];
+      os << (i ? ", " : "  # ") << "args[" << size.arg << "]";
+      if (size.element >= 0) os << "[" << size.element << "]";
+      os << " = " << size.c;
+      for (const Size::Term& t : size.terms) {
+        os << (t.coef < 0 ? " - " : " + ") << (t.coef < 0 ? -t.coef : t.coef);
+        for (size_t d : t.dims) os << "*d" << d;
+      }
+    }
+    os << "\n";
   }
   os << "  return " << outputs_.str() << "\n";
   return os.str();

@@ -9,14 +9,16 @@
 //    "nodes": [{"op": "nn.linear", "args": [0, 1, 2], "outputs": [4]},
 //              {"op": "relu", "args": [4], "outputs": [5], "inplace": true}, ...],
 //    "outputs": 8,                        (or a tuple, list or dict of value ids, None allowed)
-//    "batch": {"input": 0, "size": 6, "follows": true},
+//    "dims": [{"size": 6, "at": [[0, 0]]}, {"size": 5, "at": [[0, 1], [1, 1]]}],
 //    "types": [["float32", [6, 4]], ...]}      each value's dtype and shape as traced (for exporters)
 //
-// "batch" (absent when the inputs share no first dim): the traced batch size, and whether the
-// program follows another one. A node's "sizes" lists the int arguments computed from the batch B
-// of the input named there at run time, [arg, element (-1: the argument itself), a, c] for a B + c
-// (view(B * T, C), found by tracing again at B + 1 and B + 2); a program that does not follow
-// refuses another batch with an error naming both sizes.
+// "dims" are the sizes the program follows: each is read at run time from the input dims named in
+// "at" (which must agree), and was `size` when traced (the batch, a sequence length). Every other
+// dim of an input must be as traced: the program refuses another shape, naming both. A node's
+// "sizes" lists its int arguments computed from the dims, [arg, element (-1: the argument itself),
+// c, [[k, d...], ...]] for c + the sum of each k times the product of dims d (view(B * T, C): c = 0,
+// [[1, 0, 1]]), found by tracing again at other sizes (jit/tracer.cpp). Version 1 documents hold
+// "batch": {"input", "size", "follows"} instead, and size entries [arg, element, a, c] for a B + c.
 //
 // An op's arguments follow its schema (jit/op_registry.h): a tensor is a value id (None for an
 // undefined one), a tensor list a list of ids, a dtype or device its name, other constants as
@@ -35,7 +37,22 @@
 namespace ember::jit {
 
 /// The document version this build writes; it reads this one and every earlier one.
-inline constexpr int64_t kProgramVersion = 1;
+inline constexpr int64_t kProgramVersion = 2;
+
+namespace detail {
+/// An int argument computed from the dims a program follows: c + the sum of each term's coef times
+/// the product of the dims it names.
+struct SizeRule {
+  struct Term {
+    int64_t coef;
+    std::vector<size_t> dims;
+  };
+  size_t arg;
+  int64_t element;  // -1: the argument itself; else an element of an int list
+  int64_t c;
+  std::vector<Term> terms;
+};
+}  // namespace detail
 
 class Program {
  public:
@@ -61,10 +78,17 @@ class Program {
     int64_t element;  // -1: the argument itself; else an element of a tensor list
     int64_t value;
   };
-  struct Size {  // an int argument a B + c
-    size_t arg;
-    int64_t element;
-    int64_t a, c;
+  using Size = detail::SizeRule;
+  struct InputDim {
+    size_t input, dim;
+  };
+  struct Dim {  // a size the program follows
+    int64_t size;
+    std::vector<InputDim> at;
+  };
+  struct Fixed {  // an input dim that must be as traced
+    size_t input, dim;
+    int64_t size;
   };
   struct Step {
     const OpSchema* op = nullptr;
@@ -81,15 +105,19 @@ class Program {
   std::vector<std::pair<int64_t, Tensor>> constants_;
   std::vector<Step> steps_;
   io::Value outputs_;
-  std::optional<std::pair<size_t, int64_t>> batch_;  // (input, traced size)
-  bool follows_batch_ = false;
-  io::Value batch_doc_;
+  std::vector<Dim> dims_;
+  std::vector<Fixed> fixed_;
+  std::vector<int64_t> ranks_;  // per input, as traced (-1: unknown)
   io::Value types_;  // per value [dtype, shape] as traced (None when the document has none)
+
+  std::vector<int64_t> dim_values(const std::vector<Tensor>& inputs) const;
 };
 
 namespace detail {
 /// A constant argument in its document form: a dtype or device by name, an int list as a list.
 io::Value constant_document(const tracing::Arg& a);
+/// A size rule in its document form, [arg, element, c, [[coef, dim...], ...]].
+io::Value size_document(const SizeRule& size);
 }  // namespace detail
 
 /// Builds a program's document while a forward is traced (jit/tracer.cpp), then validates it.

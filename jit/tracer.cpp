@@ -1,4 +1,7 @@
 // jit::trace (jit/trace.h): the recorder that turns the ops a forward runs into a program.
+#include <algorithm>
+#include <array>
+#include <functional>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -180,23 +183,38 @@ class Restore {
   std::vector<std::pair<Tensor, Tensor>> saved_;
 };
 
-// The batch size the inputs share along their first dim, when every input has one.
-std::optional<int64_t> common_batch(const std::vector<Tensor>& inputs) {
-  std::optional<int64_t> batch;
-  for (const Tensor& t : inputs) {
-    if (t.dim() == 0 || (batch && *batch != t.size(0)) || t.size(0) == 0) return std::nullopt;
-    batch = t.size(0);
-  }
-  return batch;
+// Input dims of one traced size, which a program may let vary together (the batch of every input,
+// a sequence length).
+struct Candidate {
+  int64_t size;
+  std::vector<std::pair<size_t, size_t>> at;  // (input, dim)
+};
+
+// The input dims grouped by size, in the order they first appear.
+std::vector<Candidate> candidates(const std::vector<Tensor>& inputs) {
+  std::vector<Candidate> out;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (size_t d = 0; d < static_cast<size_t>(inputs[i].dim()); ++d) {
+      const int64_t size = inputs[i].size(static_cast<int64_t>(d));
+      if (size == 0) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const Candidate& c) { return c.size == size; });
+      if (it == out.end()) it = out.insert(out.end(), Candidate{size, {}});
+      it->at.emplace_back(i, d);
+    }
+  return out;
 }
 
-// The inputs at batch n: their rows repeated in turn.
-std::vector<Tensor> at_batch(const std::vector<Tensor>& inputs, int64_t n) {
-  std::vector<Tensor> out;
-  for (const Tensor& t : inputs) {
-    std::vector<int64_t> rows(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) rows[static_cast<size_t>(i)] = i % t.size(0);
-    out.push_back(index_select(t, 0, tensor(rows).to(t.device())));
+// The inputs with the dims of each candidate at sizes[k]: their entries repeated in turn.
+std::vector<Tensor> resized(const std::vector<Tensor>& inputs, const std::vector<Candidate>& cs,
+                            const std::vector<int64_t>& sizes) {
+  std::vector<Tensor> out = inputs;
+  for (size_t k = 0; k < cs.size(); ++k) {
+    if (sizes[k] == cs[k].size) continue;
+    std::vector<int64_t> rows(static_cast<size_t>(sizes[k]));
+    for (int64_t i = 0; i < sizes[k]; ++i) rows[static_cast<size_t>(i)] = i % cs[k].size;
+    const Tensor index = tensor(rows);
+    for (const auto& [input, dim] : cs[k].at)
+      out[input] = index_select(out[input], static_cast<int64_t>(dim), index.to(out[input].device()));
   }
   return out;
 }
@@ -224,58 +242,178 @@ bool same_skeleton(const io::Value& a, const io::Value& b) {
   return true;
 }
 
-// The int arguments that follow the batch size: v(B) = a B + c through all three traces (at B, B + 1
-// and B + 2), as [arg, element (-1: the argument itself), a, c]; nullopt if an argument changes otherwise.
-std::optional<std::vector<io::Value>> batch_sizes(const OpSchema& op, const io::Value& n0, const io::Value& n1,
-                                                  const io::Value& n2, int64_t batch) {
-  std::vector<io::Value> sizes;
-  const auto fit = [&](size_t arg, int64_t element, const io::Value& v0, const io::Value& v1, const io::Value& v2) {
-    if (!v0.is_int() || !v1.is_int() || !v2.is_int()) return false;
-    const int64_t a = v1.as_int() - v0.as_int();
-    if (v2.as_int() - v1.as_int() != a) return false;
-    sizes.push_back(io::Value::list({int64_t(arg), element, a, v0.as_int() - a * batch}));
-    return true;
-  };
-  for (size_t i = 0; i < op.args.size(); ++i) {
-    const io::Value &v0 = n0.at("args")[i], &v1 = n1.at("args")[i], &v2 = n2.at("args")[i];
-    if (v0.equals(v1) && v0.equals(v2)) continue;
-    const std::string& type = op.args[i].second;
-    if (type.starts_with("Tensor")) return std::nullopt;
-    if (v0.is_list() && v1.is_list() && v2.is_list()) {
-      if (v0.size() != v1.size() || v0.size() != v2.size()) return std::nullopt;
-      for (size_t e = 0; e < v0.size(); ++e)
-        if (!(v0[e].equals(v1[e]) && v0[e].equals(v2[e])) && !fit(i, int64_t(e), v0[e], v1[e], v2[e]))
-          return std::nullopt;
-    } else if (!fit(i, -1, v0, v1, v2)) {
-      return std::nullopt;
+// Where an int argument of a node sits: the places a size computed from the dims can go.
+struct Slot {
+  size_t node, arg;
+  int64_t element;  // -1: the argument itself
+};
+
+// The int arguments of `other` (a trace with the skeleton of `base`), in the order of the slots of
+// `base` (returned through `slots` when given); nullopt if an argument other than an int differs.
+std::optional<std::vector<int64_t>> int_arguments(const io::Value& base, const io::Value& other,
+                                                  std::vector<Slot>* slots) {
+  std::vector<int64_t> out;
+  const io::Value &nodes0 = base.at("nodes"), &nodes1 = other.at("nodes");
+  for (size_t k = 0; k < nodes0.size(); ++k) {
+    const OpSchema& op = *find_op(nodes0[k].at("op").as_string());
+    const io::Value &args0 = nodes0[k].at("args"), &args1 = nodes1[k].at("args");
+    for (size_t i = 0; i < op.args.size(); ++i) {
+      const io::Value &v0 = args0[i], &v1 = args1[i];
+      const std::string& type = op.args[i].second;
+      const bool sized = type == "int" || type == "int?" || type == "Scalar" || type == "Scalar?";
+      const bool list = type.starts_with("int[") || type == "int...";
+      if (sized && v0.is_int() && v1.is_int()) {
+        if (slots) slots->push_back({k, i, -1});
+        out.push_back(v1.as_int());
+      } else if (list && v0.is_list() && v1.is_list() && v0.size() == v1.size()) {
+        for (size_t e = 0; e < v0.size(); ++e) {
+          if (!v0[e].is_int() || !v1[e].is_int()) return std::nullopt;
+          if (slots) slots->push_back({k, i, static_cast<int64_t>(e)});
+          out.push_back(v1[e].as_int());
+        }
+      } else if (!v0.equals(v1)) {
+        return std::nullopt;
+      }
     }
   }
-  return sizes;
+  return out;
 }
 
-// `doc` (traced at batch B) with what the traces at B + 1 and B + 2 say of the batch: "batch" names
-// the input whose first dim is read at run time, and each node's "sizes" the arguments computed from it.
-io::Value with_batch(io::Value doc, const std::vector<io::Value>& more, int64_t batch) {
-  bool follows = more.size() == 2 && same_skeleton(doc, more[0]) && same_skeleton(doc, more[1]);
-  std::vector<std::vector<io::Value>> sizes(doc.at("nodes").size());
-  for (size_t k = 0; follows && k < sizes.size(); ++k) {
-    const io::Value& node = doc.at("nodes")[k];
-    auto s =
-        batch_sizes(*find_op(node.at("op").as_string()), node, more[0].at("nodes")[k], more[1].at("nodes")[k], batch);
-    if (!s)
-      follows = false;
-    else
-      sizes[k] = std::move(*s);
+// Finds which candidate dims the program may follow and how each int argument is computed from
+// them: c + sum a_i d_i + sum k_ij d_i d_j, fitted from traces at other sizes (`at`: the int
+// arguments of a trace with the candidates at the sizes given, nullopt if the forward failed there or
+// ran other ops). Each candidate is varied alone by 1, 2 and 3 (down from sizes above 4, else up:
+// a model traced at its largest sequence length still follows it), each pair together by 1, then
+// all together by 3, and must fit all of them. A group of dims that does not fit together (a batch
+// and a sequence traced at the same size) is tried dim by dim.
+struct Fit {
+  std::vector<Candidate> dims;
+  std::vector<std::vector<detail::SizeRule::Term>> terms;  // per slot
+  std::vector<int64_t> c;                                  // per slot
+};
+
+Fit fit_dims(std::vector<Candidate> cs, const std::vector<int64_t>& base_args,
+             const std::function<std::optional<std::vector<int64_t>>(const std::vector<Candidate>&,
+                                                                     const std::vector<int64_t>&)>& at) {
+  const size_t slots = base_args.size();
+  const auto offsets = [](int64_t size) {
+    return size > 4 ? std::array<int64_t, 3>{-1, -2, -3} : std::array<int64_t, 3>{1, 2, 3};
+  };
+  // 1. Each candidate alone: its slope per slot.
+  std::vector<Candidate> free;
+  std::vector<std::vector<int64_t>> slope, first;  // per free dim: per slot
+  for (size_t k = 0; k < cs.size(); ++k) {
+    const std::array<int64_t, 3> off = offsets(cs[k].size);
+    std::optional<std::vector<int64_t>> v[3];
+    bool fits = true;
+    for (size_t j = 0; j < 3 && fits; ++j) {
+      v[j] = at({cs[k]}, {cs[k].size + off[j]});
+      fits = v[j].has_value();
+    }
+    std::vector<int64_t> s(slots);
+    for (size_t i = 0; fits && i < slots; ++i) {
+      s[i] = ((*v[0])[i] - base_args[i]) * off[0];  // off[0] is 1 or -1
+      fits = (*v[1])[i] - base_args[i] == s[i] * off[1] && (*v[2])[i] - base_args[i] == s[i] * off[2];
+    }
+    if (fits) {
+      free.push_back(cs[k]);
+      slope.push_back(std::move(s));
+      first.push_back(std::move(*v[0]));
+    } else if (cs[k].at.size() > 1) {
+      const Candidate group = cs[k];  // NB: a copy, as push_back may move cs
+      for (const auto& one : group.at) cs.push_back(Candidate{group.size, {one}});
+    }
   }
-  if (follows)
-    for (size_t k = 0; k < sizes.size(); ++k)
-      if (!sizes[k].empty()) doc.at("nodes")[k].set("sizes", io::Value::list(std::move(sizes[k])));
-  doc.set("batch", io::Value::dict({{"input", int64_t{0}}, {"size", batch}, {"follows", follows}}));
+  // 2. Each pair together: the product terms; 3. all together, checking the whole rule.
+  const auto solve = [&](size_t n, bool pairs) -> std::optional<Fit> {
+    Fit fit;
+    fit.dims.assign(free.begin(), free.begin() + static_cast<std::ptrdiff_t>(n));
+    std::vector<std::vector<std::vector<int64_t>>> k(n, std::vector<std::vector<int64_t>>(n));
+    for (size_t p = 0; pairs && p < n; ++p)
+      for (size_t q = p + 1; q < n; ++q) {
+        const int64_t op = offsets(free[p].size)[0], oq = offsets(free[q].size)[0];
+        const auto v = at({free[p], free[q]}, {free[p].size + op, free[q].size + oq});
+        if (!v) return std::nullopt;
+        k[p][q].resize(slots);
+        for (size_t i = 0; i < slots; ++i) k[p][q][i] = ((*v)[i] - first[p][i] - first[q][i] + base_args[i]) * op * oq;
+      }
+    fit.terms.resize(slots);
+    fit.c.resize(slots);
+    for (size_t i = 0; i < slots; ++i) {
+      int64_t c = base_args[i];
+      for (size_t p = 0; p < n; ++p) {
+        int64_t a = slope[p][i];
+        for (size_t q = 0; q < n; ++q)
+          if (q != p && pairs) a -= k[std::min(p, q)][std::max(p, q)][i] * free[q].size;
+        if (a != 0) fit.terms[i].push_back({a, {p}});
+        c -= a * free[p].size;
+      }
+      for (size_t p = 0; pairs && p < n; ++p)
+        for (size_t q = p + 1; q < n; ++q)
+          if (k[p][q][i] != 0) {
+            fit.terms[i].push_back({k[p][q][i], {p, q}});
+            c -= k[p][q][i] * free[p].size * free[q].size;
+          }
+      fit.c[i] = c;
+    }
+    if (n > 1) {
+      std::vector<int64_t> sizes;
+      for (size_t p = 0; p < n; ++p) sizes.push_back(free[p].size + offsets(free[p].size)[2]);
+      const auto v = at(fit.dims, sizes);
+      if (!v) return std::nullopt;
+      for (size_t i = 0; i < slots; ++i) {
+        int64_t want = fit.c[i];
+        for (const auto& t : fit.terms[i]) {
+          int64_t product = t.coef;
+          for (size_t d : t.dims) product *= sizes[d];
+          want += product;
+        }
+        if ((*v)[i] != want) return std::nullopt;
+      }
+    }
+    return fit;
+  };
+  if (free.empty()) return {};
+  if (auto all = solve(free.size(), true)) return *all;
+  return *solve(1, false);  // NB: the first dim alone was checked at four sizes above
+}
+
+// `doc` with the dims its program follows ("dims") and each node's int arguments computed from them
+// ("sizes"); `trace` traces the forward on inputs resized as asked (nullopt if it failed).
+io::Value with_dims(io::Value doc, const std::vector<Tensor>& inputs,
+                    const std::function<std::optional<io::Value>(const std::vector<Tensor>&)>& trace) {
+  std::vector<Slot> slots;
+  const std::vector<int64_t> base_args = *int_arguments(doc, doc, &slots);
+  const Fit fit = fit_dims(
+      candidates(inputs), base_args,
+      [&](const std::vector<Candidate>& cs, const std::vector<int64_t>& sizes) -> std::optional<std::vector<int64_t>> {
+        for (int64_t s : sizes)
+          if (s < 1) return std::nullopt;
+        const std::optional<io::Value> other = trace(resized(inputs, cs, sizes));
+        if (!other || !same_skeleton(doc, *other)) return std::nullopt;
+        return int_arguments(doc, *other, nullptr);
+      });
+  if (fit.dims.empty()) return doc;
+  std::vector<std::vector<io::Value>> sizes(doc.at("nodes").size());
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (fit.terms[i].empty()) continue;
+    sizes[slots[i].node].push_back(detail::size_document({slots[i].arg, slots[i].element, fit.c[i], fit.terms[i]}));
+  }
+  for (size_t k = 0; k < sizes.size(); ++k)
+    if (!sizes[k].empty()) doc.at("nodes")[k].set("sizes", io::Value::list(std::move(sizes[k])));
+  std::vector<io::Value> dims;
+  for (const Candidate& c : fit.dims) {
+    std::vector<io::Value> at;
+    for (const auto& [input, dim] : c.at)
+      at.push_back(io::Value::list({static_cast<int64_t>(input), static_cast<int64_t>(dim)}));
+    dims.push_back(io::Value::dict({{"size", c.size}, {"at", io::Value::list(std::move(at))}}));
+  }
+  doc.set("dims", io::Value::list(std::move(dims)));
   return doc;
 }
 
 // The program of the module in `mode`: traced at the example inputs (keeping what the forward
-// changes when `keep` is set), then at two more batch sizes, whose changes are undone.
+// changes when `keep` is set), then at other sizes (with_dims), whose changes are undone.
 Program trace_mode(nn::Module& module, const io::Value& state, const std::vector<Tensor>& inputs,
                    const Forward& forward, bool mode, bool keep) {
   const bool training = module.is_training();
@@ -292,17 +430,17 @@ Program trace_mode(nn::Module& module, const io::Value& state, const std::vector
     Restore restore(module);
     doc = trace_once(state, inputs, forward);
   }
-  if (std::optional<int64_t> batch = common_batch(inputs)) {
-    std::vector<io::Value> more;
+  {
     Restore restore(module);
-    try {
-      for (int64_t extra : {1, 2}) more.push_back(trace_once(state, at_batch(inputs, *batch + extra), forward, true));
-    } catch (const std::exception&) {
-      // NB: any exception (a Python forward raises through its binding's own type): the forward holds
-      // only at its traced batch, and the program keeps it
-      more.clear();
-    }
-    doc = with_batch(std::move(doc), more, *batch);
+    doc = with_dims(std::move(doc), inputs, [&](const std::vector<Tensor>& resized) -> std::optional<io::Value> {
+      try {
+        return trace_once(state, resized, forward, /*quiet=*/true);
+      } catch (const std::exception&) {
+        // NB: any exception (a Python forward raises through its binding's own type): the forward
+        // holds at the traced sizes only, and the program keeps them
+        return std::nullopt;
+      }
+    });
   }
   return Program::from_value(doc, "jit.trace");
 }
@@ -331,9 +469,13 @@ void check(nn::Module& module, TracedModule& traced, const std::vector<Tensor>& 
   autograd::NoGradGuard no_grad;
   std::vector<Tensor> rolled;
   for (const Tensor& t : inputs) rolled.push_back(t.dim() > 0 && t.size(0) > 1 ? roll(t, {1}, {0}) : t);
+  // NB: both runs draw the same random numbers (a factory in the forward draws afresh in the program too)
+  const Generator::State generator = default_generator().get_state();
   for (const std::vector<Tensor>* ins : {&inputs, static_cast<const std::vector<Tensor>*>(&rolled)}) {
     const io::Value expected = forward(*ins);
+    default_generator().set_state(generator);
     const io::Value got = traced.run(*ins);
+    default_generator().set_state(generator);
     if (!close(expected, got, tolerance)) {
       module.train(training);
       throw ValueError(std::string("jit.trace: the traced program does not reproduce the module's eval-mode forward") +

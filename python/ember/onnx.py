@@ -2,9 +2,9 @@
 
 The model is traced (ember.jit.trace; a traced module is taken as it is) and its eval-mode program
 (io/FORMAT.md, section 8) is written op by op as ONNX nodes; parameters and buffers become
-initializers under their own names. An op without an ONNX form is an error naming it. Batch sizes
-that the program computes from the input (view(B * T, C)) stay computed in the graph where
-dynamic_axes makes the batch dimension free. Writing needs the `onnx` package (pip install onnx)."""
+initializers under their own names. An op without an ONNX form is an error naming it. Sizes that the
+program computes from its inputs' (view(B * T, C)) stay computed in the graph for the dims that
+dynamic_axes makes free. Writing needs the `onnx` package (pip install onnx)."""
 from __future__ import annotations
 
 import math
@@ -31,8 +31,8 @@ class _Graph:
         self.names: dict[int, str] = {}
         self.nodes, self.initializers = [], []
         self.state = state
-        self.batch: str | None = None  # the graph's batch size, computed once where needed
-        self.dynamic = False
+        self.dim_names: dict[int, str] = {}  # the program's dims, each read from the graph once where needed
+        self.free: set[int] = set()  # the program's dims that dynamic_axes leaves free
         self._n = 0
 
     def fresh(self, hint: str) -> str:
@@ -64,30 +64,47 @@ class _Graph:
         """value as a 0-d constant of value vid's dtype (ONNX does not promote)."""
         return self.const(value, _NUMPY[self.type_of(vid)[0]])
 
-    def batch_size(self) -> str:
-        if self.batch is None:
-            first = self.name(self.doc["inputs"][self.doc["batch"]["input"]])
-            shape = self.node("Shape", [first])[0]
-            self.batch = self.node("Gather", [shape, self.const([0])], axis=0)[0]
-        return self.batch
+    def dim_size(self, d: int) -> str:
+        if d not in self.dim_names:
+            i, axis = self.doc["dims"][d]["at"][0]
+            shape = self.node("Shape", [self.name(self.doc["inputs"][i])])[0]
+            self.dim_names[d] = self.node("Gather", [shape, self.const([axis])], axis=0)[0]
+        return self.dim_names[d]
+
+    def computed(self, node, arg: int, element: int):
+        """The graph's 1-element int64 tensor computing that int argument, or None where it is a constant
+        (no size rule, or one over dims the graph holds fixed)."""
+        for a, e, c, terms in node.get("sizes", []):
+            if a == arg and e == element and any(d in self.free for t in terms for d in t[1:]):
+                total = self.const([c])
+                for coef, *dims in terms:
+                    part = self.const([coef])
+                    for d in dims:
+                        size = self.dim_size(d) if d in self.free else self.const([self.doc["dims"][d]["size"]])
+                        part = self.node("Mul", [part, size])[0]
+                    total = self.node("Add", [total, part])[0]
+                return total
+        return None
 
     def int_list(self, node, arg: int) -> str:
-        """An int-list argument as a 1-D int64 tensor: a constant, or computed from the batch size where
-        the program says so and the graph's batch is free."""
+        """An int-list argument as a 1-D int64 tensor: a constant, or computed from the free dims where
+        the program says so."""
         values = list(node["args"][arg])
-        sizes = [s for s in node.get("sizes", []) if s[0] == arg]
-        if not sizes or not self.dynamic:
+        parts = [self.computed(node, arg, e) for e in range(len(values))]
+        if all(p is None for p in parts):
             return self.const(values)
-        parts = []
-        by_element = {s[1]: (s[2], s[3]) for s in sizes}
-        for e, v in enumerate(values):
-            if e in by_element:
-                a, c = by_element[e]
-                scaled = self.node("Mul", [self.batch_size(), self.const([a])])[0]
-                parts.append(self.node("Add", [scaled, self.const([c])])[0])
-            else:
-                parts.append(self.const([v]))
-        return self.node("Concat", parts, axis=0)[0]
+        return self.node("Concat", [p or self.const([v]) for p, v in zip(parts, values)], axis=0)[0]
+
+    def int_1d(self, node, arg: int) -> str:
+        """An int argument as a 1-element int64 tensor (computed where the program says so)."""
+        return self.computed(node, arg, -1) or self.const([node["args"][arg]])
+
+    def int_scalar(self, node, arg: int) -> str:
+        """An int argument as a 0-d int64 tensor (computed where the program says so)."""
+        part = self.computed(node, arg, -1)
+        if part is None:
+            return self.const(node["args"][arg])
+        return self.node("Squeeze", [part, self.const([0])])[0]
 
 
 def _pairs(v):
@@ -204,6 +221,24 @@ def _emit_reshape(g, n, a, out):
     g.node("Reshape", [g.name(a[0]), g.int_list(n, 1)], out)
 
 
+def _onnx_dtype(g, vid):
+    return g.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(_NUMPY[g.type_of(vid)[0]]))
+
+
+def _emit_full(g, n, a, out):
+    size, value, dtype = a[0], a[1], g.type_of(n["outputs"][0])[0]
+    fill = g.onnx.numpy_helper.from_array(np.asarray([value], dtype=_NUMPY[dtype]), g.fresh("value"))
+    g.node("ConstantOfShape", [g.int_list(n, 0)], out, value=fill)
+
+
+def _emit_arange(g, n, a, out):
+    start, end, step = a[0], a[1], a[2]
+    if not all(isinstance(v, int) for v in (start, end, step)):
+        raise UnsupportedOperatorError("ember.onnx.export: arange over floats has no exact ONNX form here")
+    r = g.node("Range", [g.const(start), g.int_scalar(n, 1), g.const(step)])[0]
+    g.node("Cast", [r], out, to=_onnx_dtype(g, n["outputs"][0]))
+
+
 def _emit_flatten(g, n, a, out):
     x, start, end = a
     _, shape = g.type_of(x)
@@ -249,13 +284,14 @@ def _emit_masked_fill(g, n, a, out):
 
 def _emit_slice(g, n, a, out):
     x, dim, start, end, step = a
-    g.node("Slice", [g.name(x), g.const([0 if start is None else start]),
-                     g.const([np.iinfo(np.int64).max if end is None else end]), g.const([dim]), g.const([step])], out)
+    starts = g.const([0]) if start is None else g.int_1d(n, 2)
+    ends = g.const([np.iinfo(np.int64).max]) if end is None else g.int_1d(n, 3)
+    g.node("Slice", [g.name(x), starts, ends, g.const([dim]), g.const([step])], out)
 
 
 def _emit_select(g, n, a, out):
     x, dim, index = a
-    g.node("Gather", [g.name(x), g.const(index)], out, axis=dim)
+    g.node("Gather", [g.name(x), g.int_scalar(n, 2)], out, axis=dim)
 
 
 def _emit_split(g, n, a, out):
@@ -320,6 +356,7 @@ def _emit_lstm(g, n, a, out):
 
 
 _EMITTERS: dict[str, Callable] = {
+    "factory.full": _emit_full, "factory.arange": _emit_arange,
     "nn.linear": _emit_linear, "conv2d": _emit_conv2d, "max_pool2d": _emit_max_pool2d,
     "avg_pool2d": _emit_avg_pool2d, "adaptive_avg_pool2d": _emit_adaptive_avg_pool2d, "batch_norm": _emit_batch_norm,
     "layer_norm": _emit_layer_norm, "gelu": _emit_gelu, "relu": _unary("Relu"), "tanh": _unary("Tanh"),
@@ -379,10 +416,16 @@ def export(model: Any, args: Any, f: Any, export_params: bool = True, verbose: b
     if len(input_names) != len(inputs) or len(output_names) != len(out_ids):
         raise ValueError(f"ember.onnx.export: the program has {len(inputs)} inputs and {len(out_ids)} outputs, "
                          f"got {len(input_names)} input names and {len(output_names)} output names")
-    g.dynamic = bool(dynamic_axes)
-    if g.dynamic and not (doc.get("batch") or {}).get("follows", False):
-        raise ValueError("ember.onnx.export: dynamic_axes asks for a free dimension, but the traced program holds at its "
-                         "traced batch only (ember.jit.trace could not make its sizes follow the batch)")
+    for i, name in enumerate(input_names):
+        axes = dynamic_axes.get(name) or {}
+        for axis in (axes.keys() if isinstance(axes, dict) else axes):
+            found = [d for d, dim in enumerate(doc.get("dims", [])) if [i, axis] in [list(x) for x in dim["at"]]]
+            if not found:
+                size = g.type_of(inputs[i])[1][axis]
+                raise ValueError(f"ember.onnx.export: dynamic_axes frees dim {axis} of '{name}', but the traced program "
+                                 f"holds it at {size}, the size it was traced at (ember.jit.trace found no rule for "
+                                 "other sizes: the forward used it outside the ops, or failed at other sizes)")
+            g.free.update(found)
 
     def value_info(name, vid):
         dtype, shape = g.type_of(vid)

@@ -78,22 +78,24 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   if (py::isinstance<jit::TracedModule>(obj)) return jit::to_value(obj.cast<const jit::TracedModule&>());
   if (py::isinstance<nn::Module>(obj)) {
     // ember.save(model, path): a module whose every type is built in or registered is saved whole, so
-    // ember.load gives it back as torch.load does a pickled one; any other as its state, by name, with
-    // a warning that says so. Inside a container a module is its state tree, as optimizers and
+    // ember.load gives it back as torch.load does a pickled one. Any other is an error naming the two
+    // ways to save it: as its state it would load back as a dict where the caller expects a module
+    // (and fail far from here). Inside a container a module is its state tree, as optimizers and
     // schedulers are (each object's load_state_dict takes what ember.load gives back).
-    const auto& module = obj.cast<const nn::Module&>();
+    auto& module = obj.cast<nn::Module&>();
     if (!path.empty()) return io::to_value(module);
     if (io::can_rebuild(module)) return io::module_value(module);
-    const int raised =
-        PyErr_WarnEx(PyExc_UserWarning,
-                     ("ember.save: " + module.type_name() +
-                      " is saved as its state (parameters and buffers by name), and ember.load gives that dict back, "
-                      "not the module: to get the module back, trace it (ember.jit.trace) or register its type "
-                      "(ember.io.register_module_type); to say you mean the state, save model.state_dict()")
-                         .c_str(),
-                     1);
-    if (raised != 0) throw py::error_already_set();  // warnings as errors
-    return io::to_value(module);
+    std::string unknown = module.type_name();
+    for (const auto& [name, m] : module.named_modules())
+      if (!io::has_module_type(m->type_name())) {
+        unknown = name.empty() ? m->type_name() : m->type_name() + " ('" + name + "' in " + module.type_name() + ")";
+        break;
+      }
+    throw TypeError("ember.save: " + unknown +
+                    " cannot be saved whole (ember.load could not rebuild it without its class): trace the model "
+                    "(ember.save(ember.jit.trace(model, example_input), path)) or register its type "
+                    "(ember.io.register_module_type); to save its parameters and buffers by name, save "
+                    "model.state_dict()");
   }
   // NB: an optimizer's Python state_dict() holds what its C++ half does and more (the state of
   // one written in Python, "keyed_by").

@@ -12,7 +12,9 @@ import ember.nn.functional as F
 # positional encodings in a registered buffer, nn.TransformerEncoder under a causal mask, the
 # embedding scaled by sqrt(d_model), a linear decoder, log_softmax with NLLLoss, gradient clipping
 # and a hand-written SGD step with learning-rate annealing. The same code runs under PyTorch with
-# `import torch` as its first line; only the corpus differs (a tensor file of token ids).
+# `import torch` as its first line; only the corpus differs (a tensor file of token ids), and the
+# best model is kept as its state dict (Ember saves a module whole only when ember.load can rebuild
+# it: traced, or of registered types; torch.save(model) of this class is an error naming both).
 
 
 class PositionalEncoding(nn.Module):
@@ -197,7 +199,7 @@ def main():
         if not best_val_loss or val_loss < best_val_loss:
             if args.save:
                 with open(args.save, 'wb') as f:
-                    torch.save(model, f)
+                    torch.save(model.state_dict(), f)
             best_val_loss = val_loss
         else:
             # Anneal the learning rate if no improvement has been seen in the validation dataset.

@@ -40,5 +40,27 @@ TEST(GoldenProgramTest, Version1LoadsAndRunsAsItDid) {
   }
 }
 
+TEST(GoldenProgramTest, Version2FollowsTheBatchAndTheSequenceAsItDid) {
+  auto m = load(golden(2, "program.ember"));
+  const io::Value io_ = io::load(golden(2, "io.ember"));
+  std::vector<std::string> names;
+  for (const auto& [name, t] : m->named_parameters()) names.push_back(name);
+  EXPECT_THAT(names, ElementsAre("gain", "enc.weight", "enc.bias", "pos.weight", "bn.weight", "bn.bias", "mid.bias"));
+  EXPECT_EQ(m->child("enc")->parameter("weight").impl_ptr(), m->child("mid")->parameter("weight").impl_ptr());
+  EXPECT_FALSE(m->is_persistent_buffer("shift"));
+  const io::Value dims = m->program(false).to_value().at("dims");
+  ASSERT_EQ(dims.size(), 2u);  // the batch (traced at 3) and the sequence (at 5)
+  EXPECT_EQ(dims[0].at("size").as_int(), 3);
+  EXPECT_EQ(dims[1].at("size").as_int(), 5);
+  m->eval();
+  for (const char* shape : {"3x5", "2x8", "4x1"}) {
+    SCOPED_TRACE(shape);
+    const io::Value out = m->run({io_.at(std::string("x") + shape).as_tensor()});
+    ASSERT_TRUE(out.is_tuple());
+    expect_close(out[0].as_tensor(), io_.at(std::string("y") + shape).as_tensor());
+    expect_close(out[1].as_tensor(), io_.at(std::string("s") + shape).as_tensor());
+  }
+}
+
 }  // namespace
 }  // namespace ember::jit

@@ -222,6 +222,177 @@ TEST(ProgramTest, RefusesHostileProgramsBeforeRunning) {
     doc.set("outputs", io::Value("y"));
     expect_error<ValueError>([&] { Program::from_value(doc, "p.ember"); }, {"outputs", "str"});
   }
+  const auto dims = [](std::vector<io::Value> at) {
+    return io::Value::list({io::Value::dict({{"size", int64_t{6}}, {"at", io::Value::list(std::move(at))}})});
+  };
+  const auto pair = [](int64_t a, int64_t b) { return io::Value::list({a, b}); };
+  {
+    io::Value doc = good;
+    doc.set("dims", dims({pair(5, 0)}));
+    expect_error<ValueError>([&] { Program::from_value(doc, "p.ember"); }, {"dims", "input 5 is out of range"});
+  }
+  {
+    io::Value doc = good;
+    doc.set("dims", dims({pair(0, 0), pair(0, 0)}));
+    expect_error<ValueError>([&] { Program::from_value(doc, "p.ember"); }, {"input 0 dim 0 is named twice"});
+  }
+  {
+    io::Value doc = good;
+    doc.set("dims", dims({pair(0, 9)}));
+    expect_error<ValueError>([&] { Program::from_value(doc, "p.ember"); }, {"has no dim 9"});
+  }
+  {
+    io::Value doc = good;  // a size term naming a dim the program does not follow
+    node(doc, 0).set(
+        "sizes",
+        io::Value::list({io::Value::list({int64_t{0}, int64_t{-1}, int64_t{0}, io::Value::list({pair(1, 3)})})}));
+    expect_error<ValueError>([&] { Program::from_value(doc, "p.ember"); }, {"node 0", "names dim 3"});
+  }
+  {
+    io::Value doc = good;
+    node(doc, 0).set("sizes", io::Value::list({io::Value::list({int64_t{0}, int64_t{-1}, int64_t{0}})}));
+    expect_error<ValueError>([&] { Program::from_value(doc, "p.ember"); }, {"[arg, element, c, terms]"});
+  }
+}
+
+struct Folding : nn::Module {
+  Folding() : nn::Module("Folding") { fc = register_module("fc", std::make_shared<nn::Linear>(6, 2)); }
+  // the batch read from the input: [B, 2, 3] -> [B * 2, 3] -> [B, 6]
+  Tensor forward(const Tensor& x) override {
+    return fc->forward(x.reshape({x.size(0) * 2, 3}).reshape({x.size(0), -1}));
+  }
+  std::shared_ptr<nn::Linear> fc;
+};
+
+TEST(TraceTest, SizesComputedFromTheBatchFollowIt) {
+  manual_seed(6);
+  Folding m;
+  auto traced = trace(m, randn({4, 2, 3}));
+  EXPECT_THAT(traced->program(true).str(), HasSubstr("reshape"));
+  for (int64_t batch : {1, 4, 9}) {
+    const Tensor x = randn({batch, 2, 3});
+    EXPECT_TRUE(bitwise_equal(traced->forward(x), m.forward(x))) << "batch " << batch;
+  }
+}
+
+struct FixedBatch : nn::Module {
+  FixedBatch() : nn::Module("FixedBatch") {}
+  Tensor forward(const Tensor& x) override { return x.reshape({4, -1}) * 2.0; }  // holds at batch 4 only
+};
+
+TEST(TraceTest, AProgramThatHoldsAtOneBatchRefusesAnother) {
+  FixedBatch m;
+  auto traced = trace(m, randn({4, 6}));
+  EXPECT_TRUE(bitwise_equal(traced->forward(ones({4, 6})), m.forward(ones({4, 6}))));
+  // its width may vary (reshape({4, -1}) holds at any), its batch not
+  EXPECT_TRUE(bitwise_equal(traced->forward(ones({4, 7})), m.forward(ones({4, 7}))));
+  expect_error<ValueError>(
+      [&] {
+        traced->forward(ones({5, 6}));
+      },
+      {"input 0 has shape [5, 6]", "holds its dim 0 at 4", "follows: input 0 dim 1"});
+  expect_error<ValueError>([&] { traced->forward(ones({4, 6, 1})); }, {"traced with 2 dims"});
+}
+
+// A sequence model as GPT's forward is written: positions from arange(T), the batch and the sequence
+// folded into one dim for the head (a product of two sizes), a zero state of the batch's size.
+struct Sequence : nn::Module {
+  Sequence() : nn::Module("Sequence") {
+    tok = register_module("tok", std::make_shared<nn::Embedding>(11, 4));
+    pos = register_module("pos", std::make_shared<nn::Embedding>(16, 4));
+    head = register_module("head", std::make_shared<nn::Linear>(4, 3));
+  }
+  Tensor forward(const Tensor& idx) override {
+    const int64_t b = idx.size(0), t = idx.size(1);
+    Tensor x = tok->forward(idx) + pos->forward(arange(t)) + zeros({b, 1, 4});
+    return head->forward(x.reshape({b * t, 4})).reshape({b, t * 3});
+  }
+  std::shared_ptr<nn::Embedding> tok, pos;
+  std::shared_ptr<nn::Linear> head;
+};
+
+TEST(TraceTest, BatchAndSequenceLengthBothFollowTheInputThroughFactoriesAndProducts) {
+  for (const auto& [b, t] : std::vector<std::pair<int64_t, int64_t>>{{3, 7}, {5, 5}, {2, 16}}) {
+    manual_seed(7);
+    Sequence m;
+    auto traced = trace(m, randint(0, 11, {b, t}));
+    const io::Value doc = traced->program(true).to_value();
+    ASSERT_NE(doc.find("dims"), nullptr) << b << "x" << t;
+    EXPECT_EQ(doc.at("dims").size(), 2u) << b << "x" << t << ": " << doc.at("dims").str();
+    EXPECT_THAT(traced->program(true).str(), HasSubstr("factory.arange"));
+    for (const auto& [b2, t2] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {4, 9}, {b, t}, {6, 16}}) {
+      const Tensor idx = randint(0, 11, {b2, t2});
+      EXPECT_TRUE(bitwise_equal(traced->forward(idx), m.forward(idx)))
+          << "traced " << b << "x" << t << ", run " << b2 << "x" << t2;
+    }
+  }
+}
+
+// Noise drawn in the forward (a VAE's reparameterisation) is a node that draws afresh, not the
+// trace's draw kept as a constant.
+struct Noisy : nn::Module {
+  Noisy() : nn::Module("Noisy") { fc = register_module("fc", std::make_shared<nn::Linear>(3, 2)); }
+  Tensor forward(const Tensor& x) override {
+    const Tensor mu = fc->forward(x);
+    return mu + randn_like(mu) * 0.5 + rand({x.size(0), 1});
+  }
+  std::shared_ptr<nn::Linear> fc;
+};
+
+TEST(TraceTest, RandomFactoriesInTheForwardDrawAfreshFromTheDefaultGenerator) {
+  Noisy m;
+  auto traced = trace(m, randn({4, 3}));
+  const Tensor x = randn({6, 3});
+  manual_seed(11);
+  const Tensor eager = m.forward(x);
+  manual_seed(11);
+  EXPECT_TRUE(bitwise_equal(traced->forward(x), eager));
+  EXPECT_FALSE(bitwise_equal(traced->forward(x), eager));  // the next draw
+  Generator own(3);
+  struct OwnGenerator : nn::Module {
+    explicit OwnGenerator(Generator& g) : nn::Module("OwnGenerator"), g(g) {}
+    Tensor forward(const Tensor& x) override { return x + randn(x.sizes(), {}, &g); }
+    Generator& g;
+  } with_own(own);
+  expect_error<ValueError>([&] { trace(with_own, randn({2, 2})); }, {"generator of its own"});
+}
+
+// Multi-input modules whose batch sits in different dims (a sequence-first LSTM's input and state).
+TEST(TraceTest, ABatchSharedByInputsInDifferentDimsFollowsThemTogether) {
+  manual_seed(8);
+  nn::LSTM lstm(3, 4, 2);
+  const auto forward = [&](const std::vector<Tensor>& in) {
+    auto [y, h, c] = lstm.forward(in[0], in[1], in[2]);
+    return io::Value::tuple({io::Value(y), io::Value(h)});
+  };
+  auto traced = trace(lstm, {randn({7, 5, 3}), randn({2, 5, 4}), randn({2, 5, 4})}, forward);
+  const io::Value doc = traced->program(false).to_value();
+  ASSERT_NE(doc.find("dims"), nullptr);
+  for (const auto& [t, b] : std::vector<std::pair<int64_t, int64_t>>{{7, 5}, {3, 2}, {9, 8}}) {
+    const std::vector<Tensor> in{randn({t, b, 3}), randn({2, b, 4}), randn({2, b, 4})};
+    lstm.eval();
+    traced->eval();
+    const io::Value want = forward(in), got = traced->run(in);
+    EXPECT_TRUE(bitwise_equal(got[0].as_tensor(), want[0].as_tensor())) << t << "x" << b;
+  }
+  expect_error<ValueError>(
+      [&] {
+        traced->run({randn({7, 5, 3}), randn({2, 6, 4}), randn({2, 6, 4})});
+      },
+      {"must be equal"});
+}
+
+TEST(ProgramTest, ASizeThatOverflowsIsAnErrorNotAWrappedSize) {
+  Folding m;
+  auto traced = trace(m, randn({4, 2, 3}));
+  io::Value doc = traced->program(false).to_value();
+  for (io::Value& node : doc.at("nodes").items())
+    if (node.find("sizes") != nullptr)
+      for (io::Value& e : node.at("sizes").items()) e[3][0][0] = io::Value(INT64_MAX / 2);
+  const Program p = Program::from_value(doc, "p.ember");
+  std::vector<Tensor> state;
+  for (const auto& [name, id] : p.state()) state.push_back(name == "fc.weight" ? m.fc->weight() : m.fc->bias());
+  expect_error<ValueError>([&] { p.run({randn({4, 2, 3})}, state); }, {"overflows"});
 }
 
 struct Unregistered : nn::Module {
@@ -275,38 +446,6 @@ TEST(OpRegistryTest, EveryTableOpAndItsInPlaceFormIsThere) {
 
 namespace ember::jit {
 namespace {
-
-struct Folding : nn::Module {
-  Folding() : nn::Module("Folding") { fc = register_module("fc", std::make_shared<nn::Linear>(6, 2)); }
-  // the batch read from the input: [B, 2, 3] -> [B * 2, 3] -> [B, 6]
-  Tensor forward(const Tensor& x) override {
-    return fc->forward(x.reshape({x.size(0) * 2, 3}).reshape({x.size(0), -1}));
-  }
-  std::shared_ptr<nn::Linear> fc;
-};
-
-TEST(TraceTest, SizesComputedFromTheBatchFollowIt) {
-  manual_seed(6);
-  Folding m;
-  auto traced = trace(m, randn({4, 2, 3}));
-  EXPECT_THAT(traced->program(true).str(), HasSubstr("reshape"));
-  for (int64_t batch : {1, 4, 9}) {
-    const Tensor x = randn({batch, 2, 3});
-    EXPECT_TRUE(bitwise_equal(traced->forward(x), m.forward(x))) << "batch " << batch;
-  }
-}
-
-struct FixedBatch : nn::Module {
-  FixedBatch() : nn::Module("FixedBatch") {}
-  Tensor forward(const Tensor& x) override { return x.reshape({4, -1}) * 2.0; }  // holds at batch 4 only
-};
-
-TEST(TraceTest, AProgramThatHoldsAtOneBatchRefusesAnother) {
-  FixedBatch m;
-  auto traced = trace(m, randn({4, 6}));
-  EXPECT_TRUE(bitwise_equal(traced->forward(ones({4, 6})), m.forward(ones({4, 6}))));
-  expect_error<ValueError>([&] { traced->forward(ones({5, 6})); }, {"traced at batch 4", "[5, 6]"});
-}
 
 }  // namespace
 }  // namespace ember::jit

@@ -2,6 +2,9 @@
 
     distributed_worker.py collectives      every collective through ember.distributed
     distributed_worker.py ddp STEPS        DDP training; replicas compared by checksum
+    distributed_worker.py ddp_traced PATH STEPS
+                                           DDP training of the program file PATH (ember.jit.save of a
+                                           traced MLP), and of the eager MLP with its state: equal
     distributed_worker.py fail             rank 1 exits 3, the others wait (the launcher stops them)
     distributed_worker.py killed_late      rank 1 exits 3 at once, rank 0 is SIGKILLed 100 ms later
 
@@ -73,6 +76,32 @@ def ddp(steps):
     print(f"ok {r} ddp {digest}", flush=True)
 
 
+def ddp_traced(path, steps):
+    r = dist.get_rank()
+    digests = []
+    for traced in (True, False):
+        program = ember.jit.load(path)  # no class needed
+        if traced:
+            module = program
+        else:
+            module = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 2))
+            module.load_state_dict(program.state_dict())
+        model = DDP(module)
+        opt = ember.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        g = ember.Generator(7 + r)
+        for _ in range(steps):
+            x, y = ember.randn(8, 6, generator=g), ember.randn(8, 2, generator=g)
+            opt.zero_grad()
+            F.mse_loss(model(x), y).backward()
+            opt.step()
+        digests.append(hashlib.sha256(b"".join(p.detach().numpy().tobytes() for p in module.parameters())).hexdigest())
+    assert digests[0] == digests[1], digests  # the program trains as the eager module, bit for bit
+    sums = [None] * dist.get_world_size()
+    dist.all_gather_object(sums, digests[0])
+    assert len(set(sums)) == 1, sums
+    print(f"ok {r} ddp_traced {digests[0]}", flush=True)
+
+
 def fail():
     if dist.get_rank() == 1:
         sys.exit(3)
@@ -91,5 +120,6 @@ def killed_late():
 if __name__ == "__main__":
     dist.init_process_group("gloo", timeout=20)
     {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail,
+     "ddp_traced": lambda: ddp_traced(sys.argv[2], int(sys.argv[3])),
      "killed_late": killed_late}[sys.argv[1]]()
     dist.destroy_process_group()

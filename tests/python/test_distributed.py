@@ -38,6 +38,17 @@ def test_ddp_replicas_stay_bitwise_equal(nproc):
     assert len(digests) == 1, out
 
 
+def test_ddp_trains_a_program_loaded_without_its_class_on_two_ranks(tmp_path):
+    import ember.nn as nn
+    ember.manual_seed(3)
+    model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 2))
+    ember.jit.save(ember.jit.trace(model, ember.randn(8, 6)), tmp_path / "mlp.ember")
+    code, out, _ = run_job(2, "ddp_traced", str(tmp_path / "mlp.ember"), "4")
+    assert code == 0, out
+    digests = {line.split()[-1] for line in out.splitlines() if " ok " in line and " ddp_traced " in line}
+    assert len(digests) == 1 and out.count("ddp_traced") >= 2, out
+
+
 def test_launcher_stops_the_others_when_a_rank_fails():
     code, out, seconds = run_job(2, "fail")
     assert code == 3, out

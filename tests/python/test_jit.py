@@ -185,7 +185,7 @@ def test_the_program_prints_its_ops():
     assert "dropout" in traced.code
 
 
-def test_ember_save_of_a_rebuildable_module_gives_the_module_back_and_of_another_says_what_it_saved(tmp_path):
+def test_ember_save_of_a_rebuildable_module_gives_the_module_back_and_of_another_says_how_to_save_it(tmp_path):
     seq = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
     seq[2].weight.requires_grad_(False)
     ember.save(seq, tmp_path / "seq.ember")
@@ -213,9 +213,15 @@ def test_ember_save_of_a_rebuildable_module_gives_the_module_back_and_of_another
     again = ember.load(tmp_path / "scaled.ember")
     assert type(again) is Scaled and again.factor == 0.5 and ember.equal(again(x), scaled(x))
 
-    with pytest.warns(UserWarning, match="ember.jit.trace.*register_module_type"):
+    # any other module: an error naming the type and the two ways, and nothing written
+    with pytest.raises(TypeError, match=r"Net cannot be saved whole.*ember.jit.trace.*register_module_type.*state_dict"):
         ember.save(Net(), tmp_path / "net.ember")
-    assert isinstance(ember.load(tmp_path / "net.ember"), dict)
+    assert not (tmp_path / "net.ember").exists()
+    holder = nn.Sequential(nn.Linear(2, 2), Net())
+    with pytest.raises(TypeError, match=r"Net \('1' in Sequential\) cannot be saved whole"):
+        ember.save(holder, tmp_path / "holder.ember")
+    ember.save(Net().state_dict(), tmp_path / "state.ember")
+    assert isinstance(ember.load(tmp_path / "state.ember"), dict)
 
 
 def test_autocast_and_the_checkpoint_manager_treat_a_traced_module_as_any_module(tmp_path):
@@ -275,5 +281,62 @@ def test_a_python_forward_that_fails_at_another_batch_gives_a_program_of_its_tra
     model.w.grad = None
     model(y).backward()
     assert ember.equal(grad, model.w.grad) and not ember.isnan(grad).any()
-    with pytest.raises(ValueError, match="traced at batch 3"):
+    with pytest.raises(ValueError, match=r"holds its dim 0 at 3, the size it was traced at"):
         traced(ember.ones(4))
+
+
+def load_compat(name):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"compat_{name}",
+                                                  os.path.join(os.path.dirname(__file__), "..", "compat", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_batch_and_the_sequence_length_both_follow_the_input():
+    gpt = load_compat("gpt")
+    ember.manual_seed(4)
+    model = gpt.GPT(65, 16, 2, 2, 32, 0.1)  # block size 16, traced at it: the program follows shorter sequences
+    traced = ember.jit.trace(model, ember.randint(0, 65, (3, 16)))
+    assert [d["at"] for d in traced._program(True)["dims"]] == [[[0, 0]], [[0, 1]]]
+    model.eval(), traced.eval()
+    for batch, seq in ((3, 16), (1, 1), (5, 9), (2, 16)):
+        x = ember.randint(0, 65, (batch, seq))
+        assert ember.equal(traced(x)[0], model(x)[0]), (batch, seq)
+    # train mode: dropout and the loss, under one seed, bit for bit
+    model.train(), traced.train()
+    x = ember.randint(0, 65, (2, 7))
+    ember.manual_seed(5)
+    got = traced(x)[0]
+    ember.manual_seed(5)
+    assert ember.equal(got, model(x)[0])
+
+
+def test_noise_drawn_in_the_forward_is_drawn_afresh_by_the_program():
+    class Reparameterize(nn.Module):  # the VAE of pytorch/examples: eps ~ N(0, 1) each call
+        def __init__(self):
+            super().__init__()
+            self.mu, self.logvar = nn.Linear(4, 2), nn.Linear(4, 2)
+
+        def forward(self, x):
+            mu, logvar = self.mu(x), self.logvar(x)
+            std = ember.exp(0.5 * logvar)
+            return mu + ember.randn_like(std) * std
+
+    model = Reparameterize()
+    traced = ember.jit.trace(model, ember.randn(3, 4))
+    x = ember.randn(5, 4)
+    ember.manual_seed(12)
+    want = model(x)
+    ember.manual_seed(12)
+    got = traced(x)
+    assert ember.equal(got, want) and not ember.equal(traced(x), want)
+    assert "factory.randn" in traced.code
+
+
+def test_a_dim_the_program_holds_fixed_is_refused_by_name():
+    traced = ember.jit.trace(nn.Linear(6, 2), ember.randn(4, 6))
+    assert traced(ember.randn(9, 6)).shape == (9, 2)
+    with pytest.raises(ValueError, match=r"input 0 has shape \[9, 5\], but the program holds its dim 1 at 6"):
+        traced(ember.randn(9, 5))

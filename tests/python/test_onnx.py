@@ -1,6 +1,6 @@
 """ember.onnx.export checked by onnxruntime: the tutorial's MLP and CNN, a torchvision-layout ResNet-18,
 the GPT and the LSTM language model of tests/compat run in onnxruntime within 1e-5 of Ember, with
-a free batch dimension where the model allows it; the files pass onnx.checker; an op without an
+free batch and sequence dimensions where the model allows them; the files pass onnx.checker; an op without an
 ONNX form is an error naming it."""
 import importlib.util
 import os
@@ -65,12 +65,19 @@ def test_the_gpt_matches_onnxruntime(tmp_path):
     idx = ember.randint(0, 65, (3, 16))
     path = tmp_path / "gpt.onnx"
     ember.onnx.export(model, idx, path, input_names=["idx"], output_names=["logits"],
-                      dynamic_axes={"idx": {0: "batch"}})
+                      dynamic_axes={"idx": {0: "batch", 1: "seq"}, "logits": {0: "batch", 1: "seq"}})
+    onnx.checker.check_model(onnx.load(str(path)))
     model.eval()
-    for batch in (3, 5):
-        x = ember.randint(0, 65, (batch, 16))
+    for batch, seq in ((3, 16), (5, 16), (2, 9), (1, 12), (4, 1)):  # block size 16
+        x = ember.randint(0, 65, (batch, seq))
         (got,) = run(path, {"idx": x})
         np.testing.assert_allclose(got, model(x)[0].detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_a_dynamic_axis_the_program_holds_fixed_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="frees dim 1 of 'x', but the traced program holds it at 784"):
+        ember.onnx.export(nn.Linear(784, 3), ember.randn(2, 784), tmp_path / "l.onnx", input_names=["x"],
+                          dynamic_axes={"x": {0: "batch", 1: "features"}})
 
 
 def test_the_lstm_language_model_matches_onnxruntime(tmp_path):
@@ -81,12 +88,17 @@ def test_the_lstm_language_model_matches_onnxruntime(tmp_path):
     hidden = (ember.randn(2, 3, 16), ember.randn(2, 3, 16))
     path = tmp_path / "lstm.onnx"
     ember.onnx.export(model, (tokens, hidden), path, input_names=["tokens", "h0", "c0"],
-                      output_names=["log_probs", "hn", "cn"])
+                      output_names=["log_probs", "hn", "cn"],
+                      dynamic_axes={"tokens": {0: "seq", 1: "batch"}, "h0": {1: "batch"}, "c0": {1: "batch"}})
+    onnx.checker.check_model(onnx.load(str(path)))
     model.eval()
-    got = run(path, {"tokens": tokens, "h0": hidden[0], "c0": hidden[1]})
-    log_probs, (hn, cn) = model(tokens, hidden)
-    for a, b in zip(got, (log_probs, hn, cn)):
-        np.testing.assert_allclose(a, b.detach().numpy(), rtol=1e-5, atol=1e-5)
+    for seq, batch in ((7, 3), (4, 5), (12, 1)):
+        tokens = ember.randint(0, 50, (seq, batch))
+        hidden = (ember.randn(2, batch, 16), ember.randn(2, batch, 16))
+        got = run(path, {"tokens": tokens, "h0": hidden[0], "c0": hidden[1]})
+        log_probs, (hn, cn) = model(tokens, hidden)
+        for a, b in zip(got, (log_probs, hn, cn)):
+            np.testing.assert_allclose(a, b.detach().numpy(), rtol=1e-5, atol=1e-5)
 
 
 def test_an_op_without_an_onnx_form_is_named(tmp_path):

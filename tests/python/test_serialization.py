@@ -129,11 +129,20 @@ def test_load_into_from_a_file_object_and_from_a_saved_module():
     model = Net()
     model.head.bias.requires_grad_(False)
     buffer = io.BytesIO()
-    ember.save(model, buffer)
+    ember.save({"model": model}, buffer)
     buffer.seek(0)
     fresh = Net()
-    ember.io.load_into(fresh, buffer)
+    ember.io.load_into(fresh, buffer, key="model")
     assert same_state(model, fresh) and not fresh.head.bias.requires_grad
+    # a module saved whole (its types built in): load_into takes its state
+    seq = nn.Sequential(nn.Linear(3, 2), nn.Tanh())
+    seq[0].bias.requires_grad_(False)
+    buffer = io.BytesIO()
+    ember.save(seq, buffer)
+    buffer.seek(0)
+    again = nn.Sequential(nn.Linear(3, 2), nn.Tanh())
+    ember.io.load_into(again, buffer)
+    assert same_state(seq, again) and not again[0].bias.requires_grad
 
 
 def test_load_into_strict_reports_keys_and_changes_nothing(tmp_path):
