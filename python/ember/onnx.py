@@ -226,7 +226,7 @@ def _onnx_dtype(g, vid):
 
 
 def _emit_full(g, n, a, out):
-    size, value, dtype = a[0], a[1], g.type_of(n["outputs"][0])[0]
+    value, dtype = a[1], g.type_of(n["outputs"][0])[0]
     fill = g.onnx.numpy_helper.from_array(np.asarray([value], dtype=_NUMPY[dtype]), g.fresh("value"))
     g.node("ConstantOfShape", [g.int_list(n, 0)], out, value=fill)
 
@@ -237,6 +237,10 @@ def _emit_arange(g, n, a, out):
         raise UnsupportedOperatorError("ember.onnx.export: arange over floats has no exact ONNX form here")
     r = g.node("Range", [g.const(start), g.int_scalar(n, 1), g.const(step)])[0]
     g.node("Cast", [r], out, to=_onnx_dtype(g, n["outputs"][0]))
+
+
+def _emit_to_dtype(g, n, a, out):
+    g.node("Cast", [g.name(a[0])], out, to=_onnx_dtype(g, n["outputs"][0]))
 
 
 def _emit_flatten(g, n, a, out):
@@ -356,7 +360,7 @@ def _emit_lstm(g, n, a, out):
 
 
 _EMITTERS: dict[str, Callable] = {
-    "factory.full": _emit_full, "factory.arange": _emit_arange,
+    "factory.full": _emit_full, "factory.arange": _emit_arange, "to.dtype": _emit_to_dtype,
     "nn.linear": _emit_linear, "conv2d": _emit_conv2d, "max_pool2d": _emit_max_pool2d,
     "avg_pool2d": _emit_avg_pool2d, "adaptive_avg_pool2d": _emit_adaptive_avg_pool2d, "batch_norm": _emit_batch_norm,
     "layer_norm": _emit_layer_norm, "gelu": _emit_gelu, "relu": _unary("Relu"), "tanh": _unary("Tanh"),

@@ -101,6 +101,22 @@ def test_the_lstm_language_model_matches_onnxruntime(tmp_path):
             np.testing.assert_allclose(a, b.detach().numpy(), rtol=1e-5, atol=1e-5)
 
 
+def test_factories_in_the_forward_follow_the_free_batch(tmp_path):
+    class Offsets(nn.Module):
+        def forward(self, x):
+            b = x.size(0)
+            return x + ember.ones(b, 1) * 2 + ember.arange(x.size(1)).float()
+
+    path = tmp_path / "offsets.onnx"
+    ember.onnx.export(Offsets(), ember.randn(4, 3), path, input_names=["x"], output_names=["y"],
+                      dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}})
+    onnx.checker.check_model(onnx.load(str(path)))
+    for batch in (4, 1, 6):
+        x = ember.randn(batch, 3)
+        (got,) = run(path, {"x": x})
+        np.testing.assert_allclose(got, Offsets()(x).numpy(), rtol=1e-6, atol=1e-6)
+
+
 def test_an_op_without_an_onnx_form_is_named(tmp_path):
     class Cumulative(nn.Module):
         def forward(self, x):
