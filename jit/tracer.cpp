@@ -282,9 +282,9 @@ std::optional<std::vector<int64_t>> int_arguments(const io::Value& base, const i
 // Finds which candidate dims the program may follow and how each int argument is computed from
 // them: c + sum a_i d_i + sum k_ij d_i d_j, fitted from traces at other sizes (`at`: the int
 // arguments of a trace with the candidates at the sizes given, nullopt if the forward failed there or
-// ran other ops). Each candidate is varied alone by 1, 2 and 3 (down from sizes above 4, else up:
-// a model traced at its largest sequence length still follows it), each pair together by 1, then
-// all together by 3, and must fit all of them. A group of dims that does not fit together (a batch
+// ran other ops). Each candidate is varied alone by 1, 2, 3 and 11 (down from sizes above 4, to no
+// less than 1, else up: a model traced at its largest sequence length still follows it), each pair
+// together by 1, then all together by 3, and must fit all of them. A group of dims that does not fit together (a batch
 // and a sequence traced at the same size) is tried dim by dim.
 struct Fit {
   std::vector<Candidate> dims;
@@ -303,17 +303,21 @@ Fit fit_dims(std::vector<Candidate> cs, const std::vector<int64_t>& base_args,
   std::vector<Candidate> free;
   std::vector<std::vector<int64_t>> slope, first;  // per free dim: per slot
   for (size_t k = 0; k < cs.size(); ++k) {
-    const std::array<int64_t, 3> off = offsets(cs[k].size);
-    std::optional<std::vector<int64_t>> v[3];
+    // The three near sizes, then a far one: a size divided by a stride (T / 8) can look constant over
+    // four neighbours; eleven apart, a division by up to 11 shows.
+    const std::array<int64_t, 3> near = offsets(cs[k].size);
+    const std::array<int64_t, 4> off{near[0], near[1], near[2],
+                                     cs[k].size > 4 ? std::max<int64_t>(1, cs[k].size - 11) - cs[k].size : 11};
+    std::optional<std::vector<int64_t>> v[4];
     bool fits = true;
-    for (size_t j = 0; j < 3 && fits; ++j) {
+    for (size_t j = 0; j < 4 && fits; ++j) {
       v[j] = at({cs[k]}, {cs[k].size + off[j]});
       fits = v[j].has_value();
     }
     std::vector<int64_t> s(slots);
     for (size_t i = 0; fits && i < slots; ++i) {
       s[i] = ((*v[0])[i] - base_args[i]) * off[0];  // off[0] is 1 or -1
-      fits = (*v[1])[i] - base_args[i] == s[i] * off[1] && (*v[2])[i] - base_args[i] == s[i] * off[2];
+      for (size_t j = 1; j < 4; ++j) fits = fits && (*v[j])[i] - base_args[i] == s[i] * off[j];
     }
     if (fits) {
       free.push_back(cs[k]);

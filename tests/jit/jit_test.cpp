@@ -328,6 +328,20 @@ TEST(TraceTest, BatchAndSequenceLengthBothFollowTheInputThroughFactoriesAndProdu
   }
 }
 
+// A size divided by a stride looks constant over near sizes (62 / 8 = 61 / 8 = ... = 59 / 8): the far
+// trace shows it, and the program holds that dim rather than slice 7 columns of any length.
+struct Strided : nn::Module {
+  Strided() : nn::Module("Strided") {}
+  Tensor forward(const Tensor& x) override { return x.narrow(1, 0, x.size(1) / 8) * 2.0; }
+};
+
+TEST(TraceTest, ASizeDividedByAStrideIsNotMistakenForAConstant) {
+  Strided m;
+  auto traced = trace(m, randn({3, 62}));
+  EXPECT_TRUE(bitwise_equal(traced->forward(ones({5, 62})), m.forward(ones({5, 62}))));  // the batch follows
+  expect_error<ValueError>([&] { traced->forward(ones({3, 80})); }, {"holds its dim 1 at 62"});
+}
+
 // Noise drawn in the forward (a VAE's reparameterisation) is a node that draws afresh, not the
 // trace's draw kept as a constant.
 struct Noisy : nn::Module {
