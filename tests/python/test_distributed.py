@@ -60,7 +60,9 @@ def test_launcher_names_the_killed_rank_even_when_its_peer_exits_first():
     code, out, _ = run_job(2, "killed_late")
     assert code == 128 + 9, out
     assert "ember-run: rank 0 (pid" in out and "failed with killed by signal 9" in out, out
-    assert out.index("rank 0 (pid") < out.index("rank 1 (pid"), out
+    # NB: rank 1 is named after rank 0 when its exit is reaped first; on a loaded machine its exit may
+    # finish after rank 0's kill is reaped, and the launcher names the signal alone (and stops rank 1)
+    assert "rank 1 (pid" not in out or out.index("rank 0 (pid") < out.index("rank 1 (pid"), out
 
 
 def test_ddp_error_names_unused_parameters():
