@@ -13,7 +13,7 @@ import ember.nn.functional as F
 # embedding scaled by sqrt(d_model), a linear decoder, log_softmax with NLLLoss, gradient clipping
 # and a hand-written SGD step with learning-rate annealing. The same code runs under PyTorch with
 # `import torch` as its first line; only the corpus differs (a tensor file of token ids), and the
-# best model is kept as its state dict (Ember saves a module whole only when ember.load can rebuild
+# best model is kept as its state dict (Ember saves a module whole only when its load can rebuild
 # it: traced, or of registered types; torch.save(model) of this class is an error naming both).
 
 
