@@ -84,13 +84,19 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
     // schedulers are (each object's load_state_dict takes what ember.load gives back).
     auto& module = obj.cast<nn::Module&>();
     if (!path.empty()) return io::to_value(module);
-    if (io::can_rebuild(module)) return io::module_value(module);
-    std::string unknown = module.type_name();
-    for (const auto& [name, m] : module.named_modules())
-      if (!io::has_module_type(m->type_name())) {
-        unknown = name.empty() ? m->type_name() : m->type_name() + " ('" + name + "' in " + module.type_name() + ")";
-        break;
-      }
+    // What ember.load cannot rebuild: a type neither built in nor registered, or a Python subclass of
+    // a built-in one (class Doubled(nn.Linear) with a forward of its own would come back a Linear).
+    std::string unknown;
+    for (const auto& [name, m] : module.named_modules()) {
+      const py::handle type = py::type::of(py::cast(m, py::return_value_policy::reference));
+      const std::string python_name = py::str(type.attr("__name__"));
+      const bool built_in = py::str(type.attr("__module__")).cast<std::string>().starts_with("ember");
+      if (io::has_module_type(m->type_name()) && (built_in || python_name == m->type_name())) continue;
+      const std::string what = built_in ? m->type_name() : python_name;
+      unknown = name.empty() ? what : what + " ('" + name + "' in " + module.type_name() + ")";
+      break;
+    }
+    if (unknown.empty()) return io::module_value(module);
     throw TypeError("ember.save: " + unknown +
                     " cannot be saved whole (ember.load could not rebuild it without its class): trace the model "
                     "(ember.save(ember.jit.trace(model, example_input), path)) or register its type "

@@ -220,6 +220,15 @@ def test_ember_save_of_a_rebuildable_module_gives_the_module_back_and_of_another
     holder = nn.Sequential(nn.Linear(2, 2), Net())
     with pytest.raises(TypeError, match=r"Net \('1' in Sequential\) cannot be saved whole"):
         ember.save(holder, tmp_path / "holder.ember")
+    # a Python subclass of a built-in type would come back as the built-in one, without its forward
+    class Doubled(nn.Linear):
+        def forward(self, x):
+            return super().forward(x) * 2
+
+    with pytest.raises(TypeError, match=r"Doubled cannot be saved whole"):
+        ember.save(Doubled(3, 2), tmp_path / "doubled.ember")
+    with pytest.raises(TypeError, match=r"Doubled \('0' in Sequential\) cannot be saved whole"):
+        ember.save(nn.Sequential(Doubled(3, 2)), tmp_path / "doubled.ember")
     ember.save(Net().state_dict(), tmp_path / "state.ember")
     assert isinstance(ember.load(tmp_path / "state.ember"), dict)
 
