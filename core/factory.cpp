@@ -29,11 +29,14 @@ Tensor make_on_cpu(IntArrayRef shape, const TensorOptions& options, Fill fill) {
 // A factory called from a traced forward is a node of its program (jit/factory_ops.cpp): replayed,
 // it makes a tensor of the sizes it is given then (so zeros(B, H) follows the batch) and draws fresh
 // random numbers. NB: not empty(), whose values a kernel outside the recorded ops may fill; not a
-// tensor that requires grad (a leaf the program could not train: the tracer names it).
+// tensor that requires grad (a leaf the program could not train: the tracer names it). A random draw
+// passes its generator: one of its own cannot be named in a program (a ValueError).
 template <typename Make>
-Tensor recorded(std::string_view op, const TensorOptions& options, std::vector<tracing::Arg> args, Make make) {
+Tensor recorded(std::string_view op, const TensorOptions& options, std::vector<tracing::Arg> args, Make make,
+                Generator* gen = nullptr) {
   if (!tracing::recording() || options.requires_grad()) [[likely]]
     return make();
+  tracing::arg(gen);
   args.emplace_back(options.dtype());
   args.emplace_back(options.device());
   return tracing::record<Tensor>(op, make, std::move(args));
@@ -163,63 +166,66 @@ Tensor eye(int64_t n, std::optional<int64_t> m, TensorOptions options) {
 }
 
 Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
-  if (tracing::recording()) [[unlikely]]
-    tracing::arg(gen);  // a generator of its own cannot be named in a program
   Generator& g = gen ? *gen : default_generator();
-  return recorded("factory.rand", options, {tracing::arg(shape)}, [&] {
-    return make_on_cpu(shape, options, [&](Tensor& t) {
-      if (is_16bit_float(t.dtype())) return copy_data(t, rand(shape, kFloat32, &g));  // drawn as float32
-      visit_floating_dtype(t.dtype(), "rand", [&]<typename T>(type_tag<T>) {
-        // Generator::uniform_float (one draw) and uniform_double (two, high word first), in bulk
-        constexpr int64_t kDraws = std::is_same_v<T, float> ? 1 : 2, kChunk = 1024;
-        T* p = static_cast<T*>(t.data_ptr());
-        const Generator::State start = g.get_state();
-        uint32_t bits[kChunk * kDraws];
-        for (int64_t s = 0; s < t.numel(); s += kChunk) {
-          const int64_t len = std::min(kChunk, t.numel() - s);
-          philox_u32_run(start.seed, start.counter + static_cast<uint64_t>(s * kDraws), bits, len * kDraws);
-          for (int64_t j = 0; j < len; ++j) {
-            if constexpr (std::is_same_v<T, float>)
-              p[s + j] = uniform_float_of(bits[j]);
-            else
-              p[s + j] = uniform_double_of(bits[2 * j], bits[2 * j + 1]);
-          }
-        }
-        g.set_state({start.seed, start.counter + static_cast<uint64_t>(t.numel() * kDraws)});
-      });
-    });
-  });
+  return recorded(
+      "factory.rand", options, {tracing::arg(shape)},
+      [&] {
+        return make_on_cpu(shape, options, [&](Tensor& t) {
+          if (is_16bit_float(t.dtype())) return copy_data(t, rand(shape, kFloat32, &g));  // drawn as float32
+          visit_floating_dtype(t.dtype(), "rand", [&]<typename T>(type_tag<T>) {
+            // Generator::uniform_float (one draw) and uniform_double (two, high word first), in bulk
+            constexpr int64_t kDraws = std::is_same_v<T, float> ? 1 : 2, kChunk = 1024;
+            T* p = static_cast<T*>(t.data_ptr());
+            const Generator::State start = g.get_state();
+            uint32_t bits[kChunk * kDraws];
+            for (int64_t s = 0; s < t.numel(); s += kChunk) {
+              const int64_t len = std::min(kChunk, t.numel() - s);
+              philox_u32_run(start.seed, start.counter + static_cast<uint64_t>(s * kDraws), bits, len * kDraws);
+              for (int64_t j = 0; j < len; ++j) {
+                if constexpr (std::is_same_v<T, float>)
+                  p[s + j] = uniform_float_of(bits[j]);
+                else
+                  p[s + j] = uniform_double_of(bits[2 * j], bits[2 * j + 1]);
+              }
+            }
+            g.set_state({start.seed, start.counter + static_cast<uint64_t>(t.numel() * kDraws)});
+          });
+        });
+      },
+      gen);
 }
 
 Tensor randn(IntArrayRef shape, TensorOptions options, Generator* gen) {
-  if (tracing::recording()) [[unlikely]]
-    tracing::arg(gen);
   Generator& g = gen ? *gen : default_generator();
-  return recorded("factory.randn", options, {tracing::arg(shape)}, [&] {
-    return make_on_cpu(shape, options, [&](Tensor& t) {
-      if (is_16bit_float(t.dtype())) return copy_data(t, randn(shape, kFloat32, &g));  // drawn as float32
-      visit_floating_dtype(t.dtype(), "randn", [&]<typename T>(type_tag<T>) {
-        T* p = static_cast<T*>(t.data_ptr());
-        for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>(g.normal());
-      });
-    });
-  });
+  return recorded(
+      "factory.randn", options, {tracing::arg(shape)},
+      [&] {
+        return make_on_cpu(shape, options, [&](Tensor& t) {
+          if (is_16bit_float(t.dtype())) return copy_data(t, randn(shape, kFloat32, &g));  // drawn as float32
+          visit_floating_dtype(t.dtype(), "randn", [&]<typename T>(type_tag<T>) {
+            T* p = static_cast<T*>(t.data_ptr());
+            for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>(g.normal());
+          });
+        });
+      },
+      gen);
 }
 
 Tensor randint(int64_t low, int64_t high, IntArrayRef shape, TensorOptions options, Generator* gen) {
   EMBER_CHECK_VALUE(low < high, "randint: low (", low, ") must be less than high (", high, ")");
-  if (tracing::recording()) [[unlikely]]
-    tracing::arg(gen);
   Generator& g = gen ? *gen : default_generator();
-  return recorded("factory.randint", options, {low, high, tracing::arg(shape)}, [&] {
-    return make_on_cpu(shape, options, [&](Tensor& t) {
-      Tensor d = empty(shape, kInt64);
-      int64_t* p = d.data_ptr<int64_t>();
-      auto range = static_cast<uint64_t>(high - low);
-      for (int64_t i = 0; i < d.numel(); ++i) p[i] = low + static_cast<int64_t>(g.below(range));
-      copy_data(t, d);
-    });
-  });
+  return recorded(
+      "factory.randint", options, {low, high, tracing::arg(shape)},
+      [&] {
+        return make_on_cpu(shape, options, [&](Tensor& t) {
+          Tensor d = empty(shape, kInt64);
+          int64_t* p = d.data_ptr<int64_t>();
+          auto range = static_cast<uint64_t>(high - low);
+          for (int64_t i = 0; i < d.numel(); ++i) p[i] = low + static_cast<int64_t>(g.below(range));
+          copy_data(t, d);
+        });
+      },
+      gen);
 }
 
 Tensor randint_like(const Tensor& t, int64_t low, int64_t high, Generator* gen) {
@@ -228,17 +234,18 @@ Tensor randint_like(const Tensor& t, int64_t low, int64_t high, Generator* gen) 
 
 Tensor randperm(int64_t n, Generator* gen) {
   EMBER_CHECK_VALUE(n >= 0, "randperm: n must be non-negative, got ", n);
-  if (tracing::recording()) [[unlikely]]
-    tracing::arg(gen);
   Generator& g = gen ? *gen : default_generator();
-  return recorded("factory.randperm", TensorOptions(kInt64), {n}, [&] {
-    Tensor t = empty({n}, kInt64);
-    int64_t* p = t.data_ptr<int64_t>();
-    std::iota(p, p + n, int64_t{0});
-    for (int64_t i = n - 1; i > 0; --i)  // Fisher-Yates
-      std::swap(p[i], p[static_cast<int64_t>(g.below(static_cast<uint64_t>(i + 1)))]);
-    return t;
-  });
+  return recorded(
+      "factory.randperm", TensorOptions(kInt64), {n},
+      [&] {
+        Tensor t = empty({n}, kInt64);
+        int64_t* p = t.data_ptr<int64_t>();
+        std::iota(p, p + n, int64_t{0});
+        for (int64_t i = n - 1; i > 0; --i)  // Fisher-Yates
+          std::swap(p[i], p[static_cast<int64_t>(g.below(static_cast<uint64_t>(i + 1)))]);
+        return t;
+      },
+      gen);
 }
 
 Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }

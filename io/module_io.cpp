@@ -206,20 +206,6 @@ bool is_module_value(const Value& v) {
   return arch.is_dict() && arch.contains("type");
 }
 
-namespace {
-bool all_registered(const Value& node) {
-  const Value* type = node.find("type");
-  if (type == nullptr || !type->is_string() || !has_module_type(type->as_string())) return false;
-  const Value* children = node.find("children");
-  if (children == nullptr || !children->is_dict()) return true;
-  for (const Value& child : children->items())
-    if (!all_registered(child)) return false;
-  return true;
-}
-}  // namespace
-
-bool can_rebuild(const nn::Module& module) { return all_registered(architecture(module)); }
-
 std::shared_ptr<nn::Module> module_from_value(const Value& v, const std::string& where) {
   EMBER_CHECK_VALUE(is_module_file(v), where,
                     " holds no module architecture (it was not written by io::save(module, path)); build "

@@ -57,13 +57,10 @@ nn::LoadResult load_into(nn::Module& module, const std::string& path, bool stric
 nn::LoadResult load_into(nn::Module& module, const char* path, bool strict = true, const KeyMap& key_map = {});
 
 /// {"architecture": architecture(module), "state": to_value(module)}: a module as a value that
-/// module_from_value rebuilds (every type in it built in or registered: can_rebuild).
+/// module_from_value rebuilds (when every type in it is built in or registered).
 Value module_value(const nn::Module& module);
 /// Whether `v` is what module_value (or io::save(module, path)) writes.
 bool is_module_value(const Value& v);
-/// True when every module in `module`'s architecture is built in or registered, so that its
-/// module_value rebuilds.
-bool can_rebuild(const nn::Module& module);
 /// The module `v` (a module_value) describes, its ties made again and its state loaded strictly;
 /// `where` names it in errors.
 std::shared_ptr<nn::Module> module_from_value(const Value& v, const std::string& where);

@@ -153,18 +153,6 @@ SizeRule read_size(Reader& r, const io::Value& e, int64_t version, size_t num_di
   return size;
 }
 
-int64_t evaluate(const SizeRule& size, const std::vector<int64_t>& dims) {
-  int64_t v = size.c;
-  bool overflow = false;
-  for (const SizeRule::Term& t : size.terms) {
-    int64_t product = t.coef;
-    for (size_t d : t.dims) overflow |= __builtin_mul_overflow(product, dims[d], &product);
-    overflow |= __builtin_add_overflow(v, product, &v);
-  }
-  EMBER_CHECK_VALUE(!overflow, "traced module: a size the program computes from the input sizes overflows");
-  return v;
-}
-
 void output_ids(Reader& r, const io::Value& v, std::vector<int64_t>& ids) {
   switch (v.type()) {
     case io::Value::Type::None:
@@ -206,6 +194,25 @@ io::Value outputs_of(const io::Value& tree, const std::vector<Tensor>& values) {
 }  // namespace
 
 namespace detail {
+
+int64_t evaluate(const SizeRule& size, const std::vector<int64_t>& dims) {
+  int64_t v = size.c;
+  bool overflow = false;
+  for (const SizeRule::Term& t : size.terms) {
+    int64_t product = t.coef;
+    for (size_t d : t.dims) overflow |= __builtin_mul_overflow(product, dims[d], &product);
+    overflow |= __builtin_add_overflow(v, product, &v);
+  }
+  EMBER_CHECK_VALUE(!overflow, "traced module: a size the program computes from the input sizes overflows");
+  return v;
+}
+
+io::Value dim_document(int64_t size, const std::vector<std::pair<size_t, size_t>>& at) {
+  std::vector<io::Value> pairs;
+  for (const auto& [input, dim] : at)
+    pairs.push_back(io::Value::list({static_cast<int64_t>(input), static_cast<int64_t>(dim)}));
+  return io::Value::dict({{"size", size}, {"at", io::Value::list(std::move(pairs))}});
+}
 
 io::Value size_document(const SizeRule& size) {
   std::vector<io::Value> terms;
@@ -450,10 +457,9 @@ io::Value Program::to_value() const {
   if (!dims_.empty()) {
     std::vector<io::Value> dims;
     for (const Dim& d : dims_) {
-      std::vector<io::Value> at;
-      for (const InputDim& x : d.at)
-        at.push_back(io::Value::list({static_cast<int64_t>(x.input), static_cast<int64_t>(x.dim)}));
-      dims.push_back(io::Value::dict({{"size", d.size}, {"at", io::Value::list(std::move(at))}}));
+      std::vector<std::pair<size_t, size_t>> at;
+      for (const InputDim& x : d.at) at.emplace_back(x.input, x.dim);
+      dims.push_back(detail::dim_document(d.size, at));
     }
     doc.set("dims", io::Value::list(std::move(dims)));
   }
@@ -474,7 +480,7 @@ io::Value Program::run(const std::vector<Tensor>& inputs, const std::vector<Tens
   for (const Step& s : steps_) {
     std::vector<tracing::Arg> args = s.args;
     for (const Size& size : s.sizes) {
-      const int64_t v = evaluate(size, dims);
+      const int64_t v = detail::evaluate(size, dims);
       if (size.element >= 0)
         std::get<std::vector<int64_t>>(args[size.arg])[static_cast<size_t>(size.element)] = v;
       else if (std::holds_alternative<Scalar>(args[size.arg]))

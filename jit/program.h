@@ -118,6 +118,10 @@ namespace detail {
 io::Value constant_document(const tracing::Arg& a);
 /// A size rule in its document form, [arg, element, c, [[coef, dim...], ...]].
 io::Value size_document(const SizeRule& size);
+/// The value of `size` at `dims`; a ValueError if it overflows.
+int64_t evaluate(const SizeRule& size, const std::vector<int64_t>& dims);
+/// An entry of "dims": {"size": size, "at": [[input, dim], ...]}.
+io::Value dim_document(int64_t size, const std::vector<std::pair<size_t, size_t>>& at);
 }  // namespace detail
 
 /// Builds a program's document while a forward is traced (jit/tracer.cpp), then validates it.

@@ -365,15 +365,8 @@ Fit fit_dims(std::vector<Candidate> cs, const std::vector<int64_t>& base_args,
       for (size_t p = 0; p < n; ++p) sizes.push_back(free[p].size + offsets(free[p].size)[2]);
       const auto v = at(fit.dims, sizes);
       if (!v) return std::nullopt;
-      for (size_t i = 0; i < slots; ++i) {
-        int64_t want = fit.c[i];
-        for (const auto& t : fit.terms[i]) {
-          int64_t product = t.coef;
-          for (size_t d : t.dims) product *= sizes[d];
-          want += product;
-        }
-        if ((*v)[i] != want) return std::nullopt;
-      }
+      for (size_t i = 0; i < slots; ++i)
+        if ((*v)[i] != detail::evaluate({0, -1, fit.c[i], fit.terms[i]}, sizes)) return std::nullopt;
     }
     return fit;
   };
@@ -406,12 +399,7 @@ io::Value with_dims(io::Value doc, const std::vector<Tensor>& inputs,
   for (size_t k = 0; k < sizes.size(); ++k)
     if (!sizes[k].empty()) doc.at("nodes")[k].set("sizes", io::Value::list(std::move(sizes[k])));
   std::vector<io::Value> dims;
-  for (const Candidate& c : fit.dims) {
-    std::vector<io::Value> at;
-    for (const auto& [input, dim] : c.at)
-      at.push_back(io::Value::list({static_cast<int64_t>(input), static_cast<int64_t>(dim)}));
-    dims.push_back(io::Value::dict({{"size", c.size}, {"at", io::Value::list(std::move(at))}}));
-  }
+  for (const Candidate& c : fit.dims) dims.push_back(detail::dim_document(c.size, c.at));
   doc.set("dims", io::Value::list(std::move(dims)));
   return doc;
 }
