@@ -5,7 +5,9 @@
 #
 #   ember_layer(ops USES core autograd)      # ops/*.cpp see ember/{core,autograd,ops}/
 #
-# The layers' object files, usage requirements aside, go into `ember` (ember_link_layers()).
+# The layers' object files, usage requirements aside, go into `ember` (ember_link_layers()), but for
+# those of a layer marked PLUGIN (cuda/), which go into a library of their own that libember opens
+# on first use (core/backend.h). EXCLUDE names a layer's files that are built elsewhere.
 
 set(EMBER_LAYER_ROOTS ${CMAKE_BINARY_DIR}/layers)
 
@@ -24,9 +26,12 @@ function(ember_layer_include_root layer)
 endfunction()
 
 function(ember_layer layer)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "USES;LIBRARIES;GENERATED_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PLUGIN" "" "USES;LIBRARIES;GENERATED_SOURCES;EXCLUDE")
   ember_layer_include_root(${layer} ${arg_USES})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${layer}/*.cpp ${CMAKE_SOURCE_DIR}/${layer}/*.cu)
+  foreach(excluded IN LISTS arg_EXCLUDE)
+    list(REMOVE_ITEM sources ${CMAKE_SOURCE_DIR}/${excluded})
+  endforeach()
   add_library(ember_${layer} OBJECT ${sources} ${arg_GENERATED_SOURCES})
   add_dependencies(ember_${layer} ember_codegen)
   target_include_directories(ember_${layer} PRIVATE ${EMBER_LAYER_ROOTS}/${layer}
@@ -35,7 +40,9 @@ function(ember_layer layer)
   # The C++ flags are for g++ only; .cu files (cuda/) get nvcc's (cmake/EmberCuda.cmake).
   target_compile_options(ember_${layer} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${EMBER_COMPILE_OPTIONS}>")
   target_compile_definitions(ember_${layer} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${EMBER_COMPILE_DEFINITIONS}>")
-  set_property(GLOBAL APPEND PROPERTY EMBER_LAYER_TARGETS ember_${layer})
+  if(NOT arg_PLUGIN)
+    set_property(GLOBAL APPEND PROPERTY EMBER_LAYER_TARGETS ember_${layer})
+  endif()
 endfunction()
 
 function(ember_link_layers target)

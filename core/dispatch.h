@@ -35,6 +35,8 @@ class DispatchStub {
 
   Fn get(DeviceType d) const {
     Fn fn = table_[static_cast<int>(d)];
+    // A backend library not opened yet registers its kernels when it is (core/backend.h).
+    if (fn == nullptr && d != DeviceType::CPU && load_backend(d)) fn = table_[static_cast<int>(d)];
     EMBER_CHECK_AS(NotImplementedError, fn != nullptr, name_, ": no kernel registered for device ",
                    d, backend_built(d) ? "" : " (build with -DEMBER_CUDA=ON)");
     return fn;

@@ -14,7 +14,11 @@ void register_allocator(DeviceType type, const Allocator* allocator) {
 
 Storage::Storage(size_t nbytes, Device device) : nbytes_(nbytes), device_(device) {
   allocator_ = g_allocators[static_cast<int>(device.type)];
-  if (allocator_ == nullptr) check_device(device, "cannot allocate memory");  // says why, and throws
+  if (allocator_ == nullptr) {
+    check_device(device, "cannot allocate memory");  // opens the backend's library, or says why and throws
+    allocator_ = g_allocators[static_cast<int>(device.type)];
+    EMBER_CHECK(allocator_ != nullptr, "no allocator registered for ", device);
+  }
   data_ = allocator_->allocate(nbytes, device);
 }
 

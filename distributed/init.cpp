@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 
 #include "ember/core/backend.h"
@@ -9,13 +10,14 @@
 #include "ember/distributed/error.h"
 #include "ember/distributed/file_store.h"
 #include "ember/distributed/process_group_gloo.h"
-#include "ember/distributed/process_group_nccl.h"
 #include "ember/distributed/tcp_store.h"
 
 namespace ember::distributed {
 namespace {
 
 std::mutex g_mutex;
+std::mutex g_factories_mutex;
+std::map<std::string, ProcessGroupFactory> g_factories;  // the backends libraries registered
 std::shared_ptr<ProcessGroup> g_default;
 std::shared_ptr<Store> g_store;
 
@@ -100,6 +102,11 @@ std::shared_ptr<Store> make_store(const InitOptions& options, int rank, int worl
   }
 }
 
+void register_process_group_backend(const std::string& name, ProcessGroupFactory factory) {
+  std::lock_guard<std::mutex> lock(g_factories_mutex);
+  g_factories[name] = factory;
+}
+
 std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
                                                 std::shared_ptr<Store> store, const std::string& prefix,
                                                 int rank, int world_size, Milliseconds timeout) {
@@ -112,18 +119,25 @@ std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
     o.hostname = listen_host(master);
     return std::make_shared<ProcessGroupGloo>(std::move(prefixed), rank, world_size, o);
   }
-#if EMBER_WITH_NCCL
   if (backend == "nccl") {
-    // NB: this rank's GPU is cuda:LOCAL_RANK (ember-run and torchrun set it), else rank modulo the
-    // devices.
-    const int local = env_config().local_rank, devices = std::max(cuda::device_count(), 1);
-    return std::make_shared<ProcessGroupNCCL>(std::move(prefixed), rank, world_size,
-                                              Device::cuda(local >= 0 ? local : rank % devices), timeout);
+    // Registered by the CUDA backend's library, opened here if it is not yet.
+    const bool cuda = backend_built(DeviceType::CUDA);
+    ProcessGroupFactory factory = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(g_factories_mutex);
+      if (auto it = g_factories.find(backend); it != g_factories.end()) factory = it->second;
+    }
+    if (factory != nullptr) return factory(std::move(prefixed), rank, world_size, timeout);
+    EMBER_CHECK(!cuda, "init_process_group: the CUDA backend registered no nccl process group");
+    std::string why;  // no backend built, or its library would not open: check_device says which
+    try {
+      check_device(Device::cuda(0), "nccl");
+    } catch (const Error& e) {
+      why = e.what();
+    }
+    throw NotImplementedError("init_process_group: the nccl backend needs Ember's CUDA backend (" + why +
+                              "); use gloo for CPU tensors");
   }
-#else
-  EMBER_CHECK_AS(NotImplementedError, backend != "nccl", "init_process_group: the nccl backend "
-                 "needs a build with the CUDA backend (EMBER_CUDA=ON); use gloo for CPU tensors");
-#endif
   throw ValueError("init_process_group: unknown backend '" + backend + "' (gloo or nccl)");
 }
 

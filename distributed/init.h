@@ -58,6 +58,11 @@ EnvConfig env_config();
 /// The store `options` describe (TCP served by rank 0, or a file store), with the rendezvous
 /// timeout; StoreError naming rank 0 when a TCP store is not reached within it.
 std::shared_ptr<Store> make_store(const InitOptions& options, int rank, int world_size);
+/// Makes a group of a backend that a library registers when it loads: the CUDA backend's library
+/// registers "nccl" (core/backend.h says when it is opened).
+using ProcessGroupFactory = std::shared_ptr<ProcessGroup> (*)(std::shared_ptr<Store> store, int rank, int world_size,
+                                                              Milliseconds timeout);
+void register_process_group_backend(const std::string& name, ProcessGroupFactory factory);
 /// A group of the named backend over `store` (its keys under `prefix`).
 std::shared_ptr<ProcessGroup> new_process_group(const std::string& backend,
                                                 std::shared_ptr<Store> store, const std::string& prefix,

@@ -1,12 +1,11 @@
 #include "ember/distributed/process_group_nccl.h"
 
-// NB: compiled in every build (the layer's sources are globbed); the group exists only in a build
-// with the CUDA backend, where CMake defines EMBER_WITH_NCCL and links NCCL.
-#if EMBER_WITH_NCCL
-
+// NB: built into the CUDA backend's library (libember_cuda.so, CMakeLists.txt), not libember: it
+// registers the "nccl" backend of init_process_group when that library is opened.
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -18,6 +17,7 @@
 #include "ember/cuda/check.h"
 #include "ember/cuda/runtime.h"
 #include "ember/distributed/error.h"
+#include "ember/distributed/init.h"
 
 namespace ember::distributed {
 namespace {
@@ -265,6 +265,19 @@ WorkPtr ProcessGroupNCCL::recv(const Tensor& tensor, int src, int /*tag*/) {
   });
 }
 
-}  // namespace ember::distributed
+namespace {
 
-#endif  // EMBER_WITH_NCCL
+std::shared_ptr<ProcessGroup> make_nccl_group(std::shared_ptr<Store> store, int rank, int world_size,
+                                              Milliseconds timeout) {
+  // NB: this rank's GPU is cuda:LOCAL_RANK (ember-run and torchrun set it), else rank modulo the devices.
+  const int local = env_config().local_rank, devices = std::max(cuda::device_count(), 1);
+  return std::make_shared<ProcessGroupNCCL>(std::move(store), rank, world_size,
+                                            Device::cuda(static_cast<int16_t>(local >= 0 ? local : rank % devices)),
+                                            timeout);
+}
+
+[[maybe_unused]] const bool registered = (register_process_group_backend("nccl", &make_nccl_group), true);
+
+}  // namespace
+
+}  // namespace ember::distributed

@@ -39,7 +39,7 @@ TEST(NcclTest, AskingForTheGroupWithoutAGpuSaysWhy) {
     testing::expect_error([] { nccl_group("no_gpu"); }, {"no CUDA device: ProcessGroupNCCL on cuda:0"});
   else
     testing::expect_error<NotImplementedError>([] { nccl_group("no_backend"); },
-                                               {"the nccl backend needs a build with the CUDA backend"});
+                                               {"the nccl backend needs Ember's CUDA backend", "no CUDA backend"});
 }
 
 TEST(NcclTest, CollectivesAtOneRank_CUDA) {

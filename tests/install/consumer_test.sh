@@ -10,6 +10,21 @@ cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 cmake -S "$source_dir/consumer" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
 LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "$work/build/consumer"
+# A CPU-only consumer links no CUDA library, even when Ember was built with the CUDA backend (a
+# library libember opens on first use, installed beside it).
+if grep -E -q 'cudart|cudnn|nccl' "$work/build/build.ninja"; then
+  echo "consumer_test: the consumer's build names a CUDA library:" >&2
+  grep -E -o '[^ ]*(cudart|cudnn|nccl)[^ ]*' "$work/build/build.ninja" | sort -u >&2
+  exit 1
+fi
+if LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" ldd "$work/build/consumer" | grep -E 'cudart|cudnn|nccl'; then
+  echo "consumer_test: the consumer loads a CUDA library at start" >&2
+  exit 1
+fi
+if [[ -f $build_dir/libember_cuda.so && ! -f $work/prefix/lib/libember_cuda.so ]]; then
+  echo "consumer_test: libember_cuda.so is not installed beside libember.so" >&2
+  exit 1
+fi
 # A model defined in Python, traced, trains on in the installed package's C++ (program_trainer) and
 # loads back into its class: with the Python environment of `make test` (.venv), where there is one.
 python=${EMBER_PYTHON:-$source_dir/../../.venv/bin/python}
