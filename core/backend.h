@@ -5,6 +5,12 @@
 // built with it; without a registered backend a device type has no devices, and every call that
 // needs one throws an ember::Error starting "no CUDA device: " that says how to get one.
 //
+// The CUDA backend is a library of its own, libember_cuda.so beside libember.so, opened on the
+// first call that asks about CUDA (any below, a CUDA allocation, a CUDA kernel's dispatch): a
+// process that never does maps none of CUDA's libraries. EMBER_CUDA_BACKEND=<path> names another
+// file (an empty value: none). When it cannot be opened (no toolkit on the machine), CUDA has no
+// devices and the errors quote the loader's reason.
+//
 //   if (ember::cuda::is_available()) model.to(Device::cuda());
 #include <cstdint>
 #include <string>
@@ -30,12 +36,18 @@ struct DeviceBackend {
   /// Bytes held by live tensors / by the allocator (live and cached) on `index`.
   int64_t (*memory_allocated)(int index);
   int64_t (*memory_reserved)(int index);
+  /// The version of the backend's kernel library, as it numbers it (cudnnGetVersion() for CUDA).
+  int64_t (*library_version)();
 };
 
 /// Registers the backend of a device type (cuda/ does it for CUDA).
 void register_backend(DeviceType type, const DeviceBackend* backend);
-/// Whether a backend for `type` is compiled into this library (the CPU's always is).
+/// Whether a backend for `type` is built and could be loaded (the CPU's always is); opens the
+/// CUDA backend's library if it is not open yet.
 bool backend_built(DeviceType type);
+/// Opens the backend library of `type` once (later calls return at once); true when its backend
+/// is registered. Thread-safe.
+bool load_backend(DeviceType type);
 /// Devices of `type` this process can use: 0 without a backend or without a device.
 int device_count(DeviceType type);
 /// Throws an ember::Error "no CUDA device: <what> on cuda:1: <why>" unless `device` is one this
@@ -56,6 +68,8 @@ std::string get_device_name(int index = 0);
 /// Bytes held by live tensors on cuda:index, and by the allocator there (live and cached).
 int64_t memory_allocated(int index = 0);
 int64_t memory_reserved(int index = 0);
+/// cuDNN's version (cudnnGetVersion(), 91900 for 9.19.0); Error when the backend is not loaded.
+int64_t cudnn_version();
 }  // namespace cuda
 
 }  // namespace ember

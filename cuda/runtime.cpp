@@ -1,5 +1,7 @@
 #include "ember/cuda/runtime.h"
 
+#include <cudnn.h>
+
 #include <array>
 #include <mutex>
 
@@ -81,10 +83,11 @@ std::string backend_device_name(int index) {
 }
 int64_t backend_memory_allocated(int index) { return allocated_bytes(index); }
 int64_t backend_memory_reserved(int index) { return reserved_bytes(index); }
+int64_t backend_library_version() { return static_cast<int64_t>(cudnnGetVersion()); }
 
-const DeviceBackend kBackend{&backend_device_count,  &backend_why_none,         &backend_synchronize,
-                             &backend_empty_cache,   &backend_device_name,      &backend_memory_allocated,
-                             &backend_memory_reserved};
+const DeviceBackend kBackend{&backend_device_count,    &backend_why_none,       &backend_synchronize,
+                             &backend_empty_cache,     &backend_device_name,    &backend_memory_allocated,
+                             &backend_memory_reserved, &backend_library_version};
 [[maybe_unused]] const bool registered = (register_backend(DeviceType::CUDA, &kBackend), true);
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ember/core/factory.h"
+#include "ember/core/warning.h"
 #include "ember/nn/activation_functional.h"
 #include "ember/ops/ops.h"
 
@@ -98,11 +99,26 @@ Tensor dropout1d(const Tensor& input, double p, bool training) {
 }
 
 Tensor dropout2d(const Tensor& input, double p, bool training) {
+  // NB: PyTorch's behaviour, warnings included: other ranks than 4 keep a mask over the first two
+  // dims, so a 3-D input is (N, C, L) and a 2-D one is dropped element-wise.
   check_p(p);
+  const int64_t d = input.dim();
+  if (d != 3 && d != 4)
+    warn(detail::str("dropout2d: Received a ", d,
+                     "-D input to dropout2d, which is deprecated and will result in an "
+                     "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                     "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+                     "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs)."));
+  if (d == 3)
+    warn(
+        "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is desired - "
+        "input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will change in a future "
+        "release to interpret the input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+        "channel-wise dropout behavior, please switch to using dropout1d instead.");
   if (!training || p == 0) return input;
-  EMBER_CHECK_VALUE(input.dim() == 3 || input.dim() == 4, "dropout2d: expected 3-D or 4-D input, got shape ",
+  EMBER_CHECK_VALUE(d >= 2, "dropout2d: feature dropout needs at least 2 dims (batch and channel), got shape ",
                     input.sizes());
-  return feature_dropout(input, p, training, 2);
+  return feature_dropout(input, p, training, d - 2);
 }
 
 Tensor dropout3d(const Tensor& input, double p, bool training) {

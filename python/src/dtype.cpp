@@ -91,6 +91,17 @@ void bind_dtype(py::module_& m) {
         "Bytes held by live tensors on cuda:index.");
   m.def("_cuda_memory_reserved", &cuda::memory_reserved, py::arg("index") = 0,
         "Bytes the allocator holds on cuda:index (live and cached).");
+  m.def("_cudnn_version", &cuda::cudnn_version, "cuDNN's version (cudnnGetVersion()).");
+  m.def(
+      "_cpu_capability",
+      [] {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl"))
+          return "AVX512";
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "AVX2" : "DEFAULT";
+      },
+      "The widest vector extension of this CPU that PyTorch's names cover: AVX512, AVX2 or DEFAULT.");
   m.def("_check_device", [](const Device& d, const std::string& what) { check_device(d, what); }, py::arg("device"),
         py::arg("what"), "Raises 'no CUDA device: <what> on <device>: ...' unless the device can be used.");
 }

@@ -112,7 +112,10 @@ void bind_ops(py::module_& m) {
     if (ta && tb) return where(cond, a.cast<Tensor>(), b.cast<Tensor>());
     if (ta) return where(cond, a.cast<Tensor>(), b.cast<Scalar>());
     if (tb) return where(cond, a.cast<Scalar>(), b.cast<Tensor>());
-    throw ember::TypeError("where: at least one of input and other must be a tensor");
+    // Two Python numbers: a as a 0-dim tensor of its own type (bool, int64, or the default float
+    // dtype), so that the result's dtype is PyTorch's promotion of the two numbers.
+    const DType t = py::isinstance<py::bool_>(a) ? kBool : py::isinstance<py::int_>(a) ? kInt64 : default_dtype();
+    return where(cond, scalar_tensor(a.cast<Scalar>(), TensorOptions(t).device(cond.device())), b.cast<Scalar>());
   }, py::arg("condition"), py::arg("input"), py::arg("other"),
         "input where condition holds, else other (either may be a Python number).");
   cls.def("where", [](const Tensor& self, const Tensor& cond, const py::object& other) {

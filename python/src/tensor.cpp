@@ -165,7 +165,12 @@ share its storage.)doc");
       .def_property_readonly("dtype", &Tensor::dtype)
       .def_property_readonly("device", &Tensor::device)
       .def_property_readonly("is_cuda", [](const Tensor& t) { return t.device().is_cuda(); })
-      .def("element_size", &Tensor::itemsize)
+      .def_property_readonly("is_cpu", [](const Tensor& t) { return t.device().is_cpu(); });
+  // The probes of devices and layouts Ember does not have, as scripts test them (x.is_mps, ...).
+  for (const char* name : {"is_xpu", "is_mps", "is_meta", "is_ipu", "is_xla", "is_hpu", "is_maia", "is_mtia",
+                           "is_vulkan", "is_mkldnn", "is_nested", "is_quantized", "is_sparse", "is_sparse_csr"})
+    cls.def_property_readonly(name, [](const Tensor&) { return false; });
+  cls.def("element_size", &Tensor::itemsize)
       .def_property_readonly("itemsize", &Tensor::itemsize)
       .def_property_readonly("nbytes", &Tensor::nbytes)
       .def("storage_offset", &Tensor::storage_offset)

@@ -54,7 +54,9 @@ def test_backend_flags_scripts_set_are_accepted():
     ember.backends.cudnn.benchmark = True
     ember.backends.cudnn.deterministic = True
     ember.backends.cuda.matmul.allow_tf32 = True
-    assert ember.backends.cudnn.is_available() is False and ember.backends.mps.is_available() is False
+    # cuDNN is available as in PyTorch: the build has it (its CUDA library loads), GPU or not
+    assert ember.backends.cudnn.is_available() is ember._C._cuda_backend_built()
+    assert ember.backends.mps.is_available() is False
     assert ember.accelerator.is_available() is False and ember.accelerator.current_accelerator() is None
     ember.backends.cudnn.benchmark = False
     ember.backends.cudnn.deterministic = False
@@ -155,3 +157,29 @@ def test_an_amp_loop_on_a_cpu_machine_trains_in_bfloat16_and_keeps_float32_param
     with pytest.warns(UserWarning, match="'cuda', but CUDA is not available"):
         with ember.autocast(device_type="cuda"):
             pass
+
+
+def test_backends_are_modules_scripts_import_by_name():
+    import importlib
+    for name in ("cudnn", "cuda", "mps", "mkldnn", "openmp", "cpu"):
+        module = importlib.import_module(f"ember.backends.{name}")
+        assert getattr(ember.backends, name) is module
+    import ember.backends.cudnn as cudnn  # the line in many ImageNet scripts
+    cudnn.benchmark = True
+    assert ember.backends.cudnn.benchmark is True
+    cudnn.benchmark = False
+    version = cudnn.version()
+    assert version is None if not cudnn.is_available() else (isinstance(version, int) and version >= 8000)
+    assert ember.backends.cuda.is_built() is cudnn.is_available()
+    assert ember.backends.cpu.get_cpu_capability() in ("AVX512", "AVX2", "DEFAULT")
+    flags = open("/proc/cpuinfo").read()
+    if "avx2" in flags and "fma" in flags:
+        assert ember.backends.cpu.get_cpu_capability() != "DEFAULT"
+
+
+def test_device_and_layout_probes_of_a_tensor():
+    x = ember.ones(2)
+    assert x.is_cpu and not x.is_cuda
+    for probe in ("is_xpu", "is_mps", "is_meta", "is_ipu", "is_xla", "is_hpu", "is_maia", "is_mtia", "is_vulkan",
+                  "is_mkldnn", "is_nested", "is_quantized", "is_sparse", "is_sparse_csr"):
+        assert getattr(x, probe) is False, probe

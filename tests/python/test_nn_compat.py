@@ -145,6 +145,40 @@ def test_dropout2d_drops_whole_channels_and_unflatten_reshapes():
     assert tuple(nn.Sequential(nn.Flatten(), nn.Unflatten(1, (4, 3)))(ember.zeros(2, 12)).shape) == (2, 4, 3)
 
 
+def test_dropout2d_on_other_ranks_warns_and_masks_the_first_two_dims_as_pytorch():
+    import warnings
+    ember.manual_seed(0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        flat = nn.Dropout2d(0.5)(ember.ones(40, 30))  # 2-D: element-wise, as PyTorch's
+    assert any("Received a 2-D input to dropout2d" in str(w.message) for w in caught)
+    values = set(flat.flatten().tolist())
+    assert values == {0.0, 2.0}
+    assert not ((flat == 0).all(1) | (flat == 2).all(1)).all().item()  # rows are not all or nothing
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seq = nn.Dropout2d(0.5)(ember.ones(6, 20, 5))  # 3-D: (N, C, L), a mask of [N, C, 1]
+    assert any("interpreted as shape (N, C, L)" in str(w.message) for w in caught)
+    assert ((seq == 0).all(2) | (seq == 2).all(2)).all().item()
+    assert 0 < (seq[:, :, 0] == 0).sum().item() < 120  # dropped per (n, c), not per n
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 4-D: no warning
+        nn.Dropout2d(0.5)(ember.ones(2, 3, 4, 4))
+    with pytest.raises(ValueError, match=r"at least 2 dims.*\[5\]"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nn.functional.dropout2d(ember.ones(5), 0.5)
+
+
+@pytest.mark.parametrize("a, b, dtype", [(1, 0, "int64"), (1, 0.5, "float32"), (True, False, "bool"),
+                                         (1.5, 0.5, "float32"), (2.5, 1, "float32")])
+def test_where_of_two_python_numbers_promotes_as_pytorch(a, b, dtype):
+    cond = ember.tensor([[True, False, True]])
+    out = ember.where(cond, a, b)
+    assert out.dtype == getattr(ember, dtype) and tuple(out.shape) == (1, 3)
+    np.testing.assert_array_equal(out.numpy(), np.where([[True, False, True]], a, b).astype(dtype))
+
+
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_class_weights_in_cross_entropy_and_nll_loss_match_numpy(reduction):
     x = arr(11, 5, 4, 3)  # [N, C, d]: classes on dim 1
