@@ -108,3 +108,23 @@ def memory_reserved(device: Any = None) -> int:
 import sys as _sys  # noqa: E402
 from . import _cuda_amp as amp  # noqa: E402
 _sys.modules[__name__ + ".amp"] = amp
+
+# ember.cuda.random and ember.cuda.memory: the submodules PyTorch scripts import by name
+# (from torch.cuda.random import manual_seed_all), each holding the functions above that it holds in
+# PyTorch.
+import types as _types  # noqa: E402
+
+
+def _submodule(name: str, doc: str, names: list) -> _types.ModuleType:
+    module = _types.ModuleType(f"{__name__}.{name}", doc)
+    for n in names:
+        setattr(module, n, globals()[n])
+    module.__all__ = names
+    _sys.modules[module.__name__] = module
+    return module
+
+
+random = _submodule("random", "torch.cuda.random: seeding the CUDA generators.",
+                    ["manual_seed", "manual_seed_all", "seed", "seed_all"])
+memory = _submodule("memory", "torch.cuda.memory: the caching allocator's figures.",
+                    ["empty_cache", "memory_allocated", "memory_reserved"])

@@ -183,3 +183,14 @@ def test_device_and_layout_probes_of_a_tensor():
     for probe in ("is_xpu", "is_mps", "is_meta", "is_ipu", "is_xla", "is_hpu", "is_maia", "is_mtia", "is_vulkan",
                   "is_mkldnn", "is_nested", "is_quantized", "is_sparse", "is_sparse_csr"):
         assert getattr(x, probe) is False, probe
+
+
+def test_cuda_submodules_scripts_import_by_name():
+    import importlib
+    from ember.cuda.amp import GradScaler, autocast  # noqa: F401
+    from ember.cuda.random import manual_seed_all
+    from ember.cuda.memory import memory_allocated  # noqa: F401
+    manual_seed_all(3)
+    for name in ("amp", "random", "memory"):
+        assert importlib.import_module(f"ember.cuda.{name}") is getattr(ember.cuda, name)
+    assert ember.cuda.random.manual_seed is ember.cuda.manual_seed
