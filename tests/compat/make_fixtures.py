@@ -1,5 +1,5 @@
 """Records what PyTorch gives for the scripts in tests/compat, so tests/python/test_compat_scripts.py
-can compare Ember's run of the same code. Needs PyTorch (pip install torch numpy); the output is
+can compare Ember's run of the same code. Needs PyTorch (pip install torch numpy tensorboard); the output is
 committed, so the tests never need it.
 
     python tests/compat/make_fixtures.py            # every script
@@ -66,6 +66,39 @@ def main(names):
         record_transformer_lm()
     if not names or "lstm_lm" in names:
         record_lstm_lm()
+    if not names or "tensorboard_regression" in names:
+        record_tensorboard_regression()
+
+
+TENSORBOARD_ARGS = ["--epochs", "20"]
+
+
+def record_tensorboard_regression():
+    """The recipe's data and initial weights, and the losses it logged under PyTorch, read back from
+    its event file with TensorBoard's reader (needs pip install tensorboard)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    torch.manual_seed(0)
+    x = torch.arange(-5, 5, 0.1).view(-1, 1)
+    data_path = os.path.join(FIXTURES, "tensorboard_regression_data.pt")
+    torch.save({"x": x, "y": -5 * x + 0.1 * torch.randn(x.size())}, data_path)
+    init_path = os.path.join(FIXTURES, "tensorboard_regression_init.pt")
+    torch.save(torch.nn.Linear(1, 1).state_dict(), init_path)
+    script = os.path.join(HERE, "tensorboard_regression.py")
+    with tempfile.TemporaryDirectory() as cwd:
+        torch_script = os.path.join(cwd, "tensorboard_regression_torch.py")
+        with open(torch_script, "w") as f:
+            f.write(torch_version_of(script))
+        subprocess.run([sys.executable, torch_script, "--log-dir", os.path.join(cwd, "log"), "--data", data_path,
+                        "--init", init_path, *TENSORBOARD_ARGS], check=True, cwd=cwd,
+                       env={**os.environ, "OMP_NUM_THREADS": "1"})
+        acc = EventAccumulator(os.path.join(cwd, "log"))
+        acc.Reload()
+        events = acc.Scalars("Loss/train")
+    out = os.path.join(FIXTURES, "tensorboard_regression.losses.json")
+    with open(out, "w") as f:
+        json.dump({"steps": [e.step for e in events], "train": [e.value for e in events],
+                   "args": TENSORBOARD_ARGS, "torch": torch.__version__}, f, indent=1)
+    print(f"wrote {out}: {len(events)} losses")
 
 
 # A ResNet-10 of width 8 (ResNet-18's layout with one block per stage, an eighth of its channels), two

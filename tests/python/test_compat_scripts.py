@@ -163,3 +163,23 @@ def test_lstm_language_model_with_tbptt_clipping_and_hand_written_sgd_matches_py
     assert got["test"] == pytest.approx(want["test"], rel=2e-5)
     assert "| End of training | test loss" in stdout
     assert os.path.getsize(tmp_path / "model.pt") > 0
+
+
+def test_tensorboard_recipe_logs_the_losses_pytorch_logs(tmp_path):
+    """PyTorch's TensorBoard recipe: the event file Ember's SummaryWriter wrote, read with
+    TensorBoard's own reader, holds the steps and losses PyTorch's run wrote to its own."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    with open(os.path.join(FIXTURES, "tensorboard_regression.losses.json")) as f:
+        want = json.load(f)
+    cmd = [sys.executable, os.path.join(COMPAT, "tensorboard_regression.py"), "--log-dir", str(tmp_path / "log"),
+           "--data", os.path.join(FIXTURES, "tensorboard_regression_data.pt"),
+           "--init", os.path.join(FIXTURES, "tensorboard_regression_init.pt"), *want["args"]]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    acc = EventAccumulator(str(tmp_path / "log"))
+    acc.Reload()
+    assert acc.Tags()["scalars"] == ["Loss/train"]
+    events = acc.Scalars("Loss/train")
+    assert [e.step for e in events] == want["steps"] == list(range(20))
+    for step, (e, w) in enumerate(zip(events, want["train"])):
+        assert e.value == pytest.approx(w, rel=1e-5), (step, e.value, w)
