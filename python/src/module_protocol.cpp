@@ -255,6 +255,30 @@ void named_modules(py::handle self, py::set& memo, const std::string& prefix, bo
     named_modules(py::cast(child), memo, prefix.empty() ? name : prefix + "." + name, remove_duplicate, out);
 }
 
+// Every (name, tensor) pair, a tied tensor under each of its names (remove_duplicate=False, as
+// PyTorch's): the local entries of every module that named_modules(remove_duplicate=False) reaches.
+py::list named_tensors_with_duplicates(py::handle self, const std::string& prefix, bool recurse, bool buffers) {
+  py::list modules;
+  py::set memo;
+  if (recurse)
+    named_modules(self, memo, prefix, false, modules);
+  else
+    modules.append(py::make_tuple(prefix, self));
+  py::list out;
+  for (auto item : modules) {
+    auto entry = py::reinterpret_borrow<py::tuple>(item);
+    const std::string at = entry[0].cast<std::string>();
+    py::handle module = entry[1];
+    const Module& m = module.cast<const Module&>();
+    const auto hide = hidden_names(module);
+    for (auto& [name, t] : buffers ? m.named_buffers("", false) : m.named_parameters("", false)) {
+      if (std::find(hide.begin(), hide.end(), name) != hide.end()) continue;
+      out.append(py::make_tuple(at.empty() ? name : at + "." + name, buffers ? py::cast(t) : parameter_handle(t)));
+    }
+  }
+  return out;
+}
+
 py::list second_of_each(const py::list& pairs) {
   py::list out;
   for (auto p : pairs) out.append(py::reinterpret_borrow<py::tuple>(p)[1]);
@@ -475,11 +499,14 @@ void bind_module_protocol(py::module_& m) {
       // ---- traversal; each returns an iterator, as PyTorch's generators
       .def(
           "named_parameters",
-          [](py::handle self, const std::string& prefix, bool recurse, bool) {
-            return iterate<NamedTensors>(named_parameters(self, prefix, recurse));
+          [](py::handle self, const std::string& prefix, bool recurse, bool remove_duplicate) {
+            return iterate<NamedTensors>(remove_duplicate
+                                             ? named_parameters(self, prefix, recurse)
+                                             : named_tensors_with_duplicates(self, prefix, recurse, false));
           },
           py::arg("prefix") = "", py::arg("recurse") = true, py::arg("remove_duplicate") = true,
-          "(structured name, parameter) pairs in registration order, each tensor once.")
+          "(structured name, parameter) pairs in registration order, each tensor once (remove_duplicate=False: "
+          "a tied one under each of its names).")
       .def(
           "parameters",
           [](py::handle self, bool recurse) {
@@ -490,8 +517,9 @@ void bind_module_protocol(py::module_& m) {
           "which an optimizer built from them keys its state.")
       .def(
           "named_buffers",
-          [](py::handle self, const std::string& prefix, bool recurse, bool) {
-            return iterate<NamedTensors>(named_buffers(self, prefix, recurse));
+          [](py::handle self, const std::string& prefix, bool recurse, bool remove_duplicate) {
+            return iterate<NamedTensors>(remove_duplicate ? named_buffers(self, prefix, recurse)
+                                                          : named_tensors_with_duplicates(self, prefix, recurse, true));
           },
           py::arg("prefix") = "", py::arg("recurse") = true, py::arg("remove_duplicate") = true)
       .def(

@@ -336,3 +336,27 @@ def test_cuda_amp_spellings_are_ember_amps():
     if ember.cuda.device_count() == 0:
         with pytest.warns(UserWarning, match="CUDA is not available. Disabling"):
             autocast()
+
+
+def test_named_parameters_and_buffers_list_a_tie_under_each_name_without_remove_duplicate():
+    class Tied(ember.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = ember.nn.Embedding(3, 2)
+            self.out = ember.nn.Linear(2, 3)
+            self.out.weight = self.embed.weight
+            self.register_buffer("scale", ember.ones(1))
+            self.shared = ember.nn.BatchNorm1d(2)
+            self.again = self.shared  # a module reachable twice
+
+    m = Tied()
+    assert [k for k, _ in m.named_parameters()] == ["embed.weight", "out.bias", "shared.weight", "shared.bias"]
+    every = dict(m.named_parameters(remove_duplicate=False))
+    assert list(every) == ["embed.weight", "out.weight", "out.bias", "shared.weight", "shared.bias",
+                           "again.weight", "again.bias"]
+    assert every["out.weight"] is every["embed.weight"] is m.embed.weight
+    assert [k for k, _ in m.named_buffers(remove_duplicate=False)] == [
+        "scale", "shared.running_mean", "shared.running_var", "shared.num_batches_tracked",
+        "again.running_mean", "again.running_var", "again.num_batches_tracked"]
+    assert [k for k, _ in m.out.named_parameters(prefix="out", recurse=False, remove_duplicate=False)] == [
+        "out.weight", "out.bias"]

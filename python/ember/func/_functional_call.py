@@ -1,0 +1,79 @@
+"""functional_call: a module called with other tensors in place of its parameters and buffers."""
+from __future__ import annotations
+
+from typing import Any, Dict, Sequence, Union
+
+from .._C import Tensor
+
+
+def _owner(module: Any, name: str):
+    """The submodule holding `name` ("encoder.0.weight") and the entry's own name."""
+    *path, leaf = name.split(".")
+    owner = module
+    for part in path:
+        children = dict(owner.named_children())
+        if part not in children:
+            raise KeyError(f"functional_call: '{name}' names no parameter or buffer of {type(module).__name__} "
+                           f"(no submodule '{part}')")
+        owner = children[part]
+    return owner, leaf
+
+
+def functional_call(module: Any, parameter_and_buffer_dicts: Union[Dict[str, Tensor], Sequence[Dict[str, Tensor]]],
+                    args: Any = None, kwargs: Dict[str, Any] = None, *, tie_weights: bool = True,
+                    strict: bool = False) -> Any:
+    """module(*args, **kwargs) with each named parameter or buffer replaced by the given tensor for
+    the call (the module is restored afterwards, also when the call raises). Names are those of
+    named_parameters()/named_buffers(); with tie_weights, a tensor given for one name of a tied
+    parameter (a shared embedding and decoder) replaces it under every name. strict: every
+    parameter and buffer must be given. A name the module does not have is a KeyError."""
+    dicts = [parameter_and_buffer_dicts] if isinstance(parameter_and_buffer_dicts, dict) else list(
+        parameter_and_buffer_dicts)
+    given: Dict[str, Tensor] = {}
+    for d in dicts:
+        for name, t in d.items():
+            if name in given:
+                raise ValueError(f"functional_call: '{name}' appears in more than one of the dicts")
+            if not isinstance(t, Tensor):
+                raise TypeError(f"functional_call: '{name}' must be a tensor, got {type(t).__name__}")
+            given[name] = t
+    params = dict(module.named_parameters(remove_duplicate=False))
+    buffers = dict(module.named_buffers(remove_duplicate=False))
+    unknown = sorted(set(given) - set(params) - set(buffers))
+    if unknown:
+        raise KeyError(f"functional_call: {type(module).__name__} has no parameter or buffer named "
+                       f"{', '.join(repr(n) for n in unknown)}")
+    if tie_weights:  # every name of a tied tensor takes the tensor given for one of them
+        names_of: Dict[int, list] = {}
+        for name, t in list(params.items()) + list(buffers.items()):
+            names_of.setdefault(id(t), []).append(name)
+        for name in list(given):
+            original = params.get(name, buffers.get(name))
+            for other in names_of.get(id(original), []):
+                if other not in given:
+                    given[other] = given[name]
+                elif given[other] is not given[name]:
+                    raise ValueError(f"functional_call: '{name}' and '{other}' are tied but were given different "
+                                     "tensors (tie_weights=False gives each its own)")
+    if strict:
+        missing = sorted((set(params) | set(buffers)) - set(given))
+        if missing:
+            raise RuntimeError(f"functional_call(strict=True): missing {', '.join(repr(n) for n in missing)}")
+    swapped = []
+    try:
+        for name, t in given.items():
+            owner, leaf = _owner(module, name)
+            if name in params:
+                owner._replace_parameter(leaf, t)
+                swapped.append((owner, leaf, True, params[name]))
+            else:
+                setattr(owner, leaf, t)
+                swapped.append((owner, leaf, False, buffers[name]))
+        args = () if args is None else (args if isinstance(args, tuple) else (args,))
+        return module(*args, **(kwargs or {}))
+    finally:
+        for owner, leaf, is_param, original in reversed(swapped):
+            if is_param:
+                owner._replace_parameter(leaf, original)
+            else:
+                setattr(owner, leaf, original)
