@@ -164,6 +164,48 @@ void bind_distributed(py::module_& m) {
           py::arg("find_unused_parameters") = false)
       .def_property("sync", &Reducer::sync, &Reducer::set_sync)
       .def("bucket_names", &Reducer::bucket_names);
+
+  // Distributed checkpoints (distributed/checkpoint.h), for ember.distributed.checkpoint. The
+  // Python trees are converted while the GIL is held; the write, which waits on the other ranks,
+  // runs without it (async_save calls it from a thread of its own).
+  using ShardArgs = std::vector<std::tuple<std::string, Tensor, std::vector<int64_t>, std::vector<int64_t>>>;
+  d.def(
+      "save_checkpoint",
+      [](std::shared_ptr<ProcessGroup> group, py::handle replicated, py::handle per_rank, const ShardArgs& shards,
+         const std::string& dir) {
+        EMBER_CHECK_VALUE(group != nullptr, "save_checkpoint: no process group (call init_process_group first)");
+        CheckpointState state;
+        state.replicated = py_to_value(replicated);
+        state.per_rank = py_to_value(per_rank);
+        for (const auto& [name, local, global_shape, offsets] : shards)
+          state.shards.push_back({name, local, global_shape, offsets});
+        py::gil_scoped_release release;
+        save_checkpoint(*group, state, dir);
+      },
+      py::arg("group"), py::arg("replicated"), py::arg("per_rank"), py::arg("shards"), py::arg("dir"),
+      "Writes every rank's part into dir and commits it atomically across ranks (distributed/checkpoint.h).");
+  py::class_<CheckpointReader>(d, "CheckpointReader",
+                               "A committed distributed checkpoint, read by any number of ranks.")
+      .def(py::init<std::string>(), py::arg("dir"))
+      .def("world_size", &CheckpointReader::world_size)
+      .def("replicated", [](const CheckpointReader& r) { return value_to_py(r.replicated()); })
+      .def(
+          "per_rank",
+          [](const CheckpointReader& r, int rank) -> py::object {
+            auto v = r.per_rank(rank);
+            return v ? value_to_py(*v) : py::none();
+          },
+          py::arg("rank"))
+      .def("shard_names", &CheckpointReader::shard_names)
+      .def("has_shard", &CheckpointReader::has_shard, py::arg("name"))
+      .def("global_shape", &CheckpointReader::global_shape, py::arg("name"))
+      .def("read",
+           py::overload_cast<const std::string&, const std::vector<int64_t>&, const std::vector<int64_t>&>(
+               &CheckpointReader::read, py::const_),
+           py::arg("name"), py::arg("offsets"), py::arg("shape"), nogil())
+      .def("read_all", py::overload_cast<const std::string&>(&CheckpointReader::read, py::const_), py::arg("name"),
+           nogil())
+      .def("verify", &CheckpointReader::verify, nogil());
 }
 
 }  // namespace ember::python

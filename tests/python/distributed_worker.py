@@ -7,6 +7,9 @@
                                            traced MLP), and of the eager MLP with its state: equal
     distributed_worker.py fail             rank 1 exits 3, the others wait (the launcher stops them)
     distributed_worker.py killed_late      rank 1 exits 3 at once, rank 0 is SIGKILLed 100 ms later
+    distributed_worker.py dcp DIR          ember.distributed.checkpoint: a model's state and a [4, 3]
+                                           tensor split by rows over the ranks, saved to DIR (and with
+                                           async_save to DIR-async), loaded back by every rank
 
 Prints "ok <rank> ..." lines the test reads; any mismatch raises (non-zero exit)."""
 import hashlib
@@ -108,9 +111,31 @@ def killed_late():
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def dcp(directory):
+    import ember.distributed.checkpoint as dcp
+    r, n = dist.get_rank(), dist.get_world_size()
+    ember.manual_seed(5)  # the same model on every rank, as DDP keeps it
+    model = mlp()
+    rows = 4 // n
+    whole = ember.arange(12, dtype=ember.float32).reshape(4, 3)
+    state = {"model": model.state_dict(), "step": 7,
+             "split": dcp.Shard(whole[r * rows:(r + 1) * rows].clone(), [4, 3], [r * rows, 0])}
+    dcp.save(state, checkpoint_id=directory)
+    dcp.async_save(state, checkpoint_id=directory + "-async").result()
+    for d in (directory, directory + "-async"):
+        fresh = {"model": {k: ember.zeros_like(v) for k, v in model.state_dict().items()}, "step": 0,
+                 "split": dcp.Shard(ember.zeros(rows, 3), [4, 3], [r * rows, 0])}
+        dcp.load(fresh, checkpoint_id=d)
+        assert fresh["step"] == 7
+        for k, v in model.state_dict().items():
+            assert ember.equal(fresh["model"][k], v), k
+        assert ember.equal(fresh["split"].local, whole[r * rows:(r + 1) * rows]), fresh["split"].local
+    print(f"ok {r} dcp", flush=True)
+
+
 if __name__ == "__main__":
     dist.init_process_group("gloo", timeout=20)
     {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail,
      "ddp_traced": lambda: ddp_traced(sys.argv[2], int(sys.argv[3])),
-     "killed_late": killed_late}[sys.argv[1]]()
+     "killed_late": killed_late, "dcp": lambda: dcp(sys.argv[2])}[sys.argv[1]]()
     dist.destroy_process_group()
