@@ -55,26 +55,26 @@ void ZeroRedundancyOptimizer::zero_grad(bool set_to_none) {
   }
 }
 
-std::vector<Shard> ZeroRedundancyOptimizer::state_shards() const {
+std::vector<Shard> ZeroRedundancyOptimizer::state_shards(const std::string& prefix) const {
   std::vector<Shard> out;
   for (const auto& [param, state] : local_->state())
     for (const auto& [key, t] : state) {
       std::vector<int64_t> shape(t.sizes().begin(), t.sizes().end());
-      out.push_back({"state/" + param + "/" + key, t, shape, std::vector<int64_t>(shape.size(), 0)});
+      out.push_back({prefix + "state/" + param + "/" + key, t, shape, std::vector<int64_t>(shape.size(), 0)});
     }
   return out;
 }
 
-void ZeroRedundancyOptimizer::load_state_shards(const CheckpointReader& reader) {
+void ZeroRedundancyOptimizer::load_state_shards(const CheckpointReader& reader, const std::string& prefix) {
   optim::OptimizerStateDict sd = local_->state_dict();
   sd.state.clear();
   std::vector<std::string> names = reader.shard_names();
   for (const auto& group : sd.param_groups)
     for (const std::string& param : group.params) {
-      std::string prefix = "state/" + param + "/";
-      auto it = std::lower_bound(names.begin(), names.end(), prefix);
-      for (; it != names.end() && it->rfind(prefix, 0) == 0; ++it)
-        sd.state[param][it->substr(prefix.size())] = reader.read(*it);
+      const std::string start = prefix + "state/" + param + "/";
+      auto it = std::lower_bound(names.begin(), names.end(), start);
+      for (; it != names.end() && it->rfind(start, 0) == 0; ++it)
+        sd.state[param][it->substr(start.size())] = reader.read(*it);
     }
   local_->load_state_dict(sd);
 }

@@ -27,8 +27,8 @@ namespace ember::distributed {
 
 class ZeroRedundancyOptimizer {
  public:
-  /// Builds the local optimizer over this rank's share of `params`.
-  using Factory = std::function<std::unique_ptr<optim::Optimizer>(optim::NamedParameters)>;
+  /// Builds the local optimizer over this rank's share of `params` (a unique_ptr converts).
+  using Factory = std::function<std::shared_ptr<optim::Optimizer>(optim::NamedParameters)>;
   ZeroRedundancyOptimizer(optim::NamedParameters params, const Factory& make,
                           std::shared_ptr<ProcessGroup> group = nullptr);
 
@@ -39,17 +39,18 @@ class ZeroRedundancyOptimizer {
   int owner(const std::string& name) const;
   /// This rank's optimizer (over its share).
   optim::Optimizer& local() { return *local_; }
-  /// This rank's optimizer state as shards ("state/<param>/<key>").
-  std::vector<Shard> state_shards() const;
-  /// Loads the state of this rank's parameters from a checkpoint saved on any number of ranks;
-  /// parameters without state there start fresh.
-  void load_state_shards(const CheckpointReader& reader);
+  std::shared_ptr<optim::Optimizer> local_ptr() const { return local_; }
+  /// This rank's optimizer state as shards ("<prefix>state/<param>/<key>").
+  std::vector<Shard> state_shards(const std::string& prefix = "") const;
+  /// Loads the state of this rank's parameters from a checkpoint saved on any number of ranks
+  /// (its shards named as state_shards(prefix) names them); parameters without state there start fresh.
+  void load_state_shards(const CheckpointReader& reader, const std::string& prefix = "");
 
  private:
   optim::NamedParameters params_;
   std::vector<int> owner_;
   std::shared_ptr<ProcessGroup> group_;
-  std::unique_ptr<optim::Optimizer> local_;
+  std::shared_ptr<optim::Optimizer> local_;
 };
 
 }  // namespace ember::distributed

@@ -206,6 +206,34 @@ void bind_distributed(py::module_& m) {
       .def("read_all", py::overload_cast<const std::string&>(&CheckpointReader::read, py::const_), py::arg("name"),
            nogil())
       .def("verify", &CheckpointReader::verify, nogil());
+
+  // ZeroRedundancyOptimizer over any optimizer class: `make` (Python) builds the local optimizer
+  // from this rank's (name, parameter) pairs. Its shards go into ember.distributed.checkpoint.
+  py::class_<ZeroRedundancyOptimizer, std::shared_ptr<ZeroRedundancyOptimizer>>(d, "ZeroRedundancyOptimizer")
+      .def(py::init([](const optim::NamedParameters& params, py::function make, std::shared_ptr<ProcessGroup> group) {
+             // NB: the factory runs inside the constructor, on this thread, with the GIL held.
+             auto factory = [make](optim::NamedParameters share) {
+               py::list pairs;
+               for (auto& [name, t] : share) pairs.append(py::make_tuple(name, t));
+               return make(pairs).cast<std::shared_ptr<optim::Optimizer>>();
+             };
+             return std::make_shared<ZeroRedundancyOptimizer>(params, factory, std::move(group));
+           }),
+           py::arg("params"), py::arg("make"), py::arg("group") = nullptr)
+      .def("step", &ZeroRedundancyOptimizer::step, nogil())
+      .def("zero_grad", &ZeroRedundancyOptimizer::zero_grad, py::arg("set_to_none") = true)
+      .def("owner", &ZeroRedundancyOptimizer::owner, py::arg("name"))
+      .def_property_readonly("local", &ZeroRedundancyOptimizer::local_ptr)
+      .def(
+          "state_shards",
+          [](const ZeroRedundancyOptimizer& z, const std::string& prefix) {
+            py::list out;
+            for (const Shard& s : z.state_shards(prefix))
+              out.append(py::make_tuple(s.name, s.local, s.global_shape, s.offsets));
+            return out;
+          },
+          py::arg("prefix") = "")
+      .def("load_state_shards", &ZeroRedundancyOptimizer::load_state_shards, py::arg("reader"), py::arg("prefix") = "");
 }
 
 }  // namespace ember::python

@@ -7,6 +7,10 @@
                                            traced MLP), and of the eager MLP with its state: equal
     distributed_worker.py fail             rank 1 exits 3, the others wait (the launcher stops them)
     distributed_worker.py killed_late      rank 1 exits 3 at once, rank 0 is SIGKILLed 100 ms later
+    distributed_worker.py zero DIR PHASE   ZeroRedundancyOptimizer(Adam) under DDP, the same batch on
+                                           every rank: PHASE save trains 3 steps, saves model and
+                                           sharded state to DIR, trains 2 more; PHASE resume loads DIR
+                                           and trains the 2; each prints a digest of the parameters
     distributed_worker.py dcp DIR          ember.distributed.checkpoint: a model's state and a [4, 3]
                                            tensor split by rows over the ranks, saved to DIR (and with
                                            async_save to DIR-async), loaded back by every rank
@@ -133,9 +137,38 @@ def dcp(directory):
     print(f"ok {r} dcp", flush=True)
 
 
+def zero(directory, phase):
+    import ember.distributed.checkpoint as dcp
+    from ember.distributed.optim import ZeroRedundancyOptimizer
+    ember.manual_seed(11)
+    model = mlp()
+    ddp = DDP(model)
+    opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=ember.optim.Adam, lr=1e-2)
+    x, y = ember.randn(16, 6), ember.randint(0, 2, (16,))  # the same batch on every rank
+
+    def steps(n):
+        for _ in range(n):
+            opt.zero_grad()
+            F.cross_entropy(ddp(x), y).backward()
+            opt.step()
+
+    if phase == "save":
+        steps(3)
+        dcp.save({"model": model.state_dict(), "optim": opt.sharded_state_dict()}, checkpoint_id=directory)
+    else:
+        state = {"model": model.state_dict()}
+        dcp.load(state, checkpoint_id=directory)
+        model.load_state_dict(state["model"])
+        opt.load_sharded_state_dict(directory, key="optim")
+    steps(2)
+    digest = hashlib.sha256(b"".join(p.detach().numpy().tobytes() for p in model.parameters())).hexdigest()
+    print(f"ok {dist.get_rank()} zero {phase} {digest}", flush=True)
+
+
 if __name__ == "__main__":
     dist.init_process_group("gloo", timeout=20)
     {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail,
      "ddp_traced": lambda: ddp_traced(sys.argv[2], int(sys.argv[3])),
-     "killed_late": killed_late, "dcp": lambda: dcp(sys.argv[2])}[sys.argv[1]]()
+     "killed_late": killed_late, "dcp": lambda: dcp(sys.argv[2]),
+     "zero": lambda: zero(sys.argv[2], sys.argv[3])}[sys.argv[1]]()
     dist.destroy_process_group()

@@ -116,3 +116,19 @@ def test_loaded_entries_own_their_memory_when_the_checkpoint_is_replaced(tmp_pat
     dcp.load(state, checkpoint_id=tmp_path / "c")
     dcp.save({"w": ember.zeros(4), "s": dcp.Shard(ember.zeros(2), [2], [0])}, checkpoint_id=tmp_path / "c")
     assert state["w"].tolist() == [0.0, 1.0, 2.0, 3.0] and state["s"].tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("save_ranks, resume_ranks", [(2, 1), (1, 2)])
+def test_zero_state_saved_on_n_ranks_resumes_on_m_bit_for_bit(tmp_path, save_ranks, resume_ranks):
+    """ZeroRedundancyOptimizer(Adam) under DDP, its state sharded in the checkpoint: resumed on another
+    number of ranks, the next two steps give the same parameters as the run that went on."""
+    def job(nproc, phase):
+        cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc", str(nproc), "--grace", "1", WORKER, "zero",
+               str(tmp_path / "ckpt"), phase]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+        assert p.returncode == 0, p.stdout + p.stderr
+        digests = {line.split()[-1] for line in p.stdout.splitlines() if f" zero {phase} " in line}
+        assert len(digests) == 1, p.stdout  # every rank holds the same parameters
+        return digests.pop()
+
+    assert job(save_ranks, "save") == job(resume_ranks, "resume")
