@@ -6,8 +6,8 @@ safetensors file).
     ckpt = ember.io.load("ckpt.ember")
     model.load_state_dict(ckpt["model"]); opt.load_state_dict(ckpt["optimizer"])
 
-What can be saved: None, bool, int (64-bit), float, str, Tensor, list, tuple and dict with str keys,
-to any depth; every node comes back with its type (tuples stay tuples, ints stay ints; dicts come
+What can be saved: None, bool, int (64-bit), float, str, Tensor, NumPy arrays and scalars (they
+load as NumPy values), list, tuple and dict with str keys, to any depth; every node comes back with its type (tuples stay tuples, ints stay ints; dicts come
 back as dicts in their order). Modules, optimizers, LR schedulers and Generators may be put in
 directly: they are saved as their state (what load_state_dict takes back), so
 ember.io.save({"model": model}, path) and ember.io.save({"model": model.state_dict()}, path) load

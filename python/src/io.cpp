@@ -2,6 +2,7 @@
 // stay ints), save/load/load_tensor, CheckpointManager, whole-module files, and ember::warn routed
 // to Python's warnings module. save and load release the GIL while the file is written or read;
 // the conversions around them run with it.
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <string>
@@ -20,7 +21,14 @@
 #include "ember/optim/optim.h"
 
 namespace ember::python {
+
+Tensor from_numpy(const py::array& a);  // numpy.cpp
+
 namespace {
+
+// The tensor attribute that marks a NumPy value saved from Python: "ndarray" or "scalar" (a
+// numpy.float32(1.0)); ember.load gives the NumPy value back, C++ sees a tensor (io/FORMAT.md §3).
+constexpr const char* kNumpyMark = "ember.numpy";
 
 constexpr int kMaxDepth = 512;
 
@@ -29,6 +37,22 @@ std::string type_name_of(const py::handle& obj) {
 }
 
 std::string where(const std::string& path) { return path.empty() ? "the root" : "'" + path + "'"; }
+
+io::Value numpy_value(const py::handle& obj, const std::string& path) {
+  py::module_ np = py::module_::import("numpy");
+  const bool scalar = py::isinstance(obj, np.attr("generic"));
+  py::array a = np.attr("array")(obj, py::arg("order") = "C");  // NB: keeps a 0-dim scalar 0-dim
+  Tensor t;
+  try {
+    t = from_numpy(a).clone();  // NB: its own memory: the write runs without the GIL
+  } catch (const ember::Error& e) {
+    throw ember::TypeError("io.save: the NumPy " + std::string(scalar ? "scalar" : "array") + " at " + where(path) +
+                           " has dtype " + std::string(py::str(a.dtype())) + ", which a tensor cannot hold (" +
+                           e.what() + ")");
+  }
+  t.attributes()[kNumpyMark] = std::string(scalar ? "scalar" : "ndarray");
+  return io::Value(t);
+}
 
 int64_t int_key(const py::handle& k, const std::string& path) {
   int overflow = 0;
@@ -112,9 +136,11 @@ io::Value to_value(const py::handle& obj, const std::string& path, int depth) {
   if (py::isinstance<optim::ReduceLROnPlateau>(obj))
     return io::to_value(obj.cast<const optim::ReduceLROnPlateau&>());
   if (py::isinstance<Generator>(obj)) return io::to_value(obj.cast<const Generator&>());
-  throw ember::TypeError("io.save: can't save an object of type " + type_name_of(obj) + " at " +
-                         where(path) + " (None, bool, int, float, str, Tensor, list, tuple, dict with str "
-                         "or int keys, modules, optimizers, schedulers and generators can be saved)");
+  if (py::isinstance<py::array>(obj) || py::isinstance(obj, py::module_::import("numpy").attr("generic")))
+    return numpy_value(obj, path);
+  throw ember::TypeError("io.save: can't save an object of type " + type_name_of(obj) + " at " + where(path) +
+                         " (None, bool, int, float, str, Tensor, list, tuple, dict with str "
+                         "or int keys, NumPy arrays, modules, optimizers, schedulers and generators can be saved)");
 }
 
 }  // namespace
@@ -129,7 +155,19 @@ py::object value_to_py(const io::Value& v) {
     case T::Int: return py::int_(v.as_int());
     case T::Float: return py::float_(v.as_float());
     case T::String: return py::str(v.as_string());
-    case T::Tensor: return py::cast(v.as_tensor());
+    case T::Tensor: {
+      const Tensor& t = v.as_tensor();
+      const Attributes* attrs = t.impl().attributes_if_any();
+      if (attrs == nullptr || !attrs->contains(kNumpyMark)) return py::cast(t);
+      // saved from a NumPy value: that value back, in memory of its own (not the tensor's)
+      Tensor plain = t.detach();
+      plain.attributes().erase(kNumpyMark);
+      py::object array = py::cast(plain).attr("numpy")().attr("copy")();
+      if (std::get_if<std::string>(&attrs->at(kNumpyMark)) != nullptr &&
+          std::get<std::string>(attrs->at(kNumpyMark)) == "scalar")
+        return array.attr("__getitem__")(py::tuple());
+      return array;
+    }
     case T::List: {
       py::list out;
       for (const io::Value& item : v.items()) out.append(value_to_py(item));

@@ -164,3 +164,26 @@ def test_load_into_names_a_missing_key_and_a_shape_mismatch(tmp_path):
         ember.io.load_into(Net(), tmp_path / "bad.ember", key="model/nope")
     with pytest.raises(RuntimeError, match=r"head.weight.*\[3, 9\].*\[3, 8\]"):
         ember.io.load_into(Net(), tmp_path / "bad.ember", strict=False, key="model")
+
+
+def test_numpy_arrays_and_scalars_come_back_as_numpy_values(tmp_path):
+    """PyTorch saves NumPy values (scripts keep metrics and data in their checkpoints); Ember's file
+    holds no classes, so each is a tensor marked as NumPy's, and ember.load gives NumPy's type back."""
+    obj = {"arr": np.arange(6, dtype=np.int32).reshape(2, 3), "T": np.arange(6.0).reshape(2, 3).T,
+           "empty": np.zeros((0, 3), dtype=np.float16), "zero_dim": np.array(2.5),
+           "f32": np.float32(1.5), "flag": np.bool_(True), "pair": ("name", np.ones(2)), "t": ember.ones(2)}
+    ember.save(obj, tmp_path / "np.pt")
+    back = ember.load(tmp_path / "np.pt", weights_only=False)
+    for key in ("arr", "T", "empty", "zero_dim"):
+        assert type(back[key]) is np.ndarray and back[key].dtype == obj[key].dtype, key
+        np.testing.assert_array_equal(back[key], obj[key])
+    assert back["zero_dim"].shape == ()
+    assert type(back["f32"]) is np.float32 and back["f32"] == np.float32(1.5)
+    assert type(back["flag"]) is np.bool_ and back["flag"]
+    assert isinstance(back["pair"], tuple) and back["pair"][0] == "name" and type(back["pair"][1]) is np.ndarray
+    assert isinstance(back["t"], ember.Tensor)  # tensors stay tensors
+    back["arr"][0, 0] = 99  # its own memory
+    assert ember.load(tmp_path / "np.pt")["arr"][0, 0] == 0
+    with pytest.raises(TypeError, match=r"NumPy array at 'names' has dtype <U3"):
+        ember.save({"names": np.array(["abc"])}, tmp_path / "np.pt")
+    assert ember.load(tmp_path / "np.pt")["arr"].dtype == np.int32  # the failed save left the file whole
