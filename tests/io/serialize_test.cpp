@@ -342,3 +342,20 @@ TEST(SerializeTest, LoadingAMissingFileIsFileNotFoundNamingThePath) {
 
 }  // namespace
 }  // namespace ember::io
+
+namespace ember::io {
+namespace {
+
+TEST(SerializeTest, TypeErrorsNameTheTypeTheValueHas) {
+  expect_error<TypeError>([] { Value(3.5).as_int(); }, {"io::Value: expected int, got float"});
+  expect_error<TypeError>([] { Value(std::string("s")).as_float(); }, {"got str"});
+  expect_error<TypeError>([] { Value().as_tensor(); }, {"got None"});
+  expect_error<TypeError>([] { Value::list({}).as_bool(); }, {"got list"});
+  expect_error<TypeError>([] { Value::tuple({}).as_string(); }, {"got tuple"});
+  expect_error<TypeError>([] { Value(int64_t{1}).items(); }, {"expected list, tuple or dict, got int"});
+  expect_error<TypeError>([] { Value(ones({1})).as_int(); }, {"got Tensor"});
+  expect_error<TypeError>([] { Value::dict({}).as_float(); }, {"got dict"});
+}
+
+}  // namespace
+}  // namespace ember::io
