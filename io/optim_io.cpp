@@ -214,10 +214,11 @@ Value to_value(const optim::Optimizer& optimizer) {
                       {"state", std::move(state)}});
 }
 
-optim::OptimizerLoadReport load_into(optim::Optimizer& optimizer, const Value& value, bool strict) {
+optim::OptimizerLoadReport load_into(optim::Optimizer& optimizer, const Value& value, bool strict,
+                                     bool keep_hyperparameters) {
   const std::string where = "io::load_into(" + optimizer.name() + ")";
   check_type_name(value, optimizer.name(), where);
-  return optimizer.load_state_dict(detail::optimizer_state_from_value(value, where), strict);
+  return optimizer.load_state_dict(detail::optimizer_state_from_value(value, where), strict, keep_hyperparameters);
 }
 
 Value to_value(const optim::LRScheduler& scheduler) {

@@ -50,9 +50,12 @@ Value to_value(const optim::Optimizer& optimizer);
 /// Restores what to_value() saved into an optimizer of the same type, by parameter name:
 /// parameters the value does not name start fresh, state for names the optimizer lacks is
 /// dropped; both are reported (strict: unexpected names are an error). Groups are matched by
-/// position and take the saved hyperparameters. Nothing changes when an error is thrown.
-optim::OptimizerLoadReport load_into(optim::Optimizer& optimizer, const Value& value,
-                                     bool strict = false);
+/// position and take the saved hyperparameters, as PyTorch's load_state_dict does; each one that
+/// differs from the optimizer's is in the report's `overridden` ("group 0 lr: 0.001 -> 0.000375"),
+/// and keep_hyperparameters keeps the optimizer's own (a resumed run with a new learning rate).
+/// Nothing changes when an error is thrown.
+optim::OptimizerLoadReport load_into(optim::Optimizer& optimizer, const Value& value, bool strict = false,
+                                     bool keep_hyperparameters = false);
 
 /// The scheduler's type and progress (its SchedulerStateDict).
 Value to_value(const optim::LRScheduler& scheduler);

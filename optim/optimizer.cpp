@@ -99,6 +99,10 @@ std::string OptimizerLoadReport::str() const {
   if (!unexpected.empty()) os << "unexpected (state dropped): " << quoted_list(unexpected) << "\n";
   if (!missing.empty()) os << "missing (start fresh): " << quoted_list(missing) << "\n";
   if (!moved.empty()) os << "moved to another group: " << quoted_list(moved) << "\n";
+  if (!overridden.empty())
+    os << (hyperparameters_kept ? "hyperparameters kept (the checkpoint's differ): "
+                                : "hyperparameters taken from the checkpoint: ")
+       << quoted_list(overridden) << "\n";
   return os.str();
 }
 
@@ -230,7 +234,7 @@ OptimizerStateDict Optimizer::state_dict() const {
   return out;
 }
 
-OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, bool strict) {
+OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, bool strict, bool keep_hyperparameters) {
   const std::string where = name_ + ".load_state_dict";
   EMBER_CHECK_VALUE(ckpt.param_groups.size() == groups_.size(), where, ": the checkpoint has ",
                     ckpt.param_groups.size(), " parameter groups, the optimizer has ",
@@ -281,9 +285,23 @@ OptimizerLoadReport Optimizer::load_state_dict(const OptimizerStateDict& ckpt, b
     }
   }
 
-  // Checked: now apply. Groups take the checkpoint's hyperparameters, state is copied by name.
+  // Checked: now apply. Groups take the checkpoint's hyperparameters (or keep their own, when
+  // asked), and each difference is reported; state is copied by name.
+  report.hyperparameters_kept = keep_hyperparameters;
   for (size_t gi = 0; gi < groups_.size(); ++gi)
-    for (const auto& [key, value] : options[gi]) groups_[gi].options.set(key, value);
+    for (const auto& [key, value] : options[gi]) {
+      const Hyperparam* mine = groups_[gi].options.find(key);
+      if (mine != nullptr && *mine == value) continue;
+      std::ostringstream change;
+      change << "group " << gi << " " << key << ": ";
+      if (mine != nullptr)
+        change << *mine;
+      else
+        change << "(none)";
+      change << " -> " << value;
+      report.overridden.push_back(change.str());
+      if (!keep_hyperparameters || mine == nullptr) groups_[gi].options.set(key, value);
+    }
   std::map<std::string, ParamState> fresh;
   for (const auto& [n, s] : ckpt.state) {
     auto it = here.find(n);

@@ -63,6 +63,11 @@ struct OptimizerLoadReport {
   std::vector<std::string> unexpected;  // named by the checkpoint, not in this optimizer: dropped
   std::vector<std::string> missing;     // in this optimizer, not in the checkpoint: start fresh
   std::vector<std::string> moved;       // in another group than in the checkpoint
+  /// Hyperparameters the checkpoint's differ from, "group 0 lr: 0.001 -> 0.000375" (the
+  /// constructor's value, then the checkpoint's): taken from the checkpoint, or kept when asked.
+  std::vector<std::string> overridden;
+  bool hyperparameters_kept = false;
+  /// Every parameter's state found its place (hyperparameters taken from the checkpoint are not a finding).
   bool ok() const { return unexpected.empty() && missing.empty() && moved.empty(); }
   /// One line per kind of finding, e.g. "unexpected: 'old.weight', 'old.bias'".
   std::string str() const;
@@ -103,7 +108,8 @@ class Optimizer {
   /// name start fresh; state for names this optimizer does not have is dropped and reported, an
   /// error under `strict`. A state tensor whose shape no longer fits its parameter, or a different
   /// number of groups, is an error. Nothing changes when an error is thrown.
-  OptimizerLoadReport load_state_dict(const OptimizerStateDict& state, bool strict = false);
+  OptimizerLoadReport load_state_dict(const OptimizerStateDict& state, bool strict = false,
+                                      bool keep_hyperparameters = false);
 
  protected:
   Optimizer(std::string name, Hyperparams defaults);

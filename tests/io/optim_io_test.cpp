@@ -146,6 +146,31 @@ TEST(OptimIoTest, StateLandsOnItsParameterByNameAfterReorderingAndAddingParamete
   EXPECT_FALSE(bitwise_equal(opt.state().at("a").at("exp_avg"), opt.state().at("c").at("exp_avg")));
 }
 
+TEST(OptimIoTest, HyperparametersTheCheckpointChangesAreReportedAndCanBeKept) {
+  TempDir dir;
+  Generator g(4);
+  optim::NamedParameters params = {{"w", randn({3}, {}, &g).set_requires_grad()}};
+  optim::Adam saved(params, {.lr = 3.75e-4, .weight_decay = 0.01});
+  train(saved, params, 0, 2);
+  Value back = through_file(to_value(saved), dir);
+
+  optim::Adam taken(copy_params(params), {.lr = 1e-3, .weight_decay = 0.01});
+  optim::OptimizerLoadReport report = load_into(taken, back);
+  EXPECT_THAT(report.overridden, ElementsAre("group 0 lr: 0.001 -> 0.000375"));  // weight_decay agrees
+  EXPECT_TRUE(report.ok()) << "hyperparameters taken from a checkpoint are not a missing or unexpected name";
+  EXPECT_THAT(report.str(), HasSubstr("hyperparameters taken from the checkpoint: 'group 0 lr: 0.001 -> 0.000375'"));
+  EXPECT_EQ(taken.param_groups()[0].get("lr"), 3.75e-4);  // PyTorch's behaviour, now said
+
+  optim::Adam kept(copy_params(params), {.lr = 1e-3, .weight_decay = 0.01});
+  report = load_into(kept, back, /*strict=*/false, /*keep_hyperparameters=*/true);
+  EXPECT_EQ(kept.param_groups()[0].get("lr"), 1e-3);
+  EXPECT_THAT(report.str(), HasSubstr("hyperparameters kept (the checkpoint's differ): 'group 0 lr"));
+  EXPECT_TRUE(bitwise_equal(kept.state().at("w").at("exp_avg"), saved.state().at("w").at("exp_avg")));
+
+  optim::Adam same(copy_params(params), {.lr = 3.75e-4, .weight_decay = 0.01});
+  EXPECT_TRUE(load_into(same, back).overridden.empty());
+}
+
 TEST(OptimIoTest, StrictLoadRejectsStateForParametersTheOptimizerLacks) {
   optim::NamedParameters params = make_params(5);
   optim::SGD opt(params, {.lr = 0.1, .momentum = 0.9});
