@@ -53,7 +53,29 @@ int64_t DataLoader::num_batches() const {
 void DataLoader::start_epoch() {
   // Step past the previous epoch's draw, unless the generator was set from outside since.
   if (options_.shuffle && drawn_ && generator_.get_state() == epoch_start_) generator_.set_state(after_draw_);
+  ++epochs_;
   begin(0);
+}
+
+DataLoader::Batch DataLoader::next_batch() {
+  if (std::optional<Batch> batch = next()) return std::move(*batch);
+  EMBER_CHECK_VALUE(num_batches() > 0, "DataLoader::next_batch: an epoch has no batch (", size(),
+                    " samples, batch_size ", options_.batch_size, ", drop_last)");
+  start_epoch();
+  return *next();
+}
+
+void DataLoader::resume(const Progress& p) {
+  EMBER_CHECK_VALUE(p.epochs >= 0, "DataLoader::resume: epochs must be non-negative, got ", p.epochs);
+  if (p.epochs == 0) {  // nothing started: as a fresh loader
+    EMBER_CHECK_INDEX(p.position == 0, "DataLoader::resume: position ", p.position, " before any epoch started");
+    epochs_ = 0;
+    position_ = 0;
+    in_epoch_ = false;
+    return;
+  }
+  resume_epoch(p.position);
+  epochs_ = p.epochs;
 }
 
 void DataLoader::resume_epoch(int64_t next_batch) {

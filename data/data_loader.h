@@ -9,6 +9,9 @@
 //     loader.start_epoch();
 //     while (auto batch = loader.next()) train_on(batch->inputs, batch->targets);
 //   }
+//   // or by steps, the epochs rolling over by themselves, and the loader saved whole with the run:
+//   ts.loaders["train"] = &loader;                      // its generator, epoch and position
+//   for (; step < steps; ++step) train_on(loader.next_batch());
 //
 // NB: exact resume. The order of an epoch is drawn at start_epoch() from a copy of generator(),
 // and generator() itself advances past that draw only when the next epoch starts, so during an
@@ -57,6 +60,24 @@ class DataLoader {
   void resume_epoch(int64_t next_batch);
   /// The next batch of the current epoch, or nullopt once the epoch is over (or none started).
   std::optional<Batch> next();
+  /// The next batch of the run: starts the next epoch when the current one is over (or none has
+  /// started), so a loop counted in steps needs no epoch loop. ValueError when an epoch has no
+  /// batch (drop_last with fewer samples than batch_size).
+  Batch next_batch();
+
+  /// Where a run is in the data, as a checkpoint keeps it (io::TrainingState's `loaders`, with
+  /// generator()): epochs started so far and the index of the next batch of the last one.
+  struct Progress {
+    int64_t epochs = 0;
+    int64_t position = 0;
+  };
+  Progress progress() const { return {epochs_, position_}; }
+  /// Continues from `p`, with generator() restored to the state saved with it: the epoch under
+  /// way redraws the same order and goes on at the same batch (an epoch that was over stays over,
+  /// and the next one draws what it would have drawn). IndexError for a position outside the epoch.
+  void resume(const Progress& p);
+  /// Epochs started so far (start_epoch() and next_batch() count them; resume() restores it).
+  int64_t epochs() const { return epochs_; }
 
   /// Samples (N).
   int64_t size() const { return inputs_.size(0); }
@@ -80,6 +101,7 @@ class DataLoader {
   /// Draws the epoch's order from a copy of generator_ (shuffle) and starts it at `first_batch`.
   void begin(int64_t first_batch);
   int64_t position_ = 0;
+  int64_t epochs_ = 0;
   bool in_epoch_ = false;
   /// generator_'s state when the current epoch's order was drawn, and after that draw.
   Generator::State epoch_start_{};

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ember/core/error.h"
+#include "ember/data/data_loader.h"
 #include "ember/io/module_io.h"
 #include "ember/io/optim_io.h"
 
@@ -75,6 +76,17 @@ Value TrainingState::to_value() const {
     gens.set(name, io::to_value(*g));
   }
   out.set("generators", std::move(gens));
+  if (!loaders.empty()) {
+    Value saved = Value::dict();
+    for (const auto& [name, loader] : loaders) {
+      EMBER_CHECK_VALUE(loader != nullptr, "io::TrainingState::to_value: loader '", name, "' is null");
+      const data::DataLoader::Progress p = loader->progress();
+      saved.set(name, Value::dict({{"generator", io::to_value(loader->generator())},
+                                   {"epochs", p.epochs},
+                                   {"position", p.position}}));
+    }
+    out.set("loaders", std::move(saved));
+  }
   out.set("extras", extras);
   return out;
 }
@@ -117,12 +129,48 @@ void TrainingState::load(const Value& value) {
     states[name] = scratch.get_state();
   }
 
+  struct LoaderState {
+    Generator::State generator;
+    data::DataLoader::Progress progress;
+  };
+  std::map<std::string, LoaderState> loader_states;
+  const Value* loaders_v = value.find("loaders");
+  EMBER_CHECK_VALUE(loaders.empty() || loaders_v != nullptr, kWhere,
+                    ": the checkpoint has no 'loaders', but this training state lists loader '", loaders.begin()->first,
+                    "'");
+  if (loaders_v != nullptr) {
+    detail::expect_type(*loaders_v, Value::Type::Dict, "a dict", kWhere, "loaders");
+    for (const Key& name : loaders_v->keys())
+      EMBER_CHECK_VALUE(name.is_string() && loaders.contains(name.as_string()), kWhere, ": the checkpoint has loader ",
+                        name, ", which this training state does not list");
+    for (const auto& [name, loader] : loaders) {
+      EMBER_CHECK_VALUE(loader != nullptr, kWhere, ": loader '", name, "' is null");
+      const Value& saved = field(*loaders_v, name, kWhere, "loaders");
+      const std::string at = "loaders/" + name;
+      Generator scratch;
+      load_into(scratch, field(saved, "generator", kWhere, at));
+      const Value& epochs_v = field(saved, "epochs", kWhere, at);
+      const Value& position_v = field(saved, "position", kWhere, at);
+      detail::expect_type(epochs_v, Value::Type::Int, "an int", kWhere, at + "/epochs");
+      detail::expect_type(position_v, Value::Type::Int, "an int", kWhere, at + "/position");
+      const int64_t position = position_v.as_int();
+      EMBER_CHECK_VALUE(position >= 0 && position <= loader->num_batches(), kWhere, ": loader '", name,
+                        "' was saved at batch ", position, " of an epoch, but this loader has ", loader->num_batches(),
+                        " batches per epoch");
+      loader_states[name] = {scratch.get_state(), {epochs_v.as_int(), position}};
+    }
+  }
+
   // ---- apply: each part checks its own contents again and throws before changing itself
   if (model_v) load_into(*model, *model_v, /*strict=*/true);
   if (optimizer_v) load_into(*optimizer, *optimizer_v, /*strict=*/true);
   if (scheduler_v) load_into(*scheduler, *scheduler_v);
   if (scaler_v) load_into(*scaler, *scaler_v);
   for (const auto& [name, g] : generators) g->set_state(states[name]);
+  for (const auto& [name, loader] : loaders) {  // the generator first: resume() redraws the epoch's order from it
+    loader->generator().set_state(loader_states[name].generator);
+    loader->resume(loader_states[name].progress);
+  }
   step = step_v.as_int();
   epoch = epoch_v.as_int();
   extras = extras_v;

@@ -14,10 +14,15 @@
 //   ...
 //   if (auto ckpt = manager.restore()) ts.load(ckpt->state);  // then step = ts.step
 //
+// Data loaders go in by name too (`ts.loaders["train"] = &loader`): each is saved whole (its
+// generator, the epochs started and the next batch's position) and resumes where it was, so a
+// step-based loop (data::DataLoader::next_batch()) needs nothing in `extras`.
+//
 // The tree: {"step": int, "epoch": int, "model": io::to_value(model), "optimizer": {...},
 // "scheduler": {...} (only with a scheduler), "scaler": {...} (only with a loss scaler),
-// "generators": {name: {...}, ...}, "extras": ...}, with the optimizer, scheduler, scaler and
-// generators as io/optim_io.h writes them.
+// "generators": {name: {...}, ...}, "loaders": {name: {"generator": {...}, "epochs": int,
+// "position": int}, ...} (only with loaders), "extras": ...}, with the optimizer, scheduler,
+// scaler and generators as io/optim_io.h writes them.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -28,6 +33,10 @@
 #include "ember/optim/grad_scaler.h"
 #include "ember/optim/lr_scheduler.h"
 #include "ember/optim/optimizer.h"
+
+namespace ember::data {
+class DataLoader;
+}
 
 namespace ember::io {
 
@@ -43,6 +52,8 @@ struct TrainingState {
   /// dropout and init draw from it without saying so; forgetting it would break exact resume
   /// silently.
   std::map<std::string, Generator*> generators = {{"default", &default_generator()}};
+  /// The run's data loaders, by name, each with its own generator (not listed in `generators`).
+  std::map<std::string, data::DataLoader*> loaders;
   int64_t step = 0;
   int64_t epoch = 0;
   /// Anything else the run needs back (best metric, the current epoch's data order, ...).
@@ -51,7 +62,7 @@ struct TrainingState {
   /// The whole state. It refers to the live tensors (no copy): save it before training goes on.
   Value to_value() const;
   /// Restores every part set here from `value`. Strict: a part missing from the value (the
-  /// model, the optimizer, the scheduler, a generator, a model or optimizer parameter), or one
+  /// model, the optimizer, the scheduler, a generator, a loader, a model or optimizer parameter), or one
   /// the value has but this state does not, is an error naming it. Presence, types and names are
   /// checked before anything is changed; a part that still fails to load (a shape mismatch)
   /// throws with the parts before it loaded.

@@ -187,5 +187,72 @@ TEST(TrainingStateResumeTest, ResumedRunMatchesTheUninterruptedRunBitForBit) {
   EXPECT_TRUE(b.equals(a)) << "straight: " << a.str() << "\nresumed: " << b.str();
 }
 
+// A step-based run over a shuffled loader saved whole in the training state: resumed at any step
+// (mid-epoch, at an epoch's last batch, before the first), the batches that follow are those of
+// the uninterrupted run, and the epochs roll over by themselves.
+TEST(TrainingStateTest, LoadersResumeStepBasedRunsAtTheSameBatch) {
+  const Tensor inputs = arange(0, 10, 1, TensorOptions(kInt64)), targets = arange(0, 10, 1, TensorOptions(kInt64)) * 10;
+  const data::DataLoaderOptions options{.batch_size = 3, .shuffle = true, .seed = 5};  // 4 batches per epoch
+  auto first_of = [](const data::DataLoader::Batch& b) {  // the batch's samples, in order, as one number
+    int64_t key = 0;
+    const int64_t* p = b.inputs.data_ptr<int64_t>();
+    for (int64_t i = 0; i < b.inputs.numel(); ++i) key = key * 11 + p[i] + 1;
+    return key;
+  };
+  data::DataLoader straight(inputs.reshape({10, 1}), targets.reshape({10, 1}), options);
+  std::vector<int64_t> want;
+  for (int i = 0; i < 14; ++i) want.push_back(first_of(straight.next_batch()));
+  EXPECT_EQ(straight.epochs(), 4);
+  TempDir dir;
+  for (int stop : {0, 2, 4, 5, 8, 13}) {
+    SCOPED_TRACE("saved after step " + std::to_string(stop));
+    data::DataLoader loader(inputs.reshape({10, 1}), targets.reshape({10, 1}), options);
+    TrainingState ts;
+    ts.loaders["train"] = &loader;
+    for (int i = 0; i < stop; ++i) loader.next_batch();
+    save(ts.to_value(), dir.file("s.ember"));
+
+    data::DataLoader fresh(inputs.reshape({10, 1}), targets.reshape({10, 1}), options);
+    TrainingState back;
+    back.loaders["train"] = &fresh;
+    back.load(load(dir.file("s.ember")));
+    EXPECT_EQ(fresh.progress().epochs, loader.progress().epochs);
+    for (int i = stop; i < 14; ++i) EXPECT_EQ(first_of(fresh.next_batch()), want[static_cast<size_t>(i)]) << i;
+  }
+  // the epoch loop and the step loop draw the same orders
+  data::DataLoader by_epoch(inputs.reshape({10, 1}), targets.reshape({10, 1}), options);
+  std::vector<int64_t> got;
+  for (int e = 0; e < 4; ++e) {
+    by_epoch.start_epoch();
+    while (auto b = by_epoch.next()) got.push_back(first_of(*b));
+  }
+  EXPECT_EQ(std::vector<int64_t>(got.begin(), got.begin() + 14), want);
+}
+
+TEST(TrainingStateTest, LoadersMissingExtraOrOfAnotherSizeAreErrors) {
+  const Tensor x = zeros({10, 2});
+  data::DataLoader loader(x, x, {.batch_size = 2});
+  loader.next_batch();
+  TrainingState ts;
+  ts.loaders["train"] = &loader;
+  const Value saved = ts.to_value();
+  TrainingState none;
+  expect_error<ValueError>([&] { none.load(saved); }, {"the checkpoint has loader 'train'"});
+  data::DataLoader other(x, x, {.batch_size = 2});
+  TrainingState renamed;
+  renamed.loaders["valid"] = &other;
+  expect_error<ValueError>([&] { renamed.load(saved); }, {"the checkpoint has loader 'train'", "does not list"});
+  expect_error<ValueError>([&] { renamed.load(TrainingState{}.to_value()); }, {"has no 'loaders'", "'valid'"});
+  data::DataLoader small(zeros({2, 2}), zeros({2, 2}), {.batch_size = 2});
+  loader.next_batch();
+  loader.next_batch();  // at batch 3 of 5
+  TrainingState smaller;
+  smaller.loaders["train"] = &small;
+  expect_error<ValueError>([&] { smaller.load(ts.to_value()); }, {"saved at batch 3", "has 1 batches per epoch"});
+  EXPECT_EQ(small.progress().epochs, 0);  // nothing changed
+  data::DataLoader empty_epoch(zeros({1, 2}), zeros({1, 2}), {.batch_size = 2, .drop_last = true});
+  expect_error<ValueError>([&] { empty_epoch.next_batch(); }, {"an epoch has no batch", "1 samples", "batch_size 2"});
+}
+
 }  // namespace
 }  // namespace ember::io
