@@ -373,14 +373,17 @@ py::object state_value(const std::string& key, py::handle value, const Tensor& p
   return py::cast(v.clone());
 }
 
-py::object report(py::handle missing, py::handle unexpected, py::handle moved) {
+// (missing, unexpected, moved, overridden): overridden lists each hyperparameter the checkpoint
+// changed, "group 0 lr: 0.5 -> 0.01" (the optimizer's value, then the checkpoint's).
+py::object report(py::handle missing, py::handle unexpected, py::handle moved, py::handle overridden) {
   static py::handle type = [] {
-    py::object t = py::module_::import("collections")
-                       .attr("namedtuple")("OptimizerLoadReport", py::make_tuple("missing", "unexpected", "moved"));
+    py::object t =
+        py::module_::import("collections")
+            .attr("namedtuple")("OptimizerLoadReport", py::make_tuple("missing", "unexpected", "moved", "overridden"));
     t.attr("__module__") = "ember.optim";
     return t.release();
   }();
-  return type(missing, unexpected, moved);
+  return type(missing, unexpected, moved, overridden);
 }
 
 // State keyed by position loads only into an optimizer keyed by position whose parameters match it
@@ -479,7 +482,7 @@ py::object load_python_state(py::handle self, const py::dict& state_dict, bool s
   py::list missing;
   for (auto [name, p] : params)
     if (!saved.contains(name)) missing.append(name);
-  return report(missing, py::cast(unexpected), py::cast(loaded.moved));
+  return report(missing, py::cast(unexpected), py::cast(loaded.moved), py::cast(loaded.overridden));
 }
 
 // torch.optim.Optimizer(params, defaults), for optimizers written in Python: params as the
@@ -591,7 +594,7 @@ py::object load_state_dict(py::handle self, py::handle given, bool strict) {
   if (saved_positional || keyed_by_position(self)) check_positions(self, state_dict, saved_positional);
   if (is_python(self)) return load_python_state(self, state_dict, strict);
   optim::OptimizerLoadReport r = io::load_into(cpp(self), py_to_value(state_dict), strict);
-  return report(py::cast(r.missing), py::cast(r.unexpected), py::cast(r.moved));
+  return report(py::cast(r.missing), py::cast(r.unexpected), py::cast(r.moved), py::cast(r.overridden));
 }
 
 std::string repr(py::handle self) {

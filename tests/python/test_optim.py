@@ -120,6 +120,7 @@ def test_state_dict_is_keyed_by_name_and_round_trips():
     opt2 = optim.Adam(reordered, lr=0.5)
     report = opt2.load_state_dict(sd)
     assert report.missing == [] and report.unexpected == []
+    assert report.overridden == ["group 0 lr: 0.5 -> 0.01"]  # taken from the checkpoint, and said
     assert opt2.param_groups[0]["lr"] == 0.01
     assert opt2.state["out.weight"]["exp_avg"].tolist() == opt.state["out.weight"]["exp_avg"].tolist()
     train(model, opt, steps=2)
