@@ -10,7 +10,7 @@ both strategies give the same values (forward mode is reverse mode twice here).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, Sequence, Tuple
 
 from .._C import Tensor
 from . import _products as _core
@@ -56,33 +56,34 @@ def _finish(items, create_graph: bool):
     return tuple(t if create_graph else t.detach() for t in items)
 
 
+def _vectors(what: str, v: Any, like: Sequence[Tensor], of: str) -> list:
+    """v as a list shaped like `like` (the outputs or the inputs); None stands for ones where `like`
+    is a single one-element tensor."""
+    if v is None:
+        if len(like) != 1 or like[0].numel() != 1:
+            raise RuntimeError(f"{what}: v can be None only when {of} is a single one-element tensor")
+        return [like[0].new_ones(like[0].shape)]
+    vs, _ = _as_tuple(what, "v", v)
+    vs = list(vs)
+    _core.check_like(what, "v", vs, list(like))
+    return vs
+
+
 def vjp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False):
     """(func(inputs), v . d func / d inputs); v may be None for an output of one element."""
     xs, inputs_tuple, outs, outputs_tuple = _call("vjp", func, inputs, create_graph)
-    if v is None:
-        if len(outs) != 1 or outs[0].numel() != 1:
-            raise RuntimeError("vjp: v can be None only when the function returns a single one-element tensor")
-        vs = (outs[0].new_ones(outs[0].shape),)
-    else:
-        vs, _ = _as_tuple("vjp", "v", v)
-    _core.check_like("vjp", "v", list(vs), list(outs))
+    vs = _vectors("vjp", v, outs, "the function's output")
     _check_strict("vjp", outs, strict)
-    grads = _core.vjp_leaves(list(outs), xs, list(vs), create_graph)
+    grads = _core.vjp_leaves(list(outs), xs, vs, create_graph)
     return _shaped(_finish(outs, create_graph), outputs_tuple), _shaped(_finish(grads, create_graph), inputs_tuple)
 
 
 def jvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False):
     """(func(inputs), d func / d inputs . v); v may be None for an input of one element."""
     xs, inputs_tuple, outs, outputs_tuple = _call("jvp", func, inputs, create_graph)
-    if v is None:
-        if len(xs) != 1 or xs[0].numel() != 1:
-            raise RuntimeError("jvp: v can be None only when the input is a single one-element tensor")
-        vs = (xs[0].new_ones(xs[0].shape),)
-    else:
-        vs, _ = _as_tuple("jvp", "v", v)
-    _core.check_like("jvp", "v", list(vs), xs)
+    vs = _vectors("jvp", v, xs, "the input")
     _check_strict("jvp", outs, strict)
-    products = _core.jvp_leaves(list(outs), xs, list(vs), create_graph)
+    products = _core.jvp_leaves(list(outs), xs, vs, create_graph)
     return _shaped(_finish(outs, create_graph), outputs_tuple), _shaped(_finish(products, create_graph), outputs_tuple)
 
 
@@ -129,16 +130,10 @@ def _hessian_product(what: str, func: Callable, inputs: Any, v: Any, create_grap
     out = _core.run(func, tracked, {})
     if not isinstance(out, Tensor) or out.numel() != 1:
         raise RuntimeError(f"{what}: the function should return a single one-element tensor")
-    if v is None:
-        if len(xs) != 1 or xs[0].numel() != 1:
-            raise RuntimeError(f"{what}: v can be None only when the input is a single one-element tensor")
-        vs = (xs[0].new_ones(xs[0].shape),)
-    else:
-        vs, _ = _as_tuple(what, "v", v)
-    _core.check_like(what, "v", list(vs), tracked)
+    vs = _vectors(what, v, tracked, "the input")
     if strict and not out.requires_grad:
         raise RuntimeError(f"{what}: output 0 of the user-provided function is independent of input 0. This is "
                            "not allowed in strict mode.")
     grads = _core.vjp_leaves([out], tracked, [out.new_ones(out.shape)], True)
-    products = _core.vjp_leaves(grads, tracked, list(vs), create_graph)
+    products = _core.vjp_leaves(grads, tracked, vs, create_graph)
     return (out if create_graph else out.detach()), _shaped(_finish(products, create_graph), inputs_tuple)
