@@ -9,3 +9,4 @@
 #include "ember/nn/nn.h"
 #include "ember/ops/ops.h"
 #include "ember/optim/optim.h"
+#include "ember/profiler/profiler.h"

@@ -132,6 +132,17 @@ int64_t cudnn_version() {
   return b->library_version();
 }
 
+void* record_timing_mark() { return is_available() ? backend_of(DeviceType::CUDA)->timing_mark() : nullptr; }
+
+double elapsed_ms(void* start, void* end) {
+  if (start == nullptr || end == nullptr) return 0.0;
+  return backend_of(DeviceType::CUDA)->elapsed_ms(start, end);
+}
+
+void release_timing_mark(void* mark) noexcept {
+  if (mark != nullptr) backend_of(DeviceType::CUDA)->release_timing_mark(mark);
+}
+
 }  // namespace cuda
 
 }  // namespace ember

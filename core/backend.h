@@ -38,6 +38,12 @@ struct DeviceBackend {
   int64_t (*memory_reserved)(int index);
   /// The version of the backend's kernel library, as it numbers it (cudnnGetVersion() for CUDA).
   int64_t (*library_version)();
+  /// A timing mark queued on the stream of every device this process has used, the elapsed
+  /// milliseconds of device work between two marks (waiting for the second; the longest across
+  /// devices), and the mark's release (the profiler's device times).
+  void* (*timing_mark)();
+  double (*elapsed_ms)(void* start, void* end);
+  void (*release_timing_mark)(void* mark) noexcept;
 };
 
 /// Registers the backend of a device type (cuda/ does it for CUDA).
@@ -70,6 +76,11 @@ int64_t memory_allocated(int index = 0);
 int64_t memory_reserved(int index = 0);
 /// cuDNN's version (cudnnGetVersion(), 91900 for 9.19.0); Error when the backend is not loaded.
 int64_t cudnn_version();
+/// Timing marks on the streams of the CUDA devices in use (DeviceBackend::timing_mark); nullptr
+/// when CUDA is not available. elapsed_ms of a null mark is 0.
+void* record_timing_mark();
+double elapsed_ms(void* start, void* end);
+void release_timing_mark(void* mark) noexcept;
 }  // namespace cuda
 
 }  // namespace ember

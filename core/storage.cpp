@@ -2,6 +2,7 @@
 
 #include "ember/core/backend.h"
 #include "ember/core/error.h"
+#include "ember/core/tracing.h"
 
 namespace ember {
 namespace {
@@ -20,13 +21,17 @@ Storage::Storage(size_t nbytes, Device device) : nbytes_(nbytes), device_(device
     EMBER_CHECK(allocator_ != nullptr, "no allocator registered for ", device);
   }
   data_ = allocator_->allocate(nbytes, device);
+  tracing::note_memory(static_cast<int64_t>(nbytes), device);
 }
 
 Storage::Storage(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner)
     : data_(data), nbytes_(nbytes), device_(device), owner_(std::move(owner)) {}
 
 Storage::~Storage() {
-  if (allocator_) allocator_->deallocate(data_, nbytes_, device_);
+  if (allocator_) {
+    allocator_->deallocate(data_, nbytes_, device_);
+    tracing::note_memory(-static_cast<int64_t>(nbytes_), device_);
+  }
 }
 
 }  // namespace ember

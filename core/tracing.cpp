@@ -31,18 +31,31 @@ Scope::~Scope() {
   t_depth = previous_depth_;
 }
 
+Range::Range(std::string_view name) : recorder_(detail::current()) {
+  if (recorder_) recorder_->enter_range(name);
+}
+
+Range::~Range() {
+  if (recorder_) recorder_->exit_range();
+}
+
 Paused::Paused() : previous_(t_recorder) { t_recorder = nullptr; }
 Paused::~Paused() { t_recorder = previous_; }
 
 Arg arg(Generator* generator) {
-  EMBER_CHECK_VALUE(generator == nullptr || generator == &default_generator(),
-                    "jit.trace: an op was given a generator of its own; a traced program draws its random "
-                    "numbers from the default generator");
+  if (generator != nullptr && generator != &default_generator())
+    if (Recorder* r = detail::current()) r->note_own_generator();
   return Arg();
 }
 
 void note_data_dependence(std::string_view what) {
   if (Recorder* r = detail::current()) r->note_data_dependence(what);
 }
+
+namespace detail {
+void note_memory_slow(int64_t bytes, Device device) noexcept {
+  if (t_recorder != nullptr) t_recorder->note_memory(bytes, device);
+}
+}  // namespace detail
 
 }  // namespace ember::tracing

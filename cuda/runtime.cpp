@@ -2,8 +2,13 @@
 
 #include <cudnn.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "ember/core/backend.h"
 #include "ember/core/error.h"
@@ -45,6 +50,7 @@ struct PerDevice {
   cudaStream_t stream = nullptr;
   int64_t* slot = nullptr;
   int capability = 0;  // major * 10 + minor
+  std::atomic<bool> ready{false};  // the stream exists (a profiler's marks go on used devices only)
 };
 
 std::array<PerDevice, kMaxDevices>& per_device() {
@@ -67,6 +73,7 @@ PerDevice& state(int index) {
     EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index));
     EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index));
     d.capability = major * 10 + minor;
+    d.ready.store(true, std::memory_order_release);
   });
   return d;
 }
@@ -85,9 +92,46 @@ int64_t backend_memory_allocated(int index) { return allocated_bytes(index); }
 int64_t backend_memory_reserved(int index) { return reserved_bytes(index); }
 int64_t backend_library_version() { return static_cast<int64_t>(cudnnGetVersion()); }
 
-const DeviceBackend kBackend{&backend_device_count,    &backend_why_none,       &backend_synchronize,
-                             &backend_empty_cache,     &backend_device_name,    &backend_memory_allocated,
-                             &backend_memory_reserved, &backend_library_version};
+// A mark: one timing event per device in use, on its stream.
+using TimingMark = std::vector<std::pair<int, cudaEvent_t>>;
+
+void* backend_timing_mark() {
+  auto mark = std::make_unique<TimingMark>();
+  for (int i = 0; i < devices(); ++i) {
+    PerDevice& d = per_device()[static_cast<size_t>(i)];
+    if (!d.ready.load(std::memory_order_acquire)) continue;
+    DeviceGuard guard(i);
+    cudaEvent_t event = nullptr;
+    EMBER_CUDA_CHECK(cudaEventCreate(&event));
+    mark->emplace_back(i, event);
+    EMBER_CUDA_CHECK(cudaEventRecord(event, d.stream));
+  }
+  return mark.release();
+}
+
+double backend_elapsed_ms(void* start, void* end) {
+  double longest = 0.0;
+  for (const auto& [device, to] : *static_cast<TimingMark*>(end))
+    for (const auto& [same, from] : *static_cast<TimingMark*>(start))
+      if (same == device) {
+        EMBER_CUDA_CHECK(cudaEventSynchronize(to));
+        float ms = 0.0f;
+        EMBER_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+        longest = std::max(longest, static_cast<double>(ms));
+      }
+  return longest;
+}
+
+void backend_release_timing_mark(void* mark) noexcept {
+  auto* events = static_cast<TimingMark*>(mark);
+  for (const auto& [device, event] : *events) cudaEventDestroy(event);
+  delete events;
+}
+
+const DeviceBackend kBackend{&backend_device_count,    &backend_why_none,           &backend_synchronize,
+                             &backend_empty_cache,     &backend_device_name,        &backend_memory_allocated,
+                             &backend_memory_reserved, &backend_library_version,    &backend_timing_mark,
+                             &backend_elapsed_ms,      &backend_release_timing_mark};
 [[maybe_unused]] const bool registered = (register_backend(DeviceType::CUDA, &kBackend), true);
 
 }  // namespace

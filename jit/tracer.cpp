@@ -76,6 +76,12 @@ class Tracer final : public tracing::Recorder {
     b_.add_node(std::move(node));
   }
 
+  void note_own_generator() override {
+    throw ValueError(
+        "jit.trace: an op was given a generator of its own; a traced program draws its random numbers from the "
+        "default generator");
+  }
+
   void note_data_dependence(std::string_view what) override {
     // NB: a warning, as PyTorch's TracerWarning: Python's warning machinery names the line of the
     // forward that asked, and a value that never changes (a shape check) is harmless.

@@ -11,6 +11,7 @@
 #include "ember/core/attributes.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
+#include "ember/core/tracing.h"
 #include "ember/ops/binary.h"
 
 namespace ember::optim {
@@ -156,6 +157,9 @@ void Optimizer::add_param_group(ParamGroup group) {
 
 void Optimizer::step() {
   NoGradGuard no_grad;
+  std::optional<tracing::Range> profiled;  // PyTorch's range name, for a profile's table
+  if (tracing::recording()) [[unlikely]]
+    profiled.emplace("Optimizer.step#" + name_ + ".step");
   for (auto& group : groups_) {
     const double lr = group.options.number("lr");
     const Hyperparam* wd = group.options.find("weight_decay");
@@ -209,6 +213,9 @@ void Optimizer::update_through_master(const ParamUpdate& u, const std::string& n
 
 void Optimizer::zero_grad(bool set_to_none) {
   NoGradGuard no_grad;
+  std::optional<tracing::Range> profiled;
+  if (tracing::recording()) [[unlikely]]
+    profiled.emplace("Optimizer.zero_grad#" + name_ + ".zero_grad");
   for (auto& group : groups_) {
     for (const auto& [n, p] : group.params) {
       if (!p.grad().defined()) continue;

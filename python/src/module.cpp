@@ -47,4 +47,5 @@ PYBIND11_MODULE(_C, m) {
   bind_jit(m);
   bind_data(m);
   bind_distributed(m);
+  bind_profiler(m);
 }

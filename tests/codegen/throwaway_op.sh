@@ -17,7 +17,7 @@ includes=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-copied=(ember.h core data autograd ops nn optim io jit distributed cuda/shared python/src tests/ops tests/support)
+copied=(ember.h core data autograd ops nn optim io jit distributed profiler cuda/shared python/src tests/ops tests/support)
 mkdir -p "$work/src/python" "$work/src/tests" "$work/src/cuda" "$work/include"
 for d in "${copied[@]}"; do cp -r "$src/$d" "$work/src/$d"; done
 ln -s "$work/src" "$work/include/ember"

@@ -62,6 +62,7 @@ from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anoma
 from .function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import functional  # noqa: E402,F401  (jacobian, hessian, vjp, jvp, hvp, vhp)
+from . import profiler  # noqa: E402,F401  (the older profile API, over ember.profiler)
 
 __all__ += ["Function", "FunctionCtx", "once_differentiable", "function", "detect_anomaly", "set_detect_anomaly",
             "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
