@@ -365,7 +365,8 @@ void parse_safetensors(File::Impl& impl, const uint8_t* head, size_t head_size) 
 }
 
 // A file held whole in memory (mapped, or copied): `bytes` lives as long as `owner`.
-std::shared_ptr<File::Impl> open_in_memory(std::string path, std::shared_ptr<void> owner, uint8_t* bytes, size_t size) {
+std::shared_ptr<File::Impl> open_in_memory(std::string path, std::shared_ptr<void> owner, uint8_t* bytes, size_t size,
+                                           const std::vector<std::string>& pickle_globals = {}) {
   auto impl = std::make_shared<File::Impl>();
   impl->path = std::move(path);
   impl->owner = std::move(owner);
@@ -373,7 +374,8 @@ std::shared_ptr<File::Impl> open_in_memory(std::string path, std::shared_ptr<voi
   impl->size = size;
   // The file type is told by content: a zip archive is torch.save's, anything else safetensors.
   if (is_pytorch_zip(bytes, size)) {
-    impl->torch = std::make_shared<detail::TorchFile>(detail::read_torch(bytes, size, impl->path, impl->owner));
+    impl->torch =
+        std::make_shared<detail::TorchFile>(detail::read_torch(bytes, size, impl->path, impl->owner, pickle_globals));
     return impl;
   }
   parse_safetensors(*impl, bytes, size);
@@ -405,7 +407,7 @@ std::shared_ptr<OpenFile> open_regular(const std::string& path, size_t& size) {
   return file;
 }
 
-std::shared_ptr<File::Impl> open_read(const std::string& path) {
+std::shared_ptr<File::Impl> open_read(const std::string& path, const std::vector<std::string>& pickle_globals) {
   auto impl = std::make_shared<File::Impl>();
   impl->path = path;
   impl->file = open_regular(path, impl->size);
@@ -418,7 +420,7 @@ std::shared_ptr<File::Impl> open_read(const std::string& path) {
     std::shared_ptr<uint8_t[]> all(new uint8_t[impl->size > 0 ? impl->size : 1]);
     impl->read(0, all.get(), impl->size);
     uint8_t* bytes = all.get();
-    return open_in_memory(path, std::move(all), bytes, impl->size);
+    return open_in_memory(path, std::move(all), bytes, impl->size, pickle_globals);
   }
   if (head.size() >= 8) {
     uint64_t header_len = 0;
@@ -437,17 +439,17 @@ std::shared_ptr<File::Impl> open_read(const std::string& path) {
 }  // namespace
 
 File File::open(const std::string& path, const OpenOptions& options) {
-  if (!options.mmap) return File(open_read(path));
+  if (!options.mmap) return File(open_read(path, options.pickle_globals));
   size_t size = 0;
   std::shared_ptr<OpenFile> file = open_regular(path, size);
   std::shared_ptr<detail::MappedFile> map = detail::MappedFile::open(path, file->fd, size, options.populate);
   if (!map) {
     warn(::ember::detail::str("io: cannot hold a lease on '", path, "', which a mapping needs to survive the file "
                               "being rewritten or truncated: reading it into memory instead of mapping it"));
-    return File(open_read(path));
+    return File(open_read(path, options.pickle_globals));
   }
   uint8_t* bytes = map->data();
-  std::shared_ptr<Impl> impl = open_in_memory(path, std::move(map), bytes, size);
+  std::shared_ptr<Impl> impl = open_in_memory(path, std::move(map), bytes, size, options.pickle_globals);
   impl->mapped = true;
   return File(std::move(impl));
 }
@@ -530,7 +532,9 @@ void map_tensors(Value& v, Device device, std::unordered_map<const TensorImpl*, 
 
 Value load(const std::string& path, const LoadOptions& options) {
   if (!options.map_location.is_cpu()) check_device(options.map_location, "io::load: map_location");
-  Value root = File::open(path, {.mmap = options.mmap, .populate = options.verify}).root(options.verify);
+  Value root =
+      File::open(path, {.mmap = options.mmap, .populate = options.verify, .pickle_globals = options.pickle_globals})
+          .root(options.verify);
   if (options.map_location.is_cpu()) return root;
   std::unordered_map<const TensorImpl*, Tensor> moved;
   map_tensors(root, options.map_location, moved);

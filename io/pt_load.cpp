@@ -73,7 +73,8 @@ constexpr const char* kTorchDTypes[] = {"float64", "float32", "float16", "bfloat
                                         "long", "int", "short", "complex64", "complex128"};
 
 struct Obj {
-  enum class Kind : uint8_t { None, Bool, Int, Float, Str, List, Tuple, Dict, Global, Storage, Tensor };
+  // Object: made from an allowed global by REDUCE or NEWOBJ (LoadOptions::pickle_globals).
+  enum class Kind : uint8_t { None, Bool, Int, Float, Str, List, Tuple, Dict, Global, Storage, Tensor, Object };
   Kind kind = Kind::None;
   int64_t i = 0;
   double f = 0;
@@ -87,6 +88,10 @@ struct Obj {
   std::string storage_key;           // Storage
   Tensor tensor;                     // Tensor
   bool parameter = false;            // Tensor
+  bool allowed = false;              // Global: one the caller allowed (not Ember's own)
+  const char* call = nullptr;        // Object: "new" or "reduce"; s is its global
+  uint32_t args = 0;                 // Object: its argument tuple
+  std::optional<uint32_t> state;     // Object: what BUILD set
 };
 
 const char* kind_name(Obj::Kind k) {
@@ -102,6 +107,8 @@ const char* kind_name(Obj::Kind k) {
     case Obj::Kind::Global: return "global";
     case Obj::Kind::Storage: return "storage";
     case Obj::Kind::Tensor: return "Tensor";
+    case Obj::Kind::Object:
+      return "object";
   }
   return "?";
 }
@@ -126,8 +133,9 @@ bool valid_utf8(const uint8_t* p, size_t n) {
 
 class Unpickler {
  public:
-  Unpickler(const ZipArchive& zip, std::string prefix, std::shared_ptr<void> owner, TorchFile& out)
-      : zip_(zip), prefix_(std::move(prefix)), owner_(std::move(owner)), out_(out) {}
+  Unpickler(const ZipArchive& zip, std::string prefix, std::shared_ptr<void> owner, TorchFile& out,
+            const std::vector<std::string>& globals)
+      : zip_(zip), prefix_(std::move(prefix)), owner_(std::move(owner)), out_(out), globals_(globals) {}
 
   Value run(const uint8_t* data, size_t size) {
     data_ = data;
@@ -257,10 +265,28 @@ class Unpickler {
       for (const char* d : kTorchDTypes)
         if (name == d) return make_str(full);  // a dtype is kept as its name
     }
+    if (std::find(globals_.begin(), globals_.end(), full) != globals_.end() ||
+        std::find(globals_.begin(), globals_.end(), "*") != globals_.end()) {
+      uint32_t id = allow();
+      objs_[id].allowed = true;
+      return id;
+    }
     throw ValueError(::ember::detail::str(
         "io: '", zip_.file(), "': ", prefix_, "/data.pkl refers to the global '", full,
         "', which Ember does not load (only tensors, containers and scalars are read, as "
-        "torch.load(weights_only=True); nothing in the file is executed)"));
+        "torch.load(weights_only=True); nothing in the file is executed). If you trust it, allow it: "
+        "ember.serialization.add_safe_globals in Python, io::LoadOptions::pickle_globals in C++"));
+  }
+
+  // An object an allowed global makes (REDUCE: fn(*args); NEWOBJ: cls.__new__(cls, *args)),
+  // described for the caller: nothing runs here.
+  uint32_t make_object(uint32_t global, const char* call, uint32_t args_id) {
+    expect(args_id, Obj::Kind::Tuple, "the arguments of a call");
+    uint32_t id = make(Obj::Kind::Object);
+    objs_[id].s = objs_[global].s;
+    objs_[id].call = call;
+    objs_[id].args = args_id;
+    return id;
   }
 
   uint32_t persistent_load(uint32_t pid_id) {
@@ -373,6 +399,7 @@ class Unpickler {
   uint32_t call(uint32_t callable, uint32_t args_id) {
     const Obj& fn = objs_[callable];
     if (fn.kind != Obj::Kind::Global) fail("REDUCE calls a ", kind_name(fn.kind));
+    if (fn.allowed) return make_object(callable, "reduce", args_id);
     std::vector<uint32_t> args = expect(args_id, Obj::Kind::Tuple, "the arguments of a call").items;
     const std::string name = fn.s;
     if (name == "collections.OrderedDict") {
@@ -534,8 +561,12 @@ class Unpickler {
           push(call(fn, args));
           break;
         }
-        case 0x81: {  // NEWOBJ: cls.__new__(cls, *args), for OrderedDict only
+        case 0x81: {  // NEWOBJ: cls.__new__(cls, *args), for OrderedDict and allowed globals only
           uint32_t args = pop(), cls = pop();
+          if (objs_[cls].kind == Obj::Kind::Global && objs_[cls].allowed) {
+            push(make_object(cls, "new", args));
+            break;
+          }
           if (objs_[cls].kind != Obj::Kind::Global || objs_[cls].s != "collections.OrderedDict")
             fail("NEWOBJ of a ", objs_[cls].kind == Obj::Kind::Global ? objs_[cls].s : kind_name(objs_[cls].kind));
           push(call(cls, args));
@@ -543,7 +574,11 @@ class Unpickler {
         }
         case 'b': {  // BUILD
           uint32_t state = pop();
-          const Obj& target = objs_[top()];
+          Obj& target = objs_[top()];
+          if (target.kind == Obj::Kind::Object) {  // the caller sets it, as pickle would
+            target.state = state;
+            break;
+          }
           // NB: state_dict() is an OrderedDict with a `_metadata` attribute (module versions),
           // which pickle restores with BUILD; Ember keeps the items and drops the attribute.
           Obj::Kind sk = objs_[state].kind;
@@ -589,7 +624,17 @@ class Unpickler {
         for (size_t k = 0; k < o.items.size(); ++k) items.emplace_back(o.keys[k], convert(o.items[k], depth + 1));
         return Value::dict(std::move(items));
       }
-      case Obj::Kind::Global: fail("the tree holds the global '", o.s, "' itself, not a value");
+      case Obj::Kind::Global:
+        if (!o.allowed) fail("the tree holds the global '", o.s, "' itself, not a value");
+        return Value::dict({{kPickledGlobalKey, o.s}, {"call", "global"}});
+      case Obj::Kind::Object: {
+        std::vector<Value::Item> items{{kPickledGlobalKey, Value(o.s)}, {"call", Value(std::string(o.call))}};
+        const uint32_t args = o.args;
+        const std::optional<uint32_t> state = o.state;
+        items.emplace_back("args", convert(args, depth + 1));
+        if (state) items.emplace_back("state", convert(*state, depth + 1));
+        return Value::dict(std::move(items));
+      }
       case Obj::Kind::Storage: fail("the tree holds a bare storage ('", o.storage_key, "'), not a tensor");
     }
     fail("unknown object");
@@ -610,6 +655,7 @@ class Unpickler {
   std::unordered_map<uint64_t, uint32_t> memo_;
   std::unordered_map<std::string, uint32_t> storages_;
   std::unordered_map<std::string, uint32_t> views_;
+  const std::vector<std::string>& globals_;
 };
 
 // PyTorch's reader refuses archive versions outside the range it knows
@@ -636,7 +682,8 @@ void check_archive_version(const ZipArchive& zip, const std::string& prefix) {
 
 }  // namespace
 
-TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner) {
+TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner,
+                     const std::vector<std::string>& globals) {
   TorchFile out;
   auto zip = std::make_shared<ZipArchive>(bytes, size, file);
   out.archive = zip;
@@ -667,13 +714,14 @@ TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file,
   }
   check_archive_version(*zip, prefix);
   out.used.push_back(pickle);
-  out.root = read_pickle(*zip, prefix, zip->data(*pickle), static_cast<size_t>(pickle->size), std::move(owner), out);
+  out.root =
+      read_pickle(*zip, prefix, zip->data(*pickle), static_cast<size_t>(pickle->size), std::move(owner), out, globals);
   return out;
 }
 
 Value read_pickle(const ZipArchive& zip, const std::string& prefix, const uint8_t* pickle, size_t size,
-                  std::shared_ptr<void> owner, TorchFile& out) {
-  return Unpickler(zip, prefix, std::move(owner), out).run(pickle, size);
+                  std::shared_ptr<void> owner, TorchFile& out, const std::vector<std::string>& globals) {
+  return Unpickler(zip, prefix, std::move(owner), out, globals).run(pickle, size);
 }
 
 }  // namespace detail

@@ -13,8 +13,13 @@
 // int64/32/16, int8, uint8 and bool. Tensors over one storage share it in Ember, with their offsets and
 // strides (views stay views); the same storage, offset, shape and strides give the same Tensor,
 // so a tie stays a tie. Any other global is refused with a ValueError naming it ("os.system"),
-// as torch.load(weights_only=True) does; every count, length, memo index and nesting level is
-// bounded, and each failure names the file and the reason.
+// as torch.load(weights_only=True) does, unless the caller allows it (LoadOptions::pickle_globals,
+// what torch.serialization.add_safe_globals does): then nothing is executed either, but each
+// object the pickle makes from it comes back described, for the caller to build:
+//   {"__ember_global__": "argparse.Namespace", "call": "new", "args": (...), "state": {...}}
+// "call" is "new" (cls.__new__(cls, *args)), "reduce" (fn(*args)) or "global" (the class or
+// function itself, no args); "state" (pickle's BUILD) only when the pickle sets one. Every count,
+// length, memo index and nesting level is bounded, and each failure names the file and the reason.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -43,6 +48,9 @@ void refuse_foreign_format(const void* bytes, size_t size, const std::string& fi
 Value import_torch_optimizer(const Value& torch_state, const std::vector<std::string>& names,
                              const std::string& type);
 
+/// The key of the dict that describes an object made from an allowed global (above).
+inline constexpr const char* kPickledGlobalKey = "__ember_global__";
+
 namespace detail {
 
 /// A parsed torch.save file: the value tree and the entries it was read from.
@@ -55,14 +63,15 @@ struct TorchFile {
 };
 
 /// Parses the torch.save archive in `bytes` (`size` bytes, kept alive by `owner`; tensors borrow
-/// them where aligned). `file` names it in errors.
-TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner);
+/// them where aligned). `file` names it in errors; `globals` are those to describe, not refuse.
+TorchFile read_torch(const uint8_t* bytes, size_t size, const std::string& file, std::shared_ptr<void> owner,
+                     const std::vector<std::string>& globals = {});
 
 /// The value tree of the `size`-byte pickle at `pickle`, its storages read from `zip` under
 /// `<prefix>/data/` (added to out.used). What read_torch does after the archive's checks; the
 /// pickle fuzzer (tests/fuzz/pt_fuzzer.cpp) calls it directly.
 Value read_pickle(const ZipArchive& zip, const std::string& prefix, const uint8_t* pickle, size_t size,
-                  std::shared_ptr<void> owner, TorchFile& out);
+                  std::shared_ptr<void> owner, TorchFile& out, const std::vector<std::string>& globals = {});
 
 }  // namespace detail
 

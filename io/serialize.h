@@ -54,6 +54,10 @@ struct LoadOptions {
   /// Where the tensors go (PyTorch's map_location): the CPU, where files are read, or a device,
   /// to which each tensor is then copied (ties stay ties; requires_grad and attributes travel).
   Device map_location = Device::cpu();
+  /// A torch.save file's globals to keep ("argparse.Namespace"; "*": any) instead of refusing
+  /// them: each comes back described for the caller to build (io/pt_load.h, kPickledGlobalKey),
+  /// as ember.load builds those that torch.serialization.add_safe_globals allowed.
+  std::vector<std::string> pickle_globals;
 };
 
 /// Reads a checkpoint, recognised by its content: an Ember checkpoint, a plain safetensors file
@@ -69,6 +73,8 @@ struct OpenOptions {
   bool mmap = false;
   /// With mmap: fault every page in at once (for a caller that will read every tensor).
   bool populate = false;
+  /// As LoadOptions::pickle_globals.
+  std::vector<std::string> pickle_globals;
 };
 
 /// One tensor, by its key or any other name it was saved under, without reading the others;

@@ -8,15 +8,32 @@
 What a file holds and how each container comes back is ember.io's (see its docstring); ember.load
 also reads files that torch.save wrote (zip format), without executing anything. A file object is
 written through a temporary file, so the bytes it receives are those of a complete checkpoint.
+
+A torch.save file that holds Python objects (a script's argparse.Namespace) loads once their
+classes are allowed, as with torch.load's weights_only allow-list:
+
+    ember.serialization.add_safe_globals([argparse.Namespace])
+    with ember.serialization.safe_globals([argparse.Namespace]):   # or for a block only
+        ckpt = ember.load("checkpoint.pth.tar")
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
 from typing import Any, BinaryIO, Union
 
+from . import _C
 from . import io as _io
+from ._pickled_objects import (WeightsOnlyUnpicklingError, add_safe_globals, clear_safe_globals,  # noqa: F401
+                               get_safe_globals, safe_globals)
+from ._pickled_objects import MARKER as _MARKER
+from ._pickled_objects import allowed_names as _allowed_names
+from ._pickled_objects import build as _build
+
+__all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
+           "get_unsafe_globals_in_checkpoint"]
 
 File = Union[str, os.PathLike, BinaryIO]
 
@@ -68,12 +85,45 @@ def load(f: File, map_location: Any = None, weights_only: Any = None, *, mmap: A
     """Reads what save (or torch.save) wrote to f: a path, or a binary file object open for
     reading (read from its current position to the end). Checksums are verified unless
     verify=False. map_location names the device the tensors go to, in any of PyTorch's forms
-    (a CUDA device without one raises "no CUDA device: ..."). weights_only is accepted for PyTorch
-    scripts: Ember's loader never executes code from a file (a torch.save pickle that names anything
-    but tensors and plain containers is refused). The tensors own their memory, so changing the file
-    afterwards changes nothing loaded; mmap=True (a path only) maps the file instead, as torch's."""
+    (a CUDA device without one raises "no CUDA device: ..."). The tensors own their memory, so
+    changing the file afterwards changes nothing loaded; mmap=True (a path only) maps the file
+    instead, as torch's.
+
+    weights_only (the default, as PyTorch's since 2.6): a torch.save pickle may name tensors, plain
+    containers and the globals allowed by add_safe_globals / safe_globals; any other global is a
+    WeightsOnlyUnpicklingError naming it. Nothing in the file is executed: the allowed classes and
+    functions are called by Ember, as pickle would. weights_only=False trusts the file, as torch's:
+    whatever global it names is imported and called."""
     device = _map_location(map_location)
-    if _is_path(f):
-        return _io.load(f, verify=verify, map_location=device, mmap=bool(mmap))
-    with _io._as_path(f) as path:
-        return _io.load(path, verify=verify, map_location=device)
+    allowed = _allowed_names(trust_file=weights_only is False)
+    with (_io._as_path(f) if not _is_path(f) else contextlib.nullcontext(os.fspath(f))) as path:
+        try:
+            tree = _C.io.load(path, verify, _C.device(device), bool(mmap) and _is_path(f), list(allowed))
+        except ValueError as e:
+            if "which Ember does not load" in str(e):
+                raise WeightsOnlyUnpicklingError(str(e)) from None
+            raise
+    return _build(tree, allowed) if allowed else tree
+
+
+def get_unsafe_globals_in_checkpoint(f: File) -> list:
+    """The globals ("module.name") a torch.save file names that are not allowed now (nothing in it
+    runs; an Ember file names none)."""
+    allowed = _allowed_names(trust_file=False)
+    with (_io._as_path(f) if not _is_path(f) else contextlib.nullcontext(os.fspath(f))) as path:
+        tree = _C.io.load(path, True, _C.device("cpu"), False, ["*"])
+    found: list = []
+    _collect_globals(tree, found)
+    return [name for name in dict.fromkeys(found) if name not in allowed]
+
+
+def _collect_globals(tree: Any, out: list) -> None:
+    if isinstance(tree, dict):
+        if _MARKER in tree:
+            out.append(tree[_MARKER])
+        for v in tree.values():
+            _collect_globals(v, out)
+    elif isinstance(tree, (list, tuple)):
+        for v in tree:
+            _collect_globals(v, out)
+

@@ -211,18 +211,27 @@ void bind_io(py::module_& m) {
     io::save(v, path, io::SaveOptions{durable});
   }, py::arg("obj"), py::arg("path"), py::arg("durable") = true,
         "Writes obj (nested containers of tensors and plain values) to path atomically.");
-  io.def("load", [](const std::string& path, bool verify, const Device& map_location, bool mmap) {
-    io::Value v;
-    {
-      py::gil_scoped_release release;
-      v = io::load(path, io::LoadOptions{.verify = verify, .mmap = mmap, .map_location = map_location});
-    }
-    // A file ember.save(model, path) wrote whole (or io::save(module, path)): the module, rebuilt.
-    if (io::is_module_value(v)) return py::cast(io::module_from_value(v, "ember.load: '" + path + "'"));
-    return value_to_py(v);
-  }, py::arg("path"), py::arg("verify") = true, py::arg("map_location") = Device::cpu(), py::arg("mmap") = false,
-        "Reads what save wrote, every container type kept; the tensors on map_location, in memory of "
-        "their own (mmap=True: borrowing a mapping of the file).");
+  io.def(
+      "load",
+      [](const std::string& path, bool verify, const Device& map_location, bool mmap,
+         std::vector<std::string> pickle_globals) {
+        io::Value v;
+        {
+          py::gil_scoped_release release;
+          v = io::load(path, io::LoadOptions{.verify = verify,
+                                             .mmap = mmap,
+                                             .map_location = map_location,
+                                             .pickle_globals = std::move(pickle_globals)});
+        }
+        // A file ember.save(model, path) wrote whole (or io::save(module, path)): the module, rebuilt.
+        if (io::is_module_value(v)) return py::cast(io::module_from_value(v, "ember.load: '" + path + "'"));
+        return value_to_py(v);
+      },
+      py::arg("path"), py::arg("verify") = true, py::arg("map_location") = Device::cpu(), py::arg("mmap") = false,
+      py::arg("pickle_globals") = std::vector<std::string>{},
+      "Reads what save wrote, every container type kept; the tensors on map_location, in memory of "
+      "their own (mmap=True: borrowing a mapping of the file). pickle_globals: a torch.save file's "
+      "globals to describe instead of refusing (ember.serialization builds them).");
   io.def("load_tensor", [](const std::string& path, const std::string& name, bool mmap) {
     return io::load_tensor(path, name, io::OpenOptions{.mmap = mmap});
   }, py::arg("path"), py::arg("name"), py::arg("mmap") = false, py::call_guard<py::gil_scoped_release>(),

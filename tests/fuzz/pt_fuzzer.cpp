@@ -36,11 +36,16 @@ const Archive& archive() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Archive& a = archive();
-  try {
-    ember::io::detail::TorchFile out;
-    ember::fuzz::read_all(ember::io::detail::read_pickle(*a.zip, "archive", data, size, nullptr, out));
-  } catch (const ember::Error&) {
-    // A clean refusal: what a malformed pickle must produce.
+  // Each input is read twice: as torch.load(weights_only=True) reads, and with every global allowed
+  // (described instead of refused: the objects, their arguments and states, safe_globals' path).
+  static const std::vector<std::string> kNone, kAny{"*"};
+  for (const std::vector<std::string>* globals : {&kNone, &kAny}) {
+    try {
+      ember::io::detail::TorchFile out;
+      ember::fuzz::read_all(ember::io::detail::read_pickle(*a.zip, "archive", data, size, nullptr, out, *globals));
+    } catch (const ember::Error&) {
+      // A clean refusal: what a malformed pickle must produce.
+    }
   }
   return 0;
 }

@@ -318,6 +318,46 @@ TEST(PtTest, ForbiddenGlobalIsRefusedAndNothingRuns) {
     EXPECT_THAT(e.what(), HasSubstr(path));
   }
   EXPECT_FALSE(std::filesystem::exists(marker));
+  // Allowed, the call comes back described: still nothing runs.
+  Value described = load(path, {.pickle_globals = {"os.system"}});
+  EXPECT_EQ(described.at(kPickledGlobalKey).as_string(), "os.system");
+  EXPECT_EQ(described.at("call").as_string(), "reduce");
+  EXPECT_EQ(described.at("args")[0].as_string(), "touch " + marker);
+  EXPECT_FALSE(std::filesystem::exists(marker));
+}
+
+// A checkpoint with Python objects beside its tensors (objects.pt: a script's argparse.Namespace,
+// a timedelta, an Enum member, a Fraction and a class itself): refused unless allowed; allowed,
+// each is described as pickle would make it, with the tensors inside them read as any other.
+TEST(PtTest, AllowedGlobalsComeBackDescribed) {
+  expect_error<ValueError>([] { load(fixture("objects.pt")); },
+                           {"refers to the global 'argparse.Namespace'", "add_safe_globals"});
+  expect_error<ValueError>([] { load(fixture("objects.pt"), {.pickle_globals = {"argparse.Namespace"}}); },
+                           {"refers to the global 'datetime.timedelta'"});
+  for (const std::vector<std::string>& allowed :
+       {std::vector<std::string>{"argparse.Namespace", "datetime.timedelta", "http.HTTPStatus", "fractions.Fraction"},
+        std::vector<std::string>{"*"}}) {
+    Value v = load(fixture("objects.pt"), {.pickle_globals = allowed});
+    const Value& args = v.at("args");
+    EXPECT_EQ(args.at(kPickledGlobalKey).as_string(), "argparse.Namespace");
+    EXPECT_EQ(args.at("call").as_string(), "new");
+    EXPECT_EQ(args.at("args").size(), 0u);
+    const Value& state = args.at("state");
+    EXPECT_DOUBLE_EQ(state.at("lr").as_float(), 0.1);
+    EXPECT_EQ(state.at("arch").as_string(), "resnet18");
+    EXPECT_EQ(state.at("milestones")[1].as_int(), 60);
+    // The tensor in the Namespace is the one under model/w (one object in the pickle).
+    EXPECT_EQ(state.at("init").as_tensor().impl_ptr(), v.at("model").at("w").as_tensor().impl_ptr());
+    const Value& elapsed = v.at("elapsed");
+    EXPECT_EQ(elapsed.at(kPickledGlobalKey).as_string(), "datetime.timedelta");
+    EXPECT_EQ(elapsed.at("call").as_string(), "reduce");
+    EXPECT_EQ(elapsed.at("args")[2].as_int(), 3);
+    EXPECT_EQ(elapsed.find("state"), nullptr);
+    EXPECT_EQ(v.at("status").at("args")[0].as_int(), 200);
+    EXPECT_EQ(v.at("ratio").at("args")[1].as_int(), 3);
+    EXPECT_EQ(v.at("kind").at(kPickledGlobalKey).as_string(), "argparse.Namespace");
+    EXPECT_EQ(v.at("kind").at("call").as_string(), "global");
+  }
 }
 
 TEST(PtTest, DamagedStorageFailsTheCrcCheck) {
