@@ -1,5 +1,12 @@
 #include "ember/distributed/init.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -41,12 +48,56 @@ std::pair<std::string, int> host_port(const std::string& s, const std::string& w
   return {host, std::stoi(s.substr(colon + 1))};
 }
 
-// Gloo listens on the master's loopback when the job is local, else on this host's name.
+// The IPv4 address of network interface `name` (GLOO_SOCKET_IFNAME), or "" when it has none.
+std::string interface_address(const std::string& name) {
+  ifaddrs* all = nullptr;
+  if (::getifaddrs(&all) != 0) return "";
+  std::string found;
+  for (ifaddrs* i = all; i && found.empty(); i = i->ifa_next)
+    if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && name == i->ifa_name) {
+      char text[INET_ADDRSTRLEN] = {0};
+      ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
+      found = text;
+    }
+  ::freeifaddrs(all);
+  return found;
+}
+
+// This host's address on the route to `master` (a UDP socket connected there sends nothing), or "".
+std::string route_address(const std::string& master) {
+  addrinfo hints{}, *res = nullptr;
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_DGRAM;
+  if (::getaddrinfo(master.c_str(), "9", &hints, &res) != 0 || res == nullptr) return "";
+  std::string found;
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_in local{};
+  socklen_t len = sizeof local;
+  if (fd >= 0 && ::connect(fd, res->ai_addr, res->ai_addrlen) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) == 0) {
+    char text[INET_ADDRSTRLEN] = {0};
+    ::inet_ntop(AF_INET, &local.sin_addr, text, sizeof text);
+    found = text;
+  }
+  if (fd >= 0) ::close(fd);
+  ::freeaddrinfo(res);
+  return found;
+}
+
+// Where this rank's Gloo accepts its peers: EMBER_GLOO_HOSTNAME (set by ember-run --local-addr),
+// else GLOO_SOCKET_IFNAME's address, else the master's loopback for a local job, else this host's
+// address on the route to the master, else its name.
 std::string listen_host(const std::string& master) {
-  if (master.empty() || master == "localhost" || master.rfind("127.", 0) == 0 || master == "::1")
-    return "127.0.0.1";
   const char* h = std::getenv("EMBER_GLOO_HOSTNAME");
   if (h && *h) return h;
+  if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname && *ifname) {
+    std::string address = interface_address(ifname);
+    EMBER_CHECK_VALUE(!address.empty(), "init_process_group: GLOO_SOCKET_IFNAME names '", ifname,
+                      "', which is not a network interface with an IPv4 address here");
+    return address;
+  }
+  if (master.empty() || master == "localhost" || master.rfind("127.", 0) == 0 || master == "::1") return "127.0.0.1";
+  if (std::string routed = route_address(master); !routed.empty()) return routed;
   char name[256] = {0};
   ::gethostname(name, sizeof name - 1);
   return name;

@@ -137,20 +137,32 @@ void bind_distributed(py::module_& m) {
     broadcast_coalesced(*g, ts, src);
   }, py::arg("group"), py::arg("tensors"), py::arg("src") = 0, nogil());
 
-  d.def("launch", [](int nproc, std::vector<std::string> command, int max_restarts,
-                     const std::string& master_addr, int master_port, double grace, bool prefix) {
-    LaunchOptions o;
-    o.nproc = nproc;
-    o.command = std::move(command);
-    o.max_restarts = max_restarts;
-    o.master_addr = master_addr;
-    o.master_port = master_port;
-    o.grace_seconds = grace;
-    o.prefix_output = prefix;
-    return launch(o);
-  }, py::arg("nproc"), py::arg("command"), py::arg("max_restarts") = 0,
-     py::arg("master_addr") = "127.0.0.1", py::arg("master_port") = 0, py::arg("grace") = 5.0,
-     py::arg("prefix_output") = true, nogil(), "Runs a job's ranks (distributed/launcher.h).");
+  d.def(
+      "launch",
+      [](int nproc, std::vector<std::string> command, int max_restarts, const std::string& master_addr, int master_port,
+         double grace, bool prefix, int nnodes, int node_rank, const std::string& rdzv_endpoint, double join_timeout,
+         double node_timeout, const std::string& local_addr) {
+        LaunchOptions o;
+        o.nproc = nproc;
+        o.command = std::move(command);
+        o.max_restarts = max_restarts;
+        o.master_addr = master_addr;
+        o.master_port = master_port;
+        o.grace_seconds = grace;
+        o.prefix_output = prefix;
+        o.nnodes = nnodes;
+        o.node_rank = node_rank;
+        o.rdzv_endpoint = rdzv_endpoint;
+        o.join_timeout_seconds = join_timeout;
+        o.node_timeout_seconds = node_timeout;
+        o.local_addr = local_addr;
+        return launch(o);
+      },
+      py::arg("nproc"), py::arg("command"), py::arg("max_restarts") = 0, py::arg("master_addr") = "127.0.0.1",
+      py::arg("master_port") = 0, py::arg("grace") = 5.0, py::arg("prefix_output") = true, py::arg("nnodes") = 1,
+      py::arg("node_rank") = 0, py::arg("rdzv_endpoint") = "", py::arg("join_timeout") = 300.0,
+      py::arg("node_timeout") = 30.0, py::arg("local_addr") = "", nogil(),
+      "Runs a job's ranks (distributed/launcher.h).");
 
   py::class_<Reducer, std::shared_ptr<Reducer>>(d, "Reducer",
                                                 "DDP's gradient buckets (distributed/reducer.h).")

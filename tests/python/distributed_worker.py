@@ -29,6 +29,12 @@ import ember.nn.functional as F
 from ember.nn.parallel import DistributedDataParallel as DDP
 
 
+def environment():
+    names = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK", "GROUP_WORLD_SIZE")
+    print("env " + " ".join(f"{k}={os.environ[k]}" for k in names), flush=True)
+    collectives()
+
+
 def collectives():
     r, n = dist.get_rank(), dist.get_world_size()
     t = ember.full((5,), float(r + 1))
@@ -167,7 +173,7 @@ def zero(directory, phase):
 
 if __name__ == "__main__":
     dist.init_process_group("gloo", timeout=20)
-    {"collectives": collectives, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail,
+    {"collectives": collectives, "env": environment, "ddp": lambda: ddp(int(sys.argv[2])), "fail": fail,
      "ddp_traced": lambda: ddp_traced(sys.argv[2], int(sys.argv[3])),
      "killed_late": killed_late, "dcp": lambda: dcp(sys.argv[2]),
      "zero": lambda: zero(sys.argv[2], sys.argv[3])}[sys.argv[1]]()

@@ -30,6 +30,47 @@ def test_collectives(nproc):
         assert f"[rank{r}]: ok {r} collectives" in out, out
 
 
+def run_nodes(nproc, *args, timeout=120):
+    """A job on two "nodes" of nproc ranks each: two launchers on loopback addresses of their own."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.2", 0))
+        port = s.getsockname()[1]
+
+    def cmd(node):
+        return [sys.executable, "-m", "ember.distributed.run", "--nnodes", "2", "--node-rank", str(node),
+                "--nproc-per-node", str(nproc), "--master-addr", "127.0.0.2", "--master-port", str(port),
+                "--local-addr", f"127.0.0.{2 + node}", "--grace", "1", "--join-timeout", "60", WORKER, *args]
+
+    second = subprocess.Popen(cmd(1), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    first = subprocess.run(cmd(0), capture_output=True, text=True, timeout=timeout)
+    out1, _ = second.communicate(timeout=timeout)
+    return (first.returncode, second.returncode), first.stdout + first.stderr, out1
+
+
+def test_two_nodes_number_their_ranks_as_torchrun_does():
+    codes, out0, out1 = run_nodes(2, "env")
+    assert codes == (0, 0), out0 + out1
+    for node, out in ((0, out0), (1, out1)):
+        for local in range(2):
+            r = 2 * node + local
+            assert (f"[rank{r}]: env RANK={r} LOCAL_RANK={local} WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 GROUP_RANK={node} "
+                    f"GROUP_WORLD_SIZE=2") in out, out
+            assert f"[rank{r}]: ok {r} collectives" in out, out
+
+
+def test_ddp_on_two_nodes_equals_one_node_bit_for_bit():
+    codes, out0, out1 = run_nodes(1, "ddp", "5")
+    assert codes == (0, 0), out0 + out1
+    code, single, _ = run_job(2, "ddp", "5")
+    assert code == 0, single
+
+    def digests(out):
+        return {line.split()[-1] for line in out.splitlines() if " ok " in line and " ddp " in line}
+
+    assert digests(out0) == digests(out1) == digests(single) and len(digests(single)) == 1, out0 + out1 + single
+
+
 @pytest.mark.parametrize("nproc", [2, 4])
 def test_ddp_replicas_stay_bitwise_equal(nproc):
     code, out, _ = run_job(nproc, "ddp", "5")

@@ -1,7 +1,9 @@
-// ember-run: starts the ranks of a data-parallel job on this machine, as torchrun does.
+// ember-run: starts the ranks of a data-parallel job, as torchrun does.
 //
 //   ember-run --nproc 2 build/tutorials/fashion_mnist/fashion_mnist --model mlp
 //   ember-run --nproc 4 --max-restarts 2 ./train --run-dir runs/a    # resumes after a failure
+//   ember-run --nnodes 2 --node-rank 0 --nproc 4 --master-addr 10.0.0.1 --master-port 29500 ./train
+//                                                                     # and --node-rank 1 on the other
 //
 // Each rank gets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (distributed::
 // init_process_group reads them); its output comes out prefixed "[rank<r>]: ". When one rank fails
@@ -22,6 +24,14 @@ int main(int argc, char** argv) {
   app.add_option("--max-restarts", o.max_restarts, "restart the whole job this many times on failure");
   app.add_option("--master-addr", o.master_addr, "the address rank 0 serves the store on");
   app.add_option("--master-port", o.master_port, "its port (0: a free one)");
+  app.add_option("--nnodes", o.nnodes, "how many machines run the job (one ember-run on each)");
+  app.add_option("--node-rank,--node_rank", o.node_rank, "this machine's number, 0 to nnodes - 1");
+  app.add_option("--rdzv-endpoint,--rdzv_endpoint", o.rdzv_endpoint,
+                 "host:port where the launchers meet (default: --master-addr:--master-port)");
+  app.add_option("--join-timeout", o.join_timeout_seconds, "seconds to wait for every node to join");
+  app.add_option("--node-timeout", o.node_timeout_seconds,
+                 "seconds without a heartbeat after which another node counts as gone");
+  app.add_option("--local-addr,--local_addr", o.local_addr, "this node's address for its ranks' connections");
   app.add_option("--grace", o.grace_seconds, "seconds between SIGTERM and SIGKILL when stopping ranks");
   bool no_prefix = false;
   app.add_flag("--no-prefix", no_prefix, "print the ranks' output as is");

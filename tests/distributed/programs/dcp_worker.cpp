@@ -7,7 +7,8 @@
 // (the fault only in the first attempt of a job that ember-run restarts)
 //
 // It resumes from DIR's newest checkpoint that verifies (printing "restored step N: checksum
-// ok"), then trains and saves one checkpoint per step up to STEPS; at step STEP it injects FAULT
+// ok"), then trains and saves one checkpoint per step up to STEPS (printing "saved step N, model
+// <checksum of the parameters>"); at step STEP it injects FAULT
 // (a SIGKILL at a point of the save, through EMBER_TEST_KILL_AT, or a SIGSTOP before it; iokill
 // SIGKILLs that rank just before its k-th file call from there on, io/fault_injection.h; iocount
 // prints "io calls N", the calls that rank's save of that step made). The process group's timeout
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
         std::printf("io calls %lld\n", static_cast<long long>(io::testing::fault_points()));
         io::testing::clear_fault_plan();
       }
-      std::printf("saved step %d\n", step);
+      std::printf("saved step %d, model %lld\n", step, static_cast<long long>(model_checksum(*model)));
       std::fflush(stdout);
     }
     destroy_process_group();
