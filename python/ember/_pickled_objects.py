@@ -9,6 +9,9 @@ With weights_only=False the file is trusted, as torch.load's: any global it name
 """
 from __future__ import annotations
 
+import _codecs
+import _compat_pickle
+import collections
 import importlib
 import pickle
 import threading
@@ -79,12 +82,37 @@ def _name_of(item: _Allowed) -> str:
     return f"{module}.{qualname}"
 
 
+def _device(*args: Any) -> Any:
+    from . import _C
+    return _C.device(*args)
+
+
+# What torch.load(weights_only=True) allows without being told: a device, sets, complex numbers,
+# Counters, bytes (protocol 2 writes them as _codecs.encode(text, "latin1")).
+_DEFAULTS: Dict[str, Any] = {"_codecs.encode": _codecs.encode, "builtins.set": set, "builtins.frozenset": frozenset,
+                             "builtins.complex": complex, "builtins.bytearray": bytearray,
+                             "collections.Counter": collections.Counter, "torch.device": _device}
+
+
+def _spellings(name: str) -> List[str]:
+    """name and its Python 2 spelling, which pickle protocol 2 writes (builtins.set: __builtin__.set)."""
+    module, _, attr = name.rpartition(".")
+    old = {new: old for old, new in _compat_pickle.IMPORT_MAPPING.items()}.get(module)
+    return [name, f"{old}.{attr}"] if old else [name]
+
+
 def allowed_names(trust_file: bool) -> Dict[str, Any]:
     """"module.name" -> the object allowed under it ({"*": None}: anything, imported)."""
     if trust_file:
         return {ANY: None}
     with _lock:
-        return {_name_of(item): (item[0] if isinstance(item, tuple) else item) for item in _safe}
+        named = {**_DEFAULTS, **{_name_of(item): (item[0] if isinstance(item, tuple) else item) for item in _safe}}
+    return {spelling: obj for name, obj in named.items() for spelling in _spellings(name)}
+
+
+def default_names() -> List[str]:
+    """The globals allowed without an allow-list, in every spelling."""
+    return [spelling for name in _DEFAULTS for spelling in _spellings(name)]
 
 
 def build(tree: Any, allowed: Dict[str, Any]) -> Any:
@@ -121,7 +149,10 @@ def _resolve(name: str, allowed: Dict[str, Any]) -> Any:
             f"ember.serialization.safe_globals([{short}]) context manager, or load with weights_only=False "
             f"(which imports and runs whatever the file names)")
     # weights_only=False: the module part is the longest importable prefix, the rest attributes.
-    parts = name.split(".")
+    if name in _DEFAULTS or any(name in _spellings(d) for d in _DEFAULTS):
+        return next(obj for d, obj in _DEFAULTS.items() if name in _spellings(d))
+    module, _, attr = name.rpartition(".")
+    parts = [*_compat_pickle.IMPORT_MAPPING.get(module, module).split("."), attr]
     for cut in range(len(parts) - 1, 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:cut]))

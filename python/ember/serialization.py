@@ -30,6 +30,7 @@ from ._pickled_objects import (WeightsOnlyUnpicklingError, add_safe_globals, cle
                                get_safe_globals, safe_globals)
 from ._pickled_objects import MARKER as _MARKER
 from ._pickled_objects import allowed_names as _allowed_names
+from ._pickled_objects import default_names as _default_names
 from ._pickled_objects import build as _build
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
@@ -90,8 +91,9 @@ def load(f: File, map_location: Any = None, weights_only: Any = None, *, mmap: A
     instead, as torch's.
 
     weights_only (the default, as PyTorch's since 2.6): a torch.save pickle may name tensors, plain
-    containers and the globals allowed by add_safe_globals / safe_globals; any other global is a
-    WeightsOnlyUnpicklingError naming it. Nothing in the file is executed: the allowed classes and
+    containers, what torch's weights_only loader allows by itself (devices, sets, complex numbers,
+    Counters, bytes) and the globals allowed by add_safe_globals / safe_globals; any other global
+    is a WeightsOnlyUnpicklingError naming it. Nothing in the file is executed: the allowed classes and
     functions are called by Ember, as pickle would. weights_only=False trusts the file, as torch's:
     whatever global it names is imported and called."""
     device = _map_location(map_location)
@@ -114,7 +116,7 @@ def get_unsafe_globals_in_checkpoint(f: File) -> list:
         tree = _C.io.load(path, True, _C.device("cpu"), False, ["*"])
     found: list = []
     _collect_globals(tree, found)
-    return [name for name in dict.fromkeys(found) if name not in allowed]
+    return [name for name in dict.fromkeys(found) if name not in allowed and name not in _default_names()]
 
 
 def _collect_globals(tree: Any, out: list) -> None:

@@ -92,3 +92,31 @@ def test_tensors_only_files_need_nothing_allowed(tmp_path):
     ember.save({"w": ember.ones(2), "epoch": 3}, path)
     assert serialization.get_unsafe_globals_in_checkpoint(path) == []
     assert ember.load(path)["epoch"] == 3
+
+
+def test_what_torchs_weights_only_loader_allows_by_itself():
+    import collections
+    path = os.path.join(os.path.dirname(OBJECTS), "builtins.pt")
+    assert serialization.get_unsafe_globals_in_checkpoint(path) == []
+    for weights_only in (None, True, False):
+        ckpt = ember.load(path, weights_only=weights_only)
+        assert ckpt["device"] == ember.device("cpu") and ckpt["gpu"] == ember.device("cuda", 1)
+        assert ckpt["tags"] == {"a", "b"} and ckpt["z"] == complex(1.5, -2.0)
+        assert ckpt["counts"] == collections.Counter("abca") and type(ckpt["counts"]) is collections.Counter
+        assert ckpt["raw"] == b"\x00\xffok"
+
+
+def test_numpy_values_load_once_allowed():
+    import numpy as np
+    path = os.path.join(os.path.dirname(OBJECTS), "numpy.pt")
+    with pytest.raises(pickle.UnpicklingError, match="numpy"):
+        ember.load(path)
+    allowed = [np._core.multiarray.scalar, np.dtype, np._core.multiarray._reconstruct, np.ndarray]
+    assert serialization.get_unsafe_globals_in_checkpoint(path) == [
+        "numpy._core.multiarray.scalar", "numpy.dtype", "numpy._core.multiarray._reconstruct", "numpy.ndarray"]
+    with serialization.safe_globals(allowed):
+        ckpt = ember.load(path)
+    assert type(ckpt["best_acc"]) is np.float64 and ckpt["best_acc"] == 0.75
+    np.testing.assert_array_equal(ckpt["stats"], np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert ckpt["stats"].dtype == np.float32
+    assert ember.equal(ckpt["w"], ember.ones(2))
