@@ -4,8 +4,9 @@ ember.distributed's C++ half
 from __future__ import annotations
 import collections.abc
 import ember._C
+import ember._C.optim
 import typing
-__all__: list[str] = ['DistBackendError', 'DistError', 'DistStoreError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group', 'rendezvous']
+__all__: list[str] = ['CheckpointReader', 'DistBackendError', 'DistError', 'DistStoreError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'ZeroRedundancyOptimizer', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group', 'rendezvous', 'save_checkpoint']
 class DistError(RuntimeError):
     pass
 class DistBackendError(DistError):
@@ -138,6 +139,46 @@ class Reducer:
         ...
     def bucket_names(self) -> list[list[str]]:
         ...
+class CheckpointReader:
+    """
+    A committed distributed checkpoint, read by any number of ranks.
+    """
+    def __init__(self, dir: str) -> None:
+        ...
+    def global_shape(self, name: str) -> list[int]:
+        ...
+    def has_shard(self, name: str) -> bool:
+        ...
+    def per_rank(self, rank: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
+        ...
+    def read(self, name: str, offsets: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], shape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> ember._C.Tensor:
+        ...
+    def read_all(self, name: str) -> ember._C.Tensor:
+        ...
+    def replicated(self) -> typing.Any:
+        ...
+    def shard_names(self) -> list[str]:
+        ...
+    def verify(self) -> None:
+        ...
+    def world_size(self) -> int:
+        ...
+class ZeroRedundancyOptimizer:
+    def __init__(self, params: collections.abc.Sequence[tuple[str, ember._C.Tensor]], make: collections.abc.Callable, group: ProcessGroup = None) -> None:
+        ...
+    def load_state_shards(self, reader: CheckpointReader, prefix: str = '') -> None:
+        ...
+    def owner(self, name: str) -> int:
+        ...
+    def state_shards(self, prefix: str = '') -> list:
+        ...
+    def step(self) -> None:
+        ...
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        ...
+    @property
+    def local(self) -> ember._C.optim.Optimizer:
+        ...
 def broadcast_coalesced(group: ProcessGroup, tensors: collections.abc.Sequence[ember._C.Tensor], src: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
     ...
 def default_group() -> ProcessGroup:
@@ -154,7 +195,7 @@ def init_process_group(backend: str = 'gloo', init_method: str = 'env://', rank:
     """
 def is_initialized() -> bool:
     ...
-def launch(nproc: typing.SupportsInt | typing.SupportsIndex, command: collections.abc.Sequence[str], max_restarts: typing.SupportsInt | typing.SupportsIndex = 0, master_addr: str = '127.0.0.1', master_port: typing.SupportsInt | typing.SupportsIndex = 0, grace: typing.SupportsFloat | typing.SupportsIndex = 5.0, prefix_output: bool = True) -> int:
+def launch(nproc: typing.SupportsInt | typing.SupportsIndex, command: collections.abc.Sequence[str], max_restarts: typing.SupportsInt | typing.SupportsIndex = 0, master_addr: str = '127.0.0.1', master_port: typing.SupportsInt | typing.SupportsIndex = 0, grace: typing.SupportsFloat | typing.SupportsIndex = 5.0, prefix_output: bool = True, nnodes: typing.SupportsInt | typing.SupportsIndex = 1, node_rank: typing.SupportsInt | typing.SupportsIndex = 0, rdzv_endpoint: str = '', join_timeout: typing.SupportsFloat | typing.SupportsIndex = 300.0, node_timeout: typing.SupportsFloat | typing.SupportsIndex = 30.0, local_addr: str = '') -> int:
     """
     Runs a job's ranks (distributed/launcher.h).
     """
@@ -165,4 +206,8 @@ def new_group(backend: str = '') -> ProcessGroup:
 def rendezvous(store: Store, rank: typing.SupportsInt | typing.SupportsIndex, world_size: typing.SupportsInt | typing.SupportsIndex, timeout: typing.SupportsFloat | typing.SupportsIndex = 300.0) -> None:
     """
     Meets the other ranks through store, checking WORLD_SIZE and RANK (distributed/rendezvous.h).
+    """
+def save_checkpoint(group: ProcessGroup, replicated: typing.Any, per_rank: typing.Any, shards: collections.abc.Sequence[tuple[str, ember._C.Tensor, collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]]], dir: str) -> None:
+    """
+    Writes every rank's part into dir and commits it atomically across ranks (distributed/checkpoint.h).
     """

@@ -60,9 +60,9 @@ def _set_fault_plan(at: typing.SupportsInt | typing.SupportsIndex, fault: str = 
     ...
 def _tensor_names(path: str) -> list[list[str]]:
     ...
-def load(path: str, verify: bool = True, map_location: ember._C.device = ..., mmap: bool = False) -> typing.Any:
+def load(path: str, verify: bool = True, map_location: ember._C.device = ..., mmap: bool = False, pickle_globals: collections.abc.Sequence[str] = []) -> typing.Any:
     """
-    Reads what save wrote, every container type kept; the tensors on map_location, in memory of their own (mmap=True: borrowing a mapping of the file).
+    Reads what save wrote, every container type kept; the tensors on map_location, in memory of their own (mmap=True: borrowing a mapping of the file). pickle_globals: a torch.save file's globals to describe instead of refusing (ember.serialization builds them).
     """
 def load_into(module: ember._C.nn.Module, path: str, strict: bool = True, key: str = '') -> tuple[list[str], list[str], str]:
     """

@@ -10,6 +10,10 @@ class TracedModule(ember._C.nn.Module):
     A module whose forward replays a traced program (ember.jit.trace, ember.jit.load): its parameters and
     buffers keep the names of the module traced, and train()/eval() choose the program traced in that mode.
     """
+    def _program(self, training: bool) -> typing.Any:
+        """
+        The program traced in that mode as its document (io/FORMAT.md, section 8).
+        """
     def forward(self, *args) -> typing.Any:
         """
         The program of the current mode run on the inputs.

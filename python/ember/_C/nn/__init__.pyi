@@ -185,7 +185,7 @@ class Module:
         """
     def named_parameters(self, prefix: str = '', recurse: bool = True, remove_duplicate: bool = True) -> collections.abc.Iterator[tuple[str, Tensor]]:
         """
-        (structured name, parameter) pairs in registration order, each tensor once.
+        (structured name, parameter) pairs in registration order, each tensor once (remove_duplicate=False: a tied one under each of its names).
         """
     def num_parameters(self, trainable_only: bool = False) -> int:
         ...
