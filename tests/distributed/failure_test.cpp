@@ -25,6 +25,7 @@
 
 #include "support/fault_report.h"
 #include "support/held_port.h"
+#include "support/run_command.h"
 
 extern char** environ;
 
@@ -32,24 +33,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int code;
-  std::string output;
-  double seconds;
-};
+using RunResult = ember::testing::CommandResult;
 
 // ember-run --nproc N dcp_worker ARGS, with stdout and stderr together.
 RunResult ember_run(int nproc, const std::string& args, const std::string& flags = "") {
-  std::string cmd = std::string(EMBER_RUN_PATH) + " --nproc " + std::to_string(nproc) + " --grace 1 " + flags + " " +
-                    EMBER_DCP_WORKER + " " + args + " 2>&1";
-  auto t0 = std::chrono::steady_clock::now();
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  int status = ::pclose(p);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, s};
+  return ember::testing::run_command(std::string(EMBER_RUN_PATH) + " --nproc " + std::to_string(nproc) + " --grace 1 " +
+                                     flags + " " + EMBER_DCP_WORKER + " " + args);
 }
 
 fs::path scratch(const std::string& name) {

@@ -18,16 +18,13 @@
 #include <string>
 #include <thread>
 
+#include "support/run_command.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-struct Node {
-  int code;
-  std::string output;
-  double seconds;
-};
+using Node = ember::testing::CommandResult;
+using ember::testing::run_command;
 
 // A free port on `host` (bound, then closed: the launcher of node 0 binds it next).
 int free_port(const char* host) {
@@ -42,17 +39,6 @@ int free_port(const char* host) {
   return ntohs(a.sin_port);
 }
 
-// Runs `cmd` with stdout and stderr together.
-Node run(const std::string& cmd) {
-  const auto t0 = Clock::now();
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, std::chrono::duration<double>(Clock::now() - t0).count()};
-}
-
 std::string launcher(int nnodes, int node, int nproc, int port, const std::string& flags, int join_timeout = 20) {
   const char* addr = node == 0 ? "127.0.0.2" : "127.0.0.3";
   return std::string(EMBER_RUN_PATH) + " --nnodes " + std::to_string(nnodes) + " --node-rank " + std::to_string(node) +
@@ -64,14 +50,14 @@ std::string launcher(int nnodes, int node, int nproc, int port, const std::strin
 // Both nodes of a 2-node job, started together.
 std::pair<Node, Node> two_nodes(int nproc, const std::string& args, const std::string& flags = "") {
   const int port = free_port("127.0.0.2");
-  auto second = std::async(std::launch::async, [&] { return run(launcher(2, 1, nproc, port, flags) + args); });
-  Node first = run(launcher(2, 0, nproc, port, flags) + args);
+  auto second = std::async(std::launch::async, [&] { return run_command(launcher(2, 1, nproc, port, flags) + args); });
+  Node first = run_command(launcher(2, 0, nproc, port, flags) + args);
   return {first, second.get()};
 }
 
 Node one_node(int nproc, const std::string& args) {
-  return run(std::string(EMBER_RUN_PATH) + " --nproc " + std::to_string(nproc) + " --grace 1 " + EMBER_DCP_WORKER +
-             " " + args);
+  return run_command(std::string(EMBER_RUN_PATH) + " --nproc " + std::to_string(nproc) + " --grace 1 " +
+                     EMBER_DCP_WORKER + " " + args);
 }
 
 fs::path scratch(const std::string& name) {
@@ -141,7 +127,7 @@ TEST(MultiNode, RestartsAreTakenTogetherAndResumeExactly) {
 TEST(MultiNode, ANodeThatNeverJoinsIsNamedAfterTheJoinTimeout) {
   fs::path dir = scratch("alone");
   const int port = free_port("127.0.0.2");
-  Node n0 = run(launcher(2, 0, 1, port, "", /*join_timeout=*/2) + dir.string() + " 1");
+  Node n0 = run_command(launcher(2, 0, 1, port, "", /*join_timeout=*/2) + dir.string() + " 1");
   EXPECT_NE(n0.code, 0) << n0.output;
   EXPECT_NE(n0.output.find("node(s) 1 did not join attempt 0"), std::string::npos) << n0.output;
   EXPECT_LT(n0.seconds, 15) << n0.output;
@@ -175,7 +161,7 @@ TEST(MultiNode, ALauncherKilledTakesItsRanksAndIsNamed) {
     int status = 0;
     ::waitpid(pid, &status, 0);
   });
-  Node n0 = run(launcher(2, 0, 1, port, "") + dir.string() + " 200");
+  Node n0 = run_command(launcher(2, 0, 1, port, "") + dir.string() + " 200");
   killer.get();
   EXPECT_NE(n0.code, 0) << n0.output;
   // Rank 1 dies with its launcher, so rank 0's collective fails at once; or, at the latest, node 0
@@ -186,7 +172,7 @@ TEST(MultiNode, ALauncherKilledTakesItsRanksAndIsNamed) {
   EXPECT_LT(n0.seconds, 60) << n0.output;
   // No rank of node 1 is left running.
   // NB: "[d]" keeps the shell that runs pgrep, whose command line holds the pattern, from matching.
-  Node left = run("pgrep -f '[d]cp_worker " + dir.string() + " 200' || true");
+  Node left = run_command("pgrep -f '[d]cp_worker " + dir.string() + " 200' || true");
   EXPECT_EQ(left.output, "") << left.output;
   fs::remove(log);
   fs::remove_all(dir);
