@@ -1,9 +1,14 @@
-// Distributed figures of `make bench` (bench/run.sh runs it under ember-run): allreduce of 25 MB and
-// 100 MB of float32 through Ember's Gloo process group against Gloo's own function-style allreduce
-// on a context of its own (the same TCP transport over loopback, the same algorithm), and the
-// training steps per second of an MLP whose global batch is split over the ranks by
-// DistributedDataParallel (one rank: the plain model). Rank 0 prints "name value unit" lines.
+// Distributed figures of `make bench` (bench/run.sh runs it under ember-run): allreduce, all-gather
+// and reduce-scatter of 25 MB and 100 MB of float32 through Ember's Gloo process group against
+// Gloo's own function-style calls on a context of its own (the same TCP transport over loopback):
+// allreduce and allgather the same algorithms; Gloo has no function-style reduce-scatter, so
+// Ember's ring is timed against Gloo's allreduce of the same data (what a reduce-scatter over
+// allreduce costs). And the training steps per second of an MLP whose global batch is split over
+// the ranks by DistributedDataParallel (one rank: the plain model). Rank 0 prints "name value
+// unit" lines; a collective's GB/s is the data it covers (the full buffer) over its time.
 //   ember-run --nproc 2 dist_bench SCRATCH_DIR      # SCRATCH_DIR: empty, for Gloo's file store
+#include <ember/ember.h>
+#include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/math.h>
 #include <gloo/rendezvous/context.h>
@@ -16,8 +21,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <ember/ember.h>
 
 using namespace ember;
 using Clock = std::chrono::steady_clock;
@@ -65,6 +68,14 @@ void gloo_allreduce(const std::shared_ptr<gloo::Context>& context, float* data, 
   opts.setReduceFunction(static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
   opts.setTag(tag);
   gloo::allreduce(opts);
+}
+
+void gloo_allgather(const std::shared_ptr<gloo::Context>& context, float* in, float* out, size_t n, uint32_t tag) {
+  gloo::AllgatherOptions opts(context);
+  opts.setInput(in, n);
+  opts.setOutput(out, n * static_cast<size_t>(context->size));
+  opts.setTag(tag);
+  gloo::allgather(opts);
 }
 
 // Steps per second of SGD on a 784-256-128-10 MLP, the global batch of 64 split over the ranks.
@@ -125,6 +136,37 @@ int main(int argc, char** argv) {
       const std::string name = "allreduce_" + std::to_string(mb) + "mb";
       out((name + "_ember").c_str(), mb / 1000.0 / ember_s, "GB/s");
       out((name + "_gloo").c_str(), mb / 1000.0 / gloo_s, "GB/s");
+
+      // all-gather: each rank's 1/world of the buffer to every rank.
+      const int64_t part = n / world;
+      Tensor mine = ones({part});
+      std::vector<Tensor> parts;
+      for (int r = 0; r < world; ++r) parts.push_back(empty({part}));
+      std::vector<float> raw_in(static_cast<size_t>(part), 1.0f), raw_out(static_cast<size_t>(part * world));
+      std::vector<double> ag_ember, ag_gloo;
+      for (int round = 0; round < 5; ++round) {
+        time_calls(
+            group, 4, [&] { gloo_allgather(gloo, raw_in.data(), raw_out.data(), raw_in.size(), tag++); }, ag_gloo);
+        time_calls(
+            group, 4, [&] { group.allgather(parts, mine)->wait(); }, ag_ember);
+      }
+      out(("allgather_" + std::to_string(mb) + "mb_ember").c_str(), mb / 1000.0 / median(ag_ember), "GB/s");
+      out(("allgather_" + std::to_string(mb) + "mb_gloo").c_str(), mb / 1000.0 / median(ag_gloo), "GB/s");
+
+      // reduce-scatter: the buffer's world chunks summed over the ranks, each rank keeping one.
+      std::vector<Tensor> chunks;
+      for (int r = 0; r < world; ++r) chunks.push_back(ones({part}));
+      Tensor reduced = empty({part});
+      std::vector<double> rs_ember, rs_gloo;
+      for (int round = 0; round < 5; ++round) {
+        time_calls(
+            group, 4, [&] { gloo_allreduce(gloo, raw.data(), raw.size(), tag++); }, rs_gloo);
+        time_calls(
+            group, 4, [&] { group.reduce_scatter(reduced, chunks)->wait(); }, rs_ember);
+      }
+      out(("reduce_scatter_" + std::to_string(mb) + "mb_ember").c_str(), mb / 1000.0 / median(rs_ember), "GB/s");
+      out(("reduce_scatter_" + std::to_string(mb) + "mb_gloo_allreduce").c_str(), mb / 1000.0 / median(rs_gloo),
+          "GB/s");
     }
   }
   distributed::destroy_process_group();

@@ -1,6 +1,5 @@
 #include "ember/distributed/process_group_gloo.h"
 
-#include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
@@ -11,11 +10,10 @@
 #include <gloo/transport/tcp/device.h>
 #include <gloo/transport/unbound_buffer.h>
 #include <gloo/types.h>
-
-#include <algorithm>
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -24,10 +22,10 @@
 
 #include "ember/core/error.h"
 #include "ember/core/factory.h"
-#include "ember/ops/ops.h"
 #include "ember/distributed/error.h"
 #include "ember/distributed/peers.h"
 #include "ember/distributed/reduce_functions.h"
+#include "ember/ops/ops.h"
 
 namespace ember::distributed {
 namespace {
@@ -141,6 +139,58 @@ void gloo_allreduce(const std::shared_ptr<gloo::Context>& ctx, const Tensor& buf
   opts.setReduceFunction(detail::reduce_function(buf.dtype(), op));
   opts.setTag(tag);
   gloo::allreduce(opts);
+}
+
+// The slots of reduce_scatter's ring: a prefix of its own and the call's tag (one slot for all its
+// steps: a pair delivers them in order, and each step waits for the last).
+constexpr uint8_t kReduceScatterSlotPrefix = 0x21;
+
+// Ring reduce-scatter of the contiguous `flat` (n chunks of k elements) in place: in each of n - 1
+// steps every rank sends one chunk to the next rank and adds in the one the previous rank sent, so
+// that chunk `me` ends reduced over every rank. Each rank sends (n - 1) / n of the data, half of
+// what an allreduce moves. For Avg, the sum (the caller divides).
+void ring_reduce_scatter(const std::shared_ptr<gloo::Context>& ctx, const Tensor& flat, int64_t k, ReduceOp op,
+                         uint32_t tag) {
+  const int n = ctx->size, me = ctx->rank;
+  const size_t bytes = static_cast<size_t>(k) * itemsize(flat.dtype());
+  char* base = static_cast<char*>(flat.data_ptr());
+  Tensor scratch = empty({k}, TensorOptions(flat.dtype()));
+  const detail::ReduceFunction combine = detail::reduce_function(flat.dtype(), op);
+  const gloo::Slot slot = gloo::Slot::build(kReduceScatterSlotPrefix, tag);
+  std::unique_ptr<gloo::transport::UnboundBuffer> incoming = ctx->createUnboundBuffer(scratch.data_ptr(), bytes);
+  for (int s = 0; s < n - 1; ++s) {
+    const int64_t send_chunk = ((me - s - 1) % n + n) % n, recv_chunk = ((me - s - 2) % n + n) % n;
+    std::unique_ptr<gloo::transport::UnboundBuffer> outgoing =
+        ctx->createUnboundBuffer(base + send_chunk * static_cast<int64_t>(bytes), bytes);
+    outgoing->send((me + 1) % n, slot);
+    incoming->recv((me - 1 + n) % n, slot);
+    incoming->waitRecv();
+    outgoing->waitSend();
+    char* into = base + recv_chunk * static_cast<int64_t>(bytes);
+    combine(into, into, scratch.data_ptr(), static_cast<size_t>(k));
+  }
+}
+
+// The slots of allgather's ring, as reduce_scatter's.
+constexpr uint8_t kAllgatherSlotPrefix = 0x22;
+
+// Ring allgather into `parts` (one contiguous tensor per rank, this rank's filled): in each of
+// n - 1 steps every rank passes the part it got last (its own first) to the next rank and receives
+// the previous rank's into its place, with no staging copy.
+void ring_allgather(const std::shared_ptr<gloo::Context>& ctx, const std::vector<Tensor>& parts, uint32_t tag) {
+  const int n = ctx->size, me = ctx->rank;
+  const size_t bytes = parts[static_cast<size_t>(me)].nbytes();
+  const gloo::Slot slot = gloo::Slot::build(kAllgatherSlotPrefix, tag);
+  for (int s = 0; s < n - 1; ++s) {
+    const Tensor& send = parts[static_cast<size_t>(((me - s) % n + n) % n)];
+    const Tensor& recv = parts[static_cast<size_t>(((me - s - 1) % n + n) % n)];
+    std::unique_ptr<gloo::transport::UnboundBuffer> outgoing = ctx->createUnboundBuffer(send.data_ptr(), bytes);
+    std::unique_ptr<gloo::transport::UnboundBuffer> incoming = ctx->createUnboundBuffer(recv.data_ptr(), bytes);
+    outgoing->send((me + 1) % n, slot);
+    incoming->recv((me - 1 + n) % n, slot);
+    incoming->waitRecv();
+    outgoing->waitSend();
+  }
 }
 
 // A send or recv: posted at once, waited on by wait().
@@ -319,25 +369,17 @@ WorkPtr ProcessGroupGloo::allgather(const std::vector<Tensor>& outputs, const Te
   check_tensor("allgather", input);
   check_list("allgather", "outputs", outputs, input);
   if (input.numel() == 0) return std::make_shared<CompletedWork>();
-  Tensor in = input.contiguous().clone();  // NB: a snapshot: the caller may change input meanwhile
-  int n = size();
+  const int n = size(), me = rank();
+  // Each part is received straight into its output (a contiguous stand-in for one that is not).
+  // This rank's own part goes there now: a snapshot, as the caller may change input meanwhile.
+  std::vector<Tensor> parts;
+  for (const Tensor& out : outputs) parts.push_back(out.is_contiguous() ? out : empty_like(out).contiguous());
+  parts[me].copy_(input);
   auto ctx = impl_->context;
   return enqueue("allgather", [=](uint32_t tag) {
-    Tensor flat = empty({n * in.numel()}, TensorOptions(in.dtype()));
-    if (n > 1) {
-      gloo::AllgatherOptions opts(ctx);
-      with_element(in.dtype(), [&](auto e) {
-        using E = decltype(e);
-        opts.setInput(static_cast<E*>(in.data_ptr()), static_cast<size_t>(in.numel()));
-        opts.setOutput(static_cast<E*>(flat.data_ptr()), static_cast<size_t>(flat.numel()));
-      });
-      opts.setTag(tag);
-      gloo::allgather(opts);
-    } else {
-      flat.copy_(in.reshape({in.numel()}));
-    }
+    if (n > 1) ring_allgather(ctx, parts, tag);
     for (int r = 0; r < n; ++r)
-      outputs[r].copy_(flat.slice(0, r * in.numel(), (r + 1) * in.numel()).view(in.sizes()));
+      if (!parts[r].is_same(outputs[r])) outputs[r].copy_(parts[r]);
   });
 }
 
@@ -347,15 +389,15 @@ WorkPtr ProcessGroupGloo::reduce_scatter(const Tensor& output, const std::vector
   check_list("reduce_scatter", "inputs", inputs, output);
   check_reduce_op("reduce_scatter", op, output.dtype());
   if (output.numel() == 0) return std::make_shared<CompletedWork>();
-  // The inputs side by side, reduced by Gloo's allreduce; this rank keeps its chunk.
+  // The inputs side by side, reduced around the ring; this rank keeps its chunk.
   std::vector<Tensor> flat_inputs;
   for (const Tensor& t : inputs) flat_inputs.push_back(t.reshape({t.numel()}));
   Tensor flat = cat(flat_inputs, 0);
   int n = size(), me = rank();
   auto ctx = impl_->context;
   return enqueue("reduce_scatter", [=](uint32_t tag) {
-    if (n > 1) gloo_allreduce(ctx, flat, op, tag);
     int64_t k = output.numel();
+    if (n > 1) ring_reduce_scatter(ctx, flat, k, op, tag);
     Tensor mine = flat.slice(0, me * k, (me + 1) * k);
     if (op == ReduceOp::Avg) {
       mine = mine.contiguous();
