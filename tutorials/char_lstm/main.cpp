@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,9 @@ bool same_parameters(const nn::Module& a, const nn::Module& b) {
 
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : "char_lstm_runs";
+  // The demonstration starts from nothing: its own run folders are emptied (a restore would
+  // otherwise find the checkpoints of an earlier run of this program).
+  for (const char* run : {"straight", "resumed", "grown"}) std::filesystem::remove_all(dir + "/" + run);
   const std::string text = corpus();
   std::string vocab;
   for (char c : text)
@@ -166,7 +170,8 @@ int main(int argc, char** argv) {
   const bool kept =
       equal(grown.model.lstm->named_parameters()[0].second, resumed.model.lstm->named_parameters()[0].second);
   grown.state.step = latest.at("step").as_int();
-  const double loss_2layer = grown.train_to(240, ckpts);
+  io::CheckpointManager grown_ckpts(dir + "/grown", 3);  // another architecture: a folder of its own
+  const double loss_2layer = grown.train_to(240, grown_ckpts);
   std::printf("two layers: step 240, loss %.3f (one layer ended at %.3f)\n", loss_2layer, loss_1layer);
   std::printf("sample: \"%s\"\n", grown.sample(saved_vocab, "the cat ", 40).c_str());
 
