@@ -48,7 +48,8 @@ std::string chrome_trace(const std::vector<Event>& events) {
                             {"tid", static_cast<int64_t>(i + 1)},
                             {"args", {{"name", "thread " + std::to_string(i + 1)}}}});
   nlohmann::json doc = {{"schemaVersion", 1}, {"displayTimeUnit", "ms"}, {"traceEvents", std::move(trace_events)}};
-  return doc.dump();
+  // NB: a C++ range name need not be UTF-8; JSON must be: invalid bytes become U+FFFD.
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void export_chrome_trace(const std::vector<Event>& events, const std::string& path) {

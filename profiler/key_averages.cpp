@@ -71,9 +71,25 @@ const std::map<std::string, Column, std::less<>>& sort_columns() {
   return columns;
 }
 
+// Columns count characters, not bytes: a UTF-8 continuation byte (10xxxxxx) starts none.
+size_t text_width(const std::string& text) {
+  size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// The first `count` characters of `text`.
+std::string first_columns(const std::string& text, size_t count) {
+  size_t end = 0;
+  for (size_t seen = 0; end < text.size(); ++end) {
+    if ((static_cast<unsigned char>(text[end]) & 0xC0) != 0x80 && seen++ == count) break;
+  }
+  return text.substr(0, end);
+}
+
 std::string fit(const std::string& name, size_t width) {
-  if (name.size() <= width) return name;
-  return width <= 3 ? name.substr(0, width) : name.substr(0, width - 3) + "...";
+  if (text_width(name) <= width) return name;
+  return width <= 3 ? first_columns(name, width) : first_columns(name, width - 3) + "...";
 }
 
 }  // namespace
@@ -144,7 +160,7 @@ std::string table(std::vector<EventAverage> averages, const TableOptions& option
     shapes = shapes || a.by_input_shape;
     self_total += a.self_cpu_time_total_ns;
     self_device_total += a.self_device_time_total_ns;
-    name_width = std::max(name_width, a.key.size());
+    name_width = std::max(name_width, text_width(a.key));
   }
   name_width = std::min(name_width, static_cast<size_t>(std::max(options.max_name_column_width, 4)));
   if (options.row_limit >= 0 && averages.size() > static_cast<size_t>(options.row_limit))
@@ -198,7 +214,7 @@ std::string table(std::vector<EventAverage> averages, const TableOptions& option
       if (left) {
         s << text;
       } else {
-        s << std::string(cells[i].width > text.size() ? cells[i].width - text.size() : 0, ' ') << text;
+        s << std::string(cells[i].width > text_width(text) ? cells[i].width - text_width(text) : 0, ' ') << text;
       }
     }
     s << '\n';

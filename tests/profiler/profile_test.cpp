@@ -200,6 +200,18 @@ TEST(Table, PrintsPyTorchsColumnsSortedAndLimited) {
   }
 }
 
+TEST(Table, CountsCharactersNotBytesAndShortensLongNames) {
+  Profile prof;
+  prof.start();
+  { RecordFunction r("na\xc3\xafve \xe2\x9c\x93"); }  // "naïve ✓": 7 characters, 10 bytes
+  { RecordFunction r(std::string(80, 'x')); }
+  prof.stop();
+  const std::string text = table(key_averages(prof.events()), {.max_name_column_width = 20});
+  EXPECT_NE(text.find("             na\xc3\xafve \xe2\x9c\x93  "), std::string::npos) << text;  // right-aligned in 20
+  EXPECT_NE(text.find(std::string(17, 'x') + "...  "), std::string::npos) << text;
+  EXPECT_EQ(text.find(std::string(18, 'x')), std::string::npos) << text;
+}
+
 TEST(ChromeTrace, CompleteEventsNestedInTime) {
   Profile prof({.record_shapes = true});
   prof.start();
@@ -229,6 +241,15 @@ TEST(ChromeTrace, CompleteEventsNestedInTime) {
   EXPECT_GE(outer->at("ts").get<double>() + outer->at("dur").get<double>(),
             mm->at("ts").get<double>() + mm->at("dur").get<double>());
   EXPECT_EQ(outer->at("tid"), mm->at("tid"));
+}
+
+TEST(ChromeTrace, ANameThatIsNotUtf8StillGivesJson) {
+  Profile prof;
+  prof.start();
+  { RecordFunction r("bad\xff name"); }
+  prof.stop();
+  const nlohmann::json doc = nlohmann::json::parse(chrome_trace(prof.events()));
+  EXPECT_EQ(doc.at("traceEvents").at(0).at("name"), "bad\xef\xbf\xbd name");  // U+FFFD
 }
 
 TEST(ChromeTrace, AnUnwritableFileIsAnOSErrorNamingIt) {
