@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from typing import Any, BinaryIO, Union
 
@@ -99,13 +100,29 @@ def load(f: File, map_location: Any = None, weights_only: Any = None, *, mmap: A
     device = _map_location(map_location)
     allowed = _allowed_names(trust_file=weights_only is False)
     with (_io._as_path(f) if not _is_path(f) else contextlib.nullcontext(os.fspath(f))) as path:
+        # Only a torch.save pickle names globals: an Ember or safetensors file is data, whatever its
+        # dicts hold (a key "__ember_global__" there is a key), and nothing in it is ever called.
+        pickled = _is_torch_zip(path)
         try:
-            tree = _C.io.load(path, verify, _C.device(device), bool(mmap) and _is_path(f), list(allowed))
+            tree = _C.io.load(path, verify, _C.device(device), bool(mmap) and _is_path(f),
+                              list(allowed) if pickled else [])
         except ValueError as e:
             if "which Ember does not load" in str(e):
                 raise WeightsOnlyUnpicklingError(str(e)) from None
             raise
-    return _build(tree, allowed) if allowed else tree
+    return _build(tree, allowed) if pickled else tree
+
+
+def _is_torch_zip(path: str) -> bool:
+    """Whether the file is a zip archive, as torch.save writes (what the C++ reader also tests).
+    Only a regular file is opened: a FIFO or a device would block here, and the loader refuses them."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            return f.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False  # the loader names the file and the reason
 
 
 def get_unsafe_globals_in_checkpoint(f: File) -> list:
@@ -113,6 +130,8 @@ def get_unsafe_globals_in_checkpoint(f: File) -> list:
     runs; an Ember file names none)."""
     allowed = _allowed_names(trust_file=False)
     with (_io._as_path(f) if not _is_path(f) else contextlib.nullcontext(os.fspath(f))) as path:
+        if not _is_torch_zip(path):
+            return []
         tree = _C.io.load(path, True, _C.device("cpu"), False, ["*"])
     found: list = []
     _collect_globals(tree, found)

@@ -120,3 +120,16 @@ def test_numpy_values_load_once_allowed():
     np.testing.assert_array_equal(ckpt["stats"], np.arange(6, dtype=np.float32).reshape(2, 3))
     assert ckpt["stats"].dtype == np.float32
     assert ember.equal(ckpt["w"], ember.ones(2))
+
+
+def test_an_ember_file_is_data_whatever_its_dicts_hold(tmp_path):
+    # A dict shaped like the reader's description of an object, saved in Ember's own format: it
+    # comes back as the dict it is, with weights_only=False too, and nothing is called.
+    marker = tmp_path / "ran"
+    tree = {"x": {"__ember_global__": "os.system", "call": "reduce", "args": (f"touch {marker}",)}}
+    path = tmp_path / "data.ember"
+    ember.save(tree, path)
+    for weights_only in (None, True, False):
+        assert ember.load(path, weights_only=weights_only) == tree
+    assert not marker.exists()
+    assert serialization.get_unsafe_globals_in_checkpoint(path) == []
