@@ -15,10 +15,11 @@ from ember.utils.data import DataLoader, DistributedSampler, TensorDataset
 WORKER = os.path.join(os.path.dirname(__file__), "distributed_worker.py")
 
 
-def run_job(nproc, *args, timeout=120):
+def run_job(nproc, *args, timeout=120, env=None):
     cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc", str(nproc), "--grace", "1", WORKER, *args]
     start = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=None if env is None else {**os.environ, **env})
     return p.returncode, p.stdout + p.stderr, time.monotonic() - start
 
 
@@ -46,6 +47,15 @@ def run_nodes(nproc, *args, timeout=120):
     first = subprocess.run(cmd(0), capture_output=True, text=True, timeout=timeout)
     out1, _ = second.communicate(timeout=timeout)
     return (first.returncode, second.returncode), first.stdout + first.stderr, out1
+
+
+def test_gloo_socket_ifname_picks_the_interface_ranks_listen_on():
+    code, out, _ = run_job(2, "collectives", env={"GLOO_SOCKET_IFNAME": "lo"})
+    assert code == 0, out
+    assert "[rank1]: ok 1 collectives" in out, out
+    code, out, _ = run_job(2, "collectives", env={"GLOO_SOCKET_IFNAME": "nosuch0"})
+    assert code != 0
+    assert "GLOO_SOCKET_IFNAME names 'nosuch0', which is not a network interface" in out, out
 
 
 def test_two_nodes_number_their_ranks_as_torchrun_does():
