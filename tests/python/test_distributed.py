@@ -58,6 +58,25 @@ def test_gloo_socket_ifname_picks_the_interface_ranks_listen_on():
     assert "GLOO_SOCKET_IFNAME names 'nosuch0', which is not a network interface" in out, out
 
 
+def test_a_master_on_a_network_address_is_reached_by_its_route():
+    # This host's address toward the outside (a UDP socket "connected" sends nothing); the ranks
+    # listen on the address on the route to the master, here that same one.
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))
+            address = s.getsockname()[0]
+        except OSError:
+            pytest.skip("no network interface but loopback")
+    if address.startswith("127."):
+        pytest.skip("no network interface but loopback")
+    cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc", "2", "--master-addr", address, "--grace", "1",
+           WORKER, "collectives"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "[rank1]: ok 1 collectives" in p.stdout, p.stdout + p.stderr
+
+
 def test_two_nodes_number_their_ranks_as_torchrun_does():
     codes, out0, out1 = run_nodes(2, "env")
     assert codes == (0, 0), out0 + out1
