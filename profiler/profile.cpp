@@ -88,6 +88,7 @@ class Profile::Recorder final : public tracing::Recorder {
   }
 
   bool running() const { return scope_.has_value(); }
+  bool on_its_thread() const { return std::this_thread::get_id() == thread_; }
 
   const std::vector<Event>& events() const {
     EMBER_CHECK(!scope_, "profiler: the events of a running profile are read after stop()");
@@ -165,8 +166,15 @@ class Profile::Recorder final : public tracing::Recorder {
 
 Profile::Profile(ProfileOptions options) : recorder_(std::make_unique<Recorder>(options)) {}
 Profile::~Profile() {
-  // NB: a profile destroyed while running (an exception left its scope) uninstalls itself first.
-  if (recorder_->running()) recorder_->stop();
+  if (!recorder_->running()) return;
+  // A profile destroyed while running (an exception left its scope) uninstalls itself first. On
+  // another thread it cannot: the profiled thread still points at the recorder, which is then
+  // leaked rather than left dangling there.
+  if (recorder_->on_its_thread()) {
+    recorder_->stop();
+  } else {
+    (void)recorder_.release();
+  }
 }
 void Profile::start() { recorder_->start(); }
 void Profile::stop() { recorder_->stop(); }

@@ -12,7 +12,8 @@
 //   profiler::export_chrome_trace(prof.events(), "trace.json");   // chrome://tracing, Perfetto
 //
 // A profile watches the thread that starts it (ops that other threads run are not seen) and is
-// stopped on that thread. Started again, it adds to the events it holds.
+// stopped, and destroyed if still running, on that thread. Started again, it adds to the events
+// it holds.
 #include <memory>
 #include <vector>
 

@@ -150,6 +150,15 @@ TEST(Profile, MisuseIsAnError) {
   EXPECT_EQ(count(prof.events(), "neg"), 1);
 }
 
+TEST(Profile, DestroyedWhileRunningUninstallsItself) {
+  {
+    Profile prof;
+    prof.start();
+  }
+  EXPECT_FALSE(tracing::recording());
+  (void)neg(ones({1}));  // nothing is told of it: no recorder dangles
+}
+
 TEST(KeyAverages, AddsUpByNameOrByNameAndShapes) {
   Profile prof({.record_shapes = true});
   prof.start();
