@@ -110,11 +110,6 @@ def allowed_names(trust_file: bool) -> Dict[str, Any]:
     return {spelling: obj for name, obj in named.items() for spelling in _spellings(name)}
 
 
-def default_names() -> List[str]:
-    """The globals allowed without an allow-list, in every spelling."""
-    return [spelling for name in _DEFAULTS for spelling in _spellings(name)]
-
-
 def build(tree: Any, allowed: Dict[str, Any]) -> Any:
     """tree with each object description replaced by the object. The loader's fresh dicts and lists
     are changed in place (their types and attributes stay); tuples are rebuilt."""

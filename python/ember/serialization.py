@@ -31,7 +31,6 @@ from ._pickled_objects import (WeightsOnlyUnpicklingError, add_safe_globals, cle
                                get_safe_globals, safe_globals)
 from ._pickled_objects import MARKER as _MARKER
 from ._pickled_objects import allowed_names as _allowed_names
-from ._pickled_objects import default_names as _default_names
 from ._pickled_objects import build as _build
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
@@ -135,7 +134,7 @@ def get_unsafe_globals_in_checkpoint(f: File) -> list:
         tree = _C.io.load(path, True, _C.device("cpu"), False, ["*"])
     found: list = []
     _collect_globals(tree, found)
-    return [name for name in dict.fromkeys(found) if name not in allowed and name not in _default_names()]
+    return [name for name in dict.fromkeys(found) if name not in allowed]  # allowed holds the defaults
 
 
 def _collect_globals(tree: Any, out: list) -> None:
