@@ -158,6 +158,16 @@ def main():
             t = time_per_call(lambda: (big * other).exp_(), 1.0)
             print(f"mul_exp_1m_{dtype} {t * 1e3:.4g} ms")
 
+    # Discrete Fourier transforms (issue 32): a batch of real signals (power of 2), a batch of complex
+    # images, and a length with a prime factor of 13 (1000 = 2^3 5^3 is all small radices; 1040 = 2^4 5 13).
+    with lib.no_grad():
+        signals = lib.randn(64, 4096)
+        images = lib.randn(8, 256, 256).to(lib.complex64)
+        odd = lib.randn(256, 1040).to(lib.complex64)
+        print(f"fft_rfft_64x4096 {time_per_call(lambda: lib.fft.rfft(signals), 1.0) * 1e3:.4g} ms")
+        print(f"fft_fft2_8x256x256 {time_per_call(lambda: lib.fft.fft2(images), 1.0) * 1e3:.4g} ms")
+        print(f"fft_ifft_256x1040 {time_per_call(lambda: lib.fft.ifft(odd), 1.0) * 1e3:.4g} ms")
+
     # The 16-wide MLP's forward at batch 1, eager and traced into a program: what replaying a program
     # costs per call (torch.jit.trace's TorchScript interpreter on the PyTorch side).
     lib.manual_seed(0)

@@ -276,6 +276,8 @@ template Tensor tensor(const std::vector<float>&, IntArrayRef, TensorOptions);
 template Tensor tensor(const std::vector<double>&, IntArrayRef, TensorOptions);
 template Tensor tensor(const std::vector<Half>&, IntArrayRef, TensorOptions);
 template Tensor tensor(const std::vector<BFloat16>&, IntArrayRef, TensorOptions);
+template Tensor tensor(const std::vector<std::complex<float>>&, IntArrayRef, TensorOptions);
+template Tensor tensor(const std::vector<std::complex<double>>&, IntArrayRef, TensorOptions);
 
 // std::vector<bool> is packed, so it gets its own copy loop.
 template <>

@@ -8,6 +8,7 @@
 #include "ember/core/factory.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/compare.h"
+#include "ember/ops/complex.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
@@ -201,6 +202,7 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
   Scalar eff = subtract ? (alpha.is_floating() ? Scalar(-alpha.to<double>()) : Scalar(-alpha.to<int64_t>()))
                         : alpha;
   DType dtype = result_type(a, b);
+  if (is_complex(dtype)) return detail::complex_add(a, b, alpha_value, dtype, name);
   Tensor out;
   if (dtype == kBool) {
     // NB: as PyTorch, alpha is cast to bool: a + b (or) for any nonzero alpha, a for zero.
@@ -252,7 +254,9 @@ Tensor impl_sub(const Tensor& a, Scalar b, Scalar alpha) {
 }
 
 Tensor impl_mul(const Tensor& a, const Tensor& b) {
-  Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, result_type(a, b), "mul");
+  const DType dtype = result_type(a, b);
+  if (is_complex(dtype)) return detail::complex_binary(ComplexBinaryOp::Mul, a, b, dtype, "mul");
+  Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, dtype, "mul");
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<MulBackward>(a, b);
     node->a_shape = a.sizes().vec();
@@ -267,6 +271,7 @@ Tensor impl_mul(const Tensor& a, Scalar b) { return mul(a, wrap_scalar(b, a)); }
 
 Tensor impl_div(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
+  if (is_complex(dtype)) return detail::complex_binary(ComplexBinaryOp::Div, a, b, dtype, "div");
   if (is_integral(dtype)) dtype = kFloat32;
   Tensor out = detail::binary_forward(BinaryOp::Div, a, b, dtype, "div");
   if (autograd::any_requires_grad(a, b)) {

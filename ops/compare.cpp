@@ -4,6 +4,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/complex.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/view.h"
 
@@ -23,6 +24,8 @@ Tensor prepare(const Tensor& t, DType dtype, Device device, IntArrayRef shape) {
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const char* name) {
   const Device device = detail::common_device(a, b, name);
   DType dtype = result_type(a, b);
+  if (is_complex(dtype) && (op == CompareOp::Eq || op == CompareOp::Ne))
+    return detail::complex_compare(a, b, dtype, op == CompareOp::Eq);
   check_compute_dtype(dtype, name);
   DimVector shape = a.sizes() == b.sizes() ? a.sizes().vec() : broadcast_shapes(a.sizes(), b.sizes(), name);
   Tensor out = empty(shape, TensorOptions(kBool).device(device));

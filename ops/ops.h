@@ -10,6 +10,7 @@
 #include "ember/ops/conv.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/dropout.h"
+#include "ember/ops/fft.h"
 #include "ember/ops/functions.h"
 #include "ember/ops/group_norm.h"
 #include "ember/ops/index.h"

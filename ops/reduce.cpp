@@ -10,6 +10,7 @@
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
+#include "ember/ops/complex.h"
 #include "ember/ops/convert.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
@@ -278,6 +279,7 @@ Tensor impl_sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<D
   if (autocast::applies("sum", t))
     return autocast::run("sum", {t}, [&](const autocast::Cast& cast) { return sum(cast(t), dims, keepdim, dtype); });
   if (dtype && *dtype != t.dtype()) return sum(t.to(*dtype), dims, keepdim);
+  if (is_complex(t.dtype())) return detail::complex_sum(t, dims, keepdim, false);
   DimVector rd = reduction_dims(dims, t.dim(), "sum");
   // NB: an integer sum is int64 unless dtype names the integer type (then it wraps around in it).
   DType accumulate = dtype ? *dtype : is_integral(t.dtype()) ? kInt64 : t.dtype();
@@ -301,6 +303,7 @@ Tensor impl_sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<D
 
 Tensor impl_mean(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
   if (dtype && *dtype != t.dtype()) return mean(t.to(*dtype), dims, keepdim);
+  if (is_complex(t.dtype())) return detail::complex_sum(t, dims, keepdim, true);
   check_floating(t, "mean");
   DimVector rd = reduction_dims(dims, t.dim(), "mean");
   int64_t count = 1;

@@ -140,7 +140,7 @@ std::tuple<Tensor, Tensor> cumulative_extreme(const Tensor& self, int64_t dim, S
 Tensor impl_cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("cumprod", self))
     return autocast::run("cumprod", {self}, [&](const autocast::Cast& cast) { return cumprod(cast(self), dim, dtype); });
-  DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) ? self.dtype() : kInt64);
+  DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) || is_complex(self.dtype()) ? self.dtype() : kInt64);
   check_compute_dtype(out_dtype, "cumprod");
   EMBER_CHECK_TYPE(out_dtype != kBool, "cumprod: cannot multiply into bool");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "cumprod");

@@ -64,7 +64,7 @@ std::tuple<Tensor, Tensor> impl_kthvalue(const Tensor& self, int64_t k, int64_t 
 Tensor impl_cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
   if (autocast::applies("cumsum", self))
     return autocast::run("cumsum", {self}, [&](const autocast::Cast& cast) { return cumsum(cast(self), dim, dtype); });
-  DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) ? self.dtype() : kInt64);
+  DType out_dtype = dtype ? *dtype : (is_floating(self.dtype()) || is_complex(self.dtype()) ? self.dtype() : kInt64);
   check_compute_dtype(out_dtype, "cumsum");
   EMBER_CHECK_TYPE(out_dtype != kBool, "cumsum: cannot sum into bool");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "cumsum");

@@ -10,6 +10,7 @@
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/compare.h"
+#include "ember/ops/complex.h"
 
 namespace ember {
 
@@ -326,6 +327,7 @@ Tensor floating_unary(UnaryOp op, const Tensor& t, const char* name, bool save_o
 }  // namespace
 
 Tensor impl_neg(const Tensor& t) {
+  if (is_complex(t.dtype())) return detail::complex_neg(t);
   EMBER_CHECK_TYPE(t.dtype() != kBool, "neg: negation of a bool tensor is not supported; use logical_not");
   check_compute_dtype(t.dtype(), "neg");
   Tensor out = detail::unary_forward(UnaryOp::Neg, t, t.dtype());
@@ -333,9 +335,18 @@ Tensor impl_neg(const Tensor& t) {
   return out;
 }
 
-Tensor impl_exp(const Tensor& t) { return floating_unary<ExpBackward>(UnaryOp::Exp, t, "exp", true); }
-Tensor impl_log(const Tensor& t) { return floating_unary<LogBackward>(UnaryOp::Log, t, "log", false); }
-Tensor impl_sqrt(const Tensor& t) { return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true); }
+Tensor impl_exp(const Tensor& t) {
+  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Exp, t, "exp");
+  return floating_unary<ExpBackward>(UnaryOp::Exp, t, "exp", true);
+}
+Tensor impl_log(const Tensor& t) {
+  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Log, t, "log");
+  return floating_unary<LogBackward>(UnaryOp::Log, t, "log", false);
+}
+Tensor impl_sqrt(const Tensor& t) {
+  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Sqrt, t, "sqrt");
+  return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true);
+}
 Tensor impl_rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
 Tensor impl_erf(const Tensor& t) { return floating_unary<ErfBackward>(UnaryOp::Erf, t, "erf", false); }
 Tensor impl_erfc(const Tensor& t) { return floating_unary<ErfcBackward>(UnaryOp::Erfc, t, "erfc", false); }
@@ -386,6 +397,7 @@ Tensor impl_atanh(const Tensor& t) { return floating_unary<AtanhBackward>(UnaryO
 Tensor impl_log1p(const Tensor& t) { return floating_unary<Log1pBackward>(UnaryOp::Log1p, t, "log1p", false); }
 Tensor impl_expm1(const Tensor& t) { return floating_unary<Expm1Backward>(UnaryOp::Expm1, t, "expm1", true); }
 Tensor impl_reciprocal(const Tensor& t) {
+  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Reciprocal, t, "reciprocal");
   return floating_unary<ReciprocalBackward>(UnaryOp::Reciprocal, t, "reciprocal", true);
 }
 
@@ -450,6 +462,7 @@ Tensor impl_isfinite(const Tensor& t) {
 }
 
 Tensor impl_abs(const Tensor& t) {
+  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Abs, t, "abs");
   EMBER_CHECK_TYPE(t.dtype() != kBool, "abs: not supported for bool tensors");
   check_compute_dtype(t.dtype(), "abs");
   Tensor out = detail::unary_forward(UnaryOp::Abs, t, t.dtype());

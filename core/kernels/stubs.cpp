@@ -3,8 +3,10 @@
 #include "ember/core/kernels/attention.h"
 #include "ember/core/kernels/binary.h"
 #include "ember/core/kernels/compare.h"
+#include "ember/core/kernels/complex.h"
 #include "ember/core/kernels/conv.h"
 #include "ember/core/kernels/dropout.h"
+#include "ember/core/kernels/fft.h"
 #include "ember/core/kernels/index.h"
 #include "ember/core/kernels/join.h"
 #include "ember/core/kernels/linalg.h"
@@ -33,11 +35,16 @@ EMBER_DEFINE_STUB(add_scaled_stub, AddScaledFn);
 EMBER_DEFINE_STUB(compare_stub, CompareFn);
 EMBER_DEFINE_STUB(where_stub, WhereFn);
 
+EMBER_DEFINE_STUB(complex_binary_stub, ComplexBinaryFn);
+EMBER_DEFINE_STUB(complex_unary_stub, ComplexUnaryFn);
+
 EMBER_DEFINE_STUB(conv2d_stub, Conv2dFn);
 EMBER_DEFINE_STUB(conv2d_input_grad_stub, Conv2dInputGradFn);
 EMBER_DEFINE_STUB(conv2d_weight_grad_stub, Conv2dWeightGradFn);
 
 EMBER_DEFINE_STUB(dropout_stub, DropoutFn);
+
+EMBER_DEFINE_STUB(fft_stub, FftFn);
 
 EMBER_DEFINE_STUB(index_select_stub, IndexSelectFn);
 EMBER_DEFINE_STUB(gather_stub, GatherFn);

@@ -81,6 +81,7 @@ from . import autograd  # noqa: E402
 from ._C import get_printoptions, set_printoptions  # noqa: E402,F401  (how tensors print)
 from ._functions import *  # noqa: E402,F401,F403  (lerp, addcmul, isclose, movedim, compile, ...)
 from . import linalg  # noqa: E402,F401  (det, inv, solve, cholesky, norms)
+from . import fft  # noqa: E402,F401  (fft, rfft, fft2, fftn, fftfreq, fftshift: ops/fft.h)
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from . import nn, optim, io, data  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

@@ -152,6 +152,7 @@ void bind_io(py::module_& m);          // ember._C.io: save/load of containers, 
 void bind_jit(py::module_& m);         // ember._C.jit: tracing, TracedModule, program files (jit.cpp)
 void bind_data(py::module_& m);        // ember._C.data: read_idx, FashionMNIST, DataLoader
 void bind_distributed(py::module_& m);  // ember._C.distributed: stores, process groups, DDP reducer, launcher
+void bind_fft(py::module_& m);          // ember._C.fft: torch.fft's functions (ops/fft.h)
 void bind_profiler(py::module_& m);     // ember._C.profiler: Profile, RecordFunction, key averages, traces
 
 /// The Tensor class object registered by bind_tensor, for adding methods from other files.

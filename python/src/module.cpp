@@ -47,5 +47,6 @@ PYBIND11_MODULE(_C, m) {
   bind_jit(m);
   bind_data(m);
   bind_distributed(m);
+  bind_fft(m);
   bind_profiler(m);
 }

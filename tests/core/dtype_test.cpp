@@ -206,9 +206,10 @@ TEST(DTypeTest, ViewAsRealAndViewAsComplexShareTheBytes) {
   EXPECT_EQ(view_as_complex(view_as_real(m).mul(2)).select(0, 1).select(0, 0).item<c128>(), c128(8, -2));
 
   using ember::testing::expect_error;
-  expect_error<TypeError>([&] { (void)(m + m); },
+  // Ops without complex kernels name the real view (ops/complex.h lists those that have them).
+  expect_error<TypeError>([&] { (void)lt(m, m); },
                           {"complex128 is a storage type here; compute on view_as_real(t), a float64 view"});
-  expect_error<TypeError>([&] { (void)m.sum(); }, {"complex128 is a storage type here"});
+  expect_error<TypeError>([&] { (void)m.cumsum(0); }, {"complex128 is a storage type here"});
   expect_error<TypeError>([&] { (void)view_as_real(f); }, {"view_as_real: expected a complex tensor, got float32"});
   expect_error<TypeError>([&] { (void)view_as_complex(m); },
                           {"view_as_complex: expected a float32 or float64 tensor, got complex128"});

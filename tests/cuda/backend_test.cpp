@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "ember/ember.h"
@@ -28,8 +29,14 @@ TEST(CudaBackendTest, EveryStubHasACudaKernelInACudaBuild) {
   EXPECT_EQ(backend_built(DeviceType::CUDA), static_cast<bool>(EMBER_WITH_CUDA));
   for (const StubEntry& s : stubs) EXPECT_TRUE(s.has(DeviceType::CPU)) << s.name << ": no CPU kernel";
   if (!EMBER_WITH_CUDA) GTEST_SKIP() << "built without the CUDA backend (EMBER_CUDA=OFF or no nvcc)";
+  // NB: complex math and the FFT are CPU-only so far (issue 32: cuFFT and complex CUDA kernels are
+  // the next step); a CUDA tensor gets the dispatcher's error naming the stub. Nothing else may be missing.
+  const std::set<std::string> cpu_only = {"complex_binary_stub", "complex_unary_stub", "fft_stub"};
   for (const StubEntry& s : stubs)
-    EXPECT_TRUE(s.has(DeviceType::CUDA)) << s.name << ": no CUDA kernel (add one under cuda/, tutorials/adding_an_op.md)";
+    EXPECT_EQ(s.has(DeviceType::CUDA), !cpu_only.count(s.name))
+        << s.name
+        << (cpu_only.count(s.name) ? ": now has a CUDA kernel; take it off the CPU-only list"
+                                   : ": no CUDA kernel (add one under cuda/, tutorials/adding_an_op.md)");
 }
 
 TEST(CudaBackendTest, DeviceQueriesAnswerWithoutADevice) {

@@ -263,8 +263,8 @@ TEST(UnaryTest, ErrorsNameTheOpAndDtype) {
   Tensor b = tensor(std::vector<bool>{true});
   expect_error([&] { neg(b); }, {"neg", "bool"});
   expect_error([&] { abs(b); }, {"abs", "bool"});
-  expect_error([] { exp(zeros({2}, kComplex64)); }, {"exp", "complex64"});
-  expect_error([] { sqrt(zeros({2}, kComplex128)); }, {"sqrt", "complex128"});
+  expect_error([] { tanh(zeros({2}, kComplex64)); }, {"tanh", "complex64"});
+  expect_error([] { erf(zeros({2}, kComplex128)); }, {"erf", "complex128"});
 }
 
 TEST(UnaryTest, GradcheckExpLogSqrtRsqrt) {

@@ -2,7 +2,6 @@
 view_as_real / view_as_complex and the .real / .imag views, conversions, printing, and checkpoints
 (Ember files, plain safetensors, torch.save files). Arithmetic is done on the real view."""
 import io
-import warnings
 
 import numpy as np
 import pytest
@@ -50,14 +49,90 @@ def test_view_as_real_is_a_writable_view_with_torch_layout():
         ember.view_as_complex(ember.ones(3, 3))
 
 
-def test_arithmetic_asks_for_the_real_view():
+def cplx(shape, dtype=ember.complex128, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    return a, ember.tensor(a, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", [ember.complex64, ember.complex128])
+def test_arithmetic_matches_numpy(dtype):
+    tol = 1e-6 if dtype == ember.complex64 else 1e-14
+    a, ta = cplx((3, 4), dtype, 1)
+    b, tb = cplx((4,), dtype, 2)  # broadcast
+    for got, want in [(ta + tb, a + b), (ta - tb, a - b), (ta * tb, a * b), (ta / tb, a / b), (-ta, -a),
+                      (ember.add(ta, tb, alpha=2.5), a + 2.5 * b), (ember.sub(ta, tb, alpha=-3), a + 3 * b),
+                      (ta.exp(), np.exp(a)), (ta.log(), np.log(a)), (ta.sqrt(), np.sqrt(a)),
+                      (ta.reciprocal(), 1 / a), (ta.conj(), np.conj(a)), (ember.conj_physical(ta), np.conj(a)),
+                      (ta.sum(), a.sum()), (ta.sum(0), a.sum(0)), (ta.mean(-1, keepdim=True), a.mean(-1, keepdims=True)),
+                      (ta.sum(dim=(0, 1)), a.sum())]:
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol)
+    for got, want in [(ta.abs(), np.abs(a)), (ta.angle(), np.angle(a)), (ember.abs(ta), np.abs(a))]:
+        assert got.dtype == (ember.float32 if dtype == ember.complex64 else ember.float64)
+        np.testing.assert_allclose(got.numpy(), want, rtol=tol, atol=tol)
+
+
+def test_real_operands_promote_to_complex_as_in_torch():
+    a, ta = cplx((3,))
+    r = np.array([1.5, -2.0, 0.25])
+    tr = ember.tensor(r)  # float32: float32 with complex128 computes in complex128
+    np.testing.assert_allclose((ta * tr).numpy(), a * r.astype(np.float32))
+    assert (ember.ones(2, dtype=ember.float32) + ember.ones(2, dtype=ember.complex64)).dtype == ember.complex64
+    assert (ember.ones(2, dtype=ember.float64) * ember.ones(2, dtype=ember.complex64)).dtype == ember.complex128
+    assert (ember.arange(3) * ember.ones(3, dtype=ember.complex64)).dtype == ember.complex64
     c = ember.tensor([1 + 1j])
-    with pytest.raises(TypeError, match="complex64 is a storage type here; compute on view_as_real"):
-        c + c
+    assert (c * 2).tolist() == [2 + 2j] and (c + 1).tolist() == [2 + 1j] and (c / 2).tolist() == [0.5 + 0.5j]
+    assert (2 - c).tolist() == [1 - 1j]
+
+
+def test_boundary_values_follow_the_c_standard():
+    big = ember.tensor([2e38 + 2e38j], dtype=ember.complex64)
+    assert np.isclose(big.abs().item(), np.hypot(2e38, 2e38), rtol=1e-6)  # re^2 + im^2 would overflow
+    assert (ember.tensor([1 + 1j]) / ember.tensor([1e38 + 1e38j])).abs().item() > 0  # scaled division
+    z = ember.tensor([0j, complex("inf"), complex("nan")], dtype=ember.complex128)
+    np.testing.assert_array_equal(z.abs().numpy(), [0, np.inf, np.nan])
+    assert ember.tensor([-1 + 0j]).sqrt().item() == 1j
+    assert ember.tensor([complex(-1, -0.0)], dtype=ember.complex128).angle().item() == -np.pi  # the sign of zero counts
+    assert ember.tensor([1 + 0j]).conj().imag.item() == 0.0 and str(ember.tensor([1 + 0j]).conj().imag.item()) == "-0.0"
+
+
+def test_equality_compares_both_parts():
+    a = ember.tensor([1 + 2j, 1 + 2j, 3j])
+    b = ember.tensor([1 + 2j, 1 - 2j, 3j])
+    assert (a == b).tolist() == [True, False, True]
+    assert (a != b).tolist() == [False, True, False]
+    assert ember.eq(a, ember.tensor([1.0, 0.0, 0.0])).tolist() == [False, False, False]
     with pytest.raises(TypeError, match="complex64"):
-        c.requires_grad_(True)
-    doubled = ember.view_as_complex(ember.view_as_real(c) * 2)
-    assert doubled.item() == 2 + 2j
+        a < b
+
+
+def test_complex_polar_and_angle_build_and_take_apart():
+    re, im = ember.tensor([1.0, -2.0]), ember.tensor([[0.5], [-1.0]])
+    z = ember.complex(re, im)
+    assert z.dtype == ember.complex64 and z.shape == (2, 2)
+    np.testing.assert_array_equal(z.numpy(), np.array([1.0, -2.0]) + 1j * np.array([[0.5], [-1.0]]))
+    r, theta = ember.tensor([2.0, 1.0], dtype=ember.float64), ember.tensor([np.pi / 2, np.pi], dtype=ember.float64)
+    p = ember.polar(r, theta)
+    assert p.dtype == ember.complex128
+    np.testing.assert_allclose(p.numpy(), r.numpy() * np.exp(1j * theta.numpy()), atol=1e-15)
+    np.testing.assert_allclose(p.abs().numpy(), r.numpy())
+    assert ember.angle(ember.tensor([-2.0, 0.0, 3.0, float("nan")])).tolist()[:3] == [np.float32(np.pi), 0.0, 0.0]
+    assert ember.angle(ember.tensor([-1])).dtype == ember.float32
+    with pytest.raises(TypeError, match="float32 and float64"):
+        ember.complex(ember.ones(1), ember.ones(1, dtype=ember.float64))
+    plain = ember.ones(2)
+    assert plain.conj() is plain or plain.conj().data_ptr() == plain.data_ptr()
+
+
+def test_gradients_of_complex_results_are_refused_not_dropped():
+    x = ember.ones(2, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="mul: gradients of complex tensors are not implemented yet"):
+        x * ember.tensor([1j, 1j])
+    with pytest.raises(NotImplementedError, match="complex: gradients of complex tensors"):
+        ember.complex(x, x)
+    with pytest.raises(TypeError, match="complex64"):
+        ember.tensor([1j]).requires_grad_(True)
 
 
 def test_casting_to_real_keeps_the_real_part_and_warns_as_torch():
@@ -118,3 +193,10 @@ def test_torch_save_complex_storages_load():
     buf.seek(0)
     back = ember.load(buf)
     assert back["c"].dtype == ember.complex128 and back["c"].tolist() == [1 + 2j, -3j]
+
+
+def test_ops_without_complex_kernels_refuse_rather_than_truncate():
+    m = ember.tensor([1 + 2j, 3 - 1j])
+    for op in (lambda: m.cumsum(0), lambda: m.cumprod(0), lambda: m.tanh(), lambda: m @ m, lambda: m.max()):
+        with pytest.raises(TypeError, match="complex64 is a storage type here"):
+            op()  # cumsum and cumprod used to cast to int64 with a warning
