@@ -37,7 +37,7 @@ Tensor complex_add(const Tensor& a, const Tensor& b, double alpha, DType dtype, 
   autograd::NoGradGuard no_grad;
   const Tensor pa = view_as_real(as_complex(a, dtype, device)), pb = view_as_real(as_complex(b, dtype, device));
   const Tensor sum = alpha == 1 ? add(pa, pb) : alpha == -1 ? sub(pa, pb) : add(pa, pb, Scalar(alpha));
-  return view_as_complex(sum.is_contiguous() ? sum : sum.contiguous());
+  return view_as_complex(contiguous(sum));
 }
 
 Tensor complex_neg(const Tensor& t) {
@@ -81,7 +81,7 @@ Tensor complex_sum(const Tensor& t, IntArrayRef dims, bool keepdim, bool mean) {
   const DimVector rd = reduction_dims(dims, t.dim(), mean ? "mean" : "sum");
   const Tensor parts = view_as_real(t);
   Tensor s = mean ? ember::mean(parts, rd, keepdim) : sum(parts, rd, keepdim);
-  return view_as_complex(s.is_contiguous() ? s : s.contiguous());
+  return view_as_complex(contiguous(s));
 }
 
 Tensor complex_compare(const Tensor& a, const Tensor& b, DType dtype, bool equal) {

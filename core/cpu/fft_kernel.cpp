@@ -11,9 +11,10 @@
 namespace ember::cpu {
 namespace {
 
-template <typename R>
-void fft_rows(FftKind kind, const Tensor& out, const Tensor& in, int64_t n, bool forward, double scale) {
-  using C = std::complex<R>;
+// Each row of `in` ([rows, in_len]) transformed into its row of `out` by transform(fft, y, x), then
+// scaled; Out and In are each R or std::complex<R>.
+template <typename R, typename Out, typename In, typename Transform>
+void transform_rows(const Tensor& out, const Tensor& in, int64_t n, double scale, const Transform& transform) {
   const int64_t in_len = in.size(-1), out_len = out.size(-1);
   const int64_t rows = in_len == 0 ? 0 : in.numel() / in_len;
   const R s = static_cast<R>(scale);
@@ -23,38 +24,34 @@ void fft_rows(FftKind kind, const Tensor& out, const Tensor& in, int64_t n, bool
     fft.SetFlag(Eigen::FFT<R>::Unscaled);
     fft.SetFlag(Eigen::FFT<R>::HalfSpectrum);
     for (int64_t r = lo; r < hi; ++r) {
-      if (n == 1) {  // NB: kissfft has no plan for one point (it crashes); the transform is the identity
-        const int64_t i = r * in_len, o = r * out_len;
-        if (kind == FftKind::R2C)
-          static_cast<C*>(out.data_ptr())[o] = C(static_cast<const R*>(in.data_ptr())[i] * s);
-        else if (kind == FftKind::C2R)
-          static_cast<R*>(out.data_ptr())[o] = static_cast<const C*>(in.data_ptr())[i].real() * s;
-        else
-          static_cast<C*>(out.data_ptr())[o] = static_cast<const C*>(in.data_ptr())[i] * s;
-      } else if (kind == FftKind::R2C) {
-        const R* x = static_cast<const R*>(in.data_ptr()) + r * in_len;
-        C* y = static_cast<C*>(out.data_ptr()) + r * out_len;
-        fft.fwd(y, x, n);
-        if (s != R(1))
-          for (int64_t k = 0; k < out_len; ++k) y[k] *= s;
-      } else if (kind == FftKind::C2R) {
-        const C* x = static_cast<const C*>(in.data_ptr()) + r * in_len;
-        R* y = static_cast<R*>(out.data_ptr()) + r * out_len;
-        fft.inv(y, x, n);
-        if (s != R(1))
-          for (int64_t k = 0; k < out_len; ++k) y[k] *= s;
-      } else {
-        const C* x = static_cast<const C*>(in.data_ptr()) + r * in_len;
-        C* y = static_cast<C*>(out.data_ptr()) + r * out_len;
+      const In* x = static_cast<const In*>(in.data_ptr()) + r * in_len;
+      Out* y = static_cast<Out*>(out.data_ptr()) + r * out_len;
+      if (n == 1)  // NB: kissfft has no plan for one point (it crashes); the transform is the identity
+        y[0] = convert<Out>(x[0]);
+      else
+        transform(fft, y, x);
+      if (s != R(1))
+        for (int64_t k = 0; k < out_len; ++k) y[k] *= s;
+    }
+  });
+}
+
+template <typename R>
+void fft_rows(FftKind kind, const Tensor& out, const Tensor& in, int64_t n, bool forward, double scale) {
+  using C = std::complex<R>;
+  switch (kind) {
+    case FftKind::R2C:
+      return transform_rows<R, C, R>(out, in, n, scale, [n](auto& fft, C* y, const R* x) { fft.fwd(y, x, n); });
+    case FftKind::C2R:
+      return transform_rows<R, R, C>(out, in, n, scale, [n](auto& fft, R* y, const C* x) { fft.inv(y, x, n); });
+    case FftKind::C2C:
+      return transform_rows<R, C, C>(out, in, n, scale, [n, forward](auto& fft, C* y, const C* x) {
         if (forward)
           fft.fwd(y, x, n);
         else
           fft.inv(y, x, n);
-        if (s != R(1))
-          for (int64_t k = 0; k < out_len; ++k) y[k] *= s;
-      }
-    }
-  });
+      });
+  }
 }
 
 void cpu_fft(FftKind kind, const Tensor& out, const Tensor& in, int64_t n, bool forward, double scale) {
