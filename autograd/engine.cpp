@@ -187,6 +187,9 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
         // CPU, as PyTorch's engine does; any other device change is a bug of the op.
         if (g.dim() == 0 && g.device() != m.device && m.device.is_cpu()) g = g.to(m.device);
         check_grad(g, m, *node, i);
+        // NB: a real input of a complex op (a float32 x in x * z) gets the real part of its complex
+        // gradient, as PyTorch's formulas do (handle_r_to_c): dL/dx for the real x.
+        if (is_complex(g.dtype()) && !is_complex(m.dtype)) g = g.real().contiguous();
         if (g.dtype() != m.dtype) g = g.to(m.dtype);
       }
       deliver(e, std::move(g));
@@ -210,6 +213,11 @@ std::vector<Edge> root_edges(const TensorList& outputs, TensorList& grads, const
     if (!grads[i].defined()) {
       EMBER_CHECK(out.numel() == 1, api, ": grad can be implicitly created only for outputs with "
                   "one element; output ", i, " has shape ", out.sizes());
+      // A complex loss has no gradient direction of its own (PyTorch refuses it too): pass one.
+      EMBER_CHECK(!is_complex(out.dtype()), api,
+                  ": grad can be implicitly created only for real scalar outputs; "
+                  "output ",
+                  i, " is ", out.dtype(), " (take .real or .abs(), or pass a gradient)");
       grads[i] = ones_like(out);
     } else {
       EMBER_CHECK_VALUE(grads[i].sizes() == out.sizes(), api, ": gradient of shape ",

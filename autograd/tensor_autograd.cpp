@@ -29,8 +29,10 @@ const Tensor& Tensor::set_requires_grad(bool requires_grad) const {
   AutogradMeta* meta = fresh_meta_of(*this);
   EMBER_CHECK(!(meta && meta->grad_fn), "set_requires_grad: only leaf tensors can change "
               "requires_grad; use detach() to get a leaf");
-  EMBER_CHECK_TYPE(!requires_grad || is_floating_point(), "set_requires_grad: only floating "
-                   "point tensors can require gradients, got ", dtype());
+  EMBER_CHECK_TYPE(!requires_grad || is_floating_point() || is_complex(),
+                   "set_requires_grad: only "
+                   "floating point and complex tensors can require gradients, got ",
+                   dtype());
   if (requires_grad || meta) ensure_meta(*this).requires_grad = requires_grad;
   return *this;
 }

@@ -87,15 +87,15 @@ struct AddBackward : autograd::Node {
   }
 };
 
-// d(a*b)/da = grad * b ; d(a*b)/db = grad * a
+// d(a*b)/da = grad * conj(b) ; d(a*b)/db = grad * conj(a) (conj: PyTorch's complex gradients)
 struct MulBackward : autograd::Node {
   SavedTensor a, b;
   DimVector a_shape, b_shape;
   const char* name() const override { return "MulBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor ga, gb;
-    if (needs_input_grad(0)) ga = sum_to(g[0] * b.unpack(this), a_shape);
-    if (needs_input_grad(1)) gb = sum_to(g[0] * a.unpack(this), b_shape);
+    if (needs_input_grad(0)) ga = sum_to(g[0] * detail::conj_if_complex(b.unpack(this)), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(g[0] * detail::conj_if_complex(a.unpack(this)), b_shape);
     return {ga, gb};
   }
   void release_saved() override {
@@ -104,7 +104,7 @@ struct MulBackward : autograd::Node {
   }
 };
 
-// d(a/b)/da = grad / b ; d(a/b)/db = -grad * (a / b) / b, in PyTorch's order: b * b underflows to 0
+// d(a/b)/da = grad / conj(b) ; d(a/b)/db = -grad * conj((a / b) / b), in PyTorch's order: b * b underflows to 0
 // (and grad * a overflows) where this does not.
 struct DivBackward : autograd::Node {
   SavedTensor a, b;
@@ -113,8 +113,8 @@ struct DivBackward : autograd::Node {
   TensorList apply(TensorList&& g) override {
     Tensor ga, gb;
     Tensor bv = b.unpack(this);
-    if (needs_input_grad(0)) ga = sum_to(g[0] / bv, a_shape);
-    if (needs_input_grad(1)) gb = sum_to(-g[0] * (a.unpack(this) / bv / bv), b_shape);
+    if (needs_input_grad(0)) ga = sum_to(g[0] / detail::conj_if_complex(bv), a_shape);
+    if (needs_input_grad(1)) gb = sum_to(-g[0] * detail::conj_if_complex(a.unpack(this) / bv / bv), b_shape);
     return {ga, gb};
   }
   void release_saved() override {
@@ -202,9 +202,10 @@ Tensor add_impl(const Tensor& a, const Tensor& b, Scalar alpha, bool subtract, c
   Scalar eff = subtract ? (alpha.is_floating() ? Scalar(-alpha.to<double>()) : Scalar(-alpha.to<int64_t>()))
                         : alpha;
   DType dtype = result_type(a, b);
-  if (is_complex(dtype)) return detail::complex_add(a, b, alpha_value, dtype, name);
   Tensor out;
-  if (dtype == kBool) {
+  if (is_complex(dtype)) {
+    out = detail::complex_add(a, b, alpha_value, dtype, name);
+  } else if (dtype == kBool) {
     // NB: as PyTorch, alpha is cast to bool: a + b (or) for any nonzero alpha, a for zero.
     out = detail::binary_forward(BinaryOp::Add, a, alpha_value != 0.0 ? b : zeros_like(b), dtype, name);
   } else if (alpha_value == 1.0) {
@@ -255,8 +256,8 @@ Tensor impl_sub(const Tensor& a, Scalar b, Scalar alpha) {
 
 Tensor impl_mul(const Tensor& a, const Tensor& b) {
   const DType dtype = result_type(a, b);
-  if (is_complex(dtype)) return detail::complex_binary(ComplexBinaryOp::Mul, a, b, dtype, "mul");
-  Tensor out = detail::binary_forward(BinaryOp::Mul, a, b, dtype, "mul");
+  Tensor out = is_complex(dtype) ? detail::complex_binary(ComplexBinaryOp::Mul, a, b, dtype, "mul")
+                                 : detail::binary_forward(BinaryOp::Mul, a, b, dtype, "mul");
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<MulBackward>(a, b);
     node->a_shape = a.sizes().vec();
@@ -271,9 +272,9 @@ Tensor impl_mul(const Tensor& a, Scalar b) { return mul(a, wrap_scalar(b, a)); }
 
 Tensor impl_div(const Tensor& a, const Tensor& b) {
   DType dtype = result_type(a, b);
-  if (is_complex(dtype)) return detail::complex_binary(ComplexBinaryOp::Div, a, b, dtype, "div");
   if (is_integral(dtype)) dtype = kFloat32;
-  Tensor out = detail::binary_forward(BinaryOp::Div, a, b, dtype, "div");
+  Tensor out = is_complex(dtype) ? detail::complex_binary(ComplexBinaryOp::Div, a, b, dtype, "div")
+                                 : detail::binary_forward(BinaryOp::Div, a, b, dtype, "div");
   if (autograd::any_requires_grad(a, b)) {
     auto node = autograd::make_node<DivBackward>(a, b);
     node->a_shape = a.sizes().vec();

@@ -2,6 +2,7 @@
 
 #include <numbers>
 
+#include "ember/autograd/function_node.h"
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
 #include "ember/core/factory.h"
@@ -12,14 +13,16 @@
 #include "ember/ops/reduce.h"
 
 namespace ember {
+
+using autograd::TensorList;
 namespace detail {
 
-void check_no_complex_grad(const char* op, std::initializer_list<Tensor> ts) {
-  for (const Tensor& t : ts)
-    EMBER_CHECK_AS(NotImplementedError, !(t.defined() && t.requires_grad()), op,
-                   ": gradients of complex tensors are not implemented yet; call it on detach()ed inputs "
-                   "(a ",
-                   t.dtype(), " input of shape ", t.sizes(), " requires grad)");
+Tensor conj_if_complex(const Tensor& t) { return is_complex(t.dtype()) ? conj(t) : t; }
+
+Tensor complex_sgn(const Tensor& z) {
+  const Tensor r = abs(z), zero = eq(r, 0.0);
+  // NB: 1/|z| of a guarded |z|, so that neither the value nor its gradient meets 1/0 at z = 0.
+  return z * where(zero, zeros_like(r), reciprocal(where(zero, ones_like(r), r)));
 }
 
 namespace {
@@ -32,7 +35,6 @@ Tensor as_complex(const Tensor& t, DType dtype, Device device) {
 }  // namespace
 
 Tensor complex_add(const Tensor& a, const Tensor& b, double alpha, DType dtype, const char* name) {
-  check_no_complex_grad(name, {a, b});
   const Device device = common_device(a, b, name);
   autograd::NoGradGuard no_grad;
   const Tensor pa = view_as_real(as_complex(a, dtype, device)), pb = view_as_real(as_complex(b, dtype, device));
@@ -41,13 +43,11 @@ Tensor complex_add(const Tensor& a, const Tensor& b, double alpha, DType dtype, 
 }
 
 Tensor complex_neg(const Tensor& t) {
-  check_no_complex_grad("neg", {t});
   autograd::NoGradGuard no_grad;
   return view_as_complex(neg(view_as_real(t)));
 }
 
 Tensor complex_binary(ComplexBinaryOp op, const Tensor& a, const Tensor& b, DType dtype, const char* name) {
-  check_no_complex_grad(name, {a, b});
   const Device device = common_device(a, b, name);
   const bool make = op == ComplexBinaryOp::Make || op == ComplexBinaryOp::Polar;
   if (make) {
@@ -67,21 +67,17 @@ Tensor complex_binary(ComplexBinaryOp op, const Tensor& a, const Tensor& b, DTyp
 }
 
 Tensor complex_unary(ComplexUnaryOp op, const Tensor& t, const char* name) {
-  check_no_complex_grad(name, {t});
   const bool to_real = op == ComplexUnaryOp::Abs || op == ComplexUnaryOp::Angle;
   Tensor out = empty(t.sizes(), TensorOptions(to_real ? real_dtype(t.dtype()) : t.dtype()).device(t.device()));
   if (out.numel() > 0) complex_unary_stub(t.device().type, op, out, t);
   return out;
 }
 
-Tensor complex_sum(const Tensor& t, IntArrayRef dims, bool keepdim, bool mean) {
-  check_no_complex_grad(mean ? "mean" : "sum", {t});
+Tensor complex_sum(const Tensor& t, IntArrayRef dims, bool keepdim) {
   autograd::NoGradGuard no_grad;
+  if (dims.empty()) return contiguous(t).clone();  // a 0-d t: no dims to reduce (none would mean all of the pairs')
   // NB: the dims are t's; the real view's trailing (real, imaginary) dim is never reduced.
-  const DimVector rd = reduction_dims(dims, t.dim(), mean ? "mean" : "sum");
-  const Tensor parts = view_as_real(t);
-  Tensor s = mean ? ember::mean(parts, rd, keepdim) : sum(parts, rd, keepdim);
-  return view_as_complex(contiguous(s));
+  return view_as_complex(contiguous(sum(view_as_real(t), dims, keepdim)));
 }
 
 Tensor complex_compare(const Tensor& a, const Tensor& b, DType dtype, bool equal) {
@@ -91,19 +87,52 @@ Tensor complex_compare(const Tensor& a, const Tensor& b, DType dtype, bool equal
   return logical_or(ne(real(ca), real(cb)), ne(imag(ca), imag(cb)));
 }
 
+Tensor complex_matmul(const Tensor& a, const Tensor& b) {
+  EMBER_CHECK_TYPE(a.dtype() == b.dtype(), "matmul: expected both operands to have the same dtype, got ", a.dtype(),
+                   " and ", b.dtype());
+  // Four real products of the parts, differentiable through real, imag and complex.
+  const Tensor ar = real(a), ai = imag(a), br = real(b), bi = imag(b);
+  return complex(sub(matmul(ar, br), matmul(ai, bi)), add(matmul(ar, bi), matmul(ai, br)));
+}
+
 }  // namespace detail
+
+namespace {
+
+// The sum of a gradient over the dims an input of `shape` was broadcast along.
+Tensor unbroadcast(const Tensor& g, const DimVector& shape) {
+  return g.sizes() == IntArrayRef(shape) ? g : sum_to(g, shape);
+}
+
+}  // namespace
 
 Tensor impl_conj(const Tensor& t) {
   if (!is_complex(t.dtype())) return t;
-  detail::check_no_complex_grad("conj", {t});
-  autograd::NoGradGuard no_grad;
-  const Tensor flip =
-      tensor(std::vector<double>{1.0, -1.0}, {2}, TensorOptions(kFloat64)).to(real_dtype(t.dtype())).to(t.device());
-  return view_as_complex(mul(view_as_real(t), flip));
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    const Tensor flip =
+        tensor(std::vector<double>{1.0, -1.0}, {2}, TensorOptions(kFloat64)).to(real_dtype(t.dtype())).to(t.device());
+    out = view_as_complex(mul(view_as_real(t), flip));
+  }
+  autograd::record_function(
+      "ConjBackward", out, {t}, {},
+      [](const TensorList&, const TensorList& g, const autograd::Node&) { return TensorList{conj(g[0])}; });
+  return out;
 }
 
 Tensor impl_angle(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Angle, t, "angle");
+  if (is_complex(t.dtype())) {
+    Tensor out = detail::complex_unary(ComplexUnaryOp::Angle, t, "angle");
+    // d arg z = grad * i z / |z|^2 (0 at z = 0), PyTorch's.
+    autograd::record_function(
+        "AngleBackward", out, {t}, {t}, [](const TensorList& saved, const TensorList& g, const autograd::Node&) {
+          const Tensor x = real(saved[0]), y = imag(saved[0]), r2 = x * x + y * y, zero = eq(r2, 0.0);
+          const Tensor scale = where(zero, zeros_like(r2), g[0] / where(zero, ones_like(r2), r2));
+          return TensorList{complex(-(y * scale), x * scale)};
+        });
+    return out;
+  }
   EMBER_CHECK_TYPE(t.dtype() != kBool, "angle: not supported for bool tensors");
   // A real number's argument: 0 for x >= 0, pi for x < 0, NaN for NaN (PyTorch's).
   const Tensor x = is_floating(t.dtype()) ? t : t.to(kFloat32);
@@ -111,12 +140,27 @@ Tensor impl_angle(const Tensor& t) {
   return where(isnan(x), x, where(lt(x, 0), pi, zeros_like(pi)));
 }
 
-Tensor impl_complex(const Tensor& real, const Tensor& imag) {
-  return detail::complex_binary(ComplexBinaryOp::Make, real, imag, kComplex64, "complex");
+Tensor impl_complex(const Tensor& real_part, const Tensor& imag_part) {
+  Tensor out = detail::complex_binary(ComplexBinaryOp::Make, real_part, imag_part, kComplex64, "complex");
+  autograd::record_function("ComplexBackward", out, {real_part, imag_part}, {},
+                            [re = real_part.sizes().vec(), im = imag_part.sizes().vec()](
+                                const TensorList&, const TensorList& g, const autograd::Node&) {
+                              return TensorList{unbroadcast(real(g[0]), re), unbroadcast(imag(g[0]), im)};
+                            });
+  return out;
 }
 
 Tensor impl_polar(const Tensor& abs, const Tensor& angle) {
-  return detail::complex_binary(ComplexBinaryOp::Polar, abs, angle, kComplex64, "polar");
+  Tensor out = detail::complex_binary(ComplexBinaryOp::Polar, abs, angle, kComplex64, "polar");
+  // z = r e^(i theta): dr = Re(conj(grad) e^(i theta)), dtheta = Re(conj(grad) i z), PyTorch's.
+  autograd::record_function(
+      "PolarBackward", out, {abs, angle}, {abs, angle},
+      [rs = abs.sizes().vec(), ts = angle.sizes().vec()](const TensorList& saved, const TensorList& g,
+                                                         const autograd::Node&) {
+        const Tensor gr = real(g[0]), gi = imag(g[0]), c = cos(saved[1]), s = sin(saved[1]);
+        return TensorList{unbroadcast(gr * c + gi * s, rs), unbroadcast(saved[0] * (gi * c - gr * s), ts)};
+      });
+  return out;
 }
 
 }  // namespace ember

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ember/autograd/function_node.h"
 #include "ember/autograd/record.h"
 #include "ember/core/factory.h"
 #include "ember/core/kernels/fft.h"
@@ -15,6 +16,8 @@
 #include "ember/ops/functions.h"
 
 namespace ember {
+
+using autograd::TensorList;
 namespace {
 
 // The scale of one dim's transform of length n: normalization 0 none, 1 by 1/sqrt(n), 2 by 1/n (the
@@ -71,38 +74,88 @@ Tensor c2c_over(const Tensor& x, IntArrayRef dims, int64_t normalization, bool f
 
 }  // namespace
 
+// The gradients are PyTorch's: a complex transform's adjoint is the transform in the other
+// direction with the same scale; a one-sided real-to-complex transform's is the inverse complex
+// transform of the gradient zero-padded to the full length, real part; a complex-to-real one's is
+// the one-sided forward transform with the bins whose mirror images were dropped counted twice.
 Tensor impl_fft_c2c(const Tensor& self, IntArrayRef dim, int64_t normalization, bool forward) {
   EMBER_CHECK_TYPE(is_complex(self.dtype()), "fft_c2c: expected a complex tensor, got ", self.dtype());
-  detail::check_no_complex_grad("fft_c2c", {self});
-  return contiguous(c2c_over(self, fft_dims(self, dim, "fft_c2c"), normalization, forward, "fft_c2c"));
+  const DimVector dims = fft_dims(self, dim, "fft_c2c");
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = contiguous(c2c_over(self, dims, normalization, forward, "fft_c2c"));
+  }
+  autograd::record_function(
+      "FftC2CBackward", out, {self}, {},
+      [dims, normalization, forward](const TensorList&, const TensorList& g, const autograd::Node&) {
+        return TensorList{fft_c2c(g[0], dims, normalization, !forward)};
+      });
+  return out;
 }
 
 Tensor impl_fft_r2c(const Tensor& self, IntArrayRef dim, int64_t normalization, bool onesided) {
   EMBER_CHECK_TYPE(self.dtype() == kFloat32 || self.dtype() == kFloat64,
                    "fft_r2c: expected a float32 or float64 tensor, got ", self.dtype());
-  detail::check_no_complex_grad("fft_r2c", {self});
   const DimVector dims = fft_dims(self, dim, "fft_r2c");
   const DType complex = *complex_dtype(self.dtype());
-  // NB: all n bins of each transformed dim: the complex transform of the real input (the half
-  // spectrum's mirror image would need every dim's negative frequencies too).
-  if (!onesided) return contiguous(c2c_over(self.to(complex), dims, normalization, true, "fft_r2c"));
   const int64_t last = dims.back(), n = self.size(last);
-  check_points(n, last, "fft_r2c");
-  const Tensor half = along(FftKind::R2C, self, last, n, true, dim_scale(normalization, n), complex, n / 2 + 1);
-  return contiguous(c2c_over(half, IntArrayRef(dims.data(), dims.size() - 1), normalization, true, "fft_r2c"));
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    if (!onesided) {
+      // NB: all n bins of each transformed dim: the complex transform of the real input (the half
+      // spectrum's mirror image would need every dim's negative frequencies too).
+      out = contiguous(c2c_over(self.to(complex), dims, normalization, true, "fft_r2c"));
+    } else {
+      check_points(n, last, "fft_r2c");
+      const Tensor half = along(FftKind::R2C, self, last, n, true, dim_scale(normalization, n), complex, n / 2 + 1);
+      out = contiguous(c2c_over(half, IntArrayRef(dims.data(), dims.size() - 1), normalization, true, "fft_r2c"));
+    }
+  }
+  autograd::record_function(
+      "FftR2CBackward", out, {self}, {},
+      [dims, normalization, onesided, last, n](const TensorList&, const TensorList& g, const autograd::Node&) {
+        Tensor full = g[0];
+        if (onesided && n > g[0].size(last)) {
+          DimVector pad_shape = g[0].sizes().vec();
+          pad_shape[last] = n - g[0].size(last);
+          full = cat({g[0], zeros(pad_shape, TensorOptions(g[0].dtype()).device(g[0].device()))}, last);
+        }
+        return TensorList{real(fft_c2c(full, dims, normalization, false))};
+      });
+  return out;
 }
 
 Tensor impl_fft_c2r(const Tensor& self, IntArrayRef dim, int64_t normalization, int64_t last_dim_size) {
   EMBER_CHECK_TYPE(is_complex(self.dtype()), "fft_c2r: expected a complex tensor, got ", self.dtype());
-  detail::check_no_complex_grad("fft_c2r", {self});
   const DimVector dims = fft_dims(self, dim, "fft_c2r");
   const int64_t last = dims.back();
   check_points(last_dim_size, last, "fft_c2r");
   EMBER_CHECK_VALUE(self.size(last) == last_dim_size / 2 + 1, "fft_c2r: a real result of ", last_dim_size,
                     " points along dim ", last, " needs ", last_dim_size / 2 + 1, " bins there, got ", self.size(last));
-  const Tensor rest = c2c_over(self, IntArrayRef(dims.data(), dims.size() - 1), normalization, false, "fft_c2r");
-  return contiguous(along(FftKind::C2R, rest, last, last_dim_size, false, dim_scale(normalization, last_dim_size),
-                          real_dtype(self.dtype()), last_dim_size));
+  Tensor out;
+  {
+    autograd::NoGradGuard no_grad;
+    const Tensor rest = c2c_over(self, IntArrayRef(dims.data(), dims.size() - 1), normalization, false, "fft_c2r");
+    out = contiguous(along(FftKind::C2R, rest, last, last_dim_size, false, dim_scale(normalization, last_dim_size),
+                           real_dtype(self.dtype()), last_dim_size));
+  }
+  autograd::record_function(
+      "FftC2RBackward", out, {self}, {},
+      [dims, normalization, last](const TensorList&, const TensorList& g, const autograd::Node&) {
+        const Tensor half = fft_r2c(g[0], dims, normalization, true);
+        // Bins 1 .. n - (n/2 + 1) stand for themselves and their dropped mirror images.
+        const int64_t bins = half.size(last), doubled = g[0].size(last) - bins;
+        if (doubled <= 0) return TensorList{half};
+        std::vector<double> weight(static_cast<size_t>(bins), 1.0);
+        std::fill(weight.begin() + 1, weight.begin() + 1 + doubled, 2.0);
+        DimVector shape(static_cast<size_t>(half.dim()), 1);
+        shape[last] = bins;
+        const Tensor w = tensor(weight, shape, TensorOptions(kFloat64)).to(real_dtype(half.dtype())).to(half.device());
+        return TensorList{mul(half, w)};
+      });
+  return out;
 }
 
 namespace fft {

@@ -9,6 +9,7 @@
 #include "ember/core/strided.h"
 #include "ember/ops/autocast.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/complex.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/view.h"
 
@@ -133,6 +134,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
 Tensor impl_matmul(const Tensor& a, const Tensor& b) {
   if (autocast::applies("matmul", a))
     return autocast::run("matmul", {a, b}, [&](const autocast::Cast& cast) { return matmul(cast(a), cast(b)); });
+  if (is_complex(a.dtype()) || is_complex(b.dtype())) return detail::complex_matmul(a, b);
   check_operands(a, b);
   const int64_t da = a.dim(), db = b.dim();
   // 1-D operands become [1, k] or [k, 1] views, and the added dim is removed from the result.

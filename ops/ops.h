@@ -24,6 +24,7 @@
 #include "ember/ops/reduce.h"
 #include "ember/ops/rnn.h"
 #include "ember/ops/softmax.h"
+#include "ember/ops/spectral.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/upsample.h"
 #include "ember/ops/view.h"

@@ -279,17 +279,21 @@ Tensor impl_sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<D
   if (autocast::applies("sum", t))
     return autocast::run("sum", {t}, [&](const autocast::Cast& cast) { return sum(cast(t), dims, keepdim, dtype); });
   if (dtype && *dtype != t.dtype()) return sum(t.to(*dtype), dims, keepdim);
-  if (is_complex(t.dtype())) return detail::complex_sum(t, dims, keepdim, false);
   DimVector rd = reduction_dims(dims, t.dim(), "sum");
-  // NB: an integer sum is int64 unless dtype names the integer type (then it wraps around in it).
-  DType accumulate = dtype ? *dtype : is_integral(t.dtype()) ? kInt64 : t.dtype();
-  check_compute_dtype(accumulate, "sum");
-  Tensor out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, accumulate);
-  if (is_floating(accumulate)) {
-    // NB: PyTorch's sums start from +0, so a sum of -0s is +0 (digamma of it inf, not -inf); a copy or
-    // a first row taken as the start kept -0. x + 0 is x for every other x.
-    autograd::NoGradGuard no_grad;
-    out.add_(0.0);
+  Tensor out;
+  if (is_complex(t.dtype())) {
+    out = detail::complex_sum(t, rd, keepdim);
+  } else {
+    // NB: an integer sum is int64 unless dtype names the integer type (then it wraps around in it).
+    DType accumulate = dtype ? *dtype : is_integral(t.dtype()) ? kInt64 : t.dtype();
+    check_compute_dtype(accumulate, "sum");
+    out = reduce_forward(ReduceOp::Sum, t, rd, keepdim, accumulate);
+    if (is_floating(accumulate)) {
+      // NB: PyTorch's sums start from +0, so a sum of -0s is +0 (digamma of it inf, not -inf); a copy or
+      // a first row taken as the start kept -0. x + 0 is x for every other x.
+      autograd::NoGradGuard no_grad;
+      out.add_(0.0);
+    }
   }
   if (autograd::any_requires_grad(t)) {
     auto node = autograd::make_node<SumBackward>(t);
@@ -303,8 +307,7 @@ Tensor impl_sum(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<D
 
 Tensor impl_mean(const Tensor& t, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
   if (dtype && *dtype != t.dtype()) return mean(t.to(*dtype), dims, keepdim);
-  if (is_complex(t.dtype())) return detail::complex_sum(t, dims, keepdim, true);
-  check_floating(t, "mean");
+  if (!is_complex(t.dtype())) check_floating(t, "mean");
   DimVector rd = reduction_dims(dims, t.dim(), "mean");
   int64_t count = 1;
   for (int64_t d : rd) count *= t.size(d);

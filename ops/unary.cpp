@@ -45,22 +45,25 @@ struct NegBackward : autograd::Node {
   TensorList apply(TensorList&& g) override { return {neg(g[0])}; }
 };
 
-// d(e^x)/dx = grad * y
+// The backwards of exp, log, sqrt, reciprocal and abs also serve complex inputs: PyTorch's
+// gradient of a holomorphic f is grad * conj(f'(z)), and d|z| is grad * z / |z|.
+
+// d(e^x)/dx = grad * conj(y)
 struct ExpBackward : SavedOneBackward {
   const char* name() const override { return "ExpBackward"; }
-  TensorList apply(TensorList&& g) override { return {g[0] * saved.unpack(this)}; }
+  TensorList apply(TensorList&& g) override { return {g[0] * detail::conj_if_complex(saved.unpack(this))}; }
 };
 
-// d(log x)/dx = grad / x
+// d(log x)/dx = grad / conj(x)
 struct LogBackward : SavedOneBackward {
   const char* name() const override { return "LogBackward"; }
-  TensorList apply(TensorList&& g) override { return {g[0] / saved.unpack(this)}; }
+  TensorList apply(TensorList&& g) override { return {g[0] / detail::conj_if_complex(saved.unpack(this))}; }
 };
 
-// d(sqrt x)/dx = grad / (2 y)
+// d(sqrt x)/dx = grad / (2 conj(y))
 struct SqrtBackward : SavedOneBackward {
   const char* name() const override { return "SqrtBackward"; }
-  TensorList apply(TensorList&& g) override { return {g[0] / (saved.unpack(this) * 2.0)}; }
+  TensorList apply(TensorList&& g) override { return {g[0] / (detail::conj_if_complex(saved.unpack(this)) * 2.0)}; }
 };
 
 // d(x^-1/2)/dx = -grad * y^3 / 2
@@ -69,10 +72,13 @@ struct RsqrtBackward : SavedOneBackward {
   TensorList apply(TensorList&& g) override { return {g[0] * pow(saved.unpack(this), 3) * -0.5}; }
 };
 
-// d|x|/dx = grad * sign(x)
+// d|x|/dx = grad * sign(x); for a complex z, grad * z / |z| (0 at 0)
 struct AbsBackward : SavedOneBackward {
   const char* name() const override { return "AbsBackward"; }
-  TensorList apply(TensorList&& g) override { return {g[0] * sign(saved.unpack(this))}; }
+  TensorList apply(TensorList&& g) override {
+    const Tensor x = saved.unpack(this);
+    return {g[0] * (is_complex(x.dtype()) ? detail::complex_sgn(x) : sign(x))};
+  }
 };
 
 // d sign(x)/dx = 0
@@ -254,7 +260,7 @@ struct ReciprocalBackward : SavedOneBackward {
   const char* name() const override { return "ReciprocalBackward"; }
   TensorList apply(TensorList&& g) override {
     Tensor y = saved.unpack(this);
-    return {g[0] * -(y * y)};
+    return {g[0] * -detail::conj_if_complex(y * y)};
   }
 };
 // d floor x = d ceil x = d round x = d trunc x = 0
@@ -312,6 +318,14 @@ void record(const Tensor& out, const Tensor& t, bool save_output) {
   node->saved = save_output ? SavedTensor(out, true) : SavedTensor(t);
 }
 
+// The complex case of a function whose node N serves complex inputs (computed by the complex kernels).
+template <typename N>
+Tensor complex_unary(ComplexUnaryOp op, const Tensor& t, const char* name, bool save_output) {
+  Tensor out = detail::complex_unary(op, t, name);
+  if (autograd::any_requires_grad(t)) record<N>(out, t, save_output);
+  return out;
+}
+
 // A floating function of t (integer inputs compute in float32) whose node N saves x or y.
 template <typename N>
 Tensor floating_unary(UnaryOp op, const Tensor& t, const char* name, bool save_output) {
@@ -327,24 +341,23 @@ Tensor floating_unary(UnaryOp op, const Tensor& t, const char* name, bool save_o
 }  // namespace
 
 Tensor impl_neg(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_neg(t);
   EMBER_CHECK_TYPE(t.dtype() != kBool, "neg: negation of a bool tensor is not supported; use logical_not");
-  check_compute_dtype(t.dtype(), "neg");
-  Tensor out = detail::unary_forward(UnaryOp::Neg, t, t.dtype());
+  if (!is_complex(t.dtype())) check_compute_dtype(t.dtype(), "neg");
+  Tensor out = is_complex(t.dtype()) ? detail::complex_neg(t) : detail::unary_forward(UnaryOp::Neg, t, t.dtype());
   if (autograd::any_requires_grad(t)) autograd::set_history(out, autograd::make_node<NegBackward>(t));
   return out;
 }
 
 Tensor impl_exp(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Exp, t, "exp");
+  if (is_complex(t.dtype())) return complex_unary<ExpBackward>(ComplexUnaryOp::Exp, t, "exp", true);
   return floating_unary<ExpBackward>(UnaryOp::Exp, t, "exp", true);
 }
 Tensor impl_log(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Log, t, "log");
+  if (is_complex(t.dtype())) return complex_unary<LogBackward>(ComplexUnaryOp::Log, t, "log", false);
   return floating_unary<LogBackward>(UnaryOp::Log, t, "log", false);
 }
 Tensor impl_sqrt(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Sqrt, t, "sqrt");
+  if (is_complex(t.dtype())) return complex_unary<SqrtBackward>(ComplexUnaryOp::Sqrt, t, "sqrt", true);
   return floating_unary<SqrtBackward>(UnaryOp::Sqrt, t, "sqrt", true);
 }
 Tensor impl_rsqrt(const Tensor& t) { return floating_unary<RsqrtBackward>(UnaryOp::Rsqrt, t, "rsqrt", true); }
@@ -397,7 +410,8 @@ Tensor impl_atanh(const Tensor& t) { return floating_unary<AtanhBackward>(UnaryO
 Tensor impl_log1p(const Tensor& t) { return floating_unary<Log1pBackward>(UnaryOp::Log1p, t, "log1p", false); }
 Tensor impl_expm1(const Tensor& t) { return floating_unary<Expm1Backward>(UnaryOp::Expm1, t, "expm1", true); }
 Tensor impl_reciprocal(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Reciprocal, t, "reciprocal");
+  if (is_complex(t.dtype()))
+    return complex_unary<ReciprocalBackward>(ComplexUnaryOp::Reciprocal, t, "reciprocal", true);
   return floating_unary<ReciprocalBackward>(UnaryOp::Reciprocal, t, "reciprocal", true);
 }
 
@@ -462,7 +476,7 @@ Tensor impl_isfinite(const Tensor& t) {
 }
 
 Tensor impl_abs(const Tensor& t) {
-  if (is_complex(t.dtype())) return detail::complex_unary(ComplexUnaryOp::Abs, t, "abs");
+  if (is_complex(t.dtype())) return complex_unary<AbsBackward>(ComplexUnaryOp::Abs, t, "abs", false);
   EMBER_CHECK_TYPE(t.dtype() != kBool, "abs: not supported for bool tensors");
   check_compute_dtype(t.dtype(), "abs");
   Tensor out = detail::unary_forward(UnaryOp::Abs, t, t.dtype());

@@ -118,6 +118,16 @@ struct SelectBackward : autograd::Node {
   }
 };
 
+// The gradient of view_as_real is the complex tensor of the real gradient's pairs, and back.
+struct ViewAsRealBackward : autograd::Node {
+  const char* name() const override { return "ViewAsRealBackward"; }
+  TensorList apply(TensorList&& g) override { return {view_as_complex(contiguous(g[0]))}; }
+};
+struct ViewAsComplexBackward : autograd::Node {
+  const char* name() const override { return "ViewAsComplexBackward"; }
+  TensorList apply(TensorList&& g) override { return {view_as_real(g[0])}; }
+};
+
 Tensor record_view(const Tensor& in, Tensor out, const std::shared_ptr<autograd::Node>& node = nullptr) {
   autograd::set_view_history(in, out, node);
   return out;
@@ -317,18 +327,16 @@ Tensor impl_view_as_real(const Tensor& t) {
   for (int64_t s : t.strides()) strides.push_back(2 * s);
   sizes.push_back(2);
   strides.push_back(1);
-  return record_view(t, make_tensor(t.storage(), real_dtype(t.dtype()), sizes, strides,
-                                    2 * t.storage_offset()));
+  Tensor out = make_tensor(t.storage(), real_dtype(t.dtype()), sizes, strides, 2 * t.storage_offset());
+  if (autograd::any_requires_grad(t)) return record_view(t, out, autograd::make_node<ViewAsRealBackward>(t));
+  return record_view(t, out);
 }
 
 Tensor impl_view_as_complex(const Tensor& t) {
   if (autocast::applies("view_as_complex", t))
     return autocast::run("view_as_complex", {t}, [&](const autocast::Cast& cast) { return view_as_complex(cast(t)); });
   const std::optional<DType> complex = complex_dtype(t.dtype());
-  EMBER_CHECK_TYPE(complex.has_value(), "view_as_complex: expected a float32 or float64 tensor, got ",
-                   t.dtype());
-  EMBER_CHECK_VALUE(!t.requires_grad(), "view_as_complex: complex tensors cannot require gradients "
-                    "here; detach() the input first");
+  EMBER_CHECK_TYPE(complex.has_value(), "view_as_complex: expected a float32 or float64 tensor, got ", t.dtype());
   EMBER_CHECK_VALUE(t.dim() >= 1 && t.sizes().back() == 2, "view_as_complex: the last dim must have "
                     "size 2 (real, imaginary), got shape ", t.sizes());
   EMBER_CHECK_VALUE(t.strides().back() == 1, "view_as_complex: the last dim must have stride 1, got "
@@ -341,7 +349,9 @@ Tensor impl_view_as_complex(const Tensor& t) {
   }
   EMBER_CHECK_VALUE(t.storage_offset() % 2 == 0, "view_as_complex: the storage offset must be even, "
                     "got ", t.storage_offset());
-  return record_view(t, make_tensor(t.storage(), *complex, sizes, strides, t.storage_offset() / 2));
+  Tensor out = make_tensor(t.storage(), *complex, sizes, strides, t.storage_offset() / 2);
+  if (autograd::any_requires_grad(t)) return record_view(t, out, autograd::make_node<ViewAsComplexBackward>(t));
+  return record_view(t, out);
 }
 
 Tensor impl_real(const Tensor& t) { return is_complex(t.dtype()) ? select(view_as_real(t), -1, 0) : t; }

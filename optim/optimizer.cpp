@@ -138,8 +138,8 @@ void Optimizer::add_param_group(ParamGroup group) {
     const auto& [n, p] = group.params[i];
     EMBER_CHECK_VALUE(!n.empty(), name_, ": parameter names can't be empty");
     EMBER_CHECK_VALUE(p.defined(), name_, ": parameter '", n, "' is undefined");
-    EMBER_CHECK_TYPE(p.is_floating_point(), name_, ": can only optimize floating-point tensors, '",
-                     n, "' is ", p.dtype());
+    EMBER_CHECK_TYPE(p.is_floating_point() || p.is_complex(), name_,
+                     ": can only optimize floating-point and complex tensors, '", n, "' is ", p.dtype());
     EMBER_CHECK_VALUE(p.is_leaf(), name_, ": can't optimize '", n, "': not a leaf tensor");
     EMBER_CHECK_VALUE(names.insert(n).second, name_, ": parameter '", n,
                       "' appears more than once in the optimizer");
@@ -176,7 +176,9 @@ void Optimizer::step() {
         if (auto w = numeric_attribute(p, "weight_decay", name_, n)) pwd = *w;
       }
       ParamUpdate u{group.options, p, g, state_[n], plr, pwd};
-      if (uses_master(group.options, p)) {
+      if (p.is_complex()) {
+        update_as_real(u);
+      } else if (uses_master(group.options, p)) {
         update_through_master(u, n);
       } else {
         u.state.erase("master");  // master weights switched off: the parameter holds the values
@@ -209,6 +211,18 @@ void Optimizer::update_through_master(const ParamUpdate& u, const std::string& n
   copy_data(u.param, master);
   u.param.bump_version();
   master_written_[name] = u.param.version();
+}
+
+void Optimizer::update_as_real(const ParamUpdate& u) {
+  ParamState pairs_state;
+  for (const auto& [key, t] : u.state) pairs_state[key] = t.defined() && t.is_complex() ? view_as_real(t) : t;
+  const Tensor param = view_as_real(u.param), grad = view_as_real(u.grad);
+  update(ParamUpdate{u.options, param, grad, pairs_state, u.lr, u.weight_decay});
+  for (auto& [key, t] : pairs_state) {
+    const bool pairs =
+        state_kind(key) == StateKind::Param && t.defined() && t.is_floating_point() && t.sizes() == param.sizes();
+    u.state[key] = pairs ? view_as_complex(t.is_contiguous() ? t : contiguous(t)) : t;
+  }
 }
 
 void Optimizer::zero_grad(bool set_to_none) {

@@ -88,7 +88,7 @@ class Optimizer {
   /// Adds a group, filling its missing hyperparameters from the defaults. Each of its keys must be
   /// one of the optimizer's (or a scheduler's, e.g. initial_lr) and of the same kind, else an error
   /// names the key and the optimizer. Names and tensors must be new to the optimizer; parameters
-  /// must be floating-point leaves.
+  /// must be floating-point or complex leaves.
   void add_param_group(ParamGroup group);
   /// The groups; schedulers and users change hyperparameters here (groups[0].options["lr"]).
   std::vector<ParamGroup>& param_groups() { return groups_; }
@@ -142,6 +142,9 @@ class Optimizer {
  private:
   /// update() on the float32 master copy of a 16-bit parameter, then the parameter rounded from it.
   void update_through_master(const ParamUpdate& u, const std::string& name);
+  /// update() on the (real, imaginary) pairs of a complex parameter, as PyTorch's optimizers view
+  /// it: each part has its own moments. Its Param state stays complex, as PyTorch keeps it.
+  void update_as_real(const ParamUpdate& u);
   /// Refuses keys of `options` that are neither the optimizer's nor a scheduler's, and values of
   /// another kind than the default's; `where` names the group in the error.
   void check_keys(const Hyperparams& options, const std::string& where) const;

@@ -1,16 +1,14 @@
 // Creation functions under PyTorch's names and keywords (dtype=, device=, requires_grad=,
 // generator=), and the Philox Generator.
-#include "bindings.h"
-
-#include "ember/io/optim_io.h"
-
 #include <pybind11/stl.h>
 
+#include "bindings.h"
 #include "ember/core/factory.h"
 #include "ember/core/generator.h"
 #include "ember/core/kernels/conv.h"
 #include "ember/core/parallel.h"
 #include "ember/io/optim_io.h"
+#include "ember/ops/spectral.h"
 
 namespace ember::python {
 namespace {
@@ -118,6 +116,27 @@ ember.randn(3, generator=g). get_state() / set_state() save and replay the strea
       py::arg("start"), py::arg("end"), py::arg("steps"), py::arg("base") = 10.0, py::kw_only(),
       py::arg("dtype") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false,
       "base ** linspace(start, end, steps): logspace(0, 2, 3) is [1, 10, 100].");
+  // The window functions (ops/spectral.h): periodic by default, as stft wants them.
+  const auto window_of = [&m](const char* name, Tensor (*make)(int64_t, bool, TensorOptions)) {
+    m.def(
+        name,
+        [make](int64_t n, bool periodic, std::optional<DType> dtype, std::optional<Device> device, bool requires_grad) {
+          return make(n, periodic, options_of(dtype, device, requires_grad));
+        },
+        py::arg("window_length"), py::arg("periodic") = true, py::kw_only(), py::arg("dtype") = py::none(),
+        py::arg("device") = py::none(), py::arg("requires_grad") = false);
+  };
+  window_of("hann_window", [](int64_t n, bool p, TensorOptions o) { return hann_window(n, p, o); });
+  window_of("blackman_window", [](int64_t n, bool p, TensorOptions o) { return blackman_window(n, p, o); });
+  window_of("bartlett_window", [](int64_t n, bool p, TensorOptions o) { return bartlett_window(n, p, o); });
+  m.def(
+      "hamming_window",
+      [](int64_t n, bool periodic, double alpha, double beta, std::optional<DType> dtype, std::optional<Device> device,
+         bool requires_grad) {
+        return hamming_window(n, periodic, alpha, beta, options_of(dtype, device, requires_grad));
+      },
+      py::arg("window_length"), py::arg("periodic") = true, py::arg("alpha") = 0.54, py::arg("beta") = 0.46,
+      py::kw_only(), py::arg("dtype") = py::none(), py::arg("device") = py::none(), py::arg("requires_grad") = false);
   m.def("eye", [](int64_t n, std::optional<int64_t> m_, std::optional<DType> dtype,
                   std::optional<Device> device, bool requires_grad) {
     return eye(n, m_, options_of(dtype, device, requires_grad));

@@ -16,6 +16,9 @@ namespace pybind11::detail {
 
 bool type_caster<ember::Scalar>::load(handle src, bool convert) {
   PyObject* o = src.ptr();
+  // NB: a complex number (NumPy's complex128 is one) is no Scalar: its __float__ would drop the
+  // imaginary part. The operators take it as a 0-d complex tensor (complex_number below).
+  if (PyComplex_Check(o)) return false;
   if (PyBool_Check(o)) {
     value = ember::Scalar(o == Py_True);
     return true;
@@ -63,6 +66,18 @@ bool type_caster<ember::Scalar>::load(handle src, bool convert) {
 }
 
 }  // namespace pybind11::detail
+
+namespace {
+
+// A Python complex number as PyTorch wraps it: complex128 next to a float64 or complex128 tensor,
+// else complex64 (as a Python float next to a float32 tensor stays float32).
+ember::Tensor complex_number(std::complex<double> v, const ember::Tensor& like) {
+  const bool wide = like.dtype() == ember::kFloat64 || like.dtype() == ember::kComplex128;
+  ember::Tensor t = ember::tensor(std::vector<std::complex<double>>{v}, {}, ember::TensorOptions(ember::kComplex128));
+  return t.to(wide ? ember::kComplex128 : ember::kComplex64).to(like.device());
+}
+
+}  // namespace
 
 namespace ember::python {
 
@@ -287,6 +302,25 @@ share its storage.)doc");
       .def("__rshift__", [](const Tensor& a, const Tensor& b) { return a >> b; }, py::is_operator())
       .def("__rshift__", [](const Tensor& a, Scalar b) { return a >> b; }, py::is_operator())
       .def("__rrshift__", [](const Tensor& a, Scalar b) { return wrap_scalar(b, a) >> a; }, py::is_operator());
+  // A Python complex number becomes a 0-d complex tensor (complex_number): z * 1j, 2j - t, x / (1 + 1j).
+  // NB: after the Scalar overloads, so that a NumPy float (or a one-element array) stays a Scalar.
+  using Complex = std::complex<double>;
+  cls.def(
+         "__add__", [](const Tensor& a, Complex b) { return a + complex_number(b, a); }, py::is_operator())
+      .def(
+          "__radd__", [](const Tensor& a, Complex b) { return complex_number(b, a) + a; }, py::is_operator())
+      .def(
+          "__sub__", [](const Tensor& a, Complex b) { return a - complex_number(b, a); }, py::is_operator())
+      .def(
+          "__rsub__", [](const Tensor& a, Complex b) { return complex_number(b, a) - a; }, py::is_operator())
+      .def(
+          "__mul__", [](const Tensor& a, Complex b) { return a * complex_number(b, a); }, py::is_operator())
+      .def(
+          "__rmul__", [](const Tensor& a, Complex b) { return complex_number(b, a) * a; }, py::is_operator())
+      .def(
+          "__truediv__", [](const Tensor& a, Complex b) { return a / complex_number(b, a); }, py::is_operator())
+      .def(
+          "__rtruediv__", [](const Tensor& a, Complex b) { return complex_number(b, a) / a; }, py::is_operator());
   // Comparisons give bool tensors.
 #define EMBER_COMPARISON(pyname, op)                                                         \
   cls.def(pyname, [](const Tensor& a, const Tensor& b) { return a op b; }, py::is_operator()) \
@@ -298,6 +332,10 @@ share its storage.)doc");
   EMBER_COMPARISON("__gt__", >)
   EMBER_COMPARISON("__ge__", >=)
 #undef EMBER_COMPARISON
+  cls.def(
+         "__eq__", [](const Tensor& a, Complex b) { return a == complex_number(b, a); }, py::is_operator())
+      .def(
+          "__ne__", [](const Tensor& a, Complex b) { return a != complex_number(b, a); }, py::is_operator());
 
   // ---- in-place ops: they write through every view and return the tensor itself
 #define EMBER_INPLACE_BINARY(name, pyname)                                                          \

@@ -179,8 +179,8 @@ TEST(AutogradTest, OnlyLeavesChangeRequiresGradAndOnlyFloats) {
   expect_error([&] { y.set_requires_grad(false); },
                {"set_requires_grad: only leaf tensors can change requires_grad"});
   expect_error<TypeError>([] { ones({1}, kInt64).set_requires_grad(); },
-                          {"set_requires_grad: only floating point tensors can require gradients, "
-                           "got int64"});
+                          {"set_requires_grad: only floating point and complex tensors can require "
+                           "gradients, got int64"});
 }
 
 TEST(AutogradTest, MixedDtypesGetGradientsInTheirOwnDtype) {

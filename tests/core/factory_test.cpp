@@ -103,7 +103,7 @@ TEST(FactoryTest, RequiresGradOption) {
   EXPECT_TRUE(t.requires_grad());
   EXPECT_TRUE(t.is_leaf());
   expect_error<TypeError>([] { zeros({2}, TensorOptions(kInt64).requires_grad(true)); },
-                          {"only floating point tensors can require gradients, got int64"});
+                          {"only floating point and complex tensors can require gradients, got int64"});
 }
 
 namespace ember {

@@ -135,7 +135,7 @@ TEST(OptimizerTest, RejectsNonFloatingAndNonLeafParameters) {
   EXPECT_EQ(message_of([&] {
               Adam({{"i", i}});
             }),
-            "Adam: can only optimize floating-point tensors, 'i' is int64");
+            "Adam: can only optimize floating-point and complex tensors, 'i' is int64");
   Tensor a = param({1}, {1});
   Tensor y = a * 2.0;
   EXPECT_EQ(message_of([&] { Adam({{"y", y}}); }), "Adam: can't optimize 'y': not a leaf tensor");

@@ -1,6 +1,6 @@
 """complex64 and complex128 as PyTorch users meet them: tensors from Python complex numbers and NumPy,
 view_as_real / view_as_complex and the .real / .imag views, conversions, printing, and checkpoints
-(Ember files, plain safetensors, torch.save files). Arithmetic is done on the real view."""
+(Ember files, plain safetensors, torch.save files), and arithmetic against NumPy."""
 import io
 
 import numpy as np
@@ -125,14 +125,18 @@ def test_complex_polar_and_angle_build_and_take_apart():
     assert plain.conj() is plain or plain.conj().data_ptr() == plain.data_ptr()
 
 
-def test_gradients_of_complex_results_are_refused_not_dropped():
+def test_real_leaves_get_real_gradients_through_complex_ops():
+    # Gradient values are checked in test_complex_autograd.py; here the dtypes a user sees.
     x = ember.ones(2, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="mul: gradients of complex tensors are not implemented yet"):
-        x * ember.tensor([1j, 1j])
-    with pytest.raises(NotImplementedError, match="complex: gradients of complex tensors"):
-        ember.complex(x, x)
-    with pytest.raises(TypeError, match="complex64"):
-        ember.tensor([1j]).requires_grad_(True)
+    (x * ember.tensor([1j, 1j])).abs().sum().backward()
+    assert x.grad.dtype == ember.float32 and x.grad.tolist() == [1.0, 1.0]
+    x.grad = None
+    ember.complex(x, x).abs().sum().backward()  # |x + ix| = sqrt(2) x
+    np.testing.assert_allclose(x.grad.numpy(), [np.sqrt(2)] * 2, rtol=1e-6)
+    z = ember.tensor([1j]).requires_grad_(True)
+    assert z.requires_grad and z.is_leaf
+    with pytest.raises(TypeError, match="only floating point and complex tensors can require gradients, got int64"):
+        ember.tensor([1]).requires_grad_(True)
 
 
 def test_casting_to_real_keeps_the_real_part_and_warns_as_torch():
@@ -197,6 +201,26 @@ def test_torch_save_complex_storages_load():
 
 def test_ops_without_complex_kernels_refuse_rather_than_truncate():
     m = ember.tensor([1 + 2j, 3 - 1j])
-    for op in (lambda: m.cumsum(0), lambda: m.cumprod(0), lambda: m.tanh(), lambda: m @ m, lambda: m.max()):
+    for op in (lambda: m.cumsum(0), lambda: m.cumprod(0), lambda: m.tanh(), lambda: m.max()):
         with pytest.raises(TypeError, match="complex64 is a storage type here"):
             op()  # cumsum and cumprod used to cast to int64 with a warning
+
+
+def test_python_complex_numbers_are_operands_as_in_torch():
+    x = ember.tensor([1.0, -2.0])
+    assert (x * 1j).dtype == ember.complex64 and (x * 1j).tolist() == [1j, -2j]
+    assert (x.double() * 1j).dtype == ember.complex128
+    assert (ember.arange(2) * 1j).dtype == ember.complex64  # integers meet a complex number in the default complex
+    z = ember.tensor([1 + 1j, 2 - 1j], dtype=ember.complex128)
+    np.testing.assert_allclose((2j - z).numpy(), 2j - z.numpy())
+    np.testing.assert_allclose((z / (1 + 2j)).numpy(), z.numpy() / (1 + 2j))
+    np.testing.assert_allclose((1j / z).numpy(), 1j / z.numpy())
+    np.testing.assert_allclose((z + 0.5j).numpy(), z.numpy() + 0.5j)
+    assert (z == 1 + 1j).tolist() == [True, False] and (z != 1 + 1j).tolist() == [False, True]
+    # NumPy's complex128 is a Python complex (its imaginary part kept); a NumPy float stays a real scalar.
+    assert (x * np.complex128(1j)).tolist() == [1j, -2j]
+    assert (x * np.float64(2.0)).dtype == ember.float32
+    # A phase ramp, as signal code writes it; the gradient flows to the real phase.
+    phase = ember.linspace(0, 1, 5, dtype=ember.float64, requires_grad=True)
+    ember.exp(1j * phase).real.sum().backward()
+    np.testing.assert_allclose(phase.grad.numpy(), -np.sin(np.linspace(0, 1, 5)))

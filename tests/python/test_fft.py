@@ -155,12 +155,14 @@ def test_bad_arguments_name_the_problem():
         efft.fftn(ember.ones(4, 4), s=(2, 2), dim=(0,))
 
 
-def test_gradients_are_refused_rather_than_dropped():
+def test_spectra_of_inputs_that_require_grad_carry_gradients():
+    # Gradient values are checked in test_complex_autograd.py (PyTorch's and finite differences).
     x = ember.randn(8, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="fft_r2c: gradients of complex tensors are not implemented yet"):
-        efft.rfft(x)
-    spec = efft.rfft(x.detach())
-    assert not spec.requires_grad
+    spec = efft.rfft(x)
+    assert spec.requires_grad and spec.grad_fn is not None
+    spec.abs().sum().backward()
+    assert x.grad.shape == (8,) and x.grad.dtype == ember.float32
+    assert not efft.rfft(x.detach()).requires_grad
 
 
 def test_a_filter_in_the_frequency_domain_round_trips():

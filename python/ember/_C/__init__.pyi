@@ -16,7 +16,7 @@ from . import data
 from . import distributed
 from . import fft
 from . import profiler
-__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'autocast', 'autocast_decrement_nesting', 'autocast_increment_nesting', 'avg_pool2d', 'baddbmm', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clear_autocast_cache', 'clip', 'clone', 'combinations', 'complex', 'complex128', 'complex64', 'concat', 'conj', 'conj_physical', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fft', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_autocast_cpu_dtype', 'get_autocast_dtype', 'get_autocast_gpu_dtype', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'is_autocast_available', 'is_autocast_cache_enabled', 'is_autocast_cpu_enabled', 'is_autocast_enabled', 'isclose', 'isfinite', 'isinf', 'isnan', 'jit', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linalg', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polar', 'polygamma', 'pow', 'prelu', 'prod', 'profiler', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'return_types', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_autocast_cache_enabled', 'set_autocast_dtype', 'set_autocast_enabled', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
+__all__: list[str] = ['Generator', 'LinAlgError', 'Node', 'RemovableHandle', 'Tensor', 'abs', 'absolute', 'acos', 'acosh', 'adaptive_avg_pool2d', 'adaptive_max_pool2d', 'add', 'addcdiv', 'addcmul', 'addmm', 'all', 'allclose', 'amax', 'amin', 'angle', 'any', 'arange', 'arccos', 'arccosh', 'arcsin', 'arcsinh', 'arctan', 'arctan2', 'arctanh', 'argmax', 'argmin', 'argsort', 'argwhere', 'as_strided', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'autocast', 'autocast_decrement_nesting', 'autocast_increment_nesting', 'avg_pool2d', 'baddbmm', 'bartlett_window', 'batch_norm', 'bfloat16', 'bincount', 'bitwise_and', 'bitwise_left_shift', 'bitwise_not', 'bitwise_or', 'bitwise_right_shift', 'bitwise_xor', 'blackman_window', 'bmm', 'bool', 'broadcast_tensors', 'broadcast_to', 'bucketize', 'can_cast', 'cartesian_prod', 'cat', 'cdist', 'cdouble', 'ceil', 'cfloat', 'cholesky', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clear_autocast_cache', 'clip', 'clone', 'combinations', 'complex', 'complex128', 'complex64', 'concat', 'conj', 'conj_physical', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'cos', 'cosh', 'count_nonzero', 'cross', 'cummax', 'cummin', 'cumprod', 'cumsum', 'data', 'default_generator', 'deg2rad', 'det', 'device', 'diag', 'diag_embed', 'diagonal', 'diff', 'digamma', 'dist', 'distributed', 'div', 'divide', 'dot', 'double', 'dropout', 'dtype', 'einsum', 'embedding', 'empty', 'empty_like', 'eq', 'equal', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'eye', 'fft', 'fill_diagonal_', 'fix', 'flatten', 'flip', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmax', 'fmin', 'fmod', 'frac', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'gelu', 'geqrf', 'ger', 'get_autocast_cpu_dtype', 'get_autocast_dtype', 'get_autocast_gpu_dtype', 'get_default_device', 'get_default_dtype', 'get_num_threads', 'get_printoptions', 'greater', 'greater_equal', 'group_norm', 'gru', 'gru_cell', 'gt', 'half', 'hamming_window', 'hann_window', 'heaviside', 'histc', 'hypot', 'i0', 'igamma', 'igammac', 'imag', 'index_add', 'index_copy', 'index_fill', 'index_put', 'index_reduce', 'index_select', 'instance_norm', 'int', 'int16', 'int32', 'int64', 'int8', 'inverse', 'io', 'is_autocast_available', 'is_autocast_cache_enabled', 'is_autocast_cpu_enabled', 'is_autocast_enabled', 'isclose', 'isfinite', 'isinf', 'isnan', 'istft', 'jit', 'kron', 'kthvalue', 'layer_norm', 'le', 'leaky_relu', 'lerp', 'less', 'less_equal', 'lgamma', 'linalg', 'linspace', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp', 'logdet', 'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logit', 'logspace', 'logsumexp', 'long', 'lstm', 'lstm_cell', 'lt', 'manual_seed', 'masked_fill', 'masked_scatter', 'masked_select', 'matmul', 'matrix_exp', 'matrix_power', 'max', 'max_pool2d', 'maximum', 'mean', 'median', 'meshgrid', 'min', 'minimum', 'mm', 'mode', 'moveaxis', 'movedim', 'msort', 'mul', 'multinomial', 'multiply', 'mv', 'mvlgamma', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'ne', 'neg', 'negative', 'nn', 'nonzero', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'optim', 'outer', 'pad', 'permute', 'pinverse', 'polar', 'polygamma', 'pow', 'prelu', 'prod', 'profiler', 'promote_types', 'put', 'qr', 'quantile', 'rad2deg', 'rand', 'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu', 'remainder', 'repeat', 'repeat_interleave', 'reshape', 'result_type', 'return_types', 'rnn_relu', 'rnn_relu_cell', 'rnn_tanh', 'rnn_tanh_cell', 'roll', 'round', 'rsqrt', 'scalar_tensor', 'scaled_dot_product_attention', 'scatter', 'scatter_add', 'scatter_reduce', 'searchsorted', 'select', 'set_autocast_cache_enabled', 'set_autocast_dtype', 'set_autocast_enabled', 'set_default_device', 'set_default_dtype', 'set_num_threads', 'set_printoptions', 'short', 'sigmoid', 'sign', 'signbit', 'sin', 'sinc', 'sinh', 'slogdet', 'softmax', 'sort', 'split', 'split_with_sizes', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'std_mean', 'stft', 'sub', 'subtract', 'sum', 'sum_to_size', 'svd', 'swapaxes', 't', 'take', 'take_along_dim', 'tan', 'tanh', 'tensor_split', 'tile', 'topk', 'trace', 'transpose', 'tril', 'triu', 'true_divide', 'trunc', 'uint8', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'upsample_bicubic2d', 'upsample_bilinear2d', 'upsample_linear1d', 'upsample_nearest1d', 'upsample_nearest2d', 'upsample_nearest_exact1d', 'upsample_nearest_exact2d', 'var', 'var_mean', 'view_as_complex', 'view_as_real', 'where', 'xlogy', 'zeros', 'zeros_like']
 class LinAlgError(RuntimeError):
     """
     A matrix the factorisation cannot handle (torch.linalg.LinAlgError).
@@ -212,6 +212,9 @@ class Tensor:
     def __add__(self, arg0: bool | int | float) -> Tensor:
         ...
     @typing.overload
+    def __add__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
+        ...
+    @typing.overload
     def __and__(self, arg0: Tensor) -> Tensor:
         ...
     @typing.overload
@@ -228,6 +231,9 @@ class Tensor:
         ...
     @typing.overload
     def __eq__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __eq__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
         ...
     def __float__(self) -> float:
         ...
@@ -313,10 +319,16 @@ class Tensor:
     def __mul__(self, arg0: bool | int | float) -> Tensor:
         ...
     @typing.overload
+    def __mul__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
+        ...
+    @typing.overload
     def __ne__(self, arg0: Tensor) -> Tensor:
         ...
     @typing.overload
     def __ne__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __ne__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
         ...
     def __neg__(self) -> Tensor:
         ...
@@ -334,7 +346,11 @@ class Tensor:
     @typing.overload
     def __pow__(self, arg0: bool | int | float) -> Tensor:
         ...
+    @typing.overload
     def __radd__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __radd__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
         ...
     def __rand__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -346,7 +362,11 @@ class Tensor:
         ...
     def __rmod__(self, arg0: bool | int | float) -> Tensor:
         ...
+    @typing.overload
     def __rmul__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __rmul__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
         ...
     def __ror__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -360,9 +380,17 @@ class Tensor:
     @typing.overload
     def __rshift__(self, arg0: bool | int | float) -> Tensor:
         ...
+    @typing.overload
     def __rsub__(self, arg0: bool | int | float) -> Tensor:
         ...
+    @typing.overload
+    def __rsub__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
+        ...
+    @typing.overload
     def __rtruediv__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __rtruediv__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
         ...
     def __rxor__(self, arg0: bool | int | float) -> Tensor:
         ...
@@ -377,10 +405,16 @@ class Tensor:
     def __sub__(self, arg0: bool | int | float) -> Tensor:
         ...
     @typing.overload
+    def __sub__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
+        ...
+    @typing.overload
     def __truediv__(self, arg0: Tensor) -> Tensor:
         ...
     @typing.overload
     def __truediv__(self, arg0: bool | int | float) -> Tensor:
+        ...
+    @typing.overload
+    def __truediv__(self, arg0: complex | typing.SupportsComplex | typing.SupportsFloat | typing.SupportsIndex) -> Tensor:
         ...
     @typing.overload
     def __xor__(self, arg0: Tensor) -> Tensor:
@@ -1401,6 +1435,10 @@ class Tensor:
         """
         Where self is NaN (bool); false everywhere for integer tensors.
         """
+    def istft(self, n_fft: typing.SupportsInt | typing.SupportsIndex, hop_length: typing.SupportsInt | typing.SupportsIndex | None = None, win_length: typing.SupportsInt | typing.SupportsIndex | None = None, window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None, length: typing.SupportsInt | typing.SupportsIndex | None = None, return_complex: bool = False) -> Tensor:
+        """
+        The inverse of stft: each frame transformed back, windowed and overlap-added, divided by the overlap-added squared window (which must not vanish: the NOLA condition); length trims or zero-pads the result.
+        """
     def item(self) -> typing.Any:
         """
         The value of a one-element tensor as a Python number.
@@ -2224,6 +2262,10 @@ class Tensor:
         """
         sqrt(var(input, dim, ...)).
         """
+    def stft(self, n_fft: typing.SupportsInt | typing.SupportsIndex, hop_length: typing.SupportsInt | typing.SupportsIndex | None = None, win_length: typing.SupportsInt | typing.SupportsIndex | None = None, window: Tensor | None = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None) -> Tensor:
+        """
+        The short-time Fourier transform of a signal [L] or batch [B, L] (ops/spectral.cpp): frames of n_fft samples every hop_length (n_fft/4), windowed (rectangular by default), as [B,] freq, frames; center pads n_fft/2 each side.
+        """
     def storage_offset(self) -> int:
         ...
     def stride(self, dim: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
@@ -2950,6 +2992,8 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: bool | int |
     """
     beta * input + alpha * (batch1 @ batch2) for 3-D batches, input broadcast.
     """
+def bartlett_window(window_length: typing.SupportsInt | typing.SupportsIndex, periodic: bool = True, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
+    ...
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False, momentum: typing.SupportsFloat | typing.SupportsIndex = 0.1, eps: typing.SupportsFloat | typing.SupportsIndex = 1e-05) -> Tensor:
     """
     Normalizes each channel (dim 1) with the batch statistics in training (updating the running ones in place) or the running statistics in evaluation, then scales by weight and adds bias.
@@ -3001,6 +3045,8 @@ def bitwise_xor(input: Tensor, other: Tensor) -> Tensor:
     """
 @typing.overload
 def bitwise_xor(input: Tensor, other: bool | int | float) -> Tensor:
+    ...
+def blackman_window(window_length: typing.SupportsInt | typing.SupportsIndex, periodic: bool = True, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
     ...
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """
@@ -3458,6 +3504,10 @@ def gt(input: Tensor, other: Tensor) -> Tensor:
 @typing.overload
 def gt(input: Tensor, other: bool | int | float) -> Tensor:
     ...
+def hamming_window(window_length: typing.SupportsInt | typing.SupportsIndex, periodic: bool = True, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.54, beta: typing.SupportsFloat | typing.SupportsIndex = 0.46, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
+    ...
+def hann_window(window_length: typing.SupportsInt | typing.SupportsIndex, periodic: bool = True, *, dtype: _dtype | None = None, device: _device | None = None, requires_grad: bool = False) -> Tensor:
+    ...
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """
     values where input is 0, else 1 where input > 0 and 0 elsewhere (NaN too), in the dtype the two promote to. input gets a zero gradient (a step's, almost everywhere), values grad where input is 0.
@@ -3551,6 +3601,10 @@ def isinf(input: Tensor) -> Tensor:
 def isnan(input: Tensor) -> Tensor:
     """
     Where input is NaN (bool); false everywhere for integer tensors.
+    """
+def istft(input: Tensor, n_fft: typing.SupportsInt | typing.SupportsIndex, hop_length: typing.SupportsInt | typing.SupportsIndex | None = None, win_length: typing.SupportsInt | typing.SupportsIndex | None = None, window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None, length: typing.SupportsInt | typing.SupportsIndex | None = None, return_complex: bool = False) -> Tensor:
+    """
+    The inverse of stft: each frame transformed back, windowed and overlap-added, divided by the overlap-added squared window (which must not vanish: the NOLA condition); length trims or zero-pads the result.
     """
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """
@@ -4249,6 +4303,10 @@ def std(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, kee
 def std_mean(input: Tensor, dim: typing.Any = None, unbiased: bool | None = None, keepdim: bool = False, *, correction: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[Tensor, Tensor]:
     """
     (std, mean) over dim in one call, past a sum's overflow as PyTorch's Welford pass.
+    """
+def stft(input: Tensor, n_fft: typing.SupportsInt | typing.SupportsIndex, hop_length: typing.SupportsInt | typing.SupportsIndex | None = None, win_length: typing.SupportsInt | typing.SupportsIndex | None = None, window: Tensor | None = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None) -> Tensor:
+    """
+    The short-time Fourier transform of a signal [L] or batch [B, L] (ops/spectral.cpp): frames of n_fft samples every hop_length (n_fft/4), windowed (rectangular by default), as [B,] freq, frames; center pads n_fft/2 each side.
     """
 @typing.overload
 def sub(input: Tensor, other: Tensor, *, alpha: bool | int | float = 1) -> Tensor:
