@@ -41,7 +41,7 @@ void set_view_history(const Tensor& in, const Tensor& out, const std::shared_ptr
   if (node) set_history(out, node);
   // NB: views of integer tensors can never carry gradients, and views made without grad mode
   // stay plain tensors (as PyTorch's no_grad views behave for everything but error messages).
-  if (!GradMode::is_enabled() || !is_floating(out.dtype())) return;
+  if (!GradMode::is_enabled() || !(is_floating(out.dtype()) || is_complex(out.dtype()))) return;
   AutogradMeta* in_meta = meta_of(in);
   AutogradMeta& meta = ensure_meta(out);
   meta.view_base = in_meta && in_meta->is_view() ? in_meta->view_base : in;

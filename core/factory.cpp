@@ -7,6 +7,7 @@
 #include "ember/core/copy.h"
 #include "ember/core/philox.h"
 #include "ember/core/philox_run.h"
+#include "ember/core/shape.h"
 #include "ember/core/tracing.h"
 
 namespace ember {
@@ -165,7 +166,30 @@ Tensor eye(int64_t n, std::optional<int64_t> m, TensorOptions options) {
   });
 }
 
+namespace {
+
+// A complex draw: its (real, imaginary) pairs drawn in the real dtype, as PyTorch's: uniform parts
+// in [0, 1) for rand; normal parts of variance 1/2 for randn, so that E|z|^2 = 1.
+Tensor complex_draw(IntArrayRef shape, TensorOptions options, Generator* gen, bool normal) {
+  const DType real = real_dtype(options.dtype());
+  DimVector pair_shape(shape.begin(), shape.end());
+  pair_shape.push_back(2);
+  Tensor pairs = normal ? randn(pair_shape, TensorOptions(real), gen) : rand(pair_shape, TensorOptions(real), gen);
+  if (normal)
+    visit_floating_dtype(real, "randn", [&]<typename T>(type_tag<T>) {
+      T* p = pairs.data_ptr<T>();
+      for (int64_t i = 0; i < pairs.numel(); ++i) p[i] = static_cast<T>(p[i] * std::sqrt(0.5));
+    });
+  Tensor z = make_tensor(pairs.storage(), options.dtype(), shape, contiguous_strides(shape), 0);
+  if (!options.device().is_cpu()) z = copy_as(z, options.dtype(), options.device());
+  if (options.requires_grad()) z.set_requires_grad(true);
+  return z;
+}
+
+}  // namespace
+
 Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
+  if (is_complex(options.dtype())) return complex_draw(shape, options, gen, false);
   Generator& g = gen ? *gen : default_generator();
   return recorded(
       "factory.rand", options, {tracing::arg(shape)},
@@ -196,6 +220,7 @@ Tensor rand(IntArrayRef shape, TensorOptions options, Generator* gen) {
 }
 
 Tensor randn(IntArrayRef shape, TensorOptions options, Generator* gen) {
+  if (is_complex(options.dtype())) return complex_draw(shape, options, gen, true);
   Generator& g = gen ? *gen : default_generator();
   return recorded(
       "factory.randn", options, {tracing::arg(shape)},

@@ -8,7 +8,7 @@
 namespace ember::detail {
 
 Tensor with_zero_grad(Tensor result, std::initializer_list<std::reference_wrapper<const Tensor>> tensors) {
-  if (!autograd::GradMode::is_enabled() || !is_floating(result.dtype())) return result;
+  if (!autograd::GradMode::is_enabled() || !(is_floating(result.dtype()) || is_complex(result.dtype()))) return result;
   for (const Tensor& t : tensors) {
     if (!t.defined() || !t.requires_grad()) continue;
     // where() picks all of result; the other branch is a 0 summed from t's empty slice, so t's

@@ -5,6 +5,9 @@
 //   CopySlices: the base's history after an in-place write into one of its views.
 // Both work in storage positions, so any pair of layouts (slices with steps, transposes, views of
 // views) is handled the same way: element i of a layout is storage position positions(layout)[i].
+// Where a complex tensor is involved (a slice of one, or view_as_real / .real / .imag of one), both
+// layouts and the gradients are taken in real units, a complex element being its (real, imaginary)
+// pair: that covers views that change the dtype, and the index ops need no complex kernels.
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -28,6 +31,12 @@ struct Layout {
   int64_t offset = 0;
 
   explicit Layout(const Tensor& t) : sizes(t.sizes().vec()), strides(t.strides().vec()), offset(t.storage_offset()) {}
+  // t's layout in real units where `pairs` (ops/view.cpp's view_as_real layout for a complex t).
+  Layout(const Tensor& t, bool pairs) : Layout(pairs && is_complex(t.dtype()) ? pair_view(t) : t) {}
+  static Tensor pair_view(const Tensor& t) {
+    autograd::NoGradGuard no_grad;
+    return view_as_real(t);
+  }
   Layout(DimVector sizes_, DimVector strides_, int64_t offset_)
       : sizes(std::move(sizes_)), strides(std::move(strides_)), offset(offset_) {}
   // One past the last storage position the layout reaches (its offset when it is empty).
@@ -66,13 +75,25 @@ Tensor positions(const Layout& layout, int64_t extent, Device device) {
 
 // Base and view over one storage, and the positions both reach.
 struct Geometry {
+  bool pairs;
   Layout base, view;
   int64_t extent;
-  Geometry(const Tensor& b, const Tensor& v) : base(b), view(v), extent(std::max(base.end(), view.end())) {}
+  bool base_complex, view_complex;
+  Geometry(const Tensor& b, const Tensor& v)
+      : pairs(is_complex(b.dtype()) || is_complex(v.dtype())),
+        base(b, pairs),
+        view(v, pairs),
+        extent(std::max(base.end(), view.end())),
+        base_complex(is_complex(b.dtype())),
+        view_complex(is_complex(v.dtype())) {}
+  // A gradient in the geometry's units, and one of them back as the gradient of a complex tensor.
+  static Tensor in_units(const Tensor& g) { return is_complex(g.dtype()) ? view_as_real(g) : g; }
+  static Tensor from_units(const Tensor& g, bool complex) { return complex ? view_as_complex(contiguous(g)) : g; }
   // The base's gradient laid out in storage positions (zeros where the base does not reach).
   Tensor scatter_base(const Tensor& grad) const {
-    Tensor flat = zeros({extent}, grad.options());
-    return index_add(flat, 0, positions(base, extent, grad.device()), grad.reshape({-1}));
+    const Tensor g = in_units(grad);
+    Tensor flat = zeros({extent}, g.options());
+    return index_add(flat, 0, positions(base, extent, g.device()), g.reshape({-1}));
   }
   Tensor gather(const Tensor& flat, const Layout& layout) const {
     return index_select(flat, 0, positions(layout, extent, flat.device())).reshape(layout.sizes);
@@ -87,16 +108,17 @@ struct AsStridedBackward : Node {
   Geometry geometry;
   const char* name() const override { return "AsStridedBackward"; }
   TensorList apply(TensorList&& g) override {
-    Tensor flat = zeros({geometry.extent}, g[0].options());
-    flat = index_add(flat, 0, positions(geometry.view, geometry.extent, g[0].device()), g[0].reshape({-1}));
+    const Tensor grad = Geometry::in_units(g[0]);
+    Tensor flat = zeros({geometry.extent}, grad.options());
+    flat = index_add(flat, 0, positions(geometry.view, geometry.extent, grad.device()), grad.reshape({-1}));
     if (geometry.base.may_overlap()) {
-      Tensor copies = zeros({geometry.extent}, g[0].options());
-      Tensor at = positions(geometry.base, geometry.extent, g[0].device());
-      copies = index_add(copies, 0, at, ones({at.numel()}, g[0].options()));
+      Tensor copies = zeros({geometry.extent}, grad.options());
+      Tensor at = positions(geometry.base, geometry.extent, grad.device());
+      copies = index_add(copies, 0, at, ones({at.numel()}, grad.options()));
       // NB: positions the base does not reach count 0 and are never read back.
       flat = flat / copies;
     }
-    return {geometry.gather(flat, geometry.base)};
+    return {Geometry::from_units(geometry.gather(flat, geometry.base), geometry.base_complex)};
   }
 };
 
@@ -108,12 +130,13 @@ struct CopySlices : Node {
   const char* name() const override { return "CopySlices"; }
   TensorList apply(TensorList&& g) override {
     Tensor flat = geometry.scatter_base(g[0]);
-    Tensor to_result = geometry.gather(flat, geometry.view);
+    Tensor to_result = Geometry::from_units(geometry.gather(flat, geometry.view), geometry.view_complex);
     Tensor to_base;
     if (needs_input_grad(0)) {
       Tensor written = zeros({geometry.extent}, TensorOptions(kBool).device(flat.device()));
       fill_data(as_strided_data(written, geometry.view.sizes, geometry.view.strides, geometry.view.offset), true);
-      to_base = geometry.gather(masked_fill(flat, written, 0), geometry.base);
+      to_base =
+          Geometry::from_units(geometry.gather(masked_fill(flat, written, 0), geometry.base), geometry.base_complex);
     }
     return {to_base, to_result};
   }

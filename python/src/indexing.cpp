@@ -4,12 +4,12 @@
 // ember::index and Tensor::index_put_ (ops/advanced_index.h) on that view: a copy for reading, an
 // in-place write for assignment, both differentiable (y[1:3] = v makes y depend on v, as in
 // PyTorch). Ints select before advanced indexing (t[0, :, idx] has shape [n, len(idx)]).
-#include "bindings.h"
-
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 
 #include <string>
 
+#include "bindings.h"
 #include "ember/core/factory.h"
 #include "ember/ops/ops.h"
 
@@ -132,7 +132,16 @@ Tensor without_leading_ones(Tensor v) {
   return v;
 }
 
-void setitem(const Tensor& self, const py::object& index, const py::object& value) {
+void setitem(const Tensor& self, const py::object& index, const py::object& value_in) {
+  py::object value = value_in;
+  if (PyComplex_Check(value.ptr())) {
+    // A Python complex number is written as a 0-d tensor of self's complex dtype.
+    EMBER_CHECK_TYPE(is_complex(self.dtype()), "setitem: a complex value cannot be written into a ", self.dtype(),
+                     " tensor");
+    const Tensor z =
+        tensor(std::vector<std::complex<double>>{value.cast<std::complex<double>>()}, {}, TensorOptions(kComplex128));
+    value = py::cast(z.to(self.dtype()).to(self.device()));
+  }
   bool scalar = !py::isinstance<Tensor>(value) && !is_index_tensor(value);
   if (scalar && py::isinstance<Tensor>(index)) {
     // t[mask] = value with a mask of t's shape (x[x < 0] = 0): one masked_fill, no gather.

@@ -68,9 +68,26 @@ def main(names):
         record_lstm_lm()
     if not names or "tensorboard_regression" in names:
         record_tensorboard_regression()
+    if not names or "fourier_1d" in names:
+        record_fourier_1d()
 
 
 TENSORBOARD_ARGS = ["--epochs", "20"]
+
+
+FOURIER_ARGS = ["--epochs", "4", "--modes", "8", "--width", "16"]
+
+
+def record_fourier_1d():
+    """Burgers-like pairs (a random walk a(x) and its heat-smoothed u(x), 64 of 128 points), the
+    FNO's initial weights and its losses under PyTorch."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((64, 128)).cumsum(1) / 10
+    u = np.fft.irfft(np.fft.rfft(a) * np.exp(-0.05 * np.arange(65)), n=128)
+    data_path = os.path.join(FIXTURES, "fourier_1d_data.pt")
+    torch.save({"a": torch.tensor(a, dtype=torch.float32), "u": torch.tensor(u, dtype=torch.float32)}, data_path)
+    torch.manual_seed(0)
+    record("fourier_1d", data_path, lambda ns: ns["FNO1d"](8, 16), FOURIER_ARGS)
 
 
 def record_tensorboard_regression():

@@ -183,3 +183,14 @@ def test_tensorboard_recipe_logs_the_losses_pytorch_logs(tmp_path):
     assert [e.step for e in events] == want["steps"] == list(range(20))
     for step, (e, w) in enumerate(zip(events, want["train"])):
         assert e.value == pytest.approx(w, rel=1e-5), (step, e.value, w)
+
+
+def test_fourier_neural_operator_with_complex_weights_matches_pytorch(tmp_path):
+    # Complex parameters from rand(dtype=cfloat), rfft/irfft, a complex einsum, a complex slice
+    # written in place and Adam on complex parameters: gradients as PyTorch's, to float32 rounding.
+    got, want, stdout = run_script("fourier_1d", tmp_path, data="fourier_1d_data.pt")
+    assert len(got["train"]) == len(want["train"]) == 12
+    for step, (g, w) in enumerate(zip(got["train"], want["train"])):
+        assert g == pytest.approx(w, rel=1e-5), (step, g, w)
+    assert got["test"] == pytest.approx(want["test"], rel=1e-5)
+    assert stdout.count("\n") == 4

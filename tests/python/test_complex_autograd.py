@@ -162,3 +162,38 @@ def test_optimizers_step_a_complex_parameter_as_its_real_pairs(make):
     np.testing.assert_allclose(ember.view_as_real(z.detach()).numpy(), pairs.detach().numpy(), rtol=1e-12)
     (state,) = opt_z.state_dict()["state"].values()
     assert all(v.dtype == ember.complex128 for k, v in state.items() if k != "step" and v.dim() > 0)
+
+
+def test_in_place_writes_into_complex_views_carry_gradients():
+    # A slice of a complex tensor written in place (a spectral layer's out_ft[:, :k] = ...).
+    w = ember.tensor([1 + 1j, 2 - 1j], dtype=ember.complex128, requires_grad=True)
+    out = ember.zeros(4, dtype=ember.complex128)
+    out[1:3] = w * 2
+    out[3] = 1j
+    assert out.requires_grad and out.tolist() == [0, 2 + 2j, 4 - 2j, 1j]
+    dot(out, ember.tensor([[1.0, 1.0], [0.5, -1.0], [2.0, 3.0], [7.0, 7.0]], dtype=ember.float64)).backward()
+    np.testing.assert_allclose(w.grad.numpy(), 2 * np.array([0.5 - 1j, 2 + 3j]))
+    # Writes through views that change the dtype: .real, .imag and view_as_real of a complex tensor.
+    z0 = ember.tensor([1 + 2j, 3 - 1j, -1 + 0.5j], dtype=ember.complex128, requires_grad=True)
+    z = z0 * 1
+    z.real.mul_(3)
+    z.imag[1] = 5.0
+    ember.view_as_real(z)[2, 1] = 0.0
+    (z.abs() ** 2).sum().backward()
+    x, y = z0.detach().numpy().real, z0.detach().numpy().imag
+    # L = sum 9x^2 + y^2 over the imaginary parts not overwritten.
+    np.testing.assert_allclose(z0.grad.numpy(), 18 * x + 1j * 2 * y * np.array([1, 0, 0]))
+    with pytest.raises(TypeError, match="a complex value cannot be written into a float32 tensor"):
+        ember.zeros(2)[0] = 1j
+
+
+def test_complex_random_draws_as_in_torch():
+    ember.manual_seed(0)
+    r = ember.randn(20000, dtype=ember.complex128)
+    assert r.dtype == ember.complex128 and r.shape == (20000,)
+    # Normal parts of variance 1/2 each, so that E|z|^2 = 1.
+    assert abs(r.real.var().item() - 0.5) < 0.02 and abs(r.imag.var().item() - 0.5) < 0.02
+    u = ember.rand(3, 4, dtype=ember.cfloat, requires_grad=True)
+    assert u.dtype == ember.complex64 and u.shape == (3, 4) and u.requires_grad
+    parts = ember.view_as_real(u.detach())
+    assert parts.min() >= 0 and parts.max() < 1
