@@ -2,6 +2,8 @@
 // the table's other ops (ops/inplace_of.h). Each bumps the version counter.
 // Outside grad recording they write straight into self; when recording, the out-of-place op runs
 // on a clone of self and self takes over the result's history, so saved tensors stay valid.
+#include <functional>
+
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/record.h"
 #include "ember/core/copy.h"
@@ -78,7 +80,17 @@ Tensor operand_into(const Tensor& self, const Tensor& other, const char* name) {
   return expand_data(without_overlap(self, b), self.sizes());
 }
 
+// A complex self: the binary kernels write real dtypes only, so the op's result is computed out of
+// place (by the complex kernels) and copied in, after the checks operand_into makes.
+void complex_into(const Tensor& self, const Tensor& other, const char* name, const std::function<Tensor()>& op) {
+  (void)operand_into(self, other, name);
+  autograd::NoGradGuard no_grad;
+  copy_data(self, op());
+}
+
 void binary_into(BinaryOp op, const Tensor& self, const Tensor& other, const char* name) {
+  if (is_complex(self.dtype()))
+    return complex_into(self, other, name, [&] { return op == BinaryOp::Mul ? mul(self, other) : div(self, other); });
   binary_stub(self.device().type, op, self, self, operand_into(self, other, name));
 }
 
@@ -94,6 +106,9 @@ Tensor scaled(const Tensor& self, const Tensor& other, const Scalar& alpha) {
 // self += alpha * other (sub_: alpha negated): one pass, rounded once, where the backend fuses it
 // and self's dtype is the one add computes in; else other scaled first, as add's fallback.
 void add_scaled_into(const Tensor& self, const Tensor& other, const Scalar& alpha, bool subtract, const char* name) {
+  if (is_complex(self.dtype()))
+    return complex_into(self, other, name,
+                        [&] { return subtract ? sub(self, other, alpha) : add(self, other, alpha); });
   const DType dtype = result_type(self, other);
   if (alpha.to<double>() == 1.0 || dtype != self.dtype() || !detail::fuses_scaled_add(dtype, self.device()))
     return binary_into(subtract ? BinaryOp::Sub : BinaryOp::Add, self, scaled(self, other, alpha), name);
@@ -136,7 +151,7 @@ const Tensor& Tensor::div_(const Tensor& other) const {
     return detail::recorded_method(*this, "Tensor.div_", [&] { return div_(other); },
                                    {tracing::arg(*this), tracing::arg(other)});
   // PyTorch's words: true division of an integer tensor gives the default float dtype, which self cannot hold
-  EMBER_CHECK(is_floating_point(), "div_: result type ", torch_type_name(default_dtype()),
+  EMBER_CHECK(is_floating_point() || is_complex(), "div_: result type ", torch_type_name(default_dtype()),
               " can't be cast to the desired output type ", torch_type_name(dtype()));
   return inplace(*this, &other, "div_", [&](const Tensor& s) { return ember::div(s, other); },
                  [&] { binary_into(BinaryOp::Div, *this, other, "div_"); });

@@ -338,19 +338,21 @@ share its storage.)doc");
           "__ne__", [](const Tensor& a, Complex b) { return a != complex_number(b, a); }, py::is_operator());
 
   // ---- in-place ops: they write through every view and return the tensor itself
-#define EMBER_INPLACE_BINARY(name, pyname)                                                          \
-  cls.def(#name, [](const py::object& self, const py::object& other) {                              \
-    const Tensor& t = self.cast<const Tensor&>();                                                   \
-    if (py::isinstance<Tensor>(other)) t.name(other.cast<Tensor>());                               \
-    else t.name(other.cast<Scalar>());                                                              \
-    return self;                                                                                    \
-  }, py::arg("other"));                                                                             \
-  cls.def(pyname, [](const py::object& self, const py::object& other) {                            \
-    const Tensor& t = self.cast<const Tensor&>();                                                   \
-    if (py::isinstance<Tensor>(other)) t.name(other.cast<Tensor>());                               \
-    else t.name(other.cast<Scalar>());                                                              \
-    return self;                                                                                    \
-  }, py::is_operator());
+#define EMBER_INPLACE_BINARY(name, pyname)                                                            \
+  {                                                                                                   \
+    auto write = [](const py::object& self, const py::object& other) {                                \
+      const Tensor& t = self.cast<const Tensor&>();                                                   \
+      if (py::isinstance<Tensor>(other))                                                              \
+        t.name(other.cast<Tensor>());                                                                 \
+      else if (PyComplex_Check(other.ptr()))                                                          \
+        t.name(complex_number(other.cast<std::complex<double>>(), t));                                \
+      else                                                                                            \
+        t.name(other.cast<Scalar>());                                                                 \
+      return self;                                                                                    \
+    };                                                                                                \
+    cls.def(#name, write, py::arg("other"));                                                          \
+    cls.def(pyname, write, py::is_operator());                                                        \
+  }
   EMBER_INPLACE_BINARY(add_, "__iadd__")
   EMBER_INPLACE_BINARY(sub_, "__isub__")
   // NB: alpha goes to C++, which scales other in the dtype self and other compute in (ops/inplace.cpp); a
