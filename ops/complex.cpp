@@ -20,9 +20,10 @@ namespace detail {
 Tensor conj_if_complex(const Tensor& t) { return is_complex(t.dtype()) ? conj(t) : t; }
 
 Tensor complex_sgn(const Tensor& z) {
-  const Tensor r = abs(z), zero = eq(r, 0.0);
-  // NB: 1/|z| of a guarded |z|, so that neither the value nor its gradient meets 1/0 at z = 0.
-  return z * where(zero, zeros_like(r), reciprocal(where(zero, ones_like(r), r)));
+  // NB: a division, as PyTorch's sgn: z * (1 / |z|) would overflow for a subnormal z. Where z is 0
+  // it is 0 / 1; the guard keeps 1/0 out of the value and its gradient.
+  const Tensor r = abs(z);
+  return z / where(eq(r, 0.0), ones_like(r), r);
 }
 
 namespace {

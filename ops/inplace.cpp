@@ -64,10 +64,9 @@ Tensor without_overlap(const Tensor& written, const Tensor& read) {
   return memory_overlap(written, read) == MemOverlap::TooHard ? copy_as(read, read.dtype(), read.device()) : read;
 }
 
-// self = self op other, other broadcast to self's shape and converted to self's dtype.
-// other as an in-place op on self reads it: checked against self's shape and dtype, converted to
-// self's dtype, copied where it overlaps self, and broadcast to self's shape.
-Tensor operand_into(const Tensor& self, const Tensor& other, const char* name) {
+// other as an operand of an in-place op on self: it must broadcast to self's shape, and the
+// promoted result must be castable to self's dtype.
+void check_operand(const Tensor& self, const Tensor& other, const char* name) {
   DimVector shape = broadcast_shapes(self.sizes(), other.sizes(), name);
   EMBER_CHECK_VALUE(IntArrayRef(shape) == self.sizes(), name, ": output of shape ", self.sizes(),
                     " does not match the broadcast shape ", IntArrayRef(shape));
@@ -76,14 +75,20 @@ Tensor operand_into(const Tensor& self, const Tensor& other, const char* name) {
   const DType result = result_type(self, other);
   EMBER_CHECK(can_cast(result, self.dtype()), name, ": result type ", torch_type_name(result),
               " can't be cast to the desired output type ", torch_type_name(self.dtype()));
+}
+
+// self = self op other: other checked, converted to self's dtype, copied where it overlaps self,
+// and broadcast to self's shape.
+Tensor operand_into(const Tensor& self, const Tensor& other, const char* name) {
+  check_operand(self, other, name);
   Tensor b = other.dtype() == self.dtype() ? other : copy_as(other, self.dtype(), other.device());
   return expand_data(without_overlap(self, b), self.sizes());
 }
 
 // A complex self: the binary kernels write real dtypes only, so the op's result is computed out of
-// place (by the complex kernels) and copied in, after the checks operand_into makes.
+// place (by the complex kernels) and copied in.
 void complex_into(const Tensor& self, const Tensor& other, const char* name, const std::function<Tensor()>& op) {
-  (void)operand_into(self, other, name);
+  check_operand(self, other, name);
   autograd::NoGradGuard no_grad;
   copy_data(self, op());
 }

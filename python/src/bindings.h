@@ -5,6 +5,7 @@
 // (nn, optim, io, data) and one call each in module.cpp.
 #include <pybind11/pybind11.h>
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -197,6 +198,9 @@ py::object named_tuple(const char* name, std::initializer_list<const char*> fiel
 }
 /// A Tensor, or a 0-d tensor made from a Python number in the dtype `like op number` computes in.
 Tensor as_tensor_like(const py::handle& value, const Tensor& like);
+/// A Python complex number as PyTorch wraps it: a 0-d complex128 tensor next to a float64 or
+/// complex128 `like`, else complex64 (as a Python float next to float32 stays float32).
+Tensor complex_number(std::complex<double> value, const Tensor& like);
 /// The Python number of a one-element tensor: bool, int or float as its dtype says.
 py::object item_of(const Tensor& t);
 /// The values as nested Python lists (a number for a 0-d tensor).

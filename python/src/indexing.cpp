@@ -138,9 +138,7 @@ void setitem(const Tensor& self, const py::object& index, const py::object& valu
     // A Python complex number is written as a 0-d tensor of self's complex dtype.
     EMBER_CHECK_TYPE(is_complex(self.dtype()), "setitem: a complex value cannot be written into a ", self.dtype(),
                      " tensor");
-    const Tensor z =
-        tensor(std::vector<std::complex<double>>{value.cast<std::complex<double>>()}, {}, TensorOptions(kComplex128));
-    value = py::cast(z.to(self.dtype()).to(self.device()));
+    value = py::cast(complex_number(value.cast<std::complex<double>>(), self));
   }
   bool scalar = !py::isinstance<Tensor>(value) && !is_index_tensor(value);
   if (scalar && py::isinstance<Tensor>(index)) {

@@ -67,19 +67,13 @@ bool type_caster<ember::Scalar>::load(handle src, bool convert) {
 
 }  // namespace pybind11::detail
 
-namespace {
-
-// A Python complex number as PyTorch wraps it: complex128 next to a float64 or complex128 tensor,
-// else complex64 (as a Python float next to a float32 tensor stays float32).
-ember::Tensor complex_number(std::complex<double> v, const ember::Tensor& like) {
-  const bool wide = like.dtype() == ember::kFloat64 || like.dtype() == ember::kComplex128;
-  ember::Tensor t = ember::tensor(std::vector<std::complex<double>>{v}, {}, ember::TensorOptions(ember::kComplex128));
-  return t.to(wide ? ember::kComplex128 : ember::kComplex64).to(like.device());
-}
-
-}  // namespace
-
 namespace ember::python {
+
+Tensor complex_number(std::complex<double> value, const Tensor& like) {
+  const bool wide = like.dtype() == kFloat64 || like.dtype() == kComplex128;
+  const Tensor t = tensor(std::vector<std::complex<double>>{value}, {}, TensorOptions(kComplex128));
+  return t.to(wide ? kComplex128 : kComplex64).to(like.device());
+}
 
 py::class_<Tensor> tensor_class(py::module_& m) {
   return py::reinterpret_borrow<py::class_<Tensor>>(m.attr("Tensor"));

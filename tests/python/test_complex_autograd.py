@@ -91,6 +91,10 @@ def test_abs_and_angle_have_zero_gradient_at_zero_as_in_torch():
     (z.abs().sum() + z.angle().sum()).backward()
     # d|z| = z/|z| = 0.6 - 0.8i; d arg z = i z / |z|^2 = (4 + 3i) / 25.
     np.testing.assert_allclose(z.grad.numpy(), [0, 0.6 - 0.8j + (4 + 3j) / 25], atol=1e-15)
+    # A subnormal z still has a unit direction (z / |z|, not z * (1 / |z|), which overflows float32).
+    tiny = ember.tensor([1e-40 + 1e-40j], dtype=ember.complex64, requires_grad=True)
+    tiny.abs().sum().backward()
+    np.testing.assert_allclose(tiny.grad.numpy(), [np.sqrt(0.5) * (1 + 1j)], rtol=1e-4)  # subnormal precision
 
 
 def test_a_complex_loss_needs_an_explicit_gradient():
