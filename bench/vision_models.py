@@ -101,3 +101,10 @@ def mobilenet_v2(nn, classes=10):
     features += conv_bn(c, 1280, 1)
     return nn.Sequential(*features, nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Dropout(0.2),
                          nn.Linear(1280, classes))
+
+
+def tutorial_cnn(nn, classes=10):
+    """pytorch/tutorials' per-sample-gradients SimpleCNN (28x28 inputs), as a Sequential: conv 1->32 and
+    32->64 (3x3, ReLU), 2x2 max pooling, 9216-128-10 with a ReLU, log-softmax."""
+    return nn.Sequential(nn.Conv2d(1, 32, 3, 1), nn.ReLU(), nn.Conv2d(32, 64, 3, 1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(9216, 128), nn.ReLU(), nn.Linear(128, classes), nn.LogSoftmax(1))

@@ -92,7 +92,8 @@ from .serialization import load, save  # noqa: E402,F401
 from . import accelerator, amp, backends, cpu, cuda, special, utils  # noqa: E402,F401
 from . import distributed, multiprocessing  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401  (torch.distributions, composed of the ops above)
-from . import func  # noqa: E402,F401  (grad, vjp, jvp, jacrev, jacfwd, hessian, functional_call)
+from . import func  # noqa: E402,F401  (grad, vjp, jvp, jacrev, jacfwd, hessian, functional_call, vmap)
+from .func import vmap  # noqa: E402,F401  (torch.vmap)
 from . import profiler  # noqa: E402,F401  (profile, record_function, schedule: per-op times, Chrome traces)
 from .amp import autocast  # noqa: E402,F401
 from .amp import (autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,  # noqa: E402,F401

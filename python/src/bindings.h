@@ -155,6 +155,10 @@ void bind_data(py::module_& m);        // ember._C.data: read_idx, FashionMNIST,
 void bind_distributed(py::module_& m);  // ember._C.distributed: stores, process groups, DDP reducer, launcher
 void bind_fft(py::module_& m);          // ember._C.fft: torch.fft's functions (ops/fft.h)
 void bind_profiler(py::module_& m);     // ember._C.profiler: Profile, RecordFunction, key averages, traces
+void bind_batched_dispatch(py::module_& m);  // ember.func.vmap's hook into every op binding (batched_dispatch.cpp)
+int vmap_depth();  // how many vmaps run: Module.__call__ asks ember.func's dispatcher while any does
+// That dispatcher's answer for one module call: its output, or Ellipsis where the call is not batched.
+py::object call_batched_module(py::handle module, const py::args& args, const py::kwargs& kwargs);
 
 /// The Tensor class object registered by bind_tensor, for adding methods from other files.
 py::class_<Tensor> tensor_class(py::module_& m);

@@ -49,4 +49,5 @@ PYBIND11_MODULE(_C, m) {
   bind_distributed(m);
   bind_fft(m);
   bind_profiler(m);
+  bind_batched_dispatch(m);
 }

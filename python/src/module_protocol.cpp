@@ -379,6 +379,10 @@ void bind_module_protocol(py::module_& m) {
           py::name("__init__"), py::is_method(cls), "Module(): call super().__init__() first in a subclass."));
   cls.def("__call__",
           [](py::handle self, const py::args& args, const py::kwargs& kwargs) -> py::object {
+            if (vmap_depth() > 0) [[unlikely]] {  // batched inputs or parameters (ember.func.vmap)
+              py::object out = call_batched_module(self, args, kwargs);
+              if (!out.is(py::ellipsis())) return out;
+            }
             auto hooks = self.cast<const Module&>().hooks();
             if (hooks && !hooks->empty()) return call_with_hooks(self, args, kwargs);
             return self.attr("forward")(*args, **kwargs);

@@ -70,12 +70,16 @@ def main(names):
         record_tensorboard_regression()
     if not names or "fourier_1d" in names:
         record_fourier_1d()
+    if not names or "per_sample_grads" in names:
+        torch.manual_seed(0)
+        record("per_sample_grads", data_path, lambda ns: ns["SimpleCNN"](), PER_SAMPLE_ARGS)
 
 
 TENSORBOARD_ARGS = ["--epochs", "20"]
 
 
 FOURIER_ARGS = ["--epochs", "4", "--modes", "8", "--width", "16"]
+PER_SAMPLE_ARGS = ["--batch-size", "16", "--batches", "4", "--epochs", "2", "--lr", "0.5"]
 
 
 def record_fourier_1d():

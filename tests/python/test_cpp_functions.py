@@ -24,6 +24,7 @@ BOUNDARY_AND_SWITCHES = {
         "get_default_dtype", "use_deterministic_algorithms",
         "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
         "get_deterministic_debug_mode", "set_deterministic_debug_mode",
+        "vmap",  # ember.func's transform (Python, as torch.vmap), re-exported
     },
 }
 

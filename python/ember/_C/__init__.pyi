@@ -2776,6 +2776,10 @@ def _hardtanh(input: Tensor, min_val: typing.SupportsFloat | typing.SupportsInde
     """
     input clamped to [min_val, max_val] in one pass; its gradient passes strictly between the bounds (and at NaN), 0 at and past them, as PyTorch's hardtanh. An integer tensor is clamped to the bounds truncated to integers and stays integer; bool is refused, and so is min_val > max_val.
     """
+def _install_batched_dispatch(arg0: typing.Any, arg1: typing.Any) -> None:
+    """
+    ember.func's hook: batched_type's instances reach dispatcher(name, args, kwargs) from every op binding.
+    """
 def _rebuild_tensor(arg0: typing.Any, arg1: typing.Any, arg2: bool, arg3: bool, arg4: typing.Any) -> typing.Any:
     ...
 def _set_autocast_state(device_type: str, enabled: bool, dtype: _dtype, cache_enabled: bool) -> None:
@@ -2783,6 +2787,10 @@ def _set_autocast_state(device_type: str, enabled: bool, dtype: _dtype, cache_en
 def _set_conv_winograd(enabled: bool) -> None:
     """
     Allows or forbids Winograd's algorithm for CPU convolutions (ember.backends.mkldnn.allow_winograd).
+    """
+def _set_vmap_depth(arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+    """
+    How many vmaps are running (Module.__call__ asks ember.func's dispatcher while any is).
     """
 def _special_i0e(input: Tensor) -> Tensor:
     """

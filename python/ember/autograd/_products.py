@@ -77,40 +77,55 @@ def check_like(what: str, name: str, given: List[Tensor], like: List[Tensor]) ->
     if len(given) != len(like):
         raise ValueError(f"{what}: expected {len(like)} {name} (one per tensor), got {len(given)}")
     for i, (g, x) in enumerate(zip(given, like)):
-        if not isinstance(g, Tensor):
+        if not isinstance(g, Tensor) and not getattr(type(g), "_ember_batched", False):
             raise TypeError(f"{what}: {name} {i} must be a tensor, got {type(g).__name__}")
         if tuple(g.shape) != tuple(x.shape):
             raise ValueError(f"{what}: {name} {i} has shape {list(g.shape)}, but the tensor it goes with has shape "
                              f"{list(x.shape)}")
 
 
-def jacobian_blocks(outputs: List[Tensor], inputs: List[Tensor], keep_graph: bool, forward: bool) -> List[List[Tensor]]:
+def jacobian_blocks(outputs: List[Tensor], inputs: List[Tensor], keep_graph: bool, forward: bool,
+                    batch_dims: int = 0) -> List[List[Tensor]]:
     """d outputs[o] / d inputs[k] as blocks [o][k] of shape outputs[o].shape + inputs[k].shape: one
-    vjp per output element (reverse) or one jvp per input element (forward)."""
+    vjp per output element (reverse) or one jvp per input element (forward). With batch_dims, the
+    first that many dims of every tensor index independent samples (a vmap's, ember/func/_lift.py):
+    each product runs on all of them at once, and the blocks are [*batch, *output, *input]."""
     blocks = [[None] * len(inputs) for _ in outputs]
+    if not outputs:
+        return blocks
+    batch = tuple((outputs + inputs)[0].shape[:batch_dims])
     if not forward:
         for o, out in enumerate(outputs):
-            flat = out.reshape(-1)
+            flat = out.reshape(*batch, -1)
             rows = [[] for _ in inputs]
-            for i in range(flat.numel()):
+            for i in range(flat.shape[-1]):
                 basis = _C.zeros_like(flat)
-                basis[i] = 1.0
+                basis[(Ellipsis, i)] = 1.0
                 for k, g in enumerate(vjp_leaves([flat], inputs, [basis], keep_graph)):
-                    rows[k].append(g.reshape(-1))
+                    rows[k].append(g.reshape(*batch, -1))
             for k, x in enumerate(inputs):
-                block = _C.stack(rows[k]) if rows[k] else _C.zeros(0, x.numel(), dtype=x.dtype)
-                blocks[o][k] = block.reshape(*out.shape, *x.shape)
+                size = 1
+                for s in x.shape[batch_dims:]:
+                    size *= s
+                block = _C.stack(rows[k], batch_dims) if rows[k] else _C.zeros(*batch, 0, size, dtype=x.dtype)
+                blocks[o][k] = block.reshape(*batch, *out.shape[batch_dims:], *x.shape[batch_dims:])
         return blocks
     columns = [[[] for _ in inputs] for _ in outputs]
     for k, x in enumerate(inputs):
-        for j in range(x.numel()):
+        per_sample = 1
+        for s in x.shape[batch_dims:]:
+            per_sample *= s
+        for j in range(per_sample):
             tangents = [_C.zeros_like(t) for t in inputs]
-            tangents[k].reshape(-1)[j] = 1.0
+            tangents[k].reshape(*batch, -1)[(Ellipsis, j)] = 1.0
             for o, p in enumerate(jvp_leaves(outputs, inputs, tangents, keep_graph)):
-                columns[o][k].append(p.reshape(-1))
+                columns[o][k].append(p.reshape(*batch, -1))
     for o, out in enumerate(outputs):
         for k, x in enumerate(inputs):
             cols = columns[o][k]
-            block = _C.stack(cols, 1) if cols else _C.zeros(out.numel(), 0, dtype=out.dtype)
-            blocks[o][k] = block.reshape(*out.shape, *x.shape)
+            size = 1
+            for s in out.shape[batch_dims:]:
+                size *= s
+            block = _C.stack(cols, batch_dims + 1) if cols else _C.zeros(*batch, size, 0, dtype=out.dtype)
+            blocks[o][k] = block.reshape(*batch, *out.shape[batch_dims:], *x.shape[batch_dims:])
     return blocks

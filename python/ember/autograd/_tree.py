@@ -12,7 +12,7 @@ def flatten(tree: Any) -> Tuple[List[Tensor], Any]:
     leaves: List[Tensor] = []
 
     def walk(node: Any) -> Any:
-        if isinstance(node, Tensor):
+        if isinstance(node, Tensor) or getattr(type(node), "_ember_batched", False):  # a vmap's batched tensor too
             leaves.append(node)
             return ("tensor",)
         if isinstance(node, (tuple, list)):

@@ -12,7 +12,14 @@ and under no_grad; where they are part of a graph already (an outer transform, o
 backward() through later), the results stay differentiable. Forward mode (jvp, jacfwd) is computed
 by reverse mode twice (ember/autograd/_products.py), so it needs what double backward needs and costs about
 two backward passes per product. jacrev and jacfwd take one product per output (per input) element.
-vmap is not here yet: a loop over samples would be no vmap.
+
+vmap runs a function of one sample on a batch at once (per-sample gradients, ensembles of models):
+
+    per_sample = vmap(grad(loss), in_dims=(None, 0, 0))(params, x, y)   # one gradient per sample
+    preds = vmap(lambda p: functional_call(model, p, (x,)))(stack_module_state(models)[0])
+
+Its ops run once on the whole batch through batching rules (_rules.py, _rules_nn.py); an op without
+one runs once per sample and warns. The transforms above work inside it (_lift.py), and it nests.
 """
 from __future__ import annotations
 
@@ -22,9 +29,12 @@ from typing import Any, Callable, Sequence, Tuple, Union
 from .._C import Tensor
 from ..autograd import _products as _core
 from ..autograd._tree import flatten, unflatten
-from ._functional_call import functional_call
+from ._functional_call import functional_call, stack_module_state
+from ._lift import active_levels, from_physical, to_physical
+from ._vmap import vmap
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functional_call"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "functional_call", "vmap",
+           "stack_module_state"]
 
 _Argnums = Union[int, Tuple[int, ...]]
 
@@ -41,26 +51,33 @@ def _argnums(argnums: _Argnums, nargs: int, what: str) -> Tuple[int, ...]:
 
 
 def _prepare(what: str, args: Sequence[Any], argnums: _Argnums):
-    """args with the differentiated ones tracked: (new args, tracked leaves, per-argnum (spec, count), nested)."""
+    """args with the differentiated ones tracked: (new args, tracked leaves, per-argnum (spec, count),
+    nested, levels). Inside a vmap (levels), the tracked leaves are the physical tensors of every
+    sample (_lift.py) and the function sees them batched again."""
     nums = _argnums(argnums, len(args), what)
+    levels = active_levels()
     args = list(args)
     tracked, layout, nested = [], [], False
     for n in nums:
         leaves, spec = flatten(args[n])
-        t, nest = _core.track_all(leaves, what)
-        args[n] = unflatten(t, spec)
+        t, nest = _core.track_all([to_physical(x, levels) for x in leaves], what)
+        args[n] = unflatten([from_physical(x, levels) for x in t], spec)
         tracked += t
         layout.append((spec, len(t)))
         nested = nested or nest
-    return args, tracked, layout, nested
+    return args, tracked, layout, nested, levels
 
 
-def _per_argnum(values: Sequence[Any], layout, argnums: _Argnums) -> Any:
+def _per_argnum(values: Sequence[Any], layout, argnums: _Argnums, levels=()) -> Any:
     out, k = [], 0
     for spec, count in layout:
-        out.append(unflatten(list(values[k:k + count]), spec))
+        out.append(unflatten([from_physical(v, levels) for v in values[k:k + count]], spec))
         k += count
     return out[0] if isinstance(argnums, int) else tuple(out)
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor) or getattr(type(x), "_ember_batched", False)
 
 
 def _split_aux(what: str, out: Any, has_aux: bool) -> Tuple[Any, Any]:
@@ -83,14 +100,15 @@ def grad_and_value(func: Callable, argnums: _Argnums = 0, has_aux: bool = False)
     or ((gradient, (output, aux))) with has_aux."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        new_args, tracked, layout, nested = _prepare("grad", args, argnums)
+        new_args, tracked, layout, nested, levels = _prepare("grad", args, argnums)
         out, aux = _split_aux("grad", _core.run(func, new_args, kwargs), has_aux)
-        if not isinstance(out, Tensor) or out.numel() != 1:
-            what = type(out).__name__ if not isinstance(out, Tensor) else f"a tensor of shape {list(out.shape)}"
+        if not _is_tensor(out) or out.numel() != 1:
+            what = type(out).__name__ if not _is_tensor(out) else f"a tensor of shape {list(out.shape)}"
             raise RuntimeError(f"grad(f)(*args): expected f(*args) to return a one-element tensor, got {what}")
-        grads = _core.vjp_leaves([out], tracked, [out.new_ones(out.shape)], nested)
-        value = out if nested else out.detach()
-        result = _per_argnum(grads, layout, argnums)
+        physical = to_physical(out, levels)
+        grads = _core.vjp_leaves([physical], tracked, [physical.new_ones(physical.shape)], nested)
+        value = from_physical(physical if nested else physical.detach(), levels)
+        result = _per_argnum(grads, layout, argnums, levels)
         return (result, (value, _detached(aux, nested))) if has_aux else (result, value)
     return wrapper
 
@@ -110,18 +128,21 @@ def grad(func: Callable, argnums: _Argnums = 0, has_aux: bool = False) -> Callab
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> Tuple[Any, ...]:
     """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives cotangents . d out / d primals,
     one entry per primal (the function may be called many times)."""
-    new_args, tracked, layout, nested = _prepare("vjp", primals, tuple(range(len(primals))))
+    everything = tuple(range(len(primals)))
+    new_args, tracked, layout, nested, levels = _prepare("vjp", primals, everything)
     out, aux = _split_aux("vjp", _core.run(func, new_args, {}), has_aux)
     out_leaves, out_spec = flatten(out)
+    physical = [to_physical(o, levels) for o in out_leaves]
 
     def vjp_fn(*cotangents: Any) -> Tuple[Any, ...]:
         tree = cotangents[0] if len(cotangents) == 1 else cotangents
         leaves, _ = flatten(tree)
         _core.check_like("vjp_fn", "cotangent", leaves, out_leaves)
         keep = nested or any(c.requires_grad for c in leaves)
-        return _per_argnum(_core.vjp_leaves(out_leaves, tracked, leaves, keep), layout, tuple(range(len(primals))))
+        grads = _core.vjp_leaves(physical, tracked, [to_physical(c, levels) for c in leaves], keep)
+        return _per_argnum(grads, layout, everything, levels)
 
-    value = unflatten([o if nested else o.detach() for o in out_leaves], out_spec)
+    value = unflatten([from_physical(o if nested else o.detach(), levels) for o in physical], out_spec)
     return (value, vjp_fn, _detached(aux, nested)) if has_aux else (value, vjp_fn)
 
 
@@ -130,26 +151,28 @@ def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any], *, stri
     """(func(*primals), d func / d primals . tangents[, aux]); primals and tangents are tuples of the same structure."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise ValueError("jvp: primals and tangents must be tuples (of the function's positional arguments)")
-    new_args, tracked, layout, nested = _prepare("jvp", primals, tuple(range(len(primals))))
+    new_args, tracked, layout, nested, levels = _prepare("jvp", primals, tuple(range(len(primals))))
     tangent_leaves, _ = flatten(tuple(tangents))
-    _core.check_like("jvp", "tangent", tangent_leaves, tracked)
+    _core.check_like("jvp", "tangent", tangent_leaves, flatten(tuple(primals))[0])
     out, aux = _split_aux("jvp", _core.run(func, new_args, {}), has_aux)
     out_leaves, out_spec = flatten(out)
+    physical = [to_physical(o, levels) for o in out_leaves]
     keep = nested or any(t.requires_grad for t in tangent_leaves)
-    products = _core.jvp_leaves(out_leaves, tracked, tangent_leaves, keep)
-    value = unflatten([o if nested else o.detach() for o in out_leaves], out_spec)
-    result = (value, unflatten(products, out_spec))
+    products = _core.jvp_leaves(physical, tracked, [to_physical(t, levels) for t in tangent_leaves], keep)
+    value = unflatten([from_physical(o if nested else o.detach(), levels) for o in physical], out_spec)
+    result = (value, unflatten([from_physical(p, levels) for p in products], out_spec))
     return result + (_detached(aux, nested),) if has_aux else result
 
 
 def _jacobian(what: str, func: Callable, argnums: _Argnums, has_aux: bool, forward: bool) -> Callable:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        new_args, tracked, layout, nested = _prepare(what, args, argnums)
+        new_args, tracked, layout, nested, levels = _prepare(what, args, argnums)
         out, aux = _split_aux(what, _core.run(func, new_args, kwargs), has_aux)
         out_leaves, out_spec = flatten(out)
-        blocks = _core.jacobian_blocks(out_leaves, tracked, nested, forward)
-        result = unflatten([_per_argnum(row, layout, argnums) for row in blocks], out_spec)
+        physical = [to_physical(o, levels) for o in out_leaves]
+        blocks = _core.jacobian_blocks(physical, tracked, nested, forward, len(levels))
+        result = unflatten([_per_argnum(row, layout, argnums, levels) for row in blocks], out_spec)
         return (result, _detached(aux, nested)) if has_aux else result
     return wrapper
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any, Dict, Sequence, Union
 
 from .._C import Tensor
+from . import _modules
+from ._batched import BatchedTensor
 
 
 def _owner(module: Any, name: str):
@@ -26,7 +28,9 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Union[Dict[str, Ten
     the call (the module is restored afterwards, also when the call raises). Names are those of
     named_parameters()/named_buffers(); with tie_weights, a tensor given for one name of a tied
     parameter (a shared embedding and decoder) replaces it under every name. strict: every
-    parameter and buffer must be given. A name the module does not have is a KeyError."""
+    parameter and buffer must be given. A name the module does not have is a KeyError. Inside vmap,
+    the tensors may be batched (an ensemble's parameters, one model per sample): the module's
+    layers then run batched (ember/func/_modules.py)."""
     dicts = [parameter_and_buffer_dicts] if isinstance(parameter_and_buffer_dicts, dict) else list(
         parameter_and_buffer_dicts)
     given: Dict[str, Tensor] = {}
@@ -34,7 +38,7 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Union[Dict[str, Ten
         for name, t in d.items():
             if name in given:
                 raise ValueError(f"functional_call: '{name}' appears in more than one of the dicts")
-            if not isinstance(t, Tensor):
+            if not isinstance(t, (Tensor, BatchedTensor)):
                 raise TypeError(f"functional_call: '{name}' must be a tensor, got {type(t).__name__}")
             given[name] = t
     params = dict(module.named_parameters(remove_duplicate=False))
@@ -63,7 +67,10 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Union[Dict[str, Ten
     try:
         for name, t in given.items():
             owner, leaf = _owner(module, name)
-            if name in params:
+            if isinstance(t, BatchedTensor):
+                _modules.substitute(owner, leaf, t)
+                swapped.append((owner, leaf, None, None))
+            elif name in params:
                 owner._replace_parameter(leaf, t)
                 swapped.append((owner, leaf, True, params[name]))
             else:
@@ -73,7 +80,32 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Union[Dict[str, Ten
         return module(*args, **(kwargs or {}))
     finally:
         for owner, leaf, is_param, original in reversed(swapped):
-            if is_param:
+            if is_param is None:
+                _modules.restore(owner, leaf)
+            elif is_param:
                 owner._replace_parameter(leaf, original)
             else:
                 setattr(owner, leaf, original)
+
+
+def stack_module_state(models: Sequence[Any]) -> tuple:
+    """(params, buffers) of several models of one architecture, each entry the models' tensors
+    stacked along a new dim 0: vmap over them with functional_call runs every model at once. The
+    stacked parameters are new leaves that require grad where the models' do (PyTorch's)."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or not any(m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    kinds = {type(m) for m in models}
+    if len(kinds) > 1:
+        raise RuntimeError(f"stack_module_state: Expected all models to be of the same class, got "
+                           f"{sorted(k.__name__ for k in kinds)}")
+    from .. import _C
+    params = {}
+    for name, first in models[0].named_parameters():
+        stacked = _C.stack([dict(m.named_parameters())[name].detach() for m in models])
+        params[name] = stacked.requires_grad_(first.requires_grad)
+    buffers = {name: _C.stack([dict(m.named_buffers())[name] for m in models])
+               for name, _ in models[0].named_buffers()}
+    return params, buffers

@@ -1,0 +1,245 @@
+"""Modules under vmap. A module written in Python runs its forward on batched tensors like any
+function. A C++ layer's forward takes tensors, so while a vmap runs, Module.__call__ asks here
+first (python/src/batched_dispatch.cpp): a layer with batched inputs, or with batched parameters
+that functional_call put in (an ensemble from stack_module_state), runs as its functional form
+(Linear as F.linear of its input, weight and bias, ...), which the op rules batch; a layer without
+one runs once per sample, its parameters sliced per sample."""
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import types
+from typing import Any, Callable, Dict, Tuple
+
+from .. import _C
+from ._batched import BatchedTensor
+from ._dispatch import batch_size, loop, max_level, rebuild, sample, stack_samples, unwrap, wrap
+
+
+
+class _Functional:
+    """ember.nn.functional, imported on first use (it imports the package this module is part of)."""
+
+    def __getattr__(self, name: str) -> Any:
+        from ..nn import functional
+        return getattr(functional, name)
+
+
+F = _Functional()
+
+# The batched parameters and buffers functional_call put in, by owner module: {id: (module, {name: value})}.
+_substituted: Dict[int, Tuple[Any, Dict[str, Any]]] = {}
+
+
+def substitute(owner: Any, name: str, value: BatchedTensor) -> None:
+    _substituted.setdefault(id(owner), (owner, {}))[1][name] = value
+    if _defined_in_python(type(owner)) and hasattr(owner, "__dict__"):
+        owner.__dict__[name] = value  # NB: found before Module.__getattr__'s parameter, by a Python forward
+
+
+def restore(owner: Any, name: str) -> None:
+    entry = _substituted.get(id(owner))
+    if entry is None:
+        return
+    entry[1].pop(name, None)
+    if not entry[1]:
+        del _substituted[id(owner)]
+    if hasattr(owner, "__dict__"):
+        owner.__dict__.pop(name, None)
+
+
+def param(module: Any, name: str) -> Any:
+    """A module's parameter or buffer as its forward should see it: the substituted one, if any."""
+    entry = _substituted.get(id(module))
+    if entry is not None and name in entry[1]:
+        return entry[1][name]
+    return getattr(module, name)
+
+
+_python_forward: Dict[type, bool] = {}
+
+
+def _defined_in_python(cls: type) -> bool:
+    known = _python_forward.get(cls)
+    if known is None:
+        known = isinstance(inspect.getattr_static(cls, "forward", None), types.FunctionType)
+        _python_forward[cls] = known
+    return known
+
+
+def _cpp_class(module: Any) -> str:
+    for cls in type(module).__mro__:
+        if cls.__module__.startswith("ember._C"):
+            return cls.__name__
+    return type(module).__name__
+
+
+def _conv(n: int) -> Callable:
+    def form(m: Any, x: Any) -> Any:
+        if m.padding_mode != "zeros":
+            return None
+        return getattr(F, f"conv{n}d")(x, param(m, "weight"), param(m, "bias"), m.stride, m.padding, m.dilation,
+                                       m.groups)
+    return form
+
+
+def _sequential(m: Any, x: Any) -> Any:
+    for child in m.children():
+        x = child(x)
+    return x
+
+
+def _batch_norm(m: Any, x: Any) -> Any:
+    stats = m.track_running_stats and not m.training
+    training = m.training or not m.track_running_stats
+    return F.batch_norm(x, param(m, "running_mean") if stats else None, param(m, "running_var") if stats else None,
+                        param(m, "weight") if m.affine else None, param(m, "bias") if m.affine else None,
+                        training, 0.0, m.eps)
+
+
+def _setting(m: Any, name: str, default: Any) -> Any:
+    """A C++ layer's setting as its repr shows it ("Flatten(start_dim=1, end_dim=-1)"), where Python has
+    no attribute for it."""
+    match = re.search(rf"\b{name}=([^,)]+)", repr(m))
+    return default if match is None else ast.literal_eval(match.group(1))
+
+
+def _own(m: Any, name: str) -> bool:
+    return name in dict(m.named_parameters(recurse=False))
+
+
+def _layer_norm(m: Any, x: Any) -> Any:
+    weight = param(m, "weight") if _own(m, "weight") else None
+    bias = param(m, "bias") if _own(m, "bias") else None
+    shape = tuple(weight.shape) if weight is not None else tuple(_setting(m, "normalized_shape", None) or
+                                                                  ast.literal_eval(repr(m)[len("LayerNorm("):]
+                                                                                   .split("]")[0] + "]"))
+    return F.layer_norm(x, shape, weight, bias, m.eps)
+
+
+# The functional form of each C++ layer: what its forward computes, from param(), so that batched
+# parameters work; None where the layer's settings need its own forward (then it runs per sample).
+FORMS: Dict[str, Callable] = {
+    "Linear": lambda m, x: F.linear(x, param(m, "weight"), param(m, "bias")),
+    "Conv1d": _conv(1), "Conv2d": _conv(2), "Conv3d": _conv(3),
+    "Sequential": _sequential,
+    "Flatten": lambda m, x: x.flatten(_setting(m, "start_dim", 1), _setting(m, "end_dim", -1)),
+    "Unflatten": lambda m, x: x.unflatten(_setting(m, "dim", 1), _setting(m, "unflattened_size", None)),
+    "Softmax": lambda m, x: _C.softmax(x, m.dim), "LogSoftmax": lambda m, x: _C.log_softmax(x, m.dim),
+    "Dropout": lambda m, x: F.dropout(x, m.p, m.training),
+    "LayerNorm": _layer_norm,
+    "Embedding": lambda m, x: _C.embedding(param(m, "weight"), x, m.padding_idx),
+    "BatchNorm1d": _batch_norm, "BatchNorm2d": _batch_norm, "BatchNorm3d": _batch_norm,
+}
+# Layers of no parameters that act on each element: their own forward takes the whole batch.
+ELEMENTWISE = {"Identity", "ReLU", "ReLU6", "GELU", "SiLU", "Tanh", "Sigmoid", "ELU", "SELU", "CELU", "LeakyReLU",
+               "Hardtanh", "Hardswish", "Hardsigmoid", "Mish", "Softplus", "Softsign", "Tanhshrink", "Softshrink",
+               "Hardshrink", "Threshold", "LogSigmoid", "PReLU_none"}
+# Layers of no parameters whose forward treats its input's dim 0 as independent items (N, or the
+# channels of an input without N): the vmap batch is folded into it.
+FOLDS = {"MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+         "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+         "LPPool1d", "LPPool2d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
+         "PixelUnshuffle", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+         "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "ChannelShuffle", "LocalResponseNorm",
+         "Fold", "Unfold"}
+
+
+def _batched_input_call(module: Any, cls: str, level: int, x: Any) -> Any:
+    """A parameterless layer's own forward on the whole batch, or None where it does not apply."""
+    v = unwrap(x, level)
+    if v is None:
+        return None
+    if cls in ELEMENTWISE:
+        return wrap(module(v), level)
+    if cls in FOLDS and x.dim() >= 1:
+        size = v.shape[0]
+        out = module(v.reshape(size * v.shape[1], *v.shape[2:]))
+        if isinstance(out, tuple):  # return_indices
+            return rebuild(out, [wrap(o.reshape(size, -1, *o.shape[1:]), level) for o in out])
+        return wrap(out.reshape(size, -1, *out.shape[1:]), level)
+    return None
+
+
+def _level_of_parameters(module: Any) -> int:
+    """The highest vmap level of the batched parameters in the module and its submodules (a C++
+    container calls its children without Module.__call__, so theirs count too)."""
+    if not _substituted:
+        return 0
+    level = 0
+    for sub in module.modules():
+        entry = _substituted.get(id(sub))
+        if entry:
+            level = max([level] + [v._level for v in entry[1].values()])
+    return level
+
+
+def call_module(module: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    """Module.__call__ while a vmap runs: the module's batched call, or Ellipsis for the usual one."""
+    if _defined_in_python(type(module)):
+        return ...  # its Python forward sees the batched tensors (and batched parameters, in its __dict__)
+    level = max(max_level(args, kwargs), _level_of_parameters(module))
+    if level == 0:
+        return ...
+    cls = _cpp_class(module)
+    if len(args) == 1 and not kwargs and not _level_of_parameters(module):
+        out = _batched_input_call(module, cls, level, args[0])
+        if out is not None:
+            return out
+    form = FORMS.get(cls)
+    if form is not None and len(args) == 1 and not kwargs:
+        try:
+            out = form(module, args[0])
+        except AttributeError:
+            out = None  # a layer that lacks the settings the form reads: its own forward, per sample
+        if out is not None:
+            return out
+    return _per_sample(module, level, args, kwargs)
+
+
+def _subtree_substitutions(module: Any, level: int):
+    found = []
+    for sub in module.modules():
+        entry = _substituted.get(id(sub))
+        if entry:
+            for name, value in entry[1].items():
+                found.append((sub, name, value))
+    return found
+
+
+def _per_sample(module: Any, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    """The module once per sample, each call with that sample's inputs and parameters."""
+    swaps = _subtree_substitutions(module, level)
+    if not swaps:
+        return loop(_ModuleOp(module), level, args, kwargs)
+    size = batch_size(level)
+    outs = []
+    for b in range(size):
+        originals = []
+        try:
+            for owner, name, value in swaps:
+                if value._level != level or not isinstance(value._value, _C.Tensor):
+                    raise RuntimeError(f"vmap: {type(owner).__name__} has no batching rule and parameters batched by "
+                                       "nested vmaps: call it from a vmap of one level")
+                restore(owner, name)
+                originals.append((owner, name, value, getattr(owner, name)))
+                owner._replace_parameter(name, value._value[b]) if name in dict(owner.named_parameters(
+                    recurse=False)) else setattr(owner, name, value._value[b])
+            outs.append(module(*sample(list(args), level, b), **sample(kwargs, level, b)))
+        finally:
+            for owner, name, value, original in reversed(originals):
+                if name in dict(owner.named_parameters(recurse=False)):
+                    owner._replace_parameter(name, original)
+                else:
+                    setattr(owner, name, original)
+                substitute(owner, name, value)
+    return stack_samples(outs, level, type(module).__name__)
+
+
+class _ModuleOp:
+    """A module as the loop fallback calls it."""
+
+    def __init__(self, module: Any):
+        self.name = type(module).__name__
+        self.call = module
