@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
-from ember.func import functional_call, grad, jacrev, stack_module_state, vmap
+from ember.func import _dispatch, functional_call, grad, jacrev, stack_module_state, vmap
 
 FIXTURES = pathlib.Path(__file__).parents[1] / "fixtures"
 sys.path.insert(0, str(FIXTURES))
@@ -336,6 +336,7 @@ def test_inplace_writes_into_batched_tensors():
 def test_ops_without_a_rule_run_per_sample_and_warn_once():
     x = ember.randn(3, 4, 4, dtype=ember.float64)
     f = lambda a: ember.kron(a, a[:2, :2]).trace()  # noqa: E731
+    _dispatch._warned.clear()  # it warns once per process
     with pytest.warns(UserWarning, match="performance drop because .* has no batching rule"):
         got = vmap(f)(x)
     assert_same(got, per_sample(f, (0,), x))
@@ -356,3 +357,80 @@ def test_grad_of_vmap_and_vmap_of_grad_compose():
 
 def test_the_top_level_name():
     assert ember.vmap is vmap
+
+
+def test_a_layer_without_a_rule_runs_per_sample_with_its_parameters_sliced():
+    """An LSTM's per-sample gradients: the layer has no functional form, so each sample's call gets
+    that sample's (batched) parameters; the gradients equal those of backward() per sample."""
+    ember.manual_seed(0)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(20, 8)
+            self.rnn = nn.LSTM(8, 16, batch_first=True)
+            self.head = nn.Linear(16, 20)
+
+        def forward(self, x):
+            out, _ = self.rnn(self.emb(x))
+            return self.head(out[:, -1])
+    model = Net()
+    x, y = ember.randint(0, 20, (5, 7)), ember.randint(0, 20, (5,))
+    params = {k: v.detach() for k, v in model.named_parameters()}
+
+    def loss(p, xb, yb):
+        return F.cross_entropy(functional_call(model, p, (xb.unsqueeze(0),)), yb.unsqueeze(0))
+    _dispatch._warned.clear()  # it warns once per process
+    with pytest.warns(UserWarning, match="performance drop because LSTM has no batching rule"):
+        grads = vmap(grad(loss), in_dims=(None, 0, 0))(params, x, y)
+    for b in range(5):
+        model.zero_grad()
+        F.cross_entropy(model(x[b:b + 1]), y[b:b + 1]).backward()
+        for name, p in model.named_parameters():
+            np.testing.assert_allclose(as_numpy(grads[name][b]), as_numpy(p.grad), rtol=1e-4, atol=1e-6)
+    assert dict(model.named_parameters())["rnn.weight_ih_l0"] is model.rnn.weight_ih_l0  # restored
+
+
+def test_attention_batches_as_its_loop():
+    ember.manual_seed(1)
+    q, k = ember.randn(4, 2, 6, 8, dtype=ember.float64), ember.randn(2, 5, 8, dtype=ember.float64)
+    mask = ember.randn(4, 6, 5, dtype=ember.float64)
+
+    def attend(q, k, m):
+        return F.scaled_dot_product_attention(q, k, k, attn_mask=m)
+    with no_fallback():
+        got = vmap(attend, in_dims=(0, None, 0))(q, k, mask)
+        causal = vmap(lambda t: F.scaled_dot_product_attention(t, t, t, is_causal=True))(q)
+    assert_same(got, per_sample(attend, (0, None, 0), q, k, mask), tol=1e-12)
+    assert_same(causal, per_sample(lambda t: F.scaled_dot_product_attention(t, t, t, is_causal=True), (0,), q),
+                tol=1e-12)
+
+
+def test_the_ensembling_tutorial():
+    """pytorch/tutorials' model ensembling: stack_module_state, functional_call over a copy of one
+    model, vmap with each model's own minibatch and with one shared minibatch."""
+    import copy
+    ember.manual_seed(0)
+
+    class SimpleMLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.fc2, self.fc3 = nn.Linear(784, 32), nn.Linear(32, 32), nn.Linear(32, 10)
+
+        def forward(self, x):
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x.flatten(1))))))
+    models = [SimpleMLP() for _ in range(4)]
+    data = ember.randn(4, 8, 1, 28, 28)
+    params, buffers = stack_module_state(models)
+    assert all(p.shape[0] == 4 and p.requires_grad for p in params.values())
+    base = copy.deepcopy(models[0])
+
+    def fmodel(params, buffers, x):
+        return functional_call(base, (params, buffers), (x,))
+    with no_fallback():
+        own = vmap(fmodel)(params, buffers, data)
+        shared = vmap(fmodel, in_dims=(0, 0, None))(params, buffers, data[0])
+    assert_same(own, ember.stack([m(x) for m, x in zip(models, data)]).detach(), tol=1e-5)
+    assert_same(shared, ember.stack([m(data[0]) for m in models]).detach(), tol=1e-5)
+    with pytest.raises(RuntimeError, match="same class"):
+        stack_module_state([models[0], nn.Linear(2, 2)])

@@ -187,12 +187,17 @@ def stack_samples(outs: list, level: int, what: str) -> Any:
                        "return tensors (compute it outside vmap, or with tensor ops)")
 
 
+def warn_fallback(name: str) -> None:
+    """Once per op (or layer): it has no batching rule, so it runs once per sample."""
+    if name not in _warned:
+        _warned.add(name)
+        warnings.warn(f"vmap: there is a performance drop because {name} has no batching rule yet: it runs once "
+                      "per sample", UserWarning, stacklevel=5)
+
+
 def loop(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     """The fallback for an op without a batching rule: the op once per sample, the results stacked."""
-    if op.name not in _warned:
-        _warned.add(op.name)
-        warnings.warn(f"vmap: there is a performance drop because {op.name} has no batching rule yet: it runs once "
-                      "per sample", UserWarning, stacklevel=4)
+    warn_fallback(op.name)
     inplace = op.name.endswith("_") and not op.name.endswith("__")
     if inplace and not is_batched(args[0], level):
         refuse_inplace(op, level)

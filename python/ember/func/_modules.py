@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Tuple
 
 from .. import _C
 from ._batched import BatchedTensor
-from ._dispatch import batch_size, loop, max_level, rebuild, sample, stack_samples, unwrap, wrap
+from ._dispatch import batch_size, loop, max_level, rebuild, sample, stack_samples, unwrap, warn_fallback, wrap
 
 
 
@@ -213,6 +213,7 @@ def _per_sample(module: Any, level: int, args: Tuple[Any, ...], kwargs: Dict[str
     swaps = _subtree_substitutions(module, level)
     if not swaps:
         return loop(_ModuleOp(module), level, args, kwargs)
+    warn_fallback(type(module).__name__)
     size = batch_size(level)
     outs = []
     for b in range(size):

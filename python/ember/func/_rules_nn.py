@@ -7,7 +7,7 @@ from typing import Any, Dict, Tuple
 
 from .. import _C
 from ._dispatch import Op, batch_size, is_batched, rebuild, unwrap, wrap
-from ._rules import RULES, _Args, _Fallback, _others_batched, pointwise, register
+from ._rules import RULES, _Args, _Fallback, _others_batched, _pad_batch, pointwise, register
 
 
 def _linear(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
@@ -285,3 +285,25 @@ def _class_loss(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any
 
 
 register(["nll_loss", "cross_entropy"], _class_loss)
+
+
+def _attention(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    """scaled_dot_product_attention: its leading dims are batch dims, so the vmap batch is one more
+    (every operand given it, and the same rank)."""
+    a = _Args(args, kwargs)
+    if a.get("dropout_p", 4, 0.0) > 0:
+        raise _Fallback()  # random: per sample
+    names = [("query", 0), ("key", 1), ("value", 2), ("attn_mask", 3)]
+    parts = [a.get(n, p, None) for n, p in names]
+    rank = max(t.dim() for t in parts if t is not None)
+    for (name, pos), t in zip(names[:3], parts[:3]):
+        v = unwrap(t, level)
+        v = v if v is not None else t.unsqueeze(0).expand(batch_size(level), *t.shape)
+        a.set(name, pos, _pad_batch(v, rank + 1))
+    mask = unwrap(parts[3], level)
+    if mask is not None:
+        a.set("attn_mask", 3, _pad_batch(mask, rank + 1))
+    return wrap(a.call(op), level)
+
+
+RULES["scaled_dot_product_attention"] = _attention
