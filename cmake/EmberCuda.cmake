@@ -96,7 +96,7 @@ if(EMBER_WITH_CUDA)
       -Xcompiler=-Wall,-Wextra,-Wno-unused-parameter,-Werror)
   set(EMBER_CUDA_PTXAS_OPTIONS -Xptxas=-warn-spills,-warn-lmem-usage)
   # NB: CUDA's own double sin, cos and tan always keep their argument-reduction table in local
-  # memory, so the one file that calls them (cuda/kernels/elementwise_trig.cu) reports spills only.
+  # memory, so the files that call them (cuda/kernels/elementwise_trig.cu, complex.cu) report spills only.
   set(EMBER_CUDA_TRIG_PTXAS_OPTIONS -Xptxas=-warn-spills)
   message(STATUS "Ember: CUDA backend on (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, architectures "
                  "${CMAKE_CUDA_ARCHITECTURES}, cuDNN ${EMBER_CUDNN_LIBRARY})")

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "ember/core/dtype.h"
+#include "ember/core/kernels/complex_ops.h"
 #include "ember/core/kernels/op_codes.h"
 #include "ember/core/kernels/rnn_cell.h"
 #include "ember/core/math/elementwise.h"
@@ -233,5 +234,14 @@ void launch_rmsprop_step(DType dtype, void* param, const void* grad, void* squar
                          int64_t n, const RmspropArgs& a, cudaStream_t stream);
 void launch_adagrad_step(DType dtype, void* param, const void* grad, void* sum, int64_t n, const AdagradArgs& a,
                          cudaStream_t stream);
+
+// ---- complex.cu: complex math (core/kernels/complex.h) and the FFTs' scaling
+/// out = op(a, b) (operands: out, a, b): complex of `complex` (complex64 or complex128) for Mul and
+/// Div, a and b of its real dtype for Make and Polar.
+void launch_complex_binary(const ElementwiseArgs<3>& args, DType complex, ComplexBinaryOp op, cudaStream_t stream);
+/// out = op(in) (operands: out, in), in of `complex`; out of its real dtype for Abs and Angle.
+void launch_complex_unary(const ElementwiseArgs<2>& args, DType complex, ComplexUnaryOp op, cudaStream_t stream);
+/// Each of the `count` values of the contiguous `data` (float32 or float64: `real`) times scale.
+void launch_scale(void* data, int64_t count, DType real, double scale, cudaStream_t stream);
 
 }  // namespace ember::cuda

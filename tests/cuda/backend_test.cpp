@@ -29,9 +29,9 @@ TEST(CudaBackendTest, EveryStubHasACudaKernelInACudaBuild) {
   EXPECT_EQ(backend_built(DeviceType::CUDA), static_cast<bool>(EMBER_WITH_CUDA));
   for (const StubEntry& s : stubs) EXPECT_TRUE(s.has(DeviceType::CPU)) << s.name << ": no CPU kernel";
   if (!EMBER_WITH_CUDA) GTEST_SKIP() << "built without the CUDA backend (EMBER_CUDA=OFF or no nvcc)";
-  // NB: complex math and the FFT are CPU-only so far (issue 32: cuFFT and complex CUDA kernels are
-  // the next step); a CUDA tensor gets the dispatcher's error naming the stub. Nothing else may be missing.
-  const std::set<std::string> cpu_only = {"complex_binary_stub", "complex_unary_stub", "fft_stub"};
+  // Nothing may be missing (a stub listed here would be CPU-only, a CUDA tensor getting the
+  // dispatcher's error naming it).
+  const std::set<std::string> cpu_only = {};
   for (const StubEntry& s : stubs)
     EXPECT_EQ(s.has(DeviceType::CUDA), !cpu_only.count(s.name))
         << s.name

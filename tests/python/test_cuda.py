@@ -207,3 +207,55 @@ def test_16bit_products_and_convolutions_match_the_cpu_to_an_ulp(dtype, ulps):
         got = fn(*(t.cuda() for t in args))
         assert got.dtype == dtype, name
         np.testing.assert_allclose(got.cpu().float().numpy(), want.numpy(), rtol=2 * ulps, atol=2 * ulps, err_msg=name)
+
+
+def _complex_pair(shape, seed, dtype):
+    gen = ember.Generator().manual_seed(seed)
+    z = ember.randn(*shape, dtype=dtype, generator=gen)
+    return z, z.cuda()
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype,tol", [(ember.complex64, 2e-6), (ember.complex128, 1e-13)])
+def test_complex_math_matches_the_cpu(dtype, tol):
+    """The complex kernels (cuda/kernels/complex.cu) against the CPU's std::complex, with gradients."""
+    (zc, zg), (wc, wg) = _complex_pair((5, 7), 1, dtype), _complex_pair((7,), 2, dtype)
+    real = ember.float32 if dtype == ember.complex64 else ember.float64
+    rc = ember.rand(5, 7, dtype=real) + 0.1
+    cases = [lambda z, w, r: z * w, lambda z, w, r: z / (w + 0.5), lambda z, w, r: z.exp(), lambda z, w, r: z.log(),
+             lambda z, w, r: z.sqrt(), lambda z, w, r: z.reciprocal(), lambda z, w, r: z.abs(),
+             lambda z, w, r: z.angle(), lambda z, w, r: ember.complex(r, r * 2), lambda z, w, r: ember.polar(r, r),
+             lambda z, w, r: z @ z.mT, lambda z, w, r: (z * 1j - w.conj()).sum(0)]
+    for f in cases:
+        yc, yg = f(zc, wc, rc), f(zg, wg, rc.cuda())
+        assert yg.device == ember.device("cuda:0") and yg.dtype == yc.dtype
+        np.testing.assert_allclose(yg.cpu().numpy(), yc.numpy(), rtol=tol, atol=tol)
+    zc.requires_grad_()
+    zg = zc.detach().cuda().requires_grad_()
+    for z in (zc, zg):
+        (z.exp() * z.abs() / (z + 3)).angle().sum().backward()
+    np.testing.assert_allclose(zg.grad.cpu().numpy(), zc.grad.numpy(), rtol=100 * tol, atol=100 * tol)
+
+
+@needs_gpu
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 13, 64, 1040])
+def test_ffts_on_cufft_match_the_cpu(n):
+    """ember.fft on cuFFT (cuda/fft_kernel.cpp) against the CPU's, every kind, norm and precision,
+    gradients included; length 1 (no cuFFT) and odd and prime lengths."""
+    for dtype, tol in ((ember.float32, 2e-4), (ember.float64, 1e-11)):
+        gen = ember.Generator().manual_seed(n)
+        x = ember.randn(3, n, dtype=dtype, generator=gen)
+        z = ember.complex(x, x.flip(-1))
+        for f in (lambda t: ember.fft.fft(t), lambda t: ember.fft.ifft(t, norm="ortho"),
+                  lambda t: ember.fft.rfft(t.real if t.is_complex() else t, norm="forward"),
+                  lambda t: ember.fft.irfft(ember.fft.rfft(t.real if t.is_complex() else t), n=n),
+                  lambda t: ember.fft.fft2(t), lambda t: ember.fft.rfftn(t.real if t.is_complex() else t)):
+            for arg in (x, z):
+                yc, yg = f(arg), f(arg.cuda())
+                assert yg.device == ember.device("cuda:0")
+                np.testing.assert_allclose(yg.cpu().numpy(), yc.numpy(), rtol=tol, atol=tol * max(n, 1))
+        xc = x.clone().requires_grad_()
+        xg = x.clone().cuda().requires_grad_()
+        for t in (xc, xg):
+            ember.fft.irfft(ember.fft.rfft(t) * 1j, n=n).pow(2).sum().backward()
+        np.testing.assert_allclose(xg.grad.cpu().numpy(), xc.grad.numpy(), rtol=tol, atol=tol * max(n, 1))
