@@ -1,5 +1,6 @@
 #include "ember/ops/complex.h"
 
+#include <limits>
 #include <numbers>
 
 #include "ember/autograd/function_node.h"
@@ -128,9 +129,13 @@ Tensor impl_angle(const Tensor& t) {
     // d arg z = grad * i z / |z|^2 (0 at z = 0), PyTorch's.
     autograd::record_function(
         "AngleBackward", out, {t}, {t}, [](const TensorList& saved, const TensorList& g, const autograd::Node&) {
-          const Tensor x = real(saved[0]), y = imag(saved[0]), r2 = x * x + y * y, zero = eq(r2, 0.0);
+          const Tensor x = real(saved[0]), y = imag(saved[0]), r2 = x * x + y * y;
+          const Tensor zero = logical_and(eq(x, 0.0), eq(y, 0.0));
           const Tensor scale = where(zero, zeros_like(r2), g[0] / where(zero, ones_like(r2), r2));
-          return TensorList{complex(-(y * scale), x * scale)};
+          // A tiny z whose |z|^2 underflows: PyTorch's i z / |z|^2 is NaN in both parts there.
+          const Tensor lost = logical_and(eq(r2, 0.0), logical_not(zero));
+          const Tensor nan = full_like(r2, std::numeric_limits<double>::quiet_NaN());
+          return TensorList{complex(where(lost, nan, -(y * scale)), where(lost, nan, x * scale))};
         });
     return out;
   }

@@ -95,6 +95,12 @@ def test_abs_and_angle_have_zero_gradient_at_zero_as_in_torch():
     tiny = ember.tensor([1e-40 + 1e-40j], dtype=ember.complex64, requires_grad=True)
     tiny.abs().sum().backward()
     np.testing.assert_allclose(tiny.grad.numpy(), [np.sqrt(0.5) * (1 + 1j)], rtol=1e-4)  # subnormal precision
+    # arg z's gradient where |z|^2 underflows but z is not 0: NaN in both parts (torch 2.15 gives
+    # nan+nanj for 1e-30, 1e-30j, 1e-30+1e-30j and 3e-39 in complex64), 0 at 0 itself.
+    small = ember.tensor([1e-30, 1e-30j, 1e-30 + 1e-30j, 3e-39, 0j], dtype=ember.complex64, requires_grad=True)
+    small.angle().sum().backward()
+    got = small.grad.numpy()
+    assert np.isnan(got[:4].real).all() and np.isnan(got[:4].imag).all() and got[4] == 0
 
 
 def test_a_complex_loss_needs_an_explicit_gradient():
