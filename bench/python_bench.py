@@ -172,32 +172,6 @@ def main():
         print(f"fft_fft2_8x256x256 {time_per_call(lambda: lib.fft.fft2(images), 1.0) * 1e3:.4g} ms")
         print(f"fft_ifft_256x1040 {time_per_call(lambda: lib.fft.ifft(odd), 1.0) * 1e3:.4g} ms")
 
-    # Per-sample gradients (issue 32), as pytorch/tutorials' per_sample_grads computes them: vmap(grad)
-    # over a batch of 64 against the tutorial's loop of one backward per sample, for the 784-256-128-10
-    # MLP and the tutorial's SimpleCNN (conv 1->32, 32->64, max pool, 9216-128-10, 28x28 inputs).
-    def per_sample_rows(name, model, inputs):
-        targets = lib.randint(0, 10, (inputs.shape[0],))
-        params = {k: v.detach() for k, v in model.named_parameters()}
-
-        def loss(p, sample, target):
-            out = lib.func.functional_call(model, p, (sample.unsqueeze(0),))
-            return F.cross_entropy(out, target.unsqueeze(0))
-        vmapped = lib.func.vmap(lib.func.grad(loss), in_dims=(None, 0, 0))
-
-        def loop():
-            grads = []
-            for b in range(inputs.shape[0]):
-                out = F.cross_entropy(model(inputs[b:b + 1]), targets[b:b + 1])
-                grads.append(lib.autograd.grad(out, list(model.parameters())))
-            return [lib.stack(g) for g in zip(*grads)]
-        print(f"per_sample_grads_{name}_vmap {time_per_call(lambda: vmapped(params, inputs, targets), 2.0) * 1e3:.4g} "
-              "ms")
-        print(f"per_sample_grads_{name}_loop {time_per_call(loop, 2.0) * 1e3:.4g} ms")
-
-    lib.manual_seed(0)
-    per_sample_rows("mlp_b64", mlp_layers(nn, MLP), lib.randn(64, MLP[0]))
-    per_sample_rows("cnn_b64", vision_models.tutorial_cnn(nn), lib.randn(64, 1, 28, 28))
-
     # The 16-wide MLP's forward at batch 1, eager and traced into a program: what replaying a program
     # costs per call (torch.jit.trace's TorchScript interpreter on the PyTorch side).
     lib.manual_seed(0)
@@ -397,6 +371,34 @@ def main():
                 train_step(model, opt, x[start:start + 64], y[start:start + 64], F)
             best = min(best, time.perf_counter() - t0)
         print(f"mlp_epoch_b64_sgd {best:.4g} s/epoch")
+
+    # Per-sample gradients (issue 32), as pytorch/tutorials' per_sample_grads computes them: vmap(grad)
+    # over a batch of 64 against the tutorial's loop of one backward per sample, for the 784-256-128-10
+    # MLP and the tutorial's SimpleCNN (conv 1->32, 32->64, max pool, 9216-128-10, 28x28 inputs).
+    # NB: last, as vmap's first use gives the bindings its dispatching overloads (python/src/
+    # batched_dispatch.cpp), which cost the calls of some ops a little from then on.
+    def per_sample_rows(name, model, inputs):
+        targets = lib.randint(0, 10, (inputs.shape[0],))
+        params = {k: v.detach() for k, v in model.named_parameters()}
+
+        def loss(p, sample, target):
+            out = lib.func.functional_call(model, p, (sample.unsqueeze(0),))
+            return F.cross_entropy(out, target.unsqueeze(0))
+        vmapped = lib.func.vmap(lib.func.grad(loss), in_dims=(None, 0, 0))
+
+        def loop():
+            grads = []
+            for b in range(inputs.shape[0]):
+                out = F.cross_entropy(model(inputs[b:b + 1]), targets[b:b + 1])
+                grads.append(lib.autograd.grad(out, list(model.parameters())))
+            return [lib.stack(g) for g in zip(*grads)]
+        print(f"per_sample_grads_{name}_vmap {time_per_call(lambda: vmapped(params, inputs, targets), 2.0) * 1e3:.4g} "
+              "ms")
+        print(f"per_sample_grads_{name}_loop {time_per_call(loop, 2.0) * 1e3:.4g} ms")
+
+    lib.manual_seed(0)
+    per_sample_rows("mlp_b64", mlp_layers(nn, MLP), lib.randn(64, MLP[0]))
+    per_sample_rows("cnn_b64", vision_models.tutorial_cnn(nn), lib.randn(64, 1, 28, 28))
 
 
 if __name__ == "__main__":
