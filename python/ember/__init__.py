@@ -175,8 +175,8 @@ def _as_tensor_without_moving(data, dtype):
 
 
 def is_tensor(obj) -> _builtins.bool:
-    """True when obj is an ember.Tensor."""
-    return isinstance(obj, Tensor)
+    """True when obj is an ember.Tensor (or, inside vmap, a batched one)."""
+    return isinstance(obj, Tensor) or getattr(type(obj), "_ember_batched", False)
 
 
 def numel(input: Tensor) -> _builtins.int:  # noqa: A002  (PyTorch's argument name)

@@ -434,3 +434,24 @@ def test_the_ensembling_tutorial():
     assert_same(shared, ember.stack([m(data[0]) for m in models]).detach(), tol=1e-5)
     with pytest.raises(RuntimeError, match="same class"):
         stack_module_state([models[0], nn.Linear(2, 2)])
+
+
+def test_a_custom_autograd_function_runs_per_sample_with_its_gradients():
+    class Cube(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * g
+    xs = ember.randn(4, 3, dtype=ember.float64)
+    _dispatch._warned.clear()
+    with pytest.warns(UserWarning, match="Cube has no batching rule"):
+        got = vmap(Cube.apply)(xs)
+        grads = vmap(grad(lambda x: Cube.apply(x).sum()))(xs)
+    assert_same(got, xs ** 3)
+    assert_same(grads, 3 * xs ** 2)
+    assert vmap(lambda x: ember.tensor(float(ember.is_tensor(x))))(xs).tolist() == [1.0] * 4

@@ -105,6 +105,8 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        if _batched_apply is not None and any(getattr(type(a), "_ember_batched", False) for a in args):
+            return _batched_apply(cls, args, kwargs)  # inside vmap: once per sample (ember/func/_modules.py)
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         new_style = cls.setup_context is not Function.setup_context
@@ -118,6 +120,11 @@ class Function:
         if not (_impl.is_grad_enabled() and any(ctx.needs_input_grad)):
             return output
         return _record(cls, ctx, args, output)
+
+
+# How apply runs on a vmap's batched tensors, set by ember.func (which sits above autograd): the
+# function's forward and backward are the user's, with no batching rule, so it runs per sample.
+_batched_apply: Optional[Any] = None
 
 
 def _record(cls: type, ctx: FunctionCtx, args: Tuple[Any, ...], output: Any) -> Any:

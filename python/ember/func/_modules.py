@@ -244,3 +244,23 @@ class _ModuleOp:
     def __init__(self, module: Any):
         self.name = type(module).__name__
         self.call = module
+
+
+def _function_per_sample(cls: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    """A custom autograd.Function called on batched tensors: its apply once per sample."""
+    level = max_level(args, kwargs)
+    return loop(_FunctionOp(cls), level, args, kwargs)
+
+
+class _FunctionOp:
+    def __init__(self, cls: Any):
+        self.name = cls.__name__
+        self.call = cls.apply
+
+
+def _install_function_hook() -> None:
+    from ..autograd import function
+    function._batched_apply = _function_per_sample
+
+
+_install_function_hook()
