@@ -455,3 +455,27 @@ def test_a_custom_autograd_function_runs_per_sample_with_its_gradients():
     assert_same(got, xs ** 3)
     assert_same(grads, 3 * xs ** 2)
     assert vmap(lambda x: ember.tensor(float(ember.is_tensor(x))))(xs).tolist() == [1.0] * 4
+
+
+def test_a_vjp_function_called_under_a_deeper_vmap():
+    """The neural tangent kernel tutorial's vjp/jvp form: vjp_fn made inside two vmaps and called under
+    a third (over the basis of the output); its products equal the Jacobian contraction's."""
+    ember.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2)).double()
+    params = {k: v.detach() for k, v in net.named_parameters()}
+    x1, x2 = ember.randn(4, 3, dtype=ember.float64), ember.randn(3, 3, dtype=ember.float64)
+
+    def f(p, x):
+        return functional_call(net, p, (x.unsqueeze(0),)).squeeze(0)
+
+    def ntk(a, b):
+        out, vjp_fn = ember.func.vjp(lambda p: f(p, a), params)
+        basis = ember.eye(out.numel(), dtype=out.dtype)
+        return vmap(lambda v: ember.func.jvp(lambda p: f(p, b), (params,), vjp_fn(v))[1])(basis)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = vmap(vmap(ntk, (None, 0)), (0, None))(x1, x2)
+    j1 = vmap(jacrev(f), (None, 0))(params, x1)
+    j2 = vmap(jacrev(f), (None, 0))(params, x2)
+    want = sum(ember.einsum("Naf,Mbf->NMab", j1[k].flatten(2), j2[k].flatten(2)) for k in params)
+    assert_same(got, want, tol=1e-12)

@@ -138,12 +138,40 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> Tuple[Any, ...]
         tree = cotangents[0] if len(cotangents) == 1 else cotangents
         leaves, _ = flatten(tree)
         _core.check_like("vjp_fn", "cotangent", leaves, out_leaves)
+        deeper = _deeper_level(leaves, levels)
+        if deeper is not None:  # called under a vmap that vjp was not: once per cotangent of that vmap
+            return _per_sample(deeper, "vjp_fn", vjp_fn, cotangents)
         keep = nested or any(c.requires_grad for c in leaves)
         grads = _core.vjp_leaves(physical, tracked, [to_physical(c, levels) for c in leaves], keep)
         return _per_argnum(grads, layout, everything, levels)
 
     value = unflatten([from_physical(o if nested else o.detach(), levels) for o in physical], out_spec)
     return (value, vjp_fn, _detached(aux, nested)) if has_aux else (value, vjp_fn)
+
+
+def _deeper_level(leaves: Sequence[Any], levels: Sequence[Any]) -> Any:
+    """The innermost running vmap level, not among `levels`, at which a leaf is batched, or None."""
+    known = {lv.level for lv in levels}
+    found = None
+    for lv in active_levels():
+        if lv.level not in known and any(_batched_at(x, lv.level) for x in leaves):
+            found = lv.level
+    return found
+
+
+def _batched_at(x: Any, level: int) -> bool:
+    while getattr(type(x), "_ember_batched", False):
+        if x._level == level:
+            return True
+        x = x._value
+    return False
+
+
+def _per_sample(level: int, what: str, fn: Callable, args: Tuple[Any, ...]) -> Any:
+    from ._dispatch import sample, stack_samples, warn_fallback, batch_size
+    warn_fallback(what + " under a vmap it was not made in")
+    outs = [fn(*sample(list(args), level, b)) for b in range(batch_size(level))]
+    return stack_samples(outs, level, what)
 
 
 def jvp(func: Callable, primals: Sequence[Any], tangents: Sequence[Any], *, strict: bool = False,

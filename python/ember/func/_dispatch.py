@@ -181,6 +181,8 @@ def stack_samples(outs: list, level: int, what: str) -> Any:
     if isinstance(first, (tuple, list)):
         parts = [stack_samples([o[i] for o in outs], level, what) for i in range(len(first))]
         return parts if isinstance(first, list) else rebuild(first, parts)
+    if isinstance(first, dict):
+        return {k: stack_samples([o[k] for o in outs], level, what) for k in first}
     if first is None and all(o is None for o in outs):
         return None
     raise RuntimeError(f"vmap: {what} returns a {type(first).__name__} per sample, not a tensor; vmap can only "
