@@ -479,3 +479,29 @@ def test_a_vjp_function_called_under_a_deeper_vmap():
     j2 = vmap(jacrev(f), (None, 0))(params, x2)
     want = sum(ember.einsum("Naf,Mbf->NMab", j1[k].flatten(2), j2[k].flatten(2)) for k in params)
     assert_same(got, want, tol=1e-12)
+
+
+def test_maml_second_order_gradients_through_vmap():
+    """MAML: per-task inner SGD steps by grad inside vmap, the query losses' mean differentiated by
+    backward() through all of it; equal to the loop over tasks."""
+    ember.manual_seed(0)
+    net = nn.Sequential(nn.Linear(1, 16), nn.Tanh(), nn.Linear(16, 1)).double()
+    params = dict(net.named_parameters())
+
+    def loss(p, x, y):
+        return F.mse_loss(functional_call(net, p, (x,)), y)
+
+    def task_loss(p, xs, ys, xq, yq):
+        for _ in range(2):
+            g = grad(loss)(p, xs, ys)
+            p = {k: p[k] - 0.1 * g[k] for k in p}
+        return loss(p, xq, yq)
+    data = [ember.randn(4, 6, 1, dtype=ember.float64) for _ in range(4)]
+    with no_fallback():
+        vmap(task_loss, in_dims=(None, 0, 0, 0, 0))(params, *data).mean().backward()
+    got = {k: v.grad.clone() for k, v in params.items()}
+    for v in params.values():
+        v.grad = None
+    (sum(task_loss(params, *[d[t] for d in data]) for t in range(4)) / 4).backward()
+    for k, v in params.items():
+        np.testing.assert_allclose(as_numpy(got[k]), as_numpy(v.grad), rtol=1e-10, atol=1e-12)
