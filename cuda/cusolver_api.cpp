@@ -1,10 +1,9 @@
 #include "ember/cuda/cusolver_api.h"
 
-#include <dlfcn.h>
-
 #include <string>
 
 #include "ember/core/error.h"
+#include "ember/cuda/library_loader.h"
 
 namespace ember::cuda {
 namespace {
@@ -12,45 +11,37 @@ namespace {
 // The soname of the cuSOLVER this backend was compiled against (libcusolver.so.12 for CUDA 13).
 std::string soname() { return "libcusolver.so." + std::to_string(CUSOLVER_VER_MAJOR); }
 
-template <typename Fn>
-void bind(void* lib, Fn& fn, const char* name) {
-  fn = reinterpret_cast<Fn>(dlsym(lib, name));
-  EMBER_CHECK(fn != nullptr, "cuSOLVER: ", soname(), " has no ", name);
-}
-
 CusolverApi load() {
-  void* lib = dlopen(soname().c_str(), RTLD_NOW | RTLD_LOCAL);  // NB: never closed
-  EMBER_CHECK(lib != nullptr, "cuSOLVER: cannot open ", soname(), " (", dlerror(),
-              "); it comes with the CUDA Toolkit: is its library folder on the loader's path?");
+  const LibraryLoader lib("cuSOLVER", soname());
   CusolverApi api{};
-  bind(lib, api.create, "cusolverDnCreate");
-  bind(lib, api.set_stream, "cusolverDnSetStream");
-  bind(lib, api.sgesvd_buffer_size, "cusolverDnSgesvd_bufferSize");
-  bind(lib, api.dgesvd_buffer_size, "cusolverDnDgesvd_bufferSize");
-  bind(lib, api.sgesvd, "cusolverDnSgesvd");
-  bind(lib, api.dgesvd, "cusolverDnDgesvd");
-  bind(lib, api.ssyevd_buffer_size, "cusolverDnSsyevd_bufferSize");
-  bind(lib, api.dsyevd_buffer_size, "cusolverDnDsyevd_bufferSize");
-  bind(lib, api.ssyevd, "cusolverDnSsyevd");
-  bind(lib, api.dsyevd, "cusolverDnDsyevd");
-  bind(lib, api.sgeqrf_buffer_size, "cusolverDnSgeqrf_bufferSize");
-  bind(lib, api.dgeqrf_buffer_size, "cusolverDnDgeqrf_bufferSize");
-  bind(lib, api.sgeqrf, "cusolverDnSgeqrf");
-  bind(lib, api.dgeqrf, "cusolverDnDgeqrf");
-  bind(lib, api.sorgqr_buffer_size, "cusolverDnSorgqr_bufferSize");
-  bind(lib, api.dorgqr_buffer_size, "cusolverDnDorgqr_bufferSize");
-  bind(lib, api.sorgqr, "cusolverDnSorgqr");
-  bind(lib, api.dorgqr, "cusolverDnDorgqr");
-  bind(lib, api.spotrf_buffer_size, "cusolverDnSpotrf_bufferSize");
-  bind(lib, api.dpotrf_buffer_size, "cusolverDnDpotrf_bufferSize");
-  bind(lib, api.spotrf, "cusolverDnSpotrf");
-  bind(lib, api.dpotrf, "cusolverDnDpotrf");
-  bind(lib, api.sgetrf_buffer_size, "cusolverDnSgetrf_bufferSize");
-  bind(lib, api.dgetrf_buffer_size, "cusolverDnDgetrf_bufferSize");
-  bind(lib, api.sgetrf, "cusolverDnSgetrf");
-  bind(lib, api.dgetrf, "cusolverDnDgetrf");
-  bind(lib, api.sgetrs, "cusolverDnSgetrs");
-  bind(lib, api.dgetrs, "cusolverDnDgetrs");
+  lib.bind(api.create, "cusolverDnCreate");
+  lib.bind(api.set_stream, "cusolverDnSetStream");
+  lib.bind(api.sgesvd_buffer_size, "cusolverDnSgesvd_bufferSize");
+  lib.bind(api.dgesvd_buffer_size, "cusolverDnDgesvd_bufferSize");
+  lib.bind(api.sgesvd, "cusolverDnSgesvd");
+  lib.bind(api.dgesvd, "cusolverDnDgesvd");
+  lib.bind(api.ssyevd_buffer_size, "cusolverDnSsyevd_bufferSize");
+  lib.bind(api.dsyevd_buffer_size, "cusolverDnDsyevd_bufferSize");
+  lib.bind(api.ssyevd, "cusolverDnSsyevd");
+  lib.bind(api.dsyevd, "cusolverDnDsyevd");
+  lib.bind(api.sgeqrf_buffer_size, "cusolverDnSgeqrf_bufferSize");
+  lib.bind(api.dgeqrf_buffer_size, "cusolverDnDgeqrf_bufferSize");
+  lib.bind(api.sgeqrf, "cusolverDnSgeqrf");
+  lib.bind(api.dgeqrf, "cusolverDnDgeqrf");
+  lib.bind(api.sorgqr_buffer_size, "cusolverDnSorgqr_bufferSize");
+  lib.bind(api.dorgqr_buffer_size, "cusolverDnDorgqr_bufferSize");
+  lib.bind(api.sorgqr, "cusolverDnSorgqr");
+  lib.bind(api.dorgqr, "cusolverDnDorgqr");
+  lib.bind(api.spotrf_buffer_size, "cusolverDnSpotrf_bufferSize");
+  lib.bind(api.dpotrf_buffer_size, "cusolverDnDpotrf_bufferSize");
+  lib.bind(api.spotrf, "cusolverDnSpotrf");
+  lib.bind(api.dpotrf, "cusolverDnDpotrf");
+  lib.bind(api.sgetrf_buffer_size, "cusolverDnSgetrf_bufferSize");
+  lib.bind(api.dgetrf_buffer_size, "cusolverDnDgetrf_bufferSize");
+  lib.bind(api.sgetrf, "cusolverDnSgetrf");
+  lib.bind(api.dgetrf, "cusolverDnDgetrf");
+  lib.bind(api.sgetrs, "cusolverDnSgetrs");
+  lib.bind(api.dgetrs, "cusolverDnDgetrs");
   return api;
 }
 
