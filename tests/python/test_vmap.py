@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 import ember
 import ember.nn as nn
 import ember.nn.functional as F
-from ember.func import _dispatch, functional_call, grad, jacrev, stack_module_state, vmap
+from ember.func import _batching, functional_call, grad, jacrev, stack_module_state, vmap
 
 FIXTURES = pathlib.Path(__file__).parents[1] / "fixtures"
 sys.path.insert(0, str(FIXTURES))
@@ -336,7 +336,7 @@ def test_inplace_writes_into_batched_tensors():
 def test_ops_without_a_rule_run_per_sample_and_warn_once():
     x = ember.randn(3, 4, 4, dtype=ember.float64)
     f = lambda a: ember.kron(a, a[:2, :2]).trace()  # noqa: E731
-    _dispatch._warned.clear()  # it warns once per process
+    _batching._warned.clear()  # it warns once per process
     with pytest.warns(UserWarning, match="performance drop because .* has no batching rule"):
         got = vmap(f)(x)
     assert_same(got, per_sample(f, (0,), x))
@@ -380,7 +380,7 @@ def test_a_layer_without_a_rule_runs_per_sample_with_its_parameters_sliced():
 
     def loss(p, xb, yb):
         return F.cross_entropy(functional_call(model, p, (xb.unsqueeze(0),)), yb.unsqueeze(0))
-    _dispatch._warned.clear()  # it warns once per process
+    _batching._warned.clear()  # it warns once per process
     with pytest.warns(UserWarning, match="performance drop because LSTM has no batching rule"):
         grads = vmap(grad(loss), in_dims=(None, 0, 0))(params, x, y)
     for b in range(5):
@@ -448,7 +448,7 @@ def test_a_custom_autograd_function_runs_per_sample_with_its_gradients():
             (x,) = ctx.saved_tensors
             return 3 * x ** 2 * g
     xs = ember.randn(4, 3, dtype=ember.float64)
-    _dispatch._warned.clear()
+    _batching._warned.clear()
     with pytest.warns(UserWarning, match="Cube has no batching rule"):
         got = vmap(Cube.apply)(xs)
         grads = vmap(grad(lambda x: Cube.apply(x).sum()))(xs)

@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence, Tuple, Union
 from .._C import Tensor
 from ..autograd import _products as _core
 from ..autograd._tree import flatten, unflatten
+from ._batching import batch_size, sample, stack_samples, warn_fallback
 from ._functional_call import functional_call, stack_module_state
 from ._lift import active_levels, from_physical, to_physical
 from ._vmap import vmap
@@ -168,7 +169,6 @@ def _batched_at(x: Any, level: int) -> bool:
 
 
 def _per_sample(level: int, what: str, fn: Callable, args: Tuple[Any, ...]) -> Any:
-    from ._dispatch import sample, stack_samples, warn_fallback, batch_size
     warn_fallback(what + " under a vmap it was not made in")
     outs = [fn(*sample(list(args), level, b)) for b in range(batch_size(level))]
     return stack_samples(outs, level, what)

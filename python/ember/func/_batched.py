@@ -5,10 +5,10 @@ A BatchedTensor's `_value` holds every sample, the batch along its dim 0; what t
 (shape, dim(), every op) is one sample. The value is a Tensor, or, under nested vmaps, a
 BatchedTensor of an outer level (whose own dim 0 is then this level's batch). Ops reach the
 dispatcher (_dispatch.py) through the bindings' extra overloads (python/src/batched_dispatch.cpp)
-and through the methods and operators defined here."""
+and through the methods and operators defined here, which call the `dispatcher` set below."""
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from .._C import Tensor
 
@@ -184,9 +184,12 @@ class BatchedTensor:
         _call("Tensor.__setitem__", (self, index, value), {})
 
 
+# The dispatcher (_dispatch.py, which sits above this module and sets it when imported).
+dispatcher: Optional[Callable[[str, Tuple[Any, ...], dict], Any]] = None
+
+
 def _call(name: str, args: Tuple[Any, ...], kwargs: dict) -> Any:
-    from ._dispatch import dispatch  # NB: the dispatcher imports this module
-    return dispatch(name, args, kwargs)
+    return dispatcher(name, args, kwargs)
 
 
 def _operator(name: str):

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Tuple
 
 from .. import _C
 from ._batched import BatchedTensor
-from ._dispatch import batch_size, loop, max_level, rebuild, sample, stack_samples, unwrap, warn_fallback, wrap
+from ._batching import batch_size, loop, max_level, rebuild, sample, stack_samples, unwrap, warn_fallback, wrap
 
 
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 from .. import _C
 from .._C import Tensor
 from ._batched import BatchedTensor, level_info
-from ._dispatch import Op, expanded, is_batched, loop, refuse_inplace, unwrap, wrap
+from ._batching import Op, expanded, is_batched, loop, refuse_inplace, unwrap, wrap
 
 Rule = Callable[[Op, int, Tuple[Any, ...], Dict[str, Any]], Any]
 RULES: Dict[str, Rule] = {}

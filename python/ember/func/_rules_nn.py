@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Dict, Tuple
 
 from .. import _C
-from ._dispatch import Op, batch_size, is_batched, rebuild, unwrap, wrap
+from ._batching import Op, batch_size, is_batched, rebuild, unwrap, wrap
 from ._rules import RULES, _Args, _Fallback, _others_batched, _pad_batch, pointwise, register
 
 

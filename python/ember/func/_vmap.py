@@ -14,7 +14,9 @@ from .. import _C
 from .._C import Tensor
 from ..autograd._tree import flatten, unflatten
 from . import _batched
+from . import _rules_nn  # noqa: F401  (registers nn.functional's rules)
 from ._batched import BatchedTensor, _Level
+from ._dispatch import dispatch
 
 _InDims = Union[int, None, Tuple[Any, ...]]
 _next_level = itertools.count(1)
@@ -24,8 +26,6 @@ _installed = False
 def _install() -> None:
     global _installed
     if not _installed:
-        from ._dispatch import dispatch
-        from . import _rules_nn  # noqa: F401  (registers nn.functional's rules)
         _C._install_batched_dispatch(BatchedTensor, dispatch)
         _installed = True
 
