@@ -505,3 +505,14 @@ def test_maml_second_order_gradients_through_vmap():
     (sum(task_loss(params, *[d[t] for d in data]) for t in range(4)) / 4).backward()
     for k, v in params.items():
         np.testing.assert_allclose(as_numpy(got[k]), as_numpy(v.grad), rtol=1e-10, atol=1e-12)
+
+
+def test_addmm_batches_as_its_loop():
+    b, m1 = ember.randn(4, 3, 5, dtype=ember.float64), ember.randn(4, 3, 2, dtype=ember.float64)
+    m2 = ember.randn(2, 5, dtype=ember.float64)
+    for f, dims in ((lambda b, m1: ember.addmm(b, m1, m2, beta=0.5, alpha=2), (0, 0)),
+                    (lambda b, m1: ember.addmm(b, m1, m2), (None, 0)),
+                    (lambda b, m1: ember.addmm(b, m1, m2, beta=0), (0, 0))):
+        with no_fallback():
+            got = vmap(f, in_dims=dims)(b[0] if dims[0] is None else b, m1)
+        assert_same(got, per_sample(f, dims, b[0] if dims[0] is None else b, m1))
