@@ -516,3 +516,22 @@ def test_addmm_batches_as_its_loop():
         with no_fallback():
             got = vmap(f, in_dims=dims)(b[0] if dims[0] is None else b, m1)
         assert_same(got, per_sample(f, dims, b[0] if dims[0] is None else b, m1))
+
+
+def test_indexing_by_a_batched_index_takes_each_samples_rows():
+    table = ember.randn(10, 4, dtype=ember.float64)
+    tables = ember.randn(3, 10, 4, dtype=ember.float64)
+    idx = ember.randint(0, 10, (3, 5))
+    cases = [(lambda i: table[i], (0,), (idx,)), (lambda i: table[i, 1:], (0,), (idx,)),
+             (lambda t, i: t[i], (0, 0), (tables, idx)), (lambda t, i: t[i, ..., :2], (0, 0), (tables, idx)),
+             (lambda t, i: t[i[0]], (0, 0), (tables, idx))]
+    for f, dims, args in cases:
+        with no_fallback():
+            got = vmap(f, in_dims=dims)(*args)
+        assert_same(got, per_sample(f, dims, *args))
+    # a mask's result has a shape per sample, so it runs once per sample (here every count is equal)
+    mask = ember.tensor([[True, False] * 5] * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = vmap(lambda m: table[m])(mask)
+    assert_same(got, per_sample(lambda m: table[m], (0,), mask))

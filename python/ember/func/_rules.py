@@ -588,9 +588,22 @@ def _getitem(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) 
     x, index = args
     v = unwrap(x, level)
     index = _as_tuple(index)
-    if v is None or not _index_ok(index, level):
-        raise _Fallback()
-    return wrap(v[(slice(None),) + index], level)
+    if v is not None and _index_ok(index, level):
+        return wrap(v[(slice(None),) + index], level)
+    return _batched_index(x, v, index, level)
+
+
+def _batched_index(x: Any, v: Any, index: Tuple[Any, ...], level: int) -> Any:
+    """x[i, ...] with a batched integer tensor i first (a table's rows per sample: W[tokens]), the
+    rest slices: each sample's rows, taken at once."""
+    first, rest = index[0], index[1:]
+    w = unwrap(first, level)
+    if w is None or w.dtype == _C.bool or not all(isinstance(r, slice) or r is Ellipsis for r in rest):
+        raise _Fallback()  # a mask (its shape depends on the values), or more advanced indices
+    if v is None:  # one table for every sample: the batch is one more dim of the index
+        return wrap(x[(w,) + rest], level)
+    rows = _C.arange(w.shape[0], device=w.device).reshape(w.shape[0], *([1] * (w.dim() - 1)))
+    return wrap(v[(rows, w) + rest], level)
 
 
 RULES["__getitem__"] = _getitem
