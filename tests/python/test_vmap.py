@@ -524,7 +524,9 @@ def test_indexing_by_a_batched_index_takes_each_samples_rows():
     idx = ember.randint(0, 10, (3, 5))
     cases = [(lambda i: table[i], (0,), (idx,)), (lambda i: table[i, 1:], (0,), (idx,)),
              (lambda t, i: t[i], (0, 0), (tables, idx)), (lambda t, i: t[i, ..., :2], (0, 0), (tables, idx)),
-             (lambda t, i: t[i[0]], (0, 0), (tables, idx))]
+             (lambda t, i: t[i[0]], (0, 0), (tables, idx)),
+             (lambda i: table.index_select(1, i[:2] % 4), (0,), (idx,)),
+             (lambda t, i: ember.index_select(t, 0, i), (0, 0), (tables, idx))]
     for f, dims, args in cases:
         with no_fallback():
             got = vmap(f, in_dims=dims)(*args)

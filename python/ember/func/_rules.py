@@ -243,7 +243,20 @@ register(["prod", "all", "any", "argmax", "argmin", "median", "nanmedian", "mode
          dims(_D, reduce="flat"))
 register(["norm", "linalg.vector_norm"], dims({"dim": (2, None)}, reduce="list", keepdim=("keepdim", 3)))
 register(["softmax", "log_softmax", "softmin", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp",
-          "index_select", "unflatten", "select", "narrow"], dims({"dim": (1, _MISSING)}))
+          "unflatten", "select", "narrow"], dims({"dim": (1, _MISSING)}))
+
+
+def _index_select(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    a = _Args(args, kwargs)
+    x, d, index = a.args[0], a.get("dim", 1), a.get("index", 2)
+    if not is_batched(index, level):
+        return dims({"dim": (1, _MISSING)})(op, level, args, kwargs)
+    if not isinstance(d, int) or index.dim() != 1:
+        raise _Fallback()
+    return x.movedim(d, 0)[index].movedim(0, d)  # each sample's rows (_batched_index)
+
+
+RULES["index_select"] = _index_select
 register(["glu"], dims({"dim": (1, -1)}))
 register(["sort", "argsort"], dims({"dim": (1, -1)}))
 register(["topk", "kthvalue"], dims({"dim": (2, -1)}))
