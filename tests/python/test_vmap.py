@@ -537,3 +537,29 @@ def test_indexing_by_a_batched_index_takes_each_samples_rows():
         warnings.simplefilter("ignore")
         got = vmap(lambda m: table[m])(mask)
     assert_same(got, per_sample(lambda m: table[m], (0,), mask))
+
+
+@pytest.mark.parametrize("name,layer,shape", [
+    ("LSTM_batch_first", lambda: nn.LSTM(3, 4, num_layers=2, batch_first=True), (2, 5, 3)),
+    ("LSTM_seq_first", lambda: nn.LSTM(3, 4, bidirectional=True), (5, 2, 3)),
+    ("GRU_one_sequence", lambda: nn.GRU(3, 4), (5, 3)),
+    ("RNN_batch_first_one_sequence", lambda: nn.RNN(3, 4, batch_first=True), (5, 3)),
+    ("InstanceNorm2d", lambda: nn.InstanceNorm2d(3, affine=True), (2, 3, 4, 4)),
+    ("ConvTranspose2d", lambda: nn.ConvTranspose2d(2, 3, 3, stride=2), (2, 2, 4, 4)),
+    ("GroupNorm", lambda: nn.GroupNorm(2, 4), (2, 4, 3)),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_layers_with_parameters_fold_the_batch(name, layer, shape):
+    ember.manual_seed(5)
+    module = layer().double()
+    x = ember.randn(3, *shape, dtype=ember.float64)
+    with no_fallback():
+        got = vmap(module)(x)
+    want = [module(x[b]) for b in range(3)]
+    if isinstance(got, tuple):  # (output, final state)
+        assert_same(got[0], ember.stack([w[0] for w in want]).detach(), tol=1e-12)
+        states = got[1] if isinstance(got[1], tuple) else (got[1],)
+        for k, h in enumerate(states):
+            ref = ember.stack([(w[1] if isinstance(w[1], tuple) else (w[1],))[k] for w in want])
+            assert_same(h, ref.detach(), tol=1e-12)
+    else:
+        assert_same(got, ember.stack(want).detach(), tol=1e-12)

@@ -146,11 +146,49 @@ FOLDS = {"MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPo
          "Fold", "Unfold"}
 
 
+# Recurrent layers: their own forward on the whole batch, the vmap batch folded into N.
+RECURRENT = {"LSTM", "GRU", "RNN"}
+# Layers whose parameters (if any) are the same for every sample and whose forward treats dim 0 of
+# a sample [N, C, *] as independent items, as the pools do: instance norm, transposed convolutions.
+FOLDS_WITH_PARAMETERS = {"InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "ConvTranspose1d", "ConvTranspose2d",
+                         "ConvTranspose3d", "GroupNorm"}
+
+
+def _recurrent(module: Any, level: int, x: Any) -> Any:
+    """An RNN, LSTM or GRU over batched sequences (no initial state given): one call over every
+    sample's sequences, N folded with the batch; the final states as the layer gives them."""
+    v = unwrap(x, level)
+    if v is None or x.dim() not in (2, 3):
+        return None
+    size, first = v.shape[0], bool(module.batch_first)
+    if x.dim() == 2:  # one sequence [T, F]: the vmap batch is N
+        out, state = module(v if first else v.transpose(0, 1))
+        out = out if first else out.transpose(0, 1)
+        moved = lambda h: h.movedim(1, 0)  # noqa: E731  [L, B, H] -> [B, L, H]
+    else:
+        n = v.shape[1] if first else v.shape[2]
+        folded = v.reshape(size * n, *v.shape[2:]) if first else \
+            v.movedim(0, 1).reshape(v.shape[1], size * n, v.shape[3])
+        out, state = module(folded)
+        out = out.reshape(size, n, *out.shape[1:]) if first else \
+            out.reshape(out.shape[0], size, n, out.shape[2]).movedim(1, 0)
+        moved = lambda h: h.reshape(h.shape[0], size, n, h.shape[2]).movedim(1, 0)  # noqa: E731
+    state = tuple(wrap(moved(h), level) for h in state) if isinstance(state, tuple) else wrap(moved(state), level)
+    return wrap(out, level), state
+
+
 def _batched_input_call(module: Any, cls: str, level: int, x: Any) -> Any:
-    """A parameterless layer's own forward on the whole batch, or None where it does not apply."""
+    """A layer's own forward on the whole batch (its parameters the same for every sample), or None
+    where it does not apply."""
+    if cls in RECURRENT:
+        return _recurrent(module, level, x)
     v = unwrap(x, level)
     if v is None:
         return None
+    if cls in FOLDS_WITH_PARAMETERS and x.dim() >= 2:
+        size = v.shape[0]
+        out = module(v.reshape(size * v.shape[1], *v.shape[2:]))
+        return wrap(out.reshape(size, -1, *out.shape[1:]), level)
     if cls in ELEMENTWISE:
         return wrap(module(v), level)
     if cls in FOLDS and x.dim() >= 1:
