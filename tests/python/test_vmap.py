@@ -563,3 +563,24 @@ def test_layers_with_parameters_fold_the_batch(name, layer, shape):
             assert_same(h, ref.detach(), tol=1e-12)
     else:
         assert_same(got, ember.stack(want).detach(), tol=1e-12)
+
+
+def test_each_thread_has_its_own_vmaps():
+    import threading
+    layer = nn.Linear(3, 2).double()
+    x = ember.randn(4, 3, dtype=ember.float64)
+    inside, results = threading.Event(), {}
+
+    def slow(a):
+        inside.set()
+        done.wait(5)
+        return layer(a)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: results.setdefault("vmap", vmap(slow)(x)))
+    worker.start()
+    inside.wait(5)
+    results["plain"] = layer(x)  # this thread runs no vmap while the other is inside one
+    assert ember.func.active_levels() == []
+    done.set()
+    worker.join()
+    np.testing.assert_allclose(as_numpy(results["vmap"]), as_numpy(results["plain"]), rtol=1e-12)

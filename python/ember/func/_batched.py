@@ -8,6 +8,7 @@ dispatcher (_dispatch.py) through the bindings' extra overloads (python/src/batc
 and through the methods and operators defined here, which call the `dispatcher` set below."""
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, List, Optional, Tuple
 
 from .._C import Tensor
@@ -20,15 +21,27 @@ class _Level:
         self.level, self.size, self.randomness = level, size, randomness
 
 
-_levels: List[_Level] = []  # the running vmaps, outermost first (NB: one thread's transforms at a time)
+class _Running(threading.local):
+    """The vmaps running on this thread, outermost first (each thread's transforms are its own)."""
+
+    def __init__(self) -> None:
+        self.levels: List[_Level] = []
+
+
+_running = _Running()
+
+
+def running() -> List[_Level]:
+    """This thread's list of running levels, to push and pop (_vmap.py)."""
+    return _running.levels
 
 
 def active_levels() -> List[_Level]:
-    return list(_levels)
+    return list(_running.levels)
 
 
 def level_info(level: int) -> _Level:
-    for lv in _levels:
+    for lv in _running.levels:
         if lv.level == level:
             return lv
     raise RuntimeError(f"vmap: a batched tensor of level {level} escaped the vmap that made it (return it from "

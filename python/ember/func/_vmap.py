@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
 from typing import Any, Callable, List, Optional, Tuple, Union
 
 from .. import _C
@@ -147,15 +148,26 @@ def _check_non_tensors(in_dims: Any, args: Any, where: str) -> None:
 def _run(func: Callable, where: str, moved: List[Any], dims: List[Any], spec: Any, kwargs: dict, size: int,
          out_dims: Any, randomness: str) -> Any:
     level = next(_next_level)
-    _batched._levels.append(_Level(level, size, randomness))
-    _C._set_vmap_depth(len(_batched._levels))
+    _batched.running().append(_Level(level, size, randomness))
+    _count_running(+1)
     try:
         inputs = [BatchedTensor(m, level) if d is not None else m for m, d in zip(moved, dims)]
         out = func(*unflatten(inputs, spec), **kwargs)
         return _unbatch(out, level, size, out_dims, where)
     finally:
-        _batched._levels.pop()
-        _C._set_vmap_depth(len(_batched._levels))
+        _batched.running().pop()
+        _count_running(-1)
+
+
+_all_running = 0  # vmaps running on every thread: Module.__call__ asks the dispatcher while any does
+_all_running_lock = threading.Lock()
+
+
+def _count_running(change: int) -> None:
+    global _all_running
+    with _all_running_lock:
+        _all_running += change
+        _C._set_vmap_depth(_all_running)
 
 
 def _unbatch(out: Any, level: int, size: int, out_dims: Any, where: str) -> Any:
