@@ -584,3 +584,15 @@ def test_each_thread_has_its_own_vmaps():
     done.set()
     worker.join()
     np.testing.assert_allclose(as_numpy(results["vmap"]), as_numpy(results["plain"]), rtol=1e-12)
+
+
+def test_a_loss_with_a_target_the_same_for_every_sample():
+    """binary_cross_entropy refuses a target of another size than its input: an unbatched target
+    must be batched alike, not broadcast (found by a user's program); at 0 and 1 too."""
+    p = ember.tensor([[0.0, 1.0, 0.5], [1.0, 0.0, 0.25]], dtype=ember.float64)
+    target = ember.tensor([0.0, 1.0, 1.0], dtype=ember.float64)
+    for f in (lambda a: F.binary_cross_entropy(a, target), lambda a: F.mse_loss(a, target, reduction="sum"),
+              grad(lambda a: F.binary_cross_entropy(a.clamp(1e-7, 1 - 1e-7), target))):
+        with no_fallback():
+            got = vmap(f)(p)
+        assert_same(got, per_sample(f, (0,), p))

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any, Dict, Tuple
 
 from .. import _C
-from ._batching import Op, batch_size, is_batched, rebuild, unwrap, wrap
+from .._C import Tensor
+from ._batched import BatchedTensor
+from ._batching import Op, batch_size, expanded, is_batched, rebuild, unwrap, wrap
 from ._rules import RULES, _Args, _Fallback, _others_batched, _pad_batch, pointwise, register
 
 
@@ -231,6 +233,10 @@ def _elementwise_loss(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[st
     kwargs = dict(kwargs)
     reduction = kwargs.get("reduction", "mean")
     kwargs["reduction"] = "none"
+    # input and target batched alike: the losses compare their shapes (binary_cross_entropy refuses
+    # a target of another size), which per sample are equal where an unbatched one broadcasts
+    args = tuple(wrap(expanded(a, level), level) if isinstance(a, (Tensor, BatchedTensor)) and not is_batched(a, level)
+                 else a for a in args)
     loss = pointwise(op, level, args, kwargs)
     if reduction == "batchmean":  # kl_div: the sum over the size of the sample's first dim
         x = args[0] if args else kwargs["input"]
