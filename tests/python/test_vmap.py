@@ -250,6 +250,7 @@ def test_losses_batch_as_their_loop():
         (lambda a, b: F.binary_cross_entropy(a, b), (p, q)),
         (lambda a, b: F.binary_cross_entropy_with_logits(a, b), (x, q)),
         (lambda a, b: F.kl_div(a.log(), b, reduction="batchmean"), (p, q)),
+        (lambda a, b: F.prelu(a, weight) * b, (x, q)),  # prelu's weight goes with dim 1, not the last
     ]
     for f, args in cases:
         with no_fallback():
@@ -547,6 +548,7 @@ def test_indexing_by_a_batched_index_takes_each_samples_rows():
     ("InstanceNorm2d", lambda: nn.InstanceNorm2d(3, affine=True), (2, 3, 4, 4)),
     ("ConvTranspose2d", lambda: nn.ConvTranspose2d(2, 3, 3, stride=2), (2, 2, 4, 4)),
     ("GroupNorm", lambda: nn.GroupNorm(2, 4), (2, 4, 3)),
+    ("PReLU", lambda: nn.PReLU(3, 0.1), (2, 3, 4)),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_layers_with_parameters_fold_the_batch(name, layer, shape):
     ember.manual_seed(5)

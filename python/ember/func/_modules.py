@@ -149,9 +149,9 @@ FOLDS = {"MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPo
 # Recurrent layers: their own forward on the whole batch, the vmap batch folded into N.
 RECURRENT = {"LSTM", "GRU", "RNN"}
 # Layers whose parameters (if any) are the same for every sample and whose forward treats dim 0 of
-# a sample [N, C, *] as independent items, as the pools do: instance norm, transposed convolutions.
+# a sample [N, C, *] as independent items, as the pools do: instance norm, transposed convolutions, prelu.
 FOLDS_WITH_PARAMETERS = {"InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "ConvTranspose1d", "ConvTranspose2d",
-                         "ConvTranspose3d", "GroupNorm"}
+                         "ConvTranspose3d", "GroupNorm", "PReLU"}
 
 
 def _recurrent(module: Any, level: int, x: Any) -> Any:

@@ -313,3 +313,15 @@ def _attention(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]
 
 
 RULES["scaled_dot_product_attention"] = _attention
+
+
+def _prelu(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+    """prelu's weight goes with a sample's channel dim 1, not its last: the vmap batch is folded into
+    N (a sample of fewer dims runs per sample, with the op's own rule)."""
+    x = args[0] if args else kwargs["input"]
+    if x.dim() < 2:
+        raise _Fallback()
+    return _fold(0, x.dim())(op, level, args, kwargs)
+
+
+RULES["prelu"] = _prelu
