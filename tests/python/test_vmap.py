@@ -285,6 +285,8 @@ def test_errors_name_the_problem():
         vmap(ember.sin, in_dims=None)(x)
     with pytest.raises(ValueError, match="We cannot vmap over non-Tensor arguments"):
         vmap(lambda a, b: a * b, in_dims=(0, 0))(x, 2.0)
+    with pytest.raises(ValueError, match="We cannot vmap over non-Tensor arguments"):
+        vmap(lambda pair: pair[0] * pair[1], in_dims=(0,))([x, 2.0])  # inside a container too
     with pytest.raises(ValueError, match="in_dim to satisfy"):
         vmap(ember.sin, in_dims=2)(x)
     with pytest.raises(ValueError, match="must only return Tensors"):

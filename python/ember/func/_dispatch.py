@@ -8,6 +8,7 @@ op's qualified binding name: "sin", "Tensor.sum", "nn.functional.linear", "linal
 physical values (every sample at once, the batch first)."""
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any, Callable, Dict, Tuple
 
@@ -44,6 +45,7 @@ def _method(name: str) -> Callable:
     return call
 
 
+@functools.lru_cache(maxsize=None)
 def resolve(qualified: str) -> Tuple[Op, bool]:
     """The op behind a binding name, and whether its first two arguments come swapped (x.__rsub__(y) is y - x)."""
     if qualified.startswith("Tensor."):

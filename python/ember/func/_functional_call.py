@@ -63,29 +63,24 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Union[Dict[str, Ten
         missing = sorted((set(params) | set(buffers)) - set(given))
         if missing:
             raise RuntimeError(f"functional_call(strict=True): missing {', '.join(repr(n) for n in missing)}")
-    swapped = []
+    swapped = []  # (owner, name, the original; None where a batched value went aside)
     try:
         for name, t in given.items():
             owner, leaf = _owner(module, name)
             if isinstance(t, BatchedTensor):
                 _modules.substitute(owner, leaf, t)
-                swapped.append((owner, leaf, None, None))
-            elif name in params:
-                owner._replace_parameter(leaf, t)
-                swapped.append((owner, leaf, True, params[name]))
+                swapped.append((owner, leaf, None))
             else:
-                setattr(owner, leaf, t)
-                swapped.append((owner, leaf, False, buffers[name]))
+                swapped.append((owner, leaf, params[name] if name in params else buffers[name]))
+                _modules.put(owner, leaf, t)
         args = () if args is None else (args if isinstance(args, tuple) else (args,))
         return module(*args, **(kwargs or {}))
     finally:
-        for owner, leaf, is_param, original in reversed(swapped):
-            if is_param is None:
+        for owner, leaf, original in reversed(swapped):
+            if original is None:
                 _modules.restore(owner, leaf)
-            elif is_param:
-                owner._replace_parameter(leaf, original)
             else:
-                setattr(owner, leaf, original)
+                _modules.put(owner, leaf, original)
 
 
 def stack_module_state(models: Sequence[Any]) -> tuple:

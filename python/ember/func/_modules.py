@@ -112,10 +112,7 @@ def _own(m: Any, name: str) -> bool:
 def _layer_norm(m: Any, x: Any) -> Any:
     weight = param(m, "weight") if _own(m, "weight") else None
     bias = param(m, "bias") if _own(m, "bias") else None
-    shape = tuple(weight.shape) if weight is not None else tuple(_setting(m, "normalized_shape", None) or
-                                                                  ast.literal_eval(repr(m)[len("LayerNorm("):]
-                                                                                   .split("]")[0] + "]"))
-    return F.layer_norm(x, shape, weight, bias, m.eps)
+    return F.layer_norm(x, tuple(m.normalized_shape), weight, bias, m.eps)
 
 
 # The functional form of each C++ layer: what its forward computes, from param(), so that batched
@@ -200,28 +197,28 @@ def _batched_input_call(module: Any, cls: str, level: int, x: Any) -> Any:
     return None
 
 
-def _level_of_parameters(module: Any) -> int:
-    """The highest vmap level of the batched parameters in the module and its submodules (a C++
-    container calls its children without Module.__call__, so theirs count too)."""
-    if not _substituted:
-        return 0
-    level = 0
-    for sub in module.modules():
-        entry = _substituted.get(id(sub))
-        if entry:
-            level = max([level] + [v._level for v in entry[1].values()])
-    return level
+def _substitutions_under(module: Any) -> list:
+    """(owner, name, batched value) for the batched parameters in the module and its submodules (a
+    C++ container calls its children without Module.__call__, so theirs count too)."""
+    found = []
+    if _substituted:
+        for sub in module.modules():
+            entry = _substituted.get(id(sub))
+            if entry:
+                found += [(sub, name, value) for name, value in entry[1].items()]
+    return found
 
 
 def call_module(module: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     """Module.__call__ while a vmap runs: the module's batched call, or Ellipsis for the usual one."""
     if _defined_in_python(type(module)):
         return ...  # its Python forward sees the batched tensors (and batched parameters, in its __dict__)
-    level = max(max_level(args, kwargs), _level_of_parameters(module))
+    swaps = _substitutions_under(module)
+    level = max([max_level(args, kwargs)] + [value._level for _, _, value in swaps])
     if level == 0:
         return ...
     cls = _cpp_class(module)
-    if len(args) == 1 and not kwargs and not _level_of_parameters(module):
+    if len(args) == 1 and not kwargs and not swaps:
         out = _batched_input_call(module, cls, level, args[0])
         if out is not None:
             return out
@@ -233,28 +230,24 @@ def call_module(module: Any, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> A
             out = None  # a layer that lacks the settings the form reads: its own forward, per sample
         if out is not None:
             return out
-    return _per_sample(module, level, args, kwargs)
+    return _per_sample(module, level, swaps, args, kwargs)
 
 
-def _subtree_substitutions(module: Any, level: int):
-    found = []
-    for sub in module.modules():
-        entry = _substituted.get(id(sub))
-        if entry:
-            for name, value in entry[1].items():
-                found.append((sub, name, value))
-    return found
+def put(owner: Any, name: str, value: Any) -> None:
+    """value in place of owner's parameter or buffer `name` (functional_call's swap)."""
+    if name in dict(owner.named_parameters(recurse=False)):
+        owner._replace_parameter(name, value)
+    else:
+        setattr(owner, name, value)
 
 
-def _per_sample(module: Any, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
+def _per_sample(module: Any, level: int, swaps: list, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     """The module once per sample, each call with that sample's inputs and parameters."""
-    swaps = _subtree_substitutions(module, level)
     if not swaps:
         return loop(_ModuleOp(module), level, args, kwargs)
     warn_fallback(type(module).__name__)
-    size = batch_size(level)
     outs = []
-    for b in range(size):
+    for b in range(batch_size(level)):
         originals = []
         try:
             for owner, name, value in swaps:
@@ -263,15 +256,11 @@ def _per_sample(module: Any, level: int, args: Tuple[Any, ...], kwargs: Dict[str
                                        "nested vmaps: call it from a vmap of one level")
                 restore(owner, name)
                 originals.append((owner, name, value, getattr(owner, name)))
-                owner._replace_parameter(name, value._value[b]) if name in dict(owner.named_parameters(
-                    recurse=False)) else setattr(owner, name, value._value[b])
+                put(owner, name, value._value[b])
             outs.append(module(*sample(list(args), level, b), **sample(kwargs, level, b)))
         finally:
             for owner, name, value, original in reversed(originals):
-                if name in dict(owner.named_parameters(recurse=False)):
-                    owner._replace_parameter(name, original)
-                else:
-                    setattr(owner, name, original)
+                put(owner, name, original)
                 substitute(owner, name, value)
     return stack_samples(outs, level, type(module).__name__)
 

@@ -32,13 +32,21 @@ def _tensor(x: Any) -> bool:
     return isinstance(x, (Tensor, BatchedTensor))
 
 
+_chosen: Dict[str, Rule] = {}  # rule_for's answers, made once per op
+
+
 def rule_for(name: str) -> Rule:
-    rule = RULES.get(name)
-    if rule is not None:
-        return _guarded(rule)
-    if name.endswith("_") and not name.endswith("__") and RULES.get(name[:-1]) is pointwise:
-        return _guarded(pointwise_inplace)
-    return loop
+    """The rule of the op `name`, which falls back to the loop where it cannot batch a call."""
+    rule = _chosen.get(name)
+    if rule is None:
+        if name in RULES:
+            rule = _guarded(RULES[name])
+        elif name.endswith("_") and not name.endswith("__") and RULES.get(name[:-1]) is pointwise:
+            rule = _guarded(pointwise_inplace)
+        else:
+            rule = loop
+        _chosen[name] = rule
+    return rule
 
 
 def _guarded(rule: Rule) -> Rule:
@@ -215,18 +223,20 @@ _D = {"dim": (1, None)}
 register(["sum", "mean", "nansum", "nanmean", "amax", "amin", "logsumexp", "std_mean", "var_mean"],
          dims(_D, reduce="list"))
 register(["std", "var"], dims(_D, reduce="list", keepdim=("keepdim", 3)))
+_REDUCE_FLAT = dims(_D, reduce="flat")
 register(["prod", "all", "any", "argmax", "argmin", "median", "nanmedian", "mode", "count_nonzero", "aminmax"],
-         dims(_D, reduce="flat"))
+         _REDUCE_FLAT)
 register(["norm", "linalg.vector_norm"], dims({"dim": (2, None)}, reduce="list", keepdim=("keepdim", 3)))
+_ALONG_DIM = dims({"dim": (1, _MISSING)})  # one dim, which must be given
 register(["softmax", "log_softmax", "softmin", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp",
-          "unflatten", "select", "narrow"], dims({"dim": (1, _MISSING)}))
+          "unflatten", "select", "narrow"], _ALONG_DIM)
 
 
 def _index_select(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     a = _Args(args, kwargs)
     x, d, index = a.args[0], a.get("dim", 1), a.get("index", 2)
     if not is_batched(index, level):
-        return dims({"dim": (1, _MISSING)})(op, level, args, kwargs)
+        return _ALONG_DIM(op, level, args, kwargs)
     if not isinstance(d, int) or index.dim() != 1:
         raise _Fallback()
     return x.movedim(d, 0)[index].movedim(0, d)  # each sample's rows (_batched_index)
@@ -252,16 +262,19 @@ def _max_min(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) 
     other = args[1] if len(args) > 1 else kwargs.get("other")
     if _tensor(other):  # the elementwise form
         return pointwise(op, level, args, kwargs)
-    return dims(_D, reduce="flat")(op, level, args, kwargs)
+    return _REDUCE_FLAT(op, level, args, kwargs)
 
 
 register(["max", "min"], _max_min)
 
 
+_FLIP = dims({"dims": (1, _MISSING)})
+
+
 def _flip_varargs(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     if len(args) > 2:  # x.flip(0, 1)
         args = (args[0], tuple(args[1:]))
-    return dims({"dims": (1, _MISSING)})(op, level, args, kwargs)
+    return _FLIP(op, level, args, kwargs)
 
 
 RULES["flip"] = _flip_varargs
@@ -281,6 +294,9 @@ register(["tril", "triu", "linalg.inv", "inverse", "det", "logdet", "linalg.det"
           "linalg.matrix_exp", "matrix_exp", "linalg.pinv", "pinverse", "linalg.svdvals"], trailing)
 
 
+_ROLL_DIMS = dims({"dims": (2, None)})
+
+
 def _roll(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     a = _Args(args, kwargs)
     x, d = a.args[0], a.get("dims", 2, None)
@@ -289,16 +305,19 @@ def _roll(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> 
         if v is None or _others_batched(a, level):
             raise _Fallback()
         return wrap(v.reshape(v.shape[0], -1).roll(a.get("shifts", 1), 1).reshape(v.shape), level)
-    return dims({"dims": (2, None)})(op, level, args, kwargs)
+    return _ROLL_DIMS(op, level, args, kwargs)
 
 
 RULES["roll"] = _roll
 
 
+_SQUEEZE_DIM = dims({"dim": (1, None)})
+
+
 def _squeeze(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     a = _Args(args, kwargs)
     if a.get("dim", 1, None) is not None:
-        return dims({"dim": (1, None)})(op, level, args, kwargs)
+        return _SQUEEZE_DIM(op, level, args, kwargs)
     x = a.args[0]
     v = unwrap(x, level)
     if v is None:

@@ -35,37 +35,38 @@ def _is_tensor(x: Any) -> bool:
     return isinstance(x, (Tensor, BatchedTensor))
 
 
-def _dims_per_leaf(in_dims: Any, tree: Any, where: str) -> List[Any]:
-    """in_dims broadcast over one argument's structure: one entry per leaf of flatten(tree)."""
-    if in_dims is None or isinstance(in_dims, int):
-        leaves, _ = flatten(tree)
-        return [in_dims] * len(leaves)
-    if isinstance(in_dims, (tuple, list)) and isinstance(tree, (tuple, list)) and len(in_dims) == len(tree):
-        return [d for sub_dims, sub in zip(in_dims, tree) for d in _dims_per_leaf(sub_dims, sub, where)]
-    if isinstance(in_dims, dict) and isinstance(tree, dict) and set(in_dims) == set(tree):
-        return [d for k in tree for d in _dims_per_leaf(in_dims[k], tree[k], where)]
-    raise ValueError(f"vmap({where}, in_dims={in_dims!r}, ...): in_dims is not compatible with the structure of "
-                     f"`inputs`: in_dims has structure {type(in_dims).__name__} but inputs has structure "
-                     f"{type(tree).__name__}")
+def _dims_per_leaf(dims: Any, tree: Any, where: str, what: str = "in_dims") -> List[Any]:
+    """dims (in_dims or out_dims) broadcast over tree's structure: one entry per leaf of
+    flatten(tree). A non-tensor value that an int maps is an error (only tensors have dims)."""
+    if dims is None or isinstance(dims, int):
+        if dims is not None:
+            for value in _non_tensors(tree):
+                raise ValueError(f"vmap({where}, {what}={dims}, ...)(<inputs>): Got {what[:-1]}={dims} for an input "
+                                 f"but the input is of type {type(value)}. We cannot vmap over non-Tensor arguments, "
+                                 f"please use None as the respective {what[:-1]}")
+        return [dims] * len(flatten(tree)[0])
+    if isinstance(dims, (tuple, list)) and isinstance(tree, (tuple, list)):
+        if len(dims) != len(tree):
+            raise ValueError(f"vmap({where}, {what}={dims!r}, ...)(<inputs>): {what} is not compatible with the "
+                             f"structure of `{'inputs' if what == 'in_dims' else 'outputs'}`. {what} has structure "
+                             f"{len(dims)} entries but it has {len(tree)}")
+        return [d for sub_dims, sub in zip(dims, tree) for d in _dims_per_leaf(sub_dims, sub, where, what)]
+    if isinstance(dims, dict) and isinstance(tree, dict) and set(dims) == set(tree):
+        return [d for k in tree for d in _dims_per_leaf(dims[k], tree[k], where, what)]
+    raise ValueError(f"vmap({where}, {what}={dims!r}, ...): {what} is not compatible with the structure of "
+                     f"`{'inputs' if what == 'in_dims' else 'outputs'}`: {what} has structure {type(dims).__name__} "
+                     f"but it has structure {type(tree).__name__}")
 
 
-def _non_tensor_leaves(tree: Any) -> List[Any]:
-    """The non-tensor values flatten leaves in the spec (an in_dim for one of them is an error)."""
-    out = []
-
-    def walk(node: Any) -> None:
-        if _is_tensor(node):
-            return
-        if isinstance(node, (tuple, list)):
-            for x in node:
-                walk(x)
-        elif isinstance(node, dict):
-            for x in node.values():
-                walk(x)
-        else:
-            out.append(node)
-    walk(tree)
-    return out
+def _non_tensors(tree: Any) -> List[Any]:
+    """The values of tree (tuples, lists and dicts of them) that are not tensors."""
+    if _is_tensor(tree):
+        return []
+    if isinstance(tree, (tuple, list)):
+        return [x for item in tree for x in _non_tensors(item)]
+    if isinstance(tree, dict):
+        return [x for item in tree.values() for x in _non_tensors(item)]
+    return [tree]
 
 
 def _name(func: Callable) -> str:
@@ -89,25 +90,11 @@ def vmap(func: Callable, in_dims: _InDims = 0, out_dims: Any = 0, randomness: st
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         _install()
         where = _name(func)
-        if isinstance(in_dims, (tuple, list)):
-            if len(in_dims) != len(args):
-                raise ValueError(f"vmap({where}, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not compatible with "
-                                 f"the structure of `inputs`. in_dims has structure {len(in_dims)} entries but "
-                                 f"inputs has {len(args)} positional arguments")
-            dims = _dims_per_leaf(tuple(in_dims), tuple(args), where)
-        elif in_dims is None or isinstance(in_dims, int):
-            dims = _dims_per_leaf(in_dims, tuple(args), where)
-        else:
+        if not (in_dims is None or isinstance(in_dims, (int, tuple, list))):
             raise ValueError(f"vmap({where}, in_dims={in_dims!r}, ...): expected `in_dims` to be int or a (potentially "
                              f"nested) tuple matching the structure of inputs, got: {type(in_dims).__name__}.")
+        dims = _dims_per_leaf(tuple(in_dims) if isinstance(in_dims, list) else in_dims, tuple(args), where)
         leaves, spec = flatten(tuple(args))
-        if isinstance(in_dims, (tuple, list)):
-            _check_non_tensors(in_dims, args, where)
-        elif isinstance(in_dims, int) and _non_tensor_leaves(args):
-            bad = _non_tensor_leaves(args)[0]
-            raise ValueError(f"vmap({where}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={in_dims} for an input but "
-                             f"the input is of type {type(bad)}. We cannot vmap over non-Tensor arguments, please use "
-                             "None as the respective in_dim")
         sizes = []
         for leaf, d in zip(leaves, dims):
             if d is None:
@@ -137,14 +124,6 @@ def vmap(func: Callable, in_dims: _InDims = 0, out_dims: Any = 0, randomness: st
     return wrapped
 
 
-def _check_non_tensors(in_dims: Any, args: Any, where: str) -> None:
-    for d, a in zip(in_dims, args):
-        if isinstance(d, int) and not _is_tensor(a) and not isinstance(a, (tuple, list, dict)):
-            raise ValueError(f"vmap({where}, in_dims={in_dims!r}, ...)(<inputs>): Got in_dim={d} for an input but the "
-                             f"input is of type {type(a)}. We cannot vmap over non-Tensor arguments, please use None "
-                             "as the respective in_dim")
-
-
 def _run(func: Callable, where: str, moved: List[Any], dims: List[Any], spec: Any, kwargs: dict, size: int,
          out_dims: Any, randomness: str) -> Any:
     level = next(_next_level)
@@ -172,20 +151,11 @@ def _count_running(change: int) -> None:
 
 def _unbatch(out: Any, level: int, size: int, out_dims: Any, where: str) -> Any:
     leaves, spec = flatten(out)
-    if not leaves and not isinstance(out, (tuple, list, dict)) or _non_tensor_leaves(out):
-        bad = out if not _non_tensor_leaves(out) else _non_tensor_leaves(out)[0]
-        raise ValueError(f"vmap({where}, ...): `{where}` must only return Tensors, got type {type(bad)}. Did you mean "
-                         "to set out_dims= to None for output?")
-    if isinstance(out_dims, (tuple, list)) and isinstance(out, (tuple, list)):
-        if len(out_dims) != len(out):
-            raise ValueError(f"vmap({where}, ..., out_dims={out_dims!r})(<inputs>): out_dims is not compatible with "
-                             f"the structure of `outputs`. out_dims has structure {len(out_dims)} entries but "
-                             f"outputs has {len(out)}")
-        dims = [d for sub_dims, sub in zip(out_dims, out) for d in _dims_per_leaf(sub_dims, sub, where)]
-    elif out_dims is None or isinstance(out_dims, int):
-        dims = [out_dims] * len(leaves)
-    else:
-        dims = _dims_per_leaf(out_dims, out, where)
+    bad = _non_tensors(out) if isinstance(out, (tuple, list, dict)) else ([] if _is_tensor(out) else [out])
+    if bad:
+        raise ValueError(f"vmap({where}, ...): `{where}` must only return Tensors, got type {type(bad[0])}. Did you "
+                         "mean to set out_dims= to None for output?")
+    dims = _dims_per_leaf(out_dims, out, where, "out_dims")
     result = []
     for leaf, d in zip(leaves, dims):
         batched = isinstance(leaf, BatchedTensor) and leaf._level == level
@@ -205,11 +175,8 @@ def _unbatch(out: Any, level: int, size: int, out_dims: Any, where: str) -> Any:
 
 
 def _concat(parts: List[Any], out_dims: Any) -> Any:
-    first_leaves, spec = flatten(parts[0])
-    all_leaves = [flatten(p)[0] for p in parts]
-    if isinstance(out_dims, int) or out_dims is None:
-        dims = [out_dims] * len(first_leaves)
-    else:
-        dims = [d for sub_dims, sub in zip(out_dims, parts[0]) for d in _dims_per_leaf(sub_dims, sub, "vmap")]
-    joined = [leaves[0] if d is None else _C.cat(list(leaves), d) for d, leaves in zip(dims, zip(*all_leaves))]
-    return unflatten(joined, spec)
+    """The chunks' outputs joined along their out_dims."""
+    _, spec = flatten(parts[0])
+    dims = _dims_per_leaf(out_dims, parts[0], "vmap", "out_dims")
+    columns = zip(*[flatten(p)[0] for p in parts])
+    return unflatten([leaves[0] if d is None else _C.cat(list(leaves), d) for d, leaves in zip(dims, columns)], spec)
