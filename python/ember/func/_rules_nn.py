@@ -57,11 +57,9 @@ for _name, _rank in [("max_pool1d", 3), ("avg_pool1d", 3), ("adaptive_avg_pool1d
 
 def _interpolate(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
     x = args[0] if args else kwargs["input"]
-    return _fold(0, x.dim())(op, level, args, kwargs) if x.dim() >= 3 else _raise_fallback()
-
-
-def _raise_fallback() -> Any:
-    raise _Fallback()
+    if x.dim() < 3:
+        raise _Fallback()
+    return _fold(0, x.dim())(op, level, args, kwargs)
 
 
 RULES["interpolate"] = _interpolate
@@ -77,24 +75,15 @@ def _conv(spatial: int):
         # An ensemble: sample k's weight is group k of one grouped convolution over the samples' channels.
         size = batch_size(level)
         batched_input = x.dim() == spatial + 2
-        X = unwrap(x, level)  # noqa: N806
-        if X is None:
-            X = x.unsqueeze(0).expand(size, *x.shape)  # noqa: N806
+        X = expanded(x, level)  # noqa: N806
         if not batched_input:
             X = X.unsqueeze(1)  # noqa: N806  [B, 1, C, *]
         n = X.shape[1]
         X = X.transpose(0, 1).reshape(n, size * X.shape[2], *X.shape[3:])  # noqa: N806  [N, B*C, *]
-        W = unwrap(w, level)  # noqa: N806
-        if W is None:
-            W = w.unsqueeze(0).expand(size, *w.shape)  # noqa: N806
-        W = W.reshape(size * W.shape[1], *W.shape[2:])  # noqa: N806
-        B_ = None  # noqa: N806
-        if b is not None:
-            B_ = unwrap(b, level)  # noqa: N806
-            B_ = (B_ if B_ is not None else b.unsqueeze(0).expand(size, *b.shape)).reshape(-1)  # noqa: N806
+        W = expanded(w, level)  # noqa: N806
         a.set("input", 0, X)
-        a.set("weight", 1, W)
-        a.set("bias", 2, B_)
+        a.set("weight", 1, W.reshape(size * W.shape[1], *W.shape[2:]))
+        a.set("bias", 2, None if b is None else expanded(b, level).reshape(-1))
         a.set("groups", 6, groups * size)
         out = a.call(op)  # [N, B*O, *]
         out = out.reshape(n, size, -1, *out.shape[2:]).transpose(0, 1)
@@ -180,9 +169,7 @@ def _embedding(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]
         return wrap(op.call(weight, unwrap(indices, level), *args[2:], **kwargs), level)
     W = unwrap(weight, level)  # noqa: N806  [B, V, D]
     size, rows = W.shape[0], W.shape[1]
-    index = unwrap(indices, level)
-    if index is None:
-        index = indices.unsqueeze(0).expand(size, *indices.shape)
+    index = expanded(indices, level)
     offsets = _C.arange(size, dtype=index.dtype, device=index.device).reshape(size, *([1] * (index.dim() - 1)))
     out = op.call(W.reshape(size * rows, *W.shape[2:]), index + offsets * rows)
     if padding is not None:
@@ -262,12 +249,7 @@ def _class_loss(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any
     ignore = a.kwargs.get("ignore_index", -100)
     size = batch_size(level)
     probabilities = target.is_floating_point()
-    X = unwrap(x, level)  # noqa: N806
-    T = unwrap(target, level)  # noqa: N806
-    if X is None:
-        X = x.unsqueeze(0).expand(size, *x.shape)  # noqa: N806
-    if T is None:
-        T = target.unsqueeze(0).expand(size, *target.shape)  # noqa: N806
+    X, T = expanded(x, level), expanded(target, level)  # noqa: N806
     single = x.dim() == 1  # one sample's scores [C]: the vmap batch is N
     if single:
         flat_x, flat_t = X, T
@@ -303,9 +285,7 @@ def _attention(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]
     parts = [a.get(n, p, None) for n, p in names]
     rank = max(t.dim() for t in parts if t is not None)
     for (name, pos), t in zip(names[:3], parts[:3]):
-        v = unwrap(t, level)
-        v = v if v is not None else t.unsqueeze(0).expand(batch_size(level), *t.shape)
-        a.set(name, pos, _pad_batch(v, rank + 1))
+        a.set(name, pos, _pad_batch(expanded(t, level), rank + 1))
     mask = unwrap(parts[3], level)
     if mask is not None:
         a.set("attn_mask", 3, _pad_batch(mask, rank + 1))

@@ -17,6 +17,7 @@ from ..autograd._tree import flatten, unflatten
 from . import _batched
 from . import _rules_nn  # noqa: F401  (registers nn.functional's rules)
 from ._batched import BatchedTensor, _Level
+from ._batching import expanded
 from ._dispatch import dispatch
 
 _InDims = Union[int, None, Tuple[Any, ...]]
@@ -132,7 +133,7 @@ def _run(func: Callable, where: str, moved: List[Any], dims: List[Any], spec: An
     try:
         inputs = [BatchedTensor(m, level) if d is not None else m for m, d in zip(moved, dims)]
         out = func(*unflatten(inputs, spec), **kwargs)
-        return _unbatch(out, level, size, out_dims, where)
+        return _unbatch(out, level, out_dims, where)
     finally:
         _batched.running().pop()
         _count_running(-1)
@@ -149,7 +150,7 @@ def _count_running(change: int) -> None:
         _C._set_vmap_depth(_all_running)
 
 
-def _unbatch(out: Any, level: int, size: int, out_dims: Any, where: str) -> Any:
+def _unbatch(out: Any, level: int, out_dims: Any, where: str) -> Any:
     leaves, spec = flatten(out)
     bad = _non_tensors(out) if isinstance(out, (tuple, list, dict)) else ([] if _is_tensor(out) else [out])
     if bad:
@@ -165,7 +166,7 @@ def _unbatch(out: Any, level: int, size: int, out_dims: Any, where: str) -> Any:
                                  "so out_dims cannot be None for it")
             result.append(leaf)
             continue
-        value = leaf._value if batched else leaf.unsqueeze(0).expand(size, *leaf.shape)
+        value = expanded(leaf, level)
         n = value.dim()
         if not -n <= d < n:
             raise ValueError(f"vmap({where}, ..., out_dims={out_dims!r}): Dimension out of range for an output of "
