@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, List
 
 from ._batched import BatchedTensor, _Level, active_levels
+from ._batching import expanded
 
 __all__ = ["active_levels", "to_physical", "from_physical"]
 
@@ -16,12 +17,7 @@ def to_physical(x: Any, levels: List[_Level]) -> Any:
     """x (batched at some of the running levels, or at none) as a tensor [B_1, ..., B_L, *sample]."""
     if not levels:
         return x
-    last = levels[-1]
-    if isinstance(x, BatchedTensor) and x._level == last.level:
-        inner = x._value
-    else:
-        inner = x.unsqueeze(0).expand(last.size, *x.shape)
-    return to_physical(inner, levels[:-1])
+    return to_physical(expanded(x, levels[-1].level), levels[:-1])
 
 
 def from_physical(p: Any, levels: List[_Level]) -> Any:
