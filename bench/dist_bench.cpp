@@ -4,7 +4,10 @@
 // allreduce and allgather the same algorithms; Gloo has no function-style reduce-scatter, so
 // Ember's ring is timed against Gloo's allreduce of the same data (what a reduce-scatter over
 // allreduce costs). And the training steps per second of an MLP whose global batch is split over
-// the ranks by DistributedDataParallel (one rank: the plain model). Rank 0 prints "name value
+// the ranks by DistributedDataParallel (one rank: the plain model). And FSDP against DDP on a
+// 1024-wide, 8-layer MLP (8.4M parameters) trained with AdamW: step time, and each rank's peak
+// memory (the CPU allocator's statistics, from before the model is built) against a cap of 3/4 of
+// what DDP needs, so that DDP does not fit and FSDP, from 2 ranks, does. Rank 0 prints "name value
 // unit" lines; a collective's GB/s is the data it covers (the full buffer) over its time.
 //   ember-run --nproc 2 dist_bench SCRATCH_DIR      # SCRATCH_DIR: empty, for Gloo's file store
 #include <ember/ember.h>
@@ -104,6 +107,49 @@ double mlp_steps_per_second(int rank, int world) {
   return steps / seconds_since(t0);
 }
 
+// FSDP (each Linear a unit) or DDP training of an 8 x 1024 MLP: (ms per step, peak MB per rank).
+std::pair<double, double> wide_mlp_step(int rank, int world, bool sharded) {
+  reset_cpu_peak_memory();
+  const int64_t base = cpu_memory_allocated();
+  double ms = 0;
+  {
+    manual_seed(0);
+    std::vector<std::shared_ptr<nn::Module>> layers;
+    for (int i = 0; i < 8; ++i) {
+      layers.push_back(std::make_shared<nn::Linear>(nn::LinearOptions{1024, 1024}));
+      layers.push_back(std::make_shared<nn::ReLU>());
+    }
+    std::shared_ptr<nn::Module> model = std::make_shared<nn::Sequential>(layers);
+    std::unique_ptr<distributed::FSDP> fsdp;
+    std::shared_ptr<nn::Module> ddp;
+    optim::NamedParameters params;
+    if (sharded) {
+      distributed::FSDPOptions o;
+      o.auto_wrap_policy = distributed::wrap_module_types({"Linear"});
+      fsdp = std::make_unique<distributed::FSDP>(model, o);
+      params = fsdp->named_parameters();
+    } else {
+      ddp = world > 1 ? std::make_shared<distributed::DistributedDataParallel>(model) : model;
+      params = model->named_parameters();
+    }
+    optim::AdamW opt(params, {.lr = 1e-4});
+    const int64_t share = 64 / world;
+    const Tensor x = randn({64, 1024}).narrow(0, rank * share, share).contiguous();
+    const Tensor y = randn({64, 1024}).narrow(0, rank * share, share).contiguous();
+    auto step = [&] {
+      opt.zero_grad();
+      nn::functional::mse_loss(sharded ? (*fsdp)(x) : (*ddp)(x), y).backward();
+      opt.step();
+    };
+    for (int i = 0; i < 2; ++i) step();
+    const int steps = 10;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < steps; ++i) step();
+    ms = 1000 * seconds_since(t0) / steps;
+  }
+  return {ms, static_cast<double>(cpu_max_memory_allocated() - base) / (1 << 20)};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,6 +163,19 @@ int main(int argc, char** argv) {
     if (rank == 0) std::printf("%s_world%d %.4g %s\n", name, world, value, unit);
   };
   out("ddp_mlp_steps", mlp_steps_per_second(rank, world), "steps/s");
+  {
+    // 8.4M parameters: 4 bytes each of value and gradient, 8 of AdamW's moments.
+    const double cap_mb = 0.75 * 8 * (1024.0 * 1024 + 1024) * 16 / (1 << 20);
+    for (bool sharded : {false, true}) {
+      if (sharded && world == 1) continue;
+      const auto [ms, peak] = wide_mlp_step(rank, world, sharded);
+      const std::string name = sharded ? "fsdp_mlp8x1024" : "ddp_mlp8x1024";
+      out((name + "_step").c_str(), ms, "ms");
+      out((name + "_peak").c_str(), peak, "MB/rank");
+      out((name + "_fits_cap").c_str(), peak <= cap_mb ? 1 : 0,
+          (std::to_string(static_cast<int>(cap_mb)) + "MB").c_str());
+    }
+  }
   if (world > 1) {
     distributed::ProcessGroup& group = distributed::default_group();
     const std::shared_ptr<gloo::rendezvous::Context> gloo = gloo_context(argv[1], rank, world);

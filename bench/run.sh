@@ -76,14 +76,14 @@ if [[ $parts == *" io "* ]]; then
   "$venv/bin/python" bench/io_bench.py "$scratch" "${state[@]}" >"$res/torch-py.io"
 fi
 if [[ $parts == *" dist "* ]]; then
-  say "distributed: allreduce against raw Gloo, DDP steps at 1 and 2 ranks"
+  say "distributed: allreduce against raw Gloo, DDP steps at 1, 2 and 4 ranks, FSDP against DDP"
   gloo_shared=$(sed -n 's/^EMBER_GLOO_SHARED_STORE:INTERNAL=//p' "$build/CMakeCache.txt")
   g++ "${flags[@]}" -DEMBER_GLOO_SHARED_STORE="${gloo_shared:-0}" bench/dist_bench.cpp -o "$res/dist_bench" \
     "${ember[@]}" -lgloo
   rm -f "$res/ember-cpp.dist"
-  for world in 1 2; do
+  for world in 1 2 4; do
     store=$(mktemp -d)
-    OMP_NUM_THREADS=$((2 / world)) "$build/tools/run/ember-run" --nproc "$world" "$res/dist_bench" "$store" |
+    OMP_NUM_THREADS=$(((2 + world - 1) / world)) "$build/tools/run/ember-run" --nproc "$world" "$res/dist_bench" "$store" |
       sed -n 's/^\[rank0\]: //p' >>"$res/ember-cpp.dist"
     rm -rf "$store"
   done

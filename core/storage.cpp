@@ -27,11 +27,20 @@ Storage::Storage(size_t nbytes, Device device) : nbytes_(nbytes), device_(device
 Storage::Storage(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner)
     : data_(data), nbytes_(nbytes), device_(device), owner_(std::move(owner)) {}
 
-Storage::~Storage() {
-  if (allocator_) {
-    allocator_->deallocate(data_, nbytes_, device_);
-    tracing::note_memory(-static_cast<int64_t>(nbytes_), device_);
-  }
+Storage::~Storage() { release(); }
+
+void Storage::release() {
+  if (!allocator_ || data_ == nullptr) return;
+  allocator_->deallocate(data_, nbytes_, device_);
+  data_ = nullptr;
+  tracing::note_memory(-static_cast<int64_t>(nbytes_), device_);
+}
+
+void Storage::reallocate() {
+  EMBER_CHECK(allocator_ != nullptr, "Storage::reallocate: the storage borrows its memory");
+  if (data_ != nullptr || nbytes_ == 0) return;
+  data_ = allocator_->allocate(nbytes_, device_);
+  tracing::note_memory(static_cast<int64_t>(nbytes_), device_);
 }
 
 }  // namespace ember

@@ -24,6 +24,15 @@ void register_allocator(DeviceType type, const Allocator* allocator);
 /// (core/cpu/allocator.cpp): false in AddressSanitizer builds, so that ASan sees every use after free.
 bool cpu_allocator_caches();
 
+/// The CPU's memory statistics (this process, every thread): bytes held by live storages that the
+/// CPU allocator made (borrowed memory, a NumPy array's or a mapped file's, is not counted), and
+/// the most held since the start or the last reset_cpu_peak_memory(). Blocks kept in the
+/// allocator's cache for reuse count as free, as torch.cuda.memory_allocated counts them.
+int64_t cpu_memory_allocated();
+int64_t cpu_max_memory_allocated();
+/// Starts the peak over from what is held now.
+void reset_cpu_peak_memory();
+
 class Storage {
  public:
   /// Allocates `nbytes` on `device` through its allocator; for a device that this build or machine
@@ -41,6 +50,15 @@ class Storage {
   /// Bumped by every in-place write, so autograd can detect saved tensors that changed.
   uint64_t version() const { return version_; }
   void bump_version() { ++version_; }
+
+  /// Gives the memory back and keeps the object, its size and its version, as PyTorch's
+  /// storage.resize_(0): FSDP frees an unsharded parameter after forward while autograd still
+  /// holds tensors on it, and reallocate() brings memory back (uninitialised) before backward
+  /// reads them. Only storages that own their memory; data() is null in between, and reading a
+  /// released storage's tensors is the caller's error.
+  void release();
+  void reallocate();
+  bool is_released() const { return data_ == nullptr && nbytes_ != 0; }
 
  private:
   void* data_ = nullptr;

@@ -13,6 +13,7 @@
 // (eight per power of two: at most 12.5% slack), and when freed waits on its class's free list
 // for the next allocation of that class, up to kCacheLimit bytes in all (further frees go back to
 // malloc). Sanitizer builds skip the cache, so that AddressSanitizer still sees a use after free.
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -91,15 +92,33 @@ BlockCache& cache() {
   return *c;
 }
 
-void* cpu_allocate(size_t nbytes, Device) {
+// The statistics count the bytes asked for (not the size class), as PyTorch's allocated bytes do.
+std::atomic<int64_t> g_allocated{0};
+std::atomic<int64_t> g_peak{0};
+
+void count(int64_t delta) {
+  const int64_t now = g_allocated.fetch_add(delta, std::memory_order_relaxed) + delta;
+  int64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
+void* take_block(size_t nbytes) {
   if (!cached(nbytes)) return aligned_malloc(nbytes);
   const size_t size = size_class(nbytes);
   if (void* p = cache().take(size)) return p;
   return aligned_malloc(size);
 }
 
+void* cpu_allocate(size_t nbytes, Device) {
+  void* p = take_block(nbytes);
+  count(static_cast<int64_t>(nbytes));
+  return p;
+}
+
 void cpu_deallocate(void* p, size_t nbytes, Device) noexcept {
   if (!p) return;
+  count(-static_cast<int64_t>(nbytes));
   if (!cached(nbytes) || !cache().keep(p, size_class(nbytes))) aligned_free(p);
 }
 
@@ -110,3 +129,8 @@ const Allocator kCpuAllocator{&cpu_allocate, &cpu_deallocate};
 }  // namespace ember::cpu
 
 bool ember::cpu_allocator_caches() { return ember::cpu::kCaching; }
+int64_t ember::cpu_memory_allocated() { return ember::cpu::g_allocated.load(std::memory_order_relaxed); }
+int64_t ember::cpu_max_memory_allocated() { return ember::cpu::g_peak.load(std::memory_order_relaxed); }
+void ember::reset_cpu_peak_memory() {
+  ember::cpu::g_peak.store(ember::cpu::g_allocated.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}

@@ -153,6 +153,7 @@ void bind_io(py::module_& m);          // ember._C.io: save/load of containers, 
 void bind_jit(py::module_& m);         // ember._C.jit: tracing, TracedModule, program files (jit.cpp)
 void bind_data(py::module_& m);        // ember._C.data: read_idx, FashionMNIST, DataLoader
 void bind_distributed(py::module_& m);  // ember._C.distributed: stores, process groups, DDP reducer, launcher
+void bind_fsdp(py::module_& distributed);  // ember._C.distributed.FSDP (fsdp.cpp)
 void bind_fft(py::module_& m);          // ember._C.fft: torch.fft's functions (ops/fft.h)
 void bind_profiler(py::module_& m);     // ember._C.profiler: Profile, RecordFunction, key averages, traces
 void bind_batched_dispatch(py::module_& m);  // ember.func.vmap's hook into every op binding (batched_dispatch.cpp)

@@ -176,6 +176,7 @@ void bind_distributed(py::module_& m) {
           py::arg("find_unused_parameters") = false)
       .def_property("sync", &Reducer::sync, &Reducer::set_sync)
       .def("bucket_names", &Reducer::bucket_names);
+  bind_fsdp(d);
 
   // Distributed checkpoints (distributed/checkpoint.h), for ember.distributed.checkpoint. The
   // Python trees are converted while the GIL is held; the write, which waits on the other ranks,

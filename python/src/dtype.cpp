@@ -87,6 +87,9 @@ void bind_dtype(py::module_& m) {
         "Waits for the kernels queued on cuda:index (-1: every device).");
   m.def("_cuda_empty_cache", &cuda::empty_cache, "Returns the CUDA allocator's cached blocks to the driver.");
   m.def("_cuda_get_device_name", &cuda::get_device_name, py::arg("index") = 0, "The name of cuda:index.");
+  m.def("_cpu_memory_allocated", &cpu_memory_allocated, "Bytes held by live CPU storages (core/storage.h).");
+  m.def("_cpu_max_memory_allocated", &cpu_max_memory_allocated, "The most _cpu_memory_allocated held since the reset.");
+  m.def("_cpu_reset_peak_memory_stats", &reset_cpu_peak_memory, "Starts the peak over from what is held now.");
   m.def("_cuda_memory_allocated", &cuda::memory_allocated, py::arg("index") = 0,
         "Bytes held by live tensors on cuda:index.");
   m.def("_cuda_memory_reserved", &cuda::memory_reserved, py::arg("index") = 0,

@@ -12,7 +12,9 @@ every rank and leaves the checkpoint that was there whole.
 Tensors are taken as replicated (DDP keeps them alike on every rank): rank 0 writes them once. A
 tensor split over the ranks is given as Shard(local, global_shape, offsets), and a Shard in the
 state dict given to load receives its region of the saved tensor, however many ranks saved it (a
-checkpoint of 4 ranks loads on 2 or 1). load copies into the tensors (and Shards) the state dict
+checkpoint of 4 ranks loads on 2 or 1). A Shard of a flattened tensor (FSDP's parameters and their
+optimizer state: global_shape [numel]) names its tensor's shape as `unflattened`, so that a whole
+tensor of that shape loads from it (an unwrapped model from an FSDP checkpoint). load copies into the tensors (and Shards) the state dict
 holds, replaces its other values, and adds the entries it lacks (an optimizer's state before its
 first step). Without a process group, the world is this process alone.
 """
@@ -25,9 +27,9 @@ import tempfile
 import threading
 from typing import Any, Dict, List, Optional, Sequence
 
-from .. import _C
-from .._C import Tensor
-from ..autograd.grad_mode import no_grad
+from ... import _C
+from ..._C import Tensor
+from ...autograd.grad_mode import no_grad
 
 __all__ = ["Shard", "save", "load", "async_save"]
 
@@ -37,10 +39,11 @@ _D = _C.distributed
 @dataclasses.dataclass
 class Shard:
     """This rank's block of a tensor split over ranks: `local` covers [offsets, offsets + local.shape)
-    of a tensor of `global_shape`."""
+    of a tensor of `global_shape`; `unflattened`, when the tensor is a flattened one, its shape."""
     local: Tensor
     global_shape: Sequence[int]
     offsets: Sequence[int]
+    unflattened: Optional[Sequence[int]] = None
 
     def __post_init__(self) -> None:
         shape, glob, offs = list(self.local.shape), list(self.global_shape), list(self.offsets)
@@ -57,7 +60,7 @@ _solo_group = None
 
 def _group(process_group: Any, no_dist: bool = False) -> Any:
     """The given group, the default one, or (none started, or no_dist) a group of this process alone."""
-    from . import _group as default_group, is_initialized
+    from .. import _group as default_group, is_initialized
     if process_group is not None:
         return process_group
     if is_initialized() and not no_dist:
@@ -72,8 +75,11 @@ def _group(process_group: Any, no_dist: bool = False) -> Any:
 def _split(tree: Any, path: str, shards: List[Any]) -> Any:
     """tree with each Shard moved to `shards` (named by its path) and a marker left in its place."""
     if isinstance(tree, Shard):
-        shards.append((path, tree.local.contiguous(), list(tree.global_shape), list(tree.offsets)))
-        return {"__shard__": path}
+        if tree.local.numel():  # a rank may hold none of a small tensor
+            shards.append((path, tree.local.contiguous(), list(tree.global_shape), list(tree.offsets)))
+        if tree.unflattened is None:
+            return {"__shard__": path}
+        return {"__shard__": path, "__shape__": [int(d) for d in tree.unflattened]}
     if isinstance(tree, dict):
         return {k: _split(v, f"{path}/{k}" if path else str(k), shards) for k, v in tree.items()}
     if isinstance(tree, (list, tuple)):
@@ -102,14 +108,15 @@ def save(state_dict: Dict[str, Any], *, checkpoint_id: Any = None, storage_write
 
 def _fill(target: Any, saved: Any, reader: Any, path: str) -> Any:
     """target with the saved values copied into its tensors and Shards; its new value."""
-    if isinstance(saved, dict) and set(saved) == {"__shard__"}:
+    if _is_marker(saved):
         name = saved["__shard__"]
         if isinstance(target, Shard):
-            block = reader.read(name, list(target.offsets), list(target.local.shape))
-            with no_grad():
-                target.local.copy_(block)
+            if target.local.numel():
+                block = reader.read(name, list(target.offsets), list(target.local.shape))
+                with no_grad():
+                    target.local.copy_(block)
             return target
-        whole = reader.read_all(name)
+        whole = _whole(saved, reader)
         if isinstance(target, Tensor):
             _copy_into(target, whole, path)
             return target
@@ -133,13 +140,23 @@ def _fill(target: Any, saved: Any, reader: Any, path: str) -> Any:
     return _materialized(saved, reader)
 
 
+def _is_marker(saved: Any) -> bool:
+    return isinstance(saved, dict) and set(saved) in ({"__shard__"}, {"__shard__", "__shape__"})
+
+
+def _whole(marker: Dict[str, Any], reader: Any) -> Tensor:
+    """The whole saved tensor, in its unflattened shape when it was saved flattened."""
+    whole = reader.read_all(marker["__shard__"])
+    return whole.reshape(marker["__shape__"]) if "__shape__" in marker else whole
+
+
 def _materialized(saved: Any, reader: Any) -> Any:
     """A saved value as the state dict gets it: tensors copied (the reader's map the file, which a
     later save replaces)."""
     if isinstance(saved, Tensor):
         return saved.clone()
-    if isinstance(saved, dict) and set(saved) == {"__shard__"}:
-        return reader.read_all(saved["__shard__"]).clone()
+    if _is_marker(saved):
+        return _whole(saved, reader).clone()
     if isinstance(saved, dict):
         return {k: _materialized(v, reader) for k, v in saved.items()}
     if isinstance(saved, list):
@@ -194,7 +211,7 @@ def _copied(tree: Any) -> Any:
     if isinstance(tree, Tensor):
         return tree.detach().clone()
     if isinstance(tree, Shard):
-        return Shard(tree.local.detach().clone(), list(tree.global_shape), list(tree.offsets))
+        return Shard(tree.local.detach().clone(), list(tree.global_shape), list(tree.offsets), tree.unflattened)
     if isinstance(tree, dict):
         return {k: _copied(v) for k, v in tree.items()}
     if isinstance(tree, (list, tuple)):
@@ -211,7 +228,7 @@ def async_save(state_dict: Dict[str, Any], *, checkpoint_id: Any = None, storage
     first call with new_group, as two threads' collectives on one group would interleave)."""
     global _async_group, _async_pool
     directory = _checkpoint_dir(checkpoint_id, "async_save")
-    from . import is_initialized, new_group
+    from .. import is_initialized, new_group
     with _async_lock:
         if _async_pool is None:
             _async_pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ember-dcp")
