@@ -1,8 +1,10 @@
 #include "ember/autograd/engine.h"
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <queue>
+#include <typeinfo>
 #include <unordered_map>
 
 #include "ember/autograd/accumulate_grad.h"
@@ -15,9 +17,17 @@
 namespace ember::autograd {
 namespace {
 
-struct BySequence {
-  bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
-};
+// Ready nodes run newest first, and a leaf's accumulator before any other: the accumulator of a
+// parameter is made once and kept, so by its creation number it would wait for the whole backward
+// pass, and the hooks on it (DDP's buckets, FSDP's reduce-scatter, which releases a unit's gathered
+// parameters) would all run at the end, every unit's gradient held until then. PyTorch's engine
+// gives AccumulateGrad the highest priority for the same reason. The order changes no value: a
+// node runs once all its inputs are summed.
+// (priority, node), so that the type is asked once per node, not at every comparison.
+using Ready = std::pair<uint64_t, Node*>;
+Ready ready_entry(Node* n) {
+  return {dynamic_cast<const AccumulateGrad*>(n) != nullptr ? UINT64_MAX : n->sequence_nr(), n};
+}
 
 // Where grad() wants the gradient arriving at (node, slot) to be captured.
 struct Capture {
@@ -111,7 +121,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
   }
 
   TensorList captured(captures.size());
-  std::priority_queue<Node*, std::vector<Node*>, BySequence> ready;
+  std::priority_queue<Ready> ready;
   auto deliver = [&](const Edge& e, Tensor g) {
     Node::EngineState& s = state(e.fn.get());
     if (s.grads.empty()) s.grads.resize(e.fn->num_outputs());
@@ -129,7 +139,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
     if (!r.valid()) continue;
     Node::EngineState& s = state(r.fn.get());
     if (s.dependencies == 0 && !s.grads.empty()) {
-      ready.push(r.fn.get());
+      ready.push(ready_entry(r.fn.get()));
       s.dependencies = -1;  // queued
     }
   }
@@ -139,7 +149,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
   // op's upcast) inside a backward would change the gradients' dtypes node by node.
   autocast::Suspend no_autocast;
   while (!ready.empty()) {
-    Node* node = ready.top();
+    Node* node = ready.top().second;
     ready.pop();
     TensorList grads = std::move(state(node).grads);
     state(node).grads.clear();
@@ -193,7 +203,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
         if (g.dtype() != m.dtype) g = g.to(m.dtype);
       }
       deliver(e, std::move(g));
-      if (--state(e.fn.get()).dependencies == 0) ready.push(e.fn.get());
+      if (--state(e.fn.get()).dependencies == 0) ready.push(ready_entry(e.fn.get()));
     }
   }
   // Drop gradients left in nodes that never ran (pruned by grad()).

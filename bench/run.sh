@@ -13,8 +13,9 @@
 # Where ember.cuda.is_available(), GPU rows follow (bench/gpu_bench.py, Ember and PyTorch on cuda:0).
 # "contended" runs the C++ training steps again with 1 and then 2 CPU-bound processes competing
 # for the cores, each library at its default thread setting (needs the cpp part's programs).
-# "dist" runs bench/dist_bench.cpp under ember-run: allreduce against raw Gloo at 2 ranks, and DDP
-# training steps per second at 1 rank (2 threads) and 2 ranks (1 thread each).
+# "dist" runs bench/dist_bench.cpp under ember-run: allreduce, all-gather and reduce-scatter against
+# raw Gloo, DDP training steps per second, and FSDP against DDP (step time, peak memory per rank), at
+# 1 rank (2 threads), 2 ranks (1 thread each) and 4 ranks (1 thread each, two to a core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh data

@@ -138,10 +138,9 @@ FSDP::FSDP(std::shared_ptr<nn::Module> module, FSDPOptions options, std::shared_
   core_->group = group ? std::move(group) : default_group_ptr();
   core_->options = options;
   if (options.sync_module_states) {
-    std::vector<Tensor> state;
-    for (auto& [name, p] : module_->named_parameters()) state.push_back(p);
-    for (auto& [name, b] : module_->named_buffers()) state.push_back(b);
-    broadcast_coalesced(*core_->group, state, 0);
+    std::vector<Tensor> buffers;
+    for (auto& [name, b] : module_->named_buffers()) buffers.push_back(b);
+    broadcast_coalesced(*core_->group, buffers, 0);
   }
   const std::vector<std::string> unit_names = choose_units(*module_, options.auto_wrap_policy);
 
@@ -183,6 +182,14 @@ FSDP::FSDP(std::shared_ptr<nn::Module> module, FSDPOptions options, std::shared_
   const ShardedUnitOptions unit_options{options.param_dtype, options.reduce_dtype};
   std::weak_ptr<detail::FSDPCore> weak = core_;
   for (size_t u = 0; u < unit_names.size(); ++u) {
+    // Rank 0's values, one unit at a time: a broadcast of the whole model at once would need a
+    // second copy of it.
+    if (options.sync_module_states) {
+      std::vector<Tensor> values;
+      for (const ShardedParam& p : per_unit[u])
+        values.push_back(p.slots.front().first->parameter(p.slots.front().second));
+      broadcast_coalesced(*core_->group, values, 0);
+    }
     core_->units.push_back(
         std::make_unique<ShardedUnit>(unit_names[u], std::move(per_unit[u]), core_->group, unit_options));
     const auto& params = core_->units.back()->params();

@@ -17,6 +17,7 @@
 #include "ember/nn/nn.h"
 #include "ember/ops/ops.h"
 #include "ember/optim/adam.h"
+#include "ember/optim/sgd.h"
 #include "support/expect.h"
 
 namespace ember {
@@ -60,9 +61,11 @@ nn::StateDict clone_of(const nn::StateDict& s) {
   return out;
 }
 
+// SGD with momentum, not Adam: Adam's step does not change when every gradient is scaled, and a
+// sum where the average belongs would pass unseen.
 nn::StateDict train_single(int steps, bool tied = false) {
   auto model = make_model(tied);
-  optim::AdamW opt(model->named_parameters(), {.lr = 0.05});
+  optim::SGD opt(model->named_parameters(), {.lr = 0.1, .momentum = 0.9});
   for (int s = 0; s < steps; ++s) {
     auto [x, y] = batch(s);
     opt.zero_grad();
@@ -88,7 +91,7 @@ nn::StateDict train_fsdp(int world, int steps, FSDPOptions o, bool tied = false)
   nn::StateDict out;
   run_ranks(world, [&](ProcessGroup& pg) {
     FSDP fsdp(make_model(tied), o, borrowed(pg));
-    optim::AdamW opt(fsdp.named_parameters(), {.lr = 0.05});
+    optim::SGD opt(fsdp.named_parameters(), {.lr = 0.1, .momentum = 0.9});
     for (int s = 0; s < steps; ++s) {
       auto [x, y] = batch(s);
       opt.zero_grad();

@@ -3,7 +3,10 @@ for "single", one plain process). The model is the GPT of tutorials/gpt_autocast
 Block an FSDP unit; every rank trains on its rows of the same global batches.
 
     fsdp_worker.py single STEPS            the unwrapped model in one process: the reference
-    fsdp_worker.py train STEPS [bf16]      FSDP training; rank 0 prints the losses, the gathered
+    fsdp_worker.py train STEPS [bf16|recompute]
+                                           FSDP training (bf16: MixedPrecision's bfloat16
+                                           parameters; recompute: each Block under activation
+                                           checkpointing); rank 0 prints the losses, the gathered
                                            parameters' digest and the memory figures
     fsdp_worker.py save DIR                3 steps, a sharded checkpoint (model and AdamW state) to
                                            DIR, 2 steps more (their losses printed)
@@ -31,9 +34,20 @@ GPT, Block = gpt_tutorial.GPT, gpt_tutorial.Block
 VOCAB, T, BATCH = 37, 16, 8
 
 
-def make_model():
+class RecomputedGPT(GPT):
+    """The tutorial's GPT with each Block's activations recomputed in backward."""
+
+    def forward(self, idx):
+        from ember.utils.checkpoint import checkpoint
+        x = self.wte(idx) + self.wpe(ember.arange(idx.shape[1]))
+        for block in self.blocks:
+            x = checkpoint(block, x, use_reentrant=False)
+        return self.head(self.ln_f(x))
+
+
+def make_model(recompute=False):
     ember.manual_seed(0)
-    return GPT(VOCAB, T, width=64, layers=3, heads=4)
+    return (RecomputedGPT if recompute else GPT)(VOCAB, T, width=64, layers=3, heads=4)
 
 
 def batch(step):
@@ -76,13 +90,13 @@ def step(model, opt, i, amp_dtype=None):
     return value.item()
 
 
-def wrapped(amp_dtype=None):
+def wrapped(amp_dtype=None, recompute=False):
     import ember.distributed as dist
     from ember.distributed.fsdp import FullyShardedDataParallel as FSDP, MixedPrecision, ModuleWrapPolicy
     dist.init_process_group("gloo")
     ember.cpu.reset_peak_memory_stats()
     before = ember.cpu.memory_allocated()
-    model = make_model()
+    model = make_model(recompute)
     numel = sum(p.numel() for p in model.parameters())
     full_bytes = ember.cpu.memory_allocated() - before
     mp = MixedPrecision(param_dtype=amp_dtype) if amp_dtype is not None else None
@@ -126,8 +140,8 @@ def main():
         model = make_model()
         resume(model, ember.optim.AdamW(model.parameters(), lr=1e-2), sys.argv[2])
         return
-    amp = ember.bfloat16 if mode == "train" and sys.argv[3:] == ["bf16"] else None
-    fsdp, memory = wrapped(amp)
+    flags = sys.argv[3:] if mode == "train" else []
+    fsdp, memory = wrapped(ember.bfloat16 if "bf16" in flags else None, "recompute" in flags)
     opt = ember.optim.AdamW(fsdp.parameters(), lr=1e-2)
     if mode == "train":
         ember.cpu.reset_peak_memory_stats()

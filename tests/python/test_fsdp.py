@@ -1,7 +1,7 @@
 """FullyShardedDataParallel in real processes (python -m ember.distributed.run, loopback): the GPT
 tutorial's model trained at 2 and 4 ranks matches the unwrapped model trained in one process, each
 rank holds 1/W of the parameters (the CPU allocator's statistics), the optimizer keys its state by the
-model's names, and a sharded checkpoint saved at 4 ranks loads at 2, at 1 and into the unwrapped
+model's names, bf16 parameters and activation checkpointing compose with it, and a sharded checkpoint saved at 4 ranks loads at 2, at 1 and into the unwrapped
 model. fsdp_worker.py is the rank's program."""
 import json
 import math
@@ -53,6 +53,12 @@ def test_fsdp_bf16_parameters_train_close_to_float32(single):
     got = run(2, "train", "6", "bf16")
     assert all(math.isfinite(v) for v in got["losses"])
     assert got["losses"] == pytest.approx(single["losses"], rel=3e-2)
+
+
+def test_fsdp_composes_with_activation_checkpointing(single):
+    # Each Block's forward runs again inside backward: its parameters are gathered for it.
+    got = run(2, "train", "6", "recompute")
+    assert got["losses"] == pytest.approx(single["losses"], rel=1e-4, abs=1e-5)
 
 
 def test_sharded_checkpoint_of_4_ranks_loads_at_2_at_1_and_into_the_plain_model(tmp_path):
