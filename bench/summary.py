@@ -261,19 +261,36 @@ def dist(results):
     if not d:
         return
     print("Distributed (Gloo over loopback): collectives of float32 through Ember's process group against "
-          "Gloo's own calls on a context of its own, at 2 ranks (GB/s of the buffer; target at least 0.9x of "
+          "Gloo's own calls on a context of its own, at 2 and 4 ranks (GB/s of the buffer; target at least 0.9x of "
           "Gloo). Gloo has no function-style reduce-scatter: Ember's ring is set against Gloo's allreduce of "
           "the same buffer, what a reduce-scatter over allreduce costs. And DDP training steps, global batch "
           "64 split over the ranks:\n")
     rows = []
-    for mb in (25, 100):
-        for op, gloo_name in (("allreduce", "gloo"), ("allgather", "gloo"), ("reduce_scatter", "gloo_allreduce")):
-            e, g = d.get(f"{op}_{mb}mb_ember_world2"), d.get(f"{op}_{mb}mb_{gloo_name}_world2")
-            if e and g:
-                share = e[0] / g[0]
-                rows.append([f"{op} {mb} MB (GB/s)", f"{e[0]:.4g}", f"{g[0]:.4g}", f"{share:.2f}x",
-                             "yes" if share >= 0.9 else "no"])
+    for world in (2, 4):
+        for mb in (25, 100):
+            for op, gloo_name in (("allreduce", "gloo"), ("allgather", "gloo"), ("reduce_scatter", "gloo_allreduce")):
+                e, g = d.get(f"{op}_{mb}mb_ember_world{world}"), d.get(f"{op}_{mb}mb_{gloo_name}_world{world}")
+                if e and g:
+                    share = e[0] / g[0]
+                    rows.append([f"{op} {mb} MB (GB/s), {world} ranks", f"{e[0]:.4g}", f"{g[0]:.4g}",
+                                 f"{share:.2f}x", "yes" if share >= 0.9 else "no"])
     table(["collective", "Ember", "Gloo", "Ember / Gloo", "met (>= 0.9x)"], rows)
+    fsdp_rows = []
+    for world in (1, 2, 4):
+        ddp = d.get(f"ddp_mlp8x1024_step_world{world}")
+        ddp_peak = d.get(f"ddp_mlp8x1024_step_peak_world{world}")
+        fsdp = d.get(f"fsdp_mlp8x1024_step_world{world}")
+        fsdp_peak = d.get(f"fsdp_mlp8x1024_step_peak_world{world}")
+        if ddp and ddp_peak:
+            fsdp_rows.append([f"{world}", f"{ddp[0]:.4g}", f"{fsdp[0]:.4g}" if fsdp else "-",
+                              f"{fsdp[0] / ddp[0]:.2f}x" if fsdp else "-", f"{ddp_peak[0]:.4g}",
+                              f"{fsdp_peak[0]:.4g}" if fsdp_peak else "-"])
+    if fsdp_rows:
+        print("\nFSDP (each Linear a unit) against DDP (one rank: the plain model): an 8 x 1024 MLP, 8.4M "
+              "parameters, AdamW, global batch 64; peak memory per rank over the timed steps (the CPU "
+              "allocator's statistics; DDP's whole state is 128 MB, the cap a rank must fit is 96 MB):\n")
+        table(["ranks", "DDP step (ms)", "FSDP step (ms)", "FSDP / DDP", "DDP peak (MB/rank)",
+               "FSDP peak (MB/rank)"], fsdp_rows)
     one, two = d.get("ddp_mlp_steps_world1"), d.get("ddp_mlp_steps_world2")
     if one and two:
         table(["MLP step, SGD (steps/s)", "1 rank, 2 threads", "2 ranks, 1 thread each", "2 ranks / 1"],

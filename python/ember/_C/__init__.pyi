@@ -2718,6 +2718,18 @@ def _cpu_capability() -> str:
     """
     The widest vector extension of this CPU that PyTorch's names cover: AVX512, AVX2 or DEFAULT.
     """
+def _cpu_max_memory_allocated() -> int:
+    """
+    The most _cpu_memory_allocated held since the reset.
+    """
+def _cpu_memory_allocated() -> int:
+    """
+    Bytes held by live CPU storages (core/storage.h).
+    """
+def _cpu_reset_peak_memory_stats() -> None:
+    """
+    Starts the peak over from what is held now.
+    """
 def _cuda_backend_built() -> bool:
     """
     Whether this build has the CUDA backend.

@@ -4,9 +4,10 @@ ember.distributed's C++ half
 from __future__ import annotations
 import collections.abc
 import ember._C
+import ember._C.nn
 import ember._C.optim
 import typing
-__all__: list[str] = ['CheckpointReader', 'DistBackendError', 'DistError', 'DistStoreError', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'ZeroRedundancyOptimizer', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group', 'rendezvous', 'save_checkpoint']
+__all__: list[str] = ['CheckpointReader', 'DistBackendError', 'DistError', 'DistStoreError', 'FSDP', 'FileStore', 'PrefixStore', 'ProcessGroup', 'ReduceOp', 'Reducer', 'Store', 'TCPStore', 'Work', 'ZeroRedundancyOptimizer', 'broadcast_coalesced', 'default_group', 'destroy_process_group', 'get_rank', 'get_world_size', 'init_process_group', 'is_initialized', 'launch', 'new_gloo_group', 'new_group', 'rendezvous', 'save_checkpoint']
 class DistError(RuntimeError):
     pass
 class DistBackendError(DistError):
@@ -138,6 +139,40 @@ class Reducer:
     def __init__(self, params: collections.abc.Sequence[tuple[str, ember._C.Tensor]], group: ProcessGroup, bucket_cap_mb: typing.SupportsFloat | typing.SupportsIndex = 25.0, find_unused_parameters: bool = False) -> None:
         ...
     def bucket_names(self) -> list[list[str]]:
+        ...
+class FSDP:
+    """
+    Fully sharded data parallel state (distributed/fsdp.h).
+    """
+    def __init__(self, module: ember._C.nn.Module, auto_wrap_policy: collections.abc.Callable[[str, int], bool] | None = None, reshard_after_forward: bool = True, param_dtype: ember._C.dtype | None = None, reduce_dtype: ember._C.dtype | None = None, sync_module_states: bool = True, prefetch: bool = True, group: ProcessGroup = None) -> None:
+        ...
+    def clip_grad_norm_(self, max_norm: typing.SupportsFloat | typing.SupportsIndex, norm_type: typing.SupportsFloat | typing.SupportsIndex = 2.0) -> float:
+        ...
+    def find_param(self, name: str) -> tuple[int, int] | None:
+        ...
+    def full_state_dict(self, rank0_only: bool = False) -> dict:
+        ...
+    def load_full_state_dict(self, state_dict: dict, strict: bool = True) -> tuple[list[str], list[str]]:
+        """
+        (missing_keys, unexpected_keys)
+        """
+    def num_units(self) -> int:
+        ...
+    def params(self) -> list:
+        """
+        (name, unit, shape, numel, shard_numel, shard) of every parameter, by unit.
+        """
+    def post_forward(self, unit: typing.SupportsInt | typing.SupportsIndex, outputs: collections.abc.Sequence[ember._C.Tensor]) -> None:
+        ...
+    def pre_forward(self, unit: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def rank(self) -> int:
+        ...
+    def reshard(self) -> None:
+        ...
+    def unit_name(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> str:
+        ...
+    def world_size(self) -> int:
         ...
 class CheckpointReader:
     """
