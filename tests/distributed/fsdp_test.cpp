@@ -1,6 +1,7 @@
 // distributed::FSDP on threads: training at 1, 2 and 3 ranks (3 pads every parameter) matches one
 // process on the global batch; shards hold ceil(numel / W) elements under the model's names; a tie
 // across units goes to the unit above both; an unused parameter gets a zero gradient, not a hang;
+// two backward passes accumulate; frozen and empty parameters and buffers go along;
 // clip_grad_norm_ sees the whole gradient; a sharded checkpoint of 3 ranks loads at 2 and into the
 // unwrapped model, its AdamW state included, and bad state is an error naming it.
 #include "ember/distributed/fsdp.h"
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <mutex>
 
 #include "dist_test_util.h"
@@ -26,6 +28,7 @@ namespace {
 using distributed::FSDP;
 using distributed::FSDPOptions;
 using distributed::ProcessGroup;
+using distributed::ShardedParam;
 using testing::run_ranks;
 namespace F = nn::functional;
 
@@ -173,6 +176,48 @@ TEST(FSDPGradTest, AnUnusedParameterGetsAZeroGradientAndClipSeesTheWholeGradient
     Tensor total = full({1}, after, TensorOptions(kFloat64));
     pg.allreduce(total)->wait();
     EXPECT_NEAR(std::sqrt(total.item<double>()), 0.5, 1e-5);
+  });
+}
+
+TEST(FSDPGradTest, TwoBackwardsAccumulateAndFrozenEmptyAndBufferedModulesTrain) {
+  // Reference: one process, both halves of the batch through backward, the first layer frozen.
+  auto reference = make_model();
+  reference->child("0")->child("0")->parameter("weight").set_requires_grad(false);
+  auto [x, y] = batch(0);
+  for (int half = 0; half < 2; ++half)
+    F::mse_loss((*reference)(x.narrow(0, 3 * half, 3)), y.narrow(0, 3 * half, 3)).backward();
+  std::map<std::string, Tensor> want;
+  for (auto& [name, q] : reference->named_parameters()) want[name] = q.grad();
+  run_ranks(3, [&](ProcessGroup& pg) {
+    auto m = make_model();
+    m->child("0")->child("0")->parameter("weight").set_requires_grad(false);
+    m->child("1")->register_parameter("empty", zeros({0}));
+    m->child("2")->register_buffer("count", zeros({2}));
+    FSDP fsdp(m, by_blocks(), borrowed(pg));
+    for (int half = 0; half < 2; ++half) {  // each rank: its row of each half
+      const Tensor xs = x.narrow(0, 3 * half, 3), ys = y.narrow(0, 3 * half, 3);
+      F::mse_loss(fsdp(xs.narrow(0, pg.rank(), 1)), ys.narrow(0, pg.rank(), 1)).backward();
+    }
+    for (auto& [k, p] : fsdp.named_parameters()) {
+      if (k == "0.0.weight") {  // frozen: no gradient
+        EXPECT_FALSE(p.grad().defined()) << k;
+        continue;
+      }
+      if (k == "1.empty") {  // unused and empty: an empty gradient, and no collective hangs
+        EXPECT_EQ(p.grad().numel(), 0);
+        continue;
+      }
+      // The whole gradient, gathered from the shards, is the reference's.
+      const auto at = fsdp.find_param(k);
+      ASSERT_TRUE(at.has_value()) << k;
+      const ShardedParam& sp = fsdp.unit(at->first).params()[at->second];
+      std::vector<Tensor> parts;
+      for (int r = 0; r < 3; ++r) parts.push_back(zeros({sp.shard_numel}));
+      pg.allgather(parts, p.grad())->wait();
+      const Tensor whole = cat(parts, 0).narrow(0, 0, sp.numel).reshape(sp.shape);
+      testing::expect_close(whole, want.at(k), 1e-5, 1e-6, k);
+    }
+    EXPECT_TRUE(distributed::fsdp_full_state_dict(fsdp, false).contains("2.count"));
   });
 }
 

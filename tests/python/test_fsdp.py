@@ -2,7 +2,7 @@
 tutorial's model trained at 2 and 4 ranks matches the unwrapped model trained in one process, each
 rank holds 1/W of the parameters (the CPU allocator's statistics), the optimizer keys its state by the
 model's names, bf16 parameters and activation checkpointing compose with it, and a sharded checkpoint saved at 4 ranks loads at 2, at 1 and into the unwrapped
-model. fsdp_worker.py is the rank's program."""
+model; unsupported options and bad state are refused by name. fsdp_worker.py is the rank's program."""
 import json
 import math
 import os
@@ -71,3 +71,28 @@ def test_sharded_checkpoint_of_4_ranks_loads_at_2_at_1_and_into_the_plain_model(
     plain = run(None, "plain", ckpt)
     assert plain["digest"] == saved["digest"]
     assert plain["losses"] == pytest.approx(saved["losses"], rel=1e-4, abs=1e-5)
+
+
+def test_unsupported_options_and_bad_state_are_refused_by_name(tmp_path):
+    import ember
+    import ember.distributed as dist
+    import ember.nn as nn
+    from ember.distributed.fsdp import CPUOffload, FullyShardedDataParallel as FSDP, ShardingStrategy
+    dist.init_process_group("gloo", init_method=f"file://{tmp_path}/store", rank=0, world_size=1)
+    try:
+        with pytest.raises(NotImplementedError, match="NO_SHARD"):
+            FSDP(nn.Linear(2, 2), sharding_strategy=ShardingStrategy.NO_SHARD)
+        with pytest.raises(NotImplementedError, match="offload_params"):
+            FSDP(nn.Linear(2, 2), cpu_offload=CPUOffload(offload_params=True))
+        model = FSDP(nn.Linear(3, 2))
+        with pytest.raises(RuntimeError, match=r"'weight'.*\[2, 4\].*\[2, 3\]"):
+            model.load_state_dict({"weight": ember.zeros(2, 4), "bias": ember.zeros(2)})
+        with pytest.raises(RuntimeError, match="bias"):
+            model.load_state_dict({"weight": ember.zeros(2, 3)})
+        # A whole state loads into the shards, and comes back whole.
+        model.load_state_dict({"weight": ember.ones(2, 3), "bias": ember.full((2,), 2.0)})
+        state = model.state_dict()
+        assert state["weight"].tolist() == [[1.0] * 3] * 2 and state["bias"].tolist() == [2.0, 2.0]
+        assert [n for n, _ in model.named_parameters()] == ["weight", "bias"]
+    finally:
+        dist.destroy_process_group()

@@ -187,8 +187,14 @@ class FullyShardedDataParallel(Module):
         return self._handle.fsdp.full_state_dict(rank0_only=False)
 
     def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False) -> Any:  # type: ignore[override]
-        """Loads a whole (unwrapped) model's state dict into the shards and buffers."""
-        missing, unexpected = self._handle.fsdp.load_full_state_dict(dict(state_dict), strict)
+        """Loads a whole (unwrapped) model's state dict into the shards and buffers; a missing or
+        unexpected key (under strict) or a shape that differs is a RuntimeError naming it, as a
+        plain module's load_state_dict raises, and nothing is loaded."""
+        try:
+            missing, unexpected = self._handle.fsdp.load_full_state_dict(dict(state_dict), strict)
+        except (KeyError, ValueError) as e:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n"
+                               f"{e.args[0] if e.args else e}") from None
         return _IncompatibleKeys(missing, unexpected)
 
     def clip_grad_norm_(self, max_norm: float, norm_type: float = 2.0) -> Tensor:
