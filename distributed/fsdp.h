@@ -17,7 +17,10 @@
 // children through it): that is where the hooks run. At rest the model's parameters are the
 // shards (1-D, `shard_numel` elements), under their own names: named_parameters() and an
 // optimizer built on it key every state by the original names. Buffers are not sharded; with
-// sync_module_states, rank 0's parameters and buffers are broadcast first (as DDP does).
+// sync_module_states, rank 0's parameters and buffers are broadcast first (as DDP does). Every
+// Ember optimizer but LBFGS is elementwise and steps the shards exactly as it would the whole
+// parameters; LBFGS's dot products would cover this rank's share only (PyTorch's FSDP has the same
+// limit).
 // fsdp_state.h saves and loads the sharded and the full state.
 #include <functional>
 #include <memory>
