@@ -36,6 +36,7 @@ struct FSDPCore {
   std::vector<size_t> recording;   // the forward running now
   std::optional<size_t> reducing;  // the unit whose reduce-scatter may still run
   bool callback_queued = false;
+  bool sync = true;
 
   void pre_forward(size_t k) {
     if (k == 0) recording.clear();
@@ -82,6 +83,10 @@ struct FSDPCore {
   void on_grad_ready(size_t k, size_t i, const std::weak_ptr<FSDPCore>& self) {
     queue_end(self);
     if (!units[k]->mark_ready(i)) return;
+    if (!sync) {  // the gradients stay whole, for a later reduction; the parameters go
+      units[k]->end_backward_unreduced();
+      return;
+    }
     // One reduce-scatter in flight at a time: its buffers are a unit's whole gradients.
     if (reducing && *reducing != k) units[*reducing]->finish_reduce();
     units[k]->start_reduce();
@@ -92,7 +97,12 @@ struct FSDPCore {
     callback_queued = false;
     reducing.reset();
     for (auto& u : units)
-      if (u->awaits_reduce()) u->start_reduce();
+      if (u->awaits_reduce()) {
+        if (sync)
+          u->start_reduce();
+        else
+          u->end_backward_unreduced();
+      }
     for (auto& u : units) u->finish_reduce();
     for (auto& u : units) u->reshard();
   }
@@ -242,6 +252,20 @@ void FSDP::post_forward(size_t index, const std::vector<Tensor>& outputs) {
 }
 void FSDP::reshard() {
   for (auto& u : core_->units) u->reshard();
+}
+
+void FSDP::set_sync(bool enabled) { core_->sync = enabled; }
+bool FSDP::sync() const { return core_->sync; }
+
+void FSDP::summon_full_params() {
+  for (auto& u : core_->units) u->unshard();
+}
+
+void FSDP::end_full_params(bool writeback) {
+  for (auto& u : core_->units) {
+    if (writeback) u->write_back();
+    u->reshard();
+  }
 }
 
 double FSDP::clip_grad_norm_(double max_norm, double norm_type) {

@@ -98,6 +98,18 @@ class FSDP {
   /// Puts every unit back to shards (after a forward with no backward to follow).
   void reshard();
 
+  /// While sync is off (PyTorch's no_sync), backward keeps each unit's whole gradients, summed
+  /// over the passes, and reduces nothing; the next backward with sync on reduces the sums.
+  /// Memory: the whole model's gradients, on every rank, until then.
+  void set_sync(bool enabled);
+  bool sync() const;
+
+  /// Gathers every unit's parameters into the modules (PyTorch's summon_full_params), for
+  /// reading or changing them outside forward; end_full_params() puts the shards back, first
+  /// copying the full values into them when writeback. Every rank calls both.
+  void summon_full_params();
+  void end_full_params(bool writeback = true);
+
   /// Scales the shards' gradients so that the norm of the whole gradient (over every rank) is at
   /// most max_norm; returns that norm (PyTorch's FSDP.clip_grad_norm_). Every rank calls it.
   double clip_grad_norm_(double max_norm, double norm_type = 2.0);

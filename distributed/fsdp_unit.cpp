@@ -123,10 +123,18 @@ void ShardedUnit::reshard() {
   if (!unsharded_) return;
   for (ShardedParam& p : params_) {
     for (auto& [module, slot] : p.slots) module->replace_parameter(slot, p.shard);
-    if (p.requires_grad) p.full.set_grad(Tensor());
     p.full.storage()->release();
   }
   unsharded_ = false;
+}
+
+void ShardedUnit::write_back() {
+  if (!unsharded_) return;
+  NoGradGuard no_grad;
+  const int rank = group_->rank();
+  for (ShardedParam& p : params_)
+    if (const int64_t n = present(p.numel, p.shard_numel, rank); n > 0)
+      p.shard.narrow(0, 0, n).copy_(flat(p.full).narrow(0, rank * p.shard_numel, n));
 }
 
 void ShardedUnit::begin_backward() {
@@ -180,6 +188,11 @@ void ShardedUnit::start_reduce(bool reshard_after) {
     reductions_.push_back(std::move(pending));
   }
   if (reshard_after) reshard();
+}
+
+void ShardedUnit::end_backward_unreduced() {
+  in_backward_ = false;
+  reshard();
 }
 
 void ShardedUnit::finish_reduce() {

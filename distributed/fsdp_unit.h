@@ -70,8 +70,11 @@ class ShardedUnit {
   void start_unshard();
   /// Completes start_unshard() (starting it first if needed) and puts the full tensors in place.
   void unshard();
-  /// Puts the shards back and releases the full tensors' memory (their gradients too).
+  /// Puts the shards back and releases the full tensors' memory. Their gradients stay: only
+  /// under no_sync are there any, summed until the next reduction.
   void reshard();
+  /// Copies the full tensors' values (changed by the caller while unsharded) into the shards.
+  void write_back();
 
   /// Called at the start of this unit's part of backward: unshards, counts gradients from here.
   void begin_backward();
@@ -82,6 +85,8 @@ class ShardedUnit {
   void start_reduce(bool reshard_after = true);
   /// Waits for start_reduce's collectives and adds each rank's share into shard.grad.
   void finish_reduce();
+  /// Ends this unit's backward without a reduction (no_sync): the full gradients stay.
+  void end_backward_unreduced();
   /// The gradients' post-accumulate hook: true once every parameter that requires grad is ready.
   bool mark_ready(size_t index);
 

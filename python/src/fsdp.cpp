@@ -66,6 +66,9 @@ void bind_fsdp(py::module_& d) {
       .def("pre_forward", &FSDP::pre_forward, py::arg("unit"), nogil())
       .def("post_forward", &FSDP::post_forward, py::arg("unit"), py::arg("outputs"), nogil())
       .def("reshard", &FSDP::reshard, nogil())
+      .def_property("sync", &FSDP::sync, &FSDP::set_sync)
+      .def("summon_full_params", &FSDP::summon_full_params, nogil())
+      .def("end_full_params", &FSDP::end_full_params, py::arg("writeback") = true, nogil())
       .def("clip_grad_norm_", &FSDP::clip_grad_norm_, py::arg("max_norm"), py::arg("norm_type") = 2.0, nogil())
       .def(
           "full_state_dict",

@@ -221,6 +221,53 @@ TEST(FSDPGradTest, TwoBackwardsAccumulateAndFrozenEmptyAndBufferedModulesTrain) 
   });
 }
 
+TEST(FSDPGradTest, NoSyncSumsWholeGradientsUntilASyncedPassReducesThem) {
+  auto reference = make_model();
+  auto [x, y] = batch(1);
+  for (int half = 0; half < 2; ++half)
+    F::mse_loss((*reference)(x.narrow(0, 3 * half, 3)), y.narrow(0, 3 * half, 3)).backward();
+  std::map<std::string, Tensor> want;
+  for (auto& [name, q] : reference->named_parameters()) want[name] = q.grad();
+  run_ranks(3, [&](ProcessGroup& pg) {
+    FSDP fsdp(make_model(), by_blocks(), borrowed(pg));
+    for (int half = 0; half < 2; ++half) {
+      fsdp.set_sync(half == 1);
+      const Tensor xs = x.narrow(0, 3 * half, 3), ys = y.narrow(0, 3 * half, 3);
+      F::mse_loss(fsdp(xs.narrow(0, pg.rank(), 1)), ys.narrow(0, pg.rank(), 1)).backward();
+      if (half == 0)
+        for (auto& [k, p] : fsdp.named_parameters()) EXPECT_FALSE(p.grad().defined()) << k;
+    }
+    // summon_full_params: whole parameters in the modules, and the whole gradients' reference.
+    fsdp.summon_full_params();
+    for (auto& [k, p] : fsdp.module().named_parameters()) EXPECT_EQ(p.sizes(), want.at(k).sizes()) << k;
+    fsdp.end_full_params(/*writeback=*/false);
+    nn::StateDict grads;
+    for (auto& [k, p] : fsdp.named_parameters()) {
+      const auto at = fsdp.find_param(k);
+      const ShardedParam& sp = fsdp.unit(at->first).params()[at->second];
+      std::vector<Tensor> parts;
+      for (int r = 0; r < 3; ++r) parts.push_back(zeros({sp.shard_numel}));
+      pg.allgather(parts, p.grad())->wait();
+      testing::expect_close(cat(parts, 0).narrow(0, 0, sp.numel).reshape(sp.shape), want.at(k), 1e-5, 1e-6, k);
+    }
+  });
+}
+
+TEST(FSDPStateTest, SummonedParametersWrittenBackReachTheShards) {
+  run_ranks(2, [&](ProcessGroup& pg) {
+    FSDP fsdp(make_model(), by_blocks(), borrowed(pg));
+    fsdp.summon_full_params();
+    {
+      NoGradGuard no_grad;
+      fsdp.module().child("3")->parameter("weight").fill_(0.5);
+    }
+    fsdp.end_full_params();
+    nn::StateDict full = distributed::fsdp_full_state_dict(fsdp, false);
+    EXPECT_TRUE(full.at("3.weight").equal(full_like(full.at("3.weight"), 0.5)));
+    EXPECT_EQ(fsdp.module().child("3")->parameter("weight").dim(), 1);  // the shard again
+  });
+}
+
 TEST(FSDPCheckpointTest, ShardsOfThreeRanksLoadAtTwoAndIntoThePlainModel) {
   const auto dir = std::filesystem::temp_directory_path() / ("ember-fsdp-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

@@ -94,5 +94,19 @@ def test_unsupported_options_and_bad_state_are_refused_by_name(tmp_path):
         state = model.state_dict()
         assert state["weight"].tolist() == [[1.0] * 3] * 2 and state["bias"].tolist() == [2.0, 2.0]
         assert [n for n, _ in model.named_parameters()] == ["weight", "bias"]
+        # summon_full_params: the whole parameters in the model, changes written back to the shards.
+        with FSDP.summon_full_params(model):
+            assert list(model.module.weight.shape) == [2, 3]
+            with ember.no_grad():
+                model.module.weight.mul_(3.0)
+        assert list(model.module.weight.shape) == [6]
+        assert model.state_dict()["weight"].tolist() == [[3.0] * 3] * 2
+        # no_sync: no reduction inside, the sum reduced by the next backward outside.
+        x = ember.ones(1, 3)
+        with model.no_sync():
+            model(x).sum().backward()
+        assert model.module.weight.grad is None
+        model(x).sum().backward()
+        assert model.module.weight.grad.tolist() == [2.0] * 6
     finally:
         dist.destroy_process_group()

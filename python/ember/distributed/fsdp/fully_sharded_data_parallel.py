@@ -16,6 +16,7 @@ writes per rank and dcp.load reads back on any number of ranks.
 """
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import weakref
@@ -118,8 +119,9 @@ class FullyShardedDataParallel(Module):
     or any callable policy(module, recurse, nonwrapped_numel)), mixed_precision (param_dtype,
     reduce_dtype), sync_module_states (on by default here: rank 0's values are broadcast first),
     backward_prefetch / forward_prefetch (either turns prefetching of the next unit's gather on).
-    NO_SHARD, HYBRID_SHARD, CPU offload of parameters, ignored_modules and param_init_fn are refused
-    with NotImplementedError; device_id, limit_all_gathers and use_orig_params are accepted."""
+    no_sync() and summon_full_params(model, writeback=...) are PyTorch's. NO_SHARD, HYBRID_SHARD,
+    CPU offload of parameters, ignored_modules and param_init_fn are refused with
+    NotImplementedError; device_id, limit_all_gathers and use_orig_params are accepted."""
 
     def __init__(self, module: Module, process_group: Any = None, sharding_strategy: Optional[ShardingStrategy] = None,
                  cpu_offload: Optional[CPUOffload] = None, auto_wrap_policy: Any = None,
@@ -196,6 +198,35 @@ class FullyShardedDataParallel(Module):
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n"
                                f"{e.args[0] if e.args else e}") from None
         return _IncompatibleKeys(missing, unexpected)
+
+    @contextlib.contextmanager
+    def no_sync(self) -> Iterator[None]:
+        """Within it, backward keeps each unit's whole gradients, summed over the passes, and
+        reduces nothing (the whole model's gradients on every rank meanwhile); the next backward
+        outside reduces the sums."""
+        old, self._fsdp.sync = self._fsdp.sync, False
+        try:
+            yield
+        finally:
+            self._fsdp.sync = old
+
+    @staticmethod
+    @contextlib.contextmanager
+    def summon_full_params(module: Module, recurse: bool = True, writeback: bool = True, rank0_only: bool = False,
+                           offload_to_cpu: bool = False, with_grads: bool = False) -> Iterator[None]:
+        """Within it, every FSDP model in `module` holds its whole parameters (to read, or to
+        change: with writeback the changes reach the shards on exit). Every rank enters it."""
+        if rank0_only or with_grads:
+            raise NotImplementedError("summon_full_params: rank0_only and with_grads are not supported")
+        found = [m for m in ([module] if isinstance(module, FullyShardedDataParallel) else [])
+                 + [m for m in module.modules() if isinstance(m, FullyShardedDataParallel) and m is not module]]
+        for m in found:
+            m._fsdp.summon_full_params()
+        try:
+            yield
+        finally:
+            for m in found:
+                m._fsdp.end_full_params(writeback)
 
     def clip_grad_norm_(self, max_norm: float, norm_type: float = 2.0) -> Tensor:
         """Scales the shards' gradients so that the whole gradient's norm, over every rank, is at
