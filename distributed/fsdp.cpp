@@ -212,8 +212,14 @@ FSDP::FSDP(std::shared_ptr<nn::Module> module, FSDPOptions options, std::shared_
     }
     if (!options.install_hooks) continue;
     nn::Module* m = by_path.at(unit_names[u]);
-    m->register_forward_pre_hook([weak, u](nn::Module&, const Tensor&) -> std::optional<Tensor> {
-      if (auto core = weak.lock()) core->pre_forward(u);
+    m->register_forward_pre_hook([weak, u](nn::Module&, const Tensor& input) -> std::optional<Tensor> {
+      auto core = weak.lock();
+      if (!core) return std::nullopt;
+      core->pre_forward(u);
+      // The root's floating input in the parameters' dtype, as PyTorch's cast_root_forward_inputs.
+      const auto& dtype = core->options.param_dtype;
+      if (u == 0 && dtype && input.defined() && is_floating(input.dtype()) && input.dtype() != *dtype)
+        return input.to(*dtype);
       return std::nullopt;
     });
     m->register_forward_hook(
@@ -281,7 +287,7 @@ double FSDP::clip_grad_norm_(double max_norm, double norm_type) {
       const Tensor a = g.abs().to(kFloat64);
       local = inf ? std::max(local, a.max().item<double>()) : local + a.pow(norm_type).sum().item<double>();
     }
-  Tensor total = full({1}, local, TensorOptions().dtype(kFloat64));
+  Tensor total = full({1}, local, TensorOptions().dtype(kFloat64).device(core_->group->device()));
   core_->group->allreduce(total, inf ? ReduceOp::Max : ReduceOp::Sum)->wait();
   const double norm = inf ? total.item<double>() : std::pow(total.item<double>(), 1.0 / norm_type);
   const double coef = max_norm / (norm + 1e-6);

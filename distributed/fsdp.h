@@ -50,6 +50,7 @@ struct FSDPOptions {
   /// Release a unit's gathered parameters after its forward (the root's stay until backward).
   bool reshard_after_forward = true;
   /// Mixed precision: gather the parameters in this dtype (bfloat16, say); shards stay float32.
+  /// The root's floating input is cast to it; the output comes in it.
   std::optional<DType> param_dtype;
   /// The dtype gradients are averaged in (default: param_dtype).
   std::optional<DType> reduce_dtype;

@@ -134,6 +134,32 @@ TEST_P(FSDPTest, ATieAcrossUnitsIsOneParameterOfTheUnitAboveBoth) {
   EXPECT_TRUE(got.at("1.0.weight").equal(got.at("2.0.weight")));
 }
 
+TEST_P(FSDPTest, Bfloat16ParametersOverFloat32ShardsTrainClose) {
+  FSDPOptions o = by_blocks();
+  o.param_dtype = kBFloat16;
+  std::mutex mutex;
+  nn::StateDict got;
+  run_ranks(GetParam(), [&](ProcessGroup& pg) {
+    FSDP fsdp(make_model(), o, borrowed(pg));
+    optim::SGD opt(fsdp.named_parameters(), {.lr = 0.1, .momentum = 0.9});
+    for (int s = 0; s < 3; ++s) {
+      auto [x, y] = batch(s);
+      opt.zero_grad();
+      const Tensor out = fsdp(rows(x, pg.rank(), GetParam()));  // x cast to bf16 at the root
+      EXPECT_EQ(out.dtype(), kBFloat16);
+      F::mse_loss(out.to(kFloat32), rows(y, pg.rank(), GetParam())).backward();
+      opt.step();
+    }
+    for (auto& [k, p] : fsdp.named_parameters()) EXPECT_EQ(p.dtype(), kFloat32) << k;
+    nn::StateDict full = distributed::fsdp_full_state_dict(fsdp);
+    if (pg.rank() == 0) {
+      std::lock_guard<std::mutex> lock(mutex);
+      got = clone_of(full);
+    }
+  });
+  for (const auto& [k, v] : train_single(3)) testing::expect_close(got.at(k), v, 3e-2, 3e-2, k);
+}
+
 INSTANTIATE_TEST_SUITE_P(WorldSize, FSDPTest, ::testing::Values(1, 2, 3),
                          [](const auto& info) { return "World" + std::to_string(info.param); });
 

@@ -1,7 +1,8 @@
 // The nccl process group. On a GPU (the *_CUDA tests): every collective at world size 1 (NCCL takes
 // one GPU per rank, and these machines have one), for the dtypes NCCL carries, with zero elements
 // and non-contiguous tensors; a CPU tensor and an int16 one refused; DDP training on cuda:0 through
-// it equal to plain training. Without a GPU, or without the CUDA backend, asking for the group
+// it equal to plain training, and FSDP's (its units gathered and released in GPU memory, AdamW on
+// the shards, bf16 parameters) close to it. Without a GPU, or without the CUDA backend, asking for the group
 // says why.
 #include <gtest/gtest.h>
 
@@ -105,6 +106,41 @@ TEST(NcclTest, DataParallelTrainingOnTheGpuFollowsPlainTraining_CUDA) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i)
     testing::expect_close(got[i].second.to(Device::cpu()), want[i].second.to(Device::cpu()), 0, 0, want[i].first);
+}
+
+TEST(NcclTest, FullyShardedTrainingOnTheGpuFollowsPlainTraining_CUDA) {
+  auto group = nccl_group("fsdp");
+  auto make = [] {
+    manual_seed(5);
+    auto m = std::make_shared<nn::Sequential>(std::vector<std::shared_ptr<nn::Module>>{
+        std::make_shared<nn::Linear>(nn::LinearOptions{6, 8}), std::make_shared<nn::ReLU>(),
+        std::make_shared<nn::Linear>(nn::LinearOptions{8, 3})});
+    m->to(kGpu);
+    return m;
+  };
+  for (bool bf16 : {false, true}) {
+    SCOPED_TRACE(bf16 ? "bf16 parameters" : "float32");
+    auto plain = make();
+    distributed::FSDPOptions o;
+    o.auto_wrap_policy = distributed::wrap_module_types({"Linear"});
+    if (bf16) o.param_dtype = kBFloat16;
+    distributed::FSDP fsdp(make(), o, group);
+    optim::AdamW a(plain->named_parameters(), {.lr = 0.01}), b(fsdp.named_parameters(), {.lr = 0.01});
+    manual_seed(6);
+    const Tensor x = randn({10, 6}).to(kGpu), y = randint(0, 3, {10}).to(kGpu);
+    for (int step = 0; step < 3; ++step) {
+      a.zero_grad();
+      b.zero_grad();
+      nn::functional::cross_entropy((*plain)(x), y).backward();
+      nn::functional::cross_entropy(fsdp(x).to(kFloat32), y).backward();
+      a.step();
+      b.step();
+    }
+    const nn::StateDict got = distributed::fsdp_full_state_dict(fsdp);
+    for (const auto& [k, v] : plain->state_dict())
+      testing::expect_close(got.at(k).to(Device::cpu()), v.to(Device::cpu()), bf16 ? 2e-2 : 1e-6, bf16 ? 2e-2 : 1e-6,
+                            k);
+  }
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ class _Param:
 
     def padded(self, local: Tensor) -> Tensor:
         """This rank's `count` elements, padded to the shard's size."""
-        out = _C.zeros([self.size], dtype=local.dtype)
+        out = _C.zeros([self.size], dtype=local.dtype, device=local.device)
         with no_grad():
             out.narrow(0, 0, self.count).copy_(local.reshape(-1))
         return out
@@ -69,7 +69,7 @@ class _Param:
     def gathered(self, t: Tensor, group: Any) -> Tensor:
         """The whole tensor from every rank's shard-shaped t (a collective)."""
         from .. import all_gather
-        parts = [_C.empty([self.size], dtype=t.dtype) for _ in range(self.world)]
+        parts = [_C.empty([self.size], dtype=t.dtype, device=t.device) for _ in range(self.world)]
         all_gather(parts, t.detach().contiguous(), group=group)
         return _C.cat(parts).narrow(0, 0, self.numel).reshape(list(self.shape)).clone()
 
