@@ -178,6 +178,24 @@ TEST(FSDPShardsTest, EachRankHoldsCeilNumelOverWorldUnderTheModelsNames) {
   });
 }
 
+TEST(FSDPShardsTest, TheSizePolicyWrapsBottomUpByWhatIsLeft) {
+  run_ranks(1, [&](ProcessGroup& pg) {
+    // Linear(5, 7) holds 42 elements, Linear(7, 7) 56, Linear(7, 3) 24: at 50 only the two 7x7
+    // blocks' Linears wrap, and nothing above them has 50 left.
+    FSDPOptions o;
+    o.auto_wrap_policy = distributed::wrap_by_size(50);
+    FSDP fsdp(make_model(), o, borrowed(pg));
+    std::vector<std::string> names;
+    for (size_t u = 0; u < fsdp.num_units(); ++u) names.push_back(fsdp.unit(u).name());
+    EXPECT_EQ(names, (std::vector<std::string>{"", "1.0", "2.0"}));
+    // At 40, the first Linear's 42 too, and its block (42, all of it in the Linear's unit) not.
+    o.auto_wrap_policy = distributed::wrap_by_size(40);
+    FSDP smaller(make_model(), o, borrowed(pg));
+    EXPECT_EQ(smaller.num_units(), 4u);
+    EXPECT_EQ(smaller.unit(1).name(), "0.0");
+  });
+}
+
 TEST(FSDPGradTest, AnUnusedParameterGetsAZeroGradientAndClipSeesTheWholeGradient) {
   // Single process reference: the norm of the whole gradient.
   auto model = make_model();

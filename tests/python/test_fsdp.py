@@ -84,6 +84,11 @@ def test_unsupported_options_and_bad_state_are_refused_by_name(tmp_path):
             FSDP(nn.Linear(2, 2), sharding_strategy=ShardingStrategy.NO_SHARD)
         with pytest.raises(NotImplementedError, match="offload_params"):
             FSDP(nn.Linear(2, 2), cpu_offload=CPUOffload(offload_params=True))
+        import functools
+        from ember.distributed.fsdp import size_based_auto_wrap_policy
+        sized = FSDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)),
+                     auto_wrap_policy=functools.partial(size_based_auto_wrap_policy, min_num_params=30))
+        assert [sized._fsdp.unit_name(u) for u in range(sized._fsdp.num_units())] == ["", "0"]  # 40 and 18
         model = FSDP(nn.Linear(3, 2))
         with pytest.raises(RuntimeError, match=r"'weight'.*\[2, 4\].*\[2, 3\]"):
             model.load_state_dict({"weight": ember.zeros(2, 4), "bias": ember.zeros(2)})
