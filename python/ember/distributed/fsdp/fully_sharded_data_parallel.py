@@ -10,7 +10,8 @@ registers the units' forward hooks, as modules written in Python take any argume
     opt.step()
 
 At rest the parameters are the shards: 1-D, ceil(numel / W) elements each, under the unwrapped
-model's names (no wrapper prefix). state_dict() gathers the whole model on every rank;
+model's names (no wrapper prefix); build the optimizer after wrapping, on them (one built before
+holds the replaced whole tensors, which no longer reach the model). state_dict() gathers the whole model on every rank;
 ember.distributed.checkpoint.state_dict's get_state_dict gives the sharded form that dcp.save
 writes per rank and dcp.load reads back on any number of ranks.
 """
