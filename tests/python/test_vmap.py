@@ -510,6 +510,22 @@ def test_maml_second_order_gradients_through_vmap():
         np.testing.assert_allclose(as_numpy(got[k]), as_numpy(v.grad), rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("spatial", [1, 2, 3])
+def test_transposed_convolutions_batch_as_their_loop(spatial):
+    f = getattr(F, f"conv_transpose{spatial}d")
+    kw = dict(stride=2, padding=1, output_padding=1, groups=2)
+    x = ember.randn(3, 2, 4, *(4,) * spatial, dtype=ember.float64)
+    w = ember.randn(3, 4, 3, *(3,) * spatial, dtype=ember.float64)
+    b = ember.randn(3, 6, dtype=ember.float64)
+    conv = lambda x, w, b: f(x, w, b, **kw)  # noqa: E731
+    # A batched input (the batch folded into N), an ensemble (grouped), weights alone, one sample's [C, *].
+    for dims, args in (((0, None, None), (x, w[0], b[0])), ((0, 0, 0), (x, w, b)), ((None, 0, None), (x[0], w, b[0])),
+                       ((0, None, None), (x[:, 0], w[0], b[0]))):
+        with no_fallback():
+            got = vmap(conv, in_dims=dims)(*args)
+        assert_same(got, per_sample(conv, dims, *args))
+
+
 def test_addmm_batches_as_its_loop():
     b, m1 = ember.randn(4, 3, 5, dtype=ember.float64), ember.randn(4, 3, 2, dtype=ember.float64)
     m2 = ember.randn(2, 5, dtype=ember.float64)

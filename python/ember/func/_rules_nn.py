@@ -91,9 +91,11 @@ def _conv(spatial: int):
     return rule
 
 
-RULES["conv1d"] = _conv(1)
-RULES["conv2d"] = _conv(2)
-RULES["conv3d"] = _conv(3)
+# conv_transposeNd(input, weight [C_in, C_out / groups, *k], bias, stride, padding, output_padding,
+# groups, dilation): groups sits where convNd's does, and a batched weight folds the same way.
+for _spatial in (1, 2, 3):
+    RULES[f"conv{_spatial}d"] = _conv(_spatial)
+    RULES[f"conv_transpose{_spatial}d"] = _conv(_spatial)
 
 
 def _layer_norm(op: Op, level: int, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
