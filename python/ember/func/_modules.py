@@ -84,6 +84,15 @@ def _conv(n: int) -> Callable:
     return form
 
 
+def _conv_transpose(n: int) -> Callable:
+    def form(m: Any, x: Any) -> Any:
+        if m.padding_mode != "zeros":
+            return None
+        return getattr(F, f"conv_transpose{n}d")(x, param(m, "weight"), param(m, "bias"), m.stride, m.padding,
+                                                 m.output_padding, m.groups, m.dilation)
+    return form
+
+
 def _sequential(m: Any, x: Any) -> Any:
     for child in m.children():
         x = child(x)
@@ -120,6 +129,8 @@ def _layer_norm(m: Any, x: Any) -> Any:
 FORMS: Dict[str, Callable] = {
     "Linear": lambda m, x: F.linear(x, param(m, "weight"), param(m, "bias")),
     "Conv1d": _conv(1), "Conv2d": _conv(2), "Conv3d": _conv(3),
+    "ConvTranspose1d": _conv_transpose(1), "ConvTranspose2d": _conv_transpose(2),
+    "ConvTranspose3d": _conv_transpose(3),
     "Sequential": _sequential,
     "Flatten": lambda m, x: x.flatten(_setting(m, "start_dim", 1), _setting(m, "end_dim", -1)),
     "Unflatten": lambda m, x: x.unflatten(_setting(m, "dim", 1), _setting(m, "unflattened_size", None)),
