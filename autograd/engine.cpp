@@ -21,13 +21,19 @@ namespace {
 // parameter is made once and kept, so by its creation number it would wait for the whole backward
 // pass, and the hooks on it (DDP's buckets, FSDP's reduce-scatter, which releases a unit's gathered
 // parameters) would all run at the end, every unit's gradient held until then. PyTorch's engine
-// gives AccumulateGrad the highest priority for the same reason. The order changes no value: a
-// node runs once all its inputs are summed.
-// (priority, node), so that the type is asked once per node, not at every comparison.
-using Ready = std::pair<uint64_t, Node*>;
-Ready ready_entry(Node* n) {
-  return {dynamic_cast<const AccumulateGrad*>(n) != nullptr ? UINT64_MAX : n->sequence_nr(), n};
-}
+// gives AccumulateGrad the highest priority for the same reason.
+// Accumulators among themselves go by creation number too, never by address: the order of their
+// hooks is the order of the collectives they start, which every rank must share, and a run must
+// repeat itself. The type is asked once per node, not at every comparison.
+struct Ready {
+  bool accumulates;
+  uint64_t sequence_nr;
+  Node* node;
+  bool operator<(const Ready& o) const {
+    return accumulates != o.accumulates ? o.accumulates : sequence_nr < o.sequence_nr;
+  }
+};
+Ready ready_entry(Node* n) { return {dynamic_cast<const AccumulateGrad*>(n) != nullptr, n->sequence_nr(), n}; }
 
 // Where grad() wants the gradient arriving at (node, slot) to be captured.
 struct Capture {
@@ -149,7 +155,7 @@ TensorList run(const std::vector<Edge>& roots, TensorList root_grads, bool keep_
   // op's upcast) inside a backward would change the gradients' dtypes node by node.
   autocast::Suspend no_autocast;
   while (!ready.empty()) {
-    Node* node = ready.top().second;
+    Node* node = ready.top().node;
     ready.pop();
     TensorList grads = std::move(state(node).grads);
     state(node).grads.clear();
