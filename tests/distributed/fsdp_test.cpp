@@ -223,15 +223,33 @@ TEST(FSDPGradTest, AnUnusedParameterGetsAZeroGradientAndClipSeesTheWholeGradient
   });
 }
 
+// The gradients of one process that runs both halves of batch `step` through backward.
+std::map<std::string, Tensor> two_half_gradients(nn::Module& reference, int step) {
+  auto [x, y] = batch(step);
+  for (int half = 0; half < 2; ++half)
+    F::mse_loss(reference(x.narrow(0, 3 * half, 3)), y.narrow(0, 3 * half, 3)).backward();
+  std::map<std::string, Tensor> out;
+  for (auto& [name, q] : reference.named_parameters()) out[name] = q.grad();
+  return out;
+}
+
+// The whole gradient of parameter `name`, gathered from every rank's shard gradient.
+Tensor whole_gradient(const FSDP& fsdp, ProcessGroup& pg, const std::string& name, const Tensor& shard) {
+  const auto at = fsdp.find_param(name);
+  EMBER_CHECK(at.has_value(), "no FSDP parameter ", name);
+  const ShardedParam& sp = fsdp.unit(at->first).params()[at->second];
+  std::vector<Tensor> parts;
+  for (int r = 0; r < pg.size(); ++r) parts.push_back(zeros({sp.shard_numel}));
+  pg.allgather(parts, shard.grad())->wait();
+  return cat(parts, 0).narrow(0, 0, sp.numel).reshape(sp.shape);
+}
+
 TEST(FSDPGradTest, TwoBackwardsAccumulateAndFrozenEmptyAndBufferedModulesTrain) {
   // Reference: one process, both halves of the batch through backward, the first layer frozen.
   auto reference = make_model();
   reference->child("0")->child("0")->parameter("weight").set_requires_grad(false);
+  const std::map<std::string, Tensor> want = two_half_gradients(*reference, 0);
   auto [x, y] = batch(0);
-  for (int half = 0; half < 2; ++half)
-    F::mse_loss((*reference)(x.narrow(0, 3 * half, 3)), y.narrow(0, 3 * half, 3)).backward();
-  std::map<std::string, Tensor> want;
-  for (auto& [name, q] : reference->named_parameters()) want[name] = q.grad();
   run_ranks(3, [&](ProcessGroup& pg) {
     auto m = make_model();
     m->child("0")->child("0")->parameter("weight").set_requires_grad(false);
@@ -251,27 +269,15 @@ TEST(FSDPGradTest, TwoBackwardsAccumulateAndFrozenEmptyAndBufferedModulesTrain) 
         EXPECT_EQ(p.grad().numel(), 0);
         continue;
       }
-      // The whole gradient, gathered from the shards, is the reference's.
-      const auto at = fsdp.find_param(k);
-      ASSERT_TRUE(at.has_value()) << k;
-      const ShardedParam& sp = fsdp.unit(at->first).params()[at->second];
-      std::vector<Tensor> parts;
-      for (int r = 0; r < 3; ++r) parts.push_back(zeros({sp.shard_numel}));
-      pg.allgather(parts, p.grad())->wait();
-      const Tensor whole = cat(parts, 0).narrow(0, 0, sp.numel).reshape(sp.shape);
-      testing::expect_close(whole, want.at(k), 1e-5, 1e-6, k);
+      testing::expect_close(whole_gradient(fsdp, pg, k, p), want.at(k), 1e-5, 1e-6, k);
     }
     EXPECT_TRUE(distributed::fsdp_full_state_dict(fsdp, false).contains("2.count"));
   });
 }
 
 TEST(FSDPGradTest, NoSyncSumsWholeGradientsUntilASyncedPassReducesThem) {
-  auto reference = make_model();
+  const std::map<std::string, Tensor> want = two_half_gradients(*make_model(), 1);
   auto [x, y] = batch(1);
-  for (int half = 0; half < 2; ++half)
-    F::mse_loss((*reference)(x.narrow(0, 3 * half, 3)), y.narrow(0, 3 * half, 3)).backward();
-  std::map<std::string, Tensor> want;
-  for (auto& [name, q] : reference->named_parameters()) want[name] = q.grad();
   run_ranks(3, [&](ProcessGroup& pg) {
     FSDP fsdp(make_model(), by_blocks(), borrowed(pg));
     for (int half = 0; half < 2; ++half) {
@@ -285,15 +291,8 @@ TEST(FSDPGradTest, NoSyncSumsWholeGradientsUntilASyncedPassReducesThem) {
     fsdp.summon_full_params();
     for (auto& [k, p] : fsdp.module().named_parameters()) EXPECT_EQ(p.sizes(), want.at(k).sizes()) << k;
     fsdp.end_full_params(/*writeback=*/false);
-    nn::StateDict grads;
-    for (auto& [k, p] : fsdp.named_parameters()) {
-      const auto at = fsdp.find_param(k);
-      const ShardedParam& sp = fsdp.unit(at->first).params()[at->second];
-      std::vector<Tensor> parts;
-      for (int r = 0; r < 3; ++r) parts.push_back(zeros({sp.shard_numel}));
-      pg.allgather(parts, p.grad())->wait();
-      testing::expect_close(cat(parts, 0).narrow(0, 0, sp.numel).reshape(sp.shape), want.at(k), 1e-5, 1e-6, k);
-    }
+    for (auto& [k, p] : fsdp.named_parameters())
+      testing::expect_close(whole_gradient(fsdp, pg, k, p), want.at(k), 1e-5, 1e-6, k);
   });
 }
 

@@ -78,16 +78,19 @@ TEST(NcclTest, CollectivesAtOneRank_CUDA) {
       {"cannot multiply complex64"});
 }
 
+// A 6-8-3 MLP on cuda:0, its weights drawn after manual_seed(seed).
+std::shared_ptr<nn::Sequential> gpu_mlp(uint64_t seed) {
+  manual_seed(seed);
+  auto m = std::make_shared<nn::Sequential>(std::vector<std::shared_ptr<nn::Module>>{
+      std::make_shared<nn::Linear>(nn::LinearOptions{6, 8}), std::make_shared<nn::ReLU>(),
+      std::make_shared<nn::Linear>(nn::LinearOptions{8, 3})});
+  m->to(kGpu);
+  return m;
+}
+
 TEST(NcclTest, DataParallelTrainingOnTheGpuFollowsPlainTraining_CUDA) {
   auto group = nccl_group("ddp");
-  auto make = [] {
-    manual_seed(3);
-    auto m = std::make_shared<nn::Sequential>(std::vector<std::shared_ptr<nn::Module>>{
-        std::make_shared<nn::Linear>(nn::LinearOptions{6, 8}), std::make_shared<nn::ReLU>(),
-        std::make_shared<nn::Linear>(nn::LinearOptions{8, 3})});
-    m->to(kGpu);
-    return m;
-  };
+  auto make = [] { return gpu_mlp(3); };
   auto plain = make(), wrapped = make();
   auto ddp = std::make_shared<distributed::DistributedDataParallel>(wrapped, distributed::DistributedDataParallelOptions{},
                                                                     group);
@@ -110,14 +113,7 @@ TEST(NcclTest, DataParallelTrainingOnTheGpuFollowsPlainTraining_CUDA) {
 
 TEST(NcclTest, FullyShardedTrainingOnTheGpuFollowsPlainTraining_CUDA) {
   auto group = nccl_group("fsdp");
-  auto make = [] {
-    manual_seed(5);
-    auto m = std::make_shared<nn::Sequential>(std::vector<std::shared_ptr<nn::Module>>{
-        std::make_shared<nn::Linear>(nn::LinearOptions{6, 8}), std::make_shared<nn::ReLU>(),
-        std::make_shared<nn::Linear>(nn::LinearOptions{8, 3})});
-    m->to(kGpu);
-    return m;
-  };
+  auto make = [] { return gpu_mlp(5); };
   for (bool bf16 : {false, true}) {
     SCOPED_TRACE(bf16 ? "bf16 parameters" : "float32");
     auto plain = make();
