@@ -601,11 +601,13 @@ def test_each_thread_has_its_own_vmaps():
     done = threading.Event()
     worker = threading.Thread(target=lambda: results.setdefault("vmap", vmap(slow)(x)))
     worker.start()
-    inside.wait(5)
-    results["plain"] = layer(x)  # this thread runs no vmap while the other is inside one
-    assert ember.func.active_levels() == []
-    done.set()
-    worker.join()
+    try:
+        assert inside.wait(5), "the other thread never entered its vmap"
+        results["plain"] = layer(x)  # this thread runs no vmap while the other is inside one
+        assert ember.func.active_levels() == []
+    finally:
+        done.set()  # a failure here must not leave the other thread inside its vmap for the next tests
+        worker.join()
     np.testing.assert_allclose(as_numpy(results["vmap"]), as_numpy(results["plain"]), rtol=1e-12)
 
 
