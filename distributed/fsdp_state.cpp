@@ -11,16 +11,6 @@
 namespace ember::distributed {
 namespace {
 
-// Rank r's part of a flattened parameter: where it starts and how many elements exist there.
-struct Part {
-  int64_t offset;
-  int64_t count;
-};
-Part part_of(const ShardedParam& p, int rank) {
-  const int64_t offset = rank * p.shard_numel;
-  return {offset, std::clamp<int64_t>(p.numel - offset, 0, p.shard_numel)};
-}
-
 int64_t numel_of(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
@@ -34,12 +24,12 @@ Tensor read_part(const CheckpointReader& reader, const std::string& key, const S
   EMBER_CHECK_VALUE(numel_of(saved) == p.numel, "FSDP: '", key, "' in ", reader.dir(), " has ", numel_of(saved),
                     " elements (", shape_str(saved), "), the model's parameter ", p.numel, " (", shape_str(p.shape),
                     ")");
-  const Part at = part_of(p, rank);
+  const int64_t start = p.start_on(rank), count = p.count_on(rank);
   Tensor out = zeros({p.shard_numel}, TensorOptions().dtype(reader.dtype(key)));
-  if (at.count == 0) return out;
-  Tensor region = saved.size() == 1 ? reader.read(key, {at.offset}, {at.count})
-                                    : reader.read(key).reshape({p.numel}).narrow(0, at.offset, at.count);
-  out.narrow(0, 0, at.count).copy_(region);
+  if (count == 0) return out;
+  Tensor region = saved.size() == 1 ? reader.read(key, {start}, {count})
+                                    : reader.read(key).reshape({p.numel}).narrow(0, start, count);
+  out.narrow(0, 0, count).copy_(region);
   return out;
 }
 
@@ -57,8 +47,8 @@ std::vector<Shard> fsdp_shards(const FSDP& fsdp, const std::string& prefix) {
   std::vector<Shard> out;
   for (size_t u = 0; u < fsdp.num_units(); ++u)
     for (const ShardedParam& p : fsdp.unit(u).params())
-      if (const Part at = part_of(p, rank); at.count > 0)
-        out.push_back({prefix + p.name, p.shard.detach().narrow(0, 0, at.count), {p.numel}, {at.offset}});
+      if (const int64_t count = p.count_on(rank); count > 0)
+        out.push_back({prefix + p.name, p.shard.detach().narrow(0, 0, count), {p.numel}, {p.start_on(rank)}});
   if (rank == 0)
     for (const auto& [name, t] : fsdp.module_ptr()->state_dict())
       if (!is_param_name(fsdp, name)) {
@@ -100,8 +90,8 @@ std::vector<Shard> fsdp_optimizer_shards(const FSDP& fsdp, const optim::Optimize
       const std::string full = prefix + "state/" + name + "/" + key;
       if (at && t.dim() == 1 && t.size(0) == param_at(fsdp, *at).shard_numel) {
         const ShardedParam& p = param_at(fsdp, *at);
-        if (const Part part = part_of(p, rank); part.count > 0)
-          out.push_back({full, t.narrow(0, 0, part.count), {p.numel}, {part.offset}});
+        if (const int64_t count = p.count_on(rank); count > 0)
+          out.push_back({full, t.narrow(0, 0, count), {p.numel}, {p.start_on(rank)}});
       } else if (rank == 0) {
         std::vector<int64_t> shape(t.sizes().begin(), t.sizes().end());
         out.push_back({full, t, shape, std::vector<int64_t>(shape.size(), 0)});
@@ -176,10 +166,9 @@ nn::LoadResult fsdp_load_full_state_dict(FSDP& fsdp, const nn::StateDict& state,
     const ShardedParam& p = param_at(fsdp, *at);
     EMBER_CHECK_VALUE(value.sizes() == IntArrayRef(p.shape), "shape mismatch for '", name, "': checkpoint ",
                       shape_str(value.sizes()), ", model ", shape_str(p.shape));
-    const Part part = part_of(p, rank);
+    const int64_t count = p.count_on(rank);
     Tensor slice = zeros({p.shard_numel}, TensorOptions().dtype(value.dtype()));
-    if (part.count > 0)
-      slice.narrow(0, 0, part.count).copy_(value.reshape({p.numel}).narrow(0, part.offset, part.count));
+    if (count > 0) slice.narrow(0, 0, count).copy_(value.reshape({p.numel}).narrow(0, p.start_on(rank), count));
     local.insert(name, slice);
   }
   return fsdp.module().load_state_dict(local, strict);

@@ -12,9 +12,6 @@
 namespace ember::distributed {
 namespace {
 
-// How many of the elements [r*s, (r+1)*s) of a flat parameter of `numel` exist (the rest pad).
-int64_t present(int64_t numel, int64_t s, int r) { return std::clamp<int64_t>(numel - r * s, 0, s); }
-
 Tensor flat(const Tensor& t) { return t.reshape({t.numel()}); }
 
 }  // namespace
@@ -47,7 +44,7 @@ ShardedUnit::ShardedUnit(std::string name, std::vector<ShardedParam> params, std
 
     const TensorOptions like = TensorOptions().dtype(t.dtype()).device(t.device());
     p.shard = zeros({p.shard_numel}, like);
-    if (const int64_t n = present(p.numel, p.shard_numel, rank); n > 0)
+    if (const int64_t n = p.count_on(rank); n > 0)
       copy_data(p.shard.narrow(0, 0, n), flat(t).narrow(0, rank * p.shard_numel, n));
     p.shard.set_requires_grad(p.requires_grad);
     p.full = empty(p.shape, like.dtype(full_dtype));
@@ -97,7 +94,7 @@ void ShardedUnit::copy_out(const Group& g, const Tensor& buffer) {
     p.full.storage()->reallocate();
     const Tensor dst = p.full.view({p.numel});
     for (int r = 0; r < world(); ++r)
-      if (const int64_t n = present(p.numel, p.shard_numel, r); n > 0)
+      if (const int64_t n = p.count_on(r); n > 0)
         copy_data(dst.narrow(0, r * p.shard_numel, n), buffer.select(0, r).narrow(0, p.offset, n));
   }
 }
@@ -133,7 +130,7 @@ void ShardedUnit::write_back() {
   NoGradGuard no_grad;
   const int rank = group_->rank();
   for (ShardedParam& p : params_)
-    if (const int64_t n = present(p.numel, p.shard_numel, rank); n > 0)
+    if (const int64_t n = p.count_on(rank); n > 0)
       p.shard.narrow(0, 0, n).copy_(flat(p.full).narrow(0, rank * p.shard_numel, n));
 }
 
@@ -170,7 +167,7 @@ void ShardedUnit::start_reduce(bool reshard_after) {
       const Tensor grad_flat = grad.defined() ? flat(grad) : Tensor();
       for (int r = 0; r < W; ++r) {
         const Tensor dst = pending.buffer.select(0, r).narrow(0, p.offset, p.shard_numel);
-        const int64_t n = grad.defined() ? present(p.numel, p.shard_numel, r) : 0;
+        const int64_t n = grad.defined() ? p.count_on(r) : 0;
         if (n > 0) copy_data(dst.narrow(0, 0, n), grad_flat.narrow(0, r * p.shard_numel, n));
         if (n < p.shard_numel) fill_data(dst.narrow(0, n, p.shard_numel - n), 0);
       }
@@ -220,7 +217,7 @@ void ShardedUnit::load_full(size_t index, const Tensor& value) {
                     shape_str(value.sizes()), ", the parameter ", shape_str(p.shape));
   NoGradGuard no_grad;
   const int rank = group_->rank();
-  if (const int64_t n = present(p.numel, p.shard_numel, rank); n > 0)
+  if (const int64_t n = p.count_on(rank); n > 0)
     p.shard.narrow(0, 0, n).copy_(flat(value).narrow(0, rank * p.shard_numel, n));
   if (unsharded_) p.full.copy_(value);
 }

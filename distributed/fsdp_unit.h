@@ -17,6 +17,7 @@
 //
 // Every rank must call unshard and the reductions for the same units in the same order, as with
 // any collective; FSDP's hooks do, as long as the ranks run the same program.
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +50,11 @@ struct ShardedParam {
   bool requires_grad = false;
   size_t group = 0;    // its dtype group
   int64_t offset = 0;  // in the group's per-rank buffer
+
+  /// Where rank r's part starts in the flattened parameter, and how many of its shard_numel
+  /// elements exist there (the rest pad; 0 on a rank past the end).
+  int64_t start_on(int rank) const { return std::min(rank * shard_numel, numel); }
+  int64_t count_on(int rank) const { return std::clamp<int64_t>(numel - rank * shard_numel, 0, shard_numel); }
 };
 
 class ShardedUnit {

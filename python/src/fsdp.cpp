@@ -53,13 +53,15 @@ void bind_fsdp(py::module_& d) {
       .def(
           "params",
           [](const FSDP& f) {
+            const int rank = f.group().rank();
             py::list out;
             for (size_t u = 0; u < f.num_units(); ++u)
               for (const ShardedParam& p : f.unit(u).params())
-                out.append(py::make_tuple(p.name, u, p.shape, p.numel, p.shard_numel, p.shard));
+                out.append(py::make_tuple(p.name, u, p.shape, p.numel, p.shard_numel, p.shard, p.start_on(rank),
+                                          p.count_on(rank)));
             return out;
           },
-          "(name, unit, shape, numel, shard_numel, shard) of every parameter, by unit.")
+          "(name, unit, shape, numel, shard_numel, shard, this rank's start, its count) of every parameter.")
       .def("find_param", &FSDP::find_param, py::arg("name"))
       .def("rank", [](const FSDP& f) { return f.group().rank(); })
       .def("world_size", [](const FSDP& f) { return f.group().size(); })

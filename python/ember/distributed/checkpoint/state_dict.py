@@ -43,10 +43,8 @@ class StateDictOptions:
 class _Param:
     """One FSDP parameter as this rank holds it."""
 
-    def __init__(self, entry: Tuple[Any, ...], rank: int, world: int) -> None:
-        _, _, self.shape, self.numel, self.size, self.shard = entry
-        self.offset = min(rank * self.size, self.numel)
-        self.count = max(0, min(self.numel - rank * self.size, self.size))
+    def __init__(self, entry: Tuple[Any, ...], world: int) -> None:
+        _, _, self.shape, self.numel, self.size, self.shard, self.offset, self.count = entry
         self.world = world
 
     def shard_of(self, t: Tensor) -> Shard:
@@ -83,14 +81,14 @@ class _Params:
         self.at = {}
         for entry in entries:
             self.at.setdefault(entry[1], []).append(entry)
-        self.rank, self.world = fsdp.rank(), fsdp.world_size()
+        self.world = fsdp.world_size()
 
     def get(self, name: str) -> Optional[_Param]:
         found = self.fsdp.find_param(name)
         if found is None:
             return None
         unit, index = found
-        return _Param(self.at[unit][index], self.rank, self.world)
+        return _Param(self.at[unit][index], self.world)
 
 
 def _unwrapped(model: Any) -> Tuple[Any, Optional[Any]]:
