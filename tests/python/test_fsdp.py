@@ -73,6 +73,14 @@ def test_sharded_checkpoint_of_4_ranks_loads_at_2_at_1_and_into_the_plain_model(
     assert plain["losses"] == pytest.approx(saved["losses"], rel=1e-4, abs=1e-5)
 
 
+def test_parameters_and_values_past_the_boundaries_at_3_ranks():
+    boundary = os.path.join(os.path.dirname(__file__), "fsdp_boundary_worker.py")
+    cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc", "3", "--grace", "1", boundary]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert all(f"[rank{r}]: {r} ok" in p.stdout for r in range(3)), p.stdout + p.stderr
+
+
 def test_unsupported_options_and_bad_state_are_refused_by_name(tmp_path):
     import ember
     import ember.distributed as dist
